@@ -1,0 +1,109 @@
+import type { Direction, VehicleType } from './schema.ts';
+import { PLATE_TEXT_PATTERN } from './schema.ts';
+
+/**
+ * Plate text (spec normalization rule 1): uppercase, then keep letters and digits only.
+ * "Letters" includes Unicode letters so that a Cyrillic, Arabic or CJK plate is not erased
+ * (docs/normalization.md); spaces, dashes, dots and every other separator are dropped.
+ * Returns undefined when nothing readable is left or the camera reported `unknown`.
+ */
+export function normalizePlateText(raw: string | undefined | null): string | undefined {
+  if (typeof raw !== 'string') return undefined;
+  // NFKC folds full-width forms (ＡＢＣ１２３) that some Asian firmware sends into ASCII.
+  const upper = raw.normalize('NFKC').toLocaleUpperCase('en-US');
+  const kept = Array.from(upper)
+    .filter((ch) => /[\p{L}\p{Nd}]/u.test(ch))
+    .join('');
+  if (kept.length === 0 || kept === 'UNKNOWN' || kept === 'NOPLATE') return undefined;
+  return PLATE_TEXT_PATTERN.test(kept) ? kept : undefined;
+}
+
+/** MAC (spec rule 2): lowercase, separators removed. Undefined unless 12 hex digits remain. */
+export function normalizeMac(raw: string | undefined | null): string | undefined {
+  if (typeof raw !== 'string') return undefined;
+  const hex = raw.toLowerCase().replace(/[^0-9a-f]/g, '');
+  // Reject inputs that carried non-hex letters: "zz:11:..." must not become a short MAC.
+  if (raw.replace(/[\s:.\-]/g, '').length !== hex.length) return undefined;
+  return hex.length === 12 ? hex : undefined;
+}
+
+const DIRECTION_SYNONYMS: Readonly<Record<string, Direction>> = {
+  in: 'entering',
+  entry: 'entering',
+  entering: 'entering',
+  approach: 'entering',
+  out: 'exiting',
+  exit: 'exiting',
+  exiting: 'exiting',
+  leaving: 'exiting',
+  unknown: 'unknown',
+};
+
+/**
+ * Direction (spec rule 4). vendor_a's `forward`/`reverse` are relative to the camera, not
+ * to the site, so they map through a per-camera setting; the default follows ExNVR
+ * (forward = approaching = entering). Anything unrecognised is `unknown`.
+ */
+export function normalizeDirection(
+  raw: string | undefined | null,
+  mapping: { forward: Direction; reverse: Direction } = DEFAULT_DIRECTION_MAPPING,
+): Direction {
+  if (typeof raw !== 'string') return 'unknown';
+  const key = raw.trim().toLowerCase();
+  if (key === 'forward') return mapping.forward;
+  if (key === 'reverse' || key === 'backward') return mapping.reverse;
+  return DIRECTION_SYNONYMS[key] ?? 'unknown';
+}
+
+export const DEFAULT_DIRECTION_MAPPING = { forward: 'entering', reverse: 'exiting' } as const;
+
+const VEHICLE_TYPE_SYNONYMS: Readonly<Record<string, VehicleType>> = {
+  car: 'car',
+  sedan: 'car',
+  suv: 'car',
+  automobile: 'car',
+  // vendor_a: `vehicle` is its generic passenger-car class, `SUVMPV` its SUV/MPV class.
+  vehicle: 'car',
+  suvmpv: 'car',
+  truck: 'truck',
+  lorry: 'truck',
+  pickup: 'truck',
+  pickuptruck: 'truck',
+  motorcycle: 'motorcycle',
+  motorbike: 'motorcycle',
+  bike: 'motorcycle',
+  twowheelvehicle: 'motorcycle',
+  bus: 'bus',
+  coach: 'bus',
+  largebus: 'bus',
+  mediumbus: 'bus',
+  van: 'van',
+  minivan: 'van',
+};
+
+/** Vehicle type (spec rule 5, plus the vendor_a classes in docs/normalization.md). */
+export function normalizeVehicleType(raw: string | undefined | null): VehicleType | undefined {
+  if (typeof raw !== 'string') return undefined;
+  return VEHICLE_TYPE_SYNONYMS[raw.trim().toLowerCase().replace(/[\s_\-]/g, '')];
+}
+
+/**
+ * Confidence to 0..1. Vendors send 0..100 (vendor_a `confidenceLevel`, vendor_b
+ * `confidence`); a value already within 0..1 is taken as a fraction only when the caller
+ * says the scale is unit.
+ */
+export function normalizeConfidence(raw: unknown, scale: 'percent' | 'unit'): number | undefined {
+  const n = typeof raw === 'string' && raw.trim() !== '' ? Number(raw) : raw;
+  if (typeof n !== 'number' || !Number.isFinite(n)) return undefined;
+  const value = scale === 'percent' ? n / 100 : n;
+  if (value < 0 || value > 1) return undefined;
+  return Math.round(value * 10000) / 10000;
+}
+
+/** Free-text vehicle attributes (colour, brand, model): trimmed, lowercase, `unknown` dropped. */
+export function normalizeAttribute(raw: unknown): string | undefined {
+  if (typeof raw !== 'string' && typeof raw !== 'number') return undefined;
+  const text = String(raw).trim().slice(0, 50);
+  if (text === '' || text.toLowerCase() === 'unknown') return undefined;
+  return text;
+}
