@@ -1,5 +1,6 @@
 import type { Direction, VehicleType } from './schema.ts';
 import { PLATE_TEXT_PATTERN } from './schema.ts';
+import { stripPlateColourPrefix } from './plate-colour.ts';
 
 /**
  * Plate text (spec normalization rule 1): uppercase, then keep letters and digits only.
@@ -11,11 +12,14 @@ export function normalizePlateText(raw: string | undefined | null): string | und
   if (typeof raw !== 'string') return undefined;
   // NFKC folds full-width forms (ＡＢＣ１２３) that some Asian firmware sends into ASCII.
   const upper = raw.normalize('NFKC').toLocaleUpperCase('en-US');
+  // Same classes as PLATE_TEXT_PATTERN: a lowercase letter with no uppercase form (ĸ) or a
+  // modifier letter (ʼ) is dropped like a separator instead of failing the whole read.
   const kept = Array.from(upper)
-    .filter((ch) => /[\p{L}\p{Nd}]/u.test(ch))
+    .filter((ch) => /[\p{Lu}\p{Lo}\p{Nd}]/u.test(ch))
     .join('');
   if (kept.length === 0 || kept === 'UNKNOWN' || kept === 'NOPLATE') return undefined;
-  return PLATE_TEXT_PATTERN.test(kept) ? kept : undefined;
+  const plate = stripPlateColourPrefix(kept);
+  return PLATE_TEXT_PATTERN.test(plate) ? plate : undefined;
 }
 
 /** MAC (spec rule 2): lowercase, separators removed. Undefined unless 12 hex digits remain. */
@@ -52,7 +56,8 @@ export function normalizeDirection(
   const key = raw.trim().toLowerCase();
   if (key === 'forward') return mapping.forward;
   if (key === 'reverse' || key === 'backward') return mapping.reverse;
-  return DIRECTION_SYNONYMS[key] ?? 'unknown';
+  // Own keys only: `constructor` or `__proto__` must not resolve through Object.prototype.
+  return Object.hasOwn(DIRECTION_SYNONYMS, key) ? (DIRECTION_SYNONYMS[key] ?? 'unknown') : 'unknown';
 }
 
 export const DEFAULT_DIRECTION_MAPPING = { forward: 'entering', reverse: 'exiting' } as const;
@@ -84,7 +89,8 @@ const VEHICLE_TYPE_SYNONYMS: Readonly<Record<string, VehicleType>> = {
 /** Vehicle type (spec rule 5, plus the vendor_a classes in docs/normalization.md). */
 export function normalizeVehicleType(raw: string | undefined | null): VehicleType | undefined {
   if (typeof raw !== 'string') return undefined;
-  return VEHICLE_TYPE_SYNONYMS[raw.trim().toLowerCase().replace(/[\s_\-]/g, '')];
+  const key = raw.trim().toLowerCase().replace(/[\s_\-]/g, '');
+  return Object.hasOwn(VEHICLE_TYPE_SYNONYMS, key) ? VEHICLE_TYPE_SYNONYMS[key] : undefined;
 }
 
 /**

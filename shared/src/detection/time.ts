@@ -116,18 +116,19 @@ export function parseCameraTime(text: string, timeZone?: string): Date | undefin
     return undefined;
   }
   if (!validWall(wall)) return undefined;
+  const naive = Date.UTC(wall.year, wall.month - 1, wall.day, wall.hour, wall.minute, wall.second, wall.millisecond);
   const offset = OFFSET.exec(suffix);
-  if (offset) {
-    const naive = Date.UTC(wall.year, wall.month - 1, wall.day, wall.hour, wall.minute, wall.second, wall.millisecond);
-    if (!offset[1]) return new Date(naive);
-    const hours = Number(offset[2]);
-    const minutes = Number(offset[3]);
-    if (hours > 14 || minutes > 59) return undefined;
+  if (offset && !offset[1]) return new Date(naive);
+  const hours = Number(offset?.[2]);
+  const minutes = Number(offset?.[3]);
+  // Real offsets run from -12:00 to +14:00; `+2500` is not one, so like any other
+  // non-offset suffix it counts as none and the configured zone applies.
+  if (offset && hours <= 14 && minutes <= 59) {
     const sign = offset[1] === '-' ? -1 : 1;
     return new Date(naive - sign * (hours * 60 + minutes) * 60_000);
   }
   if (timeZone && isValidTimeZone(timeZone)) return new Date(wallClockToEpoch(wall, timeZone));
-  return new Date(Date.UTC(wall.year, wall.month - 1, wall.day, wall.hour, wall.minute, wall.second, wall.millisecond));
+  return new Date(naive);
 }
 
 /** Epoch milliseconds (vendor_b) to a Date; undefined for non-finite or absurd values. */

@@ -1,0 +1,82 @@
+import { detectAdapter, getAdapter } from '../../shared/src/adapters/factory.ts';
+import type { AdapterContext, CameraIdentity, ParseOutcome, PacketStream } from '../../shared/src/adapters/types.ts';
+import { normalizeMac } from '../../shared/src/detection/normalize.ts';
+import type { ParseArgs } from './args.ts';
+import { describeDetection } from './report.ts';
+import { looksLikeUpdatePacket, sniffContentType } from './sniff.ts';
+
+export interface ParseRun {
+  detections: Record<string, unknown>[];
+  warnings: string[];
+  failure?: string;
+}
+
+/** vendor_b bootstrap (`cameras[].id/.mac/.name`) -> camera id lookup. */
+export function camerasFromBootstrap(json: unknown): Map<string, CameraIdentity> | { error: string } {
+  const cameras = (json as { cameras?: unknown } | null)?.cameras;
+  if (!Array.isArray(cameras)) return { error: 'bootstrap has no cameras[] array' };
+  const map = new Map<string, CameraIdentity>();
+  for (const camera of cameras as unknown[]) {
+    const { id, mac, name } = (camera ?? {}) as Record<string, unknown>;
+    if (typeof id !== 'string') continue;
+    const normalized = typeof mac === 'string' ? normalizeMac(mac) : undefined;
+    map.set(id, { id, ...(normalized ? { mac: normalized } : {}), ...(typeof name === 'string' ? { name } : {}) });
+  }
+  return map;
+}
+
+/** Run the parse command over files read by `read` (injected so tests need no files). */
+export async function runParse(args: ParseArgs, read: (path: string) => Promise<Uint8Array>): Promise<ParseRun> {
+  const run: ParseRun = { detections: [], warnings: [] };
+  const context: AdapterContext = {
+    ...(args.timezone ? { timezone: args.timezone } : {}),
+    ...(args.cameraMac ? { camera: { mac: args.cameraMac } } : {}),
+  };
+  if (args.camerasFile) {
+    let cameras: ReturnType<typeof camerasFromBootstrap>;
+    try {
+      cameras = camerasFromBootstrap(JSON.parse(Buffer.from(await read(args.camerasFile)).toString('utf8')));
+    } catch (error) {
+      return { ...run, failure: `${args.camerasFile}: cannot read bootstrap (${(error as Error).message})` };
+    }
+    if (!(cameras instanceof Map)) return { ...run, failure: `${args.camerasFile}: ${cameras.error}` };
+    context.cameras = cameras;
+  }
+  // One stream per adapter, so packets of one connection spread over several files merge.
+  const streams = new Map<string, PacketStream>();
+  const collect = (file: string, outcome: ParseOutcome): void => {
+    for (const issue of outcome.errors) {
+      run.warnings.push(`${file}${issue.item === undefined ? '' : ` item ${issue.item}`}: ${issue.reason}`);
+    }
+    run.detections.push(...outcome.detections.map(describeDetection));
+  };
+
+  for (const file of args.files) {
+    let body: Uint8Array;
+    try {
+      body = await read(file);
+    } catch (error) {
+      return { ...run, failure: `${file}: cannot read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})` };
+    }
+    const contentType = args.contentType ?? sniffContentType(body);
+    const input = { body, ...(contentType ? { contentType } : {}) };
+    const adapter = args.vendor === 'auto' ? detectAdapter(input) : getAdapter(args.vendor);
+    if (!adapter) return { ...run, failure: `${file}: payload matches no known camera vendor` };
+    if (adapter.openStream && !args.contentType && looksLikeUpdatePacket(body)) {
+      let stream = streams.get(adapter.type);
+      if (!stream) {
+        stream = adapter.openStream(context);
+        streams.set(adapter.type, stream);
+      }
+      const outcome = stream.push(body);
+      if (outcome.failure) return { ...run, failure: `${file}: ${outcome.failure}` };
+      collect(file, outcome);
+      continue;
+    }
+    const outcome = adapter.parse(input, context);
+    if (outcome.failure) return { ...run, failure: `${file}: ${outcome.failure}` };
+    collect(file, outcome);
+  }
+  for (const [type, stream] of streams) collect(`${type} stream`, stream.flush());
+  return run;
+}

@@ -1,0 +1,52 @@
+import type { Adapter, AdapterContext, AdapterType, ParseInput, ParseOutcome } from './types.ts';
+import { ADAPTER_TYPES } from './types.ts';
+import { vendorA } from './vendor-a/index.ts';
+import { vendorB } from './vendor-b/index.ts';
+
+/**
+ * The adapter factory of spec "Camera adapters": adapter type string -> adapter. Both the
+ * appliance (pull runners, push receivers) and the hub (direct camera webhooks) use it.
+ */
+const registry: ReadonlyMap<AdapterType, Adapter> = new Map<AdapterType, Adapter>([
+  ['vendor_a', vendorA],
+  ['vendor_b', vendorB],
+]);
+
+export const isAdapterType = (value: string): value is AdapterType =>
+  (ADAPTER_TYPES as readonly string[]).includes(value);
+
+export function getAdapter(type: AdapterType): Adapter;
+export function getAdapter(type: string): Adapter | undefined;
+export function getAdapter(type: string): Adapter | undefined {
+  return isAdapterType(type) ? registry.get(type) : undefined;
+}
+
+/**
+ * The `auto` route: vendor_a is recognised by an XML (or multipart-with-XML) payload whose
+ * root is `EventNotificationAlert`/`Plates`, vendor_b by its JSON fields, packet header or
+ * headers. vendor_a is asked first because its test is the stricter one (an XML root name).
+ */
+export function detectAdapter(input: ParseInput): Adapter | undefined {
+  for (const adapter of registry.values()) {
+    if (adapter.recognizes(input)) return adapter;
+  }
+  return undefined;
+}
+
+export interface RoutedOutcome extends ParseOutcome {
+  adapter?: AdapterType;
+}
+
+/** Parse with a named adapter or `auto`; an unrecognised payload is a `failure`, never a throw. */
+export function parseWith(type: AdapterType | 'auto', input: ParseInput, context: AdapterContext): RoutedOutcome {
+  const adapter = type === 'auto' ? detectAdapter(input) : getAdapter(type);
+  if (!adapter) {
+    return {
+      detections: [],
+      errors: [],
+      ignored: 0,
+      failure: type === 'auto' ? 'payload matches no known camera vendor' : `unknown adapter type ${type}`,
+    };
+  }
+  return { ...adapter.parse(input, context), adapter: adapter.type };
+}

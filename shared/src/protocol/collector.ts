@@ -1,0 +1,87 @@
+import { z } from 'zod';
+
+/** Heartbeat body (spec "Heartbeat and command"); extra fields are diagnostics. */
+export const heartbeatRequestSchema = z.object({
+  uptime_seconds: z.number().int().min(0),
+  queue_depth: z.number().int().min(0),
+  cameras_online: z.number().int().min(0),
+  config_version: z.number().int().min(0),
+  cameras_total: z.number().int().min(0).optional(),
+  edge_version: z.string().max(20).optional(),
+  os_version: z.string().max(50).optional(),
+  last_upload_at: z.string().datetime().nullable().optional(),
+  errors: z.array(z.string().max(500)).max(20).optional(),
+});
+export type HeartbeatRequest = z.infer<typeof heartbeatRequestSchema>;
+
+export const COMMAND_TYPES = ['config_update', 'wipe'] as const;
+export type CommandType = (typeof COMMAND_TYPES)[number];
+
+/**
+ * A command as delivered in a heartbeat response. `signature` is Ed25519 (tweetnacl,
+ * base64) by the hub's key over `commandSigningBytes(command)`; the appliance refuses a
+ * command whose signature does not verify against the hub key it received at claim.
+ */
+export const signedCommandSchema = z.object({
+  id: z.string().uuid(),
+  collector_id: z.string().uuid(),
+  type: z.enum(COMMAND_TYPES),
+  payload: z.record(z.string(), z.unknown()),
+  issued_at: z.string().datetime(),
+  signature: z.string().min(1),
+});
+export type SignedCommand = z.infer<typeof signedCommandSchema>;
+
+export const heartbeatResponseSchema = z.object({
+  pending_commands: z.array(z.unknown()),
+  server_time: z.string().datetime().optional(),
+  heartbeat_interval_seconds: z.number().int().positive().optional(),
+});
+export type HeartbeatResponse = z.infer<typeof heartbeatResponseSchema>;
+
+export const ACK_STATUSES = ['success', 'failed', 'rolled_back'] as const;
+export type AckStatus = (typeof ACK_STATUSES)[number];
+
+export const commandAckRequestSchema = z.object({
+  status: z.enum(ACK_STATUSES),
+  detail: z.string().max(2000).optional(),
+});
+export type CommandAckRequest = z.infer<typeof commandAckRequestSchema>;
+
+export const commandAckResponseSchema = z.object({
+  id: z.string(),
+  acknowledged: z.literal(true),
+  status: z.enum(ACK_STATUSES),
+  acknowledged_at: z.string().datetime(),
+});
+
+/** Claim: code + hardware id -> collector id, key (once), initial configuration. */
+export const claimRequestSchema = z.object({
+  claim_code: z.string().min(1).max(40),
+  hardware_id: z.string().min(1).max(100),
+  /** Appliance's X25519 public key (base64) for credentials sealed on the hub. */
+  public_key: z.string().max(100).optional(),
+  edge_version: z.string().max(20).optional(),
+  os_version: z.string().max(50).optional(),
+});
+export type ClaimRequest = z.infer<typeof claimRequestSchema>;
+
+export const enrollmentResponseSchema = z.object({
+  collector_id: z.string().uuid(),
+  api_key: z.string(),
+  central_url: z.string(),
+  config: z.record(z.string(), z.unknown()),
+  config_version: z.number().int().min(1),
+  /** Hub's Ed25519 public key (base64): verifies command signatures. */
+  hub_public_key: z.string(),
+});
+export type EnrollmentResponse = z.infer<typeof enrollmentResponseSchema>;
+
+export const provisionRequestSchema = z.object({
+  provisioning_token: z.string().min(1).max(100),
+  hardware_id: z.string().min(1).max(100).optional(),
+  public_key: z.string().max(100).optional(),
+  edge_version: z.string().max(20).optional(),
+  os_version: z.string().max(50).optional(),
+});
+export type ProvisionRequest = z.infer<typeof provisionRequestSchema>;
