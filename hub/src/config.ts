@@ -1,0 +1,59 @@
+import { z } from 'zod';
+import { join } from 'node:path';
+
+/**
+ * The hub's configuration, parsed once at start from the environment (the only place that
+ * reads `process.env`) and passed down. Defaults make `npm start` work with nothing set.
+ */
+const envSchema = z.object({
+  HUB_HOST: z.string().default('127.0.0.1'),
+  HUB_PORT: z.coerce.number().int().min(0).max(65535).default(8443),
+  /** Public base URL handed to collectors at claim (`central_url`). */
+  HUB_PUBLIC_URL: z.string().url().optional(),
+  /** Unset: embedded PGlite in `${HUB_DATA_DIR}/pglite`. */
+  DATABASE_URL: z.string().optional(),
+  HUB_DATA_DIR: z.string().default('.data/hub'),
+  HUB_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** Largest accepted batch body (bytes); 50 detections x ~85 KB of images is ~4.3 MB. */
+  HUB_MAX_BATCH_BYTES: z.coerce.number().int().positive().default(12 * 1024 * 1024),
+  /** Largest direct camera push (a multipart ANPR post is ~200 KB). */
+  HUB_MAX_WEBHOOK_BYTES: z.coerce.number().int().positive().default(2 * 1024 * 1024),
+  /** Heartbeat interval collectors are told to use; offline after 3 missed ones. */
+  HUB_HEARTBEAT_SECONDS: z.coerce.number().int().positive().default(60),
+});
+
+export interface HubConfig {
+  host: string;
+  port: number;
+  publicUrl: string;
+  databaseUrl?: string;
+  dataDir: string;
+  pgliteDir: string;
+  imageDir: string;
+  logLevel: z.infer<typeof envSchema>['HUB_LOG_LEVEL'];
+  maxBatchBytes: number;
+  maxWebhookBytes: number;
+  heartbeatSeconds: number;
+}
+
+export function loadHubConfig(env: Readonly<Record<string, string | undefined>>): HubConfig {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new Error(`invalid hub configuration: ${issue?.path.join('.')}: ${issue?.message}`);
+  }
+  const e = parsed.data;
+  return {
+    host: e.HUB_HOST,
+    port: e.HUB_PORT,
+    publicUrl: e.HUB_PUBLIC_URL ?? `http://${e.HUB_HOST}:${e.HUB_PORT}`,
+    ...(e.DATABASE_URL ? { databaseUrl: e.DATABASE_URL } : {}),
+    dataDir: e.HUB_DATA_DIR,
+    pgliteDir: join(e.HUB_DATA_DIR, 'pglite'),
+    imageDir: join(e.HUB_DATA_DIR, 'images'),
+    logLevel: e.HUB_LOG_LEVEL,
+    maxBatchBytes: e.HUB_MAX_BATCH_BYTES,
+    maxWebhookBytes: e.HUB_MAX_WEBHOOK_BYTES,
+    heartbeatSeconds: e.HUB_HEARTBEAT_SECONDS,
+  };
+}

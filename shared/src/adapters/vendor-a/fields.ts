@@ -1,0 +1,46 @@
+/** Field rules shared by the vendor_a push and pull parsers (vendor-formats.md §1, §3). */
+import type { ParseOutcome } from '../types.ts';
+
+export const VENDOR = 'vendor_a';
+
+/**
+ * Chinese ITS firmware writes the plate colour in front of the plate: `蓝京A12345` is a
+ * blue plate `京A12345` [A11]. A Chinese plate always starts with a province character,
+ * never with one of these colour words, so a colour character followed by another CJK
+ * character is a prefix, not part of the plate. Anything else is left alone.
+ */
+const COLOUR_PREFIX = /^\s*[蓝黄白黑绿](?=\s*\p{Script=Han})/u;
+
+export function stripPlateColourPrefix(plate: string): string {
+  return plate.replace(COLOUR_PREFIX, '');
+}
+
+/**
+ * `country`/region: kept only when textual. Push sends a numeric country index (no public
+ * table), pull a three-letter code where `NON` means "none" [A1][A3].
+ */
+export function textualRegion(raw: string | undefined): string | undefined {
+  const value = raw?.trim();
+  if (!value || !/\p{L}/u.test(value) || /^(non|none|unknown)$/i.test(value)) return undefined;
+  return value;
+}
+
+/** Compare two digit strings as non-negative integers of any length (picName > 2^53). */
+export function compareDigitStrings(a: string, b: string): number {
+  const x = a.replace(/^0+(?=\d)/, '');
+  const y = b.replace(/^0+(?=\d)/, '');
+  if (x.length !== y.length) return x.length - y.length;
+  return x < y ? -1 : x > y ? 1 : 0;
+}
+
+/** A vendor_a `picName`: digits only (it goes into an image URL path, so nothing else). */
+export const PIC_NAME_PATTERN = /^\d{1,64}$/;
+
+/** Raw values worth keeping for diagnostics, with absent ones left out. */
+export function rawFields(fields: Record<string, string | undefined>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [key, value] of Object.entries(fields)) if (value !== undefined && value !== '') out[key] = value;
+  return out;
+}
+
+export const failed = (reason: string): ParseOutcome => ({ detections: [], errors: [], ignored: 0, failure: reason });
