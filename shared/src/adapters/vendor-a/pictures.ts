@@ -73,7 +73,8 @@ export function assignPictures(parts: readonly MultipartPart[], xmlPart: Multipa
   const images: DetectionImages = {};
   const plate = found.get(PLATE_CROP);
   const scene = found.get(SCENE) ?? found.get(VEHICLE);
-  if (plate) images.plate_crop = plate;
-  if (scene) images.full_scene = scene;
+  // Copies: the parts are views into the request body, which the caller may reuse.
+  if (plate) images.plate_crop = new Uint8Array(plate);
+  if (scene) images.full_scene = new Uint8Array(scene);
   return images;
 }

@@ -51,14 +51,23 @@ export class VendorBStream implements PacketStream {
 
   push(packet: Uint8Array): ParseOutcome {
     const outcome = emptyOutcome();
+    try {
+      this.pushInto(packet, outcome);
+    } catch (error) {
+      // Defence in depth: a socket reader must survive any packet (spec adapter rule 2).
+      outcome.errors.push({ reason: `vendor_b stream fault: ${String(error)}` });
+    }
+    return outcome;
+  }
+
+  private pushInto(packet: Uint8Array, outcome: ParseOutcome): void {
     const message = decodeMessage(packet);
     if (!message.ok) {
       outcome.errors.push({ reason: message.reason });
-      return outcome;
+      return;
     }
     this.apply(message.value, outcome);
     this.evict(outcome);
-    return outcome;
   }
 
   flush(): ParseOutcome {
