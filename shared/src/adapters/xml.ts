@@ -23,6 +23,11 @@ export interface XmlParseOptions {
   maxNumericRefs?: number;
   /** Maximum element nesting. Default 64: camera documents are about 5 levels deep. */
   maxDepth?: number;
+  /**
+   * Maximum count of elements. Default 10,000; an alert has about 100. The parser costs a
+   * few microseconds per element, so 1 MiB of `<x/>` (250k elements) would take over a second.
+   */
+  maxElements?: number;
   /** Local names that always become arrays, even when the element occurs once. */
   arrayTags?: readonly string[];
 }
@@ -34,6 +39,17 @@ export type XmlParseResult =
 export const DEFAULT_XML_MAX_BYTES = 1024 * 1024;
 const DEFAULT_MAX_NUMERIC_REFS = 1000;
 const DEFAULT_MAX_DEPTH = 64;
+const DEFAULT_MAX_ELEMENTS = 10_000;
+
+/** Start tags (a `<` not opening an end tag, comment, CDATA, PI or declaration), counted up to `limit + 1`. */
+function countStartTags(text: string, limit: number): number {
+  let count = 0;
+  for (let i = text.indexOf('<'); i >= 0 && count <= limit; i = text.indexOf('<', i + 1)) {
+    const next = text.charCodeAt(i + 1);
+    if (next !== 0x2f && next !== 0x21 && next !== 0x3f) count++;
+  }
+  return count;
+}
 
 const DTD_PATTERN = /<!\s*(?:DOCTYPE|ENTITY)/i;
 const NUMERIC_REF = /&#/g;
@@ -101,6 +117,8 @@ export function parseXmlSafely(body: Uint8Array | string, options: XmlParseOptio
   while (NUMERIC_REF.exec(text) !== null) {
     if (++refs > maxRefs) return { ok: false, reason: `XML has more than ${maxRefs} numeric character references` };
   }
+  const maxElements = options.maxElements ?? DEFAULT_MAX_ELEMENTS;
+  if (countStartTags(text, maxElements) > maxElements) return { ok: false, reason: `XML has more than ${maxElements} elements` };
   try {
     // The validator walks the text once with an explicit stack (no recursion), so it also
     // answers quickly for 100k nested elements; the parser alone accepts truncated input.
@@ -116,7 +134,8 @@ export function parseXmlSafely(body: Uint8Array | string, options: XmlParseOptio
       ignoreDeclaration: true,
       ignorePiTags: true,
       trimValues: true,
-      maxNestedTags: options.maxDepth ?? DEFAULT_MAX_DEPTH,
+      // The library refuses an element once maxNestedTags enclosing elements are open.
+      maxNestedTags: Math.max((options.maxDepth ?? DEFAULT_MAX_DEPTH) - 1, 0),
       isArray: (tagName) => arrayTags.has(localName(tagName)),
       tagValueProcessor: (_tag, value) => decodeXmlText(value),
     });

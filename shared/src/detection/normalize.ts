@@ -5,7 +5,8 @@ import { stripPlateColourPrefix } from './plate-colour.ts';
 /**
  * Plate text (spec normalization rule 1): uppercase, then keep letters and digits only.
  * "Letters" includes Unicode letters so that a Cyrillic, Arabic or CJK plate is not erased
- * (docs/normalization.md); spaces, dashes, dots and every other separator are dropped.
+ * (docs/normalization.md); spaces, dashes, dots and every other separator are dropped, and
+ * so is a leading Chinese plate-colour character (plate-colour.ts).
  * Returns undefined when nothing readable is left or the camera reported `unknown`.
  */
 export function normalizePlateText(raw: string | undefined | null): string | undefined {

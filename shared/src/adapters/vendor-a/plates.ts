@@ -55,9 +55,10 @@ export function parsePlates(root: XmlValue, context: AdapterContext): ParseOutco
       outcome.errors.push({ item, reason: 'Plate entry has no child elements' });
       return;
     }
+    const hasPicName = childrenNamed(entry, 'picName').length > 0;
     const picName = childText(entry, 'picName')?.trim();
-    if (picName !== undefined && !PIC_NAME_PATTERN.test(picName)) {
-      outcome.errors.push({ item, reason: `Plate entry with a malformed picName (${picName.slice(0, 40)})` });
+    if (hasPicName && (picName === undefined || !PIC_NAME_PATTERN.test(picName))) {
+      outcome.errors.push({ item, reason: `Plate entry with a malformed picName (${picName?.slice(0, 40) ?? 'not text'})` });
       return;
     }
     if (picName !== undefined) {

@@ -53,23 +53,18 @@ const plateOf = (t: Thumbnail): { text: string; source: PlateRead['source'] } | 
  * higher detection confidence, then the later `clockBestWall` (the more recent best frame).
  */
 export function bestThumbnail(thumbnails: readonly Thumbnail[]): Thumbnail | undefined {
-  const rank = (t: Thumbnail): [number, number, number] => [
-    plateOf(t) ? 1 : 0,
-    t.confidence ?? -1,
-    t.clockBestWall ?? -1,
-  ];
-  let best: Thumbnail | undefined;
-  let bestRank: [number, number, number] = [-1, -1, -1];
-  for (const t of thumbnails) {
-    if (!t.type || !PLATE_THUMBNAIL_TYPES.has(t.type)) continue;
-    const r = rank(t);
-    const better = r[0] !== bestRank[0] ? r[0] > bestRank[0] : r[1] !== bestRank[1] ? r[1] > bestRank[1] : r[2] > bestRank[2];
-    if (!best || better) {
-      best = t;
-      bestRank = r;
-    }
+  const rank = (t: Thumbnail): number[] => [plateOf(t) ? 1 : 0, t.confidence ?? -1, t.clockBestWall ?? -1];
+  const outranks = (a: number[], b: number[]): boolean => {
+    const i = a.findIndex((value, k) => value !== b[k]);
+    return i >= 0 && (a[i] as number) > (b[i] as number);
+  };
+  let best: { thumbnail: Thumbnail; rank: number[] } | undefined;
+  for (const thumbnail of thumbnails) {
+    if (!thumbnail.type || !PLATE_THUMBNAIL_TYPES.has(thumbnail.type)) continue;
+    const r = rank(thumbnail);
+    if (!best || outranks(r, best.rank)) best = { thumbnail, rank: r };
   }
-  return best;
+  return best?.thumbnail;
 }
 
 /**

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { parseJsonBytes } from './json.ts';
 import type { Result } from './packet.ts';
 import { frameJson, splitPacket } from './packet.ts';
 
@@ -38,8 +39,6 @@ export function isJsonText(bytes: Uint8Array): boolean {
   return false;
 }
 
-const utf8 = new TextDecoder('utf-8', { fatal: true });
-
 /** `{type, item}` as an update message; the Integration socket only carries events. */
 export function integrationMessage(root: unknown): Result<UpdateMessage> {
   const parsed = integrationSchema.safeParse(root);
@@ -52,13 +51,9 @@ export function integrationMessage(root: unknown): Result<UpdateMessage> {
 }
 
 function decodeText(bytes: Uint8Array): Result<UpdateMessage> {
-  let root: unknown;
-  try {
-    root = JSON.parse(utf8.decode(bytes));
-  } catch {
-    return { ok: false, reason: 'text message is not valid UTF-8 JSON' };
-  }
-  return integrationMessage(root);
+  const root = parseJsonBytes(bytes);
+  if (!root.ok) return { ok: false, reason: `text message: ${root.reason}` };
+  return integrationMessage(root.value);
 }
 
 function decodeBinary(bytes: Uint8Array): Result<UpdateMessage> {

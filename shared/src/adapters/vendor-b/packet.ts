@@ -1,4 +1,5 @@
 import { inflateSync } from 'node:zlib';
+import { parseJsonBytes } from './json.ts';
 
 /**
  * The private updates WebSocket packet (vendor-formats §2.6): an 8-byte header, the action
@@ -90,16 +91,11 @@ export function frameBytes(frame: Frame): Result<Uint8Array> {
   }
 }
 
-const utf8 = new TextDecoder('utf-8', { fatal: true });
-
 /** JSON content of a frame: format 1, or a format-2 string that holds JSON. */
 export function frameJson(frame: Frame): Result<unknown> {
   if (frame.format === FORMAT_RAW) return { ok: false, reason: 'frame is raw bytes, not JSON' };
   const bytes = frameBytes(frame);
   if (!bytes.ok) return bytes;
-  try {
-    return { ok: true, value: JSON.parse(utf8.decode(bytes.value)) };
-  } catch {
-    return { ok: false, reason: 'frame is not valid UTF-8 JSON' };
-  }
+  const json = parseJsonBytes(bytes.value);
+  return json.ok ? json : { ok: false, reason: `frame is ${json.reason}` };
 }

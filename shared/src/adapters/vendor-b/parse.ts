@@ -2,6 +2,7 @@ import type { AdapterContext, ParseInput, ParseOutcome } from '../types.ts';
 import { emptyOutcome } from '../types.ts';
 import { evaluateEvent } from './event.ts';
 import { eventsListOf, parseEventsList } from './events-list.ts';
+import { parseJsonBytes } from './json.ts';
 import { isJsonText } from './message.ts';
 import { splitPacket } from './packet.ts';
 import { looksLikeEvent } from './recognize.ts';
@@ -34,7 +35,6 @@ function parseSingleEvent(event: unknown, context: AdapterContext): ParseOutcome
   return outcome;
 }
 
-const utf8 = new TextDecoder('utf-8', { fatal: true });
 const isOpenBracket = (body: Uint8Array): boolean =>
   body.find((b) => b !== 0x20 && b !== 0x09 && b !== 0x0a && b !== 0x0d) === 0x5b;
 
@@ -50,12 +50,9 @@ export function parseVendorB(input: ParseInput, context: AdapterContext): ParseO
     if (!frames.ok) return failure(`not JSON and not a vendor_b updates packet: ${frames.reason}`);
     return parseOneMessage(body, context);
   }
-  let root: unknown;
-  try {
-    root = JSON.parse(utf8.decode(body));
-  } catch {
-    return failure('body is not valid UTF-8 JSON');
-  }
+  const parsed = parseJsonBytes(body);
+  if (!parsed.ok) return failure(`body: ${parsed.reason}`);
+  const root = parsed.value;
   const list = eventsListOf(root);
   if (list) return parseEventsList(list, context);
   if (typeof root === 'object' && root !== null && !Array.isArray(root)) {

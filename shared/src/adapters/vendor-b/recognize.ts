@@ -1,4 +1,5 @@
 import type { ParseInput } from '../types.ts';
+import { parseJsonBytes } from './json.ts';
 import { isJsonText } from './message.ts';
 import { looksLikePacket } from './packet.ts';
 
@@ -36,8 +37,6 @@ export function looksLikeVendorBJson(root: unknown): boolean {
  */
 const HEADER_PREFIXES = ['x-unifi-', 'x-protect-'] as const;
 
-const utf8 = new TextDecoder('utf-8', { fatal: true });
-
 /** The `auto` route test (spec "Ingest webhooks"). Never throws. */
 export function recognizesVendorB(input: ParseInput): boolean {
   const headerNames = Object.keys(input.headers ?? {});
@@ -47,9 +46,6 @@ export function recognizesVendorB(input: ParseInput): boolean {
   if (looksLikePacket(body)) return true;
   const first = body.find((b) => b !== 0x20 && b !== 0x09 && b !== 0x0a && b !== 0x0d);
   if (first !== 0x5b && !isJsonText(body)) return false;
-  try {
-    return looksLikeVendorBJson(JSON.parse(utf8.decode(body)));
-  } catch {
-    return false;
-  }
+  const root = parseJsonBytes(body);
+  return root.ok && looksLikeVendorBJson(root.value);
 }

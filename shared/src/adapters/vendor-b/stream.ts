@@ -46,8 +46,11 @@ type Entry = { state: 'pending'; event: Json } | { state: 'done' };
  */
 export class VendorBStream implements PacketStream {
   private readonly entries = new Map<string, Entry>();
+  private readonly context: AdapterContext;
 
-  constructor(private readonly context: AdapterContext) {}
+  constructor(context: AdapterContext) {
+    this.context = context;
+  }
 
   push(packet: Uint8Array): ParseOutcome {
     const outcome = emptyOutcome();

@@ -1,0 +1,171 @@
+import { and, eq, between, lt, sql } from 'drizzle-orm';
+import { detectionSchema, type Detection, type DetectionImages } from '@alpr/shared/detection/schema';
+import { detections } from './schema/detections.ts';
+import { images as imagesTable } from './schema/images.ts';
+import { recentReads } from './schema/recent-reads.ts';
+import { BUFFER_COUNTERS } from './schema/counters.ts';
+import { incrementCounter } from './counters.ts';
+import { decideDedupe, type KeptRead } from './dedupe.ts';
+import { asBuffer, prepareImages, type PreparedImage } from './images.ts';
+import { BufferError } from './errors.ts';
+import type { BufferDb, DetectionBuffer } from './types.ts';
+
+export type InsertStatus = 'stored' | 'duplicate' | 'replaced';
+
+/** `seq` is the buffered row that now stands for this read (the kept one for duplicates). */
+export interface InsertResult {
+  status: InsertStatus;
+  seq: number;
+}
+
+/** Purge `recent_reads` at most this often: a range delete per insert would be wasted work. */
+const RECENT_PURGE_EVERY_MS = 5000;
+
+interface KeptRow extends KeptRead {
+  detectionId: string;
+  seq: number;
+}
+
+/**
+ * Buffers one detection with its images in ONE transaction. When it returns, the row is
+ * committed (durable per the `synchronous` setting): only then may the camera be answered.
+ * Dedupe (spec: 30 s per camera MAC + plate) keeps the best-confidence read; a detection_id
+ * already seen is an idempotent re-delivery. docs/buffer.md "Dedupe" has the rules.
+ */
+export function insertDetection(buffer: DetectionBuffer, detection: Detection, images: DetectionImages = {}): InsertResult {
+  if (buffer.readonly) throw new BufferError('read_only', 'buffer opened read-only');
+  const parsed = detectionSchema.safeParse(detection);
+  if (!parsed.success) throw new BufferError('invalid_detection', parsed.error.message);
+  const d = parsed.data;
+  const nowMs = buffer.clock.now().getTime();
+  const capturedMs = Date.parse(d.timestamp);
+  const prepared = prepareImages(images);
+  const payload = JSON.stringify(d);
+  const sizeBytes = Buffer.byteLength(payload) + prepared.reduce((sum, image) => sum + image.size, 0);
+  const row = {
+    detectionId: d.detection_id,
+    cameraMac: d.camera.mac,
+    cameraId: d.camera.id,
+    plateText: d.plate.text,
+    confidence: d.plate.confidence,
+    capturedAt: d.timestamp,
+    capturedMs,
+    payload,
+    sizeBytes,
+  };
+  const read = {
+    detectionId: d.detection_id,
+    cameraMac: d.camera.mac,
+    plateText: d.plate.text,
+    capturedMs,
+    confidence: d.plate.confidence,
+    seenMs: nowMs,
+  };
+
+  return buffer.db.transaction(
+    (tx): InsertResult => {
+      purgeRecentReadsIfDue(buffer, tx, nowMs);
+
+      const seenSeq = findSeenId(tx, d.detection_id);
+      if (seenSeq !== undefined) {
+        incrementCounter(tx, BUFFER_COUNTERS.duplicateId);
+        return { status: 'duplicate', seq: seenSeq };
+      }
+
+      const kept = findKeptRead(tx, d.camera.mac, d.plate.text, capturedMs, buffer.limits.dedupeWindowMs);
+      const decision = decideDedupe(kept, d.plate.confidence);
+      if (kept === undefined || decision === 'store') {
+        const inserted = tx.insert(detections).values({ ...row, receivedMs: nowMs }).returning({ seq: detections.seq }).get();
+        writeImages(tx, inserted.seq, prepared);
+        tx.insert(recentReads).values({ ...read, seq: inserted.seq, outcome: 'stored' }).run();
+        return { status: 'stored', seq: inserted.seq };
+      }
+      if (decision === 'replace') {
+        // Same seq: the pass keeps its place in the upload queue and its arrival time (the
+        // batch age trigger and retention count from the first read, not the best one).
+        tx.update(detections)
+          .set({ ...row, attempts: 0, lastError: null })
+          .where(eq(detections.seq, kept.seq))
+          .run();
+        writeImages(tx, kept.seq, prepared);
+        refreshSize(tx, kept.seq);
+        tx.update(recentReads).set({ outcome: 'replaced' }).where(eq(recentReads.detectionId, kept.detectionId)).run();
+        tx.insert(recentReads).values({ ...read, seq: kept.seq, outcome: 'stored' }).run();
+        incrementCounter(tx, BUFFER_COUNTERS.dedupeReplaced);
+        return { status: 'replaced', seq: kept.seq };
+      }
+      tx.insert(recentReads).values({ ...read, seq: kept.seq, outcome: 'dropped' }).run();
+      incrementCounter(tx, decision === 'drop' ? BUFFER_COUNTERS.dedupeDropped : BUFFER_COUNTERS.dedupeDroppedBetterLate);
+      return { status: 'duplicate', seq: kept.seq };
+    },
+    { behavior: 'immediate' },
+  );
+}
+
+/** A detection_id is "seen" while buffered or remembered in `recent_reads`. */
+function findSeenId(tx: BufferDb, detectionId: string): number | undefined {
+  const recent = tx.select({ seq: recentReads.seq }).from(recentReads).where(eq(recentReads.detectionId, detectionId)).get();
+  if (recent) return recent.seq;
+  return tx.select({ seq: detections.seq }).from(detections).where(eq(detections.detectionId, detectionId)).get()?.seq;
+}
+
+/**
+ * The kept read of this MAC + plate nearest in capture time within the window. Only kept
+ * reads anchor the window, so a car idling at a gate yields one detection per window,
+ * not one forever.
+ */
+function findKeptRead(tx: BufferDb, mac: string, plate: string, capturedMs: number, windowMs: number): KeptRow | undefined {
+  const row = tx
+    .select({
+      detectionId: recentReads.detectionId,
+      seq: recentReads.seq,
+      confidence: recentReads.confidence,
+      state: detections.uploadState,
+    })
+    .from(recentReads)
+    .leftJoin(detections, and(eq(detections.seq, recentReads.seq), eq(detections.detectionId, recentReads.detectionId)))
+    .where(
+      and(
+        eq(recentReads.cameraMac, mac),
+        eq(recentReads.plateText, plate),
+        between(recentReads.capturedMs, capturedMs - windowMs, capturedMs + windowMs),
+        eq(recentReads.outcome, 'stored'),
+      ),
+    )
+    .orderBy(sql`abs(${recentReads.capturedMs} - ${capturedMs})`, recentReads.seq)
+    .limit(1)
+    .get();
+  if (!row) return undefined;
+  return { detectionId: row.detectionId, seq: row.seq, confidence: row.confidence, state: row.state ?? 'gone' };
+}
+
+/** Upserts by kind: a replacing read overwrites the kinds it carries and keeps the others. */
+function writeImages(tx: BufferDb, seq: number, prepared: PreparedImage[]): void {
+  for (const image of prepared) {
+    const values = { seq, kind: image.kind, bytes: asBuffer(image.bytes), sha256: image.sha256, size: image.size };
+    tx.insert(imagesTable)
+      .values(values)
+      .onConflictDoUpdate({ target: [imagesTable.seq, imagesTable.kind], set: { bytes: values.bytes, sha256: image.sha256, size: image.size } })
+      .run();
+  }
+}
+
+/** size_bytes = payload + images actually held (kept kinds included after a replace). */
+function refreshSize(tx: BufferDb, seq: number): void {
+  tx.update(detections)
+    .set({
+      sizeBytes: sql`length(CAST(${detections.payload} AS BLOB)) + coalesce((SELECT sum(${imagesTable.size}) FROM ${imagesTable} WHERE ${imagesTable.seq} = ${seq}), 0)`,
+    })
+    .where(eq(detections.seq, seq))
+    .run();
+}
+
+function purgeRecentReadsIfDue(buffer: DetectionBuffer, tx: BufferDb, nowMs: number): void {
+  if (Math.abs(nowMs - buffer.lastRecentPurgeMs) < RECENT_PURGE_EVERY_MS) return;
+  purgeRecentReads(tx, nowMs - buffer.limits.recentReadsKeepMs);
+  buffer.lastRecentPurgeMs = nowMs;
+}
+
+export function purgeRecentReads(db: BufferDb, olderThanMs: number): number {
+  return db.delete(recentReads).where(lt(recentReads.seenMs, olderThanMs)).run().changes;
+}

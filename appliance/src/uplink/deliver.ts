@@ -1,0 +1,112 @@
+import type { Backpressure } from '@alpr/shared/protocol/batch';
+import type { UploadOutcome } from './classify-response.ts';
+import type { EncodedBatch } from './encode-batch.ts';
+import { encodeBatch } from './encode-batch.ts';
+import type { BufferedItem, UplinkBufferPort, UplinkLog } from './ports.ts';
+import { splitResults } from './results.ts';
+
+/**
+ * Delivers one batch taken from the buffer, including the poison-item hunt: when the hub
+ * refuses a whole body (400/413/415/422), the batch is halved and each half sent on its
+ * own, oldest half first, until the refused part is a single item, which is then marked
+ * rejected. A hub that refuses EVERY single item (a hub bug, a protocol mismatch) must not
+ * empty the buffer, so after `maxConsecutivePoison` single-item refusals with no delivery in
+ * between, the hunt stops and the batch is treated as a retryable failure.
+ */
+export interface DeliverDeps {
+  buffer: UplinkBufferPort;
+  log: UplinkLog;
+  upload: (batch: EncodedBatch) => Promise<UploadOutcome>;
+  maxConsecutivePoison: number;
+}
+
+export interface DeliveryTotals {
+  stored: number;
+  duplicate: number;
+  rejected: number;
+  requests: number;
+  bytes: number;
+}
+
+export type DeliveryEnd =
+  | { kind: 'done'; backpressure?: Backpressure }
+  | { kind: 'key_rejected' }
+  | { kind: 'failed'; reason: string; status?: number; retryAfterMs?: number };
+
+export interface DeliveryReport {
+  end: DeliveryEnd;
+  totals: DeliveryTotals;
+  /** Rows that left the upload queue (acknowledged or rejected) in this delivery. */
+  progressed: number;
+  /** Single-item refusals in a row, carried over from the previous delivery and updated. */
+  consecutivePoison: number;
+}
+
+const emptyTotals = (): DeliveryTotals => ({ stored: 0, duplicate: 0, rejected: 0, requests: 0, bytes: 0 });
+
+export async function deliverBatch(
+  deps: DeliverDeps,
+  items: readonly BufferedItem[],
+  consecutivePoisonBefore: number,
+): Promise<DeliveryReport> {
+  const totals = emptyTotals();
+  let progressed = 0;
+  let poison = consecutivePoisonBefore;
+  const report = (end: DeliveryEnd): DeliveryReport => ({ end, totals, progressed, consecutivePoison: poison });
+  // A stack of sub-batches; the first (oldest) half is pushed last so it goes first.
+  const stack: BufferedItem[][] = [[...items]];
+  let backpressure: Backpressure | undefined;
+  for (let part = stack.pop(); part; part = stack.pop()) {
+    const encoded = encodeBatch(part);
+    totals.requests += 1;
+    totals.bytes += encoded.byteLength;
+    const outcome = await deps.upload(encoded);
+    if (outcome.kind === 'key_rejected') return report({ kind: 'key_rejected' });
+    if (outcome.kind === 'retry') {
+      return report({ kind: 'failed', reason: outcome.reason, status: outcome.status, retryAfterMs: outcome.retryAfterMs });
+    }
+    if (outcome.kind === 'content_rejected') {
+      if (part.length > 1) {
+        const middle = Math.ceil(part.length / 2);
+        stack.push(part.slice(middle), part.slice(0, middle));
+        deps.log.warn({ status: outcome.status, size: part.length, reason: outcome.reason }, 'uplink: hub refused a batch, splitting it');
+        continue;
+      }
+      const [only] = part;
+      if (!only) continue;
+      if (poison >= deps.maxConsecutivePoison) {
+        return report({ kind: 'failed', status: outcome.status, reason: `hub refuses single detections (${outcome.reason}); stopped rejecting` });
+      }
+      poison += 1;
+      await deps.buffer.markRejected(only.id, outcome.reason);
+      totals.rejected += 1;
+      progressed += 1;
+      deps.log.warn({ detectionId: only.detection.detection_id, reason: outcome.reason }, 'uplink: detection refused by hub, marked rejected');
+      continue;
+    }
+    const sent = part.map((item) => ({ id: item.id, detectionId: item.detection.detection_id }));
+    const split = splitResults(sent, outcome.results);
+    const acknowledged = [...split.stored, ...split.duplicate];
+    if (acknowledged.length > 0) {
+      await deps.buffer.markUploaded(acknowledged);
+      poison = 0;
+    }
+    for (const { id, reason } of split.rejected) await deps.buffer.markRejected(id, reason);
+    totals.stored += split.stored.length;
+    totals.duplicate += split.duplicate.length;
+    totals.rejected += split.rejected.length;
+    progressed += acknowledged.length + split.rejected.length;
+    if (split.unacknowledged.length > 0 || split.mismatched > 0) {
+      deps.log.warn(
+        { unacknowledged: split.unacknowledged.length, mismatched: split.mismatched },
+        'uplink: hub did not acknowledge every item; the rest stay buffered',
+      );
+    }
+    if (outcome.backpressure?.active && outcome.backpressure.recommended_delay_seconds > 0) {
+      // Sub-batches still on the stack stay buffered: nothing more goes out until the delay.
+      backpressure = outcome.backpressure;
+      break;
+    }
+  }
+  return report(backpressure ? { kind: 'done', backpressure } : { kind: 'done' });
+}

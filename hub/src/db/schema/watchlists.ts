@@ -1,0 +1,23 @@
+import { sql } from 'drizzle-orm';
+import { boolean, pgTable, text, uuid, varchar } from 'drizzle-orm/pg-core';
+import { z } from 'zod';
+import { timestamptz } from './columns.ts';
+import { users } from './users.ts';
+
+/** Ordered lowest to highest; the spec leaves the values open (documented in docs/database.md). */
+export const watchlistPriorities = ['low', 'medium', 'high', 'critical'] as const;
+export const watchlistPrioritySchema = z.enum(watchlistPriorities);
+export type WatchlistPriority = z.infer<typeof watchlistPrioritySchema>;
+
+export const watchlists = pgTable('watchlists', {
+  id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+  createdBy: uuid('created_by')
+    .notNull()
+    .references(() => users.id),
+  name: varchar('name', { length: 100 }).notNull(),
+  description: text('description'),
+  priority: text('priority', { enum: watchlistPriorities }).notNull().default('medium'),
+  isActive: boolean('is_active').notNull().default(true),
+  createdAt: timestamptz('created_at').notNull().defaultNow(),
+  updatedAt: timestamptz('updated_at').notNull().defaultNow(),
+});

@@ -1,0 +1,155 @@
+import { createHash } from 'node:crypto';
+
+/**
+ * Seeded source of plate reads shared by both camera simulators. Everything random comes
+ * from one PRNG so a seed replays the same run (plates, images, quirks).
+ */
+
+/** A function returning floats in [0, 1). */
+export type Rng = () => number;
+
+/** mulberry32: tiny, fast, good enough for test data (not for secrets). */
+export function createRng(seed: number): Rng {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+export const randomInt = (rng: Rng, min: number, max: number): number => min + Math.floor(rng() * (max - min + 1));
+export const pick = <T>(rng: Rng, items: readonly T[]): T => items[Math.floor(rng() * items.length)] as T;
+export const chance = (rng: Rng, p: number): boolean => rng() < p;
+
+const LETTERS = 'ABCDEFGHJKLMNPRSTVWXYZ';
+const letters = (rng: Rng, n: number): string => Array.from({ length: n }, () => pick(rng, [...LETTERS])).join('');
+const digits = (rng: Rng, n: number): string => Array.from({ length: n }, () => String(randomInt(rng, 0, 9))).join('');
+
+/** Plate shapes seen on European roads, with the separators cameras keep. */
+const SHAPES: ReadonlyArray<(rng: Rng) => string> = [
+  (r) => `${letters(r, 2)} ${digits(r, 3)} ${letters(r, 2)}`, // AB 123 CD
+  (r) => `${letters(r, 2)}-${digits(r, 5)}`, // XY-12345
+  (r) => `${letters(r, 2)}${digits(r, 2)} ${letters(r, 3)}`, // AB12 CDE
+  (r) => `${letters(r, 1)}-${letters(r, 2)} ${digits(r, 4)}`, // M-AB 1234
+  (r) => `${letters(r, 3)}.${digits(r, 3)}`, // ABC.123
+];
+
+export const plateText = (rng: Rng): string => pick(rng, SHAPES)(rng);
+
+/** The normalized form the hub stores (spec normalization rule 1), for test comparisons. */
+export const normalizedPlate = (raw: string): string => raw.toUpperCase().replace(/[^A-Z0-9]/g, '');
+
+/**
+ * JPEG-looking bytes: SOI + APP0 marker, random entropy-like middle, EOI. 0xFF never
+ * appears in the middle (real entropy data stuffs it as FF 00), so FF D9 is only at the end.
+ */
+export function jpegBytes(rng: Rng, size: number): Buffer {
+  const n = Math.max(size, 8);
+  const out = Buffer.alloc(n);
+  out.set([0xff, 0xd8, 0xff, 0xe0], 0);
+  for (let i = 4; i < n - 2; i++) out[i] = Math.floor(rng() * 255); // 0..254
+  out[n - 2] = 0xff;
+  out[n - 1] = 0xd9;
+  return out;
+}
+
+export const sha256 = (bytes: Uint8Array): string => createHash('sha256').update(bytes).digest('hex');
+
+export const uuidFrom = (rng: Rng): string => {
+  const hex = Array.from({ length: 32 }, () => randomInt(rng, 0, 15).toString(16)).join('');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-a${hex.slice(17, 20)}-${hex.slice(20)}`;
+};
+
+export const hexId = (rng: Rng, length: number): string =>
+  Array.from({ length }, () => randomInt(rng, 0, 15).toString(16)).join('');
+
+export interface PlateRead {
+  /** Sequence number in production order. */
+  seq: number;
+  /** Raw plate as the camera prints it, or `unknown` for a failed read. */
+  plate: string;
+  unknown: boolean;
+  /** Set on a vendor_a style re-read: the seq of the read this one repeats within 1 s. */
+  repeatOf?: number;
+  /** Capture time, epoch ms. */
+  timeMs: number;
+  /** 0-100; 0 for unknown reads. */
+  confidence: number;
+  direction: 'forward' | 'reverse' | 'unknown';
+  vehicleType: string;
+  color: string;
+  brandCode: number;
+  crop: Buffer;
+  scene: Buffer;
+}
+
+export interface ReadGeneratorOptions {
+  seed?: number;
+  /** Plate crop size, default ~20 kB. */
+  cropBytes?: number;
+  /** Scene size, default ~65 kB. */
+  sceneBytes?: number;
+  /** Share of failed reads (`unknown`). Default 0.05. */
+  unknownRate?: number;
+  /** Share of reads that repeat the previous plate within 1 s. Default 0.1. */
+  repeatRate?: number;
+}
+
+export interface ReadGenerator {
+  rng: Rng;
+  /** The next read, captured at or after `nowMs`; a repeat is dated 100-900 ms after its original. */
+  next(nowMs: number): PlateRead;
+}
+
+export function createReadGenerator(options: ReadGeneratorOptions = {}): ReadGenerator {
+  const rng = createRng(options.seed ?? 1);
+  const cropBytes = options.cropBytes ?? 20_000;
+  const sceneBytes = options.sceneBytes ?? 65_000;
+  let seq = 0;
+  let previous: PlateRead | undefined;
+  const size = (base: number): number => Math.round(base * (0.85 + rng() * 0.3));
+  return {
+    rng,
+    next(nowMs) {
+      const repeat = previous && !previous.unknown && chance(rng, options.repeatRate ?? 0.1) ? previous : undefined;
+      const unknown = !repeat && chance(rng, options.unknownRate ?? 0.05);
+      const lastTime = previous?.timeMs ?? -Infinity;
+      const timeMs = repeat ? repeat.timeMs + randomInt(rng, 100, 900) : Math.max(Math.floor(nowMs), lastTime + 1);
+      const read: PlateRead = {
+        seq: seq++,
+        plate: repeat ? repeat.plate : unknown ? 'unknown' : plateText(rng),
+        unknown,
+        timeMs: Math.max(timeMs, lastTime + 1),
+        confidence: unknown ? 0 : randomInt(rng, 60, 99),
+        direction: pick(rng, ['forward', 'reverse', 'unknown'] as const),
+        vehicleType: pick(rng, ['vehicle', 'SUVMPV', 'truck', 'largeBus', 'van']),
+        color: pick(rng, ['white', 'black', 'gray', 'red', 'blue', 'unknown']),
+        brandCode: pick(rng, [1036, 1060, 1000, 1024]),
+        crop: jpegBytes(rng, size(cropBytes)),
+        scene: jpegBytes(rng, size(sceneBytes)),
+        ...(repeat ? { repeatOf: repeat.seq } : {}),
+      };
+      previous = read;
+      return read;
+    },
+  };
+}
+
+/** What a simulator hands to a receiver; e2e tests compare the hub's records with these. */
+export interface DeliveredRead {
+  /** The id the camera gives: vendor_a push UUID, vendor_a pull picName, vendor_b event id. */
+  detectionId: string;
+  /** Raw plate as sent (`unknown` for failed reads; use `normalizedPlate` to compare). */
+  plate: string;
+  unknown: boolean;
+  /** detectionId of the read this one repeats within 1 s (vendor_a quirk). */
+  repeatOf?: string;
+  /** Capture time in UTC at the precision the wire format carries. */
+  time: string;
+  /** MAC as the camera/NVR spells it. */
+  mac: string;
+  images: { plateCrop?: string; fullScene?: string };
+}

@@ -1,0 +1,26 @@
+import type { RandomSource } from './random.ts';
+import { cryptoRandom } from './random.ts';
+import { TOKEN_BODY_LENGTH, generatePrefixedToken, isWellFormedPrefixedToken } from './prefixed-token.ts';
+
+/**
+ * Collector API key (spec "API key record"): `alpr_` + 32 CSPRNG bytes as base64url without
+ * padding. The spec says "about 49 characters"; the exact length is 5 + 43 = 48.
+ */
+export const API_KEY_PREFIX = 'alpr_';
+export const API_KEY_LENGTH = API_KEY_PREFIX.length + TOKEN_BODY_LENGTH;
+/** spec `key_prefix` (max 10): `alpr_` plus 5 characters, enough to tell keys apart in a list. */
+export const API_KEY_DISPLAY_PREFIX_LENGTH = 10;
+
+export function generateApiKey(random: RandomSource = cryptoRandom): string {
+  return generatePrefixedToken(API_KEY_PREFIX, random);
+}
+
+/** spec security rule "Validation" step 1: prefix and length, checked before any hashing or lookup. */
+export function isWellFormedApiKey(text: unknown): text is string {
+  return isWellFormedPrefixedToken(API_KEY_PREFIX, text);
+}
+
+/** The first 10 characters, stored beside the hash for display. */
+export function apiKeyPrefix(key: string): string {
+  return key.slice(0, API_KEY_DISPLAY_PREFIX_LENGTH);
+}
