@@ -64,6 +64,8 @@ export interface VendorACamera extends SimulatorHandle {
   undelivered: string[];
   /** Every read produced, in order. */
   produced: StoredRead[];
+  /** Request counters: lets a test see that a client reuses its nonce instead of re-handshaking. */
+  stats: { requests: number; unauthorized: number; stale: number };
   addReads(n: number): void;
   /** Resolves once `count` reads exist (when a count is set) and no push is pending. */
   idle(): Promise<void>;
@@ -100,6 +102,7 @@ export async function startVendorACamera(options: VendorACameraOptions = {}): Pr
   const handedOut = new Set<string>();
   const closing = new AbortController();
   let pushChain: Promise<void> = Promise.resolve();
+  const stats = { requests: 0, unauthorized: 0, stale: 0 };
 
   const repeatId = (read: PlateRead, idOf: (e: StoredRead) => string): string | undefined => {
     const original = read.repeatOf === undefined ? undefined : produced[read.repeatOf];
@@ -154,7 +157,10 @@ export async function startVendorACamera(options: VendorACameraOptions = {}): Pr
     const method = req.method ?? 'GET';
     const target = req.url ?? '/';
     const verdict = guard.verify(method, target, req.headers.authorization);
+    stats.requests += 1;
     if (verdict !== 'ok') {
+      stats.unauthorized += 1;
+      if (verdict === 'stale') stats.stale += 1;
       return send(res, 401, XML, statusXml(4, 'Unauthorized'), { 'www-authenticate': guard.challenge(verdict === 'stale') });
     }
     const url = new URL(target, 'http://camera');
@@ -206,6 +212,7 @@ export async function startVendorACamera(options: VendorACameraOptions = {}): Pr
     delivered,
     undelivered,
     produced,
+    stats,
     addReads(n) {
       for (let i = 0; i < n; i++) produce();
     },

@@ -47,12 +47,15 @@ t.test('the shared multipart parser reads the batch back intact', async (t) => {
 });
 
 t.test('wire layout: CRLF lines, closing delimiter', async (t) => {
-  const encoded = encodeBatch([makeItem(1, T0)], () => 'BOUNDARY');
+  const item = makeItem(1, T0);
+  // Printable image bytes, so the line-break check below sees only the encoder's own bytes.
+  item.images = { plate_crop: Buffer.concat([Buffer.from([0xff, 0xd8]), Buffer.from('JPEGDATA'), Buffer.from([0xff, 0xd9])]) };
+  const encoded = encodeBatch([item], () => 'BOUNDARY');
   const text = Buffer.concat(encoded.chunks).toString('latin1');
   t.ok(text.startsWith('--BOUNDARY\r\nContent-Disposition: form-data; name="metadata"\r\nContent-Type: application/json\r\n\r\n{'));
   t.match(text, /\r\n--BOUNDARY\r\nContent-Disposition: form-data; name="img-0-plate_crop"; filename="img-0-plate_crop.jpg"\r\nContent-Type: image\/jpeg\r\n\r\n\xff\xd8/);
   t.ok(text.endsWith('\xff\xd9\r\n--BOUNDARY--\r\n'));
-  t.notMatch(text, /[^\r]\n/, 'every line break is CRLF outside binary content');
+  t.notMatch(text, /[^\r]\n/, 'every line break is CRLF');
 });
 
 t.test('a zero-length image is no image', async (t) => {

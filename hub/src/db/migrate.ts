@@ -26,9 +26,9 @@ export const MIGRATIONS_DIR = fileURLToPath(new URL('./migrations/', import.meta
 /**
  * Every hub process takes this transaction-scoped advisory lock around each migration, so
  * two processes starting together apply each file once: the second waits, then finds the
- * version recorded. Arbitrary constant ('alpr' 'migr' as bytes).
+ * version recorded. Arbitrary constant: the bytes of 'alprmigr'.
  */
-const MIGRATION_LOCK = '7019256217143699826';
+const MIGRATION_LOCK = '7020109555927967602';
 
 const FILE_NAME = /^(\d{4})_([a-z0-9_]+)\.sql$/;
 

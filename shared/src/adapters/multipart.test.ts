@@ -54,6 +54,11 @@ t.test('LF-only line endings, a header-less part and a zero-length part', async 
   t.equal(empty?.body.length, 0);
 });
 
+t.test('transport padding after a delimiter is allowed', async (t) => {
+  const body = enc('--XyZ \t\r\n\r\na\r\n--XyZ  \r\n\r\nb\r\n--XyZ--');
+  t.same(parts(parseMultipart(body, CT)).map((p) => str(p.body)), ['a', 'b']);
+});
+
 t.test('an empty part written without its own line break is still empty', async (t) => {
   const body = enc('--XyZ\r\nContent-Disposition: form-data; name="e"\r\n\r\n--XyZ\r\nContent-Disposition: form-data; name="f"\r\n\r\nx\r\n--XyZ--');
   const [e, f] = parts(parseMultipart(body, CT));

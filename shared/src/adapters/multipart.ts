@@ -93,10 +93,10 @@ function splitParts(buf: Buffer, boundary: string, limits: MultipartLimits): Mul
   const maxParts = limits.maxParts ?? DEFAULT_MAX_PARTS;
   const maxHeaderBytes = limits.maxHeaderBytes ?? DEFAULT_MAX_HEADER_BYTES;
   const dashBoundary = Buffer.from(`--${boundary}`, 'latin1');
-  const lineDelimiter = Buffer.from(`\n--${boundary}`, 'latin1');
+  const findDelimiter = delimiterFinder(buf, boundary);
 
   // The first delimiter opens the body or follows a preamble line.
-  let at = buf.subarray(0, dashBoundary.length).equals(dashBoundary) ? 0 : findDelimiter(buf, lineDelimiter, 0);
+  let at = buf.subarray(0, dashBoundary.length).equals(dashBoundary) ? 0 : findDelimiter(0);
   if (at < 0) return { ok: false, reason: 'multipart body has no opening boundary' };
   if (buf[at] === LF) at += 1;
   const parts: MultipartPart[] = [];
@@ -108,7 +108,7 @@ function splitParts(buf: Buffer, boundary: string, limits: MultipartLimits): Mul
     if (cursor < 0) return { ok: false, reason: 'multipart boundary line is malformed' };
     const head = readHeaderBlock(buf, cursor, maxHeaderBytes);
     if ('reason' in head) return { ok: false, reason: head.reason };
-    const next = findDelimiter(buf, lineDelimiter, Math.max(head.end - 1, 0));
+    const next = findDelimiter(Math.max(head.end - 1, 0));
     if (next < 0) return { ok: false, reason: 'multipart body has no closing boundary (truncated?)' };
     let bodyEnd = next >= head.end && buf[next - 1] === CR ? next - 1 : next;
     if (bodyEnd < head.end) bodyEnd = head.end;
@@ -118,20 +118,26 @@ function splitParts(buf: Buffer, boundary: string, limits: MultipartLimits): Mul
 }
 
 /**
- * Index of the next `\n--boundary` that is a real delimiter: followed by `--`, spaces or a
- * line end. A longer boundary-like run inside a part (dash-run boundaries) is skipped.
+ * Finds the next `\n--boundary` that is a real delimiter: followed by `--`, a line end or
+ * transport padding. Each ending is searched for as a whole needle with the native
+ * `indexOf`, and the position found for each is remembered while the scan moves forward,
+ * so a body full of near-delimiters (`\n--boundaryX` a million times) still costs one pass.
  */
-function findDelimiter(buf: Buffer, lineDelimiter: Buffer, from: number): number {
-  let index = buf.indexOf(lineDelimiter, from);
-  while (index >= 0) {
-    const after = index + lineDelimiter.length;
-    const c = buf[after];
-    if (c === undefined || c === CR || c === LF || c === 0x20 || c === 0x09 || (c === DASH && buf[after + 1] === DASH)) {
-      return c === undefined ? -1 : index;
-    }
-    index = buf.indexOf(lineDelimiter, index + 1);
-  }
-  return -1;
+function delimiterFinder(buf: Buffer, boundary: string): (from: number) => number {
+  const needles = ['\r\n', '\n', '--', ' ', '\t'].map((end) => Buffer.from(`\n--${boundary}${end}`, 'latin1'));
+  const found = needles.map(() => -2);
+  return (from: number): number => {
+    let best = -1;
+    needles.forEach((needle, k) => {
+      let at = found[k] ?? -2;
+      if (at !== -1 && at < from) {
+        at = buf.indexOf(needle, from);
+        found[k] = at;
+      }
+      if (at >= 0 && (best < 0 || at < best)) best = at;
+    });
+    return best;
+  };
 }
 
 /** After a boundary: optional transport padding, then CRLF or LF. Returns the next index or -1. */

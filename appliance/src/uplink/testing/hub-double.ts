@@ -24,8 +24,16 @@ export interface StoredDetection {
   images: Record<string, Buffer>;
 }
 
-/** A scripted answer for the next request, instead of the protocol answer. */
-export type ScriptedReply = { status: number; body?: string; headers?: Record<string, string> } | { hang: true };
+/**
+ * A scripted answer for the next request: a fixed reply, no reply at all (hang), the
+ * normal answer (pass), or "store, then lose the connection before answering"
+ * (dropAfterStore: the case idempotent retries exist for).
+ */
+export type ScriptedReply =
+  | { status: number; body?: string; headers?: Record<string, string> }
+  | { hang: true }
+  | { pass: true }
+  | { dropAfterStore: true };
 
 export interface HubRequestLog {
   apiKey: string | undefined;
@@ -104,7 +112,7 @@ export class HubDouble {
       this.hung.push(res);
       return;
     }
-    if (scripted) return reply(scripted.status, scripted.body ?? '', scripted.headers);
+    if (scripted && 'status' in scripted) return reply(scripted.status, scripted.body ?? '', scripted.headers);
     const results: BatchItemResult[] = [];
     detections.forEach((d, index) => {
       if (!d.success) return results.push({ index, detection_id: null, status: 'rejected', reason: 'invalid detection' });
@@ -131,6 +139,11 @@ export class HubDouble {
       return results.push({ index, detection_id: det.detection_id, status: 'stored', id: String(this.arrivals.length) });
     });
     const accepted = results.filter((r) => r.status !== 'rejected').length;
+    if (scripted && 'dropAfterStore' in scripted) {
+      log.status = -1;
+      res.destroy();
+      return;
+    }
     if (this.backpressure) return reply(202, { accepted, results, backpressure: this.backpressure });
     return reply(201, { accepted, results });
   }

@@ -43,4 +43,10 @@ export function rawFields(fields: Record<string, string | undefined>): Record<st
   return out;
 }
 
-export const failed = (reason: string): ParseOutcome => ({ detections: [], errors: [], ignored: 0, failure: reason });
+/** A whole-payload failure; the reason is kept to one short line for logs. */
+export const failed = (reason: string): ParseOutcome => ({
+  detections: [],
+  errors: [],
+  ignored: 0,
+  failure: reason.replace(/\s+/g, ' ').trim().slice(0, 300),
+});

@@ -5,6 +5,7 @@
  * case here takes about a tenth of it on this 2-core machine.
  */
 import t from 'tap';
+import type { Test } from 'tap';
 import type { ParseInput, ParseOutcome } from '../types.ts';
 import { vendorA } from './index.ts';
 import { fixture } from './test-support.ts';
@@ -14,7 +15,7 @@ const enc = (text: string): Uint8Array => new TextEncoder().encode(text);
 const XML = 'application/xml';
 const MULTIPART = 'multipart/form-data; boundary=b';
 
-function run(t: Tap.Test, label: string, input: ParseInput): ParseOutcome {
+function run(t: Test, label: string, input: ParseInput): ParseOutcome {
   let outcome: ParseOutcome = { detections: [], errors: [], ignored: 0, failure: 'did not run' };
   const start = performance.now();
   t.doesNotThrow(() => {
@@ -50,17 +51,20 @@ const failures: [string, ParseInput, RegExp][] = [
   ['5 MB of junk as multipart', { body: new Uint8Array(5_000_000).fill(0x41), contentType: MULTIPART }, /opening boundary/],
   ['100k nested elements', {
     body: enc(`<EventNotificationAlert>${'<a>'.repeat(100_000)}${'</a>'.repeat(100_000)}</EventNotificationAlert>`), contentType: XML,
+  }, /more than 10000 elements/],
+  ['5k nested elements (within the element cap)', {
+    body: enc(`<EventNotificationAlert>${'<a>'.repeat(5_000)}${'</a>'.repeat(5_000)}</EventNotificationAlert>`), contentType: XML,
   }, /nested/i],
   ['100k nested elements in a multipart XML part', {
     body: enc(`--b\r\nContent-Type: text/xml\r\n\r\n<EventNotificationAlert>${'<a>'.repeat(100_000)}${'</a>'.repeat(100_000)}</EventNotificationAlert>\r\n--b--\r\n`),
     contentType: MULTIPART,
-  }, /nested/i],
+  }, /more than 10000 elements/],
   ['unterminated comment', { body: enc(`<EventNotificationAlert><!--${'x'.repeat(900_000)}`), contentType: XML }, /malformed/],
   ['prototype pollution attempt', {
     body: enc('<EventNotificationAlert><__proto__><eventType>ANPR</eventType></__proto__></EventNotificationAlert>'), contentType: XML,
   }, /malformed/],
   ['multipart without closing boundary', {
-    body: fixture('multipart-crlf.bin').subarray(0, 2100), contentType: 'multipart/form-data; boundary=boundary',
+    body: fixture('multipart-crlf.bin').subarray(0, fixture('multipart-crlf.bin').length - 16), contentType: 'multipart/form-data; boundary=boundary',
   }, /closing boundary/],
   ['multipart with no boundary parameter', { body: fixture('multipart-crlf.bin'), contentType: 'multipart/form-data' }, /boundary/],
   ['multipart with 10k parts', { body: enc(`${'--b\r\n\r\nx\r\n'.repeat(10_000)}--b--\r\n`), contentType: MULTIPART }, /more than 16 parts/],
@@ -86,7 +90,8 @@ t.test('wide documents: element count is capped before parsing', async (t) => {
   const widePlates = run(t, 'wide pull list', { body: enc(`<Plates>${'<x/>'.repeat(1_000_000)}</Plates>`), contentType: XML });
   t.match(widePlates.failure, /more than 50000 elements/);
   const plates = Array.from({ length: 12_000 }, (_, i) => `<Plate><captureTime>20300102T030405+0100</captureTime><picName>${i}</picName><x/></Plate>`);
-  const largest = run(t, 'largest accepted pull list', { body: enc(`<Plates>${plates.join('')}</Plates>`), contentType: XML });
+  // Not hostile, so no time bound: a camera's own backlog just under the element cap still parses.
+  const largest = vendorA.parse({ body: enc(`<Plates>${plates.join('')}</Plates>`), contentType: XML }, {});
   t.equal(largest.failure, undefined);
   t.equal(largest.errors.length, 12_000, 'every entry lacks its plateNumber');
   t.equal(largest.cursor, '11999');

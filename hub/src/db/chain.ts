@@ -1,0 +1,108 @@
+import { and, asc, eq, gt } from 'drizzle-orm';
+import { canonicalDetectionFields, computeRecordHash, GENESIS_HASH, type ChainLink } from './hash-chain.ts';
+import { collectorChainHeads } from './schema/collector-chain-heads.ts';
+import { detections } from './schema/detections.ts';
+import type { DbSession } from './session.ts';
+
+/*
+ * Appending to a collector's chain, inside ONE transaction:
+ *   const link = await nextChainLink(tx, collectorId);     // locks the head row
+ *   const { records, next } = chainDetections(link, rows); // pure (hash-chain.ts)
+ *   ...insert detection_keys + detections with records[i] chain columns...
+ *   await advanceChainHead(tx, next);
+ * The head row stays locked until commit, so a concurrent batch of the same collector
+ * waits in nextChainLink and continues from the committed head: the chain stays linear.
+ * chain_seq is a JS number here: 2^53 records per collector is out of reach (200/min
+ * for 85 million years).
+ */
+
+/** Locks the collector's chain head (creating it at genesis) and returns the next link. */
+export async function nextChainLink(tx: DbSession, collectorId: string): Promise<ChainLink> {
+  if (!tx.inTransaction) throw new Error('nextChainLink needs a transaction: the head lock lasts until commit');
+  await tx.sql(
+    `INSERT INTO collector_chain_heads (collector_id) VALUES ($1) ON CONFLICT (collector_id) DO NOTHING`,
+    [collectorId],
+  );
+  const [head] = await tx.sql<{ last_seq: string; last_hash: string }>(
+    `SELECT last_seq, last_hash FROM collector_chain_heads WHERE collector_id = $1 FOR UPDATE`,
+    [collectorId],
+  );
+  if (!head) throw new Error(`chain head of collector ${collectorId} vanished`);
+  return { collectorId, chainSeq: Number(head.last_seq) + 1, prevHash: head.last_hash };
+}
+
+/** Records `next` (the link after the last appended record) as the collector's head. */
+export async function advanceChainHead(tx: DbSession, next: ChainLink): Promise<void> {
+  if (!tx.inTransaction) throw new Error('advanceChainHead needs the transaction of nextChainLink');
+  const rows = await tx.sql(
+    `UPDATE collector_chain_heads SET last_seq = $2, last_hash = $3, updated_at = now()
+     WHERE collector_id = $1 AND last_seq <= $2 RETURNING collector_id`,
+    [next.collectorId, next.chainSeq - 1, next.prevHash],
+  );
+  if (rows.length !== 1) throw new Error(`chain head of collector ${next.collectorId} moved backwards`);
+}
+
+export type ChainBreakReason = 'sequence' | 'prev_hash' | 'record_hash' | 'head';
+
+export type ChainVerification =
+  | { ok: true; count: number }
+  | {
+      ok: false;
+      brokenAt: {
+        chain_seq: number;
+        /** Detection id (bigint as string); null when a record is missing at the tail. */
+        id: string | null;
+        /** The record_hash the chain requires at this position. */
+        expected: string;
+        /** The record_hash found (null when the record is missing). */
+        actual: string | null;
+        reason: ChainBreakReason;
+      };
+    };
+
+const PAGE = 1000;
+
+/**
+ * Recomputes a collector's chain from genesis, walking by chain_seq, and reports the first
+ * broken link: a gap or duplicate in the sequence, a prev_hash that is not the previous
+ * record_hash, or a record whose fields no longer hash to its record_hash. Finally the
+ * walk must end where collector_chain_heads says (catches records removed at the tail).
+ */
+export async function verifyChain(session: DbSession, collectorId: string): Promise<ChainVerification> {
+  let prevHash = GENESIS_HASH;
+  let expectedSeq = 1;
+  for (;;) {
+    const page = await session.db
+      .select()
+      .from(detections)
+      .where(and(eq(detections.collectorId, collectorId), gt(detections.chainSeq, String(expectedSeq - 1))))
+      .orderBy(asc(detections.chainSeq))
+      .limit(PAGE);
+    for (const row of page) {
+      const expected = computeRecordHash(prevHash, canonicalDetectionFields({ ...row, chainSeq: expectedSeq }));
+      const seq = Number(row.chainSeq);
+      const reason: ChainBreakReason | null =
+        seq !== expectedSeq ? 'sequence' : row.prevHash !== prevHash ? 'prev_hash' : row.recordHash !== expected ? 'record_hash' : null;
+      if (reason) {
+        return { ok: false, brokenAt: { chain_seq: seq, id: row.id, expected, actual: row.recordHash, reason } };
+      }
+      prevHash = row.recordHash;
+      expectedSeq += 1;
+    }
+    if (page.length < PAGE) break;
+  }
+  const count = expectedSeq - 1;
+  const [head] = await session.db
+    .select()
+    .from(collectorChainHeads)
+    .where(eq(collectorChainHeads.collectorId, collectorId));
+  const headSeq = head ? Number(head.lastSeq) : 0;
+  const headHash = head?.lastHash ?? GENESIS_HASH;
+  if (headSeq !== count || headHash !== prevHash) {
+    return {
+      ok: false,
+      brokenAt: { chain_seq: headSeq, id: null, expected: headHash, actual: headSeq === count ? prevHash : null, reason: 'head' },
+    };
+  }
+  return { ok: true, count };
+}

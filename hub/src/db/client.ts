@@ -1,0 +1,44 @@
+import type { Log } from '../log.ts';
+import { runMigrations, type MigrationReport } from './migrate.ts';
+import { openPglite } from './open-pglite.ts';
+import { openPostgres, type OpenedDriver } from './open-postgres.ts';
+import { ensureUpcomingPartitions } from './partitions.ts';
+import { makeSession, type DatabaseKind, type DbSession } from './session.ts';
+
+export interface OpenDatabaseOptions {
+  /** postgres://… : a real server. Unset: embedded PGlite. */
+  url?: string;
+  /** PGlite data folder; unset with no url means an in-memory database (tests). */
+  dataDir?: string;
+  log: Log;
+  /** postgres.js pool size (default 10). PGlite always has one connection. */
+  maxConnections?: number;
+  /** Time source for the start-up partition check (default: now). */
+  now?: () => Date;
+}
+
+export interface Database extends DbSession {
+  readonly migrations: MigrationReport;
+  close(): Promise<void>;
+}
+
+/**
+ * Opens the hub database, applies pending migrations and makes sure this month's detection
+ * partitions exist. Callers get one API whatever the backend: drizzle (`db`), raw SQL with
+ * `$n` parameters (`sql`), and `transaction`. bigint values come back as strings on both.
+ */
+export async function openDatabase(options: OpenDatabaseOptions): Promise<Database> {
+  const kind: DatabaseKind = options.url ? 'postgres' : 'pglite';
+  const driver: OpenedDriver = options.url
+    ? openPostgres(options.url, options.log, options.maxConnections ?? 10)
+    : await openPglite(options.dataDir, options.log);
+  try {
+    const migrations = await runMigrations(driver.migrationTarget, options.log);
+    const session = makeSession(kind, driver.db, false);
+    await ensureUpcomingPartitions(session, options.now?.() ?? new Date());
+    return { ...session, migrations, close: driver.close };
+  } catch (err) {
+    await driver.close().catch(() => undefined);
+    throw err;
+  }
+}

@@ -1,0 +1,39 @@
+import { mkdir } from 'node:fs/promises';
+import { PGlite, types } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import { drizzle } from 'drizzle-orm/pglite';
+import type { Log } from '../log.ts';
+import type { MigrationTarget } from './migrate.ts';
+import type { OpenedDriver } from './open-postgres.ts';
+import * as schema from './schema/index.ts';
+import type { AppDb } from './session.ts';
+
+/**
+ * Embedded PostgreSQL (PGlite, WASM) in `dataDir`, or in memory when dataDir is undefined.
+ * One connection: transactions run one at a time. About 5 s to start.
+ */
+export async function openPglite(dataDir: string | undefined, log: Log): Promise<OpenedDriver> {
+  if (dataDir) await mkdir(dataDir, { recursive: true });
+  const client = await PGlite.create({
+    ...(dataDir ? { dataDir } : {}),
+    extensions: { pg_trgm },
+    // int8 stays text, as postgres.js returns it: PGlite's default parses it to a JS number,
+    // which silently loses precision above 2^53.
+    parsers: { [types.INT8]: (value: string) => value },
+  });
+  await client.exec(`SET TIME ZONE 'UTC'`);
+  log.debug({ dataDir: dataDir ?? 'memory' }, 'pglite opened');
+  const db: AppDb = drizzle({ client, schema });
+  const migrationTarget: MigrationTarget = {
+    transaction: (fn) =>
+      client.transaction((tx) =>
+        fn({
+          exec: async (script) => {
+            await tx.exec(script);
+          },
+          query: async (text, params = []) => (await tx.query<Record<string, unknown>>(text, [...params])).rows,
+        }),
+      ),
+  };
+  return { db, migrationTarget, close: () => client.close() };
+}

@@ -1,0 +1,19 @@
+import type { DbSession } from './db/session.ts';
+import type { ImageStore } from './ingest/image-store.ts';
+import type { LoadMonitor } from './ingest/load-monitor.ts';
+import type { Clock } from './clock.ts';
+import type { HubConfig } from './config.ts';
+import type { Log } from './log.ts';
+
+/**
+ * What routes and verbs get from the process: passed down from `main.ts` (or a test),
+ * never imported as singletons.
+ */
+export interface HubDeps {
+  db: DbSession;
+  images: ImageStore;
+  load: LoadMonitor;
+  clock: Clock;
+  log: Log;
+  config: HubConfig;
+}

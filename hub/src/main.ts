@@ -1,0 +1,50 @@
+/**
+ * The hub process: configuration from the environment (parsed once, here), database
+ * (PGlite by default, Postgres with DATABASE_URL), image store, HTTP server.
+ */
+import { serve } from '@hono/node-server';
+import { mkdir } from 'node:fs/promises';
+import { createHubApp } from './app.ts';
+import { systemClock } from './clock.ts';
+import { loadHubConfig } from './config.ts';
+import { openDatabase } from './db/client.ts';
+import { ensureUpcomingPartitions } from './db/partitions.ts';
+import { openImageStore } from './ingest/image-store.ts';
+import { createLoadMonitor } from './ingest/load-monitor.ts';
+import { createLog } from './log.ts';
+
+const config = loadHubConfig(process.env);
+const log = createLog(config.logLevel);
+await mkdir(config.imageDir, { recursive: true });
+const db = await openDatabase({
+  ...(config.databaseUrl ? { url: config.databaseUrl } : { dataDir: config.pgliteDir }),
+  log,
+});
+const app = createHubApp({
+  db,
+  images: openImageStore(config.imageDir),
+  load: createLoadMonitor(),
+  clock: systemClock,
+  log,
+  config,
+});
+const server = serve({ fetch: app.fetch, hostname: config.host, port: config.port }, (info) => {
+  log.info({ url: `http://${info.address}:${info.port}`, database: db.kind }, 'hub listening');
+  process.send?.({ ready: true, port: info.port });
+});
+// Partitions for the months ahead: checked daily so a long-running hub never runs out.
+const partitionTimer = setInterval(() => {
+  ensureUpcomingPartitions(db, systemClock.now()).catch((err: unknown) => log.error({ err }, 'partition check failed'));
+}, 24 * 3600_000);
+partitionTimer.unref();
+
+let stopping = false;
+const shutdown = (signal: string): void => {
+  if (stopping) return;
+  stopping = true;
+  log.info({ signal }, 'hub stopping');
+  server.close();
+  db.close().finally(() => process.exit(0));
+};
+process.on('SIGTERM', () => shutdown('SIGTERM'));
+process.on('SIGINT', () => shutdown('SIGINT'));

@@ -1,0 +1,124 @@
+import t from 'tap';
+import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { encodePacket } from '../shared/src/adapters/vendor-b/packet-encoder.ts';
+
+/** The parse command as a user runs it (`npm run -s parse -- ...` runs exactly this). */
+const root = join(import.meta.dirname, '..');
+const fixturesA = join(root, 'shared/src/adapters/vendor-a/fixtures');
+const fixturesB = join(root, 'shared/src/adapters/vendor-b/fixtures');
+interface Printed {
+  detection_id: string;
+  timestamp: string;
+  camera: { id: string; mac: string };
+  plate: { text: string; confidence: number };
+  vehicle: { direction?: string };
+  images: Record<string, { size: number; sha256: string }>;
+  images_to_fetch?: { kind: string; path: string }[];
+}
+function parse(...args: string[]): { status: number | null; stdout: string; stderr: string; json: () => Printed[] } {
+  const r = spawnSync(process.execPath, ['--import', 'tsx', join(root, 'scripts/parse.ts'), ...args], { encoding: 'utf8', cwd: root });
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr, json: () => JSON.parse(r.stdout) as Printed[] };
+}
+const work = mkdtempSync(join(tmpdir(), 'parse-cli-'));
+
+t.test('vendor_a push XML through auto: one normalized detection', async (t) => {
+  const r = parse('--vendor', 'auto', join(fixturesA, 'alert-hikvision-ns.xml'));
+  t.equal(r.status, 0, r.stderr);
+  const [d, ...rest] = r.json();
+  t.equal(rest.length, 0);
+  t.equal(d?.plate.text, 'XY12345');
+  t.equal(d?.timestamp, '2030-01-02T02:04:05.000Z', 'explicit +01:00 offset applied');
+  t.equal(d?.camera.mac, '001122aabbcc');
+  t.equal(d?.vehicle.direction, 'entering', 'forward maps to entering');
+});
+
+t.test('multipart push: images reported by size and SHA-256, not inlined', async (t) => {
+  const r = parse('--vendor', 'vendor_a', join(fixturesA, 'multipart-crlf.bin'));
+  t.equal(r.status, 0, r.stderr);
+  const [d] = r.json();
+  t.ok(d?.images.plate_crop, 'plate crop found');
+  t.match(d?.images.plate_crop, { size: Number, sha256: /^[0-9a-f]{64}$/ });
+  t.notOk(r.stdout.includes('base64'), 'no image bytes in the output');
+  t.ok(r.stdout.length < 5000);
+});
+
+t.test('a payload with no plate prints [] and exits 0', async (t) => {
+  for (const file of ['alert-unknown-plate.xml', 'alert-vmd.xml', 'plates-empty.xml']) {
+    const r = parse('--vendor', 'auto', '--camera-mac', '00:11:22:33:44:55', join(fixturesA, file));
+    t.equal(r.status, 0, `${file}: ${r.stderr}`);
+    t.same(r.json(), [], file);
+  }
+});
+
+t.test('an unparseable payload exits 2 with a one-line reason', async (t) => {
+  const junk = join(work, 'junk.bin');
+  writeFileSync(junk, 'this is not a camera payload at all');
+  const r = parse('--vendor', 'auto', junk);
+  t.equal(r.status, 2);
+  t.equal(r.stdout, '');
+  t.equal(r.stderr.trim().split('\n').length, 1, r.stderr);
+  const truncated = join(work, 'truncated.xml');
+  writeFileSync(truncated, readFileSync(join(fixturesA, 'alert-isapi-ns.xml'), 'utf8').slice(0, 200));
+  const t2 = parse('--vendor', 'vendor_a', truncated);
+  t.equal(t2.status, 2, 'truncated XML');
+  t.equal(parse('--vendor', 'vendor_z', truncated).status, 2, 'unknown vendor');
+  t.equal(parse('--vendor', 'auto', join(work, 'missing.xml')).status, 2, 'missing file');
+});
+
+t.test('pull list: --camera-mac supplies the MAC, picName is the id, images to fetch listed', async (t) => {
+  const r = parse('--vendor', 'vendor_a', '--camera-mac', 'AA-BB-CC-DD-EE-FF', join(fixturesA, 'plates-one.xml'));
+  t.equal(r.status, 0, r.stderr);
+  const [d] = r.json();
+  t.equal(d?.detection_id, '203001020304050100');
+  t.equal(d?.camera.mac, 'aabbccddeeff');
+  t.equal(d?.plate.text, 'XY12345');
+  t.equal(d?.vehicle.direction, 'exiting');
+  t.match(d?.images_to_fetch, [{ kind: 'plate_crop', path: '/doc/ui/images/plate/203001020304050100.jpg' }]);
+});
+
+t.test('--tz applies to a timestamp without offset', async (t) => {
+  const xml = readFileSync(join(fixturesA, 'alert-no-ns-no-decl.xml'), 'utf8')
+    .replace(/<dateTime>[^<]*<\/dateTime>/, '<dateTime>2030-07-01T12:00:00</dateTime>');
+  const file = join(work, 'local-time.xml');
+  writeFileSync(file, xml);
+  const r = parse('--vendor', 'vendor_a', '--tz', 'America/New_York', file);
+  t.equal(r.status, 0, r.stderr);
+  t.equal(r.json()[0]?.timestamp, '2030-07-01T16:00:00.000Z', 'EDT is UTC-4');
+  t.equal(parse('--vendor', 'vendor_a', '--tz', 'Mars/Olympus', file).status, 2, 'unknown zone rejected');
+});
+
+t.test('vendor_b WebSocket packets across files form one stream; --cameras resolves the MAC', async (t) => {
+  const add = JSON.parse(readFileSync(join(fixturesB, 'event-in-progress-add.json'), 'utf8')) as { id: string; camera: string };
+  const plate = JSON.parse(readFileSync(join(fixturesB, 'event-update-plate.json'), 'utf8')) as object;
+  const end = JSON.parse(readFileSync(join(fixturesB, 'event-update-end.json'), 'utf8')) as object;
+  const files = [
+    [encodePacket({ action: 'add', modelKey: 'event', id: add.id }, add), 'p1.bin'],
+    [encodePacket({ action: 'update', modelKey: 'event', id: add.id }, plate, { deflate: false }), 'p2.bin'],
+    [encodePacket({ action: 'update', modelKey: 'event', id: add.id }, end), 'p3.bin'],
+  ] as const;
+  for (const [bytes, name] of files) writeFileSync(join(work, name), bytes);
+  const bootstrap = join(work, 'bootstrap.json');
+  writeFileSync(bootstrap, JSON.stringify({ cameras: [{ id: add.camera, mac: '7CD8B328641B', name: 'Gate' }], nvr: { timezone: 'UTC' } }));
+  const r = parse('--vendor', 'vendor_b', '--cameras', bootstrap, ...files.map(([, n]) => join(work, n)));
+  t.equal(r.status, 0, r.stderr);
+  const out = r.json();
+  t.equal(out.length, 1, 'add + update + end merge into one detection');
+  t.equal(out[0]?.plate.text, 'LM34NOP');
+  t.equal(out[0]?.camera.mac, '7cd8b328641b');
+  t.equal(out[0]?.detection_id, add.id);
+  const viaAuto = parse('--vendor', 'auto', '--cameras', bootstrap, ...files.map(([, n]) => join(work, n)));
+  t.same(viaAuto.json(), out, 'auto recognises the packets too');
+});
+
+t.test('vendor_b events list JSON', async (t) => {
+  const r = parse('--vendor', 'auto', join(fixturesB, 'events-list-mixed.json'));
+  t.equal(r.status, 0, r.stderr);
+  t.ok(Array.isArray(r.json()));
+  const hash = createHash('sha256').update(r.stdout).digest('hex');
+  t.equal(createHash('sha256').update(parse('--vendor', 'auto', join(fixturesB, 'events-list-mixed.json')).stdout).digest('hex'), hash,
+    'deterministic output');
+});
