@@ -27,7 +27,8 @@ export function toDrizzleSql(text: string, params: readonly unknown[] = []): SQL
     if (index < 0 || index >= params.length) {
       throw new RangeError(`query uses $${part} but ${params.length} parameter(s) were given`);
     }
-    chunks.push(sql`${serializeParam(params[index])}`);
+    // sql.param, not sql`${v}`: drizzle would expand an array into a list of parameters.
+    chunks.push(sql`${sql.param(serializeParam(params[index]))}`);
   }
   return sql.join(chunks);
 }

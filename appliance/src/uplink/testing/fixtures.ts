@@ -36,5 +36,6 @@ export function makeItem(index: number, receivedAtMs: number, options: { camera?
   };
 }
 
-export const makeItems = (count: number, firstReceivedMs: number, stepMs = 100): BufferedItem[] =>
-  Array.from({ length: count }, (_, i) => makeItem(i, firstReceivedMs + i * stepMs));
+/** `count` items with indexes from `firstIndex`, received `stepMs` apart. */
+export const makeItems = (count: number, firstReceivedMs: number, firstIndex = 0, stepMs = 100): BufferedItem[] =>
+  Array.from({ length: count }, (_, i) => makeItem(firstIndex + i, firstReceivedMs + i * stepMs));

@@ -19,6 +19,8 @@ export interface Harness {
   setKey(key: string | undefined): void;
   /** Moves the clock by `ms`, letting every pass that a due timer starts finish first. */
   run(ms: number): Promise<void>;
+  /** Time left until the backoff lets the next upload out; throws when not backing off. */
+  untilRetryMs(): number;
   hubUrl: string;
 }
 
@@ -68,7 +70,13 @@ export async function harness(t: Test, options: HarnessOptions = {}): Promise<Ha
     setKey: (next) => {
       key = next;
     },
+    untilRetryMs() {
+      const retryAtMs = uplink.state().retryAtMs;
+      if (retryAtMs === null) throw new Error('the uplink is not backing off');
+      return retryAtMs - time.now();
+    },
     async run(ms) {
+      if (!Number.isFinite(ms) || ms < 0) throw new Error(`run(${ms}): time only moves forward`);
       const target = time.now() + ms;
       await uplink.idle();
       for (;;) {

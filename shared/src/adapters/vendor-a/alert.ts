@@ -16,7 +16,7 @@ import type { AdapterContext, ParseOutcome } from '../types.ts';
 import { emptyOutcome } from '../types.ts';
 import type { XmlValue } from '../xml.ts';
 import { childElement, childrenNamed, childText, textAt } from '../xml.ts';
-import { rawFields, stripPlateColourPrefix, textualRegion, VENDOR } from './fields.ts';
+import { rawFields, textualRegion, VENDOR } from './fields.ts';
 
 export const ALERT_ROOT = 'EventNotificationAlert';
 
@@ -97,7 +97,8 @@ export function parseAlert(root: XmlValue, context: AdapterContext, images: Dete
     timestamp,
     cameraId: cameraIdFor(context, mac, channel),
     cameraMac: mac,
-    plateText: stripPlateColourPrefix(rawPlate),
+    // A leading Chinese plate-colour character (`蓝京A12345`) is stripped by normalizePlateText.
+    plateText: rawPlate,
     confidence: normalizeConfidence(childText(anpr, 'confidenceLevel'), 'percent'),
     direction: normalizeDirection(childText(anpr, 'direction'), context.directionMapping),
     ...(region ? { region } : {}),

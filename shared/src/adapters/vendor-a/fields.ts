@@ -4,18 +4,6 @@ import type { ParseOutcome } from '../types.ts';
 export const VENDOR = 'vendor_a';
 
 /**
- * Chinese ITS firmware writes the plate colour in front of the plate: `蓝京A12345` is a
- * blue plate `京A12345` [A11]. A Chinese plate always starts with a province character,
- * never with one of these colour words, so a colour character followed by another CJK
- * character is a prefix, not part of the plate. Anything else is left alone.
- */
-const COLOUR_PREFIX = /^\s*[蓝黄白黑绿](?=\s*\p{Script=Han})/u;
-
-export function stripPlateColourPrefix(plate: string): string {
-  return plate.replace(COLOUR_PREFIX, '');
-}
-
-/**
  * `country`/region: kept only when textual. Push sends a numeric country index (no public
  * table), pull a three-letter code where `NON` means "none" [A1][A3].
  */

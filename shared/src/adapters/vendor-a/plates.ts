@@ -22,7 +22,6 @@ import {
   compareDigitStrings,
   PIC_NAME_PATTERN,
   rawFields,
-  stripPlateColourPrefix,
   textualRegion,
   VENDOR,
 } from './fields.ts';
@@ -90,7 +89,8 @@ export function parsePlates(root: XmlValue, context: AdapterContext): ParseOutco
       timestamp,
       cameraId: context.camera?.id,
       cameraMac: context.camera?.mac,
-      plateText: stripPlateColourPrefix(rawPlate),
+      // A leading Chinese plate-colour character (`蓝京A12345`) is stripped by normalizePlateText.
+      plateText: rawPlate,
       confidence: 0,
       direction: normalizeDirection(childText(entry, 'direction'), context.directionMapping),
       ...(region ? { region } : {}),

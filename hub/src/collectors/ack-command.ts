@@ -1,0 +1,57 @@
+import { and, eq } from 'drizzle-orm';
+import type { CommandAckRequest } from '@alpr/shared/protocol/collector';
+import { commands } from '../db/schema/commands.ts';
+import { HubError } from '../errors.ts';
+import { isUuid, type CollectorContext } from './context.ts';
+
+export interface CommandAck {
+  id: string;
+  acknowledged: true;
+  status: CommandAckRequest['status'];
+  acknowledged_at: string;
+}
+
+/**
+ * Records a collector's acknowledgment (spec "Command acknowledgment"). Only the owning
+ * collector may acknowledge; for any other the command does not exist (404, so ids of other
+ * collectors' commands are not confirmed). A repeated ack returns the first answer
+ * unchanged: the collector may resend after a lost response.
+ */
+export async function ackCommand(
+  ctx: CollectorContext,
+  collectorId: string,
+  commandId: string,
+  input: CommandAckRequest,
+): Promise<CommandAck> {
+  if (!isUuid(commandId)) throw notFound();
+  const now = ctx.clock.now();
+  return ctx.db.transaction(async (tx) => {
+    const [row] = await tx.db
+      .select()
+      .from(commands)
+      .where(and(eq(commands.id, commandId), eq(commands.collectorId, collectorId)))
+      .for('update');
+    if (!row) throw notFound();
+    if (row.status === 'acknowledged' && row.ackStatus !== null && row.acknowledgedAt !== null) {
+      return { id: row.id, acknowledged: true, status: row.ackStatus, acknowledged_at: row.acknowledgedAt.toISOString() };
+    }
+    await tx.db
+      .update(commands)
+      .set({
+        status: 'acknowledged',
+        ackStatus: input.status,
+        ackDetail: input.detail ?? null,
+        acknowledgedAt: now,
+        // An ack for a command the hub never marked delivered (response lost mid-flight).
+        deliveredAt: row.deliveredAt ?? now,
+      })
+      .where(eq(commands.id, row.id));
+    const level = input.status === 'success' ? 'info' : 'warn';
+    ctx.log[level]({ collector_id: collectorId, command_id: row.id, type: row.type, ack: input.status }, 'command acknowledged');
+    return { id: row.id, acknowledged: true, status: input.status, acknowledged_at: now.toISOString() };
+  });
+}
+
+function notFound(): HubError {
+  return new HubError('not_found', 'no such command');
+}

@@ -1,0 +1,95 @@
+import { eq } from 'drizzle-orm';
+import { createMiddleware } from 'hono/factory';
+import { apiKeyPrefix, constantTimeEqual, hashSecret, isWellFormedApiKey } from '@alpr/shared/credentials/index';
+import { apiKeys } from '../db/schema/api-keys.ts';
+import { collectors } from '../db/schema/collectors.ts';
+import { HubError } from '../errors.ts';
+import { clientIp, DEFAULT_CLIENT_IP_OPTIONS, type ClientIpOptions } from './client-ip.ts';
+import type { CollectorContext } from './context.ts';
+
+/** Who a valid `X-API-Key` belongs to; set as `c.var.collector` by `requireCollector`. */
+export interface AuthenticatedCollector {
+  collectorId: string;
+  keyId: string;
+  keyPrefix: string;
+}
+
+/** Hono variables of routes behind `requireCollector`. */
+export interface CollectorVariables {
+  collector: AuthenticatedCollector;
+}
+export interface CollectorEnv {
+  Variables: CollectorVariables;
+}
+
+/** Why a key was refused: logged for operators, never sent to the client. */
+export type KeyRejection = 'malformed' | 'unknown' | 'inactive' | 'revoked' | 'expired' | 'collector_not_active';
+
+/** One answer for every failure, so the response is no oracle for which check failed. */
+export const UNAUTHORIZED_MESSAGE = 'missing or invalid API key';
+
+/**
+ * spec "Authentication, Collector to central: API key", in its order:
+ * 1. `alpr_` prefix and exact length (before any hashing or lookup);
+ * 2. the SHA-256 of the key matches a stored record;
+ * 3. the record is active (a revoked key is logged with prefix, collector and address);
+ * 4. `expires_at` is null or in the future;
+ * 5. the collector is active.
+ * On success `last_used_at` / `last_used_ip` are updated. Every failure is 401.
+ */
+export async function authenticateCollector(
+  ctx: CollectorContext,
+  rawKey: string | undefined,
+  ip: string | null,
+): Promise<AuthenticatedCollector> {
+  if (!isWellFormedApiKey(rawKey)) throw reject(ctx, 'malformed', { ip });
+  const keyHash = hashSecret(rawKey);
+  const [row] = await ctx.db.db
+    .select({
+      keyId: apiKeys.id,
+      keyHash: apiKeys.keyHash,
+      keyPrefix: apiKeys.keyPrefix,
+      isActive: apiKeys.isActive,
+      revokedAt: apiKeys.revokedAt,
+      expiresAt: apiKeys.expiresAt,
+      collectorId: apiKeys.collectorId,
+      collectorStatus: collectors.status,
+    })
+    .from(apiKeys)
+    .innerJoin(collectors, eq(collectors.id, apiKeys.collectorId))
+    .where(eq(apiKeys.keyHash, keyHash))
+    .limit(1);
+  // The unique index finds the row; the constant-time check keeps the final comparison
+  // independent of how many leading characters match.
+  if (!row || !constantTimeEqual(row.keyHash, keyHash)) {
+    throw reject(ctx, 'unknown', { ip, key_prefix: apiKeyPrefix(rawKey) });
+  }
+  const seen = { ip, key_prefix: row.keyPrefix, collector_id: row.collectorId };
+  if (row.revokedAt !== null) throw reject(ctx, 'revoked', seen);
+  if (!row.isActive) throw reject(ctx, 'inactive', seen);
+  const now = ctx.clock.now();
+  if (row.expiresAt !== null && row.expiresAt.getTime() <= now.getTime()) throw reject(ctx, 'expired', seen);
+  if (row.collectorStatus !== 'active') throw reject(ctx, 'collector_not_active', seen);
+  await ctx.db.db.update(apiKeys).set({ lastUsedAt: now, lastUsedIp: ip }).where(eq(apiKeys.id, row.keyId));
+  return { collectorId: row.collectorId, keyId: row.keyId, keyPrefix: row.keyPrefix };
+}
+
+function reject(ctx: CollectorContext, reason: KeyRejection, seen: Record<string, unknown>): HubError {
+  // spec: "Use of a revoked key is logged with key prefix, collector id and source address,
+  // and can alert" -> warn. The other refusals are routine (a stale key after rotation).
+  if (reason === 'revoked') ctx.log.warn({ ...seen, reason }, 'revoked collector API key used');
+  else ctx.log.info({ ...seen, reason }, 'collector API key refused');
+  return new HubError('unauthorized', UNAUTHORIZED_MESSAGE);
+}
+
+/**
+ * Middleware for collector endpoints: validates `X-API-Key` and sets `c.var.collector`.
+ * Client address from the socket unless `trustForwardedFor` (see client-ip.ts).
+ */
+export function requireCollector(ctx: CollectorContext, ipOptions: ClientIpOptions = DEFAULT_CLIENT_IP_OPTIONS) {
+  return createMiddleware<CollectorEnv>(async (c, next) => {
+    const collector = await authenticateCollector(ctx, c.req.header('x-api-key'), clientIp(c, ipOptions));
+    c.set('collector', collector);
+    await next();
+  });
+}

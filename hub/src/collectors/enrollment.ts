@@ -1,0 +1,113 @@
+import { and, eq, ne } from 'drizzle-orm';
+import type { EnrollmentResponse } from '@alpr/shared/protocol/collector';
+import { collectors } from '../db/schema/collectors.ts';
+import type { DbSession } from '../db/session.ts';
+import { HubError } from '../errors.ts';
+import { CollectorError } from './collector-error.ts';
+import { addMs, HOUR_MS, SYSTEM_ACTOR_ID, type CollectorContext } from './context.ts';
+import { loadOrCreateHubKey } from './hub-key.ts';
+import { expireOtherKeys, issueApiKey } from './issue-key.ts';
+
+/** spec "Other constants": default rotation grace period, also used by re-provisioning. */
+export const DEFAULT_GRACE_MS = 24 * HOUR_MS;
+
+export interface EnrollmentDevice {
+  hardwareId?: string | undefined;
+  /** Appliance X25519 public key, base64 (32 bytes). */
+  publicKey?: string | undefined;
+  edgeVersion?: string | undefined;
+  osVersion?: string | undefined;
+}
+
+/** The device fields of a claim or provision request (snake_case on the wire). */
+export function deviceFromWire(input: {
+  hardware_id?: string | undefined;
+  public_key?: string | undefined;
+  edge_version?: string | undefined;
+  os_version?: string | undefined;
+}): EnrollmentDevice {
+  return { hardwareId: input.hardware_id, publicKey: input.public_key, edgeVersion: input.edge_version, osVersion: input.os_version };
+}
+
+export interface EnrollmentTarget {
+  id: string;
+  hardwareId: string | null;
+  createdBy: string | null;
+  config: Record<string, unknown>;
+  configVersion: number;
+}
+
+/**
+ * Binds a device to a collector inside the caller's transaction (claim or provision):
+ * status `active`, claim code cleared, claim time/address/hardware recorded, a new API
+ * key issued. Keys the collector already holds keep working for the rotation grace
+ * period (re-provisioning is a rotation). Returns the one response that reveals the key.
+ */
+export async function enrollDevice(
+  ctx: CollectorContext,
+  tx: DbSession,
+  target: EnrollmentTarget,
+  device: EnrollmentDevice,
+  ip: string | null,
+): Promise<EnrollmentResponse> {
+  const now = ctx.clock.now();
+  const hardwareId = device.hardwareId?.trim() || undefined;
+  if (hardwareId !== undefined) {
+    if (target.hardwareId !== null && target.hardwareId !== hardwareId) {
+      throw new CollectorError('conflict', 'hardware_mismatch', 'this collector is bound to another device; ask the admin to replace it');
+    }
+    const [other] = await tx.db
+      .select({ id: collectors.id })
+      .from(collectors)
+      .where(and(eq(collectors.hardwareId, hardwareId), ne(collectors.id, target.id)))
+      .limit(1);
+    if (other) {
+      throw new CollectorError('conflict', 'hardware_already_registered', 'this device is already registered to another collector; contact the admin');
+    }
+  }
+  await tx.db
+    .update(collectors)
+    .set({
+      status: 'active',
+      claimCode: null,
+      claimCodeExpiresAt: null,
+      claimedAt: now,
+      claimedFromIp: ip,
+      ...(hardwareId !== undefined ? { hardwareId } : {}),
+      ...(device.publicKey !== undefined ? { publicKey: decodePublicKey(device.publicKey) } : {}),
+      ...(device.edgeVersion !== undefined ? { edgeVersion: device.edgeVersion } : {}),
+      ...(device.osVersion !== undefined ? { osVersion: device.osVersion } : {}),
+      updatedAt: now,
+    })
+    .where(eq(collectors.id, target.id));
+  const key = await issueApiKey(tx, { collectorId: target.id, createdBy: target.createdBy ?? SYSTEM_ACTOR_ID, now });
+  await expireOtherKeys(tx, { collectorId: target.id, keepKeyId: key.keyId, expiresAt: addMs(now, DEFAULT_GRACE_MS) });
+  const hubKey = await loadOrCreateHubKey(tx, now);
+  return {
+    collector_id: target.id,
+    api_key: key.apiKey,
+    central_url: ctx.config.publicUrl,
+    config: target.config,
+    config_version: target.configVersion,
+    hub_public_key: hubKey.publicKeyBase64,
+  };
+}
+
+function decodePublicKey(base64: string): Buffer {
+  const bytes = Buffer.from(base64, 'base64');
+  // X25519 public keys are 32 bytes; anything else could never seal a credential.
+  if (bytes.length !== 32 || bytes.toString('base64') !== base64) {
+    throw new HubError('bad_request', 'public_key must be a base64 X25519 public key (32 bytes)');
+  }
+  return bytes;
+}
+
+/** PostgreSQL unique violation (23505), wherever the driver error sits in the cause chain. */
+export function isUniqueViolation(err: unknown): boolean {
+  let current: unknown = err;
+  for (let depth = 0; depth < 5 && current !== null && typeof current === 'object'; depth++) {
+    if ((current as { code?: unknown }).code === '23505') return true;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return false;
+}

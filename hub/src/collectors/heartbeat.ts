@@ -1,0 +1,45 @@
+import { eq } from 'drizzle-orm';
+import type { HeartbeatRequest, HeartbeatResponse } from '@alpr/shared/protocol/collector';
+import { collectors, type HeartbeatSnapshot } from '../db/schema/collectors.ts';
+import { HubError } from '../errors.ts';
+import { takePendingCommands } from './commands.ts';
+import type { CollectorContext } from './context.ts';
+import { heartbeatIntervalSeconds } from './heartbeat-interval.ts';
+
+/**
+ * A heartbeat (spec "Heartbeat and command"): keeps the body as the collector's last
+ * snapshot with its time and versions, and answers with every unacknowledged command,
+ * signed, plus the interval to keep (docs/collectors.md, "Commands").
+ */
+export async function heartbeat(ctx: CollectorContext, collectorId: string, input: HeartbeatRequest): Promise<HeartbeatResponse> {
+  const now = ctx.clock.now();
+  return ctx.db.transaction(async (tx) => {
+    const snapshot: HeartbeatSnapshot & Record<string, unknown> = {
+      uptime_seconds: input.uptime_seconds,
+      queue_depth: input.queue_depth,
+      cameras_online: input.cameras_online,
+      config_version: input.config_version,
+      ...(input.cameras_total !== undefined ? { cameras_total: input.cameras_total } : {}),
+      ...(input.last_upload_at !== undefined ? { last_upload_at: input.last_upload_at } : {}),
+      ...(input.errors !== undefined ? { errors: input.errors } : {}),
+    };
+    const [row] = await tx.db
+      .update(collectors)
+      .set({
+        lastHeartbeat: snapshot,
+        lastHeartbeatAt: now,
+        ...(input.edge_version !== undefined ? { edgeVersion: input.edge_version } : {}),
+        ...(input.os_version !== undefined ? { osVersion: input.os_version } : {}),
+        updatedAt: now,
+      })
+      .where(eq(collectors.id, collectorId))
+      .returning({ config: collectors.config });
+    if (!row) throw new HubError('unauthorized', 'unknown collector');
+    const pending = await takePendingCommands(tx, collectorId, now);
+    return {
+      pending_commands: pending,
+      server_time: now.toISOString(),
+      heartbeat_interval_seconds: heartbeatIntervalSeconds(ctx.config, row.config),
+    };
+  });
+}

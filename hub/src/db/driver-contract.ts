@@ -1,0 +1,77 @@
+import { eq } from 'drizzle-orm';
+import type { Test } from 'tap';
+import { auditLog } from './schema/audit-log.ts';
+import { hubKeys } from './schema/hub-keys.ts';
+import type { DbSession } from './session.ts';
+
+/**
+ * What callers may rely on whichever backend they got. Run against PGlite by the smoke
+ * test and against the real server by client.test.ts.
+ */
+export async function checkDriverContract(t: Test, session: DbSession): Promise<void> {
+  const [raw] = await session.sql(
+    `SELECT 1::int8 AS small, 9007199254740993::int8 AS big, now() AS ts, '\\x0102ff'::bytea AS bin,
+            1.50::numeric(4,2) AS num, '{"a":[1,2]}'::jsonb AS doc, 'x'::text AS txt, 7::int AS i`,
+  );
+  t.ok(raw, 'raw query returns a row');
+  if (!raw) return;
+  t.equal(raw['small'], '1', 'int8 is a string');
+  t.equal(raw['big'], '9007199254740993', 'int8 above 2^53 keeps every digit');
+  t.ok(raw['ts'] instanceof Date, 'timestamptz is a Date');
+  t.ok(Buffer.isBuffer(raw['bin']), 'bytea is a Buffer');
+  t.same([...(raw['bin'] as Buffer)], [1, 2, 255]);
+  t.equal(raw['num'], '1.50', 'numeric is an exact string');
+  t.same(raw['doc'], { a: [1, 2] }, 'jsonb is parsed');
+  t.equal(raw['i'], 7, 'int4 is a number');
+
+  const at = new Date('2031-02-03T04:05:06.789Z');
+  const [params] = await session.sql(
+    `SELECT $1::timestamptz AS at, $2::int8 + 1 AS next, ($3::jsonb) ->> 'k' AS k, 'b' = ANY($4::text[]) AS found, $1::timestamptz AS again`,
+    [at, 9007199254740993n, { k: 'v' }, ['a', 'b']],
+  );
+  t.same(params?.['at'], at, 'Date parameter round-trips to the millisecond');
+  t.equal(params?.['next'], '9007199254740994', 'bigint parameter');
+  t.equal(params?.['k'], 'v', 'object parameter is sent as JSON');
+  t.equal(params?.['found'], true, 'array parameter');
+  t.same(params?.['again'], at, 'a placeholder may repeat');
+  await t.rejects(session.sql('SELECT $2::int', [1]), /parameter/, 'missing parameter is refused before the server');
+
+  // drizzle: bigint ids as strings, bytea as Buffer, timestamps as Date.
+  const [entry] = await session.db
+    .insert(auditLog)
+    .values({ action: 'contract.check', detail: { n: 1 } })
+    .returning();
+  t.type(entry?.id, 'string', 'bigserial id comes back as a string');
+  t.ok(entry?.at instanceof Date);
+  const publicKey = Buffer.alloc(32, 7);
+  const [key] = await session.db.insert(hubKeys).values({ publicKey, secretKey: Buffer.alloc(64, 9) }).returning();
+  t.ok(key && Buffer.isBuffer(key.publicKey) && key.publicKey.equals(publicKey), 'bytea column round-trips');
+
+  // Transactions: a throw rolls back; a nested transaction is a savepoint.
+  await t.rejects(
+    session.transaction(async (tx) => {
+      t.equal(tx.inTransaction, true);
+      await tx.db.delete(hubKeys).where(eq(hubKeys.publicKey, publicKey));
+      throw new Error('abort');
+    }),
+    /abort/,
+  );
+  t.equal((await session.db.select().from(hubKeys).where(eq(hubKeys.publicKey, publicKey))).length, 1, 'rolled back');
+  await session.transaction(async (tx) => {
+    await tx.transaction(async (inner) => {
+      await inner.db.insert(hubKeys).values({ publicKey: Buffer.alloc(32, 8), secretKey: Buffer.alloc(64) });
+    });
+    await tx
+      .transaction(async (inner) => {
+        await inner.db.insert(hubKeys).values({ publicKey: Buffer.alloc(32, 6), secretKey: Buffer.alloc(64) });
+        throw new Error('inner abort');
+      })
+      .catch(() => undefined);
+  });
+  const keys = await session.sql<{ first: number }>('SELECT get_byte(public_key, 0) AS first FROM hub_keys ORDER BY 1');
+  t.same(
+    keys.map((k) => k.first),
+    [7, 8],
+    'inner savepoint kept the committed part and dropped the failed part',
+  );
+}

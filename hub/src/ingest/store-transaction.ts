@@ -1,0 +1,130 @@
+import { ocrNormalize } from '@alpr/shared/detection/ocr';
+import { advanceChainHead, nextChainLink } from '../db/chain.ts';
+import { chainDetections, type ChainedFields } from '../db/hash-chain.ts';
+import type { DbSession } from '../db/session.ts';
+import type { ReadyDetection } from './batch-items.ts';
+import {
+  claimKeys,
+  contextQuery,
+  enqueueAlertChecks,
+  existingKeys,
+  insertDetections,
+  notifyDetections,
+  type DetectionRow,
+  type Statement,
+} from './batch-sql.ts';
+
+export interface CommitOutcome {
+  status: 'stored' | 'duplicate';
+  /** The hub's record id (detections.id) as a string. */
+  id: string;
+}
+
+const run = <T extends Record<string, unknown>>(tx: DbSession, s: Statement) => tx.sql<T>(s.text, s.params);
+
+/**
+ * Everything a batch writes, in ONE transaction (docs/ingest.md, "Transaction"):
+ *   1. lock the collector's chain head (first, so two batches of one collector serialize
+ *      before either claims a key: no lock-order deadlock on shared detection ids);
+ *   2. collector position + registered cameras of the batch's MACs;
+ *   3. claim idempotency keys (ON CONFLICT DO NOTHING RETURNING): new -> stored,
+ *      conflict -> duplicate with the id stored earlier;
+ *   4. insert the new detections, chained in batch order;
+ *   5. enqueue an alert check per stored detection, advance the chain head;
+ *   6. pg_notify('detections'), delivered on commit only.
+ * `items` must have distinct detection ids (the caller folds in-batch repeats).
+ */
+export async function commitDetections(
+  tx: DbSession,
+  collectorId: string,
+  items: readonly ReadyDetection[],
+): Promise<Map<number, CommitOutcome>> {
+  const outcomes = new Map<number, CommitOutcome>();
+  if (items.length === 0) return outcomes;
+  const link = await nextChainLink(tx, collectorId);
+
+  const macs = [...new Set(items.map((i) => i.detection.camera.mac))];
+  const [context] = await run<{ latitude: string | null; longitude: string | null; cameras: Record<string, string> | string }>(
+    tx,
+    contextQuery(collectorId, macs),
+  );
+  if (!context) throw new Error(`collector ${collectorId} vanished during ingest`);
+  const cameras = typeof context.cameras === 'string' ? (JSON.parse(context.cameras) as Record<string, string>) : context.cameras;
+
+  const claimed = await run<{ detection_id: string; detection_pk: string }>(
+    tx,
+    claimKeys(collectorId, items.map((i) => ({ detectionId: i.detection.detection_id, capturedAt: i.capturedAt }))),
+  );
+  const newIds = new Map(claimed.map((r) => [r.detection_id, String(r.detection_pk)]));
+  const repeated = items.filter((i) => !newIds.has(i.detection.detection_id)).map((i) => i.detection.detection_id);
+  if (repeated.length > 0) {
+    const existing = await run<{ detection_id: string; detection_pk: string }>(tx, existingKeys(collectorId, repeated));
+    const byId = new Map(existing.map((r) => [r.detection_id, String(r.detection_pk)]));
+    for (const item of items) {
+      const id = byId.get(item.detection.detection_id);
+      if (id !== undefined) outcomes.set(item.index, { status: 'duplicate', id });
+    }
+  }
+
+  const fresh = items.filter((i) => newIds.has(i.detection.detection_id));
+  if (fresh.length === 0) return outcomes;
+  const fields = fresh.map((item) => chainedFields(collectorId, item, cameras[item.detection.camera.mac]));
+  const { records, next } = chainDetections(link, fields);
+  const rows: DetectionRow[] = fresh.map((item, i) => {
+    const f = fields[i];
+    const record = records[i];
+    const id = newIds.get(item.detection.detection_id);
+    if (!f || !record || id === undefined) throw new Error('chain records out of step with the batch');
+    const vehicle = item.detection.vehicle;
+    return {
+      id,
+      cameraId: f.cameraId,
+      detectionId: f.detectionId,
+      plateNumber: f.plateNumber,
+      plateNormalized: f.plateNormalized,
+      confidence: f.confidence,
+      capturedAt: f.capturedAt,
+      direction: f.direction,
+      vehicleType: vehicle?.vehicle_type ?? null,
+      color: vehicle?.color ?? null,
+      brand: vehicle?.brand ?? null,
+      model: vehicle?.model ?? null,
+      region: item.detection.plate.region ?? null,
+      fullImageHash: f.fullImageHash,
+      cropImageHash: f.cropImageHash,
+      fullImageSize: item.fullScene?.size ?? null,
+      cropImageSize: item.plateCrop?.size ?? null,
+      chainSeq: record.chainSeq,
+      prevHash: record.prevHash,
+      recordHash: record.recordHash,
+    };
+  });
+  await run(tx, insertDetections(collectorId, { latitude: context.latitude, longitude: context.longitude }, rows));
+  const ids = rows.map((r) => r.id);
+  await run(tx, enqueueAlertChecks(ids));
+  await advanceChainHead(tx, next);
+  await run(tx, notifyDetections(collectorId, ids));
+  for (const [i, item] of fresh.entries()) outcomes.set(item.index, { status: 'stored', id: ids[i] ?? '' });
+  return outcomes;
+}
+
+/**
+ * The hash-chained columns of one detection. camera_id is the registered camera's uuid
+ * when the collector's cameras table knows the MAC, otherwise the appliance's camera id as
+ * sent (the column is text for that reason, see 0004_detections.sql).
+ */
+function chainedFields(collectorId: string, item: ReadyDetection, registeredCamera: string | undefined): ChainedFields {
+  const d = item.detection;
+  return {
+    collectorId,
+    detectionId: d.detection_id,
+    cameraId: registeredCamera ?? d.camera.id,
+    plateNumber: d.plate.text,
+    plateNormalized: ocrNormalize(d.plate.text),
+    confidence: d.plate.confidence,
+    capturedAt: item.capturedAt,
+    direction: d.vehicle?.direction ?? 'unknown',
+    fullImageHash: item.fullScene?.sha256 ?? null,
+    cropImageHash: item.plateCrop?.sha256 ?? null,
+  };
+}

@@ -1,0 +1,66 @@
+import t from 'tap';
+import { compactLocal, isoLocal, localDigits } from './local-time.ts';
+import { createReadGenerator, createRng, jpegBytes, normalizedPlate, plateText } from './plates.ts';
+import { nextPicName, parseCursor, picTimeOf } from './vendor-a-store.ts';
+
+t.test('the generator replays from its seed and shows the vendor_a quirks', async (t) => {
+  const run = (): string[] => {
+    const g = createReadGenerator({ seed: 7, cropBytes: 100, sceneBytes: 200 });
+    return Array.from({ length: 50 }, (_, i) => g.next(1_900_000_000_000 + i * 1000).plate);
+  };
+  t.same(run(), run(), 'same seed, same plates');
+
+  const g = createReadGenerator({ seed: 3, cropBytes: 2000, sceneBytes: 6000, unknownRate: 0.2, repeatRate: 0.3 });
+  const reads = Array.from({ length: 200 }, (_, i) => g.next(1_900_000_000_000 + i * 2000));
+  const repeats = reads.filter((r) => r.repeatOf !== undefined);
+  const unknowns = reads.filter((r) => r.unknown);
+  t.ok(repeats.length > 20 && unknowns.length > 10, `quirks present (${repeats.length} repeats, ${unknowns.length} unknown)`);
+  for (const r of repeats) {
+    const original = reads[r.repeatOf ?? -1];
+    t.equal(r.plate, original?.plate, 'repeat keeps the plate');
+    const gap = r.timeMs - (original?.timeMs ?? 0);
+    t.ok(gap > 0 && gap < 1000, 'repeat within 1 s');
+  }
+  for (const r of unknowns) t.match(r, { plate: 'unknown', confidence: 0 });
+  t.ok(reads.every((r, i) => i === 0 || r.timeMs > (reads[i - 1]?.timeMs ?? 0)), 'capture times strictly increase');
+  const crop = reads[0]?.crop ?? Buffer.alloc(0);
+  t.ok(crop.length > 1500 && crop.length < 2500, 'crop size near the configured size');
+});
+
+t.test('plates carry separators and normalize to alphanumerics', async (t) => {
+  const rng = createRng(11);
+  const plates = Array.from({ length: 100 }, () => plateText(rng));
+  t.ok(plates.some((p) => p.includes(' ')) && plates.some((p) => p.includes('-')), 'spaces and dashes appear');
+  for (const p of plates) t.match(normalizedPlate(p), /^[A-Z0-9]{5,9}$/);
+});
+
+t.test('JPEG-like bytes: SOI first, EOI only at the end', async (t) => {
+  const bytes = jpegBytes(createRng(1), 65_000);
+  t.equal(bytes.length, 65_000);
+  t.same([...bytes.subarray(0, 2)], [0xff, 0xd8]);
+  t.same([...bytes.subarray(-2)], [0xff, 0xd9]);
+  t.equal(bytes.subarray(2, -2).indexOf(Buffer.from([0xff, 0xd9])), -1);
+});
+
+t.test('camera local time formats', async (t) => {
+  const ms = Date.UTC(2030, 0, 2, 3, 4, 5, 670);
+  t.equal(isoLocal(ms, 'Asia/Dubai'), '2030-01-02T07:04:05.670+04:00');
+  t.equal(compactLocal(ms, 'America/St_Johns'), '20300101T233405-0330');
+  t.equal(isoLocal(Date.UTC(2030, 6, 1, 12), 'Europe/Paris'), '2030-07-01T14:00:00.000+02:00', 'summer time');
+  t.equal(localDigits(ms, 'UTC'), '20300102030405');
+});
+
+t.test('picName and cursor rules', async (t) => {
+  const g = createReadGenerator({ seed: 1, cropBytes: 10, sceneBytes: 10, repeatRate: 0 });
+  const a = g.next(Date.UTC(2030, 0, 2, 3, 4, 5, 120));
+  const first = nextPicName(a, 'UTC', undefined);
+  t.equal(first, '203001020304051200');
+  t.ok(BigInt(first) > BigInt(Number.MAX_SAFE_INTEGER), 'beyond 2^53: must stay a string');
+  t.equal(nextPicName(a, 'UTC', '203001020304059999'), '203001020304060000', 'never goes backwards');
+  t.match(parseCursor('202001301301320000'), { kind: 'picName' });
+  t.match(parseCursor('20200130130132'), { kind: 'local' });
+  t.match(parseCursor('2020-03-07T21:00:00Z'), { kind: 'instant', ms: Date.UTC(2020, 2, 7, 21) });
+  t.equal(parseCursor('yesterday'), undefined);
+  t.equal(picTimeOf('<AfterTime><picTime>123</picTime></AfterTime>'), '123');
+  t.equal(picTimeOf('<AfterTime/>'), undefined);
+});
