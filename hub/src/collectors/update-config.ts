@@ -1,7 +1,8 @@
 import { eq } from 'drizzle-orm';
 import { collectors } from '../db/schema/collectors.ts';
+import { HubError } from '../errors.ts';
 import { writeAudit } from './audit.ts';
-import { userReference, type Actor, type CollectorContext } from './context.ts';
+import type { Actor, CollectorContext } from './context.ts';
 import { queueCommand } from './commands.ts';
 import { lockCollector } from './find-collector.ts';
 import { collectorConfigSchema } from './schema.ts';
@@ -28,7 +29,7 @@ export async function updateConfig(
   const now = ctx.clock.now();
   return ctx.db.transaction(async (tx) => {
     const row = await lockCollector(tx, collectorId);
-    if (row.status === 'decommissioned') throw new (await import('../errors.ts')).HubError('conflict', 'collector is decommissioned');
+    if (row.status === 'decommissioned') throw new HubError('conflict', 'collector is decommissioned');
     const configVersion = row.configVersion + 1;
     await tx.db.update(collectors).set({ config: parsed, configVersion, updatedAt: now }).where(eq(collectors.id, row.id));
     const command =
@@ -38,7 +39,7 @@ export async function updateConfig(
             type: 'config_update',
             payload: { config: parsed, config_version: configVersion },
             now,
-            createdBy: userReference(actor),
+            createdBy: actor.userId,
           })
         : undefined;
     await writeAudit(tx, {

@@ -9,7 +9,12 @@ import { join } from 'node:path';
  * written twice (same hash = same bytes).
  */
 export interface ImageStore {
-  put(bytes: Uint8Array): Promise<StoredImage>;
+  /**
+   * Stores `bytes` under their SHA-256. `sha256`, when given, must have been computed from
+   * these same bytes by the caller (ingest hashes every part to check it against the
+   * declared hash): it saves hashing a 4 MB batch twice.
+   */
+  put(bytes: Uint8Array, sha256?: string): Promise<StoredImage>;
   get(sha256: string): Promise<Uint8Array | undefined>;
   pathOf(sha256: string): string;
 }
@@ -32,8 +37,8 @@ export function openImageStore(root: string): ImageStore {
   };
   return {
     pathOf,
-    async put(bytes) {
-      const sha256 = sha256Hex(bytes);
+    async put(bytes, knownSha256) {
+      const sha256 = knownSha256 ?? sha256Hex(bytes);
       const target = pathOf(sha256);
       const existing = await stat(target).catch(() => undefined);
       if (existing?.size === bytes.length) return { sha256, size: bytes.length, written: false };

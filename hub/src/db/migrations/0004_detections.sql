@@ -1,23 +1,14 @@
 -- 0004: detections (monthly range partitions, write-once), the global idempotency table,
 -- per-collector hash-chain heads, and legal holds. See docs/database.md.
 
--- Shared guard for write-once tables. UPDATE and TRUNCATE are always refused. DELETE is
--- refused unless the row is past its retention period (TG_ARGV[1], e.g. '7 years') measured
--- on the column named by TG_ARGV[0]: retention is the only way a row may ever leave.
+-- Shared guard for write-once tables: UPDATE, DELETE and TRUNCATE are always refused.
+-- Retention (7 years) removes whole monthly partitions as the owner (DETACH + DROP fire no
+-- row triggers); see docs/database.md for how that meets the hash chain.
 CREATE OR REPLACE FUNCTION write_once_guard() RETURNS trigger
 LANGUAGE plpgsql AS $$
-DECLARE
-  v_at timestamptz;
 BEGIN
-  IF TG_OP = 'DELETE' AND TG_NARGS >= 2 THEN
-    v_at := (to_jsonb(OLD) ->> TG_ARGV[0])::timestamptz;
-    IF v_at < now() - TG_ARGV[1]::interval THEN
-      RETURN OLD;
-    END IF;
-  END IF;
   RAISE EXCEPTION '% is write-once: % refused', TG_TABLE_NAME, TG_OP
-    USING ERRCODE = 'restrict_violation',
-          HINT = 'rows leave only through retention after ' || coalesce(TG_ARGV[1], 'never');
+    USING ERRCODE = 'restrict_violation';
 END
 $$;
 
@@ -75,7 +66,7 @@ CREATE INDEX IF NOT EXISTS detections_collector_chain_idx ON detections (collect
 -- adds one to each partition it creates.
 CREATE OR REPLACE TRIGGER detections_write_once
   BEFORE UPDATE OR DELETE ON detections
-  FOR EACH ROW EXECUTE FUNCTION write_once_guard('captured_at', '7 years');
+  FOR EACH ROW EXECUTE FUNCTION write_once_guard();
 CREATE OR REPLACE TRIGGER detections_no_truncate
   BEFORE TRUNCATE ON detections
   FOR EACH STATEMENT EXECUTE FUNCTION write_once_guard();
@@ -129,7 +120,7 @@ SELECT ensure_detection_partitions(now() - interval '2 months', 6);
 -- the rows it gets back are inserted into detections. Also the id -> captured_at index
 -- that lets GET /detections/{id} prune to one partition, and the target of foreign keys
 -- from alerts, legal holds and the alert queue. Not write-once: retention deletes here
--- before dropping a month (the FK below cascades from a retention DELETE on detections).
+-- before dropping a month.
 CREATE TABLE IF NOT EXISTS detection_keys (
   collector_id uuid NOT NULL,
   detection_id text NOT NULL,

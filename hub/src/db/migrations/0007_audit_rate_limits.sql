@@ -1,4 +1,4 @@
--- 0007: audit log (write-once, 7-year retention) and shared rate-limit hits.
+-- 0007: audit log (write-once) and shared rate-limit hits.
 CREATE TABLE IF NOT EXISTS audit_log (
   id                 bigserial PRIMARY KEY,
   at                 timestamptz NOT NULL DEFAULT now(),
@@ -17,7 +17,7 @@ CREATE INDEX IF NOT EXISTS audit_log_target_idx ON audit_log (target_type, targe
 
 CREATE OR REPLACE TRIGGER audit_log_write_once
   BEFORE UPDATE OR DELETE ON audit_log
-  FOR EACH ROW EXECUTE FUNCTION write_once_guard('at', '7 years');
+  FOR EACH ROW EXECUTE FUNCTION write_once_guard();
 CREATE OR REPLACE TRIGGER audit_log_no_truncate
   BEFORE TRUNCATE ON audit_log
   FOR EACH STATEMENT EXECUTE FUNCTION write_once_guard();

@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { index, jsonb, pgTable, text, uuid, varchar } from 'drizzle-orm/pg-core';
 import { bigintString, timestamptz } from './columns.ts';
 
-/** Write-once (trigger + grants, 0007/0008); rows leave only after 7 years. */
+/** Write-once: trigger + grants (0007, 0008) refuse UPDATE, DELETE and TRUNCATE. */
 export const auditLog = pgTable(
   'audit_log',
   {

@@ -1,0 +1,103 @@
+import type { AdapterType } from '@alpr/shared/adapters/types';
+import type { Clock } from './ports.ts';
+
+/**
+ * Per-camera health for the diagnostics page and the heartbeat (spec adapter rule 1: a
+ * camera we cannot reach is OFFLINE). CONNECTING is the state before the first answer and
+ * while a reconnect is under way after a failure.
+ */
+export const CAMERA_STATES = ['CONNECTING', 'ONLINE', 'OFFLINE'] as const;
+export type CameraState = (typeof CAMERA_STATES)[number];
+
+export interface CameraCounters {
+  /** Detections handed to the sink (stored, replaced or duplicate). */
+  reads: number;
+  /** Items or payloads that could not be parsed (spec adapter rule 2). */
+  errors: number;
+  /** Images given up on after timeout/retry (spec adapter rule 3). */
+  imageFailures: number;
+  /** Image requests answered 429 (vendor_b thumbnail rate limit). */
+  imageRateLimited: number;
+  /** Connection attempts after a failure (spec adapter rule 1). */
+  reconnects: number;
+  /** Times the sink refused a detection (buffer full or broken); the read was retried. */
+  sinkFailures: number;
+}
+
+export interface CameraStatus {
+  id: string;
+  name: string;
+  vendor: AdapterType;
+  mode: 'pull' | 'push';
+  state: CameraState;
+  /** Message of the last failure, kept after recovery for diagnostics. */
+  lastError: string | null;
+  lastErrorAt: string | null;
+  /** Last time the camera answered as expected (ISO UTC). */
+  lastSuccessAt: string | null;
+  /** Last time a detection was accepted from this camera (ISO UTC). */
+  lastReadAt: string | null;
+  counters: CameraCounters;
+}
+
+export interface CameraStatusTracker {
+  connecting(): void;
+  online(): void;
+  offline(error: string): void;
+  /** A failure that says nothing about the connection (a broken payload, the sink). */
+  noteError(error: string): void;
+  count(counter: keyof CameraCounters, by?: number): void;
+  read(): void;
+  snapshot(): CameraStatus;
+}
+
+const emptyCounters = (): CameraCounters => ({
+  reads: 0,
+  errors: 0,
+  imageFailures: 0,
+  imageRateLimited: 0,
+  reconnects: 0,
+  sinkFailures: 0,
+});
+
+export function createStatusTracker(
+  identity: { id: string; name: string; vendor: AdapterType; mode: 'pull' | 'push' },
+  clock: Clock,
+): CameraStatusTracker {
+  const iso = (): string => new Date(clock.now()).toISOString();
+  const status: CameraStatus = {
+    ...identity,
+    state: identity.mode === 'push' && identity.vendor === 'vendor_a' ? 'ONLINE' : 'CONNECTING',
+    lastError: null,
+    lastErrorAt: null,
+    lastSuccessAt: null,
+    lastReadAt: null,
+    counters: emptyCounters(),
+  };
+  const noteError = (error: string): void => {
+    status.lastError = error;
+    status.lastErrorAt = iso();
+  };
+  return {
+    connecting() {
+      status.state = 'CONNECTING';
+    },
+    online() {
+      status.state = 'ONLINE';
+      status.lastSuccessAt = iso();
+    },
+    offline(error) {
+      status.state = 'OFFLINE';
+      noteError(error);
+    },
+    noteError,
+    count(counter, by = 1) {
+      status.counters[counter] += by;
+    },
+    read() {
+      status.counters.reads += 1;
+      status.lastReadAt = iso();
+    },
+    snapshot: () => ({ ...status, counters: { ...status.counters } }),
+  };
+}
