@@ -60,6 +60,7 @@ t.test('picName and cursor rules', async (t) => {
   t.match(parseCursor('202001301301320000'), { kind: 'picName' });
   t.match(parseCursor('20200130130132'), { kind: 'local' });
   t.match(parseCursor('2020-03-07T21:00:00Z'), { kind: 'instant', ms: Date.UTC(2020, 2, 7, 21) });
+  t.match(parseCursor('0'), { kind: 'picName', value: 0n });
   t.equal(parseCursor('yesterday'), undefined);
   t.equal(picTimeOf('<AfterTime><picTime>123</picTime></AfterTime>'), '123');
   t.equal(picTimeOf('<AfterTime/>'), undefined);

@@ -34,7 +34,7 @@ t.test('pull returns only newer picNames, unordered, and records first hand-outs
   t.not(tags(firstXml, 'picName').join(), [...all].sort().join(), 'not in picName order');
   t.match(tags(firstXml, 'captureTime')[0], /^20300102T0704\d\d\+0400$/, 'local time with offset');
   t.equal(camera.delivered.length, 20);
-  t.match(camera.delivered[0], { detectionId: all[0], time: '2030-01-02T03:04:06.000Z', images: { plateCrop: sha256(camera.produced[0]?.read.crop ?? Buffer.alloc(0)) } });
+  t.match(camera.delivered.find((d) => d.detectionId === all[0]), { detectionId: all[0], time: '2030-01-02T03:04:06.000Z', images: { plateCrop: sha256(camera.produced[0]?.read.crop ?? Buffer.alloc(0)) } });
 
   const cursor = [...all].sort()[11] ?? '';
   const newer = tags(await pull(cursor), 'picName');

@@ -29,8 +29,9 @@ export type Cursor = { kind: 'picName'; value: bigint } | { kind: 'local'; value
 /** The three cursor shapes seen in public clients [A3][A5][A9]; undefined when unreadable. */
 export function parseCursor(raw: string): Cursor | undefined {
   const text = raw.trim();
-  if (/^\d{15,}$/.test(text)) return { kind: 'picName', value: BigInt(text) };
   if (/^\d{14}$/.test(text)) return { kind: 'local', value: text };
+  // Any other digit string compares as a picName (clients start from `0` or an old picName).
+  if (/^\d{1,40}$/.test(text)) return { kind: 'picName', value: BigInt(text) };
   if (/^\d{4}-\d{2}-\d{2}T/.test(text)) {
     const ms = Date.parse(text);
     return Number.isNaN(ms) ? undefined : { kind: 'instant', ms };

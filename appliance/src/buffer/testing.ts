@@ -83,3 +83,11 @@ export function sampleDetection(o: SampleOptions = {}): Detection {
 export function sampleImages(cropBytes = 20 * 1024, sceneBytes = 65 * 1024): DetectionImages {
   return { plate_crop: randomBytes(cropBytes), full_scene: randomBytes(sceneBytes) };
 }
+
+const COUNTABLE = ['detections', 'images', 'recent_reads', 'cursors', 'counters', 'rejected'] as const;
+
+/** Row count of one buffer table, straight from SQLite. */
+export function countRows(buffer: DetectionBuffer, table: (typeof COUNTABLE)[number]): number {
+  const row: unknown = buffer.sqlite.prepare(`SELECT count(*) AS n FROM ${table}`).get();
+  return typeof row === 'object' && row !== null && 'n' in row && typeof row.n === 'number' ? row.n : -1;
+}

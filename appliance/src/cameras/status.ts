@@ -67,7 +67,8 @@ export function createStatusTracker(
   const iso = (): string => new Date(clock.now()).toISOString();
   const status: CameraStatus = {
     ...identity,
-    state: identity.mode === 'push' && identity.vendor === 'vendor_a' ? 'ONLINE' : 'CONNECTING',
+    // A push camera stays CONNECTING until its first post arrives.
+    state: 'CONNECTING',
     lastError: null,
     lastErrorAt: null,
     lastSuccessAt: null,

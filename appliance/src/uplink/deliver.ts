@@ -2,7 +2,7 @@ import type { Backpressure } from '@alpr/shared/protocol/batch';
 import type { UploadOutcome } from './classify-response.ts';
 import type { EncodedBatch } from './encode-batch.ts';
 import { encodeBatch } from './encode-batch.ts';
-import type { BufferedItem, UplinkBufferPort, UplinkLog } from './ports.ts';
+import type { BufferedItem, BufferedItemId, UplinkBufferPort, UplinkLog } from './ports.ts';
 import { splitResults } from './results.ts';
 
 /**
@@ -42,28 +42,47 @@ export interface DeliveryReport {
   consecutivePoison: number;
 }
 
-const emptyTotals = (): DeliveryTotals => ({ stored: 0, duplicate: 0, rejected: 0, requests: 0, bytes: 0 });
+interface Run {
+  totals: DeliveryTotals;
+  resolved: Set<BufferedItemId>;
+  poison: number;
+}
 
 export async function deliverBatch(
   deps: DeliverDeps,
   items: readonly BufferedItem[],
   consecutivePoisonBefore: number,
 ): Promise<DeliveryReport> {
-  const totals = emptyTotals();
-  let progressed = 0;
-  let poison = consecutivePoisonBefore;
-  const report = (end: DeliveryEnd): DeliveryReport => ({ end, totals, progressed, consecutivePoison: poison });
+  const run: Run = {
+    totals: { stored: 0, duplicate: 0, rejected: 0, requests: 0, bytes: 0 },
+    resolved: new Set(),
+    poison: consecutivePoisonBefore,
+  };
+  let end: DeliveryEnd = { kind: 'failed', reason: 'delivery interrupted' };
+  try {
+    end = await sendAll(deps, items, run);
+  } finally {
+    // Whatever happened (even a throw from the buffer), rows taken but not settled go back.
+    const unsettled = items.filter((item) => !run.resolved.has(item.id)).map((item) => item.id);
+    if (unsettled.length > 0 && deps.buffer.release) {
+      await deps.buffer.release(unsettled, end.kind === 'failed' ? end.reason : end.kind === 'key_rejected' ? 'HTTP 401' : 'not acknowledged');
+    }
+  }
+  return { end, totals: run.totals, progressed: run.resolved.size, consecutivePoison: run.poison };
+}
+
+async function sendAll(deps: DeliverDeps, items: readonly BufferedItem[], run: Run): Promise<DeliveryEnd> {
+  const { totals } = run;
   // A stack of sub-batches; the first (oldest) half is pushed last so it goes first.
   const stack: BufferedItem[][] = [[...items]];
-  let backpressure: Backpressure | undefined;
   for (let part = stack.pop(); part; part = stack.pop()) {
     const encoded = encodeBatch(part);
     totals.requests += 1;
     totals.bytes += encoded.byteLength;
     const outcome = await deps.upload(encoded);
-    if (outcome.kind === 'key_rejected') return report({ kind: 'key_rejected' });
+    if (outcome.kind === 'key_rejected') return { kind: 'key_rejected' };
     if (outcome.kind === 'retry') {
-      return report({ kind: 'failed', reason: outcome.reason, status: outcome.status, retryAfterMs: outcome.retryAfterMs });
+      return { kind: 'failed', reason: outcome.reason, status: outcome.status, retryAfterMs: outcome.retryAfterMs };
     }
     if (outcome.kind === 'content_rejected') {
       if (part.length > 1) {
@@ -74,13 +93,13 @@ export async function deliverBatch(
       }
       const [only] = part;
       if (!only) continue;
-      if (poison >= deps.maxConsecutivePoison) {
-        return report({ kind: 'failed', status: outcome.status, reason: `hub refuses single detections (${outcome.reason}); stopped rejecting` });
+      if (run.poison >= deps.maxConsecutivePoison) {
+        return { kind: 'failed', status: outcome.status, reason: `hub refuses single detections (${outcome.reason}); stopped rejecting` };
       }
-      poison += 1;
+      run.poison += 1;
       await deps.buffer.markRejected(only.id, outcome.reason);
+      run.resolved.add(only.id);
       totals.rejected += 1;
-      progressed += 1;
       deps.log.warn({ detectionId: only.detection.detection_id, reason: outcome.reason }, 'uplink: detection refused by hub, marked rejected');
       continue;
     }
@@ -89,13 +108,16 @@ export async function deliverBatch(
     const acknowledged = [...split.stored, ...split.duplicate];
     if (acknowledged.length > 0) {
       await deps.buffer.markUploaded(acknowledged);
-      poison = 0;
+      for (const id of acknowledged) run.resolved.add(id);
+      run.poison = 0;
     }
-    for (const { id, reason } of split.rejected) await deps.buffer.markRejected(id, reason);
+    for (const { id, reason } of split.rejected) {
+      await deps.buffer.markRejected(id, reason);
+      run.resolved.add(id);
+    }
     totals.stored += split.stored.length;
     totals.duplicate += split.duplicate.length;
     totals.rejected += split.rejected.length;
-    progressed += acknowledged.length + split.rejected.length;
     if (split.unacknowledged.length > 0 || split.mismatched > 0) {
       deps.log.warn(
         { unacknowledged: split.unacknowledged.length, mismatched: split.mismatched },
@@ -104,9 +126,8 @@ export async function deliverBatch(
     }
     if (outcome.backpressure?.active && outcome.backpressure.recommended_delay_seconds > 0) {
       // Sub-batches still on the stack stay buffered: nothing more goes out until the delay.
-      backpressure = outcome.backpressure;
-      break;
+      return { kind: 'done', backpressure: outcome.backpressure };
     }
   }
-  return report(backpressure ? { kind: 'done', backpressure } : { kind: 'done' });
+  return { kind: 'done' };
 }

@@ -41,17 +41,23 @@ type MaybePromise<T> = T | Promise<T>;
  * Contract for the buffer:
  * - `nextBatch` returns the OLDEST waiting rows first (by `receivedAtMs`), at most
  *   `maxItems`, stopping before `maxBytes` would be exceeded but always at least one row
- *   when any waits (a single oversized row must still be able to leave). It does not lock
- *   or hide rows: an item stays waiting until `markUploaded` or `markRejected`.
+ *   when any waits (a single oversized row must still be able to leave). It may hide the
+ *   rows it hands out (an in-flight state) or not; either way a row is only gone after
+ *   `markUploaded` or `markRejected`.
  * - `markUploaded` deletes rows the hub acknowledged (stored or duplicate: committed there).
  * - `markRejected` takes a row out of the upload queue for good (the hub will never take
  *   it); keeping it for diagnostics until retention is the buffer's choice.
+ * - `release` (optional) gets every row a delivery took with `nextBatch` but neither
+ *   acknowledged nor rejected: failed request, missing from the results, left unsent after
+ *   a 202. A buffer that hides rows in flight must make them waiting again here; one that
+ *   never hides rows can leave it out. Called before the next `pendingStats`.
  */
 export interface UplinkBufferPort {
   pendingStats(): MaybePromise<PendingStats>;
   nextBatch(limits: BatchLimits): MaybePromise<readonly BufferedItem[]>;
   markUploaded(ids: readonly BufferedItemId[]): MaybePromise<void>;
   markRejected(id: BufferedItemId, reason: string): MaybePromise<void>;
+  release?(ids: readonly BufferedItemId[], reason: string): MaybePromise<void>;
 }
 
 export interface Clock {

@@ -1,5 +1,5 @@
 import type { Log } from '../log.ts';
-import { runMigrations, type MigrationReport } from './migrate.ts';
+import { runMigrations, type Migration, type MigrationReport } from './migrate.ts';
 import { openPglite } from './open-pglite.ts';
 import { openPostgres, type OpenedDriver } from './open-postgres.ts';
 import { ensureUpcomingPartitions } from './partitions.ts';
@@ -18,7 +18,10 @@ export interface OpenDatabaseOptions {
 }
 
 export interface Database extends DbSession {
+  /** What this open applied. */
   readonly migrations: MigrationReport;
+  /** Runs migrations again through the driver (default: the shipped files). Tests, tools. */
+  migrate(migrations?: readonly Migration[], log?: Log): Promise<MigrationReport>;
   close(): Promise<void>;
 }
 
@@ -33,10 +36,12 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
     ? openPostgres(options.url, options.log, options.maxConnections ?? 10)
     : await openPglite(options.dataDir, options.log);
   try {
-    const migrations = await runMigrations(driver.migrationTarget, options.log);
+    const migrate = (list?: readonly Migration[], log?: Log) =>
+      runMigrations(driver.migrationTarget, log ?? options.log, list);
+    const migrations = await migrate();
     const session = makeSession(kind, driver.db, false);
     await ensureUpcomingPartitions(session, options.now?.() ?? new Date());
-    return { ...session, migrations, close: driver.close };
+    return { ...session, migrations, migrate, close: driver.close };
   } catch (err) {
     await driver.close().catch(() => undefined);
     throw err;

@@ -6,12 +6,16 @@ export const itemBytes = (item: BufferedItem): number =>
 
 /**
  * The buffer port over a Map, honouring the contract in ports.ts (oldest first, byte cap
- * with at least one row, rows stay until marked). Records every mark for assertions.
+ * with at least one row, rows stay until marked). Like the SQLite buffer, rows handed out
+ * by `nextBatch` are hidden (in flight) until marked or released, so a missing `release`
+ * would strand them and the tests would see it. Records every call for assertions.
  */
 export class MemoryBuffer implements UplinkBufferPort {
   readonly items = new Map<BufferedItemId, BufferedItem>();
   readonly uploaded: BufferedItemId[] = [];
   readonly rejected: { id: BufferedItemId; reason: string }[] = [];
+  readonly released: { ids: BufferedItemId[]; reason: string }[] = [];
+  readonly inFlight = new Set<BufferedItemId>();
   /** Make the next calls throw, to check the loop survives a broken buffer. */
   failNext = 0;
 
@@ -20,7 +24,7 @@ export class MemoryBuffer implements UplinkBufferPort {
   }
 
   private waiting(): BufferedItem[] {
-    return [...this.items.values()].sort((a, b) => a.receivedAtMs - b.receivedAtMs);
+    return [...this.items.values()].filter((item) => !this.inFlight.has(item.id)).sort((a, b) => a.receivedAtMs - b.receivedAtMs);
   }
 
   private maybeFail(): void {
@@ -52,18 +56,26 @@ export class MemoryBuffer implements UplinkBufferPort {
       batch.push(item);
       bytes += size;
     }
+    for (const item of batch) this.inFlight.add(item.id);
     return batch;
   }
 
   markUploaded(ids: readonly BufferedItemId[]): void {
     for (const id of ids) {
       this.items.delete(id);
+      this.inFlight.delete(id);
       this.uploaded.push(id);
     }
   }
 
   markRejected(id: BufferedItemId, reason: string): void {
     this.items.delete(id);
+    this.inFlight.delete(id);
     this.rejected.push({ id, reason });
+  }
+
+  release(ids: readonly BufferedItemId[], reason: string): void {
+    for (const id of ids) this.inFlight.delete(id);
+    this.released.push({ ids: [...ids], reason });
   }
 }

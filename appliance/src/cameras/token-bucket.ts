@@ -1,0 +1,35 @@
+/**
+ * Token bucket for vendor_b image downloads (spec quirk: "image downloads are rate
+ * limited"; consoles allow about 10 requests/s [B2]). Pure apart from the injected clock.
+ *
+ * `reserve()` hands out the next slot and says how long to wait for it, so concurrent
+ * fetches queue in order instead of polling the bucket.
+ */
+export interface TokenBucket {
+  /** Takes a token (possibly one not yet refilled) and returns the wait in ms before using it. */
+  reserve(): number;
+}
+
+export interface TokenBucketConfig {
+  ratePerSecond: number;
+  /** Tokens available at once (default 1: requests are spread evenly). */
+  burst?: number;
+}
+
+export function createTokenBucket(config: TokenBucketConfig, now: () => number): TokenBucket {
+  const rate = Math.max(config.ratePerSecond, 0.001);
+  const burst = Math.max(1, config.burst ?? 1);
+  const intervalMs = 1000 / rate;
+  let tokens = burst;
+  let last = now();
+  return {
+    reserve() {
+      const t = now();
+      tokens = Math.min(burst, tokens + (t - last) / intervalMs);
+      last = t;
+      tokens -= 1;
+      // Negative tokens are slots promised to earlier callers; wait until ours refills.
+      return tokens >= 0 ? 0 : Math.ceil(-tokens * intervalMs);
+    },
+  };
+}

@@ -1,0 +1,20 @@
+import { childText, parseXmlSafely } from '@alpr/shared/adapters/xml';
+import { normalizeMac } from '@alpr/shared/detection/normalize';
+import { CameraConnectionError } from './errors.ts';
+import type { CameraResponse } from './http/transport.ts';
+
+/**
+ * The camera's MAC from `GET /ISAPI/System/deviceInfo` (`<macAddress>`), for a vendor_a
+ * pull camera configured without one: the pull list carries no MAC (§1.5), yet every
+ * detection needs it (spec normalization rule 2, dedupe key).
+ */
+export const DEVICE_INFO_PATH = '/ISAPI/System/deviceInfo';
+
+export function macFromDeviceInfo(res: CameraResponse): string {
+  if (res.status !== 200) throw new CameraConnectionError(`deviceInfo answered HTTP ${res.status}`);
+  const parsed = parseXmlSafely(res.body, { maxBytes: 256 * 1024 });
+  if (!parsed.ok) throw new CameraConnectionError(`deviceInfo is not XML: ${parsed.reason}`);
+  const mac = normalizeMac(childText(parsed.root, 'macAddress'));
+  if (!mac) throw new CameraConnectionError('deviceInfo has no usable <macAddress>; set the camera MAC in its configuration');
+  return mac;
+}

@@ -1,0 +1,108 @@
+import { Hono, type Context } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import type { z } from 'zod';
+import {
+  claimRequestSchema,
+  commandAckRequestSchema,
+  heartbeatRequestSchema,
+  provisionRequestSchema,
+} from '@alpr/shared/protocol/collector';
+import { HubError } from '../errors.ts';
+import { errorHandler } from '../http/on-error.ts';
+import { ackCommand } from './ack-command.ts';
+import { requireCollector } from './api-key-auth.ts';
+import { claim } from './claim.ts';
+import { clientIp, DEFAULT_CLIENT_IP_OPTIONS, type ClientIpOptions } from './client-ip.ts';
+import { CollectorError } from './collector-error.ts';
+import type { CollectorContext } from './context.ts';
+import { heartbeat } from './heartbeat.ts';
+import { provision } from './provisioning.ts';
+import { createTokenBucket, ENROLLMENT_RATE_LIMIT, type RateLimiter } from './rate-limit.ts';
+
+export interface CollectorRouteOptions {
+  clientIp?: ClientIpOptions;
+  /** Shared by claim and provision; one per app instance (never a module singleton). */
+  enrollmentLimiter?: RateLimiter;
+}
+
+/** Heartbeat, ack, claim and provision bodies are a few hundred bytes; 64 KB is generous. */
+const MAX_JSON_BYTES = 64 * 1024;
+
+/**
+ * Collector-facing endpoints (spec "Collector endpoints"). Thin: validate, call one verb,
+ * let the error handler map HubError. Accepts HubDeps (a superset of CollectorContext).
+ */
+export function collectorRoutes(deps: CollectorContext, options: CollectorRouteOptions = {}): Hono {
+  const ipOptions = options.clientIp ?? DEFAULT_CLIENT_IP_OPTIONS;
+  const limiter = options.enrollmentLimiter ?? createTokenBucket(ENROLLMENT_RATE_LIMIT);
+  const app = new Hono();
+  const fallback = errorHandler(deps.log);
+  // Same body as every HubError plus `reason` where two refusals share a status.
+  app.onError((err, c) => {
+    if (!(err instanceof CollectorError)) return fallback(err, c);
+    for (const [name, value] of Object.entries(err.headers)) c.header(name, value);
+    return c.json({ error: { code: err.code, message: err.message, reason: err.reason } }, err.status as 400);
+  });
+  const limitBody = bodyLimit({
+    maxSize: MAX_JSON_BYTES,
+    onError: () => {
+      throw new HubError('payload_too_large', `request body over ${MAX_JSON_BYTES} bytes`);
+    },
+  });
+  const rateLimited = async (c: Context, next: () => Promise<void>): Promise<void> => {
+    const decision = limiter.take(`enroll:${clientIp(c, ipOptions) ?? 'unknown'}`, deps.clock.now());
+    const headers = {
+      'X-RateLimit-Limit': String(decision.limit),
+      'X-RateLimit-Remaining': String(decision.remaining),
+      'X-RateLimit-Reset': String(Math.ceil(decision.resetAt.getTime() / 1000)),
+    };
+    if (!decision.allowed) {
+      throw new HubError('rate_limited', 'too many attempts from this address; retry later', {
+        ...headers,
+        'Retry-After': String(decision.retryAfterSeconds),
+      });
+    }
+    for (const [name, value] of Object.entries(headers)) c.header(name, value);
+    await next();
+  };
+
+  for (const path of ['/api/v1/collectors/claim', '/api/v1/claim']) {
+    app.post(path, rateLimited, limitBody, async (c) => {
+      const body = await readJson(c, claimRequestSchema);
+      return c.json(await claim(deps, body, clientIp(c, ipOptions)), 200);
+    });
+  }
+  for (const path of ['/api/v1/collectors/provision', '/api/v1/provision']) {
+    app.post(path, rateLimited, limitBody, async (c) => {
+      const body = await readJson(c, provisionRequestSchema);
+      return c.json(await provision(deps, body, clientIp(c, ipOptions)), 200);
+    });
+  }
+  const authenticated = requireCollector(deps, ipOptions);
+  app.post('/api/v1/heartbeat', authenticated, limitBody, async (c) => {
+    const body = await readJson(c, heartbeatRequestSchema);
+    return c.json(await heartbeat(deps, c.var.collector.collectorId, body), 200);
+  });
+  app.post('/api/v1/commands/:id/ack', authenticated, limitBody, async (c) => {
+    const body = await readJson(c, commandAckRequestSchema);
+    return c.json(await ackCommand(deps, c.var.collector.collectorId, c.req.param('id'), body), 200);
+  });
+  return app;
+}
+
+/** JSON body through a zod schema; anything else is a 400 naming the first problem. */
+async function readJson<S extends z.ZodType>(c: Context, schema: S): Promise<z.infer<S>> {
+  let raw: unknown;
+  try {
+    raw = await c.req.json();
+  } catch {
+    throw new HubError('bad_request', 'request body must be JSON');
+  }
+  const parsed = schema.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const where = issue && issue.path.length > 0 ? `${issue.path.join('.')}: ` : '';
+    throw new HubError('bad_request', `invalid request body: ${where}${issue?.message ?? 'invalid'}`);
+  }
+  return parsed.data;
+}

@@ -1,0 +1,83 @@
+import { Hono, type Context } from 'hono';
+import { isAdapterType } from '@alpr/shared/adapters/factory';
+import type { CameraIdentity } from '@alpr/shared/adapters/types';
+import { MAC_PATTERN } from '@alpr/shared/detection/schema';
+import { authenticateCollector, requireCollector, type CollectorEnv } from '../collectors/api-key-auth.ts';
+import { clientIp } from '../collectors/client-ip.ts';
+import type { HubDeps } from '../deps.ts';
+import { HubError } from '../errors.ts';
+import { assertMultipartFormData, parseBatchUpload } from './batch-upload.ts';
+import { readBodyLimited } from './body-limit.ts';
+import { createQueueDepthRefresher } from './queue-depth.ts';
+import { storeBatch, type IngestDeps } from './store-batch.ts';
+import { ingestWebhook } from './webhook.ts';
+
+/**
+ * Ingest routes (docs/ingest.md): the collectors' batch upload and direct camera webhooks.
+ * Thin: check the request's shape, read the body under its cap, call one verb, answer.
+ */
+export function ingestRoutes(deps: HubDeps): Hono {
+  const ingest: IngestDeps = {
+    db: deps.db,
+    images: deps.images,
+    load: deps.load,
+    clock: deps.clock,
+    log: deps.log,
+    queueDepth: createQueueDepthRefresher(deps),
+  };
+  const app = new Hono();
+  const uploads = new Hono<CollectorEnv>();
+
+  const batch = async (c: Context<CollectorEnv>) => {
+    const contentType = c.req.header('content-type');
+    assertMultipartFormData(contentType);
+    const body = await readBodyLimited(c.req.raw, deps.config.maxBatchBytes);
+    const upload = parseBatchUpload(body, contentType, deps.config.maxBatchBytes);
+    const response = await storeBatch(ingest, { collectorId: c.var.collector.collectorId, ...upload });
+    // 202 under load: accepted all the same, the collector waits the recommended delay.
+    return c.json(response, response.backpressure ? 202 : 201);
+  };
+  // spec: the upload path "also appears as /api/v1/events/batch"; both name one operation.
+  uploads.post('/api/v1/detections/batch', requireCollector(deps), batch);
+  uploads.post('/api/v1/events/batch', requireCollector(deps), batch);
+  app.route('/', uploads);
+
+  app.post('/api/v1/ingest/:vendor', async (c) => {
+    const vendor = c.req.param('vendor');
+    if (vendor !== 'auto' && !isAdapterType(vendor)) throw new HubError('not_found', `no camera adapter ${vendor}`);
+    // The `key` query parameter is checked exactly like an X-API-Key (docs/ingest.md).
+    const collector = await authenticateCollector(deps, c.req.query('key'), clientIp(c));
+    const camera = cameraFromQuery(c.req.query('mac'), c.req.query('camera'));
+    const body = await readBodyLimited(c.req.raw, deps.config.maxWebhookBytes);
+    const response = await ingestWebhook(ingest, {
+      collectorId: collector.collectorId,
+      vendor,
+      body,
+      contentType: c.req.header('content-type'),
+      headers: c.req.header(),
+      camera,
+    });
+    // Always 200 once parsed: a camera retries on anything else, and a retry of a payload
+    // without a plate, or with an unreadable item, would never go better.
+    return c.json(response, 200);
+  });
+  return app;
+}
+
+/**
+ * Optional camera identity in the webhook URL, for payloads that carry none (vendor_b
+ * events name a camera id, never a MAC): `?mac=7c:d8:b3:28:64:1b&camera=gate`.
+ */
+function cameraFromQuery(mac: string | undefined, id: string | undefined): CameraIdentity {
+  const camera: CameraIdentity = {};
+  if (mac !== undefined) {
+    const normalized = mac.toLowerCase().replace(/[:.\-\s]/g, '');
+    if (!MAC_PATTERN.test(normalized)) throw new HubError('bad_request', 'mac must be 12 hex digits');
+    camera.mac = normalized;
+  }
+  if (id !== undefined) {
+    if (id.length < 1 || id.length > 100) throw new HubError('bad_request', 'camera must be 1-100 characters');
+    camera.id = id;
+  }
+  return camera;
+}
