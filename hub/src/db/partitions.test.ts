@@ -55,7 +55,7 @@ t.test('partitions, default partition, idempotency and trigram search', async (t
     t.equal((await appendChainedDetections(db, other, [{ ...first, collectorId: other }])).length, 1, 'ids are per collector');
     await t.rejects(
       db.sql(`INSERT INTO detection_keys VALUES ($1, 'orphan', 999999, now())`, [collectorId]),
-      /foreign key|violates/,
+      /foreign key/,
       'a key must point at a stored detection by commit',
     );
   });
@@ -72,8 +72,9 @@ t.test('partitions, default partition, idempotency and trigram search', async (t
     t.match(index?.['indexdef'], /USING gin \(plate_normalized gin_trgm_ops\)/);
     const plan = await db.transaction(async (tx) => {
       await tx.sql('SET LOCAL enable_seqscan = off');
-      return tx.sql(`EXPLAIN SELECT id FROM detections WHERE plate_normalized % 'KLM4521' AND captured_at >= '2033-03-01' AND captured_at < '2033-04-01'`);
+      return tx.sql(`EXPLAIN SELECT id FROM detections WHERE plate_normalized % 'KLM4521'`);
     });
-    t.match(plan.map((r) => String(r['QUERY PLAN'])).join('\n'), /Bitmap Index Scan on detections_y2033m03_plate_normalized_idx/);
+    // Partition indexes are named after the parent's columns; the btree one adds _captured_at.
+    t.match(plan.map((r) => String(r['QUERY PLAN'])).join('\n'), /Bitmap Index Scan on detections_y2033m03_plate_normalized_idx\b/);
   });
 });

@@ -99,3 +99,19 @@ export function parsePgTimestamp(text: string, withZone: boolean): Date | string
   const parsed = new Date(`${date}T${time}${offset}`);
   return Number.isNaN(parsed.getTime()) ? text : parsed;
 }
+
+/**
+ * drizzle wraps driver errors ("Failed query: ..."); the raw helper rethrows the driver's
+ * own error so callers see PostgreSQL's message and SQLSTATE `code` on both backends.
+ */
+export function unwrapDriverError(err: unknown): unknown {
+  if (err instanceof Error && err.cause instanceof Error && 'code' in err.cause) return err.cause;
+  return err;
+}
+
+/** SQLSTATE of a database error from either API (raw or drizzle), e.g. '23505'. */
+export function pgErrorCode(err: unknown): string | undefined {
+  const inner = unwrapDriverError(err);
+  if (inner instanceof Error && 'code' in inner && typeof inner.code === 'string') return inner.code;
+  return undefined;
+}

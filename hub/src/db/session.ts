@@ -1,6 +1,6 @@
 import type { ExtractTablesWithRelations } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
-import { normalizeRows, toDrizzleSql, type ColumnType, type RawQuery, type Row } from './raw.ts';
+import { normalizeRows, toDrizzleSql, unwrapDriverError, type ColumnType, type RawQuery, type Row } from './raw.ts';
 import type * as schema from './schema/index.ts';
 
 export type Schema = typeof schema;
@@ -25,7 +25,12 @@ export interface DbSession {
 /** Builds a session over a drizzle database or transaction object. */
 export function makeSession(kind: DatabaseKind, db: AppDb, inTransaction: boolean): DbSession {
   const query: RawQuery = async <T extends Row = Row>(text: string, params: readonly unknown[] = []) => {
-    const result: unknown = await db.execute(toDrizzleSql(text, params));
+    let result: unknown;
+    try {
+      result = await db.execute(toDrizzleSql(text, params));
+    } catch (err) {
+      throw unwrapDriverError(err);
+    }
     return kind === 'pglite' ? fromPglite<T>(result) : fromPostgresJs<T>(result);
   };
   return {

@@ -18,7 +18,7 @@ import { createCollector } from '../collectors/create-collector.ts';
 import { loadHubConfig, type HubConfig } from '../config.ts';
 import type { DbSession } from '../db/session.ts';
 import type { HubDeps } from '../deps.ts';
-import { createLog } from '../log.ts';
+import { createLog, type Log } from '../log.ts';
 import { openImageStore, sha256Hex } from './image-store.ts';
 import { createLoadMonitor } from './load-monitor.ts';
 
@@ -97,6 +97,8 @@ export interface TestHub {
 export interface TestHubOptions {
   db: DbSession;
   config?: Partial<HubConfig>;
+  /** Default: a silent logger. */
+  log?: Log;
   /** Site position copied onto detections. */
   latitude?: number;
   longitude?: number;
@@ -115,7 +117,7 @@ export async function startTestHub(options: TestHubOptions): Promise<TestHub> {
     images: openImageStore(imageDir),
     load: createLoadMonitor(() => 0),
     clock: systemClock,
-    log: createLog('silent'),
+    log: options.log ?? createLog('silent'),
     config,
   };
   const created = await createCollector(deps, SYSTEM_ACTOR, {

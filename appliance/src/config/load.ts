@@ -1,0 +1,65 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import TOML from '@iarna/toml';
+import { mergeLayers, type ConfigTree } from './merge.ts';
+import { applianceConfigSchema, type ApplianceConfig } from './schema.ts';
+
+/**
+ * Where the appliance reads its configuration. The only module that reads process.env:
+ * main.ts passes `process.env` in and gets everything it needs back.
+ */
+export interface ApplianceEnvironment {
+  dataDir: string;
+  /** Local overrides (TOML), the last layer. */
+  localConfigFile: string;
+  /** Central (hub-pushed) configuration, written by the command runner (JSON). */
+  centralConfigFile: string;
+  /** Preferred key storage (spec: environment variable first). */
+  apiKey?: string;
+}
+
+export function readEnvironment(env: Readonly<Record<string, string | undefined>>): ApplianceEnvironment {
+  const dataDir = env.ALPR_DATA_DIR ?? '.data/appliance';
+  return {
+    dataDir,
+    localConfigFile: env.ALPR_CONFIG ?? join(dataDir, 'appliance.toml'),
+    centralConfigFile: join(dataDir, 'central-config.json'),
+    ...(env.ALPR_API_KEY ? { apiKey: env.ALPR_API_KEY } : {}),
+  };
+}
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+async function readLayer(file: string, parse: (text: string) => ConfigTree): Promise<ConfigTree | undefined> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw new ConfigError(`${file}: ${(error as Error).message}`);
+  }
+  try {
+    return parse(text);
+  } catch (error) {
+    throw new ConfigError(`${file}: ${(error as Error).message}`);
+  }
+}
+
+/** Pure: merge the layers and validate. A bad merged config names the offending key. */
+export function resolveConfig(central: ConfigTree | undefined, local: ConfigTree | undefined): ApplianceConfig {
+  const merged = mergeLayers({}, central, local);
+  const parsed = applianceConfigSchema.safeParse(merged);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new ConfigError(`invalid configuration at ${issue?.path.join('.') || '(root)'}: ${issue?.message}`);
+  }
+  return parsed.data;
+}
+
+export async function loadApplianceConfig(environment: ApplianceEnvironment): Promise<ApplianceConfig> {
+  const central = await readLayer(environment.centralConfigFile, (text) => JSON.parse(text) as ConfigTree);
+  const local = await readLayer(environment.localConfigFile, (text) => TOML.parse(text) as ConfigTree);
+  return resolveConfig(central, local);
+}

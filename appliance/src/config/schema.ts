@@ -1,0 +1,31 @@
+import { z } from 'zod';
+import { cameraConfigSchema } from '../cameras/config.ts';
+import { uplinkSettingsSchema } from '../uplink/config.ts';
+
+/**
+ * The appliance configuration after the layers are merged (merge.ts) and before anything
+ * uses it: validated once here, then passed down. docs/appliance-config.md lists the keys.
+ */
+export const applianceConfigSchema = z.object({
+  /** Base URL of the hub; absent until the appliance is claimed. */
+  hub_url: z.string().url().optional(),
+  setup: z
+    .object({
+      /** LAN-facing diagnostics/setup page and camera push receiver (spec: port 8080). */
+      host: z.string().default('0.0.0.0'),
+      port: z.number().int().min(0).max(65535).default(8080),
+    })
+    .prefault({}),
+  heartbeat_interval_seconds: z.number().int().min(5).max(3600).default(60),
+  cameras: z.array(cameraConfigSchema).max(64).default([]),
+  uplink: uplinkSettingsSchema.prefault({}),
+  buffer: z
+    .object({
+      synchronous: z.enum(['NORMAL', 'FULL']).default('FULL'),
+      retention_days: z.number().min(1).max(30).default(7),
+      disk_cap_bytes: z.number().int().min(16 * 1024 * 1024).default(2 * 1024 * 1024 * 1024),
+    })
+    .prefault({}),
+  log_level: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+});
+export type ApplianceConfig = z.infer<typeof applianceConfigSchema>;

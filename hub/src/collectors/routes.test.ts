@@ -1,0 +1,147 @@
+import t from 'tap';
+import { mkdtemp, rm } from 'node:fs/promises';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { serve } from '@hono/node-server';
+import { eq } from 'drizzle-orm';
+import { enrollmentResponseSchema, signedCommandSchema } from '@alpr/shared/protocol/collector';
+import { verifyCommandSignature } from '@alpr/shared/protocol/signing';
+import { createHubApp } from '../app.ts';
+import { apiKeys } from '../db/schema/api-keys.ts';
+import { collectors } from '../db/schema/collectors.ts';
+import type { HubDeps } from '../deps.ts';
+import { openImageStore } from '../ingest/image-store.ts';
+import { createLoadMonitor } from '../ingest/load-monitor.ts';
+import { SYSTEM_ACTOR } from './context.ts';
+import { createCollector } from './create-collector.ts';
+import { issueProvisioningToken } from './provisioning.ts';
+import { claimedCollector, collectorTestContext } from './testing.ts';
+import { updateConfig } from './update-config.ts';
+
+const ctx = await collectorTestContext(t);
+const imageDir = await mkdtemp(join(tmpdir(), 'alpr-collector-routes-'));
+t.teardown(() => rm(imageDir, { recursive: true, force: true }));
+const deps: HubDeps = { ...ctx, images: openImageStore(imageDir), load: createLoadMonitor() };
+const beat = { uptime_seconds: 5, queue_depth: 0, cameras_online: 1, config_version: 1 };
+
+function post(app: ReturnType<typeof createHubApp>, path: string, body: unknown, headers: Record<string, string> = {}) {
+  return app.request(path, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
+}
+
+t.test('claim over HTTP on both paths, with reasons on refusal', async (t) => {
+  const app = createHubApp(deps);
+  const a = await createCollector(ctx, SYSTEM_ACTOR, { siteName: 'HTTP A' });
+  const res = await post(app, '/api/v1/collectors/claim', { claim_code: a.claimCode, hardware_id: 'SN-HTTP-A' });
+  t.equal(res.status, 200);
+  t.ok(enrollmentResponseSchema.safeParse(await res.json()).success);
+  t.ok(res.headers.get('x-ratelimit-limit'), 'rate limit headers');
+
+  const reused = await post(app, '/api/v1/claim', { claim_code: a.claimCode, hardware_id: 'SN-HTTP-B' });
+  t.equal(reused.status, 410);
+  t.same(await reused.json(), { error: { code: 'gone', message: 'claim code was already used; ask the admin for a new one', reason: 'claim_code_used' } });
+
+  const unknown = await post(app, '/api/v1/claim', { claim_code: 'ALPR-ZZZZ-ZZZZ', hardware_id: 'SN-HTTP-B' });
+  t.equal(unknown.status, 404);
+  t.match(await unknown.json(), { error: { code: 'not_found', reason: 'claim_code_unknown' } });
+
+  const b = await createCollector(ctx, SYSTEM_ACTOR, { siteName: 'HTTP B' });
+  const taken = await post(app, '/api/v1/claim', { claim_code: b.claimCode, hardware_id: 'SN-HTTP-A' });
+  t.equal(taken.status, 409);
+  t.match(await taken.json(), { error: { code: 'conflict', reason: 'hardware_already_registered' } });
+
+  const malformed = await post(app, '/api/v1/claim', '{"claim_code": ');
+  t.equal(malformed.status, 400);
+  t.match(await malformed.json(), { error: { code: 'bad_request', message: 'request body must be JSON' } });
+  const invalid = await post(app, '/api/v1/claim', { claim_code: b.claimCode });
+  t.equal(invalid.status, 400);
+  t.match(await invalid.json(), { error: { code: 'bad_request', message: /hardware_id/ } });
+});
+
+t.test('provision over HTTP on both paths', async (t) => {
+  const app = createHubApp(deps);
+  const created = await createCollector(ctx, SYSTEM_ACTOR, { siteName: 'HTTP prov' });
+  const token = await issueProvisioningToken(ctx, SYSTEM_ACTOR, created.collectorId);
+  const res = await post(app, '/api/v1/provision', { provisioning_token: token.token });
+  t.equal(res.status, 200);
+  t.match(await res.json(), { collector_id: created.collectorId, api_key: /^alpr_/, central_url: ctx.config.publicUrl });
+  const again = await post(app, '/api/v1/collectors/provision', { provisioning_token: token.token });
+  t.equal(again.status, 410);
+  t.match(await again.json(), { error: { reason: 'provisioning_token_used' } });
+});
+
+t.test('heartbeat and ack need a valid X-API-Key; signed commands verify', async (t) => {
+  const app = createHubApp(deps);
+  const { collectorId, apiKey, enrollment } = await claimedCollector(ctx);
+  const noKey = await post(app, '/api/v1/heartbeat', beat);
+  t.equal(noKey.status, 401);
+  t.same(await noKey.json(), { error: { code: 'unauthorized', message: 'missing or invalid API key' } });
+  const tampered = `alpr_${apiKey[5] === 'A' ? 'B' : 'A'}${apiKey.slice(6)}`;
+  t.equal((await post(app, '/api/v1/heartbeat', beat, { 'x-api-key': tampered })).status, 401, 'one character changed');
+
+  const { commandId } = await updateConfig(ctx, SYSTEM_ACTOR, collectorId, { window_seconds: 10 });
+  const res = await post(app, '/api/v1/heartbeat', beat, { 'x-api-key': apiKey });
+  t.equal(res.status, 200);
+  const body = (await res.json()) as { pending_commands: unknown[]; heartbeat_interval_seconds: number; server_time: string };
+  t.equal(body.heartbeat_interval_seconds, 60);
+  t.equal(body.server_time, ctx.clock.now().toISOString());
+  const command = signedCommandSchema.parse(body.pending_commands[0]);
+  t.equal(command.id, commandId);
+  t.ok(verifyCommandSignature(command, enrollment.hub_public_key));
+
+  const bad = await post(app, '/api/v1/heartbeat', { ...beat, queue_depth: -1 }, { 'x-api-key': apiKey });
+  t.equal(bad.status, 400);
+
+  const other = await claimedCollector(ctx);
+  const stranger = await post(app, `/api/v1/commands/${command.id}/ack`, { status: 'success' }, { 'x-api-key': other.apiKey });
+  t.equal(stranger.status, 404, "another collector's command does not exist for it");
+  const badStatus = await post(app, `/api/v1/commands/${command.id}/ack`, { status: 'done' }, { 'x-api-key': apiKey });
+  t.equal(badStatus.status, 400);
+  const ack = await post(app, `/api/v1/commands/${command.id}/ack`, { status: 'success' }, { 'x-api-key': apiKey });
+  t.equal(ack.status, 200);
+  t.same(await ack.json(), { id: command.id, acknowledged: true, status: 'success', acknowledged_at: ctx.clock.now().toISOString() });
+  const after = (await (await post(app, '/api/v1/heartbeat', beat, { 'x-api-key': apiKey })).json()) as { pending_commands: unknown[] };
+  t.same(after.pending_commands, []);
+});
+
+t.test('claim attempts are limited to 10 a minute per address', async (t) => {
+  const app = createHubApp(deps);
+  for (let i = 0; i < 10; i++) {
+    const res = await post(app, '/api/v1/claim', { claim_code: 'ALPR-ZZZZ-ZZZZ', hardware_id: 'SN-RL' });
+    t.equal(res.status, 404, `attempt ${i + 1} reaches the verb`);
+  }
+  const limited = await post(app, '/api/v1/collectors/provision', { provisioning_token: 'x' });
+  t.equal(limited.status, 429, 'provision shares the bucket');
+  t.equal(limited.headers.get('retry-after'), '6');
+  t.equal(limited.headers.get('x-ratelimit-remaining'), '0');
+  t.match(await limited.json(), { error: { code: 'rate_limited' } });
+  ctx.clock.advance(6_000);
+  t.equal((await post(app, '/api/v1/claim', { claim_code: 'ALPR-ZZZZ-ZZZZ', hardware_id: 'SN-RL' })).status, 404, 'allowed again after Retry-After');
+});
+
+t.test('through a real listener: the socket address is recorded, X-Forwarded-For ignored', async (t) => {
+  const app = createHubApp(deps);
+  const server = serve({ fetch: app.fetch, hostname: '127.0.0.1', port: 0 });
+  await new Promise<void>((resolve) => server.once('listening', () => resolve()));
+  t.teardown(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const send = (path: string, body: unknown, headers: Record<string, string> = {}) =>
+    fetch(`${base}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-forwarded-for': '203.0.113.99', ...headers }, body: JSON.stringify(body) });
+
+  const created = await createCollector(ctx, SYSTEM_ACTOR, { siteName: 'Socket' });
+  const claimed = await send('/api/v1/claim', { claim_code: created.claimCode, hardware_id: 'SN-SOCKET' });
+  t.equal(claimed.status, 200);
+  const { api_key: apiKey } = enrollmentResponseSchema.parse(await claimed.json());
+  const [row] = await ctx.db.db.select().from(collectors).where(eq(collectors.id, created.collectorId));
+  t.equal(row?.claimedFromIp, '127.0.0.1');
+
+  const beatRes = await send('/api/v1/heartbeat', beat, { 'x-api-key': apiKey });
+  t.equal(beatRes.status, 200);
+  const [key] = await ctx.db.db.select().from(apiKeys).where(eq(apiKeys.collectorId, created.collectorId));
+  t.equal(key?.lastUsedIp, '127.0.0.1');
+  t.equal(key?.lastUsedAt?.getTime(), ctx.clock.now().getTime());
+});
