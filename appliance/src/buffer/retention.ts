@@ -47,13 +47,13 @@ export function enforceRetention(buffer: DetectionBuffer, now: Date = buffer.clo
 
   let used = databaseUsedBytes(buffer);
   while (used > limits.diskCapBytes) {
-    const evicted = evictOldestImages(buffer);
+    const evicted = evictOldestImages(buffer, used - limits.diskCapBytes);
     if (evicted === 0) break;
     result.evictedImages += evicted;
     used = databaseUsedBytes(buffer);
   }
   while (used > limits.diskCapBytes) {
-    const evicted = deleteOldestRows(buffer, Number.MAX_SAFE_INTEGER, BUFFER_COUNTERS.evictedDetections);
+    const evicted = deleteOldestRows(buffer, Number.MAX_SAFE_INTEGER, BUFFER_COUNTERS.evictedDetections, used - limits.diskCapBytes);
     if (evicted === 0) break;
     result.evictedDetections += evicted;
     used = databaseUsedBytes(buffer);
@@ -78,18 +78,21 @@ export function enforceRetention(buffer: DetectionBuffer, now: Date = buffer.clo
   return result;
 }
 
-/** Deletes up to CHUNK oldest rows (by seq) received before `beforeMs`; images cascade. */
-function deleteOldestRows(buffer: DetectionBuffer, beforeMs: number, counter: string): number {
+/**
+ * Deletes up to CHUNK oldest rows (by seq) received before `beforeMs`, stopping once their
+ * sizes add up to `enoughBytes` (the cap's excess); images cascade.
+ */
+function deleteOldestRows(buffer: DetectionBuffer, beforeMs: number, counter: string, enoughBytes = Infinity): number {
   return buffer.db.transaction(
     (tx) => {
-      const seqs = tx
-        .select({ seq: detections.seq })
+      const rows = tx
+        .select({ seq: detections.seq, bytes: detections.sizeBytes })
         .from(detections)
         .where(lt(detections.receivedMs, beforeMs))
         .orderBy(asc(detections.seq))
         .limit(CHUNK)
-        .all()
-        .map((row) => row.seq);
+        .all();
+      const seqs = takeUntil(rows, enoughBytes);
       if (seqs.length === 0) return 0;
       const deleted = tx.delete(detections).where(inArray(detections.seq, seqs)).run().changes;
       incrementCounter(tx, counter, deleted);
@@ -99,17 +102,21 @@ function deleteOldestRows(buffer: DetectionBuffer, beforeMs: number, counter: st
   );
 }
 
-/** Drops the images of the CHUNK oldest detections that still have any; rows stay. */
-function evictOldestImages(buffer: DetectionBuffer): number {
+/**
+ * Drops all images of the oldest detections that still have any, just enough of them to
+ * cover `enoughBytes` (at most CHUNK detections a transaction); the rows stay.
+ */
+function evictOldestImages(buffer: DetectionBuffer, enoughBytes: number): number {
   return buffer.db.transaction(
     (tx) => {
-      const seqs = tx
-        .selectDistinct({ seq: images.seq })
+      const rows = tx
+        .select({ seq: images.seq, bytes: sql<number>`sum(${images.size})`.mapWith(Number) })
         .from(images)
+        .groupBy(images.seq)
         .orderBy(asc(images.seq))
         .limit(CHUNK)
-        .all()
-        .map((row) => row.seq);
+        .all();
+      const seqs = takeUntil(rows, enoughBytes);
       if (seqs.length === 0) return 0;
       const deleted = tx.delete(images).where(inArray(images.seq, seqs)).run().changes;
       // Keep size_bytes honest so the 5 MB batch trigger counts what is really left.
@@ -122,4 +129,16 @@ function evictOldestImages(buffer: DetectionBuffer): number {
     },
     { behavior: 'immediate' },
   );
+}
+
+/** Oldest-first seqs whose bytes first reach `enoughBytes` (at least one when any). */
+function takeUntil(rows: ReadonlyArray<{ seq: number; bytes: number }>, enoughBytes: number): number[] {
+  const seqs: number[] = [];
+  let freed = 0;
+  for (const row of rows) {
+    if (freed >= enoughBytes) break;
+    seqs.push(row.seq);
+    freed += row.bytes;
+  }
+  return seqs;
 }

@@ -111,8 +111,6 @@ t.test('an image that cannot be fetched leaves the detection without it; a broke
     const runner = startVendorAPull(config({ port: cam.port, mac: '00:11:22:aa:bb:cc', initialBacklogMs: 0 }), deps);
     t.ok(await deps.sink.waitFor(2), `HTTP ${status}: detections kept`);
     t.ok(await until(() => deps.cursors.sets > 0));
-    // One more cycle: the camera now answers an empty list after the stored cursor.
-    t.ok(await until(() => deps.log.entries.length > 0 && runner.status().counters.errors >= 1));
     await runner.stop();
     t.same(deps.sink.ids().sort(), ['203001020304050100', '203001020304060100']);
     t.same(deps.sink.items.map((i) => Object.keys(i.images)), [[], []], 'no images');

@@ -61,6 +61,7 @@ t.test('500 in the middle of a drain: delivered batches stay delivered, the rest
   h.uplink.kick();
   await h.uplink.idle();
   t.equal(h.buffer.items.size, 70);
+  t.same(h.buffer.released, [{ ids: Array.from({ length: 50 }, (_, i) => i + 50), reason: 'HTTP 500: db down' }], 'the failed batch is released');
   t.match(h.uplink.state(), { consecutiveFailures: 1, lastError: { kind: 'network_or_server', status: 500, message: 'HTTP 500: db down' } });
   await h.run(h.untilRetryMs());
   t.same(h.hub.arrivals, ids(120), 'each detection stored once, in order');

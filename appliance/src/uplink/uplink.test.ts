@@ -74,6 +74,7 @@ t.test('the hub lists only some items: the others stay buffered and go again', a
   h.uplink.kick();
   await h.uplink.idle();
   t.same([...h.buffer.items.keys()], [1, 3], 'unlisted items kept');
+  t.same(h.buffer.released[0], { ids: [1, 3], reason: 'not acknowledged' }, 'and handed back to the queue');
   t.same(h.buffer.rejected, []);
   t.same(h.hub.requests.map((r) => r.detectionIds), [ids(5), ['det-0001', 'det-0003']], 'sent again at once while progress is made');
   t.equal(h.uplink.state().consecutiveFailures, 1, 'a batch with no acknowledgement at all counts as a failure');
@@ -108,4 +109,20 @@ t.test('rejected items go to markRejected with the hub reason', async (t) => {
   t.same(h.buffer.uploaded, [0, 2, 3]);
   t.equal(h.buffer.items.size, 0);
   t.match(h.uplink.state().totals, { stored: 3, rejected: 1 });
+});
+
+t.test('a 202 that acknowledges nothing still holds uploads for the recommended delay', async (t) => {
+  const h = await harness(t);
+  h.hub.backpressure = { active: true, recommended_delay_seconds: 30, reason: 'queue_depth' };
+  h.hub.omit = new Set(['det-0000']);
+  h.buffer.add(makeItem(0, T0 - 60_000));
+  h.uplink.kick();
+  await h.uplink.idle();
+  t.match(h.uplink.state(), { consecutiveFailures: 1, backpressureUntilMs: T0 + 30_000, lastError: { kind: 'no_progress' } });
+  await h.run(29_999);
+  t.equal(h.hub.requests.length, 1, 'the short backoff does not override the hub delay');
+  h.hub.omit.clear();
+  await h.run(1);
+  t.equal(h.hub.requests.length, 2);
+  t.equal(h.buffer.items.size, 0);
 });

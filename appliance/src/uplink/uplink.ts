@@ -94,21 +94,25 @@ export function startUplink(deps: UplinkDeps): UplinkHandle {
       return fail(kind, end.reason, end.status, end.retryAfterMs);
     }
     state.keyStatus = 'ok';
-    if (report.progressed === 0) return fail('no_progress', `hub acknowledged none of ${sent} detections`);
     const now = clock.now();
+    if (end.backpressure) {
+      // Honoured even when nothing was acknowledged: the hub is telling us it is loaded.
+      const seconds = Math.min(end.backpressure.recommended_delay_seconds, config.maxBackpressureSeconds);
+      state.backpressureUntilMs = now + seconds * 1000;
+      state.backpressureReason = end.backpressure.reason;
+      log.info({ delaySeconds: seconds, reason: end.backpressure.reason }, 'uplink: hub asked for backpressure; buffering meanwhile');
+    }
+    if (report.progressed === 0) {
+      const retryAtMs = fail('no_progress', `hub acknowledged none of ${sent} detections`);
+      return Math.max(retryAtMs, state.backpressureUntilMs ?? 0);
+    }
     state.totals.batches += 1;
     state.lastSuccessAtMs = now;
     state.consecutiveFailures = 0;
     state.retryAtMs = null;
     backoff = resetBackoff();
     log.debug({ sent, stored: totals.stored, duplicate: totals.duplicate, rejected: totals.rejected }, 'uplink: batch delivered');
-    if (end.backpressure) {
-      const seconds = Math.min(end.backpressure.recommended_delay_seconds, config.maxBackpressureSeconds);
-      state.backpressureUntilMs = now + seconds * 1000;
-      state.backpressureReason = end.backpressure.reason;
-      log.info({ delaySeconds: seconds, reason: end.backpressure.reason }, 'uplink: hub asked for backpressure; buffering meanwhile');
-      return state.backpressureUntilMs;
-    }
+    if (state.backpressureUntilMs !== null) return state.backpressureUntilMs;
     return 'again';
   }
 

@@ -104,7 +104,7 @@ t.test('concurrent claims of one code: exactly one wins', async (t) => {
 
 t.test('a malformed public key is a 400 and the code stays usable', async (t) => {
   const created = await createCollector(ctx, SYSTEM_ACTOR, { siteName: 'Bad key' });
-  await t.rejects(claim(ctx, { claim_code: created.claimCode, hardware_id: 'SN-BADKEY', public_key: 'abc' }, null), { status: 400 });
+  await t.rejects(claim(ctx, { claim_code: created.claimCode, hardware_id: 'SN-BADKEY', public_key: 'abc' }, null), { code: 'bad_request' });
   const [row] = await ctx.db.db.select().from(collectors).where(eq(collectors.id, created.collectorId));
   t.equal(row?.status, 'pending');
 });

@@ -61,9 +61,9 @@ t.test('ack: owner only, idempotent, then no longer delivered', async (t) => {
   t.equal(wipe?.type, 'wipe');
   t.ok(wipe && verifyCommandSignature(wipe, owner.enrollment.hub_public_key));
 
-  await t.rejects(ackCommand(ctx, stranger.collectorId, commandId, { status: 'success' }), { status: 404 }, 'another collector cannot ack');
-  await t.rejects(ackCommand(ctx, owner.collectorId, '11111111-1111-4111-8111-111111111111', { status: 'success' }), { status: 404 });
-  await t.rejects(ackCommand(ctx, owner.collectorId, 'not-a-uuid', { status: 'success' }), { status: 404 });
+  await t.rejects(ackCommand(ctx, stranger.collectorId, commandId, { status: 'success' }), { code: 'not_found' }, 'another collector cannot ack');
+  await t.rejects(ackCommand(ctx, owner.collectorId, '11111111-1111-4111-8111-111111111111', { status: 'success' }), { code: 'not_found' });
+  await t.rejects(ackCommand(ctx, owner.collectorId, 'not-a-uuid', { status: 'success' }), { code: 'not_found' });
 
   const first = await ackCommand(ctx, owner.collectorId, commandId, { status: 'failed', detail: 'disk busy' });
   t.same(first, { id: commandId, acknowledged: true, status: 'failed', acknowledged_at: ctx.clock.now().toISOString() });
@@ -88,5 +88,5 @@ t.test('commands come in creation order; a pending collector gets its config at 
   const result = await updateConfig(ctx, SYSTEM_ACTOR, pending.collectorId, { a: 9 });
   t.equal(result.configVersion, 2);
   t.equal(result.commandId, null);
-  await t.rejects(wipeCollector(ctx, SYSTEM_ACTOR, pending.collectorId), { status: 409 }, 'nothing to wipe before a claim');
+  await t.rejects(wipeCollector(ctx, SYSTEM_ACTOR, pending.collectorId), { code: 'conflict' }, 'nothing to wipe before a claim');
 });

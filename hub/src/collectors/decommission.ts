@@ -39,7 +39,7 @@ export async function decommission(
       targetId: row.id,
       detail: { previous_status: row.status, revoked_keys: revoked.length, reason },
     });
-    ctx.log.warn({ collector_id: row.id, revoked_keys: revoked.length }, 'collector decommissioned');
+    ctx.log.info({ collector_id: row.id, revoked_keys: revoked.length }, 'collector decommissioned');
     return { revokedKeys: revoked.length };
   });
 }

@@ -31,7 +31,7 @@ t.test('rotate: both keys valid during the grace period, only the new one after'
   await authenticateCollector(ctx, apiKey, null);
   await authenticateCollector(ctx, rotated.new_key, null);
   ctx.clock.advance(1);
-  await t.rejects(authenticateCollector(ctx, apiKey, null), { status: 401 }, 'old key refused after the grace');
+  await t.rejects(authenticateCollector(ctx, apiKey, null), { code: 'unauthorized' }, 'old key refused after the grace');
   t.equal((await authenticateCollector(ctx, rotated.new_key, null)).collectorId, collectorId);
   const keys = await listKeys(ctx, collectorId);
   t.same(keys.map((k) => [k.prefix, k.status]), [[apiKey.slice(0, 10), 'expired'], [rotated.new_key.slice(0, 10), 'active']]);
@@ -45,7 +45,7 @@ t.test('rotate: default grace is 24 h; a second rotation never extends an earlie
   ctx.clock.advance(HOUR_MS);
   await rotateKey(ctx, SYSTEM_ACTOR, { collectorId, gracePeriodHours: 48 });
   ctx.clock.advance(23 * HOUR_MS);
-  await t.rejects(authenticateCollector(ctx, apiKey, null), { status: 401 }, 'original key expired on its first schedule');
+  await t.rejects(authenticateCollector(ctx, apiKey, null), { code: 'unauthorized' }, 'original key expired on its first schedule');
   await authenticateCollector(ctx, first.new_key, null);
 });
 
@@ -54,15 +54,15 @@ t.test('revoke: immediate, records who/why, twice is a conflict', async (t) => {
   const [key] = await listKeys(ctx, collectorId);
   const revoked = await revokeKey(ctx, SYSTEM_ACTOR, { keyId: key?.id ?? '', reason: 'leaked in a ticket' });
   t.equal(revoked.collectorId, collectorId);
-  await t.rejects(authenticateCollector(ctx, apiKey, null), { status: 401 });
+  await t.rejects(authenticateCollector(ctx, apiKey, null), { code: 'unauthorized' });
   const [row] = await ctx.db.db.select().from(apiKeys).where(eq(apiKeys.id, revoked.keyId));
   t.equal(row?.isActive, false);
   t.equal(row?.revokeReason, 'leaked in a ticket');
   t.equal(row?.revokedBy, SYSTEM_ACTOR_ID);
   t.equal(row?.revokedAt?.getTime(), ctx.clock.now().getTime());
   t.equal((await listKeys(ctx, collectorId))[0]?.status, 'revoked');
-  await t.rejects(revokeKey(ctx, SYSTEM_ACTOR, { keyId: revoked.keyId, reason: 'again' }), { status: 409 });
-  await t.rejects(revokeKey(ctx, SYSTEM_ACTOR, { keyId: '11111111-1111-4111-8111-111111111111', reason: 'x' }), { status: 404 });
+  await t.rejects(revokeKey(ctx, SYSTEM_ACTOR, { keyId: revoked.keyId, reason: 'again' }), { code: 'conflict' });
+  await t.rejects(revokeKey(ctx, SYSTEM_ACTOR, { keyId: '11111111-1111-4111-8111-111111111111', reason: 'x' }), { code: 'not_found' });
 });
 
 t.test('decommission: every key revoked, history kept, no more rotation or config', async (t) => {
@@ -70,15 +70,15 @@ t.test('decommission: every key revoked, history kept, no more rotation or confi
   const rotated = await rotateKey(ctx, SYSTEM_ACTOR, { collectorId });
   const result = await decommission(ctx, SYSTEM_ACTOR, collectorId);
   t.equal(result.revokedKeys, 2);
-  await t.rejects(authenticateCollector(ctx, apiKey, null), { status: 401 });
-  await t.rejects(authenticateCollector(ctx, rotated.new_key, null), { status: 401 });
+  await t.rejects(authenticateCollector(ctx, apiKey, null), { code: 'unauthorized' });
+  await t.rejects(authenticateCollector(ctx, rotated.new_key, null), { code: 'unauthorized' });
   t.same((await listKeys(ctx, collectorId)).map((k) => k.status), ['revoked', 'revoked']);
   const [row] = await ctx.db.db.select().from(collectors).where(eq(collectors.id, collectorId));
   t.equal(row?.status, 'decommissioned');
   t.ok(row?.hardwareId, 'hardware binding kept as history');
-  await t.rejects(decommission(ctx, SYSTEM_ACTOR, collectorId), { status: 409 });
-  await t.rejects(rotateKey(ctx, SYSTEM_ACTOR, { collectorId }), { status: 409 });
-  await t.rejects(updateConfig(ctx, SYSTEM_ACTOR, collectorId, {}), { status: 409 });
+  await t.rejects(decommission(ctx, SYSTEM_ACTOR, collectorId), { code: 'conflict' });
+  await t.rejects(rotateKey(ctx, SYSTEM_ACTOR, { collectorId }), { code: 'conflict' });
+  await t.rejects(updateConfig(ctx, SYSTEM_ACTOR, collectorId, {}), { code: 'conflict' });
 });
 
 t.test('status: online until 3 heartbeat intervals pass without one', async (t) => {
@@ -99,5 +99,5 @@ t.test('status: online until 3 heartbeat intervals pass without one', async (t) 
   t.equal((await collectorStatus(ctx, collectorId)).connectivity, 'offline', 'a pushed 10 s interval: offline after 30 s');
   const all = await listCollectors(ctx);
   t.ok(all.some((c) => c.id === collectorId && c.heartbeatIntervalSeconds === 10));
-  await t.rejects(collectorStatus(ctx, 'nope'), { status: 404 });
+  await t.rejects(collectorStatus(ctx, 'nope'), { code: 'not_found' });
 });

@@ -37,7 +37,7 @@ export async function revokeKey(ctx: CollectorContext, actor: Actor, input: Revo
       targetId: row.id,
       detail: { collector_id: row.collectorId, key_prefix: row.keyPrefix, reason },
     });
-    ctx.log.warn({ collector_id: row.collectorId, key_prefix: row.keyPrefix }, 'collector key revoked');
+    ctx.log.info({ collector_id: row.collectorId, key_prefix: row.keyPrefix }, 'collector key revoked');
     return { keyId: row.id, keyPrefix: row.keyPrefix, collectorId: row.collectorId, revokedAt: now };
   });
 }

@@ -23,7 +23,7 @@ export async function wipeCollector(ctx: CollectorContext, actor: Actor, collect
       targetId: row.id,
       detail: { command_id: command.id },
     });
-    ctx.log.warn({ collector_id: row.id, command_id: command.id }, 'wipe queued');
+    ctx.log.info({ collector_id: row.id, command_id: command.id }, 'wipe queued');
     return { commandId: command.id };
   });
 }

@@ -16,13 +16,14 @@ t.test('write-once detections and audit log', async (t) => {
 
   await t.rejects(db.sql(`UPDATE detections SET plate_number = 'XXX' WHERE id = $1`, [id]), WRITE_ONCE, 'UPDATE refused');
   await t.rejects(db.sql(`DELETE FROM detections WHERE id = $1`, [id]), WRITE_ONCE, 'DELETE refused');
-  // TRUNCATE would empty a month silently: refused on the parent and on each partition.
-  await t.rejects(db.sql('TRUNCATE detections'), WRITE_ONCE, 'TRUNCATE of the parent refused');
-  await t.rejects(db.sql(`TRUNCATE ${current}`), WRITE_ONCE, 'TRUNCATE of a partition refused');
+  // TRUNCATE would empty months silently. Plain TRUNCATE already fails on the foreign key
+  // from detection_keys; CASCADE gets past that and meets the trigger.
+  await t.rejects(db.sql('TRUNCATE detections CASCADE'), WRITE_ONCE, 'TRUNCATE of the parent refused');
+  await t.rejects(db.sql(`TRUNCATE ${current} CASCADE`), WRITE_ONCE, 'TRUNCATE of a partition refused');
   await t.rejects(db.sql(`UPDATE ${current} SET plate_number = 'XXX'`), WRITE_ONCE, 'UPDATE through the partition refused');
   await t.rejects(db.sql(`DELETE FROM ${current}`), WRITE_ONCE, 'DELETE through the partition refused');
-  const [row] = await db.sql(`SELECT plate_number, count(*) OVER () AS n FROM detections`);
-  t.same(row, { plate_number: 'ABC123', n: '1' }, 'the record is untouched');
+  const rows = await db.sql(`SELECT d.plate_number, (SELECT count(*) FROM detection_keys) AS keys FROM detections d`);
+  t.same(rows, [{ plate_number: 'ABC123', keys: '1' }], 'the record and its key are untouched');
 
   await t.test('partitions created later inherit the guard', async (t) => {
     t.equal(await ensureUpcomingPartitions(db, new Date('2041-06-15T00:00:00Z')), 6);
@@ -30,8 +31,12 @@ t.test('write-once detections and audit log', async (t) => {
       sampleDetection(collectorId, { capturedAt: new Date('2041-06-20T10:00:00Z') }),
     ]);
     await t.rejects(db.sql(`UPDATE detections_y2041m06 SET confidence = 0`), WRITE_ONCE);
-    await t.rejects(db.sql(`TRUNCATE detections_y2041m06`), WRITE_ONCE);
+    await t.rejects(db.sql(`TRUNCATE detections_y2041m06 CASCADE`), WRITE_ONCE);
+    await appendChainedDetections(db, collectorId, [
+      sampleDetection(collectorId, { capturedAt: new Date('2077-01-01T00:00:00Z') }),
+    ]);
     await t.rejects(db.sql(`DELETE FROM detections_default`), WRITE_ONCE, 'default partition too');
+    await t.rejects(db.sql(`TRUNCATE detections_default CASCADE`), WRITE_ONCE);
   });
 
   await t.test('audit log', async (t) => {

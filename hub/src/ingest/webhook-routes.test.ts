@@ -110,9 +110,10 @@ t.test('the key query parameter is checked like X-API-Key and never logged', asy
   t.equal((await post('?key=nonsense')).status, 401, 'malformed key');
   const unknownKey = `alpr_${'A'.repeat(43)}`;
   t.equal((await post(`?key=${unknownKey}`)).status, 401, 'well-formed but unknown key');
+  t.equal((await post(`?key=${hub.apiKey}`)).status, 200, 'the valid key');
   await hub.deps.db.sql(`UPDATE api_keys SET revoked_at = now(), is_active = false WHERE collector_id = $1`, [hub.collectorId]);
   t.equal((await post(`?key=${hub.apiKey}`)).status, 401, 'revoked key');
-  t.equal((await rows(hub)).length, 0);
+  t.equal((await rows(hub)).length, 1, 'stored only with the valid key');
   const logs = logLines.join('');
   t.ok(logs.includes('collector API key refused'), 'refusals are logged');
   for (const secret of [hub.apiKey, unknownKey]) t.notOk(logs.includes(secret), 'the key never appears in the log');

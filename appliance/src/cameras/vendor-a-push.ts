@@ -1,0 +1,114 @@
+import { Hono } from 'hono';
+import type { Context } from 'hono';
+import { parseWith } from '@alpr/shared/adapters/factory';
+import type { RoutedOutcome } from '@alpr/shared/adapters/factory';
+import { ADAPTER_TYPES } from '@alpr/shared/adapters/types';
+import type { AdapterContext, AdapterType, CameraIdentity, ParseInput } from '@alpr/shared/adapters/types';
+import { contextOf } from './config.ts';
+import type { CameraConfig } from './config.ts';
+import { deliver, reportIssues } from './deliver.ts';
+import { SinkRefusedError } from './errors.ts';
+import type { CameraLog, Clock, DetectionSink } from './ports.ts';
+import { createStatusTracker } from './status.ts';
+import type { CameraStatusTracker } from './status.ts';
+import { readCappedBody } from './body.ts';
+
+/**
+ * Camera push receiver (spec "Ingest webhooks"), mounted on the appliance's port 8080:
+ * `POST /api/v1/ingest/{vendor_a|vendor_b|auto}`. vendor_a cameras post
+ * `EventNotificationAlert` XML or multipart with the JPEGs (§1.2, §1.3); a relay may post
+ * vendor_b event JSON (§2.3).
+ *
+ * The camera is answered 2xx only after the sink committed every detection (ARCHITECTURE
+ * "acknowledged to the camera only after the insert commits"): otherwise 503, and the
+ * camera re-uploads (§1.2 `activePostCount`). A post without a plate (motion, `unknown`)
+ * gets 200 so the camera does not retry it; an unreadable one 400 (a retry would not help).
+ */
+
+/** An alert is a few KB, a multipart post with three pictures about 200 KB [A2]. */
+export const DEFAULT_MAX_PUSH_BYTES = 2 * 1024 * 1024;
+
+export interface IngestDeps {
+  /** The configured cameras, read per request: cameras are added at runtime. */
+  cameras: () => readonly CameraConfig[];
+  sink: DetectionSink;
+  log: CameraLog;
+  clock: Clock;
+  /** vendor_b camera id -> identity (MAC), from the running vendor_b runners' bootstraps. */
+  vendorBCameras?: () => ReadonlyMap<string, CameraIdentity>;
+  /** The status tracker of a configured camera, so pushes show in diagnostics. */
+  statusOf?: (cameraId: string) => CameraStatusTracker | undefined;
+  maxBodyBytes?: number;
+}
+
+const errorBody = (code: string, message: string) => ({ error: { code, message } });
+
+/**
+ * The configured camera a payload came from, by the MAC a context-free parse found in it
+ * (vendor_a `macAddress`). Unknown cameras are still accepted, with no timezone or
+ * direction mapping: losing a read is worse than a read with an unmapped direction.
+ */
+function cameraFor(outcome: RoutedOutcome, cameras: readonly CameraConfig[]): CameraConfig | undefined {
+  const macs = new Set(outcome.detections.map((d) => d.detection.camera.mac));
+  return cameras.find((c) => c.vendor === outcome.adapter && c.mac !== undefined && macs.has(c.mac));
+}
+
+function contextFor(adapter: AdapterType | undefined, camera: CameraConfig | undefined, deps: IngestDeps): AdapterContext {
+  const base: AdapterContext = camera ? contextOf(camera) : {};
+  if (adapter !== 'vendor_b') return base;
+  const cameras = new Map(deps.vendorBCameras?.() ?? []);
+  // A vendor_b entry pinned to one NVR camera id with a MAC maps that id too.
+  for (const c of deps.cameras()) {
+    const only = c.cameraIds?.length === 1 ? c.cameraIds[0] : undefined;
+    if (c.vendor === 'vendor_b' && only !== undefined && c.mac && !cameras.has(only)) cameras.set(only, { id: only, mac: c.mac });
+  }
+  // vendor_b events name their camera by NVR id: no single-camera fallback.
+  return { cameras };
+}
+
+export function createIngestApp(deps: IngestDeps): Hono {
+  const app = new Hono();
+  const maxBytes = deps.maxBodyBytes ?? DEFAULT_MAX_PUSH_BYTES;
+
+  app.post('/api/v1/ingest/:vendor', async (c: Context) => {
+    const vendor = c.req.param('vendor') ?? '';
+    if (vendor !== 'auto' && !(ADAPTER_TYPES as readonly string[]).includes(vendor)) {
+      return c.json(errorBody('unknown_vendor', `no adapter ${vendor.slice(0, 40)}`), 404);
+    }
+    const body = await readCappedBody(c.req.raw, maxBytes);
+    if (!body.ok) return c.json(errorBody('payload_too_large', `body above ${maxBytes} bytes`), 413);
+    const headers: Record<string, string> = {};
+    c.req.raw.headers.forEach((value, name) => {
+      headers[name.toLowerCase()] = value;
+    });
+    const contentType = c.req.header('content-type');
+    const input: ParseInput = { body: body.bytes, headers, ...(contentType ? { contentType } : {}) };
+    const type = vendor as AdapterType | 'auto';
+
+    const first = parseWith(type, input, contextFor(type === 'auto' ? undefined : type, undefined, deps));
+    const camera = cameraFor(first, deps.cameras());
+    const outcome = camera || first.adapter === 'vendor_b' ? parseWith(first.adapter ?? type, input, contextFor(first.adapter, camera, deps)) : first;
+    const source = camera?.id ?? outcome.detections[0]?.detection.camera.id ?? 'push';
+    const status =
+      (camera ? deps.statusOf?.(camera.id) : undefined) ??
+      createStatusTracker({ id: source, name: source, vendor: outcome.adapter ?? 'vendor_a', mode: 'push' }, deps.clock);
+
+    reportIssues(outcome, { source, status, log: deps.log });
+    if (outcome.failure !== undefined) return c.json(errorBody('unparseable', outcome.failure), 400);
+    if (outcome.detections.length === 0 && outcome.errors.length > 0) {
+      return c.json(errorBody('unparseable', outcome.errors[0]?.reason ?? 'no readable detection'), 400);
+    }
+    status.online();
+    try {
+      const summary = await deliver(outcome.detections, { source, sink: deps.sink, status, log: deps.log });
+      return c.json({ accepted: summary.accepted, duplicates: summary.counts.duplicate, ignored: outcome.ignored }, 200);
+    } catch (error) {
+      if (!(error instanceof SinkRefusedError)) throw error;
+      deps.log.error({ camera: source, error: error.message }, 'push not committed; camera told to retry');
+      c.header('retry-after', '5');
+      return c.json(errorBody('buffer_unavailable', 'detection not stored; retry later'), 503);
+    }
+  });
+
+  return app;
+}

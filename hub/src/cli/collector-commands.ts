@@ -1,0 +1,185 @@
+import { readFile } from 'node:fs/promises';
+import { parseArgs } from 'node:util';
+import { verifyChain } from '../db/chain.ts';
+import { SYSTEM_ACTOR, type CollectorContext } from '../collectors/context.ts';
+import { createCollector } from '../collectors/create-collector.ts';
+import { decommission } from '../collectors/decommission.ts';
+import { listKeys } from '../collectors/list-keys.ts';
+import { issueProvisioningToken } from '../collectors/provisioning.ts';
+import { revokeKey } from '../collectors/revoke-key.ts';
+import { rotateKey } from '../collectors/rotate-key.ts';
+import { collectorStatus, listCollectors } from '../collectors/status.ts';
+import { updateConfig } from '../collectors/update-config.ts';
+import { wipeCollector } from '../collectors/wipe.ts';
+import type { Output } from './output.ts';
+
+/** A mistake in the command line itself: usage is printed, exit code 2. */
+export class UsageError extends Error {}
+
+export const USAGE = `usage: npm run hub -- <command> [--json]
+
+  collector create --site-name NAME [--site-address TEXT] [--lat DEG --lon DEG] [--config FILE]
+  collector provision-token <collector-id>
+  collector list
+  collector status <collector-id>
+  collector rotate-key <collector-id> [--grace-hours N]     (default 24)
+  collector revoke-key <key-id> --reason TEXT
+  collector keys <collector-id>
+  collector decommission <collector-id> [--reason TEXT]
+  collector config <collector-id> --file CONFIG.json
+  collector wipe <collector-id>
+  chain verify <collector-id>
+
+Actions are recorded as the system actor ${SYSTEM_ACTOR.userId}.`;
+
+const OPTIONS = {
+  'site-name': { type: 'string' },
+  'site-address': { type: 'string' },
+  lat: { type: 'string' },
+  lon: { type: 'string' },
+  config: { type: 'string' },
+  file: { type: 'string' },
+  'grace-hours': { type: 'string' },
+  reason: { type: 'string' },
+  json: { type: 'boolean' },
+  help: { type: 'boolean' },
+} as const;
+
+export type CliOptions = ReturnType<typeof parseCommandLine>['options'];
+
+/** `--lon -0.12` would read as an option to parseArgs: join a negative number to its flag. */
+function joinNegativeNumbers(argv: readonly string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const token = argv[i] ?? '';
+    const next = argv[i + 1];
+    if ((token === '--lat' || token === '--lon') && next !== undefined && /^-\d/.test(next)) {
+      out.push(`${token}=${next}`);
+      i += 1;
+    } else {
+      out.push(token);
+    }
+  }
+  return out;
+}
+
+export function parseCommandLine(argv: readonly string[]) {
+  try {
+    const { values, positionals } = parseArgs({ args: joinNegativeNumbers(argv), options: OPTIONS, allowPositionals: true, strict: true });
+    return { positionals, options: values };
+  } catch (err) {
+    throw new UsageError(err instanceof Error ? err.message : String(err));
+  }
+}
+
+function one(positionals: readonly string[], index: number, what: string): string {
+  const value = positionals[index];
+  if (value === undefined) throw new UsageError(`missing ${what}`);
+  if (positionals.length > index + 1) throw new UsageError(`unexpected argument ${positionals[index + 1]}`);
+  return value;
+}
+
+function number(text: string | undefined, name: string): number | undefined {
+  if (text === undefined) return undefined;
+  const value = Number(text);
+  if (text.trim() === '' || !Number.isFinite(value)) throw new UsageError(`--${name} must be a number`);
+  return value;
+}
+
+async function jsonObjectFile(path: string): Promise<Record<string, unknown>> {
+  const parsed: unknown = JSON.parse(await readFile(path, 'utf8'));
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw new UsageError(`${path} must hold a JSON object`);
+  return parsed as Record<string, unknown>;
+}
+
+/** Runs one parsed command; returns the process exit code. */
+export async function runCommand(ctx: CollectorContext, positionals: readonly string[], options: CliOptions, out: Output): Promise<number> {
+  const [group, verb] = positionals;
+  const key = `${group ?? ''} ${verb ?? ''}`;
+  switch (key) {
+    case 'collector create': {
+      one(positionals, 1, 'verb');
+      const siteName = options['site-name'];
+      if (siteName === undefined) throw new UsageError('--site-name is required');
+      const latitude = number(options.lat, 'lat');
+      const longitude = number(options.lon, 'lon');
+      const created = await createCollector(ctx, SYSTEM_ACTOR, {
+        siteName,
+        ...(options['site-address'] !== undefined ? { siteAddress: options['site-address'] } : {}),
+        ...(latitude !== undefined ? { latitude } : {}),
+        ...(longitude !== undefined ? { longitude } : {}),
+        ...(options.config !== undefined ? { config: await jsonObjectFile(options.config) } : {}),
+      });
+      out.record({ collector_id: created.collectorId, claim_code: created.claimCode, claim_code_expires_at: created.claimCodeExpiresAt });
+      return 0;
+    }
+    case 'collector provision-token': {
+      const issued = await issueProvisioningToken(ctx, SYSTEM_ACTOR, one(positionals, 2, 'collector id'));
+      out.record({ provisioning_token: issued.token, expires_at: issued.expiresAt, note: 'shown once; single use' });
+      return 0;
+    }
+    case 'collector list': {
+      const all = await listCollectors(ctx);
+      out.table(all.map((c) => ({ id: c.id, site: c.siteName, status: c.status, connectivity: c.connectivity, last_heartbeat_at: c.lastHeartbeatAt, config_version: c.configVersion })));
+      return 0;
+    }
+    case 'collector status': {
+      const s = await collectorStatus(ctx, one(positionals, 2, 'collector id'));
+      out.record({
+        id: s.id, site_name: s.siteName, site_address: s.siteAddress, status: s.status, connectivity: s.connectivity,
+        last_heartbeat_at: s.lastHeartbeatAt, heartbeat_interval_seconds: s.heartbeatIntervalSeconds, last_heartbeat: s.lastHeartbeat,
+        config_version: s.configVersion, hardware_id: s.hardwareId, edge_version: s.edgeVersion, os_version: s.osVersion,
+        claimed_at: s.claimedAt, claim_code_expires_at: s.claimCodeExpiresAt, created_at: s.createdAt,
+      });
+      return 0;
+    }
+    case 'collector rotate-key': {
+      const grace = number(options['grace-hours'], 'grace-hours');
+      const rotated = await rotateKey(ctx, SYSTEM_ACTOR, { collectorId: one(positionals, 2, 'collector id'), ...(grace !== undefined ? { gracePeriodHours: grace } : {}) });
+      out.record({ new_key: rotated.new_key, new_key_id: rotated.new_key_id, old_key_expires_at: rotated.old_key_expires_at, message: rotated.message });
+      return 0;
+    }
+    case 'collector revoke-key': {
+      if (options.reason === undefined) throw new UsageError('--reason is required');
+      const revoked = await revokeKey(ctx, SYSTEM_ACTOR, { keyId: one(positionals, 2, 'key id'), reason: options.reason });
+      out.record({ key_id: revoked.keyId, key_prefix: revoked.keyPrefix, collector_id: revoked.collectorId, revoked_at: revoked.revokedAt });
+      return 0;
+    }
+    case 'collector keys': {
+      const keys = await listKeys(ctx, one(positionals, 2, 'collector id'));
+      out.table(keys.map((k) => ({ id: k.id, prefix: k.prefix, status: k.status, created_at: k.createdAt, expires_at: k.expiresAt, last_used_at: k.lastUsedAt, last_used_ip: k.lastUsedIp })));
+      return 0;
+    }
+    case 'collector decommission': {
+      const id = one(positionals, 2, 'collector id');
+      const result = await decommission(ctx, SYSTEM_ACTOR, id, options.reason);
+      out.record({ collector_id: id, status: 'decommissioned', revoked_keys: result.revokedKeys });
+      return 0;
+    }
+    case 'collector config': {
+      if (options.file === undefined) throw new UsageError('--file is required');
+      const id = one(positionals, 2, 'collector id');
+      const result = await updateConfig(ctx, SYSTEM_ACTOR, id, await jsonObjectFile(options.file));
+      out.record({ collector_id: id, config_version: result.configVersion, command_id: result.commandId });
+      return 0;
+    }
+    case 'collector wipe': {
+      const id = one(positionals, 2, 'collector id');
+      const result = await wipeCollector(ctx, SYSTEM_ACTOR, id);
+      out.record({ collector_id: id, command_id: result.commandId, note: 'delivered with the next heartbeat' });
+      return 0;
+    }
+    case 'chain verify': {
+      const id = one(positionals, 2, 'collector id');
+      const result = await verifyChain(ctx.db, id);
+      if (result.ok) {
+        out.record({ collector_id: id, chain: 'intact', records: result.count });
+        return 0;
+      }
+      out.record({ collector_id: id, chain: 'broken', ...result.brokenAt });
+      return 1;
+    }
+    default:
+      throw new UsageError(group === undefined ? 'missing command' : `unknown command: ${positionals.slice(0, 2).join(' ')}`);
+  }
+}

@@ -1,0 +1,139 @@
+/**
+ * Hub ingest benchmark: the real hub (Postgres, image store on disk, HTTP on 127.0.0.1)
+ * in this process, batches of 50 posted with undici.
+ *
+ *   eval "$(scripts/test-postgres.sh start)"; export DATABASE_URL
+ *   npx tsx scripts/bench/hub-ingest.ts [--batches 200] [--concurrency 4]
+ *
+ * Two workloads, each run twice: sequentially (latency of one batch at a time) and with
+ * `--concurrency` uploads in flight (sustained detections/s). Request bodies are built
+ * before each timed chunk, so the client's own encoding and hashing are not counted.
+ * Uses a fresh database (created and dropped here) and a temporary image folder.
+ */
+import { randomBytes, randomUUID } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
+import { parseArgs } from 'node:util';
+import postgres from 'postgres';
+import { Agent, request } from 'undici';
+import { openDatabase } from '../../hub/src/db/client.ts';
+import { createLog } from '../../hub/src/log.ts';
+import { encodeBatch, sampleDetection, startTestHub, type BatchEntry, type TestHub } from '../../hub/src/ingest/test-support.ts';
+
+const { values: args } = parseArgs({
+  options: {
+    batches: { type: 'string', default: '200' },
+    concurrency: { type: 'string', default: '4' },
+    size: { type: 'string', default: '50' },
+  },
+});
+const BATCHES = Number(args.batches);
+const CONCURRENCY = Number(args.concurrency);
+const BATCH_SIZE = Number(args.size);
+/** Bodies built ahead of each timed chunk (bounded memory: 40 x 4.3 MB). */
+const CHUNK = 40;
+const CROP_BYTES = 20 * 1024;
+const SCENE_BYTES = 65 * 1024;
+
+// Unique image bytes without 4 MB of CSPRNG per batch: slices of one random pool, each
+// stamped with a counter so every image has its own SHA-256 (the store writes each one).
+const pool = randomBytes(16 * 1024 * 1024);
+let stamp = 0;
+function image(size: number): Buffer {
+  const at = Math.floor(Math.random() * (pool.length - size));
+  const bytes = Buffer.from(pool.subarray(at, at + size));
+  bytes.writeUInt32BE(0xffd8ffe0, 0);
+  bytes.writeDoubleBE(++stamp, 4);
+  bytes.write(randomUUID(), 12, 'latin1');
+  return bytes;
+}
+
+const plate = (): string => `${randomBytes(3).toString('hex').toUpperCase()}${Math.floor(Math.random() * 90 + 10)}`;
+
+function buildBatch(withImages: boolean): { body: Buffer; contentType: string } {
+  const entries: BatchEntry[] = Array.from({ length: BATCH_SIZE }, () => ({
+    detection: sampleDetection({ plate: { text: plate(), confidence: 0.9 } }),
+    ...(withImages ? { plateCrop: image(CROP_BYTES), fullScene: image(SCENE_BYTES) } : {}),
+  }));
+  return encodeBatch(entries);
+}
+
+interface RunResult {
+  latencies: number[];
+  seconds: number;
+  statuses: Map<number, number>;
+}
+
+async function run(hub: TestHub, agent: Agent, withImages: boolean, concurrency: number): Promise<RunResult> {
+  const latencies: number[] = [];
+  const statuses = new Map<number, number>();
+  let busySeconds = 0;
+  for (let done = 0; done < BATCHES; done += CHUNK) {
+    const bodies = Array.from({ length: Math.min(CHUNK, BATCHES - done) }, () => buildBatch(withImages));
+    const started = performance.now();
+    let next = 0;
+    const worker = async (): Promise<void> => {
+      for (let i = next++; i < bodies.length; i = next++) {
+        const batch = bodies[i];
+        if (!batch) return;
+        const t0 = performance.now();
+        const res = await request(`${hub.url}/api/v1/detections/batch`, {
+          method: 'POST',
+          dispatcher: agent,
+          headers: { 'content-type': batch.contentType, 'x-api-key': hub.apiKey },
+          body: batch.body,
+        });
+        await res.body.dump();
+        latencies.push(performance.now() - t0);
+        statuses.set(res.statusCode, (statuses.get(res.statusCode) ?? 0) + 1);
+      }
+    };
+    await Promise.all(Array.from({ length: concurrency }, worker));
+    busySeconds += (performance.now() - started) / 1000;
+  }
+  return { latencies, seconds: busySeconds, statuses };
+}
+
+function percentile(sorted: readonly number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN;
+}
+
+function report(name: string, r: RunResult): void {
+  const sorted = [...r.latencies].sort((a, b) => a - b);
+  const rate = (r.latencies.length * BATCH_SIZE) / r.seconds;
+  const codes = [...r.statuses].map(([code, n]) => `${code}x${n}`).join(' ');
+  console.log(
+    `${name.padEnd(34)} p50 ${percentile(sorted, 50).toFixed(1).padStart(6)} ms  p95 ${percentile(sorted, 95).toFixed(1).padStart(6)} ms  ` +
+      `p99 ${percentile(sorted, 99).toFixed(1).padStart(6)} ms  ${rate.toFixed(0).padStart(6)} detections/s  [${codes}]`,
+  );
+}
+
+async function main(): Promise<void> {
+  const adminUrl = process.env['DATABASE_URL'];
+  if (!adminUrl) throw new Error('DATABASE_URL is required: eval "$(scripts/test-postgres.sh start)"; export DATABASE_URL');
+  const name = `alpr_bench_${randomBytes(4).toString('hex')}`;
+  const admin = postgres(adminUrl, { max: 1, onnotice: () => undefined });
+  await admin.unsafe(`CREATE DATABASE ${name}`);
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  const db = await openDatabase({ url: url.toString(), log: createLog('silent'), maxConnections: 10 });
+  const hub = await startTestHub({ db, latitude: 51.5, longitude: -0.12 });
+  const agent = new Agent({ connections: CONCURRENCY, keepAliveTimeout: 30_000 });
+  try {
+    console.log(`hub ingest: ${BATCHES} batches of ${BATCH_SIZE} per run, images ${CROP_BYTES / 1024} KB crop + ${SCENE_BYTES / 1024} KB scene`);
+    await run(hub, agent, false, 1).then(() => undefined); // warm-up: JIT, prepared statements, connections
+    report('no images, sequential', await run(hub, agent, false, 1));
+    report(`no images, ${CONCURRENCY} in flight`, await run(hub, agent, false, CONCURRENCY));
+    report('with images, sequential', await run(hub, agent, true, 1));
+    report(`with images, ${CONCURRENCY} in flight`, await run(hub, agent, true, CONCURRENCY));
+    const [row] = await db.sql<{ n: string }>('SELECT count(*) AS n FROM detections');
+    console.log(`stored ${row?.n} detections; hash chain head ${JSON.stringify((await db.sql('SELECT last_seq FROM collector_chain_heads'))[0])}`);
+  } finally {
+    await agent.close();
+    await hub.close();
+    await db.close();
+    await admin.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await admin.end({ timeout: 5 });
+  }
+}
+
+await main();
