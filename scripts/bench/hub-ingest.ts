@@ -60,12 +60,12 @@ function buildBatch(withImages: boolean): { body: Buffer; contentType: string } 
 interface RunResult {
   latencies: number[];
   seconds: number;
-  statuses: Map<number, number>;
+  statuses: Map<string, number>;
 }
 
 async function run(hub: TestHub, agent: Agent, withImages: boolean, concurrency: number): Promise<RunResult> {
   const latencies: number[] = [];
-  const statuses = new Map<number, number>();
+  const statuses = new Map<string, number>();
   let busySeconds = 0;
   for (let done = 0; done < BATCHES; done += CHUNK) {
     const bodies = Array.from({ length: Math.min(CHUNK, BATCHES - done) }, () => buildBatch(withImages));
@@ -82,9 +82,10 @@ async function run(hub: TestHub, agent: Agent, withImages: boolean, concurrency:
           headers: { 'content-type': batch.contentType, 'x-api-key': hub.apiKey },
           body: batch.body,
         });
-        await res.body.dump();
+        const answer = (await res.body.json()) as { backpressure?: { reason: string }; error?: { message: string } };
         latencies.push(performance.now() - t0);
-        statuses.set(res.statusCode, (statuses.get(res.statusCode) ?? 0) + 1);
+        const key = answer.backpressure ? `${res.statusCode} ${answer.backpressure.reason}` : answer.error ? `${res.statusCode} ${answer.error.message}` : String(res.statusCode);
+        statuses.set(key, (statuses.get(key) ?? 0) + 1);
       }
     };
     await Promise.all(Array.from({ length: concurrency }, worker));
@@ -100,7 +101,7 @@ function percentile(sorted: readonly number[], p: number): number {
 function report(name: string, r: RunResult): void {
   const sorted = [...r.latencies].sort((a, b) => a - b);
   const rate = (r.latencies.length * BATCH_SIZE) / r.seconds;
-  const codes = [...r.statuses].map(([code, n]) => `${code}x${n}`).join(' ');
+  const codes = [...r.statuses].map(([code, n]) => `${code} x${n}`).join(', ');
   console.log(
     `${name.padEnd(34)} p50 ${percentile(sorted, 50).toFixed(1).padStart(6)} ms  p95 ${percentile(sorted, 95).toFixed(1).padStart(6)} ms  ` +
       `p99 ${percentile(sorted, 99).toFixed(1).padStart(6)} ms  ${rate.toFixed(0).padStart(6)} detections/s  [${codes}]`,

@@ -39,7 +39,7 @@ t.test('WAL: readers in another connection see consistent snapshots while a proc
     try {
       // One read transaction: detections and images must agree (2 images per row), never a
       // half-committed insert, and the count never goes backwards.
-      const [rows, imageRows] = reader.sqlite.transaction(() => [countRows(reader, 'detections'), countRows(reader, 'images')])();
+      const [rows, imageRows] = reader.sqlite.transaction((): [number, number] => [countRows(reader, 'detections'), countRows(reader, 'images')])();
       if (imageRows !== rows * 2) problems.push(`snapshot ${rows} rows / ${imageRows} images`);
       if (rows < last) problems.push(`count went back ${last} -> ${rows}`);
       if (rows > 0 && rows < ROWS) sawPartial = true;

@@ -87,13 +87,24 @@ function number(text: string | undefined, name: string): number | undefined {
 }
 
 async function jsonObjectFile(path: string): Promise<Record<string, unknown>> {
-  const parsed: unknown = JSON.parse(await readFile(path, 'utf8'));
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(await readFile(path, 'utf8'));
+  } catch (err) {
+    throw new UsageError(`cannot read ${path} as JSON: ${err instanceof Error ? err.message : String(err)}`);
+  }
   if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw new UsageError(`${path} must hold a JSON object`);
   return parsed as Record<string, unknown>;
 }
 
-/** Runs one parsed command; returns the process exit code. */
-export async function runCommand(ctx: CollectorContext, positionals: readonly string[], options: CliOptions, out: Output): Promise<number> {
+/** A validated command, ready to run against the database; resolves to the exit code. */
+export type Action = (ctx: CollectorContext, out: Output) => Promise<number>;
+
+/**
+ * Checks the command line and returns what to run, so usage mistakes are reported before
+ * the database is opened (a PGlite start takes seconds).
+ */
+export function planCommand(positionals: readonly string[], options: CliOptions): Action {
   const [group, verb] = positionals;
   const key = `${group ?? ''} ${verb ?? ''}`;
   switch (key) {
@@ -103,81 +114,112 @@ export async function runCommand(ctx: CollectorContext, positionals: readonly st
       if (siteName === undefined) throw new UsageError('--site-name is required');
       const latitude = number(options.lat, 'lat');
       const longitude = number(options.lon, 'lon');
-      const created = await createCollector(ctx, SYSTEM_ACTOR, {
-        siteName,
-        ...(options['site-address'] !== undefined ? { siteAddress: options['site-address'] } : {}),
-        ...(latitude !== undefined ? { latitude } : {}),
-        ...(longitude !== undefined ? { longitude } : {}),
-        ...(options.config !== undefined ? { config: await jsonObjectFile(options.config) } : {}),
-      });
-      out.record({ collector_id: created.collectorId, claim_code: created.claimCode, claim_code_expires_at: created.claimCodeExpiresAt });
-      return 0;
+      const configFile = options.config;
+      return async (ctx, out) => {
+        const created = await createCollector(ctx, SYSTEM_ACTOR, {
+          siteName,
+          ...(options['site-address'] !== undefined ? { siteAddress: options['site-address'] } : {}),
+          ...(latitude !== undefined ? { latitude } : {}),
+          ...(longitude !== undefined ? { longitude } : {}),
+          ...(configFile !== undefined ? { config: await jsonObjectFile(configFile) } : {}),
+        });
+        out.record({ collector_id: created.collectorId, claim_code: created.claimCode, claim_code_expires_at: created.claimCodeExpiresAt });
+        return 0;
+      };
     }
     case 'collector provision-token': {
-      const issued = await issueProvisioningToken(ctx, SYSTEM_ACTOR, one(positionals, 2, 'collector id'));
-      out.record({ provisioning_token: issued.token, expires_at: issued.expiresAt, note: 'shown once; single use' });
-      return 0;
+      const id = one(positionals, 2, 'collector id');
+      return async (ctx, out) => {
+        const issued = await issueProvisioningToken(ctx, SYSTEM_ACTOR, id);
+        out.record({ provisioning_token: issued.token, expires_at: issued.expiresAt, note: 'shown once; single use' });
+        return 0;
+      };
     }
     case 'collector list': {
-      const all = await listCollectors(ctx);
-      out.table(all.map((c) => ({ id: c.id, site: c.siteName, status: c.status, connectivity: c.connectivity, last_heartbeat_at: c.lastHeartbeatAt, config_version: c.configVersion })));
-      return 0;
+      one(positionals, 1, 'verb');
+      return async (ctx, out) => {
+        const all = await listCollectors(ctx);
+        out.table(all.map((c) => ({ id: c.id, site: c.siteName, status: c.status, connectivity: c.connectivity, last_heartbeat_at: c.lastHeartbeatAt, config_version: c.configVersion })));
+        return 0;
+      };
     }
     case 'collector status': {
-      const s = await collectorStatus(ctx, one(positionals, 2, 'collector id'));
-      out.record({
-        id: s.id, site_name: s.siteName, site_address: s.siteAddress, status: s.status, connectivity: s.connectivity,
-        last_heartbeat_at: s.lastHeartbeatAt, heartbeat_interval_seconds: s.heartbeatIntervalSeconds, last_heartbeat: s.lastHeartbeat,
-        config_version: s.configVersion, hardware_id: s.hardwareId, edge_version: s.edgeVersion, os_version: s.osVersion,
-        claimed_at: s.claimedAt, claim_code_expires_at: s.claimCodeExpiresAt, created_at: s.createdAt,
-      });
-      return 0;
+      const id = one(positionals, 2, 'collector id');
+      return async (ctx, out) => {
+        const s = await collectorStatus(ctx, id);
+        out.record({
+          id: s.id, site_name: s.siteName, site_address: s.siteAddress, status: s.status, connectivity: s.connectivity,
+          last_heartbeat_at: s.lastHeartbeatAt, heartbeat_interval_seconds: s.heartbeatIntervalSeconds, last_heartbeat: s.lastHeartbeat,
+          config_version: s.configVersion, hardware_id: s.hardwareId, edge_version: s.edgeVersion, os_version: s.osVersion,
+          claimed_at: s.claimedAt, claim_code_expires_at: s.claimCodeExpiresAt, created_at: s.createdAt,
+        });
+        return 0;
+      };
     }
     case 'collector rotate-key': {
+      const collectorId = one(positionals, 2, 'collector id');
       const grace = number(options['grace-hours'], 'grace-hours');
-      const rotated = await rotateKey(ctx, SYSTEM_ACTOR, { collectorId: one(positionals, 2, 'collector id'), ...(grace !== undefined ? { gracePeriodHours: grace } : {}) });
-      out.record({ new_key: rotated.new_key, new_key_id: rotated.new_key_id, old_key_expires_at: rotated.old_key_expires_at, message: rotated.message });
-      return 0;
+      return async (ctx, out) => {
+        const rotated = await rotateKey(ctx, SYSTEM_ACTOR, { collectorId, ...(grace !== undefined ? { gracePeriodHours: grace } : {}) });
+        out.record({ new_key: rotated.new_key, new_key_id: rotated.new_key_id, old_key_expires_at: rotated.old_key_expires_at, message: rotated.message });
+        return 0;
+      };
     }
     case 'collector revoke-key': {
-      if (options.reason === undefined) throw new UsageError('--reason is required');
-      const revoked = await revokeKey(ctx, SYSTEM_ACTOR, { keyId: one(positionals, 2, 'key id'), reason: options.reason });
-      out.record({ key_id: revoked.keyId, key_prefix: revoked.keyPrefix, collector_id: revoked.collectorId, revoked_at: revoked.revokedAt });
-      return 0;
+      const keyId = one(positionals, 2, 'key id');
+      const reason = options.reason;
+      if (reason === undefined) throw new UsageError('--reason is required');
+      return async (ctx, out) => {
+        const revoked = await revokeKey(ctx, SYSTEM_ACTOR, { keyId, reason });
+        out.record({ key_id: revoked.keyId, key_prefix: revoked.keyPrefix, collector_id: revoked.collectorId, revoked_at: revoked.revokedAt });
+        return 0;
+      };
     }
     case 'collector keys': {
-      const keys = await listKeys(ctx, one(positionals, 2, 'collector id'));
-      out.table(keys.map((k) => ({ id: k.id, prefix: k.prefix, status: k.status, created_at: k.createdAt, expires_at: k.expiresAt, last_used_at: k.lastUsedAt, last_used_ip: k.lastUsedIp })));
-      return 0;
+      const id = one(positionals, 2, 'collector id');
+      return async (ctx, out) => {
+        const keys = await listKeys(ctx, id);
+        out.table(keys.map((k) => ({ id: k.id, prefix: k.prefix, status: k.status, created_at: k.createdAt, expires_at: k.expiresAt, last_used_at: k.lastUsedAt, last_used_ip: k.lastUsedIp })));
+        return 0;
+      };
     }
     case 'collector decommission': {
       const id = one(positionals, 2, 'collector id');
-      const result = await decommission(ctx, SYSTEM_ACTOR, id, options.reason);
-      out.record({ collector_id: id, status: 'decommissioned', revoked_keys: result.revokedKeys });
-      return 0;
+      return async (ctx, out) => {
+        const result = await decommission(ctx, SYSTEM_ACTOR, id, options.reason);
+        out.record({ collector_id: id, status: 'decommissioned', revoked_keys: result.revokedKeys });
+        return 0;
+      };
     }
     case 'collector config': {
-      if (options.file === undefined) throw new UsageError('--file is required');
       const id = one(positionals, 2, 'collector id');
-      const result = await updateConfig(ctx, SYSTEM_ACTOR, id, await jsonObjectFile(options.file));
-      out.record({ collector_id: id, config_version: result.configVersion, command_id: result.commandId });
-      return 0;
+      const file = options.file;
+      if (file === undefined) throw new UsageError('--file is required');
+      return async (ctx, out) => {
+        const result = await updateConfig(ctx, SYSTEM_ACTOR, id, await jsonObjectFile(file));
+        out.record({ collector_id: id, config_version: result.configVersion, command_id: result.commandId });
+        return 0;
+      };
     }
     case 'collector wipe': {
       const id = one(positionals, 2, 'collector id');
-      const result = await wipeCollector(ctx, SYSTEM_ACTOR, id);
-      out.record({ collector_id: id, command_id: result.commandId, note: 'delivered with the next heartbeat' });
-      return 0;
+      return async (ctx, out) => {
+        const result = await wipeCollector(ctx, SYSTEM_ACTOR, id);
+        out.record({ collector_id: id, command_id: result.commandId, note: 'delivered with the next heartbeat' });
+        return 0;
+      };
     }
     case 'chain verify': {
       const id = one(positionals, 2, 'collector id');
-      const result = await verifyChain(ctx.db, id);
-      if (result.ok) {
-        out.record({ collector_id: id, chain: 'intact', records: result.count });
-        return 0;
-      }
-      out.record({ collector_id: id, chain: 'broken', ...result.brokenAt });
-      return 1;
+      return async (ctx, out) => {
+        const result = await verifyChain(ctx.db, id);
+        if (result.ok) {
+          out.record({ collector_id: id, chain: 'intact', records: result.count });
+          return 0;
+        }
+        out.record({ collector_id: id, chain: 'broken', ...result.brokenAt });
+        return 1;
+      };
     }
     default:
       throw new UsageError(group === undefined ? 'missing command' : `unknown command: ${positionals.slice(0, 2).join(' ')}`);

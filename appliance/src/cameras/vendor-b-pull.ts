@@ -1,0 +1,111 @@
+import { getAdapter } from '@alpr/shared/adapters/factory';
+import { eventsListOf } from '@alpr/shared/adapters/vendor-b/events-list';
+import { displayName, pollIntervalOf } from './config.ts';
+import type { CameraConfig } from './config.ts';
+import { deliver, reportIssues } from './deliver.ts';
+import { CameraConnectionError, SinkRefusedError, messageOf } from './errors.ts';
+import { runLoop } from './poll-loop.ts';
+import type { StepResult } from './poll-loop.ts';
+import type { RunnerDeps } from './ports.ts';
+import type { CameraRunner } from './runner-handle.ts';
+import { createStatusTracker } from './status.ts';
+import { EVENTS_PAGE, cameraIdsOf, openVendorBConsole, wantedCamera } from './vendor-b-console.ts';
+import type { VendorBConsole } from './vendor-b-console.ts';
+
+/**
+ * vendor_b pull (vendor-formats §2.2): every `pollIntervalMs` (default 5 s) GET the events
+ * history with `start` = cursor (INCLUSIVE, docs/adapters.md "Pull cursor"), `end` = now,
+ * the smart `types` and `smartDetectTypes=licensePlate`. Ended events become detections;
+ * their thumbnails are fetched through the console's token bucket; the cursor (epoch ms)
+ * is stored only after the sink took every detection of the reply. Events that come back
+ * because the start is inclusive keep their detection_id (the event id): the buffer drops
+ * them as duplicates.
+ */
+
+export const vendorBPullCursorKey = (cameraId: string): string => `camera:${cameraId}:vendor_b:start`;
+
+function parseJsonList(body: Buffer): readonly unknown[] | undefined {
+  try {
+    return eventsListOf(JSON.parse(body.toString('utf8')));
+  } catch {
+    return undefined;
+  }
+}
+
+export function startVendorBPull(
+  config: CameraConfig,
+  deps: RunnerDeps,
+  shared?: { console?: VendorBConsole },
+): CameraRunner & { console: VendorBConsole } {
+  const status = createStatusTracker({ id: config.id, name: displayName(config), vendor: 'vendor_b', mode: 'pull' }, deps.clock);
+  const nvr = shared?.console ?? openVendorBConsole(config, deps);
+  const adapter = getAdapter('vendor_b');
+  const key = vendorBPullCursorKey(config.id);
+  const stopper = new AbortController();
+  let cursor: number | undefined;
+
+  async function step(): Promise<StepResult> {
+    await nvr.refreshIfNeeded();
+    if (cursor === undefined) {
+      const stored = await deps.cursors.get(key);
+      const parsed = stored === null ? Number.NaN : Number(stored);
+      cursor = Number.isFinite(parsed) ? parsed : deps.clock.now() - config.initialBacklogMs;
+      deps.log.info({ camera: config.id, cursor, stored: stored !== null }, 'vendor_b pull starts');
+    }
+    const from = cursor;
+    const res = await nvr.queryEvents({ startMs: from, endMs: Math.max(from, deps.clock.now()), plateOnly: true });
+    if (res.status !== 200) throw new CameraConnectionError(`events query answered HTTP ${res.status}`);
+    status.online();
+    const list = parseJsonList(res.body);
+    // A camera adopted since the last bootstrap: learn its MAC before parsing.
+    if (list) await nvr.refreshIfNeeded(cameraIdsOf(list));
+    const contentType = res.headers['content-type'];
+    const outcome = adapter.parse({ body: res.body, ...(typeof contentType === 'string' ? { contentType } : {}) }, nvr.context());
+    reportIssues(outcome, { source: config.id, status, log: deps.log });
+    if (outcome.failure !== undefined) return 'idle';
+    const wanted = outcome.detections.filter((d) => wantedCamera(config, d.detection.camera.id));
+    await deliver(wanted, {
+      source: config.id,
+      sink: deps.sink,
+      status,
+      log: deps.log,
+      fetchImage: (path) => nvr.fetchThumbnail(path, stopper.signal),
+    });
+    const next = outcome.cursor === undefined ? Number.NaN : Number(outcome.cursor);
+    if (!Number.isFinite(next) || next <= from) return 'idle';
+    try {
+      await deps.cursors.set(key, String(next));
+    } catch (error) {
+      throw new SinkRefusedError(`cannot store the cursor: ${messageOf(error)}`, { cause: error });
+    }
+    cursor = next;
+    return (list?.length ?? 0) >= EVENTS_PAGE ? 'more' : 'idle';
+  }
+
+  const loop = runLoop({
+    source: config.id,
+    intervalMs: pollIntervalOf(config),
+    backoff: { baseMs: config.backoffBaseMs, capMs: config.backoffCapMs, jitter: 0.2 },
+    status,
+    log: deps.log,
+    random: deps.random,
+    sleep: deps.sleep,
+    signal: stopper.signal,
+    step,
+  });
+
+  let stopping: Promise<void> | undefined;
+  return {
+    id: config.id,
+    console: nvr,
+    status: () => status.snapshot(),
+    stop() {
+      stopping ??= (async () => {
+        stopper.abort();
+        await loop;
+        if (!shared?.console) await nvr.close();
+      })();
+      return stopping;
+    },
+  };
+}

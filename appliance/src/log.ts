@@ -1,0 +1,12 @@
+import { pino, type Logger } from 'pino';
+
+/** Keys, passwords and tokens are redacted wherever they appear; a key is logged by prefix only. */
+export const REDACT_PATHS = [
+  'api_key', '*.api_key', 'apiKey', '*.apiKey', 'password', '*.password', 'token', '*.token',
+  'claim_code', '*.claim_code', 'provisioning_token', '*.provisioning_token', 'secret', '*.secret',
+  'headers.authorization', '*.headers.authorization', 'headers["x-api-key"]', '*.headers["x-api-key"]',
+];
+
+export function createLog(level: string): Logger {
+  return pino({ level, redact: { paths: REDACT_PATHS, censor: '[redacted]' }, base: { svc: 'appliance' } });
+}
