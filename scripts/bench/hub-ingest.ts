@@ -15,6 +15,7 @@ import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import postgres from 'postgres';
 import { Agent, request } from 'undici';
+import { verifyChain } from '../../hub/src/db/chain.ts';
 import { openDatabase } from '../../hub/src/db/client.ts';
 import { createLog } from '../../hub/src/log.ts';
 import { encodeBatch, sampleDetection, startTestHub, type BatchEntry, type TestHub } from '../../hub/src/ingest/test-support.ts';
@@ -117,7 +118,8 @@ async function main(): Promise<void> {
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
   const db = await openDatabase({ url: url.toString(), log: createLog('silent'), maxConnections: 10 });
-  const hub = await startTestHub({ db, latitude: 51.5, longitude: -0.12 });
+  // Errors only, to stderr: a 500 during the run shows its cause.
+  const hub = await startTestHub({ db, latitude: 51.5, longitude: -0.12, log: createLog('error', process.stderr) });
   const agent = new Agent({ connections: CONCURRENCY, keepAliveTimeout: 30_000 });
   try {
     console.log(`hub ingest: ${BATCHES} batches of ${BATCH_SIZE} per run, images ${CROP_BYTES / 1024} KB crop + ${SCENE_BYTES / 1024} KB scene`);
@@ -127,7 +129,7 @@ async function main(): Promise<void> {
     report('with images, sequential', await run(hub, agent, true, 1));
     report(`with images, ${CONCURRENCY} in flight`, await run(hub, agent, true, CONCURRENCY));
     const [row] = await db.sql<{ n: string }>('SELECT count(*) AS n FROM detections');
-    console.log(`stored ${row?.n} detections; hash chain head ${JSON.stringify((await db.sql('SELECT last_seq FROM collector_chain_heads'))[0])}`);
+    console.log(`stored ${row?.n} detections; hash chain: ${JSON.stringify(await verifyChain(db, hub.collectorId))}`);
   } finally {
     await agent.close();
     await hub.close();

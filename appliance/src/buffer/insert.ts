@@ -1,4 +1,5 @@
-import { and, eq, between, lt, sql } from 'drizzle-orm';
+import { eq, lt, sql } from 'drizzle-orm';
+import { insertStatements, type InsertStatements } from './statements.ts';
 import { detectionSchema, type Detection, type DetectionImages } from '@alpr/shared/detection/schema';
 import { detections } from './schema/detections.ts';
 import { images as imagesTable } from './schema/images.ts';
@@ -62,22 +63,24 @@ export function insertDetection(buffer: DetectionBuffer, detection: Detection, i
     seenMs: nowMs,
   };
 
+  const st = insertStatements(buffer.db);
   return buffer.db.transaction(
     (tx): InsertResult => {
       purgeRecentReadsIfDue(buffer, tx, nowMs);
 
-      const seenSeq = findSeenId(tx, d.detection_id);
+      const seenSeq = st.recentSeqById.get({ id: d.detection_id })?.seq ?? st.bufferedSeqById.get({ id: d.detection_id })?.seq;
       if (seenSeq !== undefined) {
         incrementCounter(tx, BUFFER_COUNTERS.duplicateId);
         return { status: 'duplicate', seq: seenSeq };
       }
 
-      const kept = findKeptRead(tx, d.camera.mac, d.plate.text, capturedMs, buffer.limits.dedupeWindowMs);
+      const kept = findKeptRead(st, d.camera.mac, d.plate.text, capturedMs, buffer.limits.dedupeWindowMs);
       const decision = decideDedupe(kept, d.plate.confidence);
       if (kept === undefined || decision === 'store') {
-        const inserted = tx.insert(detections).values({ ...row, receivedMs: nowMs }).returning({ seq: detections.seq }).get();
-        writeImages(tx, inserted.seq, prepared);
-        tx.insert(recentReads).values({ ...read, seq: inserted.seq, outcome: 'stored' }).run();
+        const inserted = st.insertDetection.get({ ...row, receivedMs: nowMs });
+        if (!inserted) throw new Error('insert returned no seq');
+        writeImages(st, inserted.seq, prepared);
+        st.insertRead.run({ ...read, seq: inserted.seq, outcome: 'stored' });
         return { status: 'stored', seq: inserted.seq };
       }
       if (decision === 'replace') {
@@ -87,14 +90,14 @@ export function insertDetection(buffer: DetectionBuffer, detection: Detection, i
           .set({ ...row, attempts: 0, lastError: null })
           .where(eq(detections.seq, kept.seq))
           .run();
-        writeImages(tx, kept.seq, prepared);
+        writeImages(st, kept.seq, prepared);
         refreshSize(tx, kept.seq);
         tx.update(recentReads).set({ outcome: 'replaced' }).where(eq(recentReads.detectionId, kept.detectionId)).run();
-        tx.insert(recentReads).values({ ...read, seq: kept.seq, outcome: 'stored' }).run();
+        st.insertRead.run({ ...read, seq: kept.seq, outcome: 'stored' });
         incrementCounter(tx, BUFFER_COUNTERS.dedupeReplaced);
         return { status: 'replaced', seq: kept.seq };
       }
-      tx.insert(recentReads).values({ ...read, seq: kept.seq, outcome: 'dropped' }).run();
+      st.insertRead.run({ ...read, seq: kept.seq, outcome: 'dropped' });
       incrementCounter(tx, decision === 'drop' ? BUFFER_COUNTERS.dedupeDropped : BUFFER_COUNTERS.dedupeDroppedBetterLate);
       return { status: 'duplicate', seq: kept.seq };
     },
@@ -102,52 +105,20 @@ export function insertDetection(buffer: DetectionBuffer, detection: Detection, i
   );
 }
 
-/** A detection_id is "seen" while buffered or remembered in `recent_reads`. */
-function findSeenId(tx: BufferDb, detectionId: string): number | undefined {
-  const recent = tx.select({ seq: recentReads.seq }).from(recentReads).where(eq(recentReads.detectionId, detectionId)).get();
-  if (recent) return recent.seq;
-  return tx.select({ seq: detections.seq }).from(detections).where(eq(detections.detectionId, detectionId)).get()?.seq;
-}
-
 /**
  * The kept read of this MAC + plate nearest in capture time within the window. Only kept
  * reads anchor the window, so a car idling at a gate yields one detection per window,
  * not one forever.
  */
-function findKeptRead(tx: BufferDb, mac: string, plate: string, capturedMs: number, windowMs: number): KeptRow | undefined {
-  const row = tx
-    .select({
-      detectionId: recentReads.detectionId,
-      seq: recentReads.seq,
-      confidence: recentReads.confidence,
-      state: detections.uploadState,
-    })
-    .from(recentReads)
-    .leftJoin(detections, and(eq(detections.seq, recentReads.seq), eq(detections.detectionId, recentReads.detectionId)))
-    .where(
-      and(
-        eq(recentReads.cameraMac, mac),
-        eq(recentReads.plateText, plate),
-        between(recentReads.capturedMs, capturedMs - windowMs, capturedMs + windowMs),
-        eq(recentReads.outcome, 'stored'),
-      ),
-    )
-    .orderBy(sql`abs(${recentReads.capturedMs} - ${capturedMs})`, recentReads.seq)
-    .limit(1)
-    .get();
+function findKeptRead(st: InsertStatements, mac: string, plate: string, capturedMs: number, windowMs: number): KeptRow | undefined {
+  const row = st.keptRead.get({ mac, plate, from: capturedMs - windowMs, to: capturedMs + windowMs, at: capturedMs });
   if (!row) return undefined;
   return { detectionId: row.detectionId, seq: row.seq, confidence: row.confidence, state: row.state ?? 'gone' };
 }
 
 /** Upserts by kind: a replacing read overwrites the kinds it carries and keeps the others. */
-function writeImages(tx: BufferDb, seq: number, prepared: PreparedImage[]): void {
-  for (const image of prepared) {
-    const values = { seq, kind: image.kind, bytes: asBuffer(image.bytes), sha256: image.sha256, size: image.size };
-    tx.insert(imagesTable)
-      .values(values)
-      .onConflictDoUpdate({ target: [imagesTable.seq, imagesTable.kind], set: { bytes: values.bytes, sha256: image.sha256, size: image.size } })
-      .run();
-  }
+function writeImages(st: InsertStatements, seq: number, prepared: PreparedImage[]): void {
+  for (const image of prepared) st.upsertImage.run({ seq, kind: image.kind, bytes: asBuffer(image.bytes), sha256: image.sha256, size: image.size });
 }
 
 /** size_bytes = payload + images actually held (kept kinds included after a replace). */

@@ -19,6 +19,7 @@ const beat = { uptime_seconds: 1, queue_depth: 0, cameras_online: 1, config_vers
 
 t.test('rotate: both keys valid during the grace period, only the new one after', async (t) => {
   const { collectorId, apiKey } = await claimedCollector(ctx);
+  ctx.clock.advance(1_000);
   const rotated = await rotateKey(ctx, SYSTEM_ACTOR, { collectorId, gracePeriodHours: 2 });
   t.ok(isWellFormedApiKey(rotated.new_key));
   t.equal(rotated.old_key_expires_at, new Date(ctx.clock.now().getTime() + 2 * HOUR_MS).toISOString());

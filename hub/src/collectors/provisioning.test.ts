@@ -63,6 +63,7 @@ t.test('an expired or unknown token is refused', async (t) => {
 
 t.test('re-provisioning an active collector issues a new key; the old one keeps 24 h grace', async (t) => {
   const { collectorId, apiKey, hardwareId } = await claimedCollector(ctx);
+  ctx.clock.advance(1_000);
   const issued = await issueProvisioningToken(ctx, SYSTEM_ACTOR, collectorId);
   const answer = await provision(ctx, { provisioning_token: issued.token, hardware_id: hardwareId }, null);
   t.not(answer.api_key, apiKey);

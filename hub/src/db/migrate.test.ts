@@ -1,8 +1,10 @@
+import { randomBytes } from 'node:crypto';
 import { Writable } from 'node:stream';
 import t from 'tap';
 import { createLog } from '../log.ts';
 import { openDatabase } from './client.ts';
 import { loadMigrations, type Migration } from './migrate.ts';
+import { ensureUpcomingPartitions } from './partitions.ts';
 import type { DbSession } from './session.ts';
 import { testDatabase } from './test-database.ts';
 
@@ -67,6 +69,26 @@ t.test('migrations', async (t) => {
     t.same(report, { applied: [], alreadyApplied: 1 });
     t.match(output, /applied migration file has changed/);
     t.same(await db.sql(`SELECT to_regclass('probe_ok')::text AS t`), [{ t: 'probe_ok' }], 'not re-run');
+  });
+
+  await t.test('the hub starts as alpr_app once the owner has migrated', async (t) => {
+    if (db.kind !== 'postgres' || !db.url) {
+      t.comment('needs the real server (a second login); runs under CI with DATABASE_URL');
+      return;
+    }
+    const role = `alpr_test_hub_${randomBytes(4).toString('hex')}`;
+    await db.sql(`CREATE ROLE ${role} LOGIN IN ROLE alpr_app`);
+    await db.sql(`ALTER ROLE ${role} SET role = 'alpr_app'`);
+    t.teardown(() => db.sql(`DROP ROLE ${role}`));
+    const url = new URL(db.url);
+    url.username = role;
+    const asApp = await openDatabase({ url: url.toString(), log, maxConnections: 1 });
+    t.same(asApp.migrations.applied, [], 'nothing to apply');
+    t.same(await asApp.sql('SELECT current_user AS u'), [{ u: 'alpr_app' }]);
+    t.equal(await ensureUpcomingPartitions(asApp, new Date('2052-01-15T00:00:00Z')), 6, 'partitions via SECURITY DEFINER');
+    await t.rejects(asApp.sql('DELETE FROM audit_log'), /permission denied/);
+    await t.rejects(asApp.sql('SELECT * FROM detections_default'), /permission denied/, 'no direct partition access');
+    await asApp.close();
   });
 
   await t.test('two processes starting together apply each file once', async (t) => {

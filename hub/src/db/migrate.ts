@@ -67,7 +67,10 @@ export async function runMigrations(
   for (const migration of list) {
     const applied = await target.transaction(async (tx) => {
       await tx.query(`SELECT pg_advisory_xact_lock(${MIGRATION_LOCK})`);
-      await tx.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
+      // Checked first: CREATE TABLE IF NOT EXISTS needs CREATE on the schema even when the
+      // table exists, which the hub's alpr_app role does not have.
+      const [table] = await tx.query(`SELECT to_regclass('schema_migrations') IS NOT NULL AS present`);
+      if (table?.['present'] !== true) await tx.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
         version    text PRIMARY KEY,
         name       text NOT NULL,
         checksum   char(64) NOT NULL,

@@ -1,0 +1,11 @@
+import { mkdtempSync } from 'node:fs';
+import { join } from 'node:path';
+import { openBuffer, insertDetection, closeBuffer } from './index.ts';
+const N = 3000;
+const det = (i: number) => ({ detection_id: `b-${i}`, timestamp: new Date(1e12 + i * 1000).toISOString(), camera: { id: 'c', mac: '001122334455' }, plate: { text: `BN${i}`, confidence: 0.9 } });
+const dir = mkdtempSync('/tmp/prof-');
+const b = openBuffer({ file: join(dir, `a.db`), clock: { now: () => new Date() }, log: console, synchronous: 'NORMAL' });
+const s = process.hrtime.bigint();
+for (let i = 0; i < N; i++) insertDetection(b, det(i));
+console.log(Number(process.hrtime.bigint() - s) / 1e6 / N, 'ms each');
+closeBuffer(b);

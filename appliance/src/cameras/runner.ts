@@ -1,0 +1,75 @@
+import type { CameraIdentity } from '@alpr/shared/adapters/types';
+import { displayName } from './config.ts';
+import type { CameraConfig } from './config.ts';
+import type { CameraLog, Clock, CursorStore, DetectionSink, Random, RunnerDeps, Sleep } from './ports.ts';
+import { realSleep, systemClock } from './ports.ts';
+import type { CameraRunner } from './runner-handle.ts';
+import { createStatusTracker } from './status.ts';
+import type { CameraStatus, CameraStatusTracker } from './status.ts';
+import { startVendorAPull } from './vendor-a-pull.ts';
+import { startVendorBPull } from './vendor-b-pull.ts';
+import { startVendorBPush } from './vendor-b-push.ts';
+import type { VendorBConsole } from './vendor-b-console.ts';
+
+/**
+ * Starts one runner per configured camera: vendor_a pull (Digest poller), vendor_b pull
+ * (events poller), vendor_b push (updates WebSocket). A vendor_a push camera has no
+ * runner of its own, the ingest routes receive it; it still gets a status entry, which
+ * the ingest app updates through `statusOf`.
+ */
+
+export interface StartRunnersOptions {
+  cameras: readonly CameraConfig[];
+  sink: DetectionSink;
+  cursors: CursorStore;
+  log: CameraLog;
+  clock?: Clock;
+  random?: Random;
+  sleep?: Sleep;
+}
+
+export interface CameraRunners {
+  stop(): Promise<void>;
+  statuses(): CameraStatus[];
+  /** For the ingest app: the tracker of a push camera. */
+  statusOf(cameraId: string): CameraStatusTracker | undefined;
+  /** For the ingest app: vendor_b camera id -> MAC from every console's bootstrap. */
+  vendorBCameras(): ReadonlyMap<string, CameraIdentity>;
+}
+
+type Started = CameraRunner & { console?: VendorBConsole; tracker?: CameraStatusTracker };
+
+function passivePushRunner(config: CameraConfig, clock: Clock): Started {
+  const tracker = createStatusTracker({ id: config.id, name: displayName(config), vendor: config.vendor, mode: 'push' }, clock);
+  return { id: config.id, tracker, status: () => tracker.snapshot(), stop: async () => undefined };
+}
+
+export function startCameraRunners(options: StartRunnersOptions): CameraRunners {
+  const deps: RunnerDeps = {
+    sink: options.sink,
+    cursors: options.cursors,
+    log: options.log,
+    clock: options.clock ?? systemClock,
+    random: options.random ?? Math.random,
+    sleep: options.sleep ?? realSleep,
+  };
+  const runners: Started[] = options.cameras.map((config) => {
+    if (config.vendor === 'vendor_a') {
+      return config.mode === 'pull' ? startVendorAPull(config, deps) : passivePushRunner(config, deps.clock);
+    }
+    return config.mode === 'pull' ? startVendorBPull(config, deps) : startVendorBPush(config, deps);
+  });
+  deps.log.info({ cameras: runners.map((r) => r.id) }, 'camera runners started');
+  return {
+    async stop() {
+      await Promise.all(runners.map((r) => r.stop()));
+    },
+    statuses: () => runners.map((r) => r.status()),
+    statusOf: (id) => runners.find((r) => r.id === id)?.tracker,
+    vendorBCameras() {
+      const all = new Map<string, CameraIdentity>();
+      for (const r of runners) for (const [id, camera] of r.console?.cameras ?? []) all.set(id, camera);
+      return all;
+    },
+  };
+}

@@ -1,0 +1,67 @@
+import { fork, type ChildProcess } from 'node:child_process';
+import { join } from 'node:path';
+
+/**
+ * Starting the hub and the appliance as real processes (used by `npm start` and by the
+ * end-to-end and fault tests). Each signals readiness over IPC once its server listens.
+ */
+const root = join(import.meta.dirname, '..', '..');
+
+export interface RunningProcess {
+  child: ChildProcess;
+  port: number;
+  /** SIGTERM and wait for exit. */
+  stop(): Promise<void>;
+  /** SIGKILL and wait for exit (fault tests). */
+  kill(): Promise<void>;
+  /** Everything the process wrote to stdout/stderr, for test failure messages. */
+  output(): string;
+}
+
+export interface StartOptions {
+  env: Record<string, string>;
+  /** Echo the child's output to ours (npm start) instead of only keeping it. */
+  inherit?: boolean;
+  timeoutMs?: number;
+}
+
+function start(entry: string, options: StartOptions): Promise<RunningProcess> {
+  const child = fork(join(root, entry), [], {
+    execArgv: ['--import', 'tsx'],
+    env: { ...process.env, ...options.env },
+    stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+    cwd: root,
+  });
+  let output = '';
+  const keep = (chunk: Buffer): void => {
+    output = (output + chunk.toString('utf8')).slice(-200_000);
+    if (options.inherit) process.stdout.write(chunk);
+  };
+  child.stdout?.on('data', keep);
+  child.stderr?.on('data', keep);
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const signal = async (name: NodeJS.Signals): Promise<void> => {
+    if (child.exitCode === null && child.signalCode === null) child.kill(name);
+    await exited;
+  };
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`${entry} did not become ready in time:\n${output.slice(-4000)}`));
+    }, options.timeoutMs ?? 60_000);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`${entry} exited with ${code} before it was ready:\n${output.slice(-4000)}`));
+    });
+    child.on('message', (message: unknown) => {
+      const m = message as { ready?: boolean; port?: number };
+      if (!m.ready || typeof m.port !== 'number') return;
+      clearTimeout(timer);
+      child.removeAllListeners('exit');
+      resolve({ child, port: m.port, stop: () => signal('SIGTERM'), kill: () => signal('SIGKILL'), output: () => output });
+    });
+  });
+}
+
+export const startHubProcess = (options: StartOptions): Promise<RunningProcess> => start('hub/src/main.ts', options);
+export const startApplianceProcess = (options: StartOptions): Promise<RunningProcess> => start('appliance/src/main.ts', options);
