@@ -1,0 +1,84 @@
+/**
+ * `npm start`: the whole product on this machine with embedded defaults: a hub on embedded
+ * Postgres (PGlite), an appliance claimed to it, and three simulated cameras (vendor_a pull
+ * with Digest, vendor_a push, vendor_b NVR over WebSocket). Prints where to look. Ctrl-C stops
+ * everything; data stays in .data/demo, so a restart resumes where it left off.
+ */
+import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { request } from 'undici';
+import { startVendorACamera } from './simulators/vendor-a-camera.ts';
+import { startVendorBNvr } from './simulators/vendor-b-nvr.ts';
+import { applianceToml } from './demo/appliance-toml.ts';
+import { claimCollector, createPendingCollector, type Enrollment } from './demo/enroll.ts';
+import { startApplianceProcess, startHubProcess } from './demo/processes.ts';
+
+const root = join(import.meta.dirname, '..');
+const dataDir = join(root, '.data', 'demo');
+const hubPort = Number(process.env.DEMO_HUB_PORT ?? 8000);
+const appliancePort = Number(process.env.DEMO_APPLIANCE_PORT ?? 8080);
+const hubEnv = { HUB_DATA_DIR: join(dataDir, 'hub'), HUB_PORT: String(hubPort), HUB_HOST: '127.0.0.1', HUB_LOG_LEVEL: 'warn', DATABASE_URL: '' };
+const hubUrl = `http://127.0.0.1:${hubPort}`;
+const say = (line: string): void => void process.stdout.write(`[demo] ${line}\n`);
+
+await mkdir(dataDir, { recursive: true, mode: 0o700 });
+const enrollmentFile = join(dataDir, 'enrollment.json');
+let enrollment = await readFile(enrollmentFile, 'utf8').then((t) => JSON.parse(t) as Enrollment).catch(() => undefined);
+let claimCode: string | undefined;
+if (!enrollment) {
+  say('creating a pending collector with the hub CLI (first start takes a few seconds: embedded Postgres)');
+  claimCode = await createPendingCollector(hubEnv, 'Demo site');
+}
+say(`starting the hub on ${hubUrl} (embedded Postgres in ${hubEnv.HUB_DATA_DIR})`);
+const hub = await startHubProcess({ env: hubEnv, timeoutMs: 120_000 });
+if (!enrollment && claimCode) {
+  enrollment = await claimCollector(hubUrl, claimCode);
+  await writeFile(enrollmentFile, JSON.stringify(enrollment), { mode: 0o600 });
+  await chmod(enrollmentFile, 0o600);
+  say(`claimed collector ${enrollment.collector_id} with claim code ${claimCode}`);
+}
+if (!enrollment) throw new Error('no enrollment');
+
+const cameraA = await startVendorACamera({ username: 'admin', password: 'demo-password', ratePerSecond: 0.5, mode: 'pull', seed: 1 });
+const nvr = await startVendorBNvr({ token: 'demo-token', ratePerSecond: 0.3, seed: 2 });
+const applianceDir = join(dataDir, 'appliance');
+await mkdir(applianceDir, { recursive: true, mode: 0o700 });
+await writeFile(join(applianceDir, 'appliance.toml'),
+  applianceToml(hubUrl, appliancePort, { vendorAPullUrl: cameraA.url, vendorAMac: cameraA.mac, nvrUrl: nvr.url, nvrToken: 'demo-token' }));
+const appliance = await startApplianceProcess({
+  env: { ALPR_DATA_DIR: applianceDir, ALPR_API_KEY: enrollment.api_key },
+  inherit: true,
+});
+const pusher = await startVendorACamera({
+  mode: 'push', pushUrl: `http://127.0.0.1:${appliance.port}/api/v1/ingest/auto`, mac: '02:00:00:00:00:aa',
+  ratePerSecond: 0.2, seed: 3, pushFormat: 'multipart',
+});
+
+say('running:');
+say(`  hub                    ${hubUrl}/healthz`);
+say(`  appliance diagnostics  http://127.0.0.1:${appliance.port}/   (JSON: /api/v1/status)`);
+say(`  vendor_a camera (pull) ${cameraA.url}   vendor_b NVR ${nvr.url}   vendor_a camera pushing to the appliance`);
+say('  hub CLI (after stopping): npm run hub -- collector list   |   chain check: npm run hub -- chain verify <collector-id>');
+say('Ctrl-C to stop.');
+
+const report = setInterval(() => {
+  request(`http://127.0.0.1:${appliance.port}/api/v1/status`).then(async (r) => {
+    const s = (await r.body.json()) as { buffer: { states: Record<string, number> }; uplink: { delivered?: number; lastSuccessAtMs?: number } | null };
+    say(`cameras delivered ${cameraA.delivered.length + nvr.delivered.length + pusher.delivered.length} reads; ` +
+      `appliance buffer pending ${s.buffer.states.pending ?? 0}; uplink ${JSON.stringify(s.uplink ?? {}).slice(0, 160)}`);
+  }).catch(() => undefined);
+}, 15_000);
+
+let stopping = false;
+async function stop(): Promise<void> {
+  if (stopping) return;
+  stopping = true;
+  clearInterval(report);
+  say('stopping');
+  await Promise.allSettled([pusher.close(), cameraA.close(), nvr.close()]);
+  await appliance.stop();
+  await hub.stop();
+  process.exit(0);
+}
+process.on('SIGINT', () => void stop());
+process.on('SIGTERM', () => void stop());
