@@ -1,9 +1,10 @@
 /**
  * Appliance buffer benchmark: insert throughput and latency at synchronous NORMAL and FULL,
- * with realistic images (plate crop ~20 KB + full scene ~65 KB of random bytes), then the
- * uplink's drain rate (nextBatch 50 -> markInFlight -> markUploaded).
+ * with realistic images (plate crop ~20 KB + full scene ~65 KB of random bytes), one
+ * detection per transaction and in groups (insertDetections: one commit for a runner's page),
+ * then the uplink's drain rate (nextBatch 50 -> markInFlight -> markUploaded).
  *
- *   npx tsx scripts/bench/appliance-buffer.ts [--count 2000] [--modes NORMAL,FULL] [--dir /tmp]
+ *   npx tsx scripts/bench/appliance-buffer.ts [--count 2000] [--modes NORMAL,FULL] [--groups 1,10] [--dir /tmp]
  *
  * Goal (issue 4): >= 1,000 detections/s with images. Figures go to docs/buffer.md.
  */
@@ -15,7 +16,7 @@ import { parseArgs } from 'node:util';
 import {
   openBuffer,
   closeBuffer,
-  insertDetection,
+  insertDetections,
   nextBatch,
   markInFlight,
   markUploaded,
@@ -27,6 +28,7 @@ const { values } = parseArgs({
   options: {
     count: { type: 'string', default: '2000' },
     modes: { type: 'string', default: 'NORMAL,FULL' },
+    groups: { type: 'string', default: '1,10' },
     dir: { type: 'string', default: tmpdir() },
   },
 });
@@ -37,6 +39,7 @@ const modes = values.modes.split(',').map((mode) => {
   return found;
 });
 
+const groups = values.groups.split(',').map((g) => Math.max(1, Number(g)));
 const silent = { info: () => {}, warn: () => {}, error: () => {} };
 const clock = { now: () => new Date() };
 /** A pool of distinct random images, reused round-robin so generation is not timed. */
@@ -61,29 +64,33 @@ function fsyncProbe(dir: string): number {
   return percentile(samples.sort((a, b) => a - b), 50);
 }
 
-function benchMode(dir: string, mode: SynchronousMode): void {
-  const file = join(dir, `bench-${mode}.db`);
+function benchMode(dir: string, mode: SynchronousMode, group: number): void {
+  const file = join(dir, `bench-${mode}-${group}.db`);
   const buffer = openBuffer({ file, clock, log: silent, synchronous: mode });
   const base = Date.now();
   const latencies: number[] = [];
   const started = process.hrtime.bigint();
-  for (let i = 0; i < count; i += 1) {
-    const detection = {
-      detection_id: `bench-${i}`,
-      timestamp: new Date(base + i * 1000).toISOString(),
-      camera: { id: `cam-${i % 4}`, mac: `00112233440${i % 4}` },
-      plate: { text: `BN${i}`, confidence: 0.9 },
-      vehicle: { direction: 'entering' as const, vehicle_type: 'car' as const },
-    };
+  for (let i = 0; i < count; i += group) {
+    const items = Array.from({ length: Math.min(group, count - i) }, (_, k) => ({
+      detection: {
+        detection_id: `bench-${i + k}`,
+        timestamp: new Date(base + (i + k) * 1000).toISOString(),
+        camera: { id: `cam-${(i + k) % 4}`, mac: `00112233440${(i + k) % 4}` },
+        plate: { text: `BN${i + k}`, confidence: 0.9 },
+        vehicle: { direction: 'entering' as const, vehicle_type: 'car' as const },
+      },
+      images: POOL[(i + k) % POOL.length],
+    }));
     const t0 = process.hrtime.bigint();
-    insertDetection(buffer, detection, POOL[i % POOL.length]);
+    insertDetections(buffer, items);
+    // Latency of the commit that acknowledges these detections (the group's, for a group).
     latencies.push(Number(process.hrtime.bigint() - t0) / 1e6);
   }
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
   latencies.sort((a, b) => a - b);
   const mb = statSync(file).size / 1024 / 1024;
   console.log(
-    `insert ${mode.padEnd(6)} n=${count}  ${(count / seconds).toFixed(0).padStart(6)} det/s  ` +
+    `insert ${mode.padEnd(6)} group ${String(group).padStart(2)} n=${count}  ${(count / seconds).toFixed(0).padStart(6)} det/s  ` +
       `p50 ${ms(percentile(latencies, 50))} ms  p95 ${ms(percentile(latencies, 95))} ms  ` +
       `p99 ${ms(percentile(latencies, 99))} ms  max ${ms(latencies[latencies.length - 1] ?? NaN)} ms  ` +
       `(${((count * 85) / 1024 / seconds).toFixed(1)} MiB/s of images, db ${mb.toFixed(0)} MiB)`,
@@ -99,7 +106,7 @@ function benchMode(dir: string, mode: SynchronousMode): void {
     drained += markUploaded(buffer, ids);
   }
   const drainSeconds = Number(process.hrtime.bigint() - drainStart) / 1e9;
-  console.log(`drain  ${mode.padEnd(6)} n=${drained}  ${(drained / drainSeconds).toFixed(0).padStart(6)} det/s  (batches of 50: read + in_flight + delete)`);
+  if (group === 1) console.log(`drain  ${mode.padEnd(6)}          n=${drained}  ${(drained / drainSeconds).toFixed(0).padStart(6)} det/s  (batches of 50: read + in_flight + delete)`);
   closeBuffer(buffer);
 }
 
@@ -107,7 +114,7 @@ const dir = mkdtempSync(join(values.dir, 'alpr-buffer-bench-'));
 try {
   console.log(`node ${process.version}, ${cpus().length} cpu, load ${loadavg().map((n) => n.toFixed(1)).join(' ')}, dir ${dir}`);
   console.log(`fsync p50 on this disk: ${ms(fsyncProbe(dir))} ms`);
-  for (const mode of modes) benchMode(dir, mode);
+  for (const group of groups) for (const mode of modes) benchMode(dir, mode, group);
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }

@@ -1,6 +1,6 @@
 import t from 'tap';
 import { createHash } from 'node:crypto';
-import { insertDetection } from './insert.ts';
+import { insertDetection, insertDetections } from './insert.ts';
 import { nextBatch, markUploaded } from './batch.ts';
 import { openBuffer, closeBuffer } from './open.ts';
 import { readCounters } from './counters.ts';
@@ -89,4 +89,25 @@ t.test('detections survive close and reopen', async (t) => {
   t.equal(again.sqlite.pragma('auto_vacuum', { simple: true }), 2, 'INCREMENTAL');
   t.equal(again.sqlite.pragma('synchronous', { simple: true }), 2, 'FULL by default');
   t.equal(again.sqlite.pragma('user_version', { simple: true }), 1);
+});
+
+t.test('a group commits together, dedupes within itself, and an invalid member writes nothing', async (t) => {
+  const buffer = openTestBuffer(t.teardown);
+  const at = Date.parse('2025-06-01T12:00:00.000Z');
+  const results = insertDetections(buffer, [
+    { detection: sampleDetection({ id: 'g1', plate: 'AA1', atMs: at, confidence: 0.5 }), images: sampleImages(10, 10) },
+    { detection: sampleDetection({ id: 'g2', plate: 'AA1', atMs: at + 2000, confidence: 0.9 }) },
+    { detection: sampleDetection({ id: 'g3', plate: 'BB2', atMs: at }) },
+    { detection: sampleDetection({ id: 'g1', plate: 'AA1', atMs: at, confidence: 0.5 }) },
+  ]);
+  t.same(results.map((r) => r.status), ['stored', 'replaced', 'stored', 'duplicate']);
+  t.equal(results[1]?.seq, results[0]?.seq);
+  t.same(nextBatch(buffer).map((item) => item.detection.detection_id), ['g2', 'g3']);
+
+  t.throws(
+    () => insertDetections(buffer, [{ detection: sampleDetection({ id: 'ok', plate: 'CC3' }) }, { detection: { ...sampleDetection(), camera: { id: 'x', mac: 'AA:BB' } } }]),
+    { name: 'BufferError', code: 'invalid_detection', message: /detection 1/ },
+  );
+  t.equal(countRows(buffer, 'detections'), 2, 'nothing of the failed group was written');
+  t.same(insertDetections(buffer, []), []);
 });

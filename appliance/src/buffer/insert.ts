@@ -27,6 +27,12 @@ interface KeptRow extends KeptRead {
   seq: number;
 }
 
+/** One detection with its image bytes, as a runner hands it over. */
+export interface IncomingDetection {
+  detection: Detection;
+  images?: DetectionImages;
+}
+
 /**
  * Buffers one detection with its images in ONE transaction. When it returns, the row is
  * committed (durable per the `synchronous` setting): only then may the camera be answered.
@@ -34,75 +40,101 @@ interface KeptRow extends KeptRead {
  * already seen is an idempotent re-delivery. docs/buffer.md "Dedupe" has the rules.
  */
 export function insertDetection(buffer: DetectionBuffer, detection: Detection, images: DetectionImages = {}): InsertResult {
-  if (buffer.readonly) throw new BufferError('read_only', 'buffer opened read-only');
-  const parsed = detectionSchema.safeParse(detection);
-  if (!parsed.success) throw new BufferError('invalid_detection', parsed.error.message);
-  const d = parsed.data;
-  const nowMs = buffer.clock.now().getTime();
-  const capturedMs = Date.parse(d.timestamp);
-  const prepared = prepareImages(images);
-  const payload = JSON.stringify(d);
-  const sizeBytes = Buffer.byteLength(payload) + prepared.reduce((sum, image) => sum + image.size, 0);
-  const row = {
-    detectionId: d.detection_id,
-    cameraMac: d.camera.mac,
-    cameraId: d.camera.id,
-    plateText: d.plate.text,
-    confidence: d.plate.confidence,
-    capturedAt: d.timestamp,
-    capturedMs,
-    payload,
-    sizeBytes,
-  };
-  const read = {
-    detectionId: d.detection_id,
-    cameraMac: d.camera.mac,
-    plateText: d.plate.text,
-    capturedMs,
-    confidence: d.plate.confidence,
-    seenMs: nowMs,
-  };
+  const [result] = insertDetections(buffer, [{ detection, images }]);
+  if (!result) throw new Error('insertDetections returned no result for one item');
+  return result;
+}
 
+/**
+ * Group commit: several detections (a pull runner's page, a burst of pushes) in ONE
+ * transaction, so one fsync covers all of them at synchronous=FULL (docs/buffer.md,
+ * "Durability"). All are validated first: one invalid detection writes nothing. Results
+ * are in input order; later items dedupe against earlier ones of the same group.
+ */
+export function insertDetections(buffer: DetectionBuffer, items: readonly IncomingDetection[]): InsertResult[] {
+  if (buffer.readonly) throw new BufferError('read_only', 'buffer opened read-only');
+  if (items.length === 0) return [];
+  const nowMs = buffer.clock.now().getTime();
+  const staged = items.map((item, index) => stage(item, nowMs, index));
   const st = insertStatements(buffer.db);
   return buffer.db.transaction(
-    (tx): InsertResult => {
+    (tx) => {
       purgeRecentReadsIfDue(buffer, tx, nowMs);
-
-      const seenSeq = st.recentSeqById.get({ id: d.detection_id })?.seq ?? st.bufferedSeqById.get({ id: d.detection_id })?.seq;
-      if (seenSeq !== undefined) {
-        incrementCounter(tx, BUFFER_COUNTERS.duplicateId);
-        return { status: 'duplicate', seq: seenSeq };
-      }
-
-      const kept = findKeptRead(st, d.camera.mac, d.plate.text, capturedMs, buffer.limits.dedupeWindowMs);
-      const decision = decideDedupe(kept, d.plate.confidence);
-      if (kept === undefined || decision === 'store') {
-        const inserted = st.insertDetection.get({ ...row, receivedMs: nowMs });
-        if (!inserted) throw new Error('insert returned no seq');
-        writeImages(st, inserted.seq, prepared);
-        st.insertRead.run({ ...read, seq: inserted.seq, outcome: 'stored' });
-        return { status: 'stored', seq: inserted.seq };
-      }
-      if (decision === 'replace') {
-        // Same seq: the pass keeps its place in the upload queue and its arrival time (the
-        // batch age trigger and retention count from the first read, not the best one).
-        tx.update(detections)
-          .set({ ...row, attempts: 0, lastError: null })
-          .where(eq(detections.seq, kept.seq))
-          .run();
-        writeImages(st, kept.seq, prepared);
-        refreshSize(tx, kept.seq);
-        tx.update(recentReads).set({ outcome: 'replaced' }).where(eq(recentReads.detectionId, kept.detectionId)).run();
-        st.insertRead.run({ ...read, seq: kept.seq, outcome: 'stored' });
-        incrementCounter(tx, BUFFER_COUNTERS.dedupeReplaced);
-        return { status: 'replaced', seq: kept.seq };
-      }
-      st.insertRead.run({ ...read, seq: kept.seq, outcome: 'dropped' });
-      incrementCounter(tx, decision === 'drop' ? BUFFER_COUNTERS.dedupeDropped : BUFFER_COUNTERS.dedupeDroppedBetterLate);
-      return { status: 'duplicate', seq: kept.seq };
+      return staged.map((item) => insertStaged(buffer, tx, st, item));
     },
     { behavior: 'immediate' },
   );
+}
+
+interface Staged {
+  row: {
+    detectionId: string;
+    cameraMac: string;
+    cameraId: string;
+    plateText: string;
+    confidence: number;
+    capturedAt: string;
+    capturedMs: number;
+    payload: string;
+    sizeBytes: number;
+  };
+  read: { detectionId: string; cameraMac: string; plateText: string; capturedMs: number; confidence: number; seenMs: number };
+  images: PreparedImage[];
+  receivedMs: number;
+}
+
+/** Validation, hashing and JSON happen before the transaction, so it stays short. */
+function stage(item: IncomingDetection, nowMs: number, index: number): Staged {
+  const parsed = detectionSchema.safeParse(item.detection);
+  if (!parsed.success) throw new BufferError('invalid_detection', `detection ${index}: ${parsed.error.message}`);
+  const d = parsed.data;
+  const capturedMs = Date.parse(d.timestamp);
+  const images = prepareImages(item.images ?? {});
+  const payload = JSON.stringify(d);
+  const sizeBytes = Buffer.byteLength(payload) + images.reduce((sum, image) => sum + image.size, 0);
+  const common = { detectionId: d.detection_id, cameraMac: d.camera.mac, plateText: d.plate.text, capturedMs, confidence: d.plate.confidence };
+  return {
+    row: { ...common, cameraId: d.camera.id, capturedAt: d.timestamp, payload, sizeBytes },
+    read: { ...common, seenMs: nowMs },
+    images,
+    receivedMs: nowMs,
+  };
+}
+
+function insertStaged(buffer: DetectionBuffer, tx: BufferDb, st: InsertStatements, item: Staged): InsertResult {
+  const { row, read, images: prepared } = item;
+  const seenSeq = st.recentSeqById.get({ id: row.detectionId })?.seq ?? st.bufferedSeqById.get({ id: row.detectionId })?.seq;
+  if (seenSeq !== undefined) {
+    incrementCounter(tx, BUFFER_COUNTERS.duplicateId);
+    return { status: 'duplicate', seq: seenSeq };
+  }
+
+  const kept = findKeptRead(st, row.cameraMac, row.plateText, row.capturedMs, buffer.limits.dedupeWindowMs);
+  const decision = decideDedupe(kept, row.confidence);
+  if (kept === undefined || decision === 'store') {
+    const inserted = st.insertDetection.get({ ...row, receivedMs: item.receivedMs });
+    if (!inserted) throw new Error('insert returned no seq');
+    writeImages(st, inserted.seq, prepared);
+    st.insertRead.run({ ...read, seq: inserted.seq, outcome: 'stored' });
+    return { status: 'stored', seq: inserted.seq };
+  }
+  if (decision === 'replace') {
+    // Same seq: the pass keeps its place in the upload queue and its arrival time (the
+    // batch age trigger and retention count from the first read, not the best one).
+    tx.update(detections)
+      .set({ ...row, attempts: 0, lastError: null })
+      .where(eq(detections.seq, kept.seq))
+      .run();
+    writeImages(st, kept.seq, prepared);
+    refreshSize(tx, kept.seq);
+    tx.update(recentReads).set({ outcome: 'replaced' }).where(eq(recentReads.detectionId, kept.detectionId)).run();
+    st.insertRead.run({ ...read, seq: kept.seq, outcome: 'stored' });
+    incrementCounter(tx, BUFFER_COUNTERS.dedupeReplaced);
+    return { status: 'replaced', seq: kept.seq };
+  }
+  st.insertRead.run({ ...read, seq: kept.seq, outcome: 'dropped' });
+  incrementCounter(tx, decision === 'drop' ? BUFFER_COUNTERS.dedupeDropped : BUFFER_COUNTERS.dedupeDroppedBetterLate);
+  return { status: 'duplicate', seq: kept.seq };
 }
 
 /**

@@ -57,6 +57,9 @@ t.test('claim over HTTP on both paths, with reasons on refusal', async (t) => {
   const malformed = await post(app, '/api/v1/claim', '{"claim_code": ');
   t.equal(malformed.status, 400);
   t.match(await malformed.json(), { error: { code: 'bad_request', message: 'request body must be JSON' } });
+  const huge = await post(app, '/api/v1/claim', { claim_code: b.claimCode, hardware_id: 'x'.repeat(70_000) });
+  t.equal(huge.status, 413, 'bodies over 64 KB are refused before parsing');
+  t.match(await huge.json(), { error: { code: 'payload_too_large' } });
   const invalid = await post(app, '/api/v1/claim', { claim_code: b.claimCode });
   t.equal(invalid.status, 400);
   t.match(await invalid.json(), { error: { code: 'bad_request', message: /hardware_id/ } });
