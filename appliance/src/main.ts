@@ -60,7 +60,14 @@ const runners = startCameraRunners({
 });
 
 const app = new Hono();
-app.route('/', createIngestApp({ cameras: () => config.cameras, sink, log, clock: { now: () => Date.now() } }));
+app.route('/', createIngestApp({
+  cameras: () => config.cameras,
+  sink,
+  log,
+  clock: { now: () => Date.now() },
+  statusOf: (id) => runners.statusOf(id),
+  vendorBCameras: () => runners.vendorBCameras(),
+}));
 app.route('/', diagnosticsRoutes({
   buffer,
   hubUrl: () => config.hub_url,

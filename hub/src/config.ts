@@ -20,6 +20,13 @@ const envSchema = z.object({
   HUB_MAX_WEBHOOK_BYTES: z.coerce.number().int().positive().default(2 * 1024 * 1024),
   /** Heartbeat interval collectors are told to use; offline after 3 missed ones. */
   HUB_HEARTBEAT_SECONDS: z.coerce.number().int().positive().default(60),
+  /**
+   * Hub secret for session signatures and TOTP-secret encryption (at least 32 characters).
+   * Unset: generated once into `${HUB_DATA_DIR}/hub-secret` (see docs/auth.md).
+   */
+  HUB_SESSION_SECRET: z.string().min(32).optional(),
+  /** `Secure` on session cookies; unset: on when HUB_PUBLIC_URL is https. */
+  HUB_SECURE_COOKIES: z.enum(['true', 'false']).optional(),
 });
 
 export interface HubConfig {
@@ -34,6 +41,10 @@ export interface HubConfig {
   maxBatchBytes: number;
   maxWebhookBytes: number;
   heartbeatSeconds: number;
+  /** Optional: absent means the generated secret file in dataDir (auth/hub-secret.ts). */
+  sessionSecret?: string;
+  /** Session cookies carry `Secure` (served over TLS, directly or behind a proxy). */
+  secureCookies?: boolean;
 }
 
 export function loadHubConfig(env: Readonly<Record<string, string | undefined>>): HubConfig {
@@ -43,10 +54,11 @@ export function loadHubConfig(env: Readonly<Record<string, string | undefined>>)
     throw new Error(`invalid hub configuration: ${issue?.path.join('.')}: ${issue?.message}`);
   }
   const e = parsed.data;
+  const publicUrl = e.HUB_PUBLIC_URL ?? `http://${e.HUB_HOST}:${e.HUB_PORT}`;
   return {
     host: e.HUB_HOST,
     port: e.HUB_PORT,
-    publicUrl: e.HUB_PUBLIC_URL ?? `http://${e.HUB_HOST}:${e.HUB_PORT}`,
+    publicUrl,
     ...(e.DATABASE_URL ? { databaseUrl: e.DATABASE_URL } : {}),
     dataDir: e.HUB_DATA_DIR,
     pgliteDir: join(e.HUB_DATA_DIR, 'pglite'),
@@ -55,5 +67,7 @@ export function loadHubConfig(env: Readonly<Record<string, string | undefined>>)
     maxBatchBytes: e.HUB_MAX_BATCH_BYTES,
     maxWebhookBytes: e.HUB_MAX_WEBHOOK_BYTES,
     heartbeatSeconds: e.HUB_HEARTBEAT_SECONDS,
+    ...(e.HUB_SESSION_SECRET ? { sessionSecret: e.HUB_SESSION_SECRET } : {}),
+    secureCookies: e.HUB_SECURE_COOKIES === undefined ? publicUrl.startsWith('https:') : e.HUB_SECURE_COOKIES === 'true',
   };
 }

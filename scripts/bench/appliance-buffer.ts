@@ -70,6 +70,7 @@ function benchMode(dir: string, mode: SynchronousMode, group: number): void {
   const base = Date.now();
   const latencies: number[] = [];
   const started = process.hrtime.bigint();
+  const cpuStart = process.cpuUsage();
   for (let i = 0; i < count; i += group) {
     const items = Array.from({ length: Math.min(group, count - i) }, (_, k) => ({
       detection: {
@@ -87,12 +88,16 @@ function benchMode(dir: string, mode: SynchronousMode, group: number): void {
     latencies.push(Number(process.hrtime.bigint() - t0) / 1e6);
   }
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+  const cpu = process.cpuUsage(cpuStart);
+  // CPU time per detection: a load-independent figure when the machine is shared.
+  const cpuMsPer = (cpu.user + cpu.system) / 1000 / count;
   latencies.sort((a, b) => a - b);
   const mb = statSync(file).size / 1024 / 1024;
   console.log(
     `insert ${mode.padEnd(6)} group ${String(group).padStart(2)} n=${count}  ${(count / seconds).toFixed(0).padStart(6)} det/s  ` +
       `p50 ${ms(percentile(latencies, 50))} ms  p95 ${ms(percentile(latencies, 95))} ms  ` +
       `p99 ${ms(percentile(latencies, 99))} ms  max ${ms(latencies[latencies.length - 1] ?? NaN)} ms  ` +
+      `cpu ${ms(cpuMsPer)} ms/det (${(1000 / cpuMsPer).toFixed(0)} det/s of CPU)  ` +
       `(${((count * 85) / 1024 / seconds).toFixed(1)} MiB/s of images, db ${mb.toFixed(0)} MiB)`,
   );
 

@@ -25,6 +25,8 @@ const { values: args } = parseArgs({
     batches: { type: 'string', default: '200' },
     concurrency: { type: 'string', default: '4' },
     size: { type: 'string', default: '50' },
+    /** `plain` (no images), `images`, or `both`. */
+    workload: { type: 'string', default: 'both' },
   },
 });
 const BATCHES = Number(args.batches);
@@ -124,10 +126,14 @@ async function main(): Promise<void> {
   try {
     console.log(`hub ingest: ${BATCHES} batches of ${BATCH_SIZE} per run, images ${CROP_BYTES / 1024} KB crop + ${SCENE_BYTES / 1024} KB scene`);
     await run(hub, agent, false, 1).then(() => undefined); // warm-up: JIT, prepared statements, connections
-    report('no images, sequential', await run(hub, agent, false, 1));
-    report(`no images, ${CONCURRENCY} in flight`, await run(hub, agent, false, CONCURRENCY));
-    report('with images, sequential', await run(hub, agent, true, 1));
-    report(`with images, ${CONCURRENCY} in flight`, await run(hub, agent, true, CONCURRENCY));
+    if (args.workload !== 'images') {
+      report('no images, sequential', await run(hub, agent, false, 1));
+      report(`no images, ${CONCURRENCY} in flight`, await run(hub, agent, false, CONCURRENCY));
+    }
+    if (args.workload !== 'plain') {
+      report('with images, sequential', await run(hub, agent, true, 1));
+      report(`with images, ${CONCURRENCY} in flight`, await run(hub, agent, true, CONCURRENCY));
+    }
     const [row] = await db.sql<{ n: string }>('SELECT count(*) AS n FROM detections');
     console.log(`stored ${row?.n} detections; hash chain: ${JSON.stringify(await verifyChain(db, hub.collectorId))}`);
   } finally {

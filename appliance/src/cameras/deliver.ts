@@ -22,6 +22,12 @@ export interface DeliverContext {
   fetchImage?: (path: string) => Promise<ImageResult>;
   /** Image downloads in flight at once; the bucket (vendor_b) still paces them. */
   imageConcurrency?: number;
+  /**
+   * The runner's stop signal. Once aborted nothing more is sunk: an image download cut
+   * short by the stop must not turn into a stored detection without its image while the
+   * cursor moves past it.
+   */
+  signal?: AbortSignal;
 }
 
 export interface DeliverSummary {
@@ -84,6 +90,7 @@ export async function deliver(detections: readonly ParsedDetection[], ctx: Deliv
   for (const p of images) p.catch(() => undefined);
   for (const [i, parsed] of detections.entries()) {
     const item = { detection: parsed.detection, images: await (images[i] as Promise<DetectionImages>), source: ctx.source };
+    if (ctx.signal?.aborted) throw new SinkRefusedError('runner stopping; the rest is read again on restart');
     let status: SinkStatus;
     try {
       status = await ctx.sink.accept(item);

@@ -84,6 +84,7 @@ export function startVendorAPull(config: CameraConfig, deps: RunnerDeps): Camera
       sink: deps.sink,
       status,
       log: deps.log,
+      signal: stopper.signal,
       fetchImage: (path) =>
         fetchImage((p) => client.request({ url: `${base}${p}` }), path, VENDOR_A_IMAGE_POLICY, {
           clock: deps.clock,

@@ -69,6 +69,7 @@ export function startVendorBPull(
       sink: deps.sink,
       status,
       log: deps.log,
+      signal: stopper.signal,
       fetchImage: (path) => nvr.fetchThumbnail(path, stopper.signal),
     });
     const next = outcome.cursor === undefined ? Number.NaN : Number(outcome.cursor);

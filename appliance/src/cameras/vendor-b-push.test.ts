@@ -90,3 +90,23 @@ t.test('console unreachable: OFFLINE with growing backoff; a wrong token never g
   t.equal(denied.status().state, 'OFFLINE');
   t.match(denied.status().lastError, /401/);
 });
+
+t.test('self-signed console over wss: accepted by default, refused when verification is on', async (t) => {
+  const nvr = await startVendorBNvr({ ...nvrOptions, seed: 34, tls: true, unknownRate: 0 });
+  t.teardown(() => nvr.close());
+  const deps = memoryDeps();
+  const runner = startVendorBPush(config(nvr.port, { tls: undefined }), deps);
+  t.teardown(() => runner.stop());
+  t.ok(await until(() => runner.status().state === 'ONLINE'), 'wss with a self-signed certificate');
+  nvr.addReads(3);
+  await nvr.idle();
+  t.ok(await deps.sink.waitFor(3), 'reads and thumbnails over TLS');
+  t.equal(deps.sink.items.filter((i) => i.images.full_scene).length, 3);
+  await runner.stop();
+
+  const strict = startVendorBPush(config(nvr.port, { tls: undefined, verifyTls: true }), memoryDeps());
+  t.ok(await until(() => strict.status().counters.reconnects >= 1));
+  await strict.stop();
+  t.equal(strict.status().state, 'OFFLINE');
+  t.match(strict.status().lastError, /certificate/i);
+});

@@ -64,6 +64,7 @@ export function startVendorBPush(config: CameraConfig, deps: RunnerDeps): Camera
       sink: deps.sink,
       status,
       log: deps.log,
+      signal: stopper.signal,
       fetchImage: (path) => nvr.fetchThumbnail(path, stopper.signal),
     });
     return wanted.length;

@@ -24,10 +24,10 @@ const IMAGE_WRITE_CONCURRENCY = 8;
 
 /**
  * Stores one batch (spec "End-to-end behavior" 5; docs/ingest.md): validates each item
- * (a bad one is `rejected`, the others proceed), writes the images (content-addressed,
- * before the transaction: an image orphaned by a failed transaction is harmless and is
- * simply found present on the retry), then commits metadata, idempotency keys, hash chain,
- * alert-queue rows and the NOTIFY in one transaction. Returns the per-item results and,
+ * (a bad one is `rejected`, the others proceed), writes the images (content-addressed)
+ * while the transaction runs and commits metadata, idempotency keys, hash chain, alert-queue
+ * rows and the NOTIFY in one transaction once the images are durable (an image orphaned by
+ * a failed transaction is harmless: the retry finds it present). Returns the results and,
  * when the hub is loaded, a `backpressure` object (the route answers 202 then).
  */
 export async function storeBatch(deps: IngestDeps, input: BatchInput): Promise<BatchResponse> {
@@ -50,12 +50,7 @@ export async function storeBatch(deps: IngestDeps, input: BatchInput): Promise<B
     }
   }
 
-  await writeImages(deps, unique);
-  const started = performance.now();
-  const outcomes = unique.length === 0
-    ? new Map<number, CommitOutcome>()
-    : await deps.db.transaction((tx) => commitDetections(tx, input.collectorId, unique));
-  if (unique.length > 0) deps.load.observeDbWrite(performance.now() - started);
+  const outcomes = unique.length === 0 ? new Map<number, CommitOutcome>() : await commitWithImages(deps, input.collectorId, unique);
 
   const results = verdicts.map((verdict, index): BatchItemResult => {
     if (!verdict.ok) return verdict.result;
@@ -70,6 +65,33 @@ export async function storeBatch(deps: IngestDeps, input: BatchInput): Promise<B
   const backpressure = decideBackpressure(deps.load.measurements());
   if (backpressure) response.backpressure = backpressure;
   return response;
+}
+
+/**
+ * Runs the image writes and the transaction side by side, and commits only once every
+ * image is durable: an acknowledged row never names a missing file, and a batch costs
+ * max(images, database) instead of their sum. A failed image write rolls the transaction
+ * back (503). The chain-head lock is held meanwhile, which only serializes batches of the
+ * same collector (they are sequential anyway). `observeDbWrite` gets the transaction's own
+ * time, without the wait for images, so the two backpressure triggers stay apart.
+ */
+async function commitWithImages(deps: IngestDeps, collectorId: string, unique: readonly ReadyDetection[]): Promise<Map<number, CommitOutcome>> {
+  const images = writeImages(deps, unique);
+  // Observed below; without this a rejection while the transaction is still running would
+  // be reported as unhandled.
+  images.catch(() => undefined);
+  let statementsMs = 0;
+  let commitStarted = 0;
+  const outcomes = await deps.db.transaction(async (tx) => {
+    const started = performance.now();
+    const result = await commitDetections(tx, collectorId, unique);
+    statementsMs = performance.now() - started;
+    await images;
+    commitStarted = performance.now();
+    return result;
+  });
+  deps.load.observeDbWrite(statementsMs + (performance.now() - commitStarted));
+  return outcomes;
 }
 
 /**

@@ -1,0 +1,133 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { z } from 'zod';
+import { apiKeyPrefix } from '@alpr/shared/credentials/index';
+import type { ConfigTree } from '../config/merge.ts';
+import { writeInitialLayer } from '../lifecycle/central-layer.ts';
+import { secureDeleteFile } from '../lifecycle/secure-delete.ts';
+import { writeFileAtomic } from '../vault/atomic-file.ts';
+import { storeDeviceSecretKey } from '../vault/credentials.ts';
+import { VaultError } from '../vault/errors.ts';
+import type { DeviceKeyPair } from '../vault/sealed.ts';
+import { createVault, openVault, vaultFileOf, type Vault, type VaultContext } from '../vault/vault.ts';
+
+/**
+ * API key storage in the spec's order of preference ("Collector to central" 9):
+ * 1. an environment variable (ALPR_API_KEY, read by config/load.ts and passed in here);
+ * 2. `credentials.enc`, mode 0600, sealed with the vault's key-store subkey, so the key is
+ *    never on disk in clear and the file opens only on the device that was claimed;
+ * 3. a system keyring: not used (an appliance image has no desktop keyring daemon).
+ * The file also holds the collector id, hub URL and hub signing key: not secret, but sealed
+ * in the same box they cannot be swapped for an attacker's hub key without detection.
+ */
+export const CREDENTIALS_FILE = 'credentials.enc';
+const KEYSTORE_PURPOSE = 'keystore';
+
+export interface KeystoreContext extends VaultContext {
+  now: () => Date;
+}
+
+export interface EnrollmentToStore {
+  collector_id: string;
+  api_key: string;
+  hub_url: string;
+  hub_public_key: string;
+  config: ConfigTree;
+  config_version: number;
+}
+
+const sealedSecretsSchema = z.object({
+  collector_id: z.string(),
+  api_key: z.string(),
+  hub_url: z.string(),
+  hub_public_key: z.string(),
+  stored_at: z.string(),
+});
+export type StoredEnrollment = z.infer<typeof sealedSecretsSchema>;
+
+const fileSchema = z.object({ format: z.literal(1), sealed: z.string().min(1) });
+
+export const credentialsFileOf = (dataDir: string): string => join(dataDir, CREDENTIALS_FILE);
+export const centralConfigFileOf = (dataDir: string): string => join(dataDir, 'central-config.json');
+
+/**
+ * After a successful claim: a new vault (fresh salt, install time now), the device box
+ * secret key inside it, the sealed credentials file, and the initial central layer.
+ */
+export async function storeEnrollment(
+  ctx: KeystoreContext,
+  enrollment: EnrollmentToStore,
+  deviceKeys: DeviceKeyPair,
+  centralConfigFile: string = centralConfigFileOf(ctx.dataDir),
+): Promise<{ vault: Vault; keyPrefix: string }> {
+  const vault = await createVault(ctx, { collectorId: enrollment.collector_id, now: ctx.now() });
+  await storeDeviceSecretKey(vault, deviceKeys.secretKey);
+  const secrets: StoredEnrollment = {
+    collector_id: enrollment.collector_id,
+    api_key: enrollment.api_key,
+    hub_url: enrollment.hub_url,
+    hub_public_key: enrollment.hub_public_key,
+    stored_at: ctx.now().toISOString(),
+  };
+  const sealed = vault.seal(KEYSTORE_PURPOSE, Buffer.from(JSON.stringify(secrets)));
+  await writeFileAtomic(credentialsFileOf(ctx.dataDir), JSON.stringify({ format: 1, sealed }));
+  await writeInitialLayer(centralConfigFile, { config: enrollment.config, configVersion: enrollment.config_version });
+  return { vault, keyPrefix: apiKeyPrefix(enrollment.api_key) };
+}
+
+/** The stored enrollment and the open vault; VaultError('not_found') when not claimed. */
+export async function loadEnrollment(ctx: VaultContext): Promise<{ enrollment: StoredEnrollment; vault: Vault }> {
+  const path = credentialsFileOf(ctx.dataDir);
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new VaultError('not_found', `no ${CREDENTIALS_FILE}: not claimed`);
+    throw error;
+  }
+  const file = fileSchema.safeParse(safeJson(text));
+  if (!file.success) throw new VaultError('corrupt', `${path} is not a credentials file`);
+  const vault = await openVault(ctx);
+  const opened = vault.open(KEYSTORE_PURPOSE, file.data.sealed, CREDENTIALS_FILE);
+  const enrollment = sealedSecretsSchema.safeParse(safeJson(Buffer.from(opened).toString('utf8')));
+  if (!enrollment.success) throw new VaultError('corrupt', `${CREDENTIALS_FILE} holds no enrollment`);
+  if (enrollment.data.collector_id !== vault.collectorId) {
+    throw new VaultError('tampered', `${CREDENTIALS_FILE} belongs to another collector than the vault`);
+  }
+  return { enrollment: enrollment.data, vault };
+}
+
+export type ApiKeySource = 'environment' | 'encrypted_file';
+
+/**
+ * The key in spec order: the environment wins (an operator override, e.g. during a manual
+ * rotation), else the sealed file. undefined = not claimed. A file that exists but does not
+ * open (moved to other hardware, tampered) throws: running unclaimed would hide that.
+ */
+export async function loadApiKey(
+  ctx: VaultContext,
+  environmentKey: string | undefined,
+): Promise<{ apiKey: string; source: ApiKeySource; keyPrefix: string } | undefined> {
+  if (environmentKey) return { apiKey: environmentKey, source: 'environment', keyPrefix: apiKeyPrefix(environmentKey) };
+  try {
+    const { enrollment } = await loadEnrollment(ctx);
+    return { apiKey: enrollment.api_key, source: 'encrypted_file', keyPrefix: apiKeyPrefix(enrollment.api_key) };
+  } catch (error) {
+    if (error instanceof VaultError && error.code === 'not_found') return undefined;
+    throw error;
+  }
+}
+
+/** Forget the enrollment: overwrite and delete the sealed key file and the vault. */
+export async function clearEnrollment(ctx: { dataDir: string }): Promise<void> {
+  await secureDeleteFile(credentialsFileOf(ctx.dataDir));
+  await secureDeleteFile(vaultFileOf(ctx.dataDir));
+}
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,35 @@
+import { hkdfSync, randomBytes } from 'node:crypto';
+import nacl from 'tweetnacl';
+
+/**
+ * TOTP secrets at rest: XSalsa20-Poly1305 (tweetnacl secretbox). The key is
+ * HKDF-SHA256(hub TOTP master key, per-user 16-byte salt), so one leaked row key opens one
+ * user only and the ciphertext of two users never shares a key. Stored: nonce || box.
+ */
+export const SALT_BYTES = 16;
+
+export interface SealedSecret {
+  ciphertext: Buffer;
+  salt: Buffer;
+}
+
+function userKey(masterKey: Buffer, salt: Uint8Array): Uint8Array {
+  return new Uint8Array(hkdfSync('sha256', masterKey, salt, 'alpr-hub user totp key', nacl.secretbox.keyLength));
+}
+
+export function sealSecret(masterKey: Buffer, secret: string): SealedSecret {
+  const salt = randomBytes(SALT_BYTES);
+  const nonce = randomBytes(nacl.secretbox.nonceLength);
+  const box = nacl.secretbox(new Uint8Array(Buffer.from(secret, 'utf8')), new Uint8Array(nonce), userKey(masterKey, salt));
+  return { ciphertext: Buffer.concat([nonce, Buffer.from(box)]), salt };
+}
+
+/** Null when the box does not open (wrong hub secret, tampered row). */
+export function openSecret(masterKey: Buffer, sealed: { ciphertext: Uint8Array; salt: Uint8Array }): string | null {
+  const bytes = Buffer.from(sealed.ciphertext);
+  if (bytes.length <= nacl.secretbox.nonceLength) return null;
+  const nonce = new Uint8Array(bytes.subarray(0, nacl.secretbox.nonceLength));
+  const box = new Uint8Array(bytes.subarray(nacl.secretbox.nonceLength));
+  const opened = nacl.secretbox.open(box, nonce, userKey(masterKey, sealed.salt));
+  return opened ? Buffer.from(opened).toString('utf8') : null;
+}
