@@ -96,6 +96,8 @@ async function shutdown(signal: string): Promise<void> {
   if (stopping) return;
   stopping = true;
   log.info({ signal }, 'appliance stopping');
+  // Everything committed is safe on disk; never let a stuck connection keep us alive.
+  setTimeout(() => process.exit(1), 10_000).unref();
   server.close();
   clearInterval(retention);
   await runners.stop();

@@ -3,6 +3,7 @@ import type { HubDeps } from './deps.ts';
 import { errorHandler } from './http/on-error.ts';
 import { collectorRoutes } from './collectors/routes.ts';
 import { ingestRoutes } from './ingest/routes.ts';
+import { authRoutes } from './auth/routes.ts';
 
 /** The hub's HTTP app: each domain mounts its own routes; one error mapping for all. */
 export function createHubApp(deps: HubDeps): Hono {
@@ -12,5 +13,6 @@ export function createHubApp(deps: HubDeps): Hono {
   app.get('/healthz', (c) => c.json({ ok: true, database: deps.db.kind }));
   app.route('/', collectorRoutes(deps));
   app.route('/', ingestRoutes(deps));
+  app.route('/', authRoutes(deps));
   return app;
 }

@@ -43,6 +43,7 @@ const shutdown = (signal: string): void => {
   if (stopping) return;
   stopping = true;
   log.info({ signal }, 'hub stopping');
+  setTimeout(() => process.exit(1), 10_000).unref();
   server.close();
   db.close().finally(() => process.exit(0));
 };

@@ -5,8 +5,8 @@
  *   eval "$(scripts/test-postgres.sh start)"; export DATABASE_URL
  *   npx tsx scripts/bench/hub-ingest.ts [--batches 200] [--concurrency 4]
  *
- * Two workloads, each run twice: sequentially (latency of one batch at a time) and with
- * `--concurrency` uploads in flight (sustained detections/s). Request bodies are built
+ * Two workloads, each run twice: one collector uploading one batch at a time (latency), and
+ * `--concurrency` collectors uploading at once (sustained detections/s). Request bodies are built
  * before each timed chunk, so the client's own encoding and hashing are not counted.
  * Uses a fresh database (created and dropped here) and a temporary image folder.
  */
@@ -17,6 +17,9 @@ import postgres from 'postgres';
 import { Agent, request } from 'undici';
 import { verifyChain } from '../../hub/src/db/chain.ts';
 import { openDatabase } from '../../hub/src/db/client.ts';
+import { claim } from '../../hub/src/collectors/claim.ts';
+import { SYSTEM_ACTOR } from '../../hub/src/collectors/context.ts';
+import { createCollector } from '../../hub/src/collectors/create-collector.ts';
 import { createLog } from '../../hub/src/log.ts';
 import { encodeBatch, sampleDetection, startTestHub, type BatchEntry, type TestHub } from '../../hub/src/ingest/test-support.ts';
 
@@ -62,19 +65,39 @@ function buildBatch(withImages: boolean): { body: Buffer; contentType: string } 
 
 interface RunResult {
   latencies: number[];
+  /** The hub's own EWMA of transaction and image-write time, sampled after each batch. */
+  dbMs: number[];
+  imageMs: number[];
   seconds: number;
   statuses: Map<string, number>;
 }
 
-async function run(hub: TestHub, agent: Agent, withImages: boolean, concurrency: number): Promise<RunResult> {
+/**
+ * One collector per in-flight upload, as in production (a collector uploads one batch at a
+ * time; its hash chain serializes its own batches, different collectors run in parallel).
+ */
+async function collectorKeys(hub: TestHub, count: number): Promise<string[]> {
+  const keys = [hub.apiKey];
+  while (keys.length < count) {
+    const created = await createCollector(hub.deps, SYSTEM_ACTOR, { siteName: `Bench site ${keys.length}` });
+    const enrolled = await claim(hub.deps, { claim_code: created.claimCode, hardware_id: `bench-${randomUUID()}` }, null);
+    keys.push(enrolled.api_key);
+  }
+  return keys;
+}
+
+async function run(hub: TestHub, agent: Agent, withImages: boolean, keys: readonly string[]): Promise<RunResult> {
+  const concurrency = keys.length;
   const latencies: number[] = [];
+  const dbMs: number[] = [];
+  const imageMs: number[] = [];
   const statuses = new Map<string, number>();
   let busySeconds = 0;
   for (let done = 0; done < BATCHES; done += CHUNK) {
     const bodies = Array.from({ length: Math.min(CHUNK, BATCHES - done) }, () => buildBatch(withImages));
     const started = performance.now();
     let next = 0;
-    const worker = async (): Promise<void> => {
+    const worker = async (apiKey: string): Promise<void> => {
       for (let i = next++; i < bodies.length; i = next++) {
         const batch = bodies[i];
         if (!batch) return;
@@ -82,19 +105,22 @@ async function run(hub: TestHub, agent: Agent, withImages: boolean, concurrency:
         const res = await request(`${hub.url}/api/v1/detections/batch`, {
           method: 'POST',
           dispatcher: agent,
-          headers: { 'content-type': batch.contentType, 'x-api-key': hub.apiKey },
+          headers: { 'content-type': batch.contentType, 'x-api-key': apiKey },
           body: batch.body,
         });
         const answer = (await res.body.json()) as { backpressure?: { reason: string }; error?: { message: string } };
         latencies.push(performance.now() - t0);
+        const load = hub.deps.load.measurements();
+        dbMs.push(load.dbWriteLatencyMs);
+        imageMs.push(load.imageStoreLatencyMs);
         const key = answer.backpressure ? `${res.statusCode} ${answer.backpressure.reason}` : answer.error ? `${res.statusCode} ${answer.error.message}` : String(res.statusCode);
         statuses.set(key, (statuses.get(key) ?? 0) + 1);
       }
     };
-    await Promise.all(Array.from({ length: concurrency }, worker));
+    await Promise.all(keys.slice(0, concurrency).map(worker));
     busySeconds += (performance.now() - started) / 1000;
   }
-  return { latencies, seconds: busySeconds, statuses };
+  return { latencies, dbMs, imageMs, seconds: busySeconds, statuses };
 }
 
 function percentile(sorted: readonly number[], p: number): number {
@@ -105,9 +131,11 @@ function report(name: string, r: RunResult): void {
   const sorted = [...r.latencies].sort((a, b) => a - b);
   const rate = (r.latencies.length * BATCH_SIZE) / r.seconds;
   const codes = [...r.statuses].map(([code, n]) => `${code} x${n}`).join(', ');
+  const mean = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
   console.log(
-    `${name.padEnd(34)} p50 ${percentile(sorted, 50).toFixed(1).padStart(6)} ms  p95 ${percentile(sorted, 95).toFixed(1).padStart(6)} ms  ` +
-      `p99 ${percentile(sorted, 99).toFixed(1).padStart(6)} ms  ${rate.toFixed(0).padStart(6)} detections/s  [${codes}]`,
+    `${name.padEnd(30)} p50 ${percentile(sorted, 50).toFixed(1).padStart(6)} ms  p95 ${percentile(sorted, 95).toFixed(1).padStart(6)} ms  ` +
+      `p99 ${percentile(sorted, 99).toFixed(1).padStart(6)} ms  ${rate.toFixed(0).padStart(5)} detections/s  ` +
+      `(hub: transaction ~${mean(r.dbMs).toFixed(0)} ms, images ~${mean(r.imageMs).toFixed(0)} ms)  [${codes}]`,
   );
 }
 
@@ -125,17 +153,21 @@ async function main(): Promise<void> {
   const agent = new Agent({ connections: CONCURRENCY, keepAliveTimeout: 30_000 });
   try {
     console.log(`hub ingest: ${BATCHES} batches of ${BATCH_SIZE} per run, images ${CROP_BYTES / 1024} KB crop + ${SCENE_BYTES / 1024} KB scene`);
-    await run(hub, agent, false, 1).then(() => undefined); // warm-up: JIT, prepared statements, connections
+    const keys = await collectorKeys(hub, CONCURRENCY);
+    const one = keys.slice(0, 1);
+    await run(hub, agent, false, one); // warm-up: JIT, connections, thread pool
     if (args.workload !== 'images') {
-      report('no images, sequential', await run(hub, agent, false, 1));
-      report(`no images, ${CONCURRENCY} in flight`, await run(hub, agent, false, CONCURRENCY));
+      report('no images, sequential', await run(hub, agent, false, one));
+      report(`no images, ${CONCURRENCY} collectors`, await run(hub, agent, false, keys));
     }
     if (args.workload !== 'plain') {
-      report('with images, sequential', await run(hub, agent, true, 1));
-      report(`with images, ${CONCURRENCY} in flight`, await run(hub, agent, true, CONCURRENCY));
+      report('with images, sequential', await run(hub, agent, true, one));
+      report(`with images, ${CONCURRENCY} collectors`, await run(hub, agent, true, keys));
     }
     const [row] = await db.sql<{ n: string }>('SELECT count(*) AS n FROM detections');
-    console.log(`stored ${row?.n} detections; hash chain: ${JSON.stringify(await verifyChain(db, hub.collectorId))}`);
+    const chains = await db.sql<{ id: string }>('SELECT collector_id AS id FROM collector_chain_heads');
+    const verified = await Promise.all(chains.map((c) => verifyChain(db, c.id)));
+    console.log(`stored ${row?.n} detections; hash chains: ${JSON.stringify(verified)}`);
   } finally {
     await agent.close();
     await hub.close();

@@ -42,7 +42,11 @@ function start(entry: string, options: StartOptions): Promise<RunningProcess> {
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const signal = async (name: NodeJS.Signals): Promise<void> => {
     if (child.exitCode === null && child.signalCode === null) child.kill(name);
+    // A process that does not finish a graceful stop in 15 s is killed: a stuck shutdown
+    // must not hang `npm start` or a test run.
+    const force = setTimeout(() => child.kill('SIGKILL'), 15_000);
     await exited;
+    clearTimeout(force);
   };
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {

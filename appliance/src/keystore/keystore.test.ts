@@ -1,4 +1,5 @@
 import t from 'tap';
+import type { Test } from 'tap';
 import { cp, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -18,7 +19,7 @@ const enrollment = {
   config_version: 1,
 };
 
-async function claimedDir(t: Tap.Test, serial = 'serial:SN-A') {
+async function claimedDir(t: Test, serial = 'serial:SN-A') {
   const dataDir = await mkdtemp(join(tmpdir(), 'alpr-keystore-'));
   t.teardown(() => rm(dataDir, { recursive: true, force: true }));
   const ctx = { dataDir, identity: fixedIdentity(serial), now: () => new Date('2026-01-15T10:00:00Z') };

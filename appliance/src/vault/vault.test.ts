@@ -1,4 +1,5 @@
 import t from 'tap';
+import type { Test } from 'tap';
 import { cp, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,7 +12,7 @@ import { createVault, openVault, vaultFileOf } from './vault.ts';
 const COLLECTOR = '6f1c2b1e-3d4a-4c5b-8e9f-0a1b2c3d4e5f';
 const PASSWORD = 'S3cret-camera-pw!';
 
-async function tempDir(t: Tap.Test): Promise<string> {
+async function tempDir(t: Test): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), 'alpr-vault-'));
   t.teardown(() => rm(dir, { recursive: true, force: true }));
   return dir;

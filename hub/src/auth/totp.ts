@@ -36,7 +36,8 @@ export async function checkTotp(secret: string, code: string, now: Date, lastUse
     digits: TOTP_DIGITS,
     epochTolerance: TOTP_WINDOW_STEPS * TOTP_PERIOD_SECONDS,
   });
-  if (!result.valid) return { valid: false, reason: 'mismatch' };
+  // TOTP results carry `timeStep`; the union type also covers HOTP, hence the check.
+  if (!result.valid || !('timeStep' in result)) return { valid: false, reason: 'mismatch' };
   if (lastUsedStep !== null && result.timeStep <= lastUsedStep) return { valid: false, reason: 'replay' };
   return { valid: true, step: result.timeStep };
 }

@@ -16,6 +16,10 @@ t.test('stores by SHA-256, reads back the same bytes, writes once', async (t) =>
   t.equal((await readFile(store.pathOf(first.sha256))).length, bytes.length);
   const again = await store.put(bytes);
   t.equal(again.written, false, 'same content is not written twice');
+  const other = Buffer.from('another image');
+  const known = await store.put(other, sha256Hex(other));
+  t.same({ sha256: known.sha256, written: known.written }, { sha256: sha256Hex(other), written: true }, 'a caller-computed hash names the file');
+  t.same(Buffer.from((await store.get(sha256Hex(other))) ?? []), other);
   const folder = join(root, first.sha256.slice(0, 2), first.sha256.slice(2, 4));
   t.same((await readdir(folder)).filter((f) => f.endsWith('.tmp')), [], 'no temp files left');
 });

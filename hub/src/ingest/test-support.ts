@@ -19,7 +19,7 @@ import { loadHubConfig, type HubConfig } from '../config.ts';
 import type { DbSession } from '../db/session.ts';
 import type { HubDeps } from '../deps.ts';
 import { createLog, type Log } from '../log.ts';
-import { openImageStore, sha256Hex } from './image-store.ts';
+import { openImageStore, sha256Hex, type ImageStore } from './image-store.ts';
 import { createLoadMonitor } from './load-monitor.ts';
 
 /** Random bytes framed as a JPEG (SOI ... EOI): unique per call, so every image is new. */
@@ -97,6 +97,8 @@ export interface TestHub {
 export interface TestHubOptions {
   db: DbSession;
   config?: Partial<HubConfig>;
+  /** Default: a store in a fresh temp folder. */
+  images?: ImageStore;
   /** Default: a silent logger. */
   log?: Log;
   /** Site position copied onto detections. */
@@ -114,7 +116,7 @@ export async function startTestHub(options: TestHubOptions): Promise<TestHub> {
   const config: HubConfig = { ...loadHubConfig({ HUB_LOG_LEVEL: 'silent' }), imageDir, ...options.config };
   const deps: HubDeps = {
     db: options.db,
-    images: openImageStore(imageDir),
+    images: options.images ?? openImageStore(imageDir),
     load: createLoadMonitor(() => 0),
     clock: systemClock,
     log: options.log ?? createLog('silent'),

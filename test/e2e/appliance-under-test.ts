@@ -1,0 +1,62 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { request } from 'undici';
+import { startApplianceProcess, type RunningProcess } from '../../scripts/demo/processes.ts';
+import { freePort } from './hub-under-test.ts';
+
+export interface ApplianceUnderTest {
+  url: string;
+  dataDir: string;
+  start(): Promise<void>;
+  stop(): Promise<void>;
+  kill(): Promise<void>;
+  running(): boolean;
+  /** Buffered rows (pending + in flight) from the diagnostics JSON. */
+  buffered(): Promise<number>;
+  output(): string;
+}
+
+/** A real appliance process with its own data folder and the given local TOML. */
+export async function applianceUnderTest(t: { teardown(fn: () => unknown): void }, apiKey: string, toml: (port: number) => string): Promise<ApplianceUnderTest> {
+  const port = await freePort();
+  const dataDir = await mkdtemp(join(tmpdir(), 'alpr-e2e-appliance-'));
+  t.teardown(() => rm(dataDir, { recursive: true, force: true }));
+  await writeFile(join(dataDir, 'appliance.toml'), toml(port));
+  let proc: RunningProcess | undefined;
+  let log = '';
+  const end = async (how: 'stop' | 'kill'): Promise<void> => {
+    if (!proc) return;
+    log = (log + proc.output()).slice(-100_000);
+    await proc[how]();
+    proc = undefined;
+  };
+  t.teardown(() => end('stop'));
+  const url = `http://127.0.0.1:${port}`;
+  return {
+    url,
+    dataDir,
+    start: async () => {
+      proc = await startApplianceProcess({ env: { ALPR_DATA_DIR: dataDir, ALPR_API_KEY: apiKey }, timeoutMs: 60_000 });
+    },
+    stop: () => end('stop'),
+    kill: () => end('kill'),
+    running: () => proc !== undefined,
+    buffered: async () => {
+      const r = await request(`${url}/api/v1/status`);
+      const s = (await r.body.json()) as { buffer: { states: Record<string, number> } };
+      return (s.buffer.states.pending ?? 0) + (s.buffer.states.in_flight ?? 0);
+    },
+    output: () => log + (proc?.output() ?? ''),
+  };
+}
+
+/** Poll `check` until it returns true or `timeoutMs` passes (bounded; no fixed sleeps). */
+export async function waitFor(check: () => Promise<boolean>, timeoutMs: number, stepMs = 250): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (await check().catch(() => false)) return true;
+    await new Promise((r) => setTimeout(r, stepMs));
+  }
+  return false;
+}
