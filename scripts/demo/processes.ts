@@ -53,15 +53,16 @@ function start(entry: string, options: StartOptions): Promise<RunningProcess> {
       child.kill('SIGKILL');
       reject(new Error(`${entry} did not become ready in time:\n${output.slice(-4000)}`));
     }, options.timeoutMs ?? 60_000);
-    child.once('exit', (code) => {
+    const early = (code: number | null): void => {
       clearTimeout(timer);
       reject(new Error(`${entry} exited with ${code} before it was ready:\n${output.slice(-4000)}`));
-    });
+    };
+    child.once('exit', early);
     child.on('message', (message: unknown) => {
       const m = message as { ready?: boolean; port?: number };
       if (!m.ready || typeof m.port !== 'number') return;
       clearTimeout(timer);
-      child.removeAllListeners('exit');
+      child.off('exit', early);
       resolve({ child, port: m.port, stop: () => signal('SIGTERM'), kill: () => signal('SIGKILL'), output: () => output });
     });
   });

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { request } from 'undici';
 import { startApplianceProcess, type RunningProcess } from '../../scripts/demo/processes.ts';
-import { freePort } from './hub-under-test.ts';
+import { freePort, traced } from './hub-under-test.ts';
 
 export interface ApplianceUnderTest {
   url: string;
@@ -21,7 +21,7 @@ export interface ApplianceUnderTest {
 export async function applianceUnderTest(t: { teardown(fn: () => unknown): void }, apiKey: string, toml: (port: number) => string): Promise<ApplianceUnderTest> {
   const port = await freePort();
   const dataDir = await mkdtemp(join(tmpdir(), 'alpr-e2e-appliance-'));
-  t.teardown(() => rm(dataDir, { recursive: true, force: true }));
+  t.teardown(traced('rm data dir', () => rm(dataDir, { recursive: true, force: true })));
   await writeFile(join(dataDir, 'appliance.toml'), toml(port));
   let proc: RunningProcess | undefined;
   let log = '';
@@ -31,7 +31,7 @@ export async function applianceUnderTest(t: { teardown(fn: () => unknown): void 
     await proc[how]();
     proc = undefined;
   };
-  t.teardown(() => end('stop'));
+  t.teardown(traced('stop process', () => end('stop')));
   const url = `http://127.0.0.1:${port}`;
   return {
     url,

@@ -9,6 +9,21 @@ import { createLog } from '../../hub/src/log.ts';
 import { claimCollector, createPendingCollector, type Enrollment } from '../../scripts/demo/enroll.ts';
 import { startHubProcess, type RunningProcess } from '../../scripts/demo/processes.ts';
 
+/** Teardown step that reports how long it took and what it threw (a hung teardown names itself). */
+export function traced(name: string, fn: () => Promise<unknown>): () => Promise<void> {
+  return async () => {
+    const began = Date.now();
+    try {
+      await fn();
+    } catch (error) {
+      process.stderr.write(`teardown ${name} failed: ${(error as Error).message}\n`);
+      throw error;
+    } finally {
+      if (Date.now() - began > 5000) process.stderr.write(`teardown ${name} took ${Date.now() - began} ms\n`);
+    }
+  };
+}
+
 /** A free loopback port, so a restarted hub comes back at the same address. */
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -40,7 +55,7 @@ export interface HubUnderTest {
 export async function hubUnderTest(t: TestHandle & { comment(m: string): void }): Promise<HubUnderTest> {
   const port = await freePort();
   const dataDir = await mkdtemp(join(tmpdir(), 'alpr-e2e-hub-'));
-  t.teardown(() => rm(dataDir, { recursive: true, force: true }));
+  t.teardown(traced('rm data dir', () => rm(dataDir, { recursive: true, force: true })));
   let env: Record<string, string>;
   let query: HubUnderTest['query'];
   if (process.env['DATABASE_URL']) {
@@ -77,7 +92,7 @@ export async function hubUnderTest(t: TestHandle & { comment(m: string): void })
   };
   await start();
   const enrollment = await claimCollector(url, claimCode, `e2e-${port}`);
-  t.teardown(() => end('stop'));
+  t.teardown(traced('stop process', () => end('stop')));
   return {
     url,
     enrollment,
