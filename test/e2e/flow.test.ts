@@ -35,11 +35,14 @@ t.test('every plate from three cameras arrives on the hub exactly once, images i
   await Promise.all([pullCamera.idle(), nvr.idle(), pusher.idle()]);
 
   mark('cameras done');
-  const delivered = [...pullCamera.delivered, ...nvr.delivered, ...pusher.delivered];
-  const expected = expectedSightings(delivered);
+  let delivered = [...pullCamera.delivered, ...nvr.delivered, ...pusher.delivered];
+  let expected = expectedSightings(delivered);
   t.ok(expected.size >= 40, `cameras delivered ${delivered.length} reads, ${expected.size} sightings`);
   let rows: HubRow[] = [];
   const arrived = await waitFor(async () => {
+    if (pullCamera.delivered.length < pullCamera.produced.length) return false;
+    delivered = [...pullCamera.delivered, ...nvr.delivered, ...pusher.delivered];
+    expected = expectedSightings(delivered);
     rows = await hub.query<HubRow>('SELECT detection_id, plate_number, crop_image_hash, full_image_hash FROM detections');
     return rows.length >= expected.size && (await appliance.buffered()) === 0;
   }, 90_000, 500);
