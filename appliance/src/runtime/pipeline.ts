@@ -1,0 +1,78 @@
+import type { DetectionBuffer } from '../buffer/index.ts';
+import { startCameraRunners, type CameraRunners } from '../cameras/runner.ts';
+import type { ApplianceConfig } from '../config/schema.ts';
+import type { HealthSample } from '../lifecycle/health.ts';
+import { startUplink, type UplinkHandle } from '../uplink/uplink.ts';
+import { cursorStoreFor, sinkFor, uplinkPortFor } from '../wiring/buffer-ports.ts';
+import type { Logger } from 'pino';
+import type { DetectionSink } from '../cameras/ports.ts';
+
+/**
+ * The data path for one configuration: camera runners feeding the buffer, the uplink
+ * draining it. A `config_update` replaces the whole pipeline (stop, start with the new
+ * configuration); the buffer outlives it, so nothing buffered is touched by a restart.
+ */
+export interface Pipeline {
+  readonly config: ApplianceConfig;
+  readonly runners: CameraRunners;
+  readonly uplink: UplinkHandle | undefined;
+  /** Where camera pushes go: the buffer, waking this pipeline's uplink. */
+  readonly sink: DetectionSink;
+  health(): HealthSample;
+  stop(): Promise<void>;
+}
+
+export interface PipelineDeps {
+  buffer: DetectionBuffer;
+  apiKey: () => string | undefined;
+  /** From the configuration or, failing that, the enrollment. */
+  hubUrl: string | undefined;
+  log: Logger;
+}
+
+export function startPipeline(config: ApplianceConfig, deps: PipelineDeps): Pipeline {
+  let uplink: UplinkHandle | undefined;
+  const sink = sinkFor(deps.buffer, () => uplink?.kick());
+  if (deps.hubUrl) {
+    uplink = startUplink({
+      buffer: uplinkPortFor(deps.buffer),
+      clock: { now: () => Date.now() },
+      random: Math.random,
+      log: deps.log,
+      config: {
+        hubUrl: deps.hubUrl,
+        apiKey: deps.apiKey,
+        windows: { defaultSeconds: config.uplink.window_seconds },
+        limits: { maxItems: config.uplink.max_batch_detections, maxBytes: config.uplink.max_batch_bytes },
+        backoff: { baseMs: config.uplink.backoff_base_ms, capMs: config.uplink.backoff_cap_ms },
+      },
+    });
+  } else {
+    deps.log.warn('no hub configured: detections are buffered until the appliance is claimed');
+  }
+  const runners = startCameraRunners({
+    cameras: config.cameras,
+    sink,
+    cursors: cursorStoreFor(deps.buffer),
+    clock: { now: () => Date.now() },
+    random: Math.random,
+    log: deps.log,
+  });
+  return {
+    config,
+    runners,
+    uplink,
+    sink,
+    health: () => {
+      const u = uplink?.state();
+      return {
+        cameras: runners.statuses().map((s) => ({ id: s.id, state: s.state, lastError: s.lastError })),
+        ...(u ? { uplink: { consecutiveFailures: u.consecutiveFailures, keyStatus: u.keyStatus, lastError: u.lastError?.message ?? null } } : {}),
+      };
+    },
+    stop: async () => {
+      await runners.stop();
+      await uplink?.stop();
+    },
+  };
+}
