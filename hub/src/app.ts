@@ -4,6 +4,7 @@ import { errorHandler } from './http/on-error.ts';
 import { collectorRoutes } from './collectors/routes.ts';
 import { ingestRoutes } from './ingest/routes.ts';
 import { authRoutes } from './auth/routes.ts';
+import { adminRoutes } from './admin/routes.ts';
 
 /** The hub's HTTP app: each domain mounts its own routes; one error mapping for all. */
 export function createHubApp(deps: HubDeps): Hono {
@@ -14,5 +15,6 @@ export function createHubApp(deps: HubDeps): Hono {
   app.route('/', collectorRoutes(deps));
   app.route('/', ingestRoutes(deps));
   app.route('/', authRoutes(deps));
+  app.route('/', adminRoutes(deps));
   return app;
 }

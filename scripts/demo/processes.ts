@@ -7,6 +7,13 @@ import { join } from 'node:path';
  */
 const root = join(import.meta.dirname, '..', '..');
 
+/**
+ * Node flags the device image runs the bundled appliance with (image/ systemd unit): a small
+ * young generation (2 MB semi-spaces instead of 16) keeps the resident set low on a 2 GB
+ * device; batches of 5 MB pass through it at a small cost in collector runs.
+ */
+export const DEVICE_NODE_FLAGS = ['--max-semi-space-size=2'] as const;
+
 export interface RunningProcess {
   child: ChildProcess;
   port: number;
@@ -23,11 +30,13 @@ export interface StartOptions {
   /** Echo the child's output to ours (npm start) instead of only keeping it. */
   inherit?: boolean;
   timeoutMs?: number;
+  /** Run the bundled JavaScript (`node appliance/build.mjs` output) instead of TypeScript via tsx. */
+  built?: boolean;
 }
 
 function start(entry: string, options: StartOptions): Promise<RunningProcess> {
   const child = fork(join(root, entry), [], {
-    execArgv: ['--import', 'tsx'],
+    execArgv: entry.endsWith('.ts') ? ['--import', 'tsx'] : [...DEVICE_NODE_FLAGS],
     env: { ...process.env, ...options.env },
     stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
     cwd: root,
@@ -69,4 +78,5 @@ function start(entry: string, options: StartOptions): Promise<RunningProcess> {
 }
 
 export const startHubProcess = (options: StartOptions): Promise<RunningProcess> => start('hub/src/main.ts', options);
-export const startApplianceProcess = (options: StartOptions): Promise<RunningProcess> => start('appliance/src/main.ts', options);
+export const startApplianceProcess = (options: StartOptions): Promise<RunningProcess> =>
+  start(options.built ? 'appliance/dist/main.mjs' : 'appliance/src/main.ts', options);

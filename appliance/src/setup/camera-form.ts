@@ -1,0 +1,76 @@
+import { cameraConfigSchema, type CameraConfig } from '../cameras/config.ts';
+import type { CameraCredentials } from '../vault/credentials.ts';
+
+/**
+ * The add-camera form (or its JSON twin) to a camera entry for the local TOML layer and
+ * its credentials for the vault. Pure. The secret fields are split off here so nothing
+ * downstream can write them into the TOML or echo them into a page.
+ */
+export const CAMERA_FORM_FIELDS = ['id', 'name', 'vendor', 'mode', 'host', 'port', 'channel', 'timezone', 'mac', 'username'] as const;
+export type CameraFormField = (typeof CAMERA_FORM_FIELDS)[number];
+/** Never rendered back into a page, never written to the TOML. */
+export const SECRET_FIELDS = ['password', 'token'] as const;
+
+/** What the page may show again after a refused submit: no password, no token. */
+export type CameraFormValues = Partial<Record<CameraFormField, string>>;
+
+/** The TOML entry: what the person typed (defaults stay defaults, not pinned), secrets excluded. */
+export type LocalCameraEntry = Record<string, string | number>;
+
+export type CameraFormResult =
+  | { ok: true; entry: LocalCameraEntry; credentials: CameraCredentials; camera: CameraConfig; values: CameraFormValues }
+  | { ok: false; errors: string[]; values: CameraFormValues };
+
+const text = (raw: unknown): string | undefined => {
+  if (typeof raw !== 'string' && typeof raw !== 'number') return undefined;
+  const s = String(raw).trim();
+  return s === '' ? undefined : s;
+};
+
+export function parseCameraForm(body: Record<string, unknown>): CameraFormResult {
+  const values: CameraFormValues = {};
+  for (const field of CAMERA_FORM_FIELDS) {
+    const v = text(body[field]);
+    if (v !== undefined) values[field] = v;
+  }
+  const errors: string[] = [];
+  const integer = (field: 'port' | 'channel'): number | undefined => {
+    const v = values[field];
+    if (v === undefined) return undefined;
+    if (!/^\d{1,5}$/.test(v)) {
+      errors.push(`${field}: a whole number`);
+      return undefined;
+    }
+    return Number(v);
+  };
+  const port = integer('port');
+  const channel = integer('channel');
+  // A password may legitimately have surrounding spaces: only an empty one counts as absent.
+  const password = typeof body['password'] === 'string' && body['password'] !== '' ? body['password'] : undefined;
+  const token = text(body['token']);
+  const credentials: CameraCredentials = {
+    ...(values.username !== undefined ? { username: values.username } : {}),
+    ...(password !== undefined ? { password } : {}),
+    ...(token !== undefined ? { token } : {}),
+  };
+  const entry: LocalCameraEntry = {};
+  for (const field of ['id', 'name', 'vendor', 'mode', 'host', 'timezone', 'mac'] as const) {
+    const v = values[field];
+    if (v !== undefined) entry[field] = v;
+  }
+  if (port !== undefined) entry['port'] = port;
+  if (channel !== undefined) entry['channel'] = channel;
+  if (errors.length > 0) return { ok: false, errors, values };
+
+  const parsed = cameraConfigSchema.safeParse({ ...entry, ...credentials });
+  if (!parsed.success) {
+    return {
+      ok: false,
+      // Issue messages name the field; the value is never quoted back (it may be a secret).
+      errors: parsed.error.issues.map((i) => `${i.path.join('.') || 'camera'}: ${i.message}`),
+      values,
+    };
+  }
+  if (parsed.data.mac !== undefined) entry['mac'] = parsed.data.mac;
+  return { ok: true, entry, credentials, camera: parsed.data, values };
+}

@@ -1,0 +1,147 @@
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import TOML from '@iarna/toml';
+import { cameraConfigSchema, type CameraConfig } from '../cameras/config.ts';
+import type { ConfigTree } from '../config/merge.ts';
+import { readLocalLayer } from '../lifecycle/config-layers.ts';
+import { secureDeleteFile } from '../lifecycle/secure-delete.ts';
+import { writeFileAtomic } from '../vault/atomic-file.ts';
+import { cameraCredentials, putCameraCredentials, type CameraCredentials } from '../vault/credentials.ts';
+import { VaultError } from '../vault/errors.ts';
+import type { HardwareIdentity } from '../vault/hardware-identity.ts';
+import { createVault, openVault, vaultFileOf, type Vault, type VaultContext } from '../vault/vault.ts';
+import type { LocalCameraEntry } from './camera-form.ts';
+
+/**
+ * Cameras added on the setup page: the entry goes to the local TOML layer, the username,
+ * password and token to a vault. Before the claim there is no collector id, so no real vault
+ * yet: a setup vault in `<dataDir>/setup-vault/` (same PBKDF2 + secretbox, bound to this
+ * hardware serial, collector id `unclaimed`) holds them, and the claim moves them into the
+ * real vault and deletes it. docs/setup-page.md "Camera credentials".
+ */
+export const SETUP_VAULT_DIR = 'setup-vault';
+export const UNCLAIMED_COLLECTOR_ID = 'unclaimed';
+
+export interface SetupCamera {
+  id: string;
+  entry: ConfigTree;
+  hasCredentials: boolean;
+}
+
+export interface SetupCameraStore {
+  list(): Promise<SetupCamera[]>;
+  /** Throws CameraStoreError when the id is taken. */
+  add(entry: LocalCameraEntry, credentials: CameraCredentials): Promise<void>;
+  /** The camera as the runners would see it, credentials filled in; undefined when unknown. */
+  resolve(id: string): Promise<CameraConfig | undefined>;
+  /** At claim: every staged credential into the real vault, then the setup vault deleted. */
+  moveCredentialsInto(vault: Vault): Promise<number>;
+}
+
+export class CameraStoreError extends Error {
+  override name = 'CameraStoreError';
+}
+
+export interface FileCameraStoreOptions {
+  dataDir: string;
+  localConfigFile: string;
+  identity: HardwareIdentity;
+  now: () => Date;
+}
+
+export const setupVaultContext = (dataDir: string, identity: HardwareIdentity): VaultContext => ({
+  dataDir: join(dataDir, SETUP_VAULT_DIR),
+  identity,
+});
+
+/**
+ * The setup vault if one exists (main.ts passes it to loadConfigWithCredentials while
+ * unclaimed, so cameras added before the claim run with their credentials).
+ */
+export async function openSetupVault(dataDir: string, identity: HardwareIdentity): Promise<Vault | undefined> {
+  try {
+    return await openVault(setupVaultContext(dataDir, identity));
+  } catch (error) {
+    if (error instanceof VaultError && error.code === 'not_found') return undefined;
+    throw error;
+  }
+}
+
+const isTree = (v: unknown): v is ConfigTree => typeof v === 'object' && v !== null && !Array.isArray(v);
+const CAMERA_ENTRY = /^camera:(.+)$/;
+
+export function fileCameraStore(options: FileCameraStoreOptions): SetupCameraStore {
+  const vaultCtx = setupVaultContext(options.dataDir, options.identity);
+  // One writer at a time: two quick submits must not each write a TOML missing the other.
+  let queue: Promise<unknown> = Promise.resolve();
+  const serial = <T>(fn: () => Promise<T>): Promise<T> => {
+    const run = queue.catch(() => undefined).then(fn);
+    queue = run;
+    return run;
+  };
+
+  async function stagingVault(create: boolean): Promise<Vault | undefined> {
+    const existing = await openSetupVault(options.dataDir, options.identity);
+    if (existing || !create) return existing;
+    await mkdir(vaultCtx.dataDir, { recursive: true, mode: 0o700 });
+    return createVault(vaultCtx, { collectorId: UNCLAIMED_COLLECTOR_ID, now: options.now() });
+  }
+
+  async function localCameras(): Promise<{ layer: ConfigTree; cameras: ConfigTree[] }> {
+    const layer = (await readLocalLayer(options.localConfigFile)) ?? {};
+    const raw = layer['cameras'];
+    return { layer, cameras: Array.isArray(raw) ? raw.filter(isTree) : [] };
+  }
+
+  return {
+    async list() {
+      const { cameras } = await localCameras();
+      const vault = await stagingVault(false);
+      return cameras.map((entry) => {
+        const id = typeof entry['id'] === 'string' ? entry['id'] : '?';
+        return { id, entry, hasCredentials: vault !== undefined && cameraCredentials(vault, id) !== undefined };
+      });
+    },
+
+    add: (entry, credentials) =>
+      serial(async () => {
+        const { layer, cameras } = await localCameras();
+        if (cameras.some((c) => c['id'] === entry['id'])) throw new CameraStoreError(`a camera with id ${String(entry['id'])} already exists`);
+        // Credentials first: a TOML entry without its credentials would fail validation at start.
+        if (Object.keys(credentials).length > 0) {
+          const vault = await stagingVault(true);
+          if (!vault) throw new CameraStoreError('the setup vault could not be created');
+          await putCameraCredentials(vault, String(entry['id']), credentials);
+        }
+        const next = { ...layer, cameras: [...cameras, entry] };
+        await writeFileAtomic(options.localConfigFile, TOML.stringify(next as TOML.JsonMap));
+      }),
+
+    async resolve(id) {
+      const { cameras } = await localCameras();
+      const entry = cameras.find((c) => c['id'] === id);
+      if (!entry) return undefined;
+      const vault = await stagingVault(false);
+      const stored = vault ? cameraCredentials(vault, id) : undefined;
+      const parsed = cameraConfigSchema.safeParse({ ...stored, ...entry });
+      if (!parsed.success) throw new CameraStoreError(`camera ${id}: ${parsed.error.issues[0]?.message ?? 'invalid'}`);
+      return parsed.data;
+    },
+
+    moveCredentialsInto: (target) =>
+      serial(async () => {
+        const vault = await stagingVault(false);
+        if (!vault) return 0;
+        let moved = 0;
+        for (const name of vault.names()) {
+          const id = CAMERA_ENTRY.exec(name)?.[1];
+          const credentials = id !== undefined ? cameraCredentials(vault, id) : undefined;
+          if (id === undefined || !credentials) continue;
+          await putCameraCredentials(target, id, credentials);
+          moved += 1;
+        }
+        await secureDeleteFile(vaultFileOf(vaultCtx.dataDir));
+        return moved;
+      }),
+  };
+}

@@ -1,0 +1,60 @@
+import { html } from 'hono/html';
+import type { DiagnosticsSnapshot } from '../diagnostics/snapshot.ts';
+import type { HeartbeatState } from '../lifecycle/heartbeat-state.ts';
+import { layout, noticeBox, type Html } from './page-layout.ts';
+
+/**
+ * What `/` shows once claimed: read-only, no form (spec: the setup interface is closed
+ * after a successful claim). The key appears as its 10-character prefix only.
+ */
+export interface DiagnosticsView {
+  snapshot: DiagnosticsSnapshot | undefined;
+  heartbeat: HeartbeatState | undefined;
+  /** From the claim that just happened here, until main's own sources know it. */
+  claimed: { collectorId: string; keyPrefix: string; hubUrl: string } | undefined;
+  notice?: string;
+}
+
+const iso = (ms: number | null | undefined): string => (ms === null || ms === undefined ? 'never' : new Date(ms).toISOString());
+
+export function diagnosticsErrors(view: DiagnosticsView): string[] {
+  const errors: string[] = [];
+  if (view.heartbeat?.lastError) errors.push(`heartbeat: ${view.heartbeat.lastError}`);
+  if (view.heartbeat?.keyRejected) errors.push('heartbeat: the hub rejected the API key');
+  const uplinkError = view.snapshot?.uplink?.lastError;
+  if (uplinkError) errors.push(`upload (${iso(uplinkError.atMs)}): ${uplinkError.message}`);
+  for (const cam of view.snapshot?.cameras ?? []) if (cam.lastError) errors.push(`camera ${cam.id} (${cam.lastErrorAt ?? '?'}): ${cam.lastError}`);
+  return errors;
+}
+
+export function renderDiagnosticsPage(view: DiagnosticsView): Html {
+  const s = view.snapshot;
+  const keyPrefix = s?.key_prefix ?? view.claimed?.keyPrefix;
+  const keyStatus = view.heartbeat?.keyRejected ? 'rejected by the hub' : (s?.uplink?.keyStatus ?? 'not used yet');
+  const cameras = s?.cameras ?? [];
+  const online = cameras.filter((c) => c.state === 'ONLINE').length;
+  const errors = diagnosticsErrors(view);
+  const uplink = s?.uplink;
+  return layout(
+    'ALPR appliance',
+    html`<h1>ALPR appliance</h1>
+${noticeBox(view.notice)}
+<p>Claimed${view.claimed ? html` as collector <code>${view.claimed.collectorId}</code>` : ''}. The setup interface is closed; this page is read-only.</p>
+<table>
+<tr><th>Hub</th><td>${s?.hub_url ?? view.claimed?.hubUrl ?? 'unknown'}</td></tr>
+<tr><th>API key</th><td>${keyPrefix ? `${keyPrefix}…` : 'none'} (${keyStatus})</td></tr>
+<tr><th>Last heartbeat</th><td>${view.heartbeat?.lastOkAt ?? 'never'}${view.heartbeat && view.heartbeat.consecutiveFailures > 0 ? ` (${view.heartbeat.consecutiveFailures} failures since)` : ''}</td></tr>
+<tr><th>Buffer</th><td>${s ? `${s.buffer.states.pending ?? 0} pending, ${s.buffer.states.in_flight ?? 0} in flight, ${s.buffer.rejected} rejected` : 'unknown'}</td></tr>
+<tr><th>Uploads</th><td>${uplink ? `last success ${iso(uplink.lastSuccessAtMs)}, ${uplink.totals.batches} batches, ${uplink.totals.stored} stored, ${uplink.totals.duplicate} duplicates, ${uplink.totals.rejected} rejected` : 'not running'}</td></tr>
+<tr><th>Cameras online</th><td>${online} of ${cameras.length}</td></tr>
+</table>
+<h2>Cameras</h2>
+<table><tr><th>id</th><th>vendor / mode</th><th>state</th><th>last read</th></tr>${cameras.map(
+      (c) => html`<tr><td>${c.id}</td><td>${c.vendor} / ${c.mode}</td><td>${c.state}</td><td>${c.lastReadAt ?? 'never'}</td></tr>`,
+    )}</table>
+<h2>Errors</h2>
+${errors.length === 0 ? html`<p>None.</p>` : html`<ul>${errors.map((e) => html`<li>${e}</li>`)}</ul>`}
+<p><small>${s?.generated_at ?? ''} &middot; <a href="/api/v1/status">JSON</a></small></p>`,
+    { refreshSeconds: 10 },
+  );
+}

@@ -1,0 +1,115 @@
+import type { Dispatcher } from 'undici';
+import { parseClaimCode, parseProvisioningToken } from '@alpr/shared/credentials/index';
+import type { EnrollmentResponse } from '@alpr/shared/protocol/collector';
+import { storeEnrollment } from '../keystore/keystore.ts';
+import type { HardwareIdentity } from '../vault/hardware-identity.ts';
+import { generateDeviceKeyPair } from '../vault/sealed.ts';
+import type { Vault } from '../vault/vault.ts';
+import type { SetupCameraStore } from './camera-store.ts';
+import { claimAtHub, provisionAtHub } from './hub-enroll.ts';
+import { checkHubUrl } from './hub-url.ts';
+import type { SetupLog } from './ports.ts';
+
+/**
+ * The claim verb (spec "States and transitions", pending -> active; "Collector to central"
+ * 10): check what was typed, make the device key pair, ask the hub, store the answer in the
+ * key store (sealed key, vault, central layer), move staged camera credentials into the new
+ * vault, tell main. The API key exists in clear only in memory between the hub's answer
+ * and storeEnrollment; the result carries its prefix only.
+ */
+export interface EnrollDeps {
+  clock: { now(): Date };
+  log: SetupLog;
+  dispatcher?: Dispatcher;
+  identity: HardwareIdentity;
+  dataDir: string;
+  centralConfigFile: string;
+  edgeVersion?: string;
+  osVersion?: string;
+  allowPlainHttpHub?: boolean;
+  cameras: SetupCameraStore;
+  onClaimed(claimed: Claimed): Promise<void> | void;
+}
+
+export interface Claimed {
+  collectorId: string;
+  keyPrefix: string;
+  hubUrl: string;
+  configVersion: number;
+  vault: Vault;
+}
+
+export type EnrollInput = { kind: 'claim'; hubUrl: string; secret: string } | { kind: 'provision'; hubUrl: string; secret: string };
+
+export type EnrollOutcome =
+  | { ok: true; claimed: Claimed }
+  | { ok: false; status: number; code: string; message: string; retryAfterSeconds?: number };
+
+export async function enroll(deps: EnrollDeps, input: EnrollInput): Promise<EnrollOutcome> {
+  const hub = checkHubUrl(input.hubUrl, { allowPlainHttp: deps.allowPlainHttpHub ?? false });
+  if (!hub.ok) return { ok: false, status: 400, code: 'bad_request', message: hub.message };
+  const secret = input.kind === 'claim' ? parseClaimCode(input.secret) : parseProvisioningToken(input.secret);
+  if (secret === undefined) {
+    const message =
+      input.kind === 'claim'
+        ? 'That is not a claim code: it looks like ALPR-XXXX-XXXX (letters and digits, no O, I, L, 0 or 1).'
+        : 'That is not a provisioning token: it starts with prov_ and is 48 characters long.';
+    return { ok: false, status: 400, code: 'bad_request', message };
+  }
+
+  let hardwareId: string;
+  try {
+    hardwareId = await deps.identity();
+  } catch (error) {
+    return { ok: false, status: 500, code: 'internal', message: `This device has no usable hardware id: ${(error as Error).message}` };
+  }
+  const keys = generateDeviceKeyPair();
+  const device = {
+    hardware_id: hardwareId,
+    public_key: keys.publicKey,
+    ...(deps.edgeVersion ? { edge_version: deps.edgeVersion } : {}),
+    ...(deps.osVersion ? { os_version: deps.osVersion } : {}),
+  };
+  const result =
+    input.kind === 'claim'
+      ? await claimAtHub(deps, hub.url, { claim_code: secret, ...device })
+      : await provisionAtHub(deps, hub.url, { provisioning_token: secret, ...device });
+  if (!result.ok) {
+    deps.log.warn({ hub_url: hub.url, kind: input.kind, status: result.status, reason: result.reason, failure: result.kind }, 'enrollment refused');
+    const status = result.kind === 'refused' ? (result.status ?? 502) : result.kind === 'rate_limited' ? 429 : 502;
+    return {
+      ok: false,
+      status,
+      code: result.reason ?? result.kind,
+      message: result.message,
+      ...(result.retryAfterSeconds !== undefined ? { retryAfterSeconds: result.retryAfterSeconds } : {}),
+    };
+  }
+  return store(deps, result.enrollment, keys);
+}
+
+async function store(deps: EnrollDeps, enrollment: EnrollmentResponse, keys: ReturnType<typeof generateDeviceKeyPair>): Promise<EnrollOutcome> {
+  let claimed: Claimed;
+  try {
+    const ctx = { dataDir: deps.dataDir, identity: deps.identity, now: () => deps.clock.now() };
+    const { vault, keyPrefix } = await storeEnrollment(ctx, { ...enrollment, hub_url: enrollment.central_url }, keys, deps.centralConfigFile);
+    const moved = await deps.cameras.moveCredentialsInto(vault);
+    claimed = { collectorId: enrollment.collector_id, keyPrefix, hubUrl: enrollment.central_url, configVersion: enrollment.config_version, vault };
+    deps.log.info({ collector_id: claimed.collectorId, key_prefix: keyPrefix, hub_url: claimed.hubUrl, camera_credentials_moved: moved }, 'appliance claimed');
+  } catch (error) {
+    deps.log.error({ err: error, collector_id: enrollment.collector_id }, 'claim accepted by the hub but not stored');
+    return {
+      ok: false,
+      status: 500,
+      code: 'not_stored',
+      message: `The hub accepted the claim, but this device could not store its key (${(error as Error).message}). The code is now used: ask the hub administrator for a provisioning token.`,
+    };
+  }
+  try {
+    await deps.onClaimed(claimed);
+  } catch (error) {
+    // The enrollment is on disk: a restart picks it up even if the live switch-over failed.
+    deps.log.error({ err: error }, 'claimed, but restarting the loops failed; restart the appliance');
+  }
+  return { ok: true, claimed };
+}

@@ -1,0 +1,59 @@
+import { Hono } from 'hono';
+import type { AuthEnv } from '../auth/middleware.ts';
+import type { HubDeps } from '../deps.ts';
+import { listKeys } from '../collectors/list-keys.ts';
+import { revokeKey } from '../collectors/revoke-key.ts';
+import { rotateKey } from '../collectors/rotate-key.ts';
+import { audited, type AuditedHandler } from './audit.ts';
+import { pathParam, readJsonBody } from './body.ts';
+import type { AdminGuards } from './guards.ts';
+import { presentKey } from './present.ts';
+import { DEFAULT_DELETE_REASON, deleteKeyBodySchema, revokeKeyBodySchema, rotateKeyBodySchema } from './schema.ts';
+
+/**
+ * API key administration (spec "Key management"): rotate, revoke, list. Rotation and
+ * revocation need a second factor proven within 5 minutes (spec "Collector to central" 8).
+ */
+export function adminKeyRoutes(deps: HubDeps, guards: AdminGuards): Hono<AuthEnv> {
+  const app = new Hono<AuthEnv>();
+
+  const rotate: AuditedHandler = async (c) => {
+    const body = await readJsonBody(c, rotateKeyBodySchema);
+    const rotated = await rotateKey(deps, { userId: c.get('user').id }, { collectorId: pathParam(c, 'id'), gracePeriodHours: body.grace_period_hours });
+    // The key exists in clear only in this response; `no-store` keeps it out of caches.
+    c.header('Cache-Control', 'no-store');
+    return {
+      response: c.json(rotated),
+      detail: { new_key_id: rotated.new_key_id, new_key_prefix: rotated.new_key_prefix, grace_period_hours: body.grace_period_hours },
+    };
+  };
+  // The spec's path, and the same verb under /admin beside the other admin routes.
+  app.post('/api/v1/collectors/:id/rotate-key', guards.keyPost, audited(deps, 'admin.collector.rotate_key', rotate));
+  app.post('/api/v1/admin/collectors/:id/rotate-key', guards.keyPost, audited(deps, 'admin.collector.rotate_key', rotate));
+
+  const revoke = async (c: Parameters<AuditedHandler>[0], reason: string) => {
+    const revoked = await revokeKey(deps, { userId: c.get('user').id }, { keyId: pathParam(c, 'keyId'), reason });
+    const response = c.json({
+      key_id: revoked.keyId,
+      key_prefix: revoked.keyPrefix,
+      collector_id: revoked.collectorId,
+      status: 'revoked',
+      revoked_at: revoked.revokedAt.toISOString(),
+    });
+    return { response, detail: { key_prefix: revoked.keyPrefix, collector_id: revoked.collectorId, reason } };
+  };
+  app.post('/api/v1/admin/keys/:keyId/revoke', guards.keyPost, audited(deps, 'admin.key.revoke', async (c) => {
+    return revoke(c, (await readJsonBody(c, revokeKeyBodySchema)).reason);
+  }));
+  app.delete('/api/v1/admin/keys/:keyId', guards.keyDelete, audited(deps, 'admin.key.revoke', async (c) => {
+    return revoke(c, (await readJsonBody(c, deleteKeyBodySchema)).reason ?? DEFAULT_DELETE_REASON);
+  }));
+
+  // Listing shows prefixes only, so it needs no fresh second factor.
+  app.get('/api/v1/admin/collectors/:id/keys', guards.read, audited(deps, 'admin.collector.keys_list', async (c) => {
+    const keys = await listKeys(deps, pathParam(c, 'id'));
+    return { response: c.json({ data: keys.map(presentKey) }), detail: { count: keys.length } };
+  }));
+
+  return app;
+}

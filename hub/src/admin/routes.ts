@@ -1,0 +1,20 @@
+import { Hono } from 'hono';
+import type { AuthEnv } from '../auth/middleware.ts';
+import type { HubDeps } from '../deps.ts';
+import { adminCollectorRoutes } from './collector-routes.ts';
+import { adminGuards } from './guards.ts';
+import { adminKeyRoutes } from './key-routes.ts';
+
+/**
+ * Admin HTTP API for collectors and their keys (docs/admin-api.md). Thin: each route
+ * checks the session (admin only, spec "Users: session cookie" 9), validates JSON, calls
+ * one verb from `collectors/`, and writes an audit row. Errors are HubErrors mapped by
+ * the app's one error handler (404 unknown collector/key, 409 wrong state).
+ */
+export function adminRoutes(deps: HubDeps): Hono<AuthEnv> {
+  const guards = adminGuards(deps);
+  const app = new Hono<AuthEnv>();
+  app.route('/', adminCollectorRoutes(deps, guards));
+  app.route('/', adminKeyRoutes(deps, guards));
+  return app;
+}
