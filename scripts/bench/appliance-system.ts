@@ -9,6 +9,7 @@
  *   npx tsx scripts/bench/appliance-system.ts [--backlog 3000] [--seconds 40]
  * Uses DATABASE_URL when set (real Postgres), embedded PGlite otherwise.
  */
+import { execFileSync } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -78,7 +79,7 @@ const toml = applianceToml(hubUrl, setupPort, { vendorAPullUrl: camA.url, vendor
   + `\n[[cameras]]\nid = "gate-a2"\nvendor = "vendor_a"\nmode = "pull"\nhost = "127.0.0.1"\nport = ${new URL(camA2.url).port}\nusername = "admin"\npassword = "demo-password"\nmac = "${camA2.mac}"\n`;
 await writeFile(join(applianceDir, 'appliance.toml'), toml);
 // Measured as the device runs it: the bundled JavaScript on plain node.
-await import('../../appliance/build.mjs');
+execFileSync(process.execPath, [join(import.meta.dirname, '../../appliance/build.mjs')], { stdio: 'inherit' });
 const appliance = await startApplianceProcess({ env: { ALPR_DATA_DIR: applianceDir, ALPR_API_KEY: apiKey }, built: true });
 const pusher = await startVendorACamera({ mode: 'push', pushUrl: `http://127.0.0.1:${appliance.port}/api/v1/ingest/auto`, ratePerSecond: 0.5, seed: 8, mac: '02:00:00:00:00:aa' });
 const buffered = async (): Promise<number> => {
