@@ -1,0 +1,164 @@
+import { Hono, type Context } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { csrf } from 'hono/csrf';
+import type { DiagnosticsSnapshot } from '../diagnostics/snapshot.ts';
+import type { HeartbeatState } from '../lifecycle/heartbeat-state.ts';
+import { createAttemptLimiter, DEFAULT_ATTEMPT_LIMITS, type AttemptLimits } from './attempt-limiter.ts';
+import { parseCameraForm } from './camera-form.ts';
+import { CameraStoreError } from './camera-store.ts';
+import { renderDiagnosticsPage } from './diagnostics-page.ts';
+import { enroll, type Claimed, type EnrollDeps } from './enroll.ts';
+import { probeCamera, type ProbeReport } from './probe.ts';
+import { knownHostOnly, lanOnly, socketAddress, type AddressOf } from './request-guards.ts';
+import { renderSetupPage, type SetupView } from './setup-page.ts';
+
+/**
+ * The local setup interface on port 8080 (spec "Local collector interface"): before the
+ * claim, `/` is the setup page and `/setup/*` take forms (or JSON); after it, `/` is
+ * read-only diagnostics and every `/setup/*` answers 410. Routes validate, call one verb
+ * and render; docs/setup-page.md.
+ */
+export interface SetupDeps extends EnrollDeps {
+  /** main's view: 'claimed' once credentials are loaded (also true after a claim made here). */
+  state(): 'unclaimed' | 'claimed';
+  /** Pre-filled hub URL (the local config's hub_url). */
+  defaultHubUrl?: string;
+  /** Peer address; default the TCP socket's. Injected by tests. */
+  addressOf?: AddressOf;
+  attemptLimits?: AttemptLimits;
+  snapshot?: () => DiagnosticsSnapshot;
+  heartbeat?: () => HeartbeatState | undefined;
+  /** Host names besides IP literals, localhost and *.local under which the page may be opened. */
+  hostNames?: readonly string[];
+  /** A camera was added (main may restart its runners). */
+  onCamerasChanged?: () => Promise<void> | void;
+}
+
+type Body = Record<string, unknown>;
+const SETUP_BODY_LIMIT = 16 * 1024;
+
+export function setupRoutes(deps: SetupDeps): Hono {
+  const app = new Hono();
+  const addressOf = deps.addressOf ?? socketAddress;
+  const limiter = createAttemptLimiter(() => deps.clock.now().getTime(), deps.attemptLimits ?? DEFAULT_ATTEMPT_LIMITS);
+  const probes = new Map<string, ProbeReport>();
+  let claimedHere: Claimed | undefined;
+  let enrolling = false;
+  const isClaimed = (): boolean => claimedHere !== undefined || deps.state() === 'claimed';
+
+  // Scoped to our paths: mounted at '/', a '*' middleware would also guard camera pushes.
+  for (const path of ['/', '/setup/*']) {
+    app.use(path, lanOnly(addressOf), knownHostOnly(deps.hostNames ?? []));
+  }
+  app.use('/setup/*', async (c, next) => {
+    if (isClaimed()) return c.json({ error: { code: 'gone', message: 'already claimed' } }, 410);
+    await next();
+  });
+  app.use('/setup/*', bodyLimit({ maxSize: SETUP_BODY_LIMIT }), csrf());
+
+  const wantsJson = (c: Context): boolean => (c.req.header('content-type') ?? '').toLowerCase().startsWith('application/json');
+  const readBody = async (c: Context): Promise<Body> => {
+    if (wantsJson(c)) {
+      const body: unknown = await c.req.json().catch(() => undefined);
+      return typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as Body) : {};
+    }
+    return (await c.req.parseBody()) as Body;
+  };
+  const str = (v: unknown): string => (typeof v === 'string' ? v : '');
+
+  async function page(c: Context, status: number, extra: Partial<SetupView> = {}): Promise<Response> {
+    let hardwareId: string | undefined;
+    try {
+      hardwareId = await deps.identity();
+    } catch {
+      hardwareId = undefined;
+    }
+    const cameras = await deps.cameras.list();
+    const snapshot = deps.snapshot?.();
+    const statusLines: [string, string][] = [
+      ['State', 'not claimed'],
+      ['Cameras configured', String(cameras.length)],
+      ...(snapshot ? ([['Buffered detections', String(snapshot.buffer.states.pending ?? 0)]] as [string, string][]) : []),
+      ...(snapshot?.cameras ?? []).map((cam): [string, string] => [`Camera ${cam.id}`, `${cam.state}${cam.lastError ? `: ${cam.lastError}` : ''}`]),
+    ];
+    const view: SetupView = { hardwareId, hubUrl: deps.defaultHubUrl, cameras, probes, status: statusLines, ...extra };
+    return c.html(renderSetupPage(view), status as 200);
+  }
+
+  app.get('/', async (c) => {
+    if (!isClaimed()) return page(c, 200);
+    const claimed = claimedHere ? { collectorId: claimedHere.collectorId, keyPrefix: claimedHere.keyPrefix, hubUrl: claimedHere.hubUrl } : undefined;
+    return c.html(renderDiagnosticsPage({ snapshot: deps.snapshot?.(), heartbeat: deps.heartbeat?.(), claimed }));
+  });
+
+  for (const kind of ['claim', 'provision'] as const) {
+    const secretField = kind === 'claim' ? 'claim_code' : 'provisioning_token';
+    app.post(`/setup/${kind}`, async (c) => {
+      const json = wantsJson(c);
+      const body = await readBody(c);
+      const hubUrl = str(body['hub_url']).trim() || (deps.defaultHubUrl ?? '');
+      const secret = str(body[secretField]);
+      const refuse = (status: number, code: string, message: string): Promise<Response> | Response => {
+        if (json) return c.json({ error: { code, message } }, status as 400);
+        const form = kind === 'claim' ? { claim: { code: secret, error: message } } : { provision: { token: secret, error: message } };
+        return page(c, status, { hubUrl, ...form });
+      };
+      const decision = limiter.take(addressOf(c) ?? 'unknown');
+      if (!decision.allowed) {
+        c.header('Retry-After', String(decision.retryAfterSeconds));
+        return refuse(429, 'rate_limited', `Too many attempts from this computer. Try again in ${decision.retryAfterSeconds} s.`);
+      }
+      if (enrolling) return refuse(409, 'conflict', 'A claim is already in progress; wait for it to finish.');
+      enrolling = true;
+      let outcome;
+      try {
+        outcome = await enroll(deps, { kind, hubUrl, secret });
+      } finally {
+        enrolling = false;
+      }
+      if (!outcome.ok) {
+        if (outcome.retryAfterSeconds !== undefined) c.header('Retry-After', String(outcome.retryAfterSeconds));
+        return refuse(outcome.status, outcome.code, outcome.message);
+      }
+      claimedHere = outcome.claimed;
+      const { collectorId, keyPrefix, hubUrl: centralUrl } = outcome.claimed;
+      return json ? c.json({ claimed: true, collector_id: collectorId, key_prefix: keyPrefix, hub_url: centralUrl }, 200) : c.redirect('/', 303);
+    });
+  }
+
+  app.post('/setup/cameras', async (c) => {
+    const json = wantsJson(c);
+    const form = parseCameraForm(await readBody(c));
+    const refuse = (status: number, code: string, errors: string[], values = form.values): Promise<Response> | Response =>
+      json ? c.json({ error: { code, message: errors.join('; ') } }, status as 400) : page(c, status, { camera: { values, errors } });
+    if (!form.ok) return refuse(400, 'bad_request', form.errors);
+    try {
+      await deps.cameras.add(form.entry, form.credentials);
+    } catch (error) {
+      if (error instanceof CameraStoreError) return refuse(409, 'conflict', [error.message]);
+      throw error;
+    }
+    deps.log.info({ camera_id: form.camera.id, vendor: form.camera.vendor, host: form.camera.host }, 'camera added on the setup page');
+    await deps.onCamerasChanged?.();
+    return json ? c.json({ id: form.camera.id }, 201) : c.redirect('/', 303);
+  });
+
+  app.post('/setup/cameras/:id/test', async (c) => {
+    const id = c.req.param('id');
+    let camera;
+    try {
+      camera = await deps.cameras.resolve(id);
+    } catch (error) {
+      if (!(error instanceof CameraStoreError)) throw error;
+      const report: ProbeReport = { cameraId: id, url: '', ok: false, summary: error.message, facts: [] };
+      probes.set(id, report);
+      return wantsJson(c) ? c.json(report, 200) : page(c, 200);
+    }
+    if (!camera) return wantsJson(c) ? c.json({ error: { code: 'not_found', message: `no camera ${id}` } }, 404) : page(c, 404, { notice: `No camera ${id}.` });
+    const report = await probeCamera(camera);
+    probes.set(id, report);
+    return wantsJson(c) ? c.json(report, 200) : page(c, 200);
+  });
+
+  return app;
+}
