@@ -112,6 +112,7 @@ t.test('DELETE /api/v1/admin/keys/{id}: the same revocation, reason optional', a
 
 t.test('keys list: 404 for an unknown collector id, empty for a pending one', async (t) => {
   t.equal((await send(ctx, admin, 'GET', '/api/v1/admin/collectors/nonsense/keys')).status, 404);
+  t.equal((await send(ctx, admin, 'GET', '/api/v1/admin/collectors/00000000-0000-4000-8000-000000000005/keys')).status, 404);
   const pending = await json(await send(ctx, admin, 'POST', '/api/v1/admin/collectors', { site_name: 'No keys' }));
   const res = await send(ctx, admin, 'GET', `/api/v1/admin/collectors/${String(pending.collector_id)}/keys`);
   t.same(await json(res), { data: [] });

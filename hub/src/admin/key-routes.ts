@@ -4,6 +4,7 @@ import type { HubDeps } from '../deps.ts';
 import { listKeys } from '../collectors/list-keys.ts';
 import { revokeKey } from '../collectors/revoke-key.ts';
 import { rotateKey } from '../collectors/rotate-key.ts';
+import { collectorStatus } from '../collectors/status.ts';
 import { audited, type AuditedHandler } from './audit.ts';
 import { pathParam, readJsonBody } from './body.ts';
 import type { AdminGuards } from './guards.ts';
@@ -51,7 +52,10 @@ export function adminKeyRoutes(deps: HubDeps, guards: AdminGuards): Hono<AuthEnv
 
   // Listing shows prefixes only, so it needs no fresh second factor.
   app.get('/api/v1/admin/collectors/:id/keys', guards.read, audited(deps, 'admin.collector.keys_list', async (c) => {
-    const keys = await listKeys(deps, pathParam(c, 'id'));
+    const id = pathParam(c, 'id');
+    // listKeys alone answers [] for an unknown collector; the admin should hear 404.
+    await collectorStatus(deps, id);
+    const keys = await listKeys(deps, id);
     return { response: c.json({ data: keys.map(presentKey) }), detail: { count: keys.length } };
   }));
 
