@@ -80,11 +80,14 @@ export function fileCameraStore(options: FileCameraStoreOptions): SetupCameraSto
     return run;
   };
 
+  // Kept open: deriving the key is 100,000 PBKDF2 rounds, too slow to repeat per page view.
+  let opened: Vault | undefined;
   async function stagingVault(create: boolean): Promise<Vault | undefined> {
-    const existing = await openSetupVault(options.dataDir, options.identity);
-    if (existing || !create) return existing;
+    opened ??= await openSetupVault(options.dataDir, options.identity);
+    if (opened || !create) return opened;
     await mkdir(vaultCtx.dataDir, { recursive: true, mode: 0o700 });
-    return createVault(vaultCtx, { collectorId: UNCLAIMED_COLLECTOR_ID, now: options.now() });
+    opened = await createVault(vaultCtx, { collectorId: UNCLAIMED_COLLECTOR_ID, now: options.now() });
+    return opened;
   }
 
   async function localCameras(): Promise<{ layer: ConfigTree; cameras: ConfigTree[] }> {
@@ -141,6 +144,7 @@ export function fileCameraStore(options: FileCameraStoreOptions): SetupCameraSto
           moved += 1;
         }
         await secureDeleteFile(vaultFileOf(vaultCtx.dataDir));
+        opened = undefined;
         return moved;
       }),
   };

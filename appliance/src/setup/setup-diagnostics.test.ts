@@ -1,0 +1,48 @@
+import t from 'tap';
+import { generateApiKey } from '@alpr/shared/credentials/index';
+import { insertDetection } from '../buffer/index.ts';
+import { openTestBuffer, sampleDetection } from '../buffer/testing.ts';
+import { createStatusTracker } from '../cameras/status.ts';
+import { takeSnapshot } from '../diagnostics/snapshot.ts';
+import { initialHeartbeatState } from '../lifecycle/heartbeat-state.ts';
+import { initialUplinkState } from '../uplink/uplink-state.ts';
+import { postJson, startSetup } from './testing.ts';
+
+/**
+ * An appliance that starts already claimed: `/` is the read-only diagnostics from the real
+ * diagnostics snapshot (buffer, uploads, heartbeat, cameras, errors), the key by prefix only.
+ */
+t.test('claimed at start: diagnostics from real sources, setup closed', async (t) => {
+  const buffer = openTestBuffer(t.teardown.bind(t));
+  insertDetection(buffer, sampleDetection({ plate: 'AB123CD' }));
+  insertDetection(buffer, sampleDetection({ plate: 'XY987ZT' }));
+  const apiKey = generateApiKey();
+  let nowMs = Date.parse('2026-03-01T09:00:00.000Z');
+  const clock = { now: () => nowMs };
+  const online = createStatusTracker({ id: 'gate-1', name: 'Gate', vendor: 'vendor_a', mode: 'pull' }, clock);
+  online.online();
+  const offline = createStatusTracker({ id: 'nvr', name: 'NVR', vendor: 'vendor_b', mode: 'pull' }, clock);
+  offline.offline('connect ECONNREFUSED 192.168.1.80:443');
+  nowMs += 1000;
+  const uplink = { ...initialUplinkState(), running: true, keyStatus: 'ok' as const, lastSuccessAtMs: nowMs, totals: { batches: 3, requests: 3, bytes: 1000, stored: 7, duplicate: 1, rejected: 0 } };
+  const heartbeat = { ...initialHeartbeatState(60), lastOkAt: '2026-03-01T08:59:00.000Z', lastError: 'network: ETIMEDOUT', consecutiveFailures: 2 };
+  const setup = await startSetup(t, {
+    state: () => 'claimed',
+    snapshot: () =>
+      takeSnapshot({ buffer, hubUrl: () => 'https://hub.example.test', apiKey: () => apiKey, uplink: () => uplink, cameras: () => [online.snapshot(), offline.snapshot()], now: () => new Date(nowMs) }),
+    heartbeat: () => heartbeat,
+  });
+  const page = await (await fetch(`${setup.base}/`)).text();
+  t.match(page, /read-only/);
+  t.match(page, `${apiKey.slice(0, 10)}… (ok)`);
+  t.notOk(page.includes(apiKey), 'never the full key');
+  t.notOk(page.includes(apiKey.slice(0, 11)), 'not one character past the prefix');
+  t.match(page, /2 pending, 0 in flight, 0 rejected/);
+  t.match(page, /3 batches, 7 stored, 1 duplicates/);
+  t.match(page, /2026-03-01T08:59:00.000Z \(2 failures since\)/);
+  t.match(page, /Cameras online<\/th><td>1 of 2/);
+  t.match(page, /heartbeat: network: ETIMEDOUT/);
+  t.match(page, /camera nvr \([^)]+\): connect ECONNREFUSED 192\.168\.1\.80:443/);
+  t.notOk(page.includes('<form'));
+  t.equal((await postJson(setup.base, '/setup/cameras', { id: 'x' })).status, 410);
+});
