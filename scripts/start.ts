@@ -4,13 +4,13 @@
  * with Digest, vendor_a push, vendor_b NVR over WebSocket). Prints where to look. Ctrl-C stops
  * everything; data stays in .data/demo, so a restart resumes where it left off.
  */
-import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { access, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { request } from 'undici';
 import { startVendorACamera } from './simulators/vendor-a-camera.ts';
 import { startVendorBNvr } from './simulators/vendor-b-nvr.ts';
 import { applianceToml } from './demo/appliance-toml.ts';
-import { claimCollector, createPendingCollector, type Enrollment } from './demo/enroll.ts';
+import { createPendingCollector } from './demo/enroll.ts';
 import { startApplianceProcess, startHubProcess } from './demo/processes.ts';
 
 const root = join(import.meta.dirname, '..');
@@ -22,33 +22,34 @@ const hubUrl = `http://127.0.0.1:${hubPort}`;
 const say = (line: string): void => void process.stdout.write(`[demo] ${line}\n`);
 
 await mkdir(dataDir, { recursive: true, mode: 0o700 });
-const enrollmentFile = join(dataDir, 'enrollment.json');
-let enrollment = await readFile(enrollmentFile, 'utf8').then((t) => JSON.parse(t) as Enrollment).catch(() => undefined);
+const applianceDir = join(dataDir, 'appliance');
+await mkdir(applianceDir, { recursive: true, mode: 0o700 });
+// The appliance keeps its enrollment in its own encrypted keystore: claimed once, it stays claimed.
+const claimed = await access(join(applianceDir, 'credentials.enc')).then(() => true, () => false);
 let claimCode: string | undefined;
-if (!enrollment) {
+if (!claimed) {
   say('creating a pending collector with the hub CLI (first start takes a few seconds: embedded Postgres)');
   claimCode = await createPendingCollector(hubEnv, 'Demo site');
 }
 say(`starting the hub on ${hubUrl} (embedded Postgres in ${hubEnv.HUB_DATA_DIR})`);
 const hub = await startHubProcess({ env: hubEnv, timeoutMs: 120_000 });
-if (!enrollment && claimCode) {
-  enrollment = await claimCollector(hubUrl, claimCode);
-  await writeFile(enrollmentFile, JSON.stringify(enrollment), { mode: 0o600 });
-  await chmod(enrollmentFile, 0o600);
-  say(`claimed collector ${enrollment.collector_id} with claim code ${claimCode}`);
-}
-if (!enrollment) throw new Error('no enrollment');
 
 const cameraA = await startVendorACamera({ username: 'admin', password: 'demo-password', ratePerSecond: 0.5, mode: 'pull', seed: 1 });
 const nvr = await startVendorBNvr({ token: 'demo-token', ratePerSecond: 0.3, seed: 2 });
-const applianceDir = join(dataDir, 'appliance');
-await mkdir(applianceDir, { recursive: true, mode: 0o700 });
 await writeFile(join(applianceDir, 'appliance.toml'),
   applianceToml(hubUrl, appliancePort, { vendorAPullUrl: cameraA.url, vendorAMac: cameraA.mac, nvrUrl: nvr.url, nvrToken: 'demo-token' }));
-const appliance = await startApplianceProcess({
-  env: { ALPR_DATA_DIR: applianceDir, ALPR_API_KEY: enrollment.api_key },
-  inherit: true,
-});
+const appliance = await startApplianceProcess({ env: { ALPR_DATA_DIR: applianceDir }, inherit: true });
+if (claimCode) {
+  // What an installer does on the setup page: hub URL + claim code, posted to the appliance.
+  const response = await request(`http://127.0.0.1:${appliance.port}/setup/claim`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json' },
+    body: JSON.stringify({ hub_url: hubUrl, claim_code: claimCode }),
+  });
+  const answer = (await response.body.json()) as { collector_id?: string; key_prefix?: string; error?: { message?: string } };
+  if (response.statusCode !== 200) throw new Error(`claim through the setup page failed: ${answer.error?.message ?? response.statusCode}`);
+  say(`appliance claimed collector ${answer.collector_id} (key ${answer.key_prefix}…) with claim code ${claimCode}`);
+}
 const pusher = await startVendorACamera({
   mode: 'push', pushUrl: `http://127.0.0.1:${appliance.port}/api/v1/ingest/auto`, mac: '02:00:00:00:00:aa',
   ratePerSecond: 0.2, seed: 3, pushFormat: 'multipart',

@@ -13,6 +13,9 @@ import { closeBuffer, enforceRetention, openBuffer } from './buffer/index.ts';
 import { createIngestApp } from './cameras/vendor-a-push.ts';
 import { readEnvironment } from './config/load.ts';
 import { diagnosticsRoutes } from './diagnostics/routes.ts';
+import { takeSnapshot, type DiagnosticsSources } from './diagnostics/snapshot.ts';
+import { fileCameraStore, openSetupVault } from './setup/camera-store.ts';
+import { setupRoutes } from './setup/routes.ts';
 import { loadApiKey, loadEnrollment, type StoredEnrollment } from './keystore/keystore.ts';
 import { createCommandRunner } from './lifecycle/commands.ts';
 import { loadConfigWithCredentials } from './lifecycle/config-layers.ts';
@@ -40,12 +43,16 @@ try {
 } catch (error) {
   if (!(error instanceof VaultError) || error.code !== 'not_found') enrollmentProblem = (error as Error).message;
 }
-const key = await loadApiKey({ dataDir: environment.dataDir, identity }, environment.apiKey).catch(() => undefined);
+const keyContext = { dataDir: environment.dataDir, identity };
+let key = await loadApiKey(keyContext, environment.apiKey).catch(() => undefined);
 const apiKey = (): string | undefined => key?.apiKey;
-const { config, configVersion } = await loadConfigWithCredentials(environment, vault);
+// Before the claim, cameras added on the setup page keep their passwords in the setup vault.
+const loadConfig = async (): Promise<Awaited<ReturnType<typeof loadConfigWithCredentials>>> =>
+  loadConfigWithCredentials(environment, vault ?? (await openSetupVault(environment.dataDir, identity)));
+const { config, configVersion } = await loadConfig();
 const log = createLog(config.log_level);
 if (enrollmentProblem) log.error({ problem: enrollmentProblem }, 'stored enrollment unusable: re-claim this appliance');
-const hubUrl = config.hub_url ?? enrollment?.hub_url;
+let hubUrl = config.hub_url ?? enrollment?.hub_url;
 
 const buffer = openBuffer({
   file: join(environment.dataDir, 'buffer.sqlite'),
@@ -58,18 +65,19 @@ const buffer = openBuffer({
 let pipeline: Pipeline = startPipeline(config, { buffer, apiKey, hubUrl, log });
 
 let heartbeat: HeartbeatHandle | undefined;
-if (enrollment && vault && hubUrl) {
+/** Heartbeat and command runner: only with an enrollment (collector id, hub key). */
+function startClaimedServices(claim: StoredEnrollment, claimVault: Vault, url: string, version: number): void {
   const runner = createCommandRunner({
-    collectorId: enrollment.collector_id,
-    hubPublicKey: enrollment.hub_public_key,
+    collectorId: claim.collector_id,
+    hubPublicKey: claim.hub_public_key,
     dataDir: environment.dataDir,
     centralConfigFile: environment.centralConfigFile,
     localConfigFile: environment.localConfigFile,
-    vault,
-    initialConfigVersion: configVersion,
+    vault: claimVault,
+    initialConfigVersion: version,
     applyConfig: async (next) => {
       await pipeline.stop();
-      pipeline = startPipeline(next, { buffer, apiKey, hubUrl: next.hub_url ?? hubUrl, log });
+      pipeline = startPipeline(next, { buffer, apiKey, hubUrl: next.hub_url ?? url, log });
     },
     health: () => pipeline.health(),
     stop: () => stopEverything(false),
@@ -79,12 +87,12 @@ if (enrollment && vault && hubUrl) {
     timers: systemTimers,
   });
   heartbeat = startHeartbeat({
-    hubUrl,
+    hubUrl: url,
     apiKey,
     clock: { now: () => Date.now() },
     random: Math.random,
     log,
-    intervalSeconds: config.heartbeat_interval_seconds,
+    intervalSeconds: pipeline.config.heartbeat_interval_seconds,
     runner,
     report: () => {
       const statuses = pipeline.runners.statuses();
@@ -99,6 +107,23 @@ if (enrollment && vault && hubUrl) {
     },
   });
 }
+if (enrollment && vault && hubUrl) startClaimedServices(enrollment, vault, hubUrl, configVersion);
+
+/** Restart the data pipeline with the configuration on disk (after a claim or a new camera). */
+async function reloadPipeline(): Promise<void> {
+  const { config: next } = await loadConfig();
+  await pipeline.stop();
+  pipeline = startPipeline(next, { buffer, apiKey, hubUrl: next.hub_url ?? hubUrl, log });
+}
+
+const diagnostics: DiagnosticsSources = {
+  buffer,
+  hubUrl: () => hubUrl,
+  apiKey,
+  uplink: () => pipeline.uplink?.state(),
+  cameras: () => pipeline.runners.statuses(),
+  now: () => new Date(),
+};
 
 const app = new Hono();
 app.route('/', createIngestApp({
@@ -109,14 +134,30 @@ app.route('/', createIngestApp({
   statusOf: (id) => pipeline.runners.statusOf(id),
   vendorBCameras: () => pipeline.runners.vendorBCameras(),
 }));
-app.route('/', diagnosticsRoutes({
-  buffer,
-  hubUrl: () => hubUrl,
-  apiKey,
-  uplink: () => pipeline.uplink?.state(),
-  cameras: () => pipeline.runners.statuses(),
-  now: () => new Date(),
+// The setup page owns `/` (claim form before the claim, read-only diagnostics after).
+app.route('/', setupRoutes({
+  clock: { now: () => new Date() },
+  log,
+  identity,
+  dataDir: environment.dataDir,
+  centralConfigFile: environment.centralConfigFile,
+  edgeVersion: EDGE_VERSION,
+  cameras: fileCameraStore({ dataDir: environment.dataDir, localConfigFile: environment.localConfigFile, identity, now: () => new Date() }),
+  state: () => (enrollment || key ? 'claimed' : 'unclaimed'),
+  ...(config.hub_url ? { defaultHubUrl: config.hub_url } : {}),
+  snapshot: () => takeSnapshot(diagnostics),
+  heartbeat: () => heartbeat?.state(),
+  onCamerasChanged: () => reloadPipeline(),
+  onClaimed: async (claimed) => {
+    ({ enrollment, vault } = await loadEnrollment(keyContext));
+    key = await loadApiKey(keyContext, environment.apiKey);
+    hubUrl = claimed.hubUrl;
+    log.info({ collector_id: claimed.collectorId, key_prefix: claimed.keyPrefix }, 'claimed');
+    await reloadPipeline();
+    if (enrollment && vault) startClaimedServices(enrollment, vault, claimed.hubUrl, claimed.configVersion);
+  },
 }));
+app.route('/', diagnosticsRoutes(diagnostics));
 const server = serve({ fetch: app.fetch, hostname: config.setup.host, port: config.setup.port }, (info) => {
   log.info({ url: `http://${info.address}:${info.port}`, cameras: config.cameras.length, claimed: Boolean(enrollment) }, 'appliance listening');
   process.send?.({ ready: true, port: info.port });
