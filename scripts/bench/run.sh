@@ -3,13 +3,8 @@
 # Uses DATABASE_URL when set; otherwise starts the throwaway PostgreSQL on loopback and stops it.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-started_pg=0
-if [ -z "${DATABASE_URL:-}" ]; then
-  line=$(scripts/test-postgres.sh start | grep '^DATABASE_URL=' | tail -n 1)
-  export "${line?}"
-  started_pg=1
-fi
-trap '[ "$started_pg" = 1 ] && scripts/test-postgres.sh stop >/dev/null 2>&1 || true' EXIT
+# shellcheck source=../lib/ensure-test-postgres.sh
+source scripts/lib/ensure-test-postgres.sh
 run() { printf '\n== %s\n' "$*"; npx tsx "$@"; }
 run scripts/bench/appliance-buffer.ts --count "${BENCH_BUFFER_COUNT:-2000}"
 run scripts/bench/appliance-system.ts --backlog "${BENCH_BACKLOG:-3000}" --seconds "${BENCH_MEMORY_SECONDS:-30}"
