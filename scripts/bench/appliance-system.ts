@@ -19,7 +19,7 @@ import { request } from 'undici';
 import { closeBuffer, insertDetections, openBuffer } from '../../appliance/src/buffer/index.ts';
 import { applianceToml } from '../demo/appliance-toml.ts';
 import { claimCollector, createPendingCollector } from '../demo/enroll.ts';
-import { startApplianceProcess, startHubProcess } from '../demo/processes.ts';
+import { DEVICE_ENV, startApplianceProcess, startHubProcess } from '../demo/processes.ts';
 import { startVendorACamera } from '../simulators/vendor-a-camera.ts';
 import { startVendorBNvr } from '../simulators/vendor-b-nvr.ts';
 
@@ -80,7 +80,7 @@ const toml = applianceToml(hubUrl, setupPort, { vendorAPullUrl: camA.url, vendor
 await writeFile(join(applianceDir, 'appliance.toml'), toml);
 // Measured as the device runs it: the bundled JavaScript on plain node.
 execFileSync(process.execPath, [join(import.meta.dirname, '../../appliance/build.mjs')], { stdio: 'inherit' });
-const appliance = await startApplianceProcess({ env: { ALPR_DATA_DIR: applianceDir, ALPR_API_KEY: apiKey }, built: true });
+const appliance = await startApplianceProcess({ env: { ALPR_DATA_DIR: applianceDir, ALPR_API_KEY: apiKey, ...DEVICE_ENV }, built: true });
 const pusher = await startVendorACamera({ mode: 'push', pushUrl: `http://127.0.0.1:${appliance.port}/api/v1/ingest/auto`, ratePerSecond: 0.5, seed: 8, mac: '02:00:00:00:00:aa' });
 const buffered = async (): Promise<number> => {
   const r = await request(`http://127.0.0.1:${appliance.port}/api/v1/status`);
