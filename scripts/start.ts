@@ -64,9 +64,15 @@ say('Ctrl-C to stop.');
 
 const report = setInterval(() => {
   request(`http://127.0.0.1:${appliance.port}/api/v1/status`).then(async (r) => {
-    const s = (await r.body.json()) as { buffer: { states: Record<string, number> }; uplink: { delivered?: number; lastSuccessAtMs?: number } | null };
-    say(`cameras delivered ${cameraA.delivered.length + nvr.delivered.length + pusher.delivered.length} reads; ` +
-      `appliance buffer pending ${s.buffer.states.pending ?? 0}; uplink ${JSON.stringify(s.uplink ?? {}).slice(0, 160)}`);
+    const s = (await r.body.json()) as {
+      buffer: { states: Record<string, number> };
+      uplink: { keyStatus: string; lastSuccessAtMs: number | null; totals: { batches: number; stored: number; duplicate: number } } | null;
+    };
+    const u = s.uplink;
+    const last = u?.lastSuccessAtMs ? `${Math.round((Date.now() - u.lastSuccessAtMs) / 1000)} s ago` : 'never';
+    say(`cameras delivered ${cameraA.delivered.length + nvr.delivered.length + pusher.delivered.length} reads | ` +
+      `appliance buffer: ${s.buffer.states.pending ?? 0} waiting | uploaded to the hub: ${u?.totals.stored ?? 0} stored ` +
+      `in ${u?.totals.batches ?? 0} batches, last ${last}, key ${u?.keyStatus ?? 'none'}`);
   }).catch(() => undefined);
 }, 15_000);
 
