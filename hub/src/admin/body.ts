@@ -1,4 +1,5 @@
 import type { Context } from 'hono';
+import { parseBody } from '../http/validate.ts';
 import type { z } from 'zod';
 import { HubError } from '../errors.ts';
 
@@ -23,13 +24,7 @@ export async function readJsonBody<S extends z.ZodType>(c: Context, schema: S): 
       throw new HubError('bad_request', 'request body must be JSON');
     }
   }
-  const parsed = schema.safeParse(raw);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const where = issue && issue.path.length > 0 ? `${issue.path.join('.')}: ` : '';
-    throw new HubError('bad_request', `invalid request body: ${where}${issue?.message ?? 'invalid'}`);
-  }
-  return parsed.data;
+  return parseBody(schema, raw);
 }
 
 /** A path parameter the route pattern guarantees; a missing one would be a routing bug. */

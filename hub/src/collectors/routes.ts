@@ -1,4 +1,5 @@
 import { Hono, type Context } from 'hono';
+import { parseBody } from '../http/validate.ts';
 import { bodyLimit } from 'hono/body-limit';
 import type { z } from 'zod';
 import {
@@ -98,11 +99,5 @@ async function readJson<S extends z.ZodType>(c: Context, schema: S): Promise<z.i
   } catch {
     throw new HubError('bad_request', 'request body must be JSON');
   }
-  const parsed = schema.safeParse(raw);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const where = issue && issue.path.length > 0 ? `${issue.path.join('.')}: ` : '';
-    throw new HubError('bad_request', `invalid request body: ${where}${issue?.message ?? 'invalid'}`);
-  }
-  return parsed.data;
+  return parseBody(schema, raw);
 }
