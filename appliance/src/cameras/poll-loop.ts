@@ -1,7 +1,8 @@
 import { initialReconnectBackoff, nextReconnectDelay, resetReconnectBackoff } from './backoff.ts';
-import type { ReconnectBackoffConfig } from './backoff.ts';
+import { DEFAULT_RECONNECT_BACKOFF, type ReconnectBackoffConfig } from './backoff.ts';
+import type { CameraConfig } from './config.ts';
 import { SinkRefusedError, messageOf } from './errors.ts';
-import type { CameraLog, Random, Sleep } from './ports.ts';
+import type { CameraLog, Random, RunnerDeps, Sleep } from './ports.ts';
 import type { CameraStatusTracker } from './status.ts';
 
 /**
@@ -60,4 +61,20 @@ export async function runLoop(options: LoopOptions): Promise<void> {
       await options.sleep(next.delayMs, signal);
     }
   }
+}
+
+/** `runLoop` for one configured camera: its id, its backoff settings, the runner's deps. */
+export function runCameraLoop(
+  config: CameraConfig,
+  deps: Pick<RunnerDeps, 'log' | 'random' | 'sleep'>,
+  loop: Pick<LoopOptions, 'intervalMs' | 'status' | 'signal' | 'step'>,
+): Promise<void> {
+  return runLoop({
+    source: config.id,
+    backoff: { baseMs: config.backoffBaseMs, capMs: config.backoffCapMs, jitter: DEFAULT_RECONNECT_BACKOFF.jitter },
+    log: deps.log,
+    random: deps.random,
+    sleep: deps.sleep,
+    ...loop,
+  });
 }

@@ -6,7 +6,7 @@ import { CameraConnectionError, SinkRefusedError, messageOf } from './errors.ts'
 import { createDigestClient } from './http/digest.ts';
 import type { CameraRequest, CameraResponse } from './http/transport.ts';
 import { VENDOR_A_IMAGE_POLICY, fetchImage } from './images.ts';
-import { runLoop } from './poll-loop.ts';
+import { runCameraLoop } from './poll-loop.ts';
 import type { StepResult } from './poll-loop.ts';
 import type { RunnerDeps } from './ports.ts';
 import type { CameraRunner } from './runner-handle.ts';
@@ -103,17 +103,7 @@ export function startVendorAPull(config: CameraConfig, deps: RunnerDeps): Camera
     return 'more';
   }
 
-  const loop = runLoop({
-    source: config.id,
-    intervalMs: pollIntervalOf(config),
-    backoff: { baseMs: config.backoffBaseMs, capMs: config.backoffCapMs, jitter: 0.2 },
-    status,
-    log: deps.log,
-    random: deps.random,
-    sleep: deps.sleep,
-    signal: stopper.signal,
-    step,
-  });
+  const loop = runCameraLoop(config, deps, { intervalMs: pollIntervalOf(config), status, signal: stopper.signal, step });
 
   let stopping: Promise<void> | undefined;
   return {

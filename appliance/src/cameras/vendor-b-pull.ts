@@ -4,7 +4,7 @@ import { displayName, pollIntervalOf } from './config.ts';
 import type { CameraConfig } from './config.ts';
 import { deliver, reportIssues } from './deliver.ts';
 import { CameraConnectionError, SinkRefusedError, messageOf } from './errors.ts';
-import { runLoop } from './poll-loop.ts';
+import { runCameraLoop } from './poll-loop.ts';
 import type { StepResult } from './poll-loop.ts';
 import type { RunnerDeps } from './ports.ts';
 import type { CameraRunner } from './runner-handle.ts';
@@ -83,17 +83,7 @@ export function startVendorBPull(
     return (list?.length ?? 0) >= EVENTS_PAGE ? 'more' : 'idle';
   }
 
-  const loop = runLoop({
-    source: config.id,
-    intervalMs: pollIntervalOf(config),
-    backoff: { baseMs: config.backoffBaseMs, capMs: config.backoffCapMs, jitter: 0.2 },
-    status,
-    log: deps.log,
-    random: deps.random,
-    sleep: deps.sleep,
-    signal: stopper.signal,
-    step,
-  });
+  const loop = runCameraLoop(config, deps, { intervalMs: pollIntervalOf(config), status, signal: stopper.signal, step });
 
   let stopping: Promise<void> | undefined;
   return {

@@ -6,7 +6,7 @@ import { baseUrlOf, displayName, verifiesTls } from './config.ts';
 import type { CameraConfig } from './config.ts';
 import { deliver, reportIssues } from './deliver.ts';
 import { CameraConnectionError, SinkRefusedError, messageOf } from './errors.ts';
-import { runLoop } from './poll-loop.ts';
+import { runCameraLoop } from './poll-loop.ts';
 import type { StepResult } from './poll-loop.ts';
 import type { RunnerDeps } from './ports.ts';
 import type { CameraRunner } from './runner-handle.ts';
@@ -170,17 +170,7 @@ export function startVendorBPush(config: CameraConfig, deps: RunnerDeps): Camera
     return 'idle';
   }
 
-  const loop = runLoop({
-    source: config.id,
-    intervalMs: config.backoffBaseMs,
-    backoff: { baseMs: config.backoffBaseMs, capMs: config.backoffCapMs, jitter: 0.2 },
-    status,
-    log: deps.log,
-    random: deps.random,
-    sleep: deps.sleep,
-    signal: stopper.signal,
-    step,
-  });
+  const loop = runCameraLoop(config, deps, { intervalMs: config.backoffBaseMs, status, signal: stopper.signal, step });
 
   let stopping: Promise<void> | undefined;
   return {
