@@ -32,14 +32,24 @@ export class ConfigError extends Error {
   override name = 'ConfigError';
 }
 
-async function readLayer(file: string, parse: (text: string) => ConfigTree): Promise<ConfigTree | undefined> {
-  let text: string;
+/** A file's text, or undefined when it does not exist (a layer that is simply absent). */
+export async function readOptionalText(file: string): Promise<string | undefined> {
   try {
-    text = await readFile(file, 'utf8');
+    return await readFile(file, 'utf8');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+}
+
+async function readLayer(file: string, parse: (text: string) => ConfigTree): Promise<ConfigTree | undefined> {
+  let text: string | undefined;
+  try {
+    text = await readOptionalText(file);
+  } catch (error) {
     throw new ConfigError(`${file}: ${(error as Error).message}`);
   }
+  if (text === undefined) return undefined;
   try {
     return parse(text);
   } catch (error) {

@@ -1,4 +1,5 @@
-import { copyFile, readFile, rename } from 'node:fs/promises';
+import { copyFile, rename } from 'node:fs/promises';
+import { readOptionalText } from '../config/load.ts';
 import { writeFileAtomic, syncDir } from '../vault/atomic-file.ts';
 import type { ConfigTree } from '../config/merge.ts';
 import { dirname } from 'node:path';
@@ -21,13 +22,8 @@ export interface CentralLayer {
 const isTree = (value: unknown): value is ConfigTree => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 export async function readCentralLayer(file: string): Promise<CentralLayer | undefined> {
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw error;
-  }
+  const text = await readOptionalText(file);
+  if (text === undefined) return undefined;
   const parsed: unknown = JSON.parse(text);
   if (!isTree(parsed)) throw new Error(`${file}: not a JSON object`);
   const { [CONFIG_VERSION_KEY]: version, ...config } = parsed;

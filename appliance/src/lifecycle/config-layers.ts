@@ -1,6 +1,5 @@
-import { readFile } from 'node:fs/promises';
 import TOML from '@iarna/toml';
-import { resolveConfig, type ApplianceEnvironment } from '../config/load.ts';
+import { readOptionalText, resolveConfig, type ApplianceEnvironment } from '../config/load.ts';
 import { mergeLayers, type ConfigTree } from '../config/merge.ts';
 import type { ApplianceConfig } from '../config/schema.ts';
 import { cameraCredentials, deviceSecretKey, openSealedCredentials } from '../vault/credentials.ts';
@@ -41,13 +40,8 @@ export function resolveWithCredentials(central: ConfigTree | undefined, local: C
 }
 
 export async function readLocalLayer(file: string): Promise<ConfigTree | undefined> {
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw error;
-  }
+  const text = await readOptionalText(file);
+  if (text === undefined) return undefined;
   return TOML.parse(text) as ConfigTree;
 }
 
