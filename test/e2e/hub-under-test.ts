@@ -3,7 +3,9 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openDatabase } from '../../hub/src/db/client.ts';
+import { verifyChain, type ChainVerification } from '../../hub/src/db/chain.ts';
 import type { Row } from '../../hub/src/db/raw.ts';
+import type { DbSession } from '../../hub/src/db/session.ts';
 import { testDatabase, type TestHandle } from '../../hub/src/db/test-database.ts';
 import { createLog } from '../../hub/src/log.ts';
 import { claimCollector, createPendingCollector, type Enrollment } from '../../scripts/demo/enroll.ts';
@@ -42,9 +44,15 @@ export interface HubUnderTest {
   start(): Promise<void>;
   stop(): Promise<void>;
   kill(): Promise<void>;
-  /** Query the hub database (stop the hub first when it runs on PGlite: one process at a time). */
-  query<T extends Row>(text: string, params?: unknown[]): Promise<T[]>;
+  /**
+   * What the hub holds: stops the hub (gracefully), then opens its database from this process
+   * and runs `read`. PGlite allows one process per data folder, so the hub is never running
+   * while the test reads; on PostgreSQL the same order keeps both paths identical.
+   */
+  inspect<T>(read: (db: DbSession) => Promise<T>): Promise<T>;
   running(): boolean;
+  /** Which database the hub runs on. */
+  database: 'postgres' | 'pglite';
   output(): string;
 }
 
@@ -57,25 +65,26 @@ export async function hubUnderTest(t: TestHandle & { comment(m: string): void })
   const dataDir = await mkdtemp(join(tmpdir(), 'alpr-e2e-hub-'));
   t.teardown(traced('rm data dir', () => rm(dataDir, { recursive: true, force: true })));
   let env: Record<string, string>;
-  let query: HubUnderTest['query'];
-  if (process.env['DATABASE_URL']) {
+  let open: () => Promise<{ session: DbSession; close(): Promise<void> }>;
+  // ALPR_E2E_DATABASE=pglite runs the hub on PGlite even when a server is available (CI's
+  // second phase), so both backends stay covered.
+  const forcePglite = process.env['ALPR_E2E_DATABASE'] === 'pglite';
+  if (process.env['DATABASE_URL'] && !forcePglite) {
     const db = await testDatabase(t);
     env = { DATABASE_URL: db.url ?? '', HUB_DATA_DIR: dataDir };
-    query = (text, params) => db.sql(text, params);
-  } else if (process.env['CI'] === 'true') {
+    open = async () => ({ session: db, close: async () => undefined });
+  } else if (process.env['CI'] === 'true' && !forcePglite) {
     throw new Error('Postgres required under CI: run scripts/test-postgres.sh start and export DATABASE_URL');
   } else {
-    t.comment('DATABASE_URL not set: the hub runs on PGlite');
+    t.comment('the hub runs on PGlite');
+    // The hub reads an empty DATABASE_URL as "embedded PGlite in HUB_DATA_DIR".
     env = { DATABASE_URL: '', HUB_DATA_DIR: dataDir };
-    query = async (text, params) => {
+    open = async () => {
       const db = await openDatabase({ dataDir: join(dataDir, 'pglite'), log: createLog('silent') });
-      try {
-        return await db.sql(text, params);
-      } finally {
-        await db.close();
-      }
+      return { session: db, close: () => db.close() };
     };
   }
+  const database = env['DATABASE_URL'] ? 'postgres' : 'pglite';
   Object.assign(env, { HUB_HOST: '127.0.0.1', HUB_PORT: String(port), HUB_LOG_LEVEL: 'warn' });
   const claimCode = await createPendingCollector(env, 'E2E site');
   let hub: RunningProcess | undefined;
@@ -99,8 +108,45 @@ export async function hubUnderTest(t: TestHandle & { comment(m: string): void })
     start,
     stop: () => end('stop'),
     kill: () => end('kill'),
-    query,
+    inspect: async (read) => {
+      await end('stop');
+      const db = await open();
+      try {
+        return await read(db.session);
+      } finally {
+        await db.close();
+      }
+    },
     running: () => hub !== undefined,
+    database,
     output: () => log + (hub?.output() ?? ''),
   };
+}
+
+export interface HubHoldings<R> {
+  rows: R[];
+  /** The real chain verifier's answer for every collector that has detections. */
+  chains: Map<string, ChainVerification>;
+}
+
+/** Reads `select` and verifies the hash chain of every collector with the hub's verifier. */
+export async function readHoldings<R extends Row>(db: DbSession, select: string): Promise<HubHoldings<R>> {
+  const rows = await db.sql<R>(select);
+  const collectors = await db.sql<{ collector_id: string }>('SELECT DISTINCT collector_id::text AS collector_id FROM detections');
+  const chains = new Map<string, ChainVerification>();
+  for (const { collector_id } of collectors) chains.set(collector_id, await verifyChain(db, collector_id));
+  return { rows, chains };
+}
+
+/** Problems with the chains: a broken link, or a chain that does not cover every row. */
+export function chainProblems(holdings: HubHoldings<Row>): string[] {
+  const problems: string[] = [];
+  let covered = 0;
+  for (const [collector, v] of holdings.chains) {
+    if (v.ok) covered += v.count;
+    else problems.push(`collector ${collector}: chain broken at seq ${v.brokenAt.chain_seq} (${v.brokenAt.reason})`);
+  }
+  if (problems.length === 0 && covered !== holdings.rows.length) problems.push(`chains cover ${covered} of ${holdings.rows.length} rows`);
+  if (holdings.rows.length > 0 && holdings.chains.size === 0) problems.push('no chain verified');
+  return problems;
 }
