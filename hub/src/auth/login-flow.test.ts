@@ -7,9 +7,10 @@ import { userTwoFactor } from '../db/schema/user-two-factor.ts';
 import { users } from '../db/schema/users.ts';
 import { hashBackupCode, normalizeBackupCode } from './backup-codes.ts';
 import { authKeys } from './hub-secret.ts';
+import { decodeQrDataUri } from './qr-decode.test-helper.ts';
 import { openSecret } from './secret-box.ts';
 import { authTestContext, client, testUser } from './testing.ts';
-import { totpCode } from './totp.ts';
+import { totpCode, totpUri } from './totp.ts';
 
 const ctx = await authTestContext(t);
 const { app, clock, database } = ctx;
@@ -61,6 +62,7 @@ t.test('not enrolled: login → setup → verify → confirm → dashboard', asy
   const material = (await setup.json()) as { qr_code_uri: string; manual_entry_key: string; issuer: string; account_name: string };
   t.match(material.qr_code_uri, /^data:image\/png;base64,iVBORw0KGgo/);
   t.match(material.manual_entry_key, /^[A-Z2-7]{32}$/);
+  t.equal(decodeQrDataUri(material.qr_code_uri)?.text, totpUri(material.manual_entry_key, u.email), 'the QR code scans to the otpauth URI of this secret');
   t.equal(material.issuer, 'ALPR Hub');
   t.equal(material.account_name, u.email);
   const [stored] = await database.db.select().from(userTwoFactor).where(eq(userTwoFactor.userId, u.user.id));

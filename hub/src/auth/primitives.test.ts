@@ -1,10 +1,7 @@
 import t from 'tap';
-import { inflateSync } from 'node:zlib';
 import { generateBackupCodes, hashBackupCode, normalizeBackupCode } from './backup-codes.ts';
 import { deriveKeys } from './hub-secret.ts';
 import { lockedUntil } from './lockout.ts';
-import { crc32, matrixToPng } from './png.ts';
-import { encodeQr, formatBits } from './qr-matrix.ts';
 import { slidingWindowDecision, tokenBucketDecision } from './rate-limit-policy.ts';
 import { openSecret, sealSecret } from './secret-box.ts';
 import { signToken, verifyToken } from './tokens.ts';
@@ -90,46 +87,3 @@ t.test('secret box: per-user salt, tamper-evident, bound to the hub secret', asy
   t.equal(openSecret(deriveKeys(Buffer.alloc(32, 9)).totpMasterKey, a), null, 'other hub secret');
 });
 
-t.test('QR symbol: version by length, finder patterns, valid format information', async (t) => {
-  t.equal(encodeQr('hello').version, 1);
-  const uri = 'otpauth://totp/ALPR%20Hub:alice%40example.test?secret=JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP&period=30&digits=6&algorithm=SHA1&issuer=ALPR%20Hub';
-  const qr = encodeQr(uri);
-  t.equal(qr.version, 8, '136 bytes at level M need version 8');
-  t.equal(qr.size, 49);
-  const finder = (x0: number, y0: number) =>
-    [0, 1, 2, 3, 4, 5, 6].every((d) => qr.modules[y0]?.[x0 + d] && qr.modules[y0 + 6]?.[x0 + d] && qr.modules[y0 + d]?.[x0] && qr.modules[y0 + d]?.[x0 + 6]) &&
-    qr.modules[y0 + 3]?.[x0 + 3] === true && qr.modules[y0 + 1]?.[x0 + 1] === false;
-  t.ok(finder(0, 0) && finder(qr.size - 7, 0) && finder(0, qr.size - 7), 'three finder patterns');
-  let format = 0;
-  for (let i = 0; i <= 5; i++) format |= (qr.modules[i]?.[8] ? 1 : 0) << i;
-  format |= (qr.modules[7]?.[8] ? 1 : 0) << 6;
-  format |= (qr.modules[8]?.[8] ? 1 : 0) << 7;
-  format |= (qr.modules[8]?.[7] ? 1 : 0) << 8;
-  for (let i = 9; i < 15; i++) format |= (qr.modules[8]?.[14 - i] ? 1 : 0) << i;
-  t.equal(format, formatBits(qr.mask), 'format bits carry level M and the chosen mask');
-  t.equal(formatBits(0), 0x5412, 'level M mask 0 is the ISO example value 101010000010010');
-  t.equal(qr.modules[qr.size - 8]?.[8], true, 'dark module');
-});
-
-t.test('PNG: signature, CRCs, size, pixels follow the modules', async (t) => {
-  t.equal(crc32(Buffer.from('123456789')), 0xcbf43926, 'CRC-32 check value');
-  const png = matrixToPng([[true, false], [false, true]], 3, 1);
-  t.same([...png.subarray(0, 8)], [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
-  t.equal(png.readUInt32BE(16), 12, 'width (2 + 2 quiet) x 3');
-  let offset = 8;
-  let idat = Buffer.alloc(0);
-  while (offset < png.length) {
-    const length = png.readUInt32BE(offset);
-    const type = png.subarray(offset + 4, offset + 8).toString('ascii');
-    const data = png.subarray(offset + 8, offset + 8 + length);
-    t.equal(png.readUInt32BE(offset + 8 + length), crc32(png.subarray(offset + 4, offset + 8 + length)), `${type} CRC`);
-    if (type === 'IDAT') idat = Buffer.concat([idat, data]);
-    offset += 12 + length;
-  }
-  const raw = inflateSync(idat);
-  const pixel = (x: number, y: number) => raw[y * 13 + 1 + x];
-  t.equal(pixel(0, 0), 255, 'quiet zone white');
-  t.equal(pixel(3, 3), 0, 'module (0,0) black');
-  t.equal(pixel(6, 3), 255, 'module (1,0) white');
-  t.equal(pixel(8, 8), 0, 'module (1,1) black');
-});
