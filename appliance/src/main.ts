@@ -128,7 +128,7 @@ const diagnostics: DiagnosticsSources = {
 const app = new Hono();
 app.route('/', createIngestApp({
   cameras: () => pipeline.config.cameras,
-  sink: { accept: (item) => pipeline.sink.accept(item) },
+  sink: { accept: (item) => pipeline.sink.accept(item), seen: (ids) => pipeline.sink.seen(ids) },
   log,
   clock: { now: () => Date.now() },
   statusOf: (id) => pipeline.runners.statusOf(id),

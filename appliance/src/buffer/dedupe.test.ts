@@ -4,12 +4,13 @@ import { decideDedupe, withinWindow } from './dedupe.ts';
 t.test('decideDedupe', async (t) => {
   const cases = [
     { kept: undefined, incoming: 0.5, want: 'store' },
-    { kept: { confidence: 0.8, state: 'pending' as const }, incoming: 0.7, want: 'drop' },
-    { kept: { confidence: 0.8, state: 'pending' as const }, incoming: 0.8, want: 'drop' },
-    { kept: { confidence: 0.8, state: 'pending' as const }, incoming: 0.9, want: 'replace' },
-    { kept: { confidence: 0.8, state: 'in_flight' as const }, incoming: 0.9, want: 'drop_better_late' },
-    { kept: { confidence: 0.8, state: 'gone' as const }, incoming: 0.9, want: 'drop_better_late' },
-    { kept: { confidence: 0.8, state: 'gone' as const }, incoming: 0.1, want: 'drop' },
+    { kept: { confidence: 0.8, state: 'pending' as const, sent: false }, incoming: 0.7, want: 'drop' },
+    { kept: { confidence: 0.8, state: 'pending' as const, sent: false }, incoming: 0.8, want: 'drop' },
+    { kept: { confidence: 0.8, state: 'pending' as const, sent: false }, incoming: 0.9, want: 'replace' },
+    { kept: { confidence: 0.8, state: 'pending' as const, sent: true }, incoming: 0.9, want: 'drop_better_late' },
+    { kept: { confidence: 0.8, state: 'in_flight' as const, sent: true }, incoming: 0.9, want: 'drop_better_late' },
+    { kept: { confidence: 0.8, state: 'gone' as const, sent: true }, incoming: 0.9, want: 'drop_better_late' },
+    { kept: { confidence: 0.8, state: 'gone' as const, sent: true }, incoming: 0.1, want: 'drop' },
   ];
   for (const c of cases) t.equal(decideDedupe(c.kept, c.incoming), c.want, JSON.stringify(c));
 });

@@ -1,6 +1,6 @@
 /** The appliance's durable detection buffer (docs/buffer.md). */
-export { openBuffer, closeBuffer, type OpenBufferOptions } from './open.ts';
-export { insertDetection, insertDetections, type IncomingDetection, type InsertResult, type InsertStatus } from './insert.ts';
+export { openBuffer, closeBuffer, limitsFrom, type OpenBufferOptions } from './open.ts';
+export { insertDetection, insertDetections, seenDetectionIds, type IncomingDetection, type InsertResult, type InsertStatus } from './insert.ts';
 export {
   nextBatch,
   markInFlight,

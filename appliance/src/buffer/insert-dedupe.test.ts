@@ -84,8 +84,9 @@ t.test('a better read does not replace one already in flight', async (t) => {
   t.same(row, [{ detection_id: 'a', confidence: 0.8, upload_state: 'in_flight' }]);
 });
 
-t.test('dedupe memory is purged by age, after which a read counts again', async (t) => {
-  const buffer = openTestBuffer(t.teardown);
+t.test('dedupe memory is purged by age (a short keep configured), after which a read counts again', async (t) => {
+  // The default keep is 8 days (old-copies.test.ts); 10 minutes here exercises both purges.
+  const buffer = openTestBuffer(t.teardown, { limits: { recentReadsKeepMs: 10 * 60_000 } });
   insertDetection(buffer, sampleDetection({ id: 'a', atMs: T0 }));
   markUploaded(buffer, ['a']);
   t.equal(countRows(buffer, 'recent_reads'), 1);

@@ -11,9 +11,18 @@ import { asBuffer, prepareImages, type PreparedImage } from './images.ts';
 import { BufferError } from './errors.ts';
 import type { BufferDb, DetectionBuffer } from './types.ts';
 
-export type InsertStatus = 'stored' | 'duplicate' | 'replaced';
+/**
+ * `refused`: captured before the memory horizon (`maxCaptureAgeMs`). Nothing is written but
+ * a counter: the buffer could no longer tell such a read from one it already sent, so it
+ * would risk a duplicate at the hub; a camera may still be acknowledged (resending it
+ * would be refused again).
+ */
+export type InsertStatus = 'stored' | 'duplicate' | 'replaced' | 'refused';
 
-/** `seq` is the buffered row that now stands for this read (the kept one for duplicates). */
+/**
+ * `seq` is the buffered row that now stands for this read (the kept one for duplicates;
+ * 0 for a refused read).
+ */
 export interface InsertResult {
   status: InsertStatus;
   seq: number;
@@ -103,6 +112,10 @@ function stage(item: IncomingDetection, nowMs: number, index: number): Staged {
 
 function insertStaged(buffer: DetectionBuffer, tx: BufferDb, st: InsertStatements, item: Staged): InsertResult {
   const { row, read, images: prepared } = item;
+  if (row.capturedMs < item.receivedMs - buffer.limits.maxCaptureAgeMs) {
+    incrementCounter(tx, BUFFER_COUNTERS.refusedTooOld);
+    return { status: 'refused', seq: 0 };
+  }
   const seenSeq = st.recentSeqById.get({ id: row.detectionId })?.seq ?? st.bufferedSeqById.get({ id: row.detectionId })?.seq;
   if (seenSeq !== undefined) {
     incrementCounter(tx, BUFFER_COUNTERS.duplicateId);
@@ -145,7 +158,7 @@ function insertStaged(buffer: DetectionBuffer, tx: BufferDb, st: InsertStatement
 function findKeptRead(st: InsertStatements, mac: string, plate: string, capturedMs: number, windowMs: number): KeptRow | undefined {
   const row = st.keptRead.get({ mac, plate, from: capturedMs - windowMs, to: capturedMs + windowMs, at: capturedMs });
   if (!row) return undefined;
-  return { detectionId: row.detectionId, seq: row.seq, confidence: row.confidence, state: row.state ?? 'gone' };
+  return { detectionId: row.detectionId, seq: row.seq, confidence: row.confidence, state: row.state ?? 'gone', sent: (row.attempts ?? 0) > 0 };
 }
 
 /** Upserts by kind: a replacing read overwrites the kinds it carries and keeps the others. */
@@ -167,6 +180,20 @@ function purgeRecentReadsIfDue(buffer: DetectionBuffer, tx: BufferDb, nowMs: num
   if (Math.abs(nowMs - buffer.lastRecentPurgeMs) < RECENT_PURGE_EVERY_MS) return;
   purgeRecentReads(tx, nowMs - buffer.limits.recentReadsKeepMs);
   buffer.lastRecentPurgeMs = nowMs;
+}
+
+/**
+ * Which of these detection ids the buffer has seen (buffered, or remembered with any
+ * outcome). A runner skips those before fetching their images: a camera's old copy of a
+ * read needs no second download, and the buffer would call it a duplicate anyway.
+ */
+export function seenDetectionIds(buffer: DetectionBuffer, ids: readonly string[]): Set<string> {
+  const st = insertStatements(buffer.db);
+  const seen = new Set<string>();
+  for (const id of new Set(ids)) {
+    if (st.recentSeqById.get({ id }) !== undefined || st.bufferedSeqById.get({ id }) !== undefined) seen.add(id);
+  }
+  return seen;
 }
 
 export function purgeRecentReads(db: BufferDb, olderThanMs: number): number {

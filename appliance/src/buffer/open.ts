@@ -1,6 +1,6 @@
 import BetterSqlite3 from 'better-sqlite3';
 import { drizzle } from 'drizzle-orm/better-sqlite3';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import * as schema from './schema/index.ts';
 import { migrate } from './migrate.ts';
 import {
@@ -34,10 +34,22 @@ const BUSY_TIMEOUT_MS = 5000;
 /** Keep the WAL file from staying large after a burst (it is reused, then truncated to this). */
 const JOURNAL_SIZE_LIMIT_BYTES = 64 * 1024 * 1024;
 
+/**
+ * The memory horizons follow the retention unless set: reads captured longer ago than the
+ * buffer keeps data are refused, and reads are remembered one day longer than that (camera
+ * clocks running ahead of ours). docs/buffer.md "Time horizons".
+ */
+export function limitsFrom(given: Partial<BufferLimits> = {}): BufferLimits {
+  const retentionMs = given.retentionMs ?? DEFAULT_LIMITS.retentionMs;
+  const maxCaptureAgeMs = given.maxCaptureAgeMs ?? retentionMs;
+  const recentReadsKeepMs = given.recentReadsKeepMs ?? maxCaptureAgeMs + (DEFAULT_LIMITS.recentReadsKeepMs - DEFAULT_LIMITS.maxCaptureAgeMs);
+  return { ...DEFAULT_LIMITS, ...given, retentionMs, maxCaptureAgeMs, recentReadsKeepMs };
+}
+
 export function openBuffer(options: OpenBufferOptions): DetectionBuffer {
   const readonly = options.readonly ?? false;
   const synchronous = options.synchronous ?? 'FULL';
-  const limits: BufferLimits = { ...DEFAULT_LIMITS, ...options.limits };
+  const limits = limitsFrom(options.limits);
   const sqlite = new BetterSqlite3(options.file, readonly ? { readonly: true, fileMustExist: true } : {});
   try {
     sqlite.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
@@ -85,7 +97,9 @@ export function closeBuffer(buffer: DetectionBuffer): void {
 function recoverInFlight(buffer: DetectionBuffer): void {
   const result = buffer.db
     .update(schema.detections)
-    .set({ uploadState: 'pending' })
+    // attempts + 1: the hub may hold these rows, so a better read must not replace them
+    // under another id (dedupe checks attempts, docs/buffer.md "Dedupe").
+    .set({ uploadState: 'pending', attempts: sql`${schema.detections.attempts} + 1`, lastError: 'appliance restarted mid-upload' })
     .where(eq(schema.detections.uploadState, 'in_flight'))
     .run();
   if (result.changes > 0) buffer.log.warn({ rows: result.changes }, 'buffer: in-flight detections returned to pending after restart');

@@ -1,6 +1,7 @@
 import { asc, inArray, lt, sql } from 'drizzle-orm';
 import { detections } from './schema/detections.ts';
 import { images } from './schema/images.ts';
+import { recentReads } from './schema/recent-reads.ts';
 import { BUFFER_COUNTERS } from './schema/counters.ts';
 import { incrementCounter } from './counters.ts';
 import { purgeRecentReads } from './insert.ts';
@@ -12,6 +13,8 @@ export interface RetentionResult {
   expired: number;
   evictedImages: number;
   evictedDetections: number;
+  /** Remembered reads given up to the cap (only when no detection is left to evict). */
+  evictedReads: number;
   purgedRecentReads: number;
   purgedRejected: number;
   /** Live database bytes after the pass. */
@@ -28,7 +31,7 @@ const CHUNK = 64;
  * One retention pass (run it every minute or so):
  * 1. detections received more than 7 days ago leave, oldest first (spec: buffer holds 7 days);
  * 2. over the disk cap, images go first, oldest first (a detection without images still
- *    proves a plate passed), and only then whole rows, oldest first;
+ *    proves a plate passed), then whole rows, oldest first, and last the oldest remembered reads;
  * 3. dedupe memory and dead letters past their keep time are purged;
  * 4. freed pages are handed back to the file system (auto_vacuum = INCREMENTAL).
  * Every eviction is counted: evicted data is data the hub never saw.
@@ -36,7 +39,7 @@ const CHUNK = 64;
 export function enforceRetention(buffer: DetectionBuffer, now: Date = buffer.clock.now()): RetentionResult {
   const nowMs = now.getTime();
   const { limits } = buffer;
-  const result: RetentionResult = { expired: 0, evictedImages: 0, evictedDetections: 0, purgedRecentReads: 0, purgedRejected: 0, usedBytes: 0 };
+  const result: RetentionResult = { expired: 0, evictedImages: 0, evictedDetections: 0, evictedReads: 0, purgedRecentReads: 0, purgedRejected: 0, usedBytes: 0 };
 
   const expiredBefore = nowMs - limits.retentionMs;
   for (;;) {
@@ -58,6 +61,15 @@ export function enforceRetention(buffer: DetectionBuffer, now: Date = buffer.clo
     result.evictedDetections += evicted;
     used = databaseUsedBytes(buffer);
   }
+  // Last resort: the dedupe memory (~200 bytes a read with its indexes) counts against the
+  // cap too. Forgetting the oldest reads risks a duplicate at the hub; exceeding the cap
+  // risks the device's disk. Only reached when every detection is already gone.
+  while (used > limits.diskCapBytes) {
+    const evicted = evictOldestReads(buffer);
+    if (evicted === 0) break;
+    result.evictedReads += evicted;
+    used = databaseUsedBytes(buffer);
+  }
 
   buffer.db.transaction(
     (tx) => {
@@ -67,12 +79,12 @@ export function enforceRetention(buffer: DetectionBuffer, now: Date = buffer.clo
     { behavior: 'immediate' },
   );
 
-  if (result.expired + result.evictedImages + result.evictedDetections + result.purgedRejected > 0) {
+  if (result.expired + result.evictedImages + result.evictedDetections + result.evictedReads + result.purgedRecentReads + result.purgedRejected > 0) {
     buffer.sqlite.pragma('incremental_vacuum');
     buffer.log.info({ ...result, used_bytes: used }, 'buffer: retention pass');
   }
-  if (result.evictedImages + result.evictedDetections > 0) {
-    buffer.log.warn({ evicted_images: result.evictedImages, evicted_detections: result.evictedDetections, cap_bytes: limits.diskCapBytes }, 'buffer: disk cap reached, evicted oldest data');
+  if (result.evictedImages + result.evictedDetections + result.evictedReads > 0) {
+    buffer.log.warn({ evicted_images: result.evictedImages, evicted_detections: result.evictedDetections, evicted_reads: result.evictedReads, cap_bytes: limits.diskCapBytes }, 'buffer: disk cap reached, evicted oldest data');
   }
   result.usedBytes = databaseUsedBytes(buffer);
   return result;
@@ -125,6 +137,22 @@ function evictOldestImages(buffer: DetectionBuffer, enoughBytes: number): number
         .where(inArray(detections.seq, seqs))
         .run();
       incrementCounter(tx, BUFFER_COUNTERS.evictedImages, deleted);
+      return deleted;
+    },
+    { behavior: 'immediate' },
+  );
+}
+
+/** Reads are tiny: forget them 64 × 16 at a time so each pass frees whole pages. */
+const READS_CHUNK = CHUNK * 16;
+
+function evictOldestReads(buffer: DetectionBuffer): number {
+  return buffer.db.transaction(
+    (tx) => {
+      const oldest = tx.select({ id: recentReads.detectionId }).from(recentReads).orderBy(asc(recentReads.seenMs)).limit(READS_CHUNK).all();
+      if (oldest.length === 0) return 0;
+      const deleted = tx.delete(recentReads).where(inArray(recentReads.detectionId, oldest.map((r) => r.id))).run().changes;
+      incrementCounter(tx, BUFFER_COUNTERS.evictedReads, deleted);
       return deleted;
     },
     { behavior: 'immediate' },

@@ -16,7 +16,13 @@ function build(db: BufferDb) {
     recentSeqById: db.select({ seq: recentReads.seq }).from(recentReads).where(eq(recentReads.detectionId, p('id'))).prepare(),
     bufferedSeqById: db.select({ seq: detections.seq }).from(detections).where(eq(detections.detectionId, p('id'))).prepare(),
     keptRead: db
-      .select({ detectionId: recentReads.detectionId, seq: recentReads.seq, confidence: recentReads.confidence, state: detections.uploadState })
+      .select({
+        detectionId: recentReads.detectionId,
+        seq: recentReads.seq,
+        confidence: recentReads.confidence,
+        state: detections.uploadState,
+        attempts: detections.attempts,
+      })
       .from(recentReads)
       .leftJoin(detections, and(eq(detections.seq, recentReads.seq), eq(detections.detectionId, recentReads.detectionId)))
       .where(

@@ -27,8 +27,14 @@ export interface BufferLimits {
   diskCapBytes: number;
   /** Spec "Local duplicate window": 30 s around the capture time, per camera MAC + plate. */
   dedupeWindowMs: number;
-  /** How long a read is remembered for dedupe and id re-delivery, by arrival time. */
+  /**
+   * How long every read is remembered (its id, and for a kept read its MAC, plate, capture
+   * time and the id the hub got), by arrival time. Must exceed `maxCaptureAgeMs` plus the
+   * worst camera clock lead: docs/buffer.md "Time horizons".
+   */
   recentReadsKeepMs: number;
+  /** A read captured longer ago than this is refused (counted), never stored. */
+  maxCaptureAgeMs: number;
   /** Dead-letter (hub-rejected) items are kept this long for diagnostics. */
   rejectedKeepMs: number;
 }
@@ -37,9 +43,12 @@ export const DEFAULT_LIMITS: BufferLimits = {
   retentionMs: 7 * DAY_MS,
   diskCapBytes: 2 * 1024 * 1024 * 1024,
   dedupeWindowMs: 30_000,
-  // 10 min: a pull runner restarting from its cursor or a vendor_b WebSocket reconnect
-  // re-delivers reads from the last minutes; 30 s alone would let those through.
-  recentReadsKeepMs: 10 * 60_000,
+  // 8 days: cameras re-send stored reads hours or days later (a push camera after its own
+  // outage, a pull camera appending old copies to its pages). Any copy is either still
+  // remembered or captured more than 7 days ago and refused; the 1 day between the two
+  // covers a camera clock running up to a day ahead of ours.
+  recentReadsKeepMs: 8 * DAY_MS,
+  maxCaptureAgeMs: 7 * DAY_MS,
   rejectedKeepMs: 7 * DAY_MS,
 };
 

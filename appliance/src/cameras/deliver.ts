@@ -81,8 +81,30 @@ async function imagesFor(parsed: ParsedDetection, ctx: DeliverContext): Promise<
   return { ...parsed.images, ...fetched.images };
 }
 
-export async function deliver(detections: readonly ParsedDetection[], ctx: DeliverContext): Promise<DeliverSummary> {
-  const counts: Record<SinkStatus, number> = { stored: 0, duplicate: 0, replaced: 0 };
+/**
+ * Old copies (a read the buffer already has, whatever it decided about it) are dropped
+ * before their images are fetched and counted `alreadyDelivered`; a read the camera wrote
+ * late, behind the cursor, is not one of them and goes through.
+ */
+async function withoutSeen(detections: readonly ParsedDetection[], ctx: DeliverContext): Promise<readonly ParsedDetection[]> {
+  if (detections.length === 0) return detections;
+  let seen: ReadonlySet<string>;
+  try {
+    seen = await ctx.sink.seen(detections.map((d) => d.detection.detection_id));
+  } catch (error) {
+    ctx.status.count('sinkFailures');
+    throw new SinkRefusedError(messageOf(error), { cause: error });
+  }
+  if (seen.size === 0) return detections;
+  const fresh = detections.filter((d) => !seen.has(d.detection.detection_id));
+  ctx.status.count('alreadyDelivered', detections.length - fresh.length);
+  ctx.log.debug({ camera: ctx.source, skipped: detections.length - fresh.length }, 'old copies of delivered reads skipped');
+  return fresh;
+}
+
+export async function deliver(all: readonly ParsedDetection[], ctx: DeliverContext): Promise<DeliverSummary> {
+  const counts: Record<SinkStatus, number> = { stored: 0, duplicate: 0, replaced: 0, refused: 0 };
+  const detections = await withoutSeen(all, ctx);
   const limit = concurrencyLimit(Math.max(1, ctx.imageConcurrency ?? 4));
   const images = detections.map((d) => limit(() => imagesFor(d, ctx)));
   // Unhandled-rejection guard: imagesFor does not throw, but a sink failure below leaves
@@ -100,6 +122,14 @@ export async function deliver(detections: readonly ParsedDetection[], ctx: Deliv
       throw new SinkRefusedError(messageOf(error), { cause: error });
     }
     counts[status] += 1;
+    if (status === 'refused') {
+      ctx.status.count('refusedTooOld');
+      ctx.log.warn(
+        { camera: ctx.source, detection: parsed.detection.detection_id, captured: parsed.detection.timestamp },
+        'read captured before the buffer memory horizon refused (camera clock wrong, or a very old copy)',
+      );
+      continue;
+    }
     ctx.status.read();
     ctx.log.debug({ camera: ctx.source, detection: parsed.detection.detection_id, status }, 'detection accepted');
   }

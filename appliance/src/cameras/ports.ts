@@ -9,8 +9,11 @@ import type { Detection, DetectionImages } from '@alpr/shared/detection/schema';
 
 type MaybePromise<T> = T | Promise<T>;
 
-/** The buffer's answer for one detection (buffer `insertDetection` statuses). */
-export type SinkStatus = 'stored' | 'duplicate' | 'replaced';
+/**
+ * The buffer's answer for one detection (buffer `insertDetection` statuses). `refused`: captured
+ * before the buffer's memory horizon (7 days), not stored; the camera may be acknowledged.
+ */
+export type SinkStatus = 'stored' | 'duplicate' | 'replaced' | 'refused';
 
 export interface SinkItem {
   detection: Detection;
@@ -27,6 +30,12 @@ export interface SinkItem {
  */
 export interface DetectionSink {
   accept(item: SinkItem): MaybePromise<SinkStatus>;
+  /**
+   * Which of these detection ids were delivered before (with any outcome). Runners skip
+   * them without fetching their images: cameras hand out old copies of reads (appended to
+   * pull pages, re-sent after an outage, repeated by a catch-up query).
+   */
+  seen(ids: readonly string[]): MaybePromise<ReadonlySet<string>>;
 }
 
 /** Saved pull positions, one key per camera (buffer `getCursor`/`setCursor`). */

@@ -22,6 +22,10 @@ export interface CameraCounters {
   reconnects: number;
   /** Times the sink refused a detection (buffer full or broken); the read was retried. */
   sinkFailures: number;
+  /** Reads the camera handed out again that the buffer already had: skipped, no image fetched. */
+  alreadyDelivered: number;
+  /** Reads captured more than the buffer's memory horizon (7 days) ago: not stored. */
+  refusedTooOld: number;
 }
 
 export interface CameraStatus {
@@ -58,6 +62,8 @@ const emptyCounters = (): CameraCounters => ({
   imageRateLimited: 0,
   reconnects: 0,
   sinkFailures: 0,
+  alreadyDelivered: 0,
+  refusedTooOld: 0,
 });
 
 export function createStatusTracker(

@@ -71,6 +71,7 @@ t.test('2xx only after the sink committed; 503 with Retry-After when it refuses'
   let failing = false;
   let called = false;
   const sink = {
+    seen: () => new Set<string>(),
     async accept(item: SinkItem): Promise<SinkStatus> {
       if (failing) throw new Error('disk full');
       called = true;

@@ -9,6 +9,7 @@ import {
   pendingStats,
   recordFailure,
   releaseInFlight,
+  seenDetectionIds,
   setCursor,
   type DetectionBuffer,
 } from '../buffer/index.ts';
@@ -57,9 +58,10 @@ export function sinkFor(buffer: DetectionBuffer, onStored: () => void): Detectio
   return {
     accept(item) {
       const result = insertDetection(buffer, item.detection, item.images);
-      if (result.status !== 'duplicate') onStored();
+      if (result.status === 'stored' || result.status === 'replaced') onStored();
       return result.status;
     },
+    seen: (ids) => seenDetectionIds(buffer, ids),
   };
 }
 

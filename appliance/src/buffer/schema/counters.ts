@@ -15,6 +15,10 @@ export const BUFFER_COUNTERS = {
   evictedAge: 'evicted_age',
   evictedImages: 'evicted_images',
   evictedDetections: 'evicted_detections',
+  /** Dedupe memory given up to the disk cap once no detection was left to evict. */
+  evictedReads: 'evicted_reads',
+  /** Reads captured before the memory horizon (`maxCaptureAgeMs`): refused, not stored. */
+  refusedTooOld: 'refused_too_old',
   uploadFailures: 'upload_failures',
   rejected: 'rejected',
   unreadable: 'unreadable_rows',

@@ -38,6 +38,7 @@ export function memorySink(): MemorySink {
       sink.items.push(item);
       return 'stored';
     },
+    seen: (ids) => new Set(ids.filter((id) => byId.has(id))),
     ids: () => sink.items.map((i) => i.detection.detection_id),
     imageHash(id, kind) {
       const bytes = byId.get(id)?.images[kind];
