@@ -69,6 +69,8 @@ export interface VendorACamera extends SimulatorHandle {
   addReads(n: number): void;
   /** Resolves once `count` reads exist (when a count is set) and no push is pending. */
   idle(): Promise<void>;
+  /** Ends production now (before `count`): a soak's cameras produce until its cycles end. */
+  stopProducing(): void;
 }
 
 const XML = 'application/xml; charset="UTF-8"';
@@ -215,6 +217,10 @@ export async function startVendorACamera(options: VendorACameraOptions = {}): Pr
     stats,
     addReads(n) {
       for (let i = 0; i < n; i++) produce();
+    },
+    stopProducing() {
+      clearInterval(timer);
+      doneProducing();
     },
     async idle() {
       await producedAll;

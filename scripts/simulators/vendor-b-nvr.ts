@@ -65,6 +65,8 @@ export interface VendorBNvr extends SimulatorHandle {
   certificate?: string;
   addReads(n: number): void;
   idle(): Promise<void>;
+  /** Ends production now (before `count`); events already started still end and deliver. */
+  stopProducing(): void;
 }
 
 const JSON_TYPE = 'application/json; charset=utf-8';
@@ -212,10 +214,14 @@ export async function startVendorBNvr(options: VendorBNvrOptions = {}): Promise<
 
   const rate = options.ratePerSecond ?? 1;
   let timer: NodeJS.Timeout | undefined;
-  if (rate > 0 && options.count !== 0) {
+  let producing = rate > 0 && options.count !== 0;
+  if (producing) {
     timer = setInterval(() => {
       produce();
-      if (options.count !== undefined && produced >= options.count) clearInterval(timer);
+      if (options.count !== undefined && produced >= options.count) {
+        clearInterval(timer);
+        producing = false;
+      }
     }, 1000 / rate);
   }
   const scheme = tls ? 'https' : 'http';
@@ -233,9 +239,13 @@ export async function startVendorBNvr(options: VendorBNvrOptions = {}): Promise<
     addReads(n) {
       for (let i = 0; i < n; i++) produce();
     },
+    stopProducing() {
+      clearInterval(timer);
+      producing = false;
+    },
     async idle() {
-      // Poll our own state (no wall-clock assertion): count reached and no lifecycle pending.
-      while ((options.count !== undefined && rate > 0 && produced < options.count) || timers.size > 0) {
+      // Poll our own state (no wall-clock assertion): production over and no lifecycle pending.
+      while ((options.count !== undefined && producing) || timers.size > 0) {
         await new Promise((r) => setTimeout(r, 20));
       }
     },
