@@ -5,6 +5,7 @@ import { drizzle } from 'drizzle-orm/pglite';
 import type { Log } from '../log.ts';
 import type { MigrationTarget } from './migrate.ts';
 import type { OpenedDriver } from './open-postgres.ts';
+import { lockPgliteFolder } from './pglite-lock.ts';
 import * as schema from './schema/index.ts';
 import type { AppDb } from './session.ts';
 
@@ -14,12 +15,16 @@ import type { AppDb } from './session.ts';
  */
 export async function openPglite(dataDir: string | undefined, log: Log): Promise<OpenedDriver> {
   if (dataDir) await mkdir(dataDir, { recursive: true });
+  const unlock = dataDir ? await lockPgliteFolder(dataDir) : async () => undefined;
   const client = await PGlite.create({
     ...(dataDir ? { dataDir } : {}),
     extensions: { pg_trgm },
     // int8 stays text, as postgres.js returns it: PGlite's default parses it to a JS number,
     // which silently loses precision above 2^53.
     parsers: { [types.INT8]: (value: string) => value },
+  }).catch(async (error: unknown) => {
+    await unlock();
+    throw error;
   });
   await client.exec(`SET TIME ZONE 'UTC'`);
   log.debug({ dataDir: dataDir ?? 'memory' }, 'pglite opened');
@@ -35,5 +40,12 @@ export async function openPglite(dataDir: string | undefined, log: Log): Promise
         }),
       ),
   };
-  return { db, migrationTarget, close: () => client.close() };
+  return {
+    db,
+    migrationTarget,
+    close: async () => {
+      await client.close();
+      await unlock();
+    },
+  };
 }

@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# `npm test`: type check, then every tap test, on the best database this machine has.
+#   - DATABASE_URL set: that server (CI sets it; so can a developer).
+#   - otherwise, PostgreSQL server binaries installed: a throwaway cluster on loopback
+#     (scripts/test-postgres.sh), stopped again afterwards when this script started it.
+#   - otherwise: embedded PGlite (tests say so in their output).
+# Extra arguments go to tap (e.g. a test file).
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+
+npm run -s typecheck || exit 1
+
+started=0
+if [ -n "${DATABASE_URL:-}" ]; then
+  echo "== tests run against PostgreSQL at DATABASE_URL"
+elif ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then
+  if line=$(scripts/test-postgres.sh env 2>/dev/null); then
+    echo "== tests run against the running throwaway PostgreSQL (scripts/test-postgres.sh)"
+  elif line=$(scripts/test-postgres.sh start | grep '^DATABASE_URL=' | tail -n 1); then
+    started=1
+    echo "== tests run against a throwaway PostgreSQL cluster on 127.0.0.1 (stopped afterwards)"
+  else
+    echo "== could not start PostgreSQL (see above): tests run on embedded PGlite" >&2
+    line=''
+  fi
+  if [ -n "$line" ]; then export "${line?}"; fi
+else
+  echo "== PostgreSQL is not installed: tests run on embedded PGlite (apt-get install postgresql to use the real server)"
+fi
+cleanup() { [ "$started" = 1 ] && scripts/test-postgres.sh stop >/dev/null 2>&1 || true; }
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+npx tap "$@"
