@@ -26,6 +26,7 @@ export const ADMIN_ACTIONS = {
   'admin.collector.config': 'collector',
   'admin.collector.wipe': 'collector',
   'admin.key.revoke': 'api_key',
+  'admin.key.deactivate': 'api_key',
 } as const;
 export type AdminAction = keyof typeof ADMIN_ACTIONS;
 

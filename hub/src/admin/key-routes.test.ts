@@ -20,10 +20,11 @@ t.test('rotate-key (spec path): new key once, both keys work until the grace end
   t.equal(res.status, 200);
   t.equal(res.headers.get('cache-control'), 'no-store');
   const body = await json(res);
-  t.same(Object.keys(body).sort(), ['message', 'new_key', 'new_key_id', 'new_key_prefix', 'old_key_expires_at']);
+  t.same(Object.keys(body).sort(), ['command_id', 'delivery', 'message', 'new_key', 'new_key_id', 'new_key_prefix', 'old_key_expires_at']);
   t.match(body.new_key, /^alpr_[A-Za-z0-9_-]{43}$/);
   t.equal(body.old_key_expires_at, new Date(clock.now().getTime() + 2 * 3600_000).toISOString());
   t.match(body.message, String(body.old_key_expires_at));
+  t.match(body, { delivery: 'manual', command_id: null }, 'claimed without a device key: the admin installs it');
   const newKey = String(body.new_key);
 
   t.equal((await authenticateCollector(deps, newKey, null)).collectorId, c.collectorId, 'new key works');

@@ -1,6 +1,7 @@
 import { Hono } from 'hono';
 import type { AuthEnv } from '../auth/middleware.ts';
 import type { HubDeps } from '../deps.ts';
+import { deactivateKey } from '../collectors/deactivate-key.ts';
 import { listKeys } from '../collectors/list-keys.ts';
 import { revokeKey } from '../collectors/revoke-key.ts';
 import { rotateKey } from '../collectors/rotate-key.ts';
@@ -48,6 +49,19 @@ export function adminKeyRoutes(deps: HubDeps, guards: AdminGuards): Hono<AuthEnv
   }));
   app.delete('/api/v1/admin/keys/:keyId', guards.keyDelete, audited(deps, 'admin.key.revoke', async (c) => {
     return revoke(c, (await readJsonBody(c, deleteKeyBodySchema)).reason ?? DEFAULT_DELETE_REASON);
+  }));
+
+  // Early end of a rotation's grace period, once the collector has used its new key.
+  app.post('/api/v1/admin/keys/:keyId/deactivate', guards.keyPost, audited(deps, 'admin.key.deactivate', async (c) => {
+    const done = await deactivateKey(deps, { userId: c.get('user').id }, pathParam(c, 'keyId'));
+    const response = c.json({
+      key_id: done.keyId,
+      key_prefix: done.keyPrefix,
+      collector_id: done.collectorId,
+      status: 'inactive',
+      proven_by: { key_id: done.provenBy.keyId, key_prefix: done.provenBy.keyPrefix, last_used_at: done.provenBy.lastUsedAt },
+    });
+    return { response, detail: { key_prefix: done.keyPrefix, collector_id: done.collectorId } };
   }));
 
   // Listing shows prefixes only, so it needs no fresh second factor.

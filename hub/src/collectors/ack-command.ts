@@ -1,8 +1,10 @@
 import { and, eq } from 'drizzle-orm';
-import type { CommandAckRequest } from '@alpr/shared/protocol/collector';
+import { rotateKeyPayloadSchema, type CommandAckRequest } from '@alpr/shared/protocol/collector';
 import { commands } from '../db/schema/commands.ts';
 import { HubError } from '../errors.ts';
+import type { AuthenticatedCollector } from './api-key-auth.ts';
 import { isUuid, type CollectorContext } from './context.ts';
+import { deactivateKeysReplacedBy } from './deactivate-key.ts';
 
 export interface CommandAck {
   id: string;
@@ -16,13 +18,19 @@ export interface CommandAck {
  * collector may acknowledge; for any other the command does not exist (404, so ids of other
  * collectors' commands are not confirmed). A repeated ack returns the first answer
  * unchanged: the collector may resend after a lost response.
+ *
+ * A `rotate_key` acknowledged `success` on a request authenticated by the very key it
+ * delivered is the proof the spec asks for before the old key goes: the older keys are
+ * deactivated in the same transaction (deactivate-key.ts). An ack sent with the old key
+ * proves nothing, and the old keys then simply run out at the end of the grace period.
  */
 export async function ackCommand(
   ctx: CollectorContext,
-  collectorId: string,
+  caller: AuthenticatedCollector,
   commandId: string,
   input: CommandAckRequest,
 ): Promise<CommandAck> {
+  const { collectorId } = caller;
   if (!isUuid(commandId)) throw notFound();
   const now = ctx.clock.now();
   return ctx.db.transaction(async (tx) => {
@@ -46,6 +54,12 @@ export async function ackCommand(
         deliveredAt: row.deliveredAt ?? now,
       })
       .where(eq(commands.id, row.id));
+    if (row.type === 'rotate_key' && input.status === 'success') {
+      const payload = rotateKeyPayloadSchema.safeParse(row.payload);
+      if (payload.success && payload.data.key_id === caller.keyId) {
+        await deactivateKeysReplacedBy(ctx, tx, { collectorId, newKeyId: caller.keyId, commandId: row.id, now });
+      }
+    }
     const level = input.status === 'success' ? 'info' : 'warn';
     ctx.log[level]({ collector_id: collectorId, command_id: row.id, type: row.type, ack: input.status }, 'command acknowledged');
     return { id: row.id, acknowledged: true, status: input.status, acknowledged_at: now.toISOString() };

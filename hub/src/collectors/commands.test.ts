@@ -13,6 +13,8 @@ import { createCollector } from './create-collector.ts';
 import { claimedCollector, collectorTestContext } from './testing.ts';
 
 const ctx = await collectorTestContext(t);
+/** An ack's caller: these tests are about commands, not about which key sent the ack. */
+const as = (collectorId: string) => ({ collectorId, keyId: '00000000-0000-4000-8000-000000000000', keyPrefix: 'alpr_test' });
 const beat = { uptime_seconds: 120, queue_depth: 3, cameras_online: 2, config_version: 1 };
 
 function commandsOf(pending: unknown[]): SignedCommand[] {
@@ -61,14 +63,14 @@ t.test('ack: owner only, idempotent, then no longer delivered', async (t) => {
   t.equal(wipe?.type, 'wipe');
   t.ok(wipe && verifyCommandSignature(wipe, owner.enrollment.hub_public_key));
 
-  await t.rejects(ackCommand(ctx, stranger.collectorId, commandId, { status: 'success' }), { code: 'not_found' }, 'another collector cannot ack');
-  await t.rejects(ackCommand(ctx, owner.collectorId, '11111111-1111-4111-8111-111111111111', { status: 'success' }), { code: 'not_found' });
-  await t.rejects(ackCommand(ctx, owner.collectorId, 'not-a-uuid', { status: 'success' }), { code: 'not_found' });
+  await t.rejects(ackCommand(ctx, as(stranger.collectorId), commandId, { status: 'success' }), { code: 'not_found' }, 'another collector cannot ack');
+  await t.rejects(ackCommand(ctx, as(owner.collectorId), '11111111-1111-4111-8111-111111111111', { status: 'success' }), { code: 'not_found' });
+  await t.rejects(ackCommand(ctx, as(owner.collectorId), 'not-a-uuid', { status: 'success' }), { code: 'not_found' });
 
-  const first = await ackCommand(ctx, owner.collectorId, commandId, { status: 'failed', detail: 'disk busy' });
+  const first = await ackCommand(ctx, as(owner.collectorId), commandId, { status: 'failed', detail: 'disk busy' });
   t.same(first, { id: commandId, acknowledged: true, status: 'failed', acknowledged_at: ctx.clock.now().toISOString() });
   ctx.clock.advance(10_000);
-  const second = await ackCommand(ctx, owner.collectorId, commandId, { status: 'success' });
+  const second = await ackCommand(ctx, as(owner.collectorId), commandId, { status: 'success' });
   t.same(second, first, 'a repeated ack returns the first answer');
   const [row] = await ctx.db.db.select().from(commands).where(eq(commands.id, commandId));
   t.equal(row?.ackStatus, 'failed');

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { and, asc, eq, inArray, ne } from 'drizzle-orm';
-import type { CommandType, SignedCommand } from '@alpr/shared/protocol/collector';
+import { COMMAND_TYPES, type CommandType, type SignedCommand } from '@alpr/shared/protocol/collector';
 import { signCommand } from '@alpr/shared/protocol/signing';
 import { commands } from '../db/schema/commands.ts';
 import type { DbSession } from '../db/session.ts';
@@ -68,7 +68,7 @@ export async function takePendingCommands(db: DbSession, collectorId: string, no
   return rows.flatMap((r) => {
     // Unsigned rows (written by something other than queueCommand) are never sent: the
     // appliance would refuse them anyway.
-    if (r.signature === null || (r.type !== 'config_update' && r.type !== 'wipe')) return [];
+    if (r.signature === null || !isCommandType(r.type)) return [];
     return [
       {
         id: r.id,
@@ -80,4 +80,8 @@ export async function takePendingCommands(db: DbSession, collectorId: string, no
       },
     ];
   });
+}
+
+function isCommandType(type: string): type is CommandType {
+  return (COMMAND_TYPES as readonly string[]).includes(type);
 }

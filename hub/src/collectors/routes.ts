@@ -86,7 +86,7 @@ export function collectorRoutes(deps: CollectorContext, options: CollectorRouteO
   });
   app.post('/api/v1/commands/:id/ack', authenticated, limitBody, async (c) => {
     const body = await readJson(c, commandAckRequestSchema);
-    return c.json(await ackCommand(deps, c.var.collector.collectorId, c.req.param('id'), body), 200);
+    return c.json(await ackCommand(deps, c.var.collector, c.req.param('id'), body), 200);
   });
   return app;
 }

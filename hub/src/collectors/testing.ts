@@ -65,11 +65,11 @@ let serial = 0;
 /** A collector created and claimed now: its id, its key and the claim answer. */
 export async function claimedCollector(
   ctx: CollectorContext,
-  options: { config?: Record<string, unknown>; ip?: string } = {},
+  options: { config?: Record<string, unknown>; ip?: string; publicKey?: string } = {},
 ): Promise<{ collectorId: string; apiKey: string; enrollment: EnrollmentResponse; hardwareId: string }> {
   serial += 1;
   const hardwareId = `HW-${process.pid}-${serial}-${Math.random().toString(36).slice(2, 8)}`;
   const created = await createCollector(ctx, SYSTEM_ACTOR, { siteName: `Site ${serial}`, ...(options.config ? { config: options.config } : {}) });
-  const enrollment = await claim(ctx, { claim_code: created.claimCode, hardware_id: hardwareId }, options.ip ?? '192.0.2.10');
+  const enrollment = await claim(ctx, { claim_code: created.claimCode, hardware_id: hardwareId, ...(options.publicKey ? { public_key: options.publicKey } : {}) }, options.ip ?? '192.0.2.10');
   return { collectorId: enrollment.collector_id, apiKey: enrollment.api_key, enrollment, hardwareId };
 }

@@ -14,7 +14,7 @@ export const heartbeatRequestSchema = z.object({
 });
 export type HeartbeatRequest = z.infer<typeof heartbeatRequestSchema>;
 
-export const COMMAND_TYPES = ['config_update', 'wipe'] as const;
+export const COMMAND_TYPES = ['config_update', 'wipe', 'rotate_key'] as const;
 export type CommandType = (typeof COMMAND_TYPES)[number];
 
 /**
@@ -31,6 +31,20 @@ export const signedCommandSchema = z.object({
   signature: z.string().min(1),
 });
 export type SignedCommand = z.infer<typeof signedCommandSchema>;
+
+/**
+ * Payload of a `rotate_key` command (docs/collectors.md "Key rotation"). The new key travels
+ * only sealed to the appliance's X25519 key from the claim (nacl box, the construction of
+ * appliance/src/vault/sealed.ts), so neither the command table nor a log line holds it in
+ * clear. `key_prefix` lets the appliance check what it opened.
+ */
+export const rotateKeyPayloadSchema = z.object({
+  key_id: z.string().uuid(),
+  key_prefix: z.string().min(1).max(10),
+  sealed_api_key: z.string().min(1).max(400),
+  old_key_expires_at: z.string().datetime(),
+});
+export type RotateKeyPayload = z.infer<typeof rotateKeyPayloadSchema>;
 
 export const heartbeatResponseSchema = z.object({
   pending_commands: z.array(z.unknown()),

@@ -5,7 +5,7 @@ import { timestamptz } from './columns.ts';
 import { collectors } from './collectors.ts';
 
 /** Known types; the column is open text so a new command type needs no migration. */
-export const knownCommandTypes = ['config_update', 'wipe'] as const;
+export const knownCommandTypes = ['config_update', 'wipe', 'rotate_key'] as const;
 export const commandStatuses = ['pending', 'delivered', 'acknowledged'] as const;
 export const commandStatusSchema = z.enum(commandStatuses);
 export const commandAckStatuses = ['success', 'failed', 'rolled_back'] as const;
