@@ -9,6 +9,7 @@ import { serve } from '@hono/node-server';
 import { Hono } from 'hono';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
+import { apiKeyPrefix } from '@alpr/shared/credentials/index';
 import { closeBuffer, enforceRetention, openBuffer } from './buffer/index.ts';
 import { createIngestApp } from './cameras/vendor-a-push.ts';
 import { readEnvironment } from './config/load.ts';
@@ -45,6 +46,8 @@ try {
 }
 const keyContext = { dataDir: environment.dataDir, identity };
 let key = await loadApiKey(keyContext, environment.apiKey).catch(() => undefined);
+// Every hub call reads the key through this one function, so a rotate_key command switches
+// uplink, heartbeat and acks at once without a restart.
 const apiKey = (): string | undefined => key?.apiKey;
 // Before the claim, cameras added on the setup page keep their passwords in the setup vault.
 const loadConfig = async (): Promise<Awaited<ReturnType<typeof loadConfigWithCredentials>>> =>
@@ -52,6 +55,9 @@ const loadConfig = async (): Promise<Awaited<ReturnType<typeof loadConfigWithCre
 const { config, configVersion } = await loadConfig();
 const log = createLog(config.log_level);
 if (enrollmentProblem) log.error({ problem: enrollmentProblem }, 'stored enrollment unusable: re-claim this appliance');
+if (key?.staleEnvironmentPrefix) {
+  log.warn({ stale_key_prefix: key.staleEnvironmentPrefix, key_prefix: key.keyPrefix }, 'ALPR_API_KEY holds a key replaced by rotation: using the rotated key from credentials.enc; remove the variable');
+}
 let hubUrl = config.hub_url ?? enrollment?.hub_url;
 
 const buffer = openBuffer({
@@ -74,6 +80,13 @@ function startClaimedServices(claim: StoredEnrollment, claimVault: Vault, url: s
     centralConfigFile: environment.centralConfigFile,
     localConfigFile: environment.localConfigFile,
     vault: claimVault,
+    keys: {
+      current: apiKey,
+      use: (next) => {
+        key = { apiKey: next, source: 'encrypted_file', keyPrefix: apiKeyPrefix(next) };
+      },
+      prove: async () => (heartbeat ? heartbeat.prove() : 'unreachable'),
+    },
     initialConfigVersion: version,
     applyConfig: async (next) => {
       await pipeline.stop();

@@ -7,7 +7,7 @@ import { readCentralLayer } from '../lifecycle/central-layer.ts';
 import { deviceSecretKey } from '../vault/credentials.ts';
 import { fixedIdentity } from '../vault/hardware-identity.ts';
 import { generateDeviceKeyPair } from '../vault/sealed.ts';
-import { centralConfigFileOf, clearEnrollment, credentialsFileOf, loadApiKey, loadEnrollment, storeEnrollment } from './keystore.ts';
+import { centralConfigFileOf, clearEnrollment, credentialsFileOf, loadApiKey, loadEnrollment, replaceStoredApiKey, storeEnrollment } from './keystore.ts';
 
 const API_KEY = 'alpr_AbCdEfGhIjKlMnOpQrStUvWxYz0123456789-_abcdEFG';
 const enrollment = {
@@ -63,4 +63,24 @@ t.test('clearEnrollment: back to unclaimed', async (t) => {
   await clearEnrollment(ctx);
   t.equal(await loadApiKey(ctx, undefined), undefined);
   t.same((await readdir(ctx.dataDir)).sort(), ['central-config.json'], 'config is the wipe command\'s job');
+});
+
+t.test('rotation: the sealed file takes the new key; an environment key it replaced is stale', async (t) => {
+  const { ctx, stored } = await claimedDir(t);
+  const NEW_KEY = 'alpr_NeWkEyNeWkEyNeWkEyNeWkEyNeWkEyNeWkEyNeWkEyA';
+  t.same(await replaceStoredApiKey(ctx, stored.vault, NEW_KEY), { previousPrefix: 'alpr_AbCdE', keyPrefix: 'alpr_NeWkE' });
+  for (const name of await readdir(ctx.dataDir)) {
+    t.notOk((await readFile(join(ctx.dataDir, name))).includes(Buffer.from(NEW_KEY)), `${name}: no new key in clear`);
+  }
+  t.same(await loadApiKey(ctx, undefined), { apiKey: NEW_KEY, source: 'encrypted_file', keyPrefix: 'alpr_NeWkE' });
+  const { enrollment: loaded } = await loadEnrollment(ctx);
+  t.match(loaded, { collector_id: enrollment.collector_id, hub_public_key: enrollment.hub_public_key, replaced_key_prefixes: ['alpr_AbCdE'] }, 'the rest of the enrollment kept');
+
+  t.same(await loadApiKey(ctx, API_KEY), { apiKey: NEW_KEY, source: 'encrypted_file', keyPrefix: 'alpr_NeWkE', staleEnvironmentPrefix: 'alpr_AbCdE' },
+    'ALPR_API_KEY holding the replaced key would be refused after the grace: the file wins');
+  t.match(await loadApiKey(ctx, 'alpr_someOtherOperatorKey'), { apiKey: 'alpr_someOtherOperatorKey', source: 'environment' }, 'any other override still wins');
+
+  await replaceStoredApiKey(ctx, stored.vault, API_KEY);
+  t.match(await loadApiKey(ctx, undefined), { apiKey: API_KEY }, 'switching back (hub refused the new key) restores the old one');
+  t.same((await loadEnrollment(ctx)).enrollment.replaced_key_prefixes, ['alpr_NeWkE']);
 });

@@ -42,6 +42,11 @@ const sealedSecretsSchema = z.object({
   hub_url: z.string(),
   hub_public_key: z.string(),
   stored_at: z.string(),
+  /**
+   * Prefixes of keys this one replaced by rotation (newest last, at most 10). An
+   * ALPR_API_KEY environment override holding one of them is stale: the file's key wins.
+   */
+  replaced_key_prefixes: z.array(z.string()).max(10).optional(),
 });
 export type StoredEnrollment = z.infer<typeof sealedSecretsSchema>;
 
@@ -69,53 +74,106 @@ export async function storeEnrollment(
     hub_public_key: enrollment.hub_public_key,
     stored_at: ctx.now().toISOString(),
   };
-  const sealed = vault.seal(KEYSTORE_PURPOSE, Buffer.from(JSON.stringify(secrets)));
-  await writeFileAtomic(credentialsFileOf(ctx.dataDir), JSON.stringify({ format: 1, sealed }));
+  await writeSecrets(ctx.dataDir, vault, secrets);
   await writeInitialLayer(centralConfigFile, { config: enrollment.config, configVersion: enrollment.config_version });
   return { vault, keyPrefix: apiKeyPrefix(enrollment.api_key) };
 }
 
+async function writeSecrets(dataDir: string, vault: Vault, secrets: StoredEnrollment): Promise<void> {
+  const sealed = vault.seal(KEYSTORE_PURPOSE, Buffer.from(JSON.stringify(secrets)));
+  // Atomic replace: a power cut leaves the previous key or the new one, never neither.
+  await writeFileAtomic(credentialsFileOf(dataDir), JSON.stringify({ format: 1, sealed }));
+}
+
+/**
+ * Key rotation (docs/appliance-lifecycle.md "Key rotation"): the sealed file now holds
+ * `apiKey`; the key it held before is remembered by prefix only. Everything else of the
+ * enrollment is kept. Used for the switch and for the switch back when the hub refuses
+ * the new key.
+ */
+export async function replaceStoredApiKey(
+  ctx: { dataDir: string; now: () => Date },
+  vault: Vault,
+  apiKey: string,
+): Promise<{ previousPrefix: string; keyPrefix: string }> {
+  const enrollment = openEnrollment(ctx.dataDir, await readCredentialsFile(ctx.dataDir), vault);
+  const previousPrefix = apiKeyPrefix(enrollment.api_key);
+  const keyPrefix = apiKeyPrefix(apiKey);
+  const replaced = (enrollment.replaced_key_prefixes ?? []).filter((p) => p !== keyPrefix);
+  if (previousPrefix !== keyPrefix) replaced.push(previousPrefix);
+  await writeSecrets(ctx.dataDir, vault, {
+    ...enrollment,
+    api_key: apiKey,
+    stored_at: ctx.now().toISOString(),
+    replaced_key_prefixes: replaced.slice(-10),
+  });
+  return { previousPrefix, keyPrefix };
+}
+
 /** The stored enrollment and the open vault; VaultError('not_found') when not claimed. */
 export async function loadEnrollment(ctx: VaultContext): Promise<{ enrollment: StoredEnrollment; vault: Vault }> {
-  const path = credentialsFileOf(ctx.dataDir);
-  let text: string;
+  const text = await readCredentialsFile(ctx.dataDir);
+  const vault = await openVault(ctx);
+  return { enrollment: openEnrollment(ctx.dataDir, text, vault), vault };
+}
+
+async function readCredentialsFile(dataDir: string): Promise<string> {
   try {
-    text = await readFile(path, 'utf8');
+    return await readFile(credentialsFileOf(dataDir), 'utf8');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new VaultError('not_found', `no ${CREDENTIALS_FILE}: not claimed`);
     throw error;
   }
+}
+
+function openEnrollment(dataDir: string, text: string, vault: Vault): StoredEnrollment {
   const file = fileSchema.safeParse(safeJson(text));
-  if (!file.success) throw new VaultError('corrupt', `${path} is not a credentials file`);
-  const vault = await openVault(ctx);
+  if (!file.success) throw new VaultError('corrupt', `${credentialsFileOf(dataDir)} is not a credentials file`);
   const opened = vault.open(KEYSTORE_PURPOSE, file.data.sealed, CREDENTIALS_FILE);
   const enrollment = sealedSecretsSchema.safeParse(safeJson(Buffer.from(opened).toString('utf8')));
   if (!enrollment.success) throw new VaultError('corrupt', `${CREDENTIALS_FILE} holds no enrollment`);
   if (enrollment.data.collector_id !== vault.collectorId) {
     throw new VaultError('tampered', `${CREDENTIALS_FILE} belongs to another collector than the vault`);
   }
-  return { enrollment: enrollment.data, vault };
+  return enrollment.data;
 }
 
 export type ApiKeySource = 'environment' | 'encrypted_file';
 
+export interface LoadedApiKey {
+  apiKey: string;
+  source: ApiKeySource;
+  keyPrefix: string;
+  /** Set when ALPR_API_KEY was ignored because a rotation replaced it. */
+  staleEnvironmentPrefix?: string;
+}
+
 /**
  * The key in spec order: the environment wins (an operator override, e.g. during a manual
- * rotation), else the sealed file. undefined = not claimed. A file that exists but does not
- * open (moved to other hardware, tampered) throws: running unclaimed would hide that.
+ * rotation), else the sealed file. One exception: an environment key that a rotation has
+ * since replaced (its prefix is in `replaced_key_prefixes`) is stale and would be refused
+ * by the hub once the grace period ends, so the file's key is used and the caller warns.
+ * undefined = not claimed. A file that exists but does not open (moved to other hardware,
+ * tampered) throws: running unclaimed would hide that.
  */
-export async function loadApiKey(
-  ctx: VaultContext,
-  environmentKey: string | undefined,
-): Promise<{ apiKey: string; source: ApiKeySource; keyPrefix: string } | undefined> {
-  if (environmentKey) return { apiKey: environmentKey, source: 'environment', keyPrefix: apiKeyPrefix(environmentKey) };
+export async function loadApiKey(ctx: VaultContext, environmentKey: string | undefined): Promise<LoadedApiKey | undefined> {
+  let enrollment: StoredEnrollment | undefined;
   try {
-    const { enrollment } = await loadEnrollment(ctx);
-    return { apiKey: enrollment.api_key, source: 'encrypted_file', keyPrefix: apiKeyPrefix(enrollment.api_key) };
+    ({ enrollment } = await loadEnrollment(ctx));
   } catch (error) {
-    if (error instanceof VaultError && error.code === 'not_found') return undefined;
-    throw error;
+    if (!(error instanceof VaultError && error.code === 'not_found')) {
+      if (environmentKey) return { apiKey: environmentKey, source: 'environment', keyPrefix: apiKeyPrefix(environmentKey) };
+      throw error;
+    }
   }
+  if (environmentKey) {
+    const envPrefix = apiKeyPrefix(environmentKey);
+    const stale = enrollment !== undefined && environmentKey !== enrollment.api_key && (enrollment.replaced_key_prefixes ?? []).includes(envPrefix);
+    if (!stale || enrollment === undefined) return { apiKey: environmentKey, source: 'environment', keyPrefix: envPrefix };
+    return { apiKey: enrollment.api_key, source: 'encrypted_file', keyPrefix: apiKeyPrefix(enrollment.api_key), staleEnvironmentPrefix: envPrefix };
+  }
+  if (enrollment === undefined) return undefined;
+  return { apiKey: enrollment.api_key, source: 'encrypted_file', keyPrefix: apiKeyPrefix(enrollment.api_key) };
 }
 
 /** Forget the enrollment: overwrite and delete the sealed key file and the vault. */

@@ -2,6 +2,7 @@ import type { CommandAckRequest } from '@alpr/shared/protocol/collector';
 import { runConfigUpdate, type ConfigVersionCell } from './config-update.ts';
 import type { CommandRunnerDeps } from './ports.ts';
 import { verifyCommand } from './verify-command.ts';
+import { runRotateKey } from './rotate-key.ts';
 import { runWipe } from './wipe.ts';
 
 /**
@@ -43,6 +44,7 @@ export function createCommandRunner(deps: CommandRunnerDeps): CommandRunner {
     deps.log.info({ command_id: command.id, type: command.type }, 'running command');
     try {
       if (command.type === 'config_update') return { kind: 'ack', id: command.id, ack: await runConfigUpdate(deps, version, command) };
+      if (command.type === 'rotate_key') return { kind: 'ack', id: command.id, ack: await runRotateKey(deps, command) };
       wiped = true;
       const result = await runWipe(deps);
       return { kind: 'ack', id: command.id, ack: result.ack, afterAck: result.afterAck };

@@ -6,7 +6,7 @@ import { systemTimers } from '../uplink/ports.ts';
 import type { CommandRunner } from './commands.ts';
 import { initialHeartbeatState, type HeartbeatState } from './heartbeat-state.ts';
 import { postAck, postHeartbeat } from './hub-client.ts';
-import type { Clock, LifecycleLog, Random, Timers } from './ports.ts';
+import type { Clock, KeyProof, LifecycleLog, Random, Timers } from './ports.ts';
 import { commandIdOf } from './verify-command.ts';
 
 /**
@@ -42,6 +42,8 @@ export interface HeartbeatHandle {
   state(): HeartbeatState;
   /** Beat now instead of waiting for the timer (also what the timer calls). */
   beatNow(): Promise<void>;
+  /** A beat now with the key in use, after any beat in flight (which may carry the old key). */
+  prove(): Promise<KeyProof>;
   /** Resolves when no beat is in flight and every dispatched command is done and acked (or failed to). */
   idle(): Promise<void>;
 }
@@ -89,8 +91,11 @@ export function startHeartbeat(deps: HeartbeatDeps): HeartbeatHandle {
     schedule(step.delayMs);
   }
 
-  async function acknowledge(apiKey: string, id: string, ack: CommandAckRequest, tries: number): Promise<boolean> {
+  async function acknowledge(dispatchKey: string, id: string, ack: CommandAckRequest, tries: number): Promise<boolean> {
     for (let attempt = 1; attempt <= tries; attempt += 1) {
+      // The key in use now, not the one of the beat that brought the command: a rotate_key
+      // is acknowledged on the new key, which is what lets the hub retire the old one.
+      const apiKey = deps.apiKey() ?? dispatchKey;
       const result = await postAck({ hubUrl: deps.hubUrl, ...(deps.dispatcher ? { dispatcher: deps.dispatcher } : {}) }, apiKey, id, ack);
       if (result.ok) {
         acked.add(id);
@@ -184,6 +189,12 @@ export function startHeartbeat(deps: HeartbeatDeps): HeartbeatHandle {
     },
     state: () => ({ ...state }),
     beatNow,
+    async prove() {
+      if (beating) await beating.catch(() => undefined);
+      await beatNow();
+      if (state.lastError === null) return 'ok';
+      return state.keyRejected ? 'key_rejected' : 'unreachable';
+    },
     async idle() {
       for (;;) {
         const current = work;

@@ -19,6 +19,18 @@ export interface WatchSettings {
 
 export const DEFAULT_WATCH: WatchSettings = { periodMs: 120_000, sampleMs: 5_000 };
 
+/** How a heartbeat sent just now with the key in use was answered. */
+export type KeyProof = 'ok' | 'key_rejected' | 'unreachable';
+
+/** The one API key every hub call reads (uplink, heartbeat, acks); main.ts holds it. */
+export interface ApiKeyCell {
+  current(): string | undefined;
+  /** From now on every request carries this key (no restart). */
+  use(apiKey: string): void;
+  /** One heartbeat now with the key in use. */
+  prove(): Promise<KeyProof>;
+}
+
 export interface CommandRunnerDeps {
   collectorId: string;
   /** The hub's Ed25519 key from the claim (sealed in credentials.enc). */
@@ -27,6 +39,8 @@ export interface CommandRunnerDeps {
   centralConfigFile: string;
   localConfigFile: string;
   vault: Vault;
+  /** The API key in use, switched by a rotate_key command. */
+  keys: ApiKeyCell;
   /** The central layer's version at start (readCentralLayer / loadConfigWithCredentials). */
   initialConfigVersion: number;
   /** Restart camera runners and uplink with this configuration. Throwing counts as a failure. */

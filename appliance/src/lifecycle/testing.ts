@@ -24,7 +24,7 @@ import { generateDeviceKeyPair, type DeviceKeyPair } from '../vault/sealed.ts';
 import type { Vault } from '../vault/vault.ts';
 import { createCommandRunner } from './commands.ts';
 import { startHeartbeat } from './heartbeat.ts';
-import type { CommandRunnerDeps, LifecycleLog, Timers } from './ports.ts';
+import type { CommandRunnerDeps, KeyProof, LifecycleLog, Timers } from './ports.ts';
 
 export interface TestHub {
   ctx: CollectorTestContext;
@@ -86,6 +86,10 @@ export const realTimers: Timers = {
 };
 
 export interface FakeAppliance {
+  /** The key every call uses, as main.ts holds it; a rotate_key switches it. */
+  apiKey: string | undefined;
+  /** Set by startTestHeartbeat to the heartbeat's proof. */
+  prove: () => Promise<KeyProof>;
   cameras: Map<string, CameraState>;
   applied: ApplianceConfig[];
   stopped: number;
@@ -99,6 +103,8 @@ export interface FakeAppliance {
  */
 export function fakeAppliance(claimed: ClaimedAppliance, initialConfigVersion: number, onStop: () => Promise<void> = async () => undefined): FakeAppliance {
   const fake: FakeAppliance = {
+    apiKey: claimed.enrollment.api_key,
+    prove: async () => 'unreachable',
     cameras: new Map([['cam-1', 'ONLINE']]),
     applied: [],
     stopped: 0,
@@ -110,6 +116,13 @@ export function fakeAppliance(claimed: ClaimedAppliance, initialConfigVersion: n
       centralConfigFile: claimed.centralConfigFile,
       localConfigFile: claimed.localConfigFile,
       vault: claimed.vault,
+      keys: {
+        current: () => fake.apiKey,
+        use: (key) => {
+          fake.apiKey = key;
+        },
+        prove: () => fake.prove(),
+      },
       initialConfigVersion,
       applyConfig: async (config) => {
         fake.applied.push(config);
@@ -132,7 +145,7 @@ export function fakeAppliance(claimed: ClaimedAppliance, initialConfigVersion: n
 }
 
 /** The heartbeat loop of a claimed appliance with a fake rest-of-appliance; `beat` = one beat and its commands. */
-export function startTestHeartbeat(t: Test, hub: TestHub, claimed: ClaimedAppliance, fake: FakeAppliance, apiKey: () => string | undefined = () => claimed.enrollment.api_key) {
+export function startTestHeartbeat(t: Test, hub: TestHub, claimed: ClaimedAppliance, fake: FakeAppliance, apiKey: () => string | undefined = () => fake.apiKey) {
   const runner = createCommandRunner(fake.deps);
   const timers = recordingTimers();
   const heartbeat = startHeartbeat({
@@ -152,6 +165,7 @@ export function startTestHeartbeat(t: Test, hub: TestHub, claimed: ClaimedApplia
     }),
     runner,
   });
+  fake.prove = () => heartbeat.prove();
   t.teardown(() => heartbeat.stop());
   const beat = async (): Promise<void> => {
     await heartbeat.beatNow();
