@@ -2,8 +2,12 @@
  * Hub ingest benchmark: the real hub (Postgres, image store on disk, HTTP on 127.0.0.1)
  * in this process, batches of 50 posted with undici.
  *
- *   eval "$(scripts/test-postgres.sh start)"; export DATABASE_URL
- *   npx tsx scripts/bench/hub-ingest.ts [--batches 200] [--concurrency 4]
+ *   eval "$(scripts/bench/production-postgres.sh start)"; export DATABASE_URL
+ *   npx tsx scripts/bench/hub-ingest.ts [--batches 200] [--concurrency 4] [--repeat 3]
+ *
+ * Meant for a production-configured server (fsync, synchronous_commit, full_page_writes on;
+ * `npm run bench` starts one): the settings are printed first, with a warning when any is
+ * off. Each figure is printed with the 1-minute load average at its end (shared machine).
  *
  * Two workloads, each run twice: one collector uploading one batch at a time (latency), and
  * `--concurrency` collectors uploading at once (sustained detections/s). Request bodies are built
@@ -11,6 +15,7 @@
  * Uses a fresh database (created and dropped here) and a temporary image folder.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
+import { loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import postgres from 'postgres';
@@ -30,11 +35,14 @@ const { values: args } = parseArgs({
     size: { type: 'string', default: '50' },
     /** `plain` (no images), `images`, or `both`. */
     workload: { type: 'string', default: 'both' },
+    /** Runs of each workload (each printed): the machine is shared, one run can be unlucky. */
+    repeat: { type: 'string', default: '1' },
   },
 });
 const BATCHES = Number(args.batches);
 const CONCURRENCY = Number(args.concurrency);
 const BATCH_SIZE = Number(args.size);
+const REPEAT = Number(args.repeat);
 /** Bodies built ahead of each timed chunk (bounded memory: 40 x 4.3 MB). */
 const CHUNK = 40;
 const CROP_BYTES = 20 * 1024;
@@ -135,8 +143,20 @@ function report(name: string, r: RunResult): void {
   console.log(
     `${name.padEnd(30)} p50 ${percentile(sorted, 50).toFixed(1).padStart(6)} ms  p95 ${percentile(sorted, 95).toFixed(1).padStart(6)} ms  ` +
       `p99 ${percentile(sorted, 99).toFixed(1).padStart(6)} ms  ${rate.toFixed(0).padStart(5)} detections/s  ` +
-      `(hub: transaction ~${mean(r.dbMs).toFixed(0)} ms, images ~${mean(r.imageMs).toFixed(0)} ms)  [${codes}]`,
+      `(hub: transaction ~${mean(r.dbMs).toFixed(0)} ms, images ~${mean(r.imageMs).toFixed(0)} ms)  load ${loadavg()[0]?.toFixed(2)}  [${codes}]`,
   );
+}
+
+/** The durability settings the figures were taken with: production means all three on. */
+async function serverDurability(admin: postgres.Sql): Promise<string> {
+  const rows = await admin<{ name: string; setting: string }[]>`
+    SELECT name, setting FROM pg_settings WHERE name IN ('fsync', 'synchronous_commit', 'full_page_writes') ORDER BY name`;
+  const settings = rows.map((r) => `${r.name}=${r.setting}`).join(' ');
+  const production = rows.length === 3 && rows.every((r) => r.setting === 'on');
+  const [version] = await admin<{ v: string }[]>`SELECT current_setting('server_version') AS v`;
+  return production
+    ? `PostgreSQL ${version?.v}, production durability: ${settings}`
+    : `WARNING: PostgreSQL ${version?.v} is NOT configured like production (${settings}); figures are optimistic. Use scripts/bench/production-postgres.sh.`;
 }
 
 async function main(): Promise<void> {
@@ -152,17 +172,20 @@ async function main(): Promise<void> {
   const hub = await startTestHub({ db, latitude: 51.5, longitude: -0.12, log: createLog('error', process.stderr) });
   const agent = new Agent({ connections: CONCURRENCY, keepAliveTimeout: 30_000 });
   try {
+    console.log(await serverDurability(admin));
     console.log(`hub ingest: ${BATCHES} batches of ${BATCH_SIZE} per run, images ${CROP_BYTES / 1024} KB crop + ${SCENE_BYTES / 1024} KB scene`);
     const keys = await collectorKeys(hub, CONCURRENCY);
     const one = keys.slice(0, 1);
     await run(hub, agent, false, one); // warm-up: JIT, connections, thread pool
-    if (args.workload !== 'images') {
-      report('no images, sequential', await run(hub, agent, false, one));
-      report(`no images, ${CONCURRENCY} collectors`, await run(hub, agent, false, keys));
-    }
-    if (args.workload !== 'plain') {
-      report('with images, sequential', await run(hub, agent, true, one));
-      report(`with images, ${CONCURRENCY} collectors`, await run(hub, agent, true, keys));
+    for (let i = 0; i < REPEAT; i++) {
+      if (args.workload !== 'images') {
+        report('no images, sequential', await run(hub, agent, false, one));
+        report(`no images, ${CONCURRENCY} collectors`, await run(hub, agent, false, keys));
+      }
+      if (args.workload !== 'plain') {
+        report('with images, sequential', await run(hub, agent, true, one));
+        report(`with images, ${CONCURRENCY} collectors`, await run(hub, agent, true, keys));
+      }
     }
     const [row] = await db.sql<{ n: string }>('SELECT count(*) AS n FROM detections');
     const chains = await db.sql<{ id: string }>('SELECT collector_id AS id FROM collector_chain_heads');

@@ -1,4 +1,5 @@
 import t from 'tap';
+import { verifyChain } from './chain.ts';
 import { ensureUpcomingPartitions, partitionNameFor } from './partitions.ts';
 import { appendChainedDetections, insertCollector, sampleDetection } from './test-fixtures.ts';
 import { testDatabase } from './test-database.ts';
@@ -36,11 +37,27 @@ t.test('partitions, default partition, idempotency and trigram search', async (t
       { detection_id: 'far-future', part: 'detections_default' },
       { detection_id: 'long-ago', part: 'detections_default' },
     ]);
-    // A month whose rows already sit in the default is skipped, not an error.
-    t.equal(await ensureUpcomingPartitions(db, new Date('2044-06-10T00:00:00Z')), 5);
+    // A month whose rows already sit in the default gets its partition all the same: the
+    // rows move into it verbatim (issue 10: creation was skipped for good before).
+    const [before] = await db.sql(`SELECT id::text, record_hash, chain_seq::text FROM detections WHERE detection_id = 'far-future'`);
+    t.equal(await ensureUpcomingPartitions(db, new Date('2044-06-10T00:00:00Z')), 6);
     const names = await partitions(db);
-    t.notOk(names.includes('detections_y2044m07'), 'the occupied month stays in the default partition');
+    t.ok(names.includes('detections_y2044m07'), 'the occupied month has its partition');
     t.ok(names.includes('detections_y2044m08'));
+    const moved = await db.sql(`SELECT detection_id, tableoid::regclass::text AS part FROM detections WHERE collector_id = $1 ORDER BY chain_seq`, [collectorId]);
+    t.same(moved.map((r) => [r['detection_id'], r['part']]), [
+      ['in-month', 'detections_y2033m03'],
+      ['far-future', 'detections_y2044m07'],
+      ['long-ago', 'detections_default'],
+    ], 'the row moved out of the default; rows of other months stay');
+    const [after] = await db.sql(`SELECT id::text, record_hash, chain_seq::text FROM detections WHERE detection_id = 'far-future'`);
+    t.same(after, before, 'moved verbatim: same id and hash-chain columns');
+    t.same(await verifyChain(db, collectorId), { ok: true, count: 3 }, 'the hash chain still verifies');
+    const [key] = await db.sql(`SELECT count(*)::int AS n FROM detection_keys WHERE detection_id = 'far-future'`);
+    t.equal(key?.['n'], 1, 'its idempotency key survived the move (no cascade)');
+    const [role] = await db.sql(`SELECT current_setting('session_replication_role') AS r`);
+    t.equal(role?.['r'], 'origin', 'triggers are back on for the caller');
+    await t.rejects(db.sql(`DELETE FROM detections WHERE detection_id = 'far-future'`), /write-once/, 'the moved row is write-once again');
   });
 
   await t.test('a detection id is stored once across partitions', async (t) => {

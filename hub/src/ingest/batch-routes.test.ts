@@ -1,12 +1,13 @@
 import t, { type Test } from 'tap';
-import { readFile } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { request } from 'undici';
 import postgres from 'postgres';
 import { batchResponseSchema, type BatchResponse } from '@alpr/shared/protocol/batch';
 import { verifyChain } from '../db/chain.ts';
 import { testDatabase } from '../db/test-database.ts';
-import { openImageStore, sha256Hex } from './image-store.ts';
+import { JOURNAL_FOLDER, openImageStore, sha256Hex } from './image-store.ts';
 import { encodeBatch, encodeMultipart, jpegLike, sampleDetection, startTestHub, type BatchEntry, type TestHub } from './test-support.ts';
 
 const MAX_BATCH = 1024 * 1024;
@@ -68,9 +69,16 @@ t.test('a batch with images is stored, hashed, chained and queued in one go', as
     t.equal(row.vehicle_type, 'car');
     t.equal(row.lat, '51.50000000', "collector's position copied for the bounding-box filter");
     t.equal((row.captured_at as Date).toISOString(), entry.detection.timestamp);
-    t.same(await readFile(hub.deps.images.pathOf(sha256Hex(full))), full, 'scene file stored under its hash');
+    t.same(Buffer.from((await hub.deps.images.get(sha256Hex(full))) ?? []), full, 'scene readable as soon as acknowledged (journal)');
+  }
+  // The mover copies the journal into the content-addressed tree in the background.
+  await hub.deps.images.drain();
+  for (const entry of entries) {
+    t.same(await readFile(hub.deps.images.pathOf(sha256Hex(entry.fullScene))), entry.fullScene, 'scene file stored under its hash');
     t.same(await readFile(hub.deps.images.pathOf(sha256Hex(entry.plateCrop))), entry.plateCrop, 'crop stored');
   }
+  const left = await readdir(join(hub.imageDir, JOURNAL_FOLDER));
+  t.ok(left.length <= 1, 'journal emptied once moved (at most the empty spare segment remains)');
   const queued = await hub.deps.db.sql<{ detection_id: string; status: string }>(`SELECT detection_id, status FROM alert_queue ORDER BY id`);
   t.same(queued.map((q) => [String(q.detection_id), q.status]), body.results.map((r) => [r.id, 'pending']));
   t.same(await verifyChain(hub.deps.db, hub.collectorId), { ok: true, count: 3 });

@@ -1,22 +1,31 @@
-import { createHash, randomBytes } from 'node:crypto';
-import { mkdir, open, rename, stat, unlink, readFile } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { mkdir, readdir, readFile, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
+import { openJournalWriter, scanRecords, segmentSeq, type JournalEntry, type RecordLocation, type Segment } from './image-journal.ts';
+import { isSha256, openImageTree, type ImageTree } from './image-tree.ts';
 
 /**
- * Content-addressed image store on the filesystem: `<root>/<aa>/<bb>/<sha256>.jpg`.
- * Written atomically (temp file in the same folder, fsync, rename), so a crash leaves
- * either the whole image or nothing under its name; an image already present is not
- * written twice (same hash = same bytes).
+ * The hub's image store (docs/ingest.md, "Image journal"). An upload's images are made
+ * durable by appending them to a journal segment (one write, one fdatasync per batch);
+ * a background mover then copies each into the content-addressed tree
+ * `<root>/<aa>/<bb>/<sha256>.jpg`, flushes the tree, and deletes the segment. Reads look
+ * in the journal first, then in the tree. At start, segments left by a crash are replayed
+ * into the tree before the store serves anything: every acknowledged image survives.
  */
 export interface ImageStore {
-  /**
-   * Stores `bytes` under their SHA-256. `sha256`, when given, must have been computed from
-   * these same bytes by the caller (ingest hashes every part to check it against the
-   * declared hash): it saves hashing a 4 MB batch twice.
-   */
+  /** Makes every image durable (journal flush) before resolving; `sha256` must be the bytes' hash. */
+  putBatch(images: readonly JournalEntry[]): Promise<void>;
+  /** One image; `sha256`, when given, must have been computed from these bytes. */
   put(bytes: Uint8Array, sha256?: string): Promise<StoredImage>;
   get(sha256: string): Promise<Uint8Array | undefined>;
+  /** Where the image lives for good (once moved out of the journal). */
   pathOf(sha256: string): string;
+  /** Resolves once crash recovery (replaying leftover journal segments) is done; rejects if it failed. */
+  ready(): Promise<void>;
+  /** Resolves once every image appended so far is in the tree, flushed, and its segment deleted. */
+  drain(): Promise<void>;
+  /** Finishes the appends in flight and stops the mover; unmoved images stay in the journal. */
+  close(): Promise<void>;
 }
 
 export interface StoredImage {
@@ -26,49 +35,189 @@ export interface StoredImage {
   written: boolean;
 }
 
-const HASH = /^[0-9a-f]{64}$/;
+export interface ImageStoreOptions {
+  /** A segment takes appends up to this size (default 64 MiB, ~15 batches of 50 with images). */
+  segmentBytes?: number;
+  /** A segment is sealed (and then emptied) after this long without appends (default 2 s). */
+  idleSealMs?: number;
+  /** Background failures (disk full while moving): logged by the caller; the mover retries. */
+  onError?: (error: unknown) => void;
+}
+
+export const JOURNAL_FOLDER = 'journal';
+const RETRY_MS = 5_000;
 
 export const sha256Hex = (bytes: Uint8Array): string => createHash('sha256').update(bytes).digest('hex');
 
-export function openImageStore(root: string): ImageStore {
-  const pathOf = (sha256: string): string => {
-    if (!HASH.test(sha256)) throw new Error('not a SHA-256 hex digest');
-    return join(root, sha256.slice(0, 2), sha256.slice(2, 4), `${sha256}.jpg`);
+type Task = { kind: 'move'; segment: Segment; location: RecordLocation } | { kind: 'retire'; segment: Segment };
+
+export function openImageStore(root: string, options: ImageStoreOptions = {}): ImageStore {
+  const tree = openImageTree(root);
+  const journalDir = join(root, JOURNAL_FOLDER);
+  const onError = options.onError ?? (() => undefined);
+  /** Images durable in the journal and not yet in the tree. */
+  const journaled = new Map<string, { segment: Segment; location: RecordLocation }>();
+  /** Tree files written from each segment, flushed before the segment goes. */
+  const written = new Map<Segment, string[]>();
+  const tasks: Task[] = [];
+  let moving: Promise<void> | undefined;
+  let retryTimer: NodeJS.Timeout | undefined;
+  let stopped = false;
+  let drainWaiters: (() => void)[] = [];
+
+  const ready = (async () => {
+    await mkdir(journalDir, { recursive: true });
+    const firstSeq = await recover(journalDir, tree);
+    return openJournalWriter({
+      dir: journalDir,
+      firstSeq,
+      segmentBytes: options.segmentBytes ?? 64 * 1024 * 1024,
+      onSealed: (segment) => schedule({ kind: 'retire', segment }),
+    });
+  })();
+  ready.catch(() => undefined); // every operation awaits it and reports the failure
+
+  const sealTimer = setInterval(() => {
+    if (!stopped) void ready.then((writer) => writer.sealIfIdle(options.idleSealMs ?? 2_000)).catch(() => undefined);
+  }, Math.min(1_000, options.idleSealMs ?? 2_000));
+  sealTimer.unref();
+
+  const settle = (): void => {
+    if (tasks.length > 0 || moving || journaled.size > 0) return;
+    const waiters = drainWaiters;
+    drainWaiters = [];
+    for (const resolve of waiters) resolve();
   };
-  // Folders known to exist: a batch writes ~100 images, and skipping a mkdir per image is
-  // one thread-pool round trip less each (at most 65,536 entries).
-  const folders = new Set<string>();
+
+  const runTask = async (task: Task): Promise<void> => {
+    if (task.kind === 'move') {
+      const { segment, location } = task;
+      const bytes = Buffer.alloc(location.size);
+      await segment.handle.read(bytes, 0, location.size, location.offset);
+      const path = await tree.write(location.sha256, bytes);
+      if (path) written.set(segment, [...(written.get(segment) ?? []), path]);
+      if (journaled.get(location.sha256)?.location === location) journaled.delete(location.sha256);
+      segment.unmoved -= 1;
+      return;
+    }
+    const { segment } = task;
+    // Appended records are always scheduled before the seal, so unmoved is 0 here unless
+    // a move failed and is waiting for its retry (it re-queues this task behind it).
+    if (segment.unmoved > 0) throw new Error(`segment ${segment.seq} still has ${segment.unmoved} unmoved images`);
+    await tree.makeDurable(written.get(segment) ?? []);
+    written.delete(segment);
+    await segment.handle.close();
+    await unlink(segment.path);
+  };
+
+  const runTasks = async (): Promise<void> => {
+    for (let task = tasks.shift(); task && !stopped; task = tasks.shift()) {
+      try {
+        await runTask(task);
+      } catch (error) {
+        tasks.unshift(task);
+        onError(error);
+        retryTimer = setTimeout(() => {
+          retryTimer = undefined;
+          kick();
+        }, RETRY_MS);
+        retryTimer.unref();
+        return;
+      }
+    }
+  };
+  const kick = (): void => {
+    if (moving || stopped || retryTimer) return;
+    moving = runTasks().finally(() => {
+      moving = undefined;
+      settle();
+    });
+  };
+  function schedule(task: Task): void {
+    tasks.push(task);
+    kick();
+  }
+
+  const putBatch = async (images: readonly JournalEntry[]): Promise<void> => {
+    const writer = await ready;
+    const fresh = new Map<string, JournalEntry>();
+    for (const image of images) if (!journaled.has(image.sha256)) fresh.set(image.sha256, image);
+    if (fresh.size === 0) return;
+    const { segment, locations } = await writer.append([...fresh.values()]);
+    for (const location of locations) {
+      journaled.set(location.sha256, { segment, location });
+      tasks.push({ kind: 'move', segment, location });
+    }
+    kick();
+  };
+
   return {
-    pathOf,
+    pathOf: tree.pathOf,
+    putBatch,
+    ready: () => ready.then(() => undefined),
     async put(bytes, knownSha256) {
       const sha256 = knownSha256 ?? sha256Hex(bytes);
-      const target = pathOf(sha256);
-      const existing = await stat(target).catch(() => undefined);
-      if (existing?.size === bytes.length) return { sha256, size: bytes.length, written: false };
-      const folder = join(target, '..');
-      if (!folders.has(folder)) {
-        await mkdir(folder, { recursive: true });
-        folders.add(folder);
-      }
-      const temp = join(folder, `.${sha256}.${randomBytes(6).toString('hex')}.tmp`);
-      const handle = await open(temp, 'wx', 0o640);
-      try {
-        await handle.writeFile(bytes);
-        await handle.sync();
-      } finally {
-        await handle.close();
-      }
-      try {
-        await rename(temp, target);
-      } catch (error) {
-        await unlink(temp).catch(() => undefined);
-        throw error;
-      }
-      return { sha256, size: bytes.length, written: true };
+      await ready;
+      if (journaled.has(sha256) || (await tree.has(sha256, bytes.byteLength))) return { sha256, size: bytes.byteLength, written: false };
+      await putBatch([{ sha256, bytes }]);
+      return { sha256, size: bytes.byteLength, written: true };
     },
     async get(sha256) {
-      if (!HASH.test(sha256)) return undefined;
-      return readFile(pathOf(sha256)).catch(() => undefined);
+      if (!isSha256(sha256)) return undefined;
+      await ready;
+      const entry = journaled.get(sha256);
+      if (entry) {
+        const bytes = Buffer.alloc(entry.location.size);
+        // The mover may retire the segment between the lookup and the read: then the image
+        // is already in the tree.
+        const read = await entry.segment.handle.read(bytes, 0, entry.location.size, entry.location.offset).catch(() => undefined);
+        if (read?.bytesRead === entry.location.size) return bytes;
+      }
+      return tree.read(sha256);
+    },
+    async drain() {
+      const writer = await ready;
+      writer.sealIfIdle(0);
+      kick();
+      await new Promise<void>((resolve) => {
+        drainWaiters.push(resolve);
+        settle();
+      });
+    },
+    async close() {
+      clearInterval(sealTimer);
+      const writer = await ready.catch(() => undefined);
+      await writer?.close();
+      stopped = true;
+      if (retryTimer) clearTimeout(retryTimer);
+      await moving;
+      for (const segment of new Set([...journaled.values()].map((e) => e.segment))) await segment.handle.close().catch(() => undefined);
     },
   };
+}
+
+/**
+ * Crash recovery: copies every intact record of every leftover segment into the tree,
+ * flushes the tree, deletes the segments. Returns the next segment number. A torn tail
+ * (a crash mid-append) was never acknowledged and is dropped.
+ */
+async function recover(journalDir: string, tree: ImageTree): Promise<number> {
+  const segments = (await readdir(journalDir))
+    .map((name) => ({ name, seq: segmentSeq(name) }))
+    .filter((s): s is { name: string; seq: number } => s.seq !== undefined)
+    .sort((a, b) => a.seq - b.seq);
+  let nextSeq = 1;
+  for (const { name, seq } of segments) {
+    const path = join(journalDir, name);
+    const bytes = await readFile(path);
+    const written: string[] = [];
+    for (const record of scanRecords(bytes).records) {
+      const target = await tree.write(record.sha256, bytes.subarray(record.offset, record.offset + record.size));
+      if (target) written.push(target);
+    }
+    await tree.makeDurable(written);
+    await unlink(path);
+    nextSeq = Math.max(nextSeq, seq + 1);
+  }
+  return nextSeq;
 }

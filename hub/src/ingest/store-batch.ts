@@ -19,9 +19,6 @@ export interface BatchInput {
   parts: ReadonlyMap<string, Uint8Array>;
 }
 
-/** Parallel image writes: enough to overlap fsyncs, few enough not to flood the disk queue. */
-const IMAGE_WRITE_CONCURRENCY = 8;
-
 /**
  * Stores one batch (spec "End-to-end behavior" 5; docs/ingest.md): validates each item
  * (a bad one is `rejected`, the others proceed), writes the images (content-addressed)
@@ -95,9 +92,10 @@ async function commitWithImages(deps: IngestDeps, collectorId: string, unique: r
 }
 
 /**
- * Writes each distinct image once, a few at a time, and feeds the wall time of the whole
- * step to the load monitor (the "object storage latency" backpressure trigger). A failure
- * is the server's problem, not the batch's: 503, the appliance keeps the batch and retries.
+ * Makes the batch's images durable in the image journal (one write and one flush for the
+ * whole batch, shared with concurrent batches; image-journal.ts), and feeds the wall time
+ * to the load monitor (the "object storage latency" backpressure trigger). A failure is the
+ * server's problem, not the batch's: 503, the appliance keeps the batch and retries.
  */
 async function writeImages(deps: IngestDeps, items: readonly ReadyDetection[]): Promise<void> {
   const images = new Map<string, ReadyImage>();
@@ -105,15 +103,9 @@ async function writeImages(deps: IngestDeps, items: readonly ReadyDetection[]): 
     for (const image of [item.fullScene, item.plateCrop]) if (image) images.set(image.sha256, image);
   }
   if (images.size === 0) return;
-  const queue = [...images.values()];
   const started = performance.now();
-  const worker = async (): Promise<void> => {
-    for (let image = queue.pop(); image; image = queue.pop()) {
-      await deps.images.put(image.bytes, image.sha256);
-    }
-  };
   try {
-    await Promise.all(Array.from({ length: Math.min(IMAGE_WRITE_CONCURRENCY, queue.length) }, worker));
+    await deps.images.putBatch([...images.values()]);
   } catch (err) {
     deps.log.error({ err }, 'image store write failed');
     throw new HubError('unavailable', 'image store unavailable; retry later');

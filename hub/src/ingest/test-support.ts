@@ -140,6 +140,7 @@ export async function startTestHub(options: TestHubOptions): Promise<TestHub> {
     imageDir,
     close: async () => {
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      await deps.images.close();
       await rm(imageDir, { recursive: true, force: true });
     },
   };

@@ -1,0 +1,233 @@
+import { createHash } from 'node:crypto';
+import { open, unlink, type FileHandle } from 'node:fs/promises';
+import { join } from 'node:path';
+
+/**
+ * The image journal's write side (docs/ingest.md, "Image journal"): a batch's images are
+ * appended to the current segment file in ONE write followed by ONE fdatasync, so the
+ * critical path of an upload costs one sequential write and one flush instead of ~100
+ * file creations with an fsync each. Appends that arrive while a flush is in progress are
+ * grouped into the next write (group commit): four collectors uploading at once share
+ * flushes instead of queueing for the disk one by one.
+ *
+ * Segment file: a sequence of records, each
+ *   magic 'AIJ1' (u32 BE) | image size (u32 BE) | SHA-256 of the image (32 raw bytes) | image bytes
+ * A record counts only when complete and its bytes hash to its SHA-256: a write torn by a
+ * crash (never acknowledged, since acknowledgement waits for the flush) is ignored.
+ */
+export const RECORD_HEADER_BYTES = 40;
+const MAGIC = 0x41494a31;
+export const SEGMENT_SUFFIX = '.aij';
+
+export interface JournalEntry {
+  sha256: string;
+  bytes: Uint8Array;
+}
+
+/** Where one image's bytes sit in a segment. */
+export interface RecordLocation {
+  sha256: string;
+  size: number;
+  /** Offset of the image bytes (after the header). */
+  offset: number;
+}
+
+/** Pure: the bytes to append for `entries` when the segment is `start` bytes long. */
+export function encodeRecords(entries: readonly JournalEntry[], start: number): { buffer: Buffer; locations: RecordLocation[] } {
+  const chunks: Uint8Array[] = [];
+  const locations: RecordLocation[] = [];
+  let offset = start;
+  for (const entry of entries) {
+    const header = Buffer.alloc(RECORD_HEADER_BYTES);
+    header.writeUInt32BE(MAGIC, 0);
+    header.writeUInt32BE(entry.bytes.byteLength, 4);
+    header.write(entry.sha256, 8, 32, 'hex');
+    chunks.push(header, entry.bytes);
+    locations.push({ sha256: entry.sha256, size: entry.bytes.byteLength, offset: offset + RECORD_HEADER_BYTES });
+    offset += RECORD_HEADER_BYTES + entry.bytes.byteLength;
+  }
+  return { buffer: Buffer.concat(chunks, offset - start), locations };
+}
+
+/**
+ * Pure: the complete, intact records of a segment's bytes, in order. Stops at the first
+ * record that is cut short, has no magic, or whose bytes do not match its hash: everything
+ * from there on was never acknowledged (a record is acknowledged only after the flush that
+ * covers it and all records before it).
+ */
+export function scanRecords(segment: Uint8Array): { records: RecordLocation[]; validBytes: number } {
+  const view = Buffer.from(segment.buffer, segment.byteOffset, segment.byteLength);
+  const records: RecordLocation[] = [];
+  let at = 0;
+  while (at + RECORD_HEADER_BYTES <= view.length) {
+    if (view.readUInt32BE(at) !== MAGIC) break;
+    const size = view.readUInt32BE(at + 4);
+    const sha256 = view.toString('hex', at + 8, at + 40);
+    const offset = at + RECORD_HEADER_BYTES;
+    if (offset + size > view.length) break;
+    const actual = createHash('sha256').update(view.subarray(offset, offset + size)).digest('hex');
+    if (actual !== sha256) break;
+    records.push({ sha256, size, offset });
+    at = offset + size;
+  }
+  return { records, validBytes: at };
+}
+
+export const segmentName = (seq: number): string => `${String(seq).padStart(12, '0')}${SEGMENT_SUFFIX}`;
+
+export function segmentSeq(name: string): number | undefined {
+  const match = /^(\d{12})\.aij$/.exec(name);
+  return match?.[1] === undefined ? undefined : Number(match[1]);
+}
+
+export interface Segment {
+  seq: number;
+  path: string;
+  handle: FileHandle;
+  /** Bytes durably appended so far. */
+  size: number;
+  /** Records appended and not yet moved into the tree. */
+  unmoved: number;
+  /** No more appends: retired (deleted) once every record is moved and durable. */
+  sealed: boolean;
+}
+
+export interface JournalWriterOptions {
+  dir: string;
+  firstSeq: number;
+  /** A segment takes no more appends past this size (default 64 MiB). */
+  segmentBytes: number;
+  /** Called once per segment when it takes no more appends. */
+  onSealed(segment: Segment): void;
+}
+
+export interface JournalWriter {
+  /** Appends durably: resolves after the flush that covers these records. */
+  append(entries: readonly JournalEntry[]): Promise<{ segment: Segment; locations: RecordLocation[] }>;
+  /** Seals the current segment when nothing has been appended for `idleMs` (a quiet hub empties its journal). */
+  sealIfIdle(idleMs: number): void;
+  close(): Promise<void>;
+}
+
+interface Pending {
+  entries: readonly JournalEntry[];
+  resolve(value: { segment: Segment; locations: RecordLocation[] }): void;
+  reject(error: unknown): void;
+}
+
+export function openJournalWriter(options: JournalWriterOptions): JournalWriter {
+  let nextSeq = options.firstSeq;
+  let current: Segment | undefined;
+  // The next segment, created (and its directory entry flushed) ahead of need, so rotating
+  // never puts a file creation and a directory fsync on an upload's critical path.
+  let spare: Promise<Segment> | undefined;
+  let queue: Pending[] = [];
+  let flushing: Promise<void> | undefined;
+  let lastAppendAt = 0;
+  let closed = false;
+
+  const createSegment = async (): Promise<Segment> => {
+    const seq = nextSeq++;
+    const path = join(options.dir, segmentName(seq));
+    // wx+: created fresh, and readable: reads and the mover use the same descriptor.
+    const handle = await open(path, 'wx+', 0o640);
+    await syncDirectory(options.dir);
+    return { seq, path, handle, size: 0, unmoved: 0, sealed: false };
+  };
+  const prepareSpare = (): void => {
+    spare = createSegment();
+    spare.catch(() => undefined); // observed when taken
+  };
+  const seal = (segment: Segment): void => {
+    segment.sealed = true;
+    if (current === segment) current = undefined;
+    options.onSealed(segment);
+  };
+  const segmentFor = async (): Promise<Segment> => {
+    if (current && current.size < options.segmentBytes) return current;
+    if (current) seal(current);
+    const next = spare ?? createSegment();
+    spare = undefined;
+    try {
+      current = await next;
+    } finally {
+      prepareSpare();
+    }
+    return current;
+  };
+
+  const flush = async (): Promise<void> => {
+    while (queue.length > 0) {
+      const group = queue;
+      queue = [];
+      try {
+        const segment = await segmentFor();
+        const { buffer, locations } = encodeRecords(
+          group.flatMap((p) => p.entries),
+          segment.size,
+        );
+        await writeFully(segment.handle, buffer, segment.size);
+        await segment.handle.datasync();
+        // Advanced only after the flush: a failed write is overwritten by the next one.
+        segment.size += buffer.length;
+        segment.unmoved += locations.length;
+        lastAppendAt = performance.now();
+        let at = 0;
+        for (const pending of group) {
+          pending.resolve({ segment, locations: locations.slice(at, at + pending.entries.length) });
+          at += pending.entries.length;
+        }
+      } catch (error) {
+        for (const pending of group) pending.reject(error);
+      }
+    }
+  };
+
+  return {
+    append(entries) {
+      if (closed) return Promise.reject(new Error('image journal is closed'));
+      return new Promise((resolve, reject) => {
+        queue.push({ entries, resolve, reject });
+        flushing ??= flush().finally(() => {
+          flushing = undefined;
+        });
+      });
+    },
+    sealIfIdle(idleMs) {
+      if (!current || flushing || current.size === 0) return;
+      if (performance.now() - lastAppendAt < idleMs) return;
+      seal(current);
+    },
+    async close() {
+      closed = true;
+      await flushing;
+      const pendingSpare = spare;
+      spare = undefined;
+      const unused = await pendingSpare?.catch(() => undefined);
+      if (unused) {
+        // Never written: remove it rather than leave an empty segment for the next start.
+        await unused.handle.close();
+        await unlink(unused.path).catch(() => undefined);
+      }
+    },
+  };
+}
+
+async function writeFully(handle: FileHandle, buffer: Buffer, position: number): Promise<void> {
+  let written = 0;
+  while (written < buffer.length) {
+    const { bytesWritten } = await handle.write(buffer, written, buffer.length - written, position + written);
+    if (bytesWritten === 0) throw new Error('image journal write made no progress');
+    written += bytesWritten;
+  }
+}
+
+/** Makes a directory's entries (a created or renamed file) durable. */
+export async function syncDirectory(dir: string): Promise<void> {
+  const handle = await open(dir, 'r');
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
