@@ -18,6 +18,12 @@ const envSchema = z.object({
   HUB_MAX_BATCH_BYTES: z.coerce.number().int().positive().default(12 * 1024 * 1024),
   /** Largest direct camera push (a multipart ANPR post is ~200 KB). */
   HUB_MAX_WEBHOOK_BYTES: z.coerce.number().int().positive().default(2 * 1024 * 1024),
+  /**
+   * Capture times further ahead of the hub's clock are rejected per item (docs/ingest.md):
+   * 24 h covers drifting camera clocks and a camera set to local time as if it were UTC;
+   * at most 60 days, so an accepted time always has its monthly partition (3 months ahead).
+   */
+  HUB_MAX_CAPTURE_AHEAD_SECONDS: z.coerce.number().int().min(60).max(60 * 86_400).default(86_400),
   /** Heartbeat interval collectors are told to use; offline after 3 missed ones. */
   HUB_HEARTBEAT_SECONDS: z.coerce.number().int().positive().default(60),
   /**
@@ -41,6 +47,8 @@ export interface HubConfig {
   maxBatchBytes: number;
   maxWebhookBytes: number;
   heartbeatSeconds: number;
+  /** Per-item limit on how far a capture time may be ahead of the hub's clock. */
+  maxCaptureAheadSeconds: number;
   /** Optional: absent means the generated secret file in dataDir (auth/hub-secret.ts). */
   sessionSecret?: string;
   /** Session cookies carry `Secure` (served over TLS, directly or behind a proxy). */
@@ -67,6 +75,7 @@ export function loadHubConfig(env: Readonly<Record<string, string | undefined>>)
     maxBatchBytes: e.HUB_MAX_BATCH_BYTES,
     maxWebhookBytes: e.HUB_MAX_WEBHOOK_BYTES,
     heartbeatSeconds: e.HUB_HEARTBEAT_SECONDS,
+    maxCaptureAheadSeconds: e.HUB_MAX_CAPTURE_AHEAD_SECONDS,
     ...(e.HUB_SESSION_SECRET ? { sessionSecret: e.HUB_SESSION_SECRET } : {}),
     secureCookies: e.HUB_SECURE_COOKIES === undefined ? publicUrl.startsWith('https:') : e.HUB_SECURE_COOKIES === 'true',
   };

@@ -29,7 +29,15 @@ export const MAX_STORED_PLATE_LENGTH = 20;
 /** Earliest capture time accepted: a camera clock reset to 1970 is still stored, not refused. */
 const MIN_CAPTURE_YEAR = 1970;
 
-export function prepareItems(items: readonly unknown[], parts: ReadonlyMap<string, Uint8Array>): ItemVerdict[] {
+/** What an item's capture time is checked against. */
+export interface CaptureWindow {
+  /** The hub's clock. */
+  now: Date;
+  /** How far ahead of `now` a capture time may be (HUB_MAX_CAPTURE_AHEAD_SECONDS). */
+  maxAheadMs: number;
+}
+
+export function prepareItems(items: readonly unknown[], parts: ReadonlyMap<string, Uint8Array>, window: CaptureWindow): ItemVerdict[] {
   // Several items may share a part; hash each part once.
   const hashes = new Map<string, string>();
   const hashOf = (name: string, bytes: Uint8Array): string => {
@@ -40,7 +48,7 @@ export function prepareItems(items: readonly unknown[], parts: ReadonlyMap<strin
     }
     return hash;
   };
-  return items.map((item, index) => prepareItem(item, index, parts, hashOf));
+  return items.map((item, index) => prepareItem(item, index, parts, hashOf, window));
 }
 
 function prepareItem(
@@ -48,6 +56,7 @@ function prepareItem(
   index: number,
   parts: ReadonlyMap<string, Uint8Array>,
   hashOf: (name: string, bytes: Uint8Array) => string,
+  window: CaptureWindow,
 ): ItemVerdict {
   const reject = (reason: string): ItemVerdict => ({
     ok: false,
@@ -70,6 +79,12 @@ function prepareItem(
     return reject('timestamp: not a real date');
   }
   if (capturedAt.getUTCFullYear() < MIN_CAPTURE_YEAR) return reject(`timestamp: before ${MIN_CAPTURE_YEAR}`);
+  // A time far in the future is a broken camera clock, not a sighting: stored, it would sort
+  // above every real detection and sit in the default partition (issue 10). Rejected per
+  // item, so the rest of the batch is stored; the appliance dead-letters it with the reason.
+  if (capturedAt.getTime() - window.now.getTime() > window.maxAheadMs) {
+    return reject(`timestamp: more than ${formatSpan(window.maxAheadMs)} ahead of the hub's clock (${window.now.toISOString()})`);
+  }
 
   const ready: ReadyDetection = { index, detection, capturedAt };
   for (const kind of ['full_scene', 'plate_crop'] as const) {
@@ -81,6 +96,13 @@ function prepareItem(
     else ready.plateCrop = image;
   }
   return { ok: true, ready };
+}
+
+function formatSpan(ms: number): string {
+  const seconds = Math.round(ms / 1000);
+  if (seconds % 3600 === 0) return `${seconds / 3600} h`;
+  if (seconds % 60 === 0) return `${seconds / 60} min`;
+  return `${seconds} s`;
 }
 
 function checkImage(

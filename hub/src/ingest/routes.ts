@@ -24,6 +24,7 @@ export function ingestRoutes(deps: HubDeps): Hono {
     clock: deps.clock,
     log: deps.log,
     queueDepth: createQueueDepthRefresher(deps),
+    maxCaptureAheadMs: deps.config.maxCaptureAheadSeconds * 1000,
   };
   const app = new Hono();
   const uploads = new Hono<CollectorEnv>();

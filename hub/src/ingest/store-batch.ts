@@ -9,6 +9,8 @@ import { commitDetections, type CommitOutcome } from './store-transaction.ts';
 /** What the ingest verbs need: the hub's deps plus the shared queue-depth refresher. */
 export type IngestDeps = Pick<HubDeps, 'db' | 'images' | 'load' | 'clock' | 'log'> & {
   queueDepth: QueueDepthRefresher;
+  /** HUB_MAX_CAPTURE_AHEAD_SECONDS, in ms. */
+  maxCaptureAheadMs: number;
 };
 
 export interface BatchInput {
@@ -29,7 +31,7 @@ export interface BatchInput {
  */
 export async function storeBatch(deps: IngestDeps, input: BatchInput): Promise<BatchResponse> {
   deps.queueDepth.maybeRefresh();
-  const verdicts = prepareItems(input.items, input.parts);
+  const verdicts = prepareItems(input.items, input.parts, { now: deps.clock.now(), maxAheadMs: deps.maxCaptureAheadMs });
 
   // A detection id repeated inside one batch is stored once; later copies are duplicates.
   const firstIndexOf = new Map<string, number>();

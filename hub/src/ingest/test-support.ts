@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { serve } from '@hono/node-server';
 import type { BatchDetection } from '@alpr/shared/protocol/batch';
 import { createHubApp } from '../app.ts';
-import { systemClock } from '../clock.ts';
+import { systemClock, type Clock } from '../clock.ts';
 import { claim } from '../collectors/claim.ts';
 import { SYSTEM_ACTOR } from '../collectors/context.ts';
 import { createCollector } from '../collectors/create-collector.ts';
@@ -101,6 +101,8 @@ export interface TestHubOptions {
   images?: ImageStore;
   /** Default: a silent logger. */
   log?: Log;
+  /** Default: the system clock. */
+  clock?: Clock;
   /** Site position copied onto detections. */
   latitude?: number;
   longitude?: number;
@@ -118,7 +120,7 @@ export async function startTestHub(options: TestHubOptions): Promise<TestHub> {
     db: options.db,
     images: options.images ?? openImageStore(imageDir),
     load: createLoadMonitor(() => 0),
-    clock: systemClock,
+    clock: options.clock ?? systemClock,
     log: options.log ?? createLog('silent'),
     config,
   };
