@@ -4,19 +4,18 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { testDatabase } from '../db/test-database.ts';
+import { cliDatabaseEnv } from './cli-database.test-helper.ts';
 
 const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
 const work = await mkdtemp(join(tmpdir(), 'alpr-user-cli-'));
 t.teardown(() => rm(work, { recursive: true, force: true }));
 
-const env: Record<string, string> = { PATH: process.env['PATH'] ?? '', HUB_PUBLIC_URL: 'https://hub.example.test' };
-if (process.env['DATABASE_URL']) {
-  const db = await testDatabase(t);
-  env['DATABASE_URL'] = db.url ?? '';
-} else {
-  env['HUB_DATA_DIR'] = join(work, 'hub');
-}
+// Postgres (a fresh database by URL), PGlite locally, a failure under CI without DATABASE_URL.
+const env: Record<string, string> = {
+  PATH: process.env['PATH'] ?? '',
+  HUB_PUBLIC_URL: 'https://hub.example.test',
+  ...(await cliDatabaseEnv(t, process.env, work)),
+};
 
 function cli(args: string[], stdin?: string): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
