@@ -44,7 +44,7 @@ t.test('401: key_rejected, everything stays; a new key is tried at once', async 
   t.equal(h.buffer.items.size, 5, 'nothing removed');
   t.equal(h.hub.stored.size, 0);
   const logs = h.logs.join('\n');
-  t.match(logs, /"keyPrefix":"alpr_revo"/, 'the key is identified by prefix');
+  t.match(logs, /"key_prefix":"alpr_revok"[,}]/, 'the key is named as the hub names it: key_prefix, 10 characters');
   t.notMatch(logs, revoked, 'never in full');
 
   h.setKey(KEY);

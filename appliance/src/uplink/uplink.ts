@@ -1,3 +1,4 @@
+import { apiKeyPrefix } from '@alpr/shared/credentials/index';
 import { Agent } from 'undici';
 import type { Dispatcher } from 'undici';
 import type { BackoffState } from './backoff.ts';
@@ -34,9 +35,6 @@ export interface UplinkHandle {
   /** Resolves once no pass runs: the loop is waiting on a timer, or stopped. */
   idle(): Promise<void>;
 }
-
-/** Keys are `alpr_...`; logs carry this much of one, never more (spec: never in plaintext). */
-export const keyPrefix = (key: string): string => key.slice(0, 9);
 
 const describe = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 
@@ -86,7 +84,7 @@ export function startUplink(deps: UplinkDeps): UplinkHandle {
     if (totals.stored + totals.duplicate > 0) state.keyStatus = 'ok';
     if (end.kind === 'key_rejected') {
       state.keyStatus = 'rejected';
-      log.error({ keyPrefix: keyPrefix(key) }, 'uplink: hub rejected the API key (401); uploads paused with backoff');
+      log.error({ key_prefix: apiKeyPrefix(key) }, 'uplink: hub rejected the API key (401); uploads paused with backoff');
       return fail('key_rejected', 'hub answered 401: API key missing, revoked, expired or unknown', 401);
     }
     if (end.kind === 'failed') {
@@ -124,7 +122,7 @@ export function startUplink(deps: UplinkDeps): UplinkHandle {
     if (key !== lastKey) {
       if (lastKey !== undefined) {
         // A new key (rotation, re-claim) deserves an immediate try, even mid-backoff.
-        log.info({ keyPrefix: keyPrefix(key) }, 'uplink: API key changed');
+        log.info({ key_prefix: apiKeyPrefix(key) }, 'uplink: API key changed');
         state.keyStatus = 'unknown';
         state.retryAtMs = null;
         backoff = resetBackoff();
