@@ -1,5 +1,7 @@
 import { detectAdapter, getAdapter } from '../../shared/src/adapters/factory.ts';
-import type { AdapterContext, CameraIdentity, ParseOutcome, PacketStream } from '../../shared/src/adapters/types.ts';
+import type { Adapter, AdapterContext, CameraIdentity, ParseInput, ParseOutcome, PacketStream } from '../../shared/src/adapters/types.ts';
+import { PLATES_ROOT } from '../../shared/src/adapters/vendor-a/plates.ts';
+import { sniffRootName } from '../../shared/src/adapters/xml.ts';
 import { normalizeMac } from '../../shared/src/detection/normalize.ts';
 import type { ParseArgs } from './args.ts';
 import { describeDetection } from './report.ts';
@@ -23,6 +25,15 @@ export function camerasFromBootstrap(json: unknown): Map<string, CameraIdentity>
     map.set(id, { id, ...(normalized ? { mac: normalized } : {}), ...(typeof name === 'string' ? { name } : {}) });
   }
   return map;
+}
+
+/**
+ * `--vendor auto` for a file: the ingest route's `auto`, plus vendor_a pull lists. No camera
+ * pushes a `Plates` document, so the route refuses one, but a captured pull response is a
+ * natural thing to feed this command.
+ */
+function detectFileAdapter(input: ParseInput): Adapter | undefined {
+  return detectAdapter(input) ?? (sniffRootName(input.body) === PLATES_ROOT ? getAdapter('vendor_a') : undefined);
 }
 
 /** Run the parse command over files read by `read` (injected so tests need no files). */
@@ -60,7 +71,7 @@ export async function runParse(args: ParseArgs, read: (path: string) => Promise<
     }
     const contentType = args.contentType ?? sniffContentType(body);
     const input = { body, ...(contentType ? { contentType } : {}) };
-    const adapter = args.vendor === 'auto' ? detectAdapter(input) : getAdapter(args.vendor);
+    const adapter = args.vendor === 'auto' ? detectFileAdapter(input) : getAdapter(args.vendor);
     if (!adapter) return { ...run, failure: `${file}: payload matches no known camera vendor` };
     if (adapter.openStream && !args.contentType && looksLikeUpdatePacket(body)) {
       let stream = streams.get(adapter.type);

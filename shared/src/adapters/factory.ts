@@ -22,9 +22,10 @@ export function getAdapter(type: string): Adapter | undefined {
 }
 
 /**
- * The `auto` route: vendor_a is recognised by an XML (or multipart-with-XML) payload whose
- * root is `EventNotificationAlert`/`Plates`, vendor_b by its JSON fields, packet header or
- * headers. vendor_a is asked first because its test is the stricter one (an XML root name).
+ * The `auto` route (spec "Ingest webhooks"): vendor_a only for an `EventNotificationAlert`
+ * root (bare XML with an XML or absent content type, or the XML part of a multipart push),
+ * vendor_b by its JSON fields, packet header or headers. Any other XML matches no vendor.
+ * vendor_a is asked first because its test is the stricter one (an XML root name).
  */
 export function detectAdapter(input: ParseInput): Adapter | undefined {
   for (const adapter of registry.values()) {

@@ -4,11 +4,17 @@ import { fixture, MULTIPART_TYPES } from './test-support.ts';
 
 const enc = (text: string): Uint8Array => new TextEncoder().encode(text);
 
-t.test('recognizes every fixture with its content type, and bare XML by its root', async (t) => {
-  for (const name of ['alert-hikvision-ns.xml', 'alert-isapi-ns.xml', 'alert-no-ns-no-decl.xml', 'plates-many.xml', 'plates-empty.xml']) {
+t.test('recognizes every push fixture with its content type, and bare XML by its root', async (t) => {
+  for (const name of ['alert-hikvision-ns.xml', 'alert-isapi-ns.xml', 'alert-no-ns-no-decl.xml']) {
     t.ok(vendorA.recognizes({ body: fixture(name), contentType: 'application/xml' }), `${name} as application/xml`);
+    t.ok(vendorA.recognizes({ body: fixture(name), contentType: 'text/xml; charset=utf-8' }), `${name} as text/xml`);
     t.ok(vendorA.recognizes({ body: fixture(name) }), `${name} without content type`);
+    t.notOk(vendorA.recognizes({ body: fixture(name), contentType: 'application/json' }), `${name} labelled as JSON`);
   }
+  for (const name of ['plates-many.xml', 'plates-empty.xml']) {
+    t.notOk(vendorA.recognizes({ body: fixture(name), contentType: 'application/xml' }), `${name}: a pull list is never pushed`);
+  }
+  t.notOk(vendorA.recognizes({ body: enc('<Other><x/></Other>'), contentType: 'application/xml' }), 'XML content type alone is not enough');
   for (const [name, contentType] of Object.entries(MULTIPART_TYPES)) {
     t.ok(vendorA.recognizes({ body: fixture(name), contentType }), name);
   }

@@ -58,17 +58,24 @@ function parseMultipartPush(input: ParseInput, context: AdapterContext): ParseOu
   return parseAlert(result.root, context, images);
 }
 
+/**
+ * The `auto` route test (spec "Ingest webhooks"): a vendor_a push, i.e. an
+ * `EventNotificationAlert` root, bare (XML content type, or none at all) or as the XML part
+ * of a multipart push. Any other XML root is not vendor_a here: `Plates` is a pull response
+ * that no camera pushes, and `<Other/>` must get "matches no known camera vendor" rather than
+ * a vendor_a parse error. A body labelled with a non-XML type (JSON, text) is not taken.
+ */
 function recognizes(input: ParseInput): boolean {
   try {
-    if (mediaType(input.contentType).startsWith('multipart/')) {
+    const type = mediaType(input.contentType);
+    if (type.startsWith('multipart/')) {
       if (!boundaryFrom(input.contentType)) return false;
       const multipart = parseMultipart(input.body, input.contentType, MULTIPART_LIMITS);
       const xmlPart = multipart.ok ? findXmlPart(multipart.parts) : undefined;
       return xmlPart !== undefined && sniffRootName(xmlPart.body) === ALERT_ROOT;
     }
-    if (isXmlMediaType(input.contentType)) return true;
-    const root = sniffRootName(input.body);
-    return root === ALERT_ROOT || root === PLATES_ROOT;
+    if (type !== '' && !isXmlMediaType(input.contentType)) return false;
+    return sniffRootName(input.body) === ALERT_ROOT;
   } catch {
     return false;
   }
