@@ -14,11 +14,12 @@ t.test('hikvision namespace, full ANPR block', async (t) => {
     timestamp: '2030-01-02T02:04:05.000Z',
     camera: { id: '001122aabbcc-ch1', mac: '001122aabbcc' },
     plate: { text: 'XY12345', confidence: 0.9 },
-    vehicle: { direction: 'entering', vehicle_type: 'car', color: 'white', brand: '1000', model: '12' },
+    vehicle: { direction: 'entering', vehicle_type: 'car', color: 'white' },
   });
   t.same(parsed.images, {}, 'pictureInfo names a picture that a plain XML post does not carry');
   t.same(parsed.fetchImages, []);
-  t.equal(parsed.raw?.brandCode, '1000');
+  t.equal(parsed.raw?.brandCode, '1000', 'an unknown make code is kept raw, not as a brand');
+  t.equal(parsed.raw?.modelCode, '12');
   t.equal(parsed.raw?.vehicleType, 'SUVMPV');
 });
 
@@ -31,7 +32,7 @@ t.test('isapi namespace without UUID: derived, stable id; MAC with dashes; Z off
     timestamp: '2030-06-15T12:00:00.000Z',
     camera: { id: '001122aabbdd-ch2', mac: '001122aabbdd' },
     plate: { text: 'AB123CD', confidence: 0.75 },
-    vehicle: { direction: 'exiting', vehicle_type: 'car', color: 'gray', brand: '1060' },
+    vehicle: { direction: 'exiting', vehicle_type: 'car', color: 'gray', brand: 'Toyota' },
   });
 });
 
@@ -55,7 +56,7 @@ t.test('ITS sample: colour prefix, both vehicleType fields, milliseconds', async
     timestamp: '2030-01-02T10:48:03.847Z',
     camera: { id: '001122aabbff-ch1', mac: '001122aabbff' },
     plate: { text: '京A12345', confidence: 0.97 },
-    vehicle: { direction: 'entering', vehicle_type: 'bus', brand: '1036', model: '7' },
+    vehicle: { direction: 'entering', vehicle_type: 'bus', brand: 'Mercedes-Benz' },
   });
   t.equal(parsed.raw?.plate, '蓝京A12345');
   t.equal(parsed.raw?.plateColor, 'blue');

@@ -9,7 +9,6 @@ import {
   normalizeConfidence,
   normalizeDirection,
   normalizeMac,
-  normalizeVehicleType,
 } from '../../detection/normalize.ts';
 import { parseCameraTime } from '../../detection/time.ts';
 import type { AdapterContext, ParseOutcome } from '../types.ts';
@@ -17,6 +16,7 @@ import { emptyOutcome } from '../types.ts';
 import type { XmlValue } from '../xml.ts';
 import { childElement, childrenNamed, childText, textAt } from '../xml.ts';
 import { rawFields, textualRegion, VENDOR } from './fields.ts';
+import { makeFromCode, modelFromField, vehicleTypeOf } from './vehicle-codes.ts';
 
 export const ALERT_ROOT = 'EventNotificationAlert';
 
@@ -86,9 +86,12 @@ export function parseAlert(root: XmlValue, context: AdapterContext, images: Dete
   const mac = normalizeMac(rawMac) ?? normalizeMac(context.camera?.mac);
   const channel = childText(root, 'channelID')?.trim();
   const vehicleTypeRaw = childText(anpr, 'vehicleType');
-  const vehicleType = normalizeVehicleType(vehicleTypeRaw);
+  const sizeClass = textAt(anpr, 'vehicleInfo', 'vehicleType');
+  const vehicleType = vehicleTypeOf(vehicleTypeRaw, sizeClass);
+  // Codes become names through vehicle-codes.ts or nothing; the raw codes stay in `raw`.
   const brandCode = textAt(anpr, 'vehicleInfo', 'vehicleLogoRecog');
-  const model = textAt(anpr, 'vehicleInfo', 'vehileModel') ?? textAt(anpr, 'vehicleInfo', 'vehicleModel');
+  const subBrandCode = textAt(anpr, 'vehicleInfo', 'vehileSubLogoRecog') ?? textAt(anpr, 'vehicleInfo', 'vehicleSubLogoRecog');
+  const modelCode = textAt(anpr, 'vehicleInfo', 'vehileModel') ?? textAt(anpr, 'vehicleInfo', 'vehicleModel');
   const country = childText(anpr, 'country');
   const region = textualRegion(country);
   const built = buildDetection({
@@ -104,8 +107,8 @@ export function parseAlert(root: XmlValue, context: AdapterContext, images: Dete
     ...(region ? { region } : {}),
     ...(vehicleType ? { vehicleType } : {}),
     color: textAt(anpr, 'vehicleInfo', 'color'),
-    brand: brandCode,
-    model,
+    brand: makeFromCode(brandCode),
+    model: modelFromField(modelCode),
   });
   if (built.kind === 'no_plate') {
     outcome.ignored = 1;
@@ -121,7 +124,10 @@ export function parseAlert(root: XmlValue, context: AdapterContext, images: Dete
         plateColor: childText(anpr, 'plateColor'),
         direction: childText(anpr, 'direction'),
         vehicleType: vehicleTypeRaw,
+        sizeClass,
         brandCode,
+        subBrandCode,
+        modelCode,
         country,
         activePostCount: childText(root, 'activePostCount'),
       }),
