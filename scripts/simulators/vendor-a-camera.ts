@@ -24,6 +24,8 @@ import type { PushFormat } from './vendor-a-push.ts';
 import { nextPicName, parseCursor, picTimeOf, selectForPull } from './vendor-a-store.ts';
 import type { StoredRead } from './vendor-a-store.ts';
 import { platesXml } from './vendor-a-xml.ts';
+import { startWsDiscoveryResponder } from './ws-discovery.ts';
+import type { WsDiscoveryResponder } from './ws-discovery.ts';
 
 export interface VendorACameraOptions extends ReadGeneratorOptions {
   port?: number;
@@ -48,12 +50,19 @@ export interface VendorACameraOptions extends ReadGeneratorOptions {
   pushRetryDelayMs?: number;
   pushTimeoutMs?: number;
   emptyImageRate?: number;
+  /** Push: share of multipart posts whose plate crop is text labelled image/jpeg. Default 0. */
+  mislabelledImageRate?: number;
   /** Pull: chance of appending a copy of an old entry. Default 0.1. */
   oldCopyRate?: number;
   /** Pull: entries per response. Default 50. */
   maxPlatesPerResponse?: number;
   /** Clock for capture times; default Date.now. */
   now?: () => number;
+  /**
+   * Answer ONVIF WS-Discovery probes (ws-discovery.ts) on 127.0.0.1 at a free UDP port;
+   * `multicast` also joins 239.255.255.250:3702 where the host allows it. Default off.
+   */
+  wsDiscovery?: boolean | { multicast?: boolean; port?: number };
 }
 
 export interface VendorACamera extends SimulatorHandle {
@@ -71,6 +80,8 @@ export interface VendorACamera extends SimulatorHandle {
   idle(): Promise<void>;
   /** Ends production now (before `count`): a soak's cameras produce until its cycles end. */
   stopProducing(): void;
+  /** The WS-Discovery responder, when `wsDiscovery` was asked for. */
+  discovery?: WsDiscoveryResponder;
 }
 
 const XML = 'application/xml; charset="UTF-8"';
@@ -126,6 +137,7 @@ export async function startVendorACamera(options: VendorACameraOptions = {}): Pr
       retries: options.pushRetries ?? 3,
       retryDelayMs: options.pushRetryDelayMs ?? 500,
       emptyImageRate: options.emptyImageRate ?? 0.1,
+      mislabelledImageRate: options.mislabelledImageRate ?? 0,
       timeoutMs: options.pushTimeoutMs ?? 5000,
       timezone,
       mac,
@@ -191,6 +203,14 @@ export async function startVendorACamera(options: VendorACameraOptions = {}): Pr
     });
   });
   const port = await listenLoopback(server, options.port ?? 0);
+  const ws = options.wsDiscovery;
+  const discovery = ws
+    ? await startWsDiscoveryResponder({
+        device: { xaddr: `http://127.0.0.1:${port}/onvif/device_service`, manufacturer: 'HIKVISION', model: 'DS-2CD7A26G0/P-IZHS' },
+        ...(typeof ws === 'object' && ws.port !== undefined ? { port: ws.port } : {}),
+        ...(typeof ws === 'object' && ws.multicast ? { multicast: true } : {}),
+      })
+    : undefined;
 
   const rate = options.ratePerSecond ?? 1;
   let timer: NodeJS.Timeout | undefined;
@@ -215,6 +235,7 @@ export async function startVendorACamera(options: VendorACameraOptions = {}): Pr
     undelivered,
     produced,
     stats,
+    ...(discovery ? { discovery } : {}),
     addReads(n) {
       for (let i = 0; i < n; i++) produce();
     },
@@ -235,6 +256,7 @@ export async function startVendorACamera(options: VendorACameraOptions = {}): Pr
       doneProducing();
       closing.abort();
       await pushChain;
+      await discovery?.close();
       await closeServer(server);
     },
   };

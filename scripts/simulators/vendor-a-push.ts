@@ -20,6 +20,11 @@ export interface PushConfig {
   retryDelayMs: number;
   /** Share of multipart posts where one image part is empty (Content-Length: 0), as captured [A8]. */
   emptyImageRate: number;
+  /**
+   * Share of multipart posts whose plate-crop part is labelled `image/jpeg` but holds 11 bytes
+   * of text, as in a real capture. Default 0. The receiver should keep the read, not the image.
+   */
+  mislabelledImageRate?: number;
   timeoutMs: number;
   timezone: string;
   mac: string;
@@ -41,6 +46,9 @@ interface Body {
   images: PushOutcome['images'];
 }
 
+/** What a real camera put in an `image/jpeg` part: text, not a picture. */
+const MISLABELLED_PART = Buffer.from('Not Found\r\n', 'latin1');
+
 function buildBody(read: PlateRead, uuid: string, config: PushConfig, rng: Rng): Body {
   const format = config.format === 'mixed' ? pick(rng, ['xml', 'multipart'] as const) : config.format;
   const namespace = pick(rng, NAMESPACES);
@@ -56,10 +64,11 @@ function buildBody(read: PlateRead, uuid: string, config: PushConfig, rng: Rng):
   }
   const emptyCrop = chance(rng, config.emptyImageRate) && chance(rng, 0.5);
   const emptyScene = !emptyCrop && chance(rng, config.emptyImageRate);
-  const crop = emptyCrop ? Buffer.alloc(0) : read.crop;
+  const mislabelled = !emptyCrop && chance(rng, config.mislabelledImageRate ?? 0);
+  const crop = emptyCrop ? Buffer.alloc(0) : mislabelled ? MISLABELLED_PART : read.crop;
   const scene = emptyScene ? Buffer.alloc(0) : read.scene;
   const images: PushOutcome['images'] = {};
-  if (crop.length > 0) images.plateCrop = sha256(crop);
+  if (crop.length > 0 && !mislabelled) images.plateCrop = sha256(crop);
   if (scene.length > 0) images.fullScene = sha256(scene);
   const bytes = (n: number): Buffer => {
     const parts: MultipartPart[] = [

@@ -1,5 +1,6 @@
 import type { ParsedDetection, ParseOutcome } from '@alpr/shared/adapters/types';
 import type { DetectionImages } from '@alpr/shared/detection/schema';
+import { servableImages } from '@alpr/shared/detection/image-content';
 import { SinkRefusedError, messageOf } from './errors.ts';
 import { fetchAll } from './images.ts';
 import type { ImageResult } from './images.ts';
@@ -65,7 +66,20 @@ function concurrencyLimit(limit: number): <R>(fn: () => Promise<R>) => Promise<R
   };
 }
 
+/** Images judged by their bytes, whatever their label (docs/cameras.md "Image content"). */
 async function imagesFor(parsed: ParsedDetection, ctx: DeliverContext): Promise<DetectionImages> {
+  const checked = servableImages(await receivedImages(parsed, ctx));
+  for (const drop of checked.dropped) {
+    ctx.status.count('imagesNotImages');
+    ctx.log.warn(
+      { camera: ctx.source, detection: parsed.detection.detection_id, kind: drop.kind, size: drop.size, reason: drop.reason },
+      'image part is not an image; keeping the detection without it',
+    );
+  }
+  return checked.images;
+}
+
+async function receivedImages(parsed: ParsedDetection, ctx: DeliverContext): Promise<DetectionImages> {
   const fetchImage = ctx.fetchImage;
   if (!fetchImage || parsed.fetchImages.length === 0) return parsed.images;
   const wanted = parsed.fetchImages.filter((f) => parsed.images[f.kind] === undefined);

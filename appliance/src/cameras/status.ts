@@ -16,6 +16,8 @@ export interface CameraCounters {
   errors: number;
   /** Images given up on after timeout/retry (spec adapter rule 3). */
   imageFailures: number;
+  /** Images dropped because their bytes are not a JPEG/PNG within the size limit; the read was kept. */
+  imagesNotImages: number;
   /** Image requests answered 429 (vendor_b thumbnail rate limit). */
   imageRateLimited: number;
   /** Connection attempts after a failure (spec adapter rule 1). */
@@ -59,6 +61,7 @@ const emptyCounters = (): CameraCounters => ({
   reads: 0,
   errors: 0,
   imageFailures: 0,
+  imagesNotImages: 0,
   imageRateLimited: 0,
   reconnects: 0,
   sinkFailures: 0,

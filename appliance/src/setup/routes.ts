@@ -2,6 +2,8 @@ import { Hono, type Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { csrf } from 'hono/csrf';
 import type { DiagnosticsSnapshot } from '../diagnostics/snapshot.ts';
+import type { Discovery } from '../discovery/discovery.ts';
+import { createLanDiscovery } from '../discovery/lan-discovery.ts';
 import type { HeartbeatState } from '../lifecycle/heartbeat-state.ts';
 import { createAttemptLimiter, DEFAULT_ATTEMPT_LIMITS, type AttemptLimits } from './attempt-limiter.ts';
 import { parseCameraForm } from './camera-form.ts';
@@ -10,6 +12,7 @@ import { renderDiagnosticsPage } from './diagnostics-page.ts';
 import { enroll, type Claimed, type EnrollDeps } from './enroll.ts';
 import { probeCamera, type ProbeReport } from './probe.ts';
 import { knownHostOnly, lanOnly, socketAddress, type AddressOf } from './request-guards.ts';
+import { configuredAt } from '../discovery/view.ts';
 import { renderSetupPage, type SetupView } from './setup-page.ts';
 
 /**
@@ -30,6 +33,8 @@ export interface SetupDeps extends EnrollDeps {
   heartbeat?: () => HeartbeatState | undefined;
   /** Host names besides IP literals, localhost and *.local under which the page may be opened. */
   hostNames?: readonly string[];
+  /** "Find cameras" (WS-Discovery); default the ONVIF probe on the LAN interfaces. */
+  discovery?: Discovery;
   /** A camera was added (main may restart its runners). */
   onCamerasChanged?: () => Promise<void> | void;
 }
@@ -42,6 +47,7 @@ export function setupRoutes(deps: SetupDeps): Hono {
   const addressOf = deps.addressOf ?? socketAddress;
   const limiter = createAttemptLimiter(() => deps.clock.now().getTime(), deps.attemptLimits ?? DEFAULT_ATTEMPT_LIMITS);
   const probes = new Map<string, ProbeReport>();
+  const discovery = deps.discovery ?? createLanDiscovery({ now: () => deps.clock.now().getTime(), log: deps.log });
   let claimedHere: Claimed | undefined;
   let enrolling = false;
   const isClaimed = (): boolean => claimedHere !== undefined || deps.state() === 'claimed';
@@ -81,7 +87,8 @@ export function setupRoutes(deps: SetupDeps): Hono {
       ...(snapshot ? ([['Buffered detections', String(snapshot.buffer.states.pending ?? 0)]] as [string, string][]) : []),
       ...(snapshot?.cameras ?? []).map((cam): [string, string] => [`Camera ${cam.id}`, `${cam.state}${cam.lastError ? `: ${cam.lastError}` : ''}`]),
     ];
-    const view: SetupView = { hardwareId, hubUrl: deps.defaultHubUrl, cameras, probes, status: statusLines, ...extra };
+    const last = discovery.last();
+    const view: SetupView = { hardwareId, hubUrl: deps.defaultHubUrl, cameras, probes, status: statusLines, ...(last ? { discovery: { result: last } } : {}), ...extra };
     return c.html(renderSetupPage(view), status as 200);
   }
 
@@ -141,6 +148,22 @@ export function setupRoutes(deps: SetupDeps): Hono {
     deps.log.info({ camera_id: form.camera.id, vendor: form.camera.vendor, host: form.camera.host }, 'camera added on the setup page');
     await deps.onCamerasChanged?.();
     return json ? c.json({ id: form.camera.id }, 201) : c.redirect('/', 303);
+  });
+
+  app.post('/setup/discover', async (c) => {
+    const outcome = await discovery.run();
+    if (!outcome.ok) {
+      c.header('Retry-After', String(outcome.retryAfterSeconds));
+      const message = `A search ran moments ago; try again in ${outcome.retryAfterSeconds} s.`;
+      if (wantsJson(c)) return c.json({ error: { code: 'rate_limited', message } }, 429);
+      return page(c, 429, { discovery: { ...(outcome.last ? { result: outcome.last } : {}), error: message } });
+    }
+    const { devices, interfaces } = outcome.result;
+    if (wantsJson(c)) {
+      const cameras = await deps.cameras.list();
+      return c.json({ interfaces, devices: devices.map((d) => ({ ...d, configured: configuredAt(d, cameras) ?? null })) }, 200);
+    }
+    return page(c, 200, { discovery: { result: outcome.result, notice: `${devices.length} device(s) answered.` } });
   });
 
   app.post('/setup/cameras/:id/test', async (c) => {

@@ -4,6 +4,7 @@ import type { CameraFormValues } from './camera-form.ts';
 import type { SetupCamera } from './camera-store.ts';
 import { errorBox, field, layout, noticeBox, select, type Html } from './page-layout.ts';
 import type { ProbeReport } from './probe.ts';
+import { discoverySection, type DiscoveryView } from '../discovery/view.ts';
 
 /**
  * The page an unclaimed appliance shows at `/`: claim (or provisioning token), cameras,
@@ -19,6 +20,8 @@ export interface SetupView {
   provision?: { token?: string; error?: string };
   camera?: { values: CameraFormValues; errors: string[] };
   notice?: string;
+  /** "Find cameras" results (docs/setup-page.md). */
+  discovery?: DiscoveryView;
   /** Pre-claim status lines (buffer, camera states) from the diagnostics snapshot. */
   status: [string, string][];
 }
@@ -48,6 +51,7 @@ ${camerasTable(view)}
 <h3>Add a camera</h3>
 ${view.camera && view.camera.errors.length > 0 ? html`<div class="error" role="alert"><ul>${view.camera.errors.map((e) => html`<li>${e}</li>`)}</ul></div>` : ''}
 ${cameraForm(view.camera?.values ?? {})}
+${discoverySection(view.discovery, view.cameras, cameraForm)}
 <h2>Status</h2>
 <table>${view.status.map(([k, v]) => html`<tr><th>${k}</th><td>${v}</td></tr>`)}</table>
 <p><small><a href="/api/v1/status">status as JSON</a></small></p>`,

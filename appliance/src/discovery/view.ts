@@ -1,0 +1,68 @@
+import { html } from 'hono/html';
+import type { CameraFormValues } from '../setup/camera-form.ts';
+import type { SetupCamera } from '../setup/camera-store.ts';
+import { errorBox, noticeBox, type Html } from '../setup/page-layout.ts';
+import type { DiscoveryResult } from './discovery.ts';
+import type { DiscoveredDevice } from './probe.ts';
+
+/** What the setup page shows about discovery: the last result and a message, if any. */
+export interface DiscoveryView {
+  result?: DiscoveryResult;
+  notice?: string;
+  error?: string;
+}
+
+/** The configured camera already at this address, if any (host compared case-insensitively). */
+export function configuredAt(device: DiscoveredDevice, cameras: readonly SetupCamera[]): string | undefined {
+  const host = device.address.toLowerCase();
+  return cameras.find((c) => String(c.entry['host'] ?? '').toLowerCase() === host)?.id;
+}
+
+/** vendor_a is the ONVIF camera we pull from; vendor_b consoles do not answer ONVIF probes. */
+function vendorFor(device: DiscoveredDevice): string | undefined {
+  const who = `${device.manufacturer ?? ''} ${device.name ?? ''}`.toLowerCase();
+  if (/hikvision|hikv/.test(who)) return 'vendor_a';
+  return undefined;
+}
+
+/** Add-camera form values for a found device: address, port, a readable id and name. */
+export function prefill(device: DiscoveredDevice): CameraFormValues {
+  const id = `cam-${device.address.replace(/[^0-9A-Za-z]+/g, '-')}`.slice(0, 60);
+  const name = [device.manufacturer, device.model].filter(Boolean).join(' ');
+  const vendor = vendorFor(device);
+  return {
+    id,
+    ...(name ? { name } : {}),
+    ...(vendor ? { vendor } : {}),
+    mode: 'pull',
+    host: device.address,
+    ...(device.port !== undefined ? { port: String(device.port) } : {}),
+  };
+}
+
+export function discoverySection(
+  view: DiscoveryView | undefined,
+  cameras: readonly SetupCamera[],
+  cameraForm: (values: CameraFormValues) => Html,
+): Html {
+  const result = view?.result;
+  return html`<h3>Find cameras on the network</h3>
+<p><small>Sends an ONVIF discovery probe on this appliance's local network and lists what answers within a few seconds.</small></p>
+<form method="post" action="/setup/discover"><button type="submit">Find cameras</button></form>
+${errorBox(view?.error)}${noticeBox(view?.notice)}
+${result ? resultTable(result, cameras, cameraForm) : ''}`;
+}
+
+function resultTable(result: DiscoveryResult, cameras: readonly SetupCamera[], cameraForm: (values: CameraFormValues) => Html): Html {
+  if (result.interfaces.length === 0) return html`<p class="bad">No local network interface to search from.</p>`;
+  if (result.devices.length === 0) {
+    return html`<p id="discovery-empty">No camera answered. Check that the cameras are powered, on this network, and have ONVIF discovery switched on; or add one by address below.</p>`;
+  }
+  const rows = result.devices.map((d) => {
+    const existing = configuredAt(d, cameras);
+    return html`<tr class="found"><td>${d.address}${d.port !== undefined ? `:${d.port}` : ''}</td><td>${d.manufacturer ?? 'unknown'}</td><td>${d.model ?? 'unknown'}</td>
+<td>${existing ? html`yes (<code>${existing}</code>)` : 'no'}</td>
+<td>${existing ? '' : html`<details><summary>Add this camera</summary>${cameraForm(prefill(d))}</details>`}</td></tr>`;
+  });
+  return html`<table id="discovery-results"><tr><th>address</th><th>manufacturer</th><th>model</th><th>already configured</th><th></th></tr>${rows}</table>`;
+}
