@@ -20,9 +20,13 @@ const db = await openDatabase({
   ...(config.databaseUrl ? { url: config.databaseUrl } : { dataDir: config.pgliteDir }),
   log,
 });
+// Replays image-journal segments a crash left behind before anything is served
+// (docs/ingest.md, "Image journal"); background move failures are logged and retried.
+const images = openImageStore(config.imageDir, { onError: (err) => log.error({ err }, 'image journal mover failed; retrying') });
+await images.ready();
 const app = createHubApp({
   db,
-  images: openImageStore(config.imageDir),
+  images,
   load: createLoadMonitor(),
   clock: systemClock,
   log,
@@ -45,7 +49,8 @@ const shutdown = (signal: string): void => {
   log.info({ signal }, 'hub stopping');
   setTimeout(() => process.exit(1), 10_000).unref();
   server.close();
-  db.close().finally(() => process.exit(0));
+  // Unmoved images stay in the journal and are replayed at the next start.
+  Promise.allSettled([images.close(), db.close()]).finally(() => process.exit(0));
 };
 process.on('SIGTERM', () => shutdown('SIGTERM'));
 process.on('SIGINT', () => shutdown('SIGINT'));

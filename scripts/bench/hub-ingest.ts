@@ -110,11 +110,19 @@ async function run(hub: TestHub, agent: Agent, withImages: boolean, keys: readon
         const batch = bodies[i];
         if (!batch) return;
         const t0 = performance.now();
-        const res = await request(`${hub.url}/api/v1/detections/batch`, {
-          method: 'POST',
-          dispatcher: agent,
-          headers: { 'content-type': batch.contentType, 'x-api-key': apiKey },
-          body: batch.body,
+        const post = () =>
+          request(`${hub.url}/api/v1/detections/batch`, {
+            method: 'POST',
+            dispatcher: agent,
+            headers: { 'content-type': batch.contentType, 'x-api-key': apiKey },
+            body: batch.body,
+          });
+        // A keep-alive connection the server closed while bodies were being built (seconds on
+        // a loaded machine) resets on reuse: retried once on a new connection, and counted.
+        const res = await post().catch((error: unknown) => {
+          if ((error as { code?: string }).code !== 'ECONNRESET') throw error;
+          statuses.set('retried after ECONNRESET', (statuses.get('retried after ECONNRESET') ?? 0) + 1);
+          return post();
         });
         const answer = (await res.body.json()) as { backpressure?: { reason: string }; error?: { message: string } };
         latencies.push(performance.now() - t0);
