@@ -5,6 +5,7 @@
 # (scripts/test-postgres.sh) runs with all three off and is for tests only.
 #
 #   scripts/bench/production-postgres.sh start   # start (or reuse), print DATABASE_URL=...
+#   scripts/bench/production-postgres.sh env     # print DATABASE_URL=... if running (exit 1 if not)
 #   scripts/bench/production-postgres.sh stop    # stop it and delete its data folder
 #
 # Its own port and state dir (ALPR_BENCH_PG_PORT, default 54339; ALPR_BENCH_PG_DIR, default
@@ -67,8 +68,9 @@ PGBIN=$(find_pgbin)
 case "${1:-}" in
   start) start ;;
   stop) stop ;;
+  env) if is_running; then echo "DATABASE_URL=$URL"; else exit 1; fi ;;
   *)
-    echo "usage: $0 start|stop" >&2
+    echo "usage: $0 start|env|stop" >&2
     exit 2
     ;;
 esac

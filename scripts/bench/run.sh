@@ -8,5 +8,16 @@ source scripts/lib/ensure-test-postgres.sh
 run() { printf '\n== %s\n' "$*"; npx tsx "$@"; }
 run scripts/bench/appliance-buffer.ts --count "${BENCH_BUFFER_COUNT:-2000}"
 run scripts/bench/appliance-system.ts --backlog "${BENCH_BACKLOG:-3000}" --seconds "${BENCH_MEMORY_SECONDS:-30}"
-run scripts/bench/hub-ingest.ts --batches "${BENCH_BATCHES:-200}"
+# Hub ingest against a production-configured PostgreSQL (fsync, synchronous_commit and
+# full_page_writes on; scripts/bench/production-postgres.sh), never the fast test cluster:
+# BENCH_DATABASE_URL points it at another server, which the bench checks and reports.
+ingest_url="${BENCH_DATABASE_URL:-}"
+if [ -z "$ingest_url" ]; then
+  if ! scripts/bench/production-postgres.sh env >/dev/null 2>&1; then
+    trap '[ "$started_pg" = 1 ] && scripts/test-postgres.sh stop >/dev/null 2>&1; scripts/bench/production-postgres.sh stop >/dev/null 2>&1 || true' EXIT
+  fi
+  ingest_url=$(scripts/bench/production-postgres.sh start | grep '^DATABASE_URL=' | tail -n 1 | cut -d= -f2-)
+fi
+printf '\n== hub ingest (PostgreSQL %s)\n' "$ingest_url"
+DATABASE_URL="$ingest_url" npx tsx scripts/bench/hub-ingest.ts --batches "${BENCH_BATCHES:-200}" --repeat "${BENCH_REPEAT:-1}"
 run scripts/bench/login-timing.ts --samples "${BENCH_LOGIN_SAMPLES:-100}"
