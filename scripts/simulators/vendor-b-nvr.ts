@@ -67,6 +67,8 @@ export interface VendorBNvr extends SimulatorHandle {
   idle(): Promise<void>;
   /** Ends production now (before `count`); events already started still end and deliver. */
   stopProducing(): void;
+  /** Sends these bytes as one binary message to every open updates socket (malformed-packet tests). */
+  sendRaw(bytes: Uint8Array): void;
 }
 
 const JSON_TYPE = 'application/json; charset=utf-8';
@@ -242,6 +244,9 @@ export async function startVendorBNvr(options: VendorBNvrOptions = {}): Promise<
     stopProducing() {
       clearInterval(timer);
       producing = false;
+    },
+    sendRaw(bytes) {
+      for (const ws of sockets.keys()) if (ws.readyState === ws.OPEN) ws.send(bytes, { binary: true });
     },
     async idle() {
       // Poll our own state (no wall-clock assertion): production over and no lifecycle pending.
