@@ -4,6 +4,7 @@ import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { ADD_PACKET, CAMERA_ID, END_PACKET, EVENT_ID, MALFORMED_PACKETS, PLATE_PACKET } from '../shared/src/adapters/vendor-b/captured-packets.test-helper.ts';
 import { encodePacket } from '../shared/src/adapters/vendor-b/packet-encoder.ts';
 
 /** The parse command as a user runs it (`npm run -s parse -- ...` runs exactly this). */
@@ -121,4 +122,36 @@ t.test('vendor_b events list JSON', async (t) => {
   const hash = createHash('sha256').update(r.stdout).digest('hex');
   t.equal(createHash('sha256').update(parse('--vendor', 'auto', join(fixturesB, 'events-list-mixed.json')).stdout).digest('hex'), hash,
     'deterministic output');
+});
+
+t.test('vendor_b packets written from the documented layout parse into one detection', async (t) => {
+  const bootstrap = join(work, 'captured-bootstrap.json');
+  writeFileSync(bootstrap, JSON.stringify({ cameras: [{ id: CAMERA_ID, mac: '7CD8B328641B', name: 'Gate' }] }));
+  const files = [ADD_PACKET, PLATE_PACKET, END_PACKET].map((bytes, i) => {
+    const file = join(work, `captured-${i}.bin`);
+    writeFileSync(file, bytes);
+    return file;
+  });
+  const r = parse('--vendor', 'vendor_b', '--cameras', bootstrap, ...files);
+  t.equal(r.status, 0, r.stderr);
+  t.match(r.json(), [{ detection_id: EVENT_ID, plate: { text: 'LM34NOP' }, camera: { mac: '7cd8b328641b' } }]);
+  t.equal(r.json().length, 1);
+});
+
+t.test('a vendor_b packet whose header lengths disagree with its size cannot be parsed: exit 2 with the reason', async (t) => {
+  const cases = MALFORMED_PACKETS.filter((m) => /padding|cut one byte|4 GiB/.test(m.name));
+  t.equal(cases.length, 3);
+  for (const [i, bad] of cases.entries()) {
+    const file = join(work, `bad-${bad.name.replace(/\W+/g, '-')}.bin`);
+    writeFileSync(file, bad.bytes);
+    // Each run is a process start; auto is checked once.
+    for (const vendor of i === 0 ? ['vendor_b', 'auto'] : ['vendor_b']) {
+      const r = parse('--vendor', vendor, file);
+      t.equal(r.status, 2, `${bad.name} (${vendor}): exit 2`);
+      t.equal(r.stdout, '', 'nothing printed as a result');
+      const lines = r.stderr.trim().split('\n');
+      t.equal(lines.length, 1, r.stderr);
+      t.match(lines[0], bad.reason, `${bad.name} (${vendor}): names the reason`);
+    }
+  }
 });

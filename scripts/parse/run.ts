@@ -1,6 +1,7 @@
 import { detectAdapter, getAdapter } from '../../shared/src/adapters/factory.ts';
 import type { Adapter, AdapterContext, CameraIdentity, ParseInput, ParseOutcome, PacketStream } from '../../shared/src/adapters/types.ts';
 import { PLATES_ROOT } from '../../shared/src/adapters/vendor-a/plates.ts';
+import { decodeMessage } from '../../shared/src/adapters/vendor-b/message.ts';
 import { sniffRootName } from '../../shared/src/adapters/xml.ts';
 import { normalizeMac } from '../../shared/src/detection/normalize.ts';
 import type { ParseArgs } from './args.ts';
@@ -71,6 +72,13 @@ export async function runParse(args: ParseArgs, read: (path: string) => Promise<
     }
     const contentType = args.contentType ?? sniffContentType(body);
     const input = { body, ...(contentType ? { contentType } : {}) };
+    if (!args.contentType && args.vendor !== 'vendor_a' && looksLikeUpdatePacket(body)) {
+      // §2.6: a packet is valid only if its length is exactly 8 + size1 + 8 + size2. The
+      // runtime drops such a packet and keeps the socket; this command is asked about one
+      // file, so it says the file cannot be parsed (exit 2) and why.
+      const packet = decodeMessage(body);
+      if (!packet.ok) return { ...run, failure: `${file}: vendor_b packet cannot be parsed: ${packet.reason}` };
+    }
     const adapter = args.vendor === 'auto' ? detectFileAdapter(input) : getAdapter(args.vendor);
     if (!adapter) return { ...run, failure: `${file}: payload matches no known camera vendor` };
     if (adapter.openStream && !args.contentType && looksLikeUpdatePacket(body)) {
