@@ -54,6 +54,8 @@ export interface VendorACameraOptions extends ReadGeneratorOptions {
   mislabelledImageRate?: number;
   /** Pull: chance of appending a copy of an old entry. Default 0.1. */
   oldCopyRate?: number;
+  /** Pull: answer 405 to POST on the plates list (a device that takes only the GET variant). */
+  refusePost?: boolean;
   /** Pull: entries per response. Default 50. */
   maxPlatesPerResponse?: number;
   /** Clock for capture times; default Date.now. */
@@ -74,7 +76,7 @@ export interface VendorACamera extends SimulatorHandle {
   /** Every read produced, in order. */
   produced: StoredRead[];
   /** Request counters: lets a test see that a client reuses its nonce instead of re-handshaking. */
-  stats: { requests: number; unauthorized: number; stale: number };
+  stats: { requests: number; unauthorized: number; stale: number; platesPosts: number; platesGets: number };
   addReads(n: number): void;
   /** Resolves once `count` reads exist (when a count is set) and no push is pending. */
   idle(): Promise<void>;
@@ -115,7 +117,7 @@ export async function startVendorACamera(options: VendorACameraOptions = {}): Pr
   const handedOut = new Set<string>();
   const closing = new AbortController();
   let pushChain: Promise<void> = Promise.resolve();
-  const stats = { requests: 0, unauthorized: 0, stale: 0 };
+  const stats = { requests: 0, unauthorized: 0, stale: 0, platesPosts: 0, platesGets: 0 };
 
   const repeatId = (read: PlateRead, idOf: (e: StoredRead) => string): string | undefined => {
     const original = read.repeatOf === undefined ? undefined : produced[read.repeatOf];
@@ -181,6 +183,9 @@ export async function startVendorACamera(options: VendorACameraOptions = {}): Pr
     const plates = PLATES_PATH.exec(url.pathname);
     if (plates) {
       if (Number(plates[1]) !== channelId) return send(res, 404, XML, statusXml(4, 'invalidID'));
+      if (method === 'POST') stats.platesPosts += 1;
+      if (method === 'GET') stats.platesGets += 1;
+      if (method === 'POST' && options.refusePost) return send(res, 405, XML, statusXml(4, 'methodNotAllowed'));
       if (method === 'POST') return servePlates(res, picTimeOf(body.toString('utf8')), false);
       if (method === 'GET') return servePlates(res, url.searchParams.get('picTime') ?? undefined, true);
       return send(res, 405, XML, statusXml(4, 'methodNotAllowed'));

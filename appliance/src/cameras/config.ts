@@ -31,6 +31,12 @@ export const cameraConfigSchema = z
     password: z.string().max(200).optional(),
     token: z.string().min(1).max(500).optional(),
     tokenHeader: z.enum(['bearer', 'x-api-key']).default('bearer'),
+    /**
+     * vendor_a pull request: `POST` with an `<AfterTime>` body (the real devices [A3]), `GET`
+     * with `?picTime=` (the spec's variant, images inline), or `auto`: POST until the device
+     * refuses the method (405/501), then GET for the life of the runner.
+     */
+    pullMethod: z.enum(['auto', 'POST', 'GET']).default('auto'),
     /** vendor_a traffic channel id. */
     channel: z.number().int().min(1).max(999).default(1),
     /** IANA zone of the camera clock (vendor_a timestamps without an offset). */

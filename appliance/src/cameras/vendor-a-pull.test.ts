@@ -169,3 +169,45 @@ t.test('a refused sink keeps the cursor and the camera ONLINE; the same reads co
   t.ok(await deps.sink.waitFor(4), 'delivered once the sink accepts again');
   t.same(deps.sink.ids().sort(), camera.produced.map((r) => r.picName).sort());
 });
+
+t.test('a device that refuses POST is pulled by GET (images inline); GET by configuration never POSTs', async (t) => {
+  const camera = await startVendorACamera({ ratePerSecond: 0, oldCopyRate: 0, unknownRate: 0, seed: 12, cropBytes: 400, sceneBytes: 800, refusePost: true });
+  t.teardown(() => camera.close());
+  camera.addReads(6);
+  const deps = memoryDeps();
+  const runner = startVendorAPull(config({ port: camera.port, mac: camera.mac }), deps);
+  t.teardown(() => runner.stop());
+  t.ok(await deps.sink.waitFor(6), 'every read arrives');
+  await runner.stop();
+  t.same(deps.sink.ids().sort(), camera.produced.map((r) => r.picName).sort());
+  for (const r of camera.produced) {
+    t.equal(deps.sink.imageHash(r.picName, 'plate_crop'), sha256(r.read.crop), 'plate crop inline');
+    t.equal(deps.sink.imageHash(r.picName, 'full_scene'), sha256(r.read.scene), 'scene inline (the GET variant carries it)');
+  }
+  t.equal(camera.stats.platesPosts, 1, 'one refused POST, then GET only');
+  t.ok(deps.log.messages('info').includes('vendor_a device refuses POST on the plates list; pulling by GET'));
+  t.equal(runner.status().counters.errors, 0);
+
+  const configured = await startVendorACamera({ ratePerSecond: 0, oldCopyRate: 0, unknownRate: 0, seed: 13, cropBytes: 300, sceneBytes: 300 });
+  t.teardown(() => configured.close());
+  configured.addReads(3);
+  const deps2 = memoryDeps();
+  const byGet = startVendorAPull(config({ port: configured.port, mac: configured.mac, pullMethod: 'GET' }), deps2);
+  t.teardown(() => byGet.stop());
+  t.ok(await deps2.sink.waitFor(3));
+  await byGet.stop();
+  t.equal(configured.stats.platesPosts, 0, 'pullMethod = "GET": no POST at all');
+  t.ok(configured.stats.platesGets > 0);
+});
+
+t.test('pullMethod = "POST": a refused POST is an error, not a silent switch', async (t) => {
+  const camera = await startVendorACamera({ ratePerSecond: 0, oldCopyRate: 0, unknownRate: 0, seed: 14, refusePost: true });
+  t.teardown(() => camera.close());
+  const deps = memoryDeps();
+  const runner = startVendorAPull(config({ port: camera.port, mac: camera.mac, pullMethod: 'POST' }), deps);
+  t.teardown(() => runner.stop());
+  t.ok(await until(() => runner.status().state === 'OFFLINE'));
+  await runner.stop();
+  t.equal(camera.stats.platesGets, 0);
+  t.match(runner.status().lastError, /HTTP 405/);
+});

@@ -17,7 +17,8 @@ import { DEVICE_INFO_PATH, macFromDeviceInfo } from './vendor-a-device.ts';
 /**
  * vendor_a pull (vendor-formats §1.5): every `pollIntervalMs` (default 2 s) POST
  * `<AfterTime><picTime>CURSOR</picTime></AfterTime>` with Digest auth to
- * `/ISAPI/Traffic/channels/{channel}/vehicleDetect/plates`, parse with the shared adapter,
+ * `/ISAPI/Traffic/channels/{channel}/vehicleDetect/plates` (or GET `?picTime=CURSOR`, the
+ * spec's variant, when configured or when the device refuses POST), parse with the shared adapter,
  * fetch each plate image, sink every detection, and only THEN move and store the cursor:
  * a crash in between re-reads the page (the buffer drops the repeats by detection_id,
  * which is the picName) and never skips one.
@@ -26,6 +27,9 @@ import { DEVICE_INFO_PATH, macFromDeviceInfo } from './vendor-a-device.ts';
 export const vendorACursorKey = (cameraId: string): string => `camera:${cameraId}:vendor_a:picName`;
 
 const platesPath = (channel: number): string => `/ISAPI/Traffic/channels/${channel}/vehicleDetect/plates`;
+
+/** What a device that does not take POST on the plates path answers. */
+const METHOD_REFUSED = new Set([405, 501]);
 
 export function startVendorAPull(config: CameraConfig, deps: RunnerDeps): CameraRunner {
   const status = createStatusTracker({ id: config.id, name: displayName(config), vendor: 'vendor_a', mode: 'pull' }, deps.clock);
@@ -42,6 +46,7 @@ export function startVendorAPull(config: CameraConfig, deps: RunnerDeps): Camera
   const stopper = new AbortController();
   let mac = config.mac;
   let cursor: string | undefined;
+  let method: 'POST' | 'GET' = config.pullMethod === 'GET' ? 'GET' : 'POST';
 
   async function call(req: CameraRequest): Promise<CameraResponse> {
     try {
@@ -61,15 +66,21 @@ export function startVendorAPull(config: CameraConfig, deps: RunnerDeps): Camera
     return mac;
   }
 
+  function platesRequest(from: string): CameraRequest {
+    const url = `${base}${platesPath(config.channel)}`;
+    if (method === 'GET') return { url: `${url}?picTime=${encodeURIComponent(from)}` };
+    return { method: 'POST', url, headers: { 'content-type': 'application/xml; charset="UTF-8"' }, body: afterTimeBody(from) };
+  }
+
   async function step(): Promise<StepResult> {
     const cameraMac = await prepare();
     const from = cursor as string;
-    const res = await call({
-      method: 'POST',
-      url: `${base}${platesPath(config.channel)}`,
-      headers: { 'content-type': 'application/xml; charset="UTF-8"' },
-      body: afterTimeBody(from),
-    });
+    let res = await call(platesRequest(from));
+    if (method === 'POST' && config.pullMethod === 'auto' && METHOD_REFUSED.has(res.status)) {
+      deps.log.info({ camera: config.id, status: res.status }, 'vendor_a device refuses POST on the plates list; pulling by GET');
+      method = 'GET';
+      res = await call(platesRequest(from));
+    }
     if (res.status !== 200) throw new CameraConnectionError(`plates list answered HTTP ${res.status}`);
     status.online();
     const contentType = res.headers['content-type'];
