@@ -1,16 +1,36 @@
 import { Hono } from 'hono';
 import type { HubDeps } from './deps.ts';
+import { csrfForSessions } from './auth/csrf.ts';
+import { bodyEdge } from './http/body-edge.ts';
 import { errorHandler } from './http/on-error.ts';
 import { collectorRoutes } from './collectors/routes.ts';
 import { ingestRoutes } from './ingest/routes.ts';
 import { authRoutes } from './auth/routes.ts';
 import { adminRoutes } from './admin/routes.ts';
 
+/**
+ * Largest body an edge-checked route takes: an admin collector configuration (256 KB,
+ * admin/guards.ts). Auth and collector routes keep their smaller caps (16 KB, 64 KB).
+ */
+export const EDGE_MAX_BODY_BYTES = 256 * 1024;
+
+/**
+ * Camera webhooks and batch uploads read their own streams under their own caps (2 MB,
+ * 12 MB) and parse camera formats leniently (multipart with JPEGs, vendor XML/JSON, with
+ * the adapters' own depth and item limits): the body edge leaves them alone.
+ */
+export function isRawBodyPath(path: string): boolean {
+  return path.startsWith('/api/v1/ingest/') || path === '/api/v1/detections/batch' || path === '/api/v1/events/batch';
+}
+
 /** The hub's HTTP app: each domain mounts its own routes; one error mapping for all. */
 export function createHubApp(deps: HubDeps): Hono {
   const app = new Hono();
   app.onError(errorHandler(deps.log));
   app.notFound((c) => c.json({ error: { code: 'not_found', message: 'no such route' } }, 404));
+  // One edge for every route, present and future: bodies checked once, CSRF for sessions.
+  app.use('*', bodyEdge({ log: deps.log, maxBytes: EDGE_MAX_BODY_BYTES, rawBody: isRawBodyPath }));
+  app.use('*', csrfForSessions());
   app.get('/healthz', (c) => c.json({ ok: true, database: deps.db.kind }));
   app.route('/', collectorRoutes(deps));
   app.route('/', ingestRoutes(deps));

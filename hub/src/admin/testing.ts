@@ -10,6 +10,7 @@ import { auditLog } from '../db/schema/audit-log.ts';
 import type { TestHandle } from '../db/test-database.ts';
 
 export const ADMIN_IP = '198.51.100.7';
+const TEST_CSRF_TOKEN = 'test-csrf-token-0123456789abcdefghijklmnopq';
 
 export interface Session {
   user: TestUser;
@@ -35,7 +36,13 @@ export async function adminTestContext(t: TestHandle): Promise<AdminTestContext>
 /** Any method with the session's cookies; a JSON body when given. */
 export async function send(ctx: AuthTestContext, s: Session | null, method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Response> {
   const h: Record<string, string> = { 'user-agent': 'tap-test/1.0', ...headers };
-  const cookie = s?.client.jar.header();
+  let cookie = s?.client.jar.header();
+  // A POST with no body is what a dashboard button sends: like the dashboard, echo the
+  // double-submit CSRF token (every non-JSON POST needs it, auth/csrf.ts).
+  if (cookie && body === undefined && method === 'POST') {
+    cookie = `${cookie}; csrf_token=${TEST_CSRF_TOKEN}`;
+    h['x-csrf-token'] = TEST_CSRF_TOKEN;
+  }
   if (cookie) h['cookie'] = cookie;
   if (body !== undefined && h['content-type'] === undefined) h['content-type'] = 'application/json';
   const init: RequestInit = { method, headers: h };

@@ -33,7 +33,7 @@ t.test('form posts need the double-submit CSRF token; JSON posts do not', async 
 
   clock.advance(60_000);
   const plain = await c.post('/auth/login', creds, { 'content-type': 'text/plain' });
-  t.same([plain.status, await plain.json()], [400, { detail: 'Body must be application/json or an HTML form' }], 'text/plain refused (no CSRF bypass)');
+  t.same([plain.status, await plain.json()], [403, { detail: 'CSRF token missing or invalid' }], 'text/plain refused (no CSRF bypass)');
   const recovery = await c.get('/auth/2fa/recovery', { accept: 'application/json' });
   t.same(await recovery.json(), { fields: ['code', 'partial_token', 'csrf_token'], csrf_token: token });
 });

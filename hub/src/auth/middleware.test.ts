@@ -74,7 +74,7 @@ t.test('role denials for each role', async (t) => {
 t.test('fresh second factor: required within 5 minutes, renewed by reverify', async (t) => {
   const u = await testUser(ctx, 'admin', { enrolled: true });
   const c = await signedIn(ctx, u);
-  const post = () => app.request('/api/v1/admin/keys', { method: 'POST', headers: { cookie: c.jar.header() } });
+  const post = () => app.request('/api/v1/admin/keys', { method: 'POST', headers: { cookie: c.jar.header(), 'content-type': 'application/json' } });
   t.equal((await post()).status, 200, 'just signed in');
   clock.advance(301_000);
   await check(t, await post(), 403, 'Recent 2FA verification required', ['x-2fa-fresh-required', 'true']);
