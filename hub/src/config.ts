@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { join } from 'node:path';
+import type { ServerTimeouts } from '@alpr/shared/http/timeouts';
 
 /**
  * The hub's configuration, parsed once at start from the environment (the only place that
@@ -33,6 +34,17 @@ const envSchema = z.object({
   HUB_SESSION_SECRET: z.string().min(32).optional(),
   /** `Secure` on session cookies; unset: on when HUB_PUBLIC_URL is https. */
   HUB_SECURE_COOKIES: z.enum(['true', 'false']).optional(),
+  /** Slow clients (docs/security.md "Hostile input"): the request head must arrive within this. */
+  HUB_HEADERS_TIMEOUT_SECONDS: z.coerce.number().positive().default(10),
+  /**
+   * Head and body together. 120 s lets a full 12 MB batch through a 1 Mbit/s uplink;
+   * anything slower is cut off (408) and the collector retries the batch later.
+   */
+  HUB_REQUEST_TIMEOUT_SECONDS: z.coerce.number().positive().default(120),
+  /** No byte at all for this long on an open request: the connection is closed. */
+  HUB_IDLE_TIMEOUT_SECONDS: z.coerce.number().positive().default(30),
+  /** An idle keep-alive connection between requests is closed after this. */
+  HUB_KEEP_ALIVE_TIMEOUT_SECONDS: z.coerce.number().positive().default(5),
 });
 
 export interface HubConfig {
@@ -53,6 +65,8 @@ export interface HubConfig {
   sessionSecret?: string;
   /** Session cookies carry `Secure` (served over TLS, directly or behind a proxy). */
   secureCookies?: boolean;
+  /** Slow-client bounds for the HTTP server (main.ts). */
+  timeouts: ServerTimeouts;
 }
 
 export function loadHubConfig(env: Readonly<Record<string, string | undefined>>): HubConfig {
@@ -78,5 +92,11 @@ export function loadHubConfig(env: Readonly<Record<string, string | undefined>>)
     maxCaptureAheadSeconds: e.HUB_MAX_CAPTURE_AHEAD_SECONDS,
     ...(e.HUB_SESSION_SECRET ? { sessionSecret: e.HUB_SESSION_SECRET } : {}),
     secureCookies: e.HUB_SECURE_COOKIES === undefined ? publicUrl.startsWith('https:') : e.HUB_SECURE_COOKIES === 'true',
+    timeouts: {
+      headersMs: e.HUB_HEADERS_TIMEOUT_SECONDS * 1000,
+      requestMs: e.HUB_REQUEST_TIMEOUT_SECONDS * 1000,
+      idleMs: e.HUB_IDLE_TIMEOUT_SECONDS * 1000,
+      keepAliveMs: e.HUB_KEEP_ALIVE_TIMEOUT_SECONDS * 1000,
+    },
   };
 }

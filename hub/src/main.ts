@@ -4,6 +4,7 @@
  */
 import { serve } from '@hono/node-server';
 import { mkdir } from 'node:fs/promises';
+import { applyIdleTimeout, serverOptionsFor } from '@alpr/shared/http/timeouts';
 import { createHubApp } from './app.ts';
 import { systemClock } from './clock.ts';
 import { loadHubConfig } from './config.ts';
@@ -32,7 +33,7 @@ const app = createHubApp({
   log,
   config,
 });
-const server = serve({ fetch: app.fetch, hostname: config.host, port: config.port }, (info) => {
+const server = serve({ fetch: app.fetch, hostname: config.host, port: config.port, serverOptions: serverOptionsFor(config.timeouts) }, (info) => {
   log.info({ url: `http://${info.address}:${info.port}`, database: db.kind }, 'hub listening');
   process.send?.({ ready: true, port: info.port });
 });
@@ -41,6 +42,7 @@ const partitionTimer = setInterval(() => {
   ensureUpcomingPartitions(db, systemClock.now()).catch((err: unknown) => log.error({ err }, 'partition check failed'));
 }, 24 * 3600_000);
 partitionTimer.unref();
+applyIdleTimeout(server, config.timeouts);
 
 let stopping = false;
 const shutdown = (signal: string): void => {

@@ -1,0 +1,42 @@
+/**
+ * Slow-client bounds for both servers (docs/security.md "Hostile input"). Without them a
+ * client sending one byte a second held a hub connection for as long as it liked (60 s
+ * measured, no end in sight); a few hundred such clients exhaust file descriptors.
+ * - `headersMs`: the request head must be complete within this (Node answers 408).
+ * - `requestMs`: head and body together (408, or the socket is closed mid-body).
+ * - `idleMs`: no byte at all for this long on an open request or connection: closed.
+ * - `keepAliveMs`: an idle keep-alive connection between requests is closed after this.
+ */
+export interface ServerTimeouts {
+  headersMs: number;
+  requestMs: number;
+  idleMs: number;
+  keepAliveMs: number;
+}
+
+/**
+ * Node checks the header and request bounds on a timer (30 s by default, which would make
+ * a 10 s bound anything up to 40 s); 1 s keeps each bound within a second of its value.
+ */
+const CHECK_EVERY_MS = 1000;
+
+/** Options for `http.createServer` (`serve({ serverOptions })` in @hono/node-server). */
+export function serverOptionsFor(t: ServerTimeouts): {
+  headersTimeout: number;
+  requestTimeout: number;
+  keepAliveTimeout: number;
+  connectionsCheckingInterval: number;
+} {
+  return {
+    // Node requires headersTimeout <= requestTimeout.
+    headersTimeout: Math.min(t.headersMs, t.requestMs),
+    requestTimeout: t.requestMs,
+    keepAliveTimeout: t.keepAliveMs,
+    connectionsCheckingInterval: Math.min(CHECK_EVERY_MS, t.headersMs),
+  };
+}
+
+/** The inactivity bound, set on the listening server (a socket with no traffic is destroyed). */
+export function applyIdleTimeout(server: { setTimeout(msecs: number): unknown }, t: ServerTimeouts): void {
+  server.setTimeout(t.idleMs);
+}
