@@ -6,7 +6,7 @@
  * pushes, diagnostics). A SIGKILL loses nothing committed.
  */
 import { serve } from '@hono/node-server';
-import { Hono } from 'hono';
+import { applyIdleTimeout, serverOptionsFor } from '@alpr/shared/http/timeouts';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { apiKeyPrefix } from '@alpr/shared/credentials/index';
@@ -14,6 +14,8 @@ import { closeBuffer, enforceRetention, openBuffer } from './buffer/index.ts';
 import { createIngestApp } from './cameras/vendor-a-push.ts';
 import { readEnvironment } from './config/load.ts';
 import { diagnosticsRoutes } from './diagnostics/routes.ts';
+import { createApplianceHttpApp } from './http/app.ts';
+import { APPLIANCE_TIMEOUTS } from './http/edge.ts';
 import { takeSnapshot, type DiagnosticsSources } from './diagnostics/snapshot.ts';
 import { fileCameraStore, openSetupVault } from './setup/camera-store.ts';
 import { setupRoutes } from './setup/routes.ts';
@@ -138,17 +140,16 @@ const diagnostics: DiagnosticsSources = {
   now: () => new Date(),
 };
 
-const app = new Hono();
-app.route('/', createIngestApp({
+const ingestApp = createIngestApp({
   cameras: () => pipeline.config.cameras,
   sink: { accept: (item) => pipeline.sink.accept(item), seen: (ids) => pipeline.sink.seen(ids) },
   log,
   clock: { now: () => Date.now() },
   statusOf: (id) => pipeline.runners.statusOf(id),
   vendorBCameras: () => pipeline.runners.vendorBCameras(),
-}));
+});
 // The setup page owns `/` (claim form before the claim, read-only diagnostics after).
-app.route('/', setupRoutes({
+const setupApp = setupRoutes({
   clock: { now: () => new Date() },
   log,
   identity,
@@ -169,12 +170,15 @@ app.route('/', setupRoutes({
     await reloadPipeline();
     if (enrollment && vault) startClaimedServices(enrollment, vault, claimed.hubUrl, claimed.configVersion);
   },
-}));
-app.route('/', diagnosticsRoutes(diagnostics));
-const server = serve({ fetch: app.fetch, hostname: config.setup.host, port: config.setup.port }, (info) => {
+});
+const app = createApplianceHttpApp(log, [ingestApp, setupApp, diagnosticsRoutes(diagnostics)]);
+const serverOptions = serverOptionsFor(APPLIANCE_TIMEOUTS);
+const server = serve({ fetch: app.fetch, hostname: config.setup.host, port: config.setup.port, serverOptions }, (info) => {
   log.info({ url: `http://${info.address}:${info.port}`, cameras: config.cameras.length, claimed: Boolean(enrollment) }, 'appliance listening');
   process.send?.({ ready: true, port: info.port });
 });
+
+applyIdleTimeout(server, APPLIANCE_TIMEOUTS);
 
 // Retention: 7 days and the disk cap, checked every minute (indexed deletes: cheap).
 const retention = setInterval(() => {

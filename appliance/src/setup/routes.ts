@@ -1,9 +1,9 @@
 import { Hono, type Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
-import { csrf } from 'hono/csrf';
 import type { DiagnosticsSnapshot } from '../diagnostics/snapshot.ts';
 import type { Discovery } from '../discovery/discovery.ts';
 import { createLanDiscovery } from '../discovery/lan-discovery.ts';
+import { sameOriginPosts } from '../http/csrf.ts';
 import type { HeartbeatState } from '../lifecycle/heartbeat-state.ts';
 import { createAttemptLimiter, DEFAULT_ATTEMPT_LIMITS, type AttemptLimits } from './attempt-limiter.ts';
 import { parseCameraForm } from './camera-form.ts';
@@ -60,7 +60,7 @@ export function setupRoutes(deps: SetupDeps): Hono {
     if (isClaimed()) return c.json({ error: { code: 'gone', message: 'already claimed' } }, 410);
     await next();
   });
-  app.use('/setup/*', bodyLimit({ maxSize: SETUP_BODY_LIMIT }), csrf());
+  app.use('/setup/*', bodyLimit({ maxSize: SETUP_BODY_LIMIT }), sameOriginPosts());
 
   const wantsJson = (c: Context): boolean => (c.req.header('content-type') ?? '').toLowerCase().startsWith('application/json');
   const readBody = async (c: Context): Promise<Body> => {
