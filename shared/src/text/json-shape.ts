@@ -10,6 +10,12 @@ export interface JsonShapeLimits {
   maxDepth: number;
   /** Members of one array or object. */
   maxItems: number;
+  /**
+   * Array elements in the whole document: per-container caps alone still let 1,000 arrays
+   * of 1,000 numbers fit in 2 MB. (Object members are not counted: validators look up the
+   * keys they know and skip the rest, while each array element is visited.)
+   */
+  maxTotalItems: number;
 }
 
 /**
@@ -18,7 +24,7 @@ export interface JsonShapeLimits {
  * configuration's camera list; 32 and 1,000 leave ample room and keep the worst case of
  * per-element validation in the low milliseconds (measured in `npm run bench`).
  */
-export const EDGE_JSON_LIMITS: JsonShapeLimits = { maxDepth: 32, maxItems: 1000 };
+export const EDGE_JSON_LIMITS: JsonShapeLimits = { maxDepth: 32, maxItems: 1000, maxTotalItems: 10_000 };
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
@@ -42,7 +48,10 @@ const isSpace = (b: number): boolean => b === SPACE || b === TAB || b === LF || 
 export function jsonShapeProblem(bytes: Uint8Array, limits: JsonShapeLimits = EDGE_JSON_LIMITS): string | undefined {
   const items = new Uint32Array(limits.maxDepth + 1);
   const empty = new Uint8Array(limits.maxDepth + 1);
+  const isArray = new Uint8Array(limits.maxDepth + 1);
   let depth = 0;
+  let total = 0;
+  const tooMany = `a JSON document holds more than ${limits.maxTotalItems} array elements`;
   let inString = false;
   for (let i = 0; i < bytes.length; i += 1) {
     const b = bytes[i] as number;
@@ -55,6 +64,7 @@ export function jsonShapeProblem(bytes: Uint8Array, limits: JsonShapeLimits = ED
     if (depth > 0 && empty[depth] === 1 && b !== CLOSE_ARRAY && b !== CLOSE_OBJECT) {
       empty[depth] = 0;
       items[depth] = 1;
+      if (isArray[depth] === 1 && ++total > limits.maxTotalItems) return tooMany;
     }
     if (b === QUOTE) {
       inString = true;
@@ -63,11 +73,13 @@ export function jsonShapeProblem(bytes: Uint8Array, limits: JsonShapeLimits = ED
       if (depth > limits.maxDepth) return `JSON nests deeper than ${limits.maxDepth} levels`;
       items[depth] = 0;
       empty[depth] = 1;
+      isArray[depth] = b === OPEN_ARRAY ? 1 : 0;
     } else if (b === CLOSE_ARRAY || b === CLOSE_OBJECT) {
       if (depth > 0) depth -= 1;
     } else if (b === COMMA && depth > 0) {
       items[depth] = (items[depth] as number) + 1;
       if ((items[depth] as number) > limits.maxItems) return `a JSON array or object holds more than ${limits.maxItems} items`;
+      if (isArray[depth] === 1 && ++total > limits.maxTotalItems) return tooMany;
     }
   }
   return undefined;

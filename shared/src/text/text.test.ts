@@ -43,7 +43,7 @@ t.test('jsonShapeProblem: depth and items per container, strings skipped', async
   t.equal(jsonShapeProblem(bytes('{"a":[1,2,3],"b":{"c":"[[[[,,,,"}}')), undefined);
   t.equal(jsonShapeProblem(bytes('[]')), undefined);
   t.equal(jsonShapeProblem(bytes('{}')), undefined);
-  const limits = { maxDepth: 3, maxItems: 3 };
+  const limits = { maxDepth: 3, maxItems: 3, maxTotalItems: 100 };
   t.equal(jsonShapeProblem(bytes('[[[1]]]'), limits), undefined);
   t.match(jsonShapeProblem(bytes('[[[[1]]]]'), limits), /deeper than 3/);
   t.equal(jsonShapeProblem(bytes('[1, 2, 3]'), limits), undefined, 'exactly the limit');
@@ -54,4 +54,8 @@ t.test('jsonShapeProblem: depth and items per container, strings skipped', async
   const huge = `{"smartDetectTypes":[${Array.from({ length: 470_000 }, (_, i) => i).join(',')}]}`;
   t.match(jsonShapeProblem(bytes(huge)), new RegExp(`more than ${EDGE_JSON_LIMITS.maxItems} items`));
   t.match(jsonShapeProblem(bytes('['.repeat(5000) + ']'.repeat(5000))), /deeper than 32/);
+  const total = { maxDepth: 3, maxItems: 3, maxTotalItems: 7 };
+  t.equal(jsonShapeProblem(bytes('[[1,2,3],[4,5]]'), total), undefined, '7 elements (2 arrays + 5 numbers)');
+  t.match(jsonShapeProblem(bytes('[[1,2,3],[4,5,6]]'), total), /more than 7 array elements/);
+  t.equal(jsonShapeProblem(bytes('[{"a":1,"b":2,"c":3},{"a":1,"b":2,"c":3}]'), total), undefined, 'object members are not array elements');
 });

@@ -1,3 +1,4 @@
+import { jsonShapeProblem } from '../../text/json-shape.ts';
 import type { Result } from './packet.ts';
 
 /**
@@ -7,6 +8,17 @@ import type { Result } from './packet.ts';
  * allocates one array per `[`: 5 MB of brackets cost ~300 ms and much memory per parse.
  */
 export const MAX_JSON_DEPTH = 64;
+
+/**
+ * Members of one array or object. A real event list page holds 100 events (the pull's
+ * `limit`), an event a handful of smart types and thumbnails. Checked before parsing: an
+ * event with ~470,000 numbers in `smartDetectTypes` (1 MB, under the 2 MiB push cap) held
+ * the appliance's only thread for 6.9 s while zod built one issue per element
+ * (docs/performance.md "Bounded work per request").
+ */
+export const MAX_JSON_ITEMS = 1000;
+/** Array elements in one payload: a 100-event page has about 900; 5,000 bounds zod's work to ~100 ms. */
+export const MAX_JSON_ARRAY_ELEMENTS = 5000;
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
@@ -38,9 +50,8 @@ const utf8 = new TextDecoder('utf-8', { fatal: true });
 
 /** UTF-8 JSON with the depth limit; never throws. */
 export function parseJsonBytes(bytes: Uint8Array): Result<unknown> {
-  if (nestsDeeperThan(bytes, MAX_JSON_DEPTH)) {
-    return { ok: false, reason: `JSON nests deeper than ${MAX_JSON_DEPTH} levels` };
-  }
+  const shape = jsonShapeProblem(bytes, { maxDepth: MAX_JSON_DEPTH, maxItems: MAX_JSON_ITEMS, maxTotalItems: MAX_JSON_ARRAY_ELEMENTS });
+  if (shape !== undefined) return { ok: false, reason: shape };
   try {
     return { ok: true, value: JSON.parse(utf8.decode(bytes)) };
   } catch {
