@@ -1,3 +1,4 @@
+import { checkImageContent } from '@alpr/shared/detection/image-content';
 import { parseWith, type RoutedOutcome } from '@alpr/shared/adapters/factory';
 import type { AdapterContext, AdapterType, CameraIdentity, ParseInput } from '@alpr/shared/adapters/types';
 import type { BatchItemResult, ImageRef } from '@alpr/shared/protocol/batch';
@@ -50,7 +51,8 @@ export async function ingestWebhook(deps: IngestDeps, input: WebhookInput): Prom
   logOutcome(deps, input, outcome);
   if (outcome.detections.length === 0 && outcome.errors.length === 0) return { accepted: 0, results: [] };
 
-  const { items, parts } = asBatch(outcome);
+  const { items, parts, dropped } = asBatch(outcome);
+  for (const drop of dropped) deps.log.warn({ collector_id: input.collectorId, ...drop }, 'webhook image part is not an image; detection kept without it');
   const stored = items.length === 0 ? { accepted: 0, results: [] } : await storeBatch(deps, { collectorId: input.collectorId, items, parts });
   // Items the adapter could not read are reported after the parsed ones; a camera retries
   // on non-2xx only, and a retry would not read them any better.
@@ -64,8 +66,9 @@ export async function ingestWebhook(deps: IngestDeps, input: WebhookInput): Prom
 }
 
 /** Parsed detections as batch items + parts, so they take the batch path unchanged. */
-function asBatch(outcome: RoutedOutcome): { items: unknown[]; parts: Map<string, Uint8Array> } {
+function asBatch(outcome: RoutedOutcome): { items: unknown[]; parts: Map<string, Uint8Array>; dropped: DroppedImage[] } {
   const parts = new Map<string, Uint8Array>();
+  const dropped: DroppedImage[] = [];
   const items = outcome.detections.map((parsed, i) => {
     const images: Partial<Record<(typeof IMAGE_KINDS)[number], ImageRef>> = {};
     for (const kind of IMAGE_KINDS) {
@@ -73,13 +76,27 @@ function asBatch(outcome: RoutedOutcome): { items: unknown[]; parts: Map<string,
       // A zero-length image is "no image" (shared DetectionImages); images the camera only
       // names (vendor_b thumbnails) are not fetched: the hub holds no camera credentials.
       if (!bytes || bytes.byteLength === 0) continue;
+      // Judged by content, not by the part's label (docs/cameras.md "Image content"): the
+      // read is kept without an image that is not a JPEG/PNG within the size limit.
+      const verdict = checkImageContent(bytes);
+      if (!verdict.ok) {
+        dropped.push({ detection_id: parsed.detection.detection_id, kind, size: bytes.byteLength, reason: verdict.reason });
+        continue;
+      }
       const part = `w${i}-${kind}`;
       parts.set(part, bytes);
       images[kind] = { part, sha256: sha256Hex(bytes), size: bytes.byteLength };
     }
     return Object.keys(images).length > 0 ? { ...parsed.detection, images } : parsed.detection;
   });
-  return { items, parts };
+  return { items, parts, dropped };
+}
+
+interface DroppedImage {
+  detection_id: string;
+  kind: string;
+  size: number;
+  reason: string;
 }
 
 interface RegisteredCamera {
