@@ -7,6 +7,7 @@
 import { access, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { request } from 'undici';
+import { probeLan } from '../appliance/src/discovery/probe.ts';
 import { startVendorACamera } from './simulators/vendor-a-camera.ts';
 import { startVendorBNvr } from './simulators/vendor-b-nvr.ts';
 import { applianceToml } from './demo/appliance-toml.ts';
@@ -34,7 +35,8 @@ if (!claimed) {
 say(`starting the hub on ${hubUrl} (embedded Postgres in ${hubEnv.HUB_DATA_DIR})`);
 const hub = await startHubProcess({ env: hubEnv, timeoutMs: 120_000 });
 
-const cameraA = await startVendorACamera({ username: 'admin', password: 'demo-password', ratePerSecond: 0.5, mode: 'pull', seed: 1 });
+// It also answers ONVIF WS-Discovery (on 127.0.0.1, and on the multicast group where the host allows it).
+const cameraA = await startVendorACamera({ username: 'admin', password: 'demo-password', ratePerSecond: 0.5, mode: 'pull', seed: 1, wsDiscovery: { multicast: true } });
 const nvr = await startVendorBNvr({ token: 'demo-token', ratePerSecond: 0.3, seed: 2 });
 await writeFile(join(applianceDir, 'appliance.toml'),
   applianceToml(hubUrl, appliancePort, { vendorAPullUrl: cameraA.url, vendorAMac: cameraA.mac, nvrUrl: nvr.url, nvrToken: 'demo-token' }));
@@ -53,7 +55,15 @@ if (claimCode) {
 const pusher = await startVendorACamera({
   mode: 'push', pushUrl: `http://127.0.0.1:${appliance.port}/api/v1/ingest/auto`, mac: '02:00:00:00:00:aa',
   ratePerSecond: 0.2, seed: 3, pushFormat: 'multipart',
+  // A field fault: now and then a text part labelled image/jpeg (diagnostics: imagesNotImages).
+  mislabelledImageRate: 0.1,
 });
+// What "Find cameras" on an unclaimed appliance's setup page does, pointed at the simulator.
+const found = cameraA.discovery
+  ? await probeLan({ target: { address: cameraA.discovery.address, port: cameraA.discovery.port }, interfaces: ['127.0.0.1'], windowMs: 2_000 })
+  : [];
+if (found.length === 0) say('WS-Discovery: the simulated camera did not answer');
+for (const d of found) say(`WS-Discovery found ${d.address}:${d.port ?? 80} ${d.manufacturer ?? '?'} ${d.model ?? '?'} (setup page: Find cameras, before the claim)`);
 
 say('running:');
 say(`  hub                    ${hubUrl}/healthz`);
