@@ -16,5 +16,7 @@ export function describeDetection(parsed: ParsedDetection): Record<string, unkno
     ...parsed.detection,
     images,
     ...(parsed.fetchImages.length > 0 ? { images_to_fetch: parsed.fetchImages } : {}),
+    // The vendor's own values (make/model codes, raw classes): what the detection left out.
+    ...(parsed.raw && Object.keys(parsed.raw).length > 0 ? { vendor_raw: parsed.raw } : {}),
   };
 }

@@ -145,7 +145,8 @@ export async function deliver(all: readonly ParsedDetection[], ctx: DeliverConte
       continue;
     }
     ctx.status.read();
-    ctx.log.debug({ camera: ctx.source, detection: parsed.detection.detection_id, status }, 'detection accepted');
+    // `raw` keeps what the detection leaves out (vendor make/model codes, raw classes).
+    ctx.log.debug({ camera: ctx.source, detection: parsed.detection.detection_id, status, ...(parsed.raw ? { raw: parsed.raw } : {}) }, 'detection accepted');
   }
   return { counts, accepted: detections.length };
 }

@@ -10,7 +10,7 @@ import { createIngestApp } from './vendor-a-push.ts';
 
 const gate = cameraConfigSchema.parse({ id: 'gate-mislabel', vendor: 'vendor_a', mode: 'push', mac: '00:11:22:aa:bb:dd' });
 
-t.test('a camera that labels text as image/jpeg: every read kept, the fake image dropped and counted', async (t) => {
+t.test('a camera that labels text as image/jpeg and sends make codes: every read kept, the fake image dropped and counted, codes never digits', async (t) => {
   const sink = memorySink();
   const log = memoryLog();
   const status = createStatusTracker({ id: gate.id, name: gate.id, vendor: 'vendor_a', mode: 'push' }, systemClock);
@@ -41,5 +41,10 @@ t.test('a camera that labels text as image/jpeg: every read kept, the fake image
     t.ok(d.images.fullScene, 'the scene was sent');
   }
   t.equal(status.snapshot().counters.imagesNotImages, readable.length, 'one dropped image counted per read');
+  // The same camera sends numeric make codes (1036, 1060, 1000, 1024) and model code 0.
+  for (const item of sink.items) {
+    t.ok([undefined, 'Mercedes-Benz', 'Toyota'].includes(item.detection.vehicle?.brand), `make is a name or nothing (${item.detection.vehicle?.brand})`);
+    t.equal(item.detection.vehicle?.model, undefined, 'model code 0 is never a model');
+  }
   t.ok(log.entries.some((e) => e.msg === 'image part is not an image; keeping the detection without it'), 'and logged');
 });
