@@ -21,3 +21,4 @@ fi
 printf '\n== hub ingest (PostgreSQL %s)\n' "$ingest_url"
 DATABASE_URL="$ingest_url" npx tsx scripts/bench/hub-ingest.ts --batches "${BENCH_BATCHES:-200}" --repeat "${BENCH_REPEAT:-1}"
 run scripts/bench/login-timing.ts --samples "${BENCH_LOGIN_SAMPLES:-100}"
+run scripts/bench/adapter-hostile.ts --runs "${BENCH_HOSTILE_RUNS:-5}"

@@ -1,9 +1,9 @@
 import t from 'tap';
-import { deflateSync } from 'node:zlib';
 import { randomBytes } from 'node:crypto';
 import type { ParseInput, ParseOutcome } from '../types.ts';
 import { vendorB } from './index.ts';
-import { encodeFrame, encodePacket, FRAME_ACTION, FRAME_DATA, joinFrames } from './packet-encoder.ts';
+import { encodeFrame, encodePacket, FRAME_ACTION, joinFrames } from './packet-encoder.ts';
+import { hostileVendorBInputs, zipBombPacket } from './hostile-cases.ts';
 import { context, fixtureJson, fixtureText } from './test-context.ts';
 
 const body = (text: string | Uint8Array): ParseInput => ({ body: typeof text === 'string' ? Buffer.from(text) : text });
@@ -78,56 +78,23 @@ t.test('parse: whole-payload failures', async (t) => {
   t.match(vendorB.parse(body(truncated), context).failure, /packet/);
 });
 
-/** A generous bound: catches a quadratic or runaway parser, not a slow machine. */
-const SAFETY_MS = 1000;
-
-t.test('hostile inputs: no throw, bounded time', async (t) => {
-  let deepArray = '';
-  for (let i = 0; i < 100_000; i += 1) deepArray += '[';
-  const deepObject = `{"id":"d","type":"smartDetectZone","metadata":${'{"a":'.repeat(100_000)}1${'}'.repeat(100_000)}}`;
-  const hugeSize = Buffer.from(encodePacket({ action: 'add', modelKey: 'event', id: 'x' }, add));
-  hugeSize.writeUInt32BE(0xfffffff0, 4);
-  const emptyData = joinFrames(
-    encodeFrame(FRAME_ACTION, { payload: { action: 'add', modelKey: 'event', id: 'empty' } }),
-    encodeFrame(FRAME_DATA, { payload: new Uint8Array(), format: 3, deflate: false }),
-  );
-  // 32 MiB of '{' deflates to ~32 kB: a valid packet whose data frame would inflate 32x past the cap.
-  const bombData = deflateSync(Buffer.alloc(32 * 1024 * 1024, 0x7b));
-  const bombHeader = Buffer.from([2, 1, 1, 0, 0, 0, 0, 0]);
-  bombHeader.writeUInt32BE(bombData.length, 4);
-  const bombView = joinFrames(
-    encodeFrame(FRAME_ACTION, { payload: { action: 'add', modelKey: 'event', id: 'bomb' } }),
-    Buffer.concat([bombHeader, bombData]),
-  );
-  const wrongTypes = JSON.stringify([
-    { id: 1, type: ['smartDetectZone'], start: '1900000000000x', camera: {}, metadata: [] },
-    { id: 'w', type: 'smartDetectZone', start: 1, end: 2, metadata: { detectedThumbnails: [{ group: 'g' }] } },
-  ]);
-  const cases: [string, Uint8Array][] = [
-    ['deep array', Buffer.from(deepArray + ']'.repeat(100_000))],
-    ['deep object', Buffer.from(deepObject)],
-    ['5 MB junk', randomBytes(5 * 1024 * 1024)],
-    ['5 MB of brackets', Buffer.alloc(5 * 1024 * 1024, 0x5b)],
-    ['huge declared size', hugeSize],
-    ['zip bomb', bombView],
-    ['empty data frame', emptyData],
-    ['wrong JSON types', Buffer.from(wrongTypes)],
-  ];
+// How long each hostile input takes is measured by `npm run bench`
+// (scripts/bench/adapter-hostile.ts), not asserted here: tests never assert wall-clock time.
+t.test('hostile inputs: reported, never thrown', async (t) => {
+  const cases = hostileVendorBInputs();
+  const { packet: bombView, wireBytes } = zipBombPacket();
   for (const [name, bytes] of cases) {
-    const started = performance.now();
     let out: ParseOutcome | undefined;
     t.doesNotThrow(() => {
       vendorB.recognizes({ body: bytes });
       out = vendorB.parse({ body: bytes }, context);
     }, name);
-    const elapsed = performance.now() - started;
-    t.ok(elapsed < SAFETY_MS, `${name} parsed within the safety bound (${elapsed.toFixed(0)} ms)`);
     t.same(out?.detections, [], name);
     t.ok(out?.failure !== undefined || (out?.errors.length ?? 0) + (out?.ignored ?? 0) > 0, `${name} is reported`);
   }
   const stream = vendorB.openStream?.(context);
   for (const [name, bytes] of cases) t.doesNotThrow(() => stream?.push(bytes), `stream: ${name}`);
-  t.ok(bombData.length < 100_000, 'the bomb is small on the wire');
+  t.ok(wireBytes < 100_000, 'the bomb is small on the wire');
   const bombOut = vendorB.parse({ body: bombView }, context);
   t.match(bombOut.errors[0]?.reason, /1 MiB/);
 });
