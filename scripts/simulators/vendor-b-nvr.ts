@@ -45,6 +45,12 @@ export interface VendorBNvrOptions extends ReadGeneratorOptions {
   motionRate?: number;
   /** Thumbnail requests per second before 429. Default 10. */
   thumbnailRatePerSecond?: number;
+  /**
+   * A console before Protect 1.21 (the spec's API): no `events/{id}/thumbnail` (only
+   * `thumbnails/{id}`), and the events query takes `type=licensePlate`, refusing `types` /
+   * `smartDetectTypes` with 400.
+   */
+  olderApi?: boolean;
   /** Terminate each WebSocket abruptly after this many messages sent to it. */
   dropEvery?: number;
   /** Serve HTTPS/WSS with this key and certificate (`true`: generate a self-signed one). */
@@ -189,11 +195,18 @@ export async function startVendorBNvr(options: VendorBNvrOptions = {}): Promise<
       return send(res, 200, JSON_TYPE, JSON.stringify(body));
     }
     if (url.pathname === '/proxy/protect/api/events') {
+      if (options.olderApi) {
+        if (url.searchParams.has('types') || url.searchParams.has('smartDetectTypes')) {
+          return send(res, 400, JSON_TYPE, JSON.stringify({ error: 'unknown parameter' }));
+        }
+        if (url.searchParams.get('type') === 'licensePlate') url.searchParams.set('smartDetectTypes', 'licensePlate');
+        url.searchParams.delete('type');
+      }
       const query = parseEventQuery(url.searchParams);
       if (typeof query === 'string') return send(res, 400, JSON_TYPE, JSON.stringify({ error: query }));
       return send(res, 200, JSON_TYPE, JSON.stringify(queryEvents([...events.values()], query)));
     }
-    const thumb = EVENT_THUMB.exec(url.pathname) ?? LEGACY_THUMB.exec(url.pathname);
+    const thumb = (options.olderApi ? null : EVENT_THUMB.exec(url.pathname)) ?? LEGACY_THUMB.exec(url.pathname);
     if (thumb?.[1]) return serveThumbnail(res, thumb[1]);
     send(res, 404, JSON_TYPE, JSON.stringify({ error: 'Not Found' }));
   }

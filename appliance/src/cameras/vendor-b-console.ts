@@ -9,7 +9,7 @@ import type { BearerClient } from './http/bearer.ts';
 import type { CameraResponse } from './http/transport.ts';
 import { fetchImage } from './images.ts';
 import type { ImageResult } from './images.ts';
-import type { Clock, Sleep } from './ports.ts';
+import type { CameraLog, Clock, Sleep } from './ports.ts';
 import { createTokenBucket } from './token-bucket.ts';
 
 /**
@@ -41,6 +41,30 @@ export interface EventsQuery {
   plateOnly: boolean;
 }
 
+/**
+ * The spec's form of the query (consoles before Protect 1.21, spec "Camera adapters"):
+ * `type=licensePlate` instead of `types` + `smartDetectTypes`. A catch-up asks for every
+ * event (no type), as it does on a current console.
+ */
+export function olderEventsQueryString(q: EventsQuery): string {
+  const params = new URLSearchParams({ start: String(Math.trunc(q.startMs)), end: String(Math.trunc(q.endMs)) });
+  if (q.plateOnly) params.set('type', 'licensePlate');
+  params.set('orderDirection', 'ASC');
+  params.set('limit', String(EVENTS_PAGE));
+  return params.toString();
+}
+
+const CURRENT_THUMBNAIL = /^\/proxy\/protect\/api\/events\/([^/]+)\/thumbnail$/;
+
+/** `events/{id}/thumbnail` (Protect ≥ 1.21) → `thumbnails/e-{id}` (before, vendor-formats §2.5). */
+export function olderThumbnailPath(path: string): string | undefined {
+  const id = CURRENT_THUMBNAIL.exec(path)?.[1];
+  return id === undefined ? undefined : `/proxy/protect/api/thumbnails/e-${id}`;
+}
+
+/** What a console answers for a query parameter or a path it does not know. */
+const OLDER_API_HINT = new Set([400, 404]);
+
 export function eventsQueryString(q: EventsQuery): string {
   const params = new URLSearchParams({ start: String(Math.trunc(q.startMs)), end: String(Math.trunc(q.endMs)) });
   for (const type of SMART_TYPES) params.append('types', type);
@@ -65,7 +89,7 @@ export interface VendorBConsole {
   close(): Promise<void>;
 }
 
-export function openVendorBConsole(config: CameraConfig, deps: { clock: Clock; sleep: Sleep }): VendorBConsole {
+export function openVendorBConsole(config: CameraConfig, deps: { clock: Clock; sleep: Sleep; log: CameraLog }): VendorBConsole {
   const client = createBearerClient({
     token: config.token ?? '',
     header: config.tokenHeader,
@@ -78,6 +102,11 @@ export function openVendorBConsole(config: CameraConfig, deps: { clock: Clock; s
   const bucket = createTokenBucket({ ratePerSecond: config.thumbnailsPerSecond }, deps.clock.now);
   let lastUpdateId: string | undefined;
   let loadedAt = Number.NEGATIVE_INFINITY;
+  // Which API generation the console speaks, learned from its answers: `current` after a
+  // 200 on the current form, `older` after the current form was refused and the spec's
+  // older form answered 200. Until then both are tried.
+  let queryStyle: 'unknown' | 'current' | 'older' = 'unknown';
+  let thumbnailStyle: 'unknown' | 'current' | 'older' = 'unknown';
 
   async function get(path: string): Promise<CameraResponse> {
     try {
@@ -107,6 +136,32 @@ export function openVendorBConsole(config: CameraConfig, deps: { clock: Clock; s
     loadedAt = deps.clock.now();
   }
 
+  async function queryEvents(q: EventsQuery): Promise<CameraResponse> {
+    if (queryStyle === 'older') return get(`${EVENTS_PATH}?${olderEventsQueryString(q)}`);
+    const res = await get(`${EVENTS_PATH}?${eventsQueryString(q)}`);
+    if (res.status === 200) queryStyle = 'current';
+    if (queryStyle === 'current' || !OLDER_API_HINT.has(res.status)) return res;
+    const older = await get(`${EVENTS_PATH}?${olderEventsQueryString(q)}`);
+    if (older.status !== 200) return res;
+    queryStyle = 'older';
+    deps.log.info({ camera: config.id, status: res.status }, 'vendor_b console refuses the current events query; using type=licensePlate');
+    return older;
+  }
+
+  /** A 404 on the current path is also "event not ended yet": only a 200 on the older path switches. */
+  async function requestThumbnail(path: string): Promise<CameraResponse> {
+    const older = olderThumbnailPath(path);
+    if (thumbnailStyle === 'older' && older) return client.request({ url: `${base}${older}` });
+    const res = await client.request({ url: `${base}${path}` });
+    if (res.status === 200) thumbnailStyle = 'current';
+    if (thumbnailStyle === 'current' || res.status !== 404 || !older) return res;
+    const fallback = await client.request({ url: `${base}${older}` });
+    if (fallback.status !== 200) return res;
+    thumbnailStyle = 'older';
+    deps.log.info({ camera: config.id }, 'vendor_b console has no events/{id}/thumbnail; using thumbnails/{id}');
+    return fallback;
+  }
+
   return {
     client,
     base,
@@ -118,10 +173,10 @@ export function openVendorBConsole(config: CameraConfig, deps: { clock: Clock; s
       if (stale || unknownIds.some((id) => !cameras.has(id))) await refreshBootstrap();
     },
     context: () => ({ cameras }),
-    queryEvents: (q) => get(`${EVENTS_PATH}?${eventsQueryString(q)}`),
+    queryEvents,
     fetchThumbnail: (path, signal) =>
       fetchImage(
-        (p) => client.request({ url: `${base}${p}` }),
+        requestThumbnail,
         path,
         {
           transientRetries: 1,

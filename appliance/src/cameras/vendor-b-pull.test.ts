@@ -98,3 +98,20 @@ t.test('cameraIds keeps only the chosen NVR cameras; a wrong token is OFFLINE', 
   t.equal(denied.status().state, 'OFFLINE');
   t.match(denied.status().lastError, /HTTP 401/);
 });
+
+t.test('a console before Protect 1.21: type=licensePlate query and thumbnails/{id}, learned once', async (t) => {
+  const nvr = await startVendorBNvr({ ...nvrOptions, seed: 24, olderApi: true });
+  t.teardown(() => nvr.close());
+  nvr.addReads(8);
+  await nvr.idle();
+  const deps = memoryDeps();
+  const runner = startVendorBPull(config(nvr.port), deps);
+  t.teardown(() => runner.stop());
+  t.ok(await deps.sink.waitFor(nvr.delivered.filter((d) => !d.unknown).length));
+  await runner.stop();
+  checkAll(t, nvr, deps.sink);
+  t.equal(runner.status().counters.imageFailures, 0, 'every thumbnail from the older path');
+  const infos = deps.log.messages('info');
+  t.equal(infos.filter((m) => m === 'vendor_b console refuses the current events query; using type=licensePlate').length, 1, 'query switch logged once');
+  t.equal(infos.filter((m) => m === 'vendor_b console has no events/{id}/thumbnail; using thumbnails/{id}').length, 1, 'thumbnail switch logged once');
+});
