@@ -50,7 +50,10 @@ export interface VendorACameraOptions extends ReadGeneratorOptions {
   pushRetryDelayMs?: number;
   pushTimeoutMs?: number;
   emptyImageRate?: number;
-  /** Push: share of multipart posts whose plate crop is text labelled image/jpeg. Default 0. */
+  /**
+   * Share of reads whose plate crop is text labelled image/jpeg: in the multipart post (push),
+   * or from the plate image URL (pull). Default 0.
+   */
   mislabelledImageRate?: number;
   /** Pull: chance of appending a copy of an old entry. Default 0.1. */
   oldCopyRate?: number;
@@ -103,6 +106,9 @@ export async function startVendorACamera(options: VendorACameraOptions = {}): Pr
   const generator = createReadGenerator(options);
   const serverRng = createRng(seed + 1);
   const pushRng = createRng(seed + 2);
+  // Its own generator: turning the fault on leaves every other seeded sequence unchanged.
+  const faultRng = createRng(seed + 4);
+  const mislabelled = new Set<string>();
   const mac = options.mac ?? `bc:5e:33:${hexId(createRng(seed + 3), 6).replace(/(..)(..)(..)/, '$1:$2:$3')}`;
   const guard = createDigestGuard({
     username: options.username ?? 'admin',
@@ -131,6 +137,7 @@ export async function startVendorACamera(options: VendorACameraOptions = {}): Pr
   function produce(): void {
     const read = generator.next(now());
     const entry: StoredRead = { read, picName: nextPicName(read, timezone, produced.at(-1)?.picName), uuid: uuidFrom(generator.rng) };
+    if (mode === 'pull' && (options.mislabelledImageRate ?? 0) > 0 && faultRng() < (options.mislabelledImageRate ?? 0)) mislabelled.add(entry.picName);
     produced.push(entry);
     if (mode !== 'push' || !options.pushUrl) return;
     const config = {
@@ -162,7 +169,9 @@ export async function startVendorACamera(options: VendorACameraOptions = {}): Pr
     for (const entry of page) {
       if (handedOut.has(entry.picName)) continue;
       handedOut.add(entry.picName);
-      const images = inlineImages ? { plateCrop: sha256(entry.read.crop), fullScene: sha256(entry.read.scene) } : { plateCrop: sha256(entry.read.crop) };
+      const images = inlineImages
+        ? { plateCrop: sha256(entry.read.crop), fullScene: sha256(entry.read.scene) }
+        : mislabelled.has(entry.picName) ? {} : { plateCrop: sha256(entry.read.crop) };
       record(entry, entry.picName, utcSeconds(entry.read.timeMs), images, (e) => e.picName);
     }
     send(res, 200, XML, platesXml(page, { timezone, inlineImages }));
@@ -193,6 +202,7 @@ export async function startVendorACamera(options: VendorACameraOptions = {}): Pr
     const image = IMAGE_PATH.exec(url.pathname);
     if (image && method === 'GET') {
       const entry = produced.find((e) => e.picName === image[1]);
+      if (entry && mislabelled.has(entry.picName)) return send(res, 200, 'image/jpeg', Buffer.from('Not Found\r\n', 'latin1'));
       return entry ? send(res, 200, 'image/jpeg', entry.read.crop) : send(res, 404, XML, statusXml(4, 'notFound'));
     }
     if (url.pathname === '/ISAPI/System/deviceInfo' && method === 'GET') {

@@ -5,8 +5,9 @@ import { startVendorACamera } from '../../../scripts/simulators/vendor-a-camera.
 import { cameraConfigSchema } from './config.ts';
 import { systemClock } from './ports.ts';
 import { createStatusTracker } from './status.ts';
-import { memoryLog, memorySink } from './testing/memory.ts';
+import { memoryDeps, memoryLog, memorySink } from './testing/memory.ts';
 import { createIngestApp } from './vendor-a-push.ts';
+import { startVendorAPull } from './vendor-a-pull.ts';
 
 const gate = cameraConfigSchema.parse({ id: 'gate-mislabel', vendor: 'vendor_a', mode: 'push', mac: '00:11:22:aa:bb:dd' });
 
@@ -47,4 +48,24 @@ t.test('a camera that labels text as image/jpeg and sends make codes: every read
     t.equal(item.detection.vehicle?.model, undefined, 'model code 0 is never a model');
   }
   t.ok(log.entries.some((e) => e.msg === 'image part is not an image; keeping the detection without it'), 'and logged');
+});
+
+t.test('a pull camera whose plate image URL answers text as image/jpeg: reads kept, those images dropped and counted', async (t) => {
+  const camera = await startVendorACamera({ ratePerSecond: 0, oldCopyRate: 0, unknownRate: 0, seed: 9, mislabelledImageRate: 0.5 });
+  t.teardown(() => camera.close());
+  const cfg = cameraConfigSchema.parse({
+    id: 'gate-pull', vendor: 'vendor_a', mode: 'pull', host: '127.0.0.1', port: camera.port, username: 'admin', password: 'admin12345',
+    pollIntervalMs: 50, backoffBaseMs: 10, backoffCapMs: 80,
+  });
+  const sink = memorySink();
+  camera.addReads(12);
+  const runner = startVendorAPull(cfg, memoryDeps({ sink }));
+  t.teardown(() => runner.stop());
+  t.ok(await sink.waitFor(12), 'every read delivered');
+  await runner.stop();
+  const withoutImage = camera.delivered.filter((d) => d.images.plateCrop === undefined);
+  t.ok(withoutImage.length > 0 && withoutImage.length < 12, `some images were text (${withoutImage.length} of 12)`);
+  for (const d of camera.delivered) t.equal(sink.imageHash(d.detectionId, 'plate_crop'), d.images.plateCrop, `crop of ${d.detectionId}: real or none`);
+  t.equal(runner.status().counters.imagesNotImages, withoutImage.length);
+  t.equal(runner.status().counters.imageFailures, 0, 'a text answer is not a failed download');
 });

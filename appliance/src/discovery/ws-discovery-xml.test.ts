@@ -48,3 +48,11 @@ t.test('answers to someone else, other actions and hostile documents are not our
   t.equal(parsed?.model, '%ZZbad', 'a broken escape is kept as text, not thrown');
   t.same(parseProbeMatches(answer(ID, '<wsdd:ProbeMatch><wsdd:Types>x</wsdd:Types></wsdd:ProbeMatch>'), ID), [], 'a match with no address is skipped');
 });
+
+t.test('one answer cannot flood the list: at most 16 matches, fields cut to 100 characters', async (t) => {
+  const many = Array.from({ length: 40 }, (_, i) =>
+    `<wsdd:ProbeMatch><wsa:EndpointReference><wsa:Address>urn:uuid:${i}</wsa:Address></wsa:EndpointReference><wsdd:Scopes>onvif://www.onvif.org/hardware/${'M'.repeat(500)}</wsdd:Scopes><wsdd:XAddrs>http://10.0.0.${i}/</wsdd:XAddrs></wsdd:ProbeMatch>`).join('');
+  const parsed = parseProbeMatches(answer(ID, many), ID) ?? [];
+  t.equal(parsed.length, 16);
+  t.equal(parsed[0]?.model?.length, 100);
+});
