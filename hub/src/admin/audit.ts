@@ -27,6 +27,16 @@ export const ADMIN_ACTIONS = {
   'admin.collector.wipe': 'collector',
   'admin.key.revoke': 'api_key',
   'admin.key.deactivate': 'api_key',
+  'admin.collector.claim_code': 'collector',
+  'admin.user.list': 'user',
+  'admin.user.read': 'user',
+  'admin.user.create': 'user',
+  'admin.user.role': 'user',
+  'admin.user.activate': 'user',
+  'admin.user.deactivate': 'user',
+  'admin.user.reset_2fa': 'user',
+  'admin.user.reset_password': 'user',
+  'admin.user.end_sessions': 'user',
 } as const;
 export type AdminAction = keyof typeof ADMIN_ACTIONS;
 

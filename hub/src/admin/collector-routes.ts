@@ -3,6 +3,7 @@ import type { AuthEnv } from '../auth/middleware.ts';
 import type { HubDeps } from '../deps.ts';
 import { createCollector } from '../collectors/create-collector.ts';
 import { decommission } from '../collectors/decommission.ts';
+import { issueNewClaimCode } from '../collectors/new-claim-code.ts';
 import { issueProvisioningToken } from '../collectors/provisioning.ts';
 import { collectorStatus, listCollectors } from '../collectors/status.ts';
 import { updateConfig } from '../collectors/update-config.ts';
@@ -50,6 +51,14 @@ export function adminCollectorRoutes(deps: HubDeps, guards: AdminGuards): Hono<A
     const issued = await issueProvisioningToken(deps, actor(c.get('user')), pathParam(c, 'id'));
     const response = c.json({ token_id: issued.tokenId, provisioning_token: issued.token, expires_at: issued.expiresAt.toISOString() }, 201);
     return { response, detail: { token_id: issued.tokenId } };
+  }));
+
+  app.post(`${BASE}/:id/claim-code`, guards.post, audited(deps, 'admin.collector.claim_code', async (c) => {
+    await readJsonBody(c, emptyBodySchema);
+    const issued = await issueNewClaimCode(deps, { userId: c.get('user').id }, pathParam(c, 'id'));
+    c.header('Cache-Control', 'no-store');
+    const response = c.json({ collector_id: issued.collectorId, status: 'pending', claim_code: issued.claimCode, claim_code_expires_at: issued.claimCodeExpiresAt.toISOString() }, 201);
+    return { response, detail: { claim_code_expires_at: issued.claimCodeExpiresAt.toISOString() } };
   }));
 
   app.post(`${BASE}/:id/config`, guards.post, audited(deps, 'admin.collector.config', async (c) => {

@@ -4,6 +4,7 @@ import type { HubDeps } from '../deps.ts';
 import { adminCollectorRoutes } from './collector-routes.ts';
 import { adminGuards } from './guards.ts';
 import { adminKeyRoutes } from './key-routes.ts';
+import { adminUserRoutes } from './user-routes.ts';
 
 /**
  * Admin HTTP API for collectors and their keys (docs/admin-api.md). Thin: each route
@@ -16,5 +17,6 @@ export function adminRoutes(deps: HubDeps): Hono<AuthEnv> {
   const app = new Hono<AuthEnv>();
   app.route('/', adminCollectorRoutes(deps, guards));
   app.route('/', adminKeyRoutes(deps, guards));
+  app.route('/', adminUserRoutes(deps, guards));
   return app;
 }

@@ -37,4 +37,8 @@ export const DETAIL = {
   noPendingSetup: 'No pending 2FA setup; request /auth/2fa/setup first',
   csrf: 'CSRF token missing or invalid',
   rateLimited: 'Rate limit exceeded',
+  sessionEnded: 'Session ended',
+  passwordChangeRequired: 'Password change required',
+  wrongCurrentPassword: 'Current password is wrong',
+  tooManyLoginFailures: 'Too many failed logins for this account; retry later',
 } as const;

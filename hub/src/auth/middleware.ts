@@ -3,6 +3,7 @@ import type { UserRole } from '../db/schema/users.ts';
 import type { AuthContext } from './context.ts';
 import { sessionCookie } from './cookies.ts';
 import { AuthFailure, DETAIL } from './failure.ts';
+import { isSessionRevoked } from './session-revocation.ts';
 import { checkToken } from './sessions.ts';
 import { findUserById } from './users.ts';
 
@@ -15,6 +16,10 @@ export interface SessionUser {
   role: Role;
   /** When this session last proved the second factor (login or `/auth/2fa/reverify`). */
   secondFactorAt: Date;
+  /** The session's id (absent on tokens issued before sessions had one). */
+  sessionId: string | undefined;
+  /** When the session token expires: how long a logout record must be kept. */
+  sessionExpiresAt: Date;
 }
 
 export type AuthEnv = { Variables: { user: SessionUser } };
@@ -24,6 +29,8 @@ export interface RequireUserOptions {
   roles?: readonly Role[];
   /** Sensitive actions (spec "Collector to central" 8): 2FA proven at most this long ago. */
   freshSecondFactorWithinSeconds?: number;
+  /** The password-change route: reachable while a one-time password is still unchanged. */
+  allowPendingPasswordChange?: boolean;
 }
 
 /**
@@ -43,8 +50,13 @@ export async function authenticateSession(ctx: AuthContext, token: string | unde
   }
   const user = await findUserById(ctx.db, check.claims.sub);
   if (!user || !user.isActive) throw new AuthFailure(401, DETAIL.userNotFound);
+  // Logged out, or all sessions ended by an admin or a password change (docs/auth.md "Sessions").
+  if (await isSessionRevoked(ctx.db, check.claims, user.sessionsValidAfter)) throw new AuthFailure(401, DETAIL.sessionEnded);
   if (user.twofaRequired && !user.twofaEnrolled) {
     throw new AuthFailure(403, DETAIL.enrollmentRequired, { headers: { 'X-2FA-Setup-Required': 'true' } });
+  }
+  if (user.mustChangePassword && !options.allowPendingPasswordChange) {
+    throw new AuthFailure(403, DETAIL.passwordChangeRequired, { headers: { 'X-Password-Change-Required': 'true' } });
   }
   if (options.roles && !options.roles.includes(user.role)) throw new AuthFailure(403, DETAIL.insufficientPermissions);
   const secondFactorAt = new Date(check.claims.tfa * 1000);
@@ -52,7 +64,9 @@ export async function authenticateSession(ctx: AuthContext, token: string | unde
   if (fresh !== undefined && ctx.clock.now().getTime() - secondFactorAt.getTime() > fresh * 1000) {
     throw new AuthFailure(403, DETAIL.freshTwoFactorRequired, { headers: { 'X-2FA-Fresh-Required': 'true' } });
   }
-  return { id: user.id, email: user.email, role: user.role, secondFactorAt };
+  return {
+    id: user.id, email: user.email, role: user.role, secondFactorAt, sessionId: check.claims.sid, sessionExpiresAt: new Date(check.claims.exp * 1000),
+  };
 }
 
 /** `{ "detail": ... }` with the failure's headers and extra fields. */

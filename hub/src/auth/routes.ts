@@ -9,6 +9,8 @@ import { csrfSatisfied, issueCsrfToken } from './csrf.ts';
 import { confirmBackupCodesSaved, startSetup, verifySetup } from './enrollment.ts';
 import { AuthFailure, DETAIL } from './failure.ts';
 import { login } from './login.ts';
+import { logout } from './logout.ts';
+import { changePassword } from './change-password.ts';
 import { failureResponse, requireUser, type AuthEnv } from './middleware.ts';
 import { qrPngDataUri } from './qr.ts';
 import { RATE_LIMITS, rateLimit } from './rate-limit.ts';
@@ -24,6 +26,11 @@ import { tokenUser } from './token-user.ts';
 const MAX_BODY_BYTES = 16 * 1024;
 
 const loginSchema = z.object({ email: z.string().trim().min(1).max(320), password: z.string().min(1).max(1024) });
+const changePasswordSchema = z.object({
+  current_password: z.string().min(1).max(1024),
+  new_password: z.string().min(1).max(1024),
+  code: z.string().trim().min(1).max(32),
+});
 const codeSchema = z.object({ code: z.string().trim().min(1).max(32), partial_token: z.string().max(2048).optional() });
 
 /**
@@ -102,7 +109,7 @@ export function authRoutes(deps: AuthContext): Hono<AuthEnv> {
 
   app.post('/auth/2fa/reverify', limitBody, csrf, fullSession, async (c) => {
     const body = await readBody(c, codeSchema);
-    const { sessionToken } = await reverify(deps, c.get('user').id, body.code, requestMeta(c));
+    const { sessionToken } = await reverify(deps, c.get('user').id, body.code, requestMeta(c), c.get('user').sessionId);
     setSessionCookie(c, deps.config, sessionToken, 'access');
     return c.body(null, 204);
   });
@@ -112,8 +119,20 @@ export function authRoutes(deps: AuthContext): Hono<AuthEnv> {
     return c.json({ id: user.id, email: user.email, role: user.role, second_factor_at: user.secondFactorAt.toISOString() });
   });
 
-  app.post('/auth/logout', limitBody, csrf, (c) => {
+  // Ends the session on the server too (docs/auth.md "Sessions"): a copied cookie is dead.
+  app.post('/auth/logout', limitBody, csrf, async (c) => {
+    await logout(deps, sessionCookie(c), requestMeta(c));
     clearSessionCookie(c, deps.config);
+    return c.body(null, 204);
+  });
+
+  const passwordChange = requireUser(deps, { allowPendingPasswordChange: true });
+  app.post('/auth/password', limitBody, csrf, passwordChange, async (c) => {
+    const body = await readBody(c, changePasswordSchema);
+    const { sessionToken } = await changePassword(deps, c.get('user').id, {
+      currentPassword: body.current_password, newPassword: body.new_password, code: body.code,
+    }, requestMeta(c));
+    setSessionCookie(c, deps.config, sessionToken, 'access');
     return c.body(null, 204);
   });
 

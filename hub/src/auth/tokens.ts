@@ -15,6 +15,10 @@ const claimsSchema = z.object({
   exp: z.number().int(),
   /** Access tokens: when the second factor was last proven (epoch seconds). */
   tfa: z.number().int().optional(),
+  /** Access tokens: session id (random), what logout revokes server-side. */
+  sid: z.string().min(16).max(64).optional(),
+  /** Access tokens: issue time in milliseconds, compared with users.sessions_valid_after. */
+  ims: z.number().int().optional(),
 });
 export type TokenClaims = z.infer<typeof claimsSchema>;
 

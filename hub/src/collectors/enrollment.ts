@@ -59,7 +59,8 @@ export async function enrollDevice(
     const [other] = await tx.db
       .select({ id: collectors.id })
       .from(collectors)
-      .where(and(eq(collectors.hardwareId, hardwareId), ne(collectors.id, target.id)))
+      // A decommissioned collector keeps its hardware id as history only: the box is free.
+      .where(and(eq(collectors.hardwareId, hardwareId), ne(collectors.id, target.id), ne(collectors.status, 'decommissioned')))
       .limit(1);
     if (other) {
       throw new CollectorError('conflict', 'hardware_already_registered', 'this device is already registered to another collector; contact the admin');

@@ -14,6 +14,7 @@ export * from './legal-holds.ts';
 export * from './notification-preferences.ts';
 export * from './notification-queue.ts';
 export * from './provisioning-tokens.ts';
+export * from './revoked-sessions.ts';
 export * from './rate-limit-hits.ts';
 export * from './subscriptions.ts';
 export * from './telegram-link-codes.ts';

@@ -17,6 +17,10 @@ export const users = pgTable('users', {
   twofaRequired: boolean('twofa_required').notNull().default(true),
   twofaEnrolled: boolean('twofa_enrolled').notNull().default(false),
   twofaEnrolledAt: timestamptz('twofa_enrolled_at'),
+  /** Sessions issued before this instant are refused (migration 0010). */
+  sessionsValidAfter: timestamptz('sessions_valid_after'),
+  /** Set with an admin-issued one-time password; cleared by the user's own change. */
+  mustChangePassword: boolean('must_change_password').notNull().default(false),
   createdAt: timestamptz('created_at').notNull().defaultNow(),
   updatedAt: timestamptz('updated_at').notNull().defaultNow(),
 });

@@ -1,0 +1,41 @@
+import { generateClaimCode } from '@alpr/shared/credentials/index';
+import { eq } from 'drizzle-orm';
+import { collectors } from '../db/schema/collectors.ts';
+import { HubError } from '../errors.ts';
+import { writeAudit } from './audit.ts';
+import { addMs, type Actor, type CollectorContext } from './context.ts';
+import { CLAIM_CODE_LIFETIME_MS, type CreatedCollector } from './create-collector.ts';
+import { isUniqueViolation } from './enrollment.ts';
+import { lockCollector } from './find-collector.ts';
+
+/**
+ * A new claim code for a collector still `pending` (its code expired, or was lost before
+ * the installer used it): a fresh code valid 48 hours replaces the old one, which stops
+ * working at once. Only pending collectors: an active one is re-bound by provisioning.
+ */
+export async function issueNewClaimCode(ctx: CollectorContext, actor: Actor, collectorId: string): Promise<CreatedCollector> {
+  const now = ctx.clock.now();
+  const claimCodeExpiresAt = addMs(now, CLAIM_CODE_LIFETIME_MS);
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const claimCode = generateClaimCode();
+    try {
+      return await ctx.db.transaction(async (tx) => {
+        const row = await lockCollector(tx, collectorId);
+        if (row.status !== 'pending') throw new HubError('conflict', `collector is ${row.status}: only a pending collector gets a new claim code`);
+        await tx.db.update(collectors).set({ claimCode, claimCodeExpiresAt, updatedAt: now }).where(eq(collectors.id, row.id));
+        await writeAudit(tx, {
+          at: now,
+          action: 'collector.claim_code_reissued',
+          actorUserId: actor.userId,
+          targetType: 'collector',
+          targetId: row.id,
+          detail: { claim_code_expires_at: claimCodeExpiresAt.toISOString(), previous_expired: row.claimCodeExpiresAt !== null && row.claimCodeExpiresAt <= now },
+        });
+        return { collectorId: row.id, claimCode, claimCodeExpiresAt };
+      });
+    } catch (err) {
+      if (!isUniqueViolation(err)) throw err;
+    }
+  }
+  throw new Error('could not find an unused claim code');
+}
