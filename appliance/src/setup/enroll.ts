@@ -85,7 +85,14 @@ export async function enroll(deps: EnrollDeps, input: EnrollInput): Promise<Enro
       ...(result.retryAfterSeconds !== undefined ? { retryAfterSeconds: result.retryAfterSeconds } : {}),
     };
   }
-  return store(deps, result.enrollment, keys);
+  // The hub's announced central_url gets the same check as a typed URL (keys travel only
+  // over TLS): a hub that answers with plain http to a remote address is not followed; the
+  // URL the installer typed (already checked) is kept.
+  const announced = checkHubUrl(result.enrollment.central_url, { allowPlainHttp: deps.allowPlainHttpHub ?? false });
+  if (!announced.ok) {
+    deps.log.warn({ hub_url: hub.url, central_url: result.enrollment.central_url }, 'hub announced a central_url that is not https: keeping the URL typed on the setup page');
+  }
+  return store(deps, { ...result.enrollment, central_url: announced.ok ? announced.url : hub.url }, keys);
 }
 
 async function store(deps: EnrollDeps, enrollment: EnrollmentResponse, keys: ReturnType<typeof generateDeviceKeyPair>): Promise<EnrollOutcome> {

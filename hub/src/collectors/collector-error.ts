@@ -15,6 +15,7 @@ export const COLLECTOR_ERROR_REASONS = [
   'provisioning_token_expired',
   'provisioning_token_used',
   'collector_not_claimable',
+  'hub_public_url_unset',
 ] as const;
 export type CollectorErrorReason = (typeof COLLECTOR_ERROR_REASONS)[number];
 

@@ -51,6 +51,7 @@ export async function enrollDevice(
   ip: string | null,
 ): Promise<EnrollmentResponse> {
   const now = ctx.clock.now();
+  refuseLoopbackUrlToRemote(ctx.config.publicUrl, ip);
   const hardwareId = device.hardwareId?.trim() || undefined;
   if (hardwareId !== undefined) {
     if (target.hardwareId !== null && target.hardwareId !== hardwareId) {
@@ -111,4 +112,25 @@ export function isUniqueViolation(err: unknown): boolean {
     current = (current as { cause?: unknown }).cause;
   }
   return false;
+}
+
+/**
+ * A hub started without HUB_PUBLIC_URL would tell the device to use http://127.0.0.1:…,
+ * i.e. itself: the claim would "succeed" and the device would never reach the hub again.
+ * Refused before anything is written (the code stays usable once the URL is set). A device
+ * on the hub's own machine (loopback, demos and tests) may still use a loopback URL.
+ */
+export function refuseLoopbackUrlToRemote(publicUrl: string, ip: string | null): void {
+  if (!isLoopbackHost(new URL(publicUrl).hostname)) return;
+  if (ip !== null && isLoopbackHost(ip)) return;
+  throw new CollectorError(
+    'unavailable',
+    'hub_public_url_unset',
+    'the hub has no public address configured (HUB_PUBLIC_URL); the admin must set it before devices can be claimed',
+  );
+}
+
+export function isLoopbackHost(host: string): boolean {
+  const h = host.replace(/^\[|\]$/g, '').toLowerCase();
+  return h === 'localhost' || h === '::1' || /^127\.\d+\.\d+\.\d+$/.test(h) || /^::ffff:127\./.test(h);
 }

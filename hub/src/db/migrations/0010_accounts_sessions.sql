@@ -17,13 +17,15 @@ CREATE INDEX IF NOT EXISTS revoked_sessions_expires_idx ON revoked_sessions (exp
 DO $$
 BEGIN
   IF EXISTS (SELECT 1 FROM pg_roles WHERE rolname = 'alpr_app') THEN
-    GRANT SELECT, INSERT, DELETE ON revoked_sessions TO alpr_app;
+    -- The same rights 0008 gives every table, so re-running 0008 changes nothing.
+    GRANT SELECT, INSERT, UPDATE, DELETE ON revoked_sessions TO alpr_app;
   END IF;
 END
 $$;
 
 -- A decommissioned collector keeps its hardware id as history, but no longer holds the
 -- device: the same box can be claimed by a new collector (issue 10 section 5).
+-- Same index name as 0003, so re-running 0003 (IF NOT EXISTS) leaves this definition alone.
 DROP INDEX IF EXISTS collectors_hardware_id_key;
-CREATE UNIQUE INDEX IF NOT EXISTS collectors_hardware_id_live_key ON collectors (hardware_id)
+CREATE UNIQUE INDEX collectors_hardware_id_key ON collectors (hardware_id)
   WHERE hardware_id IS NOT NULL AND status <> 'decommissioned';
