@@ -2,7 +2,9 @@ import type { DetectionBuffer } from '../buffer/index.ts';
 import { startCameraRunners, type CameraRunners } from '../cameras/runner.ts';
 import type { ApplianceConfig } from '../config/schema.ts';
 import type { HealthSample } from '../lifecycle/health.ts';
+import { configFromSettings } from '../uplink/config.ts';
 import { startUplink, type UplinkHandle } from '../uplink/uplink.ts';
+import { cameraTypeLookup } from './camera-types.ts';
 import { cursorStoreFor, sinkFor, uplinkPortFor } from '../wiring/buffer-ports.ts';
 import type { Logger } from 'pino';
 import type { DetectionSink } from '../cameras/ports.ts';
@@ -32,6 +34,7 @@ export interface PipelineDeps {
 
 export function startPipeline(config: ApplianceConfig, deps: PipelineDeps): Pipeline {
   let uplink: UplinkHandle | undefined;
+  let started: CameraRunners | undefined;
   const sink = sinkFor(deps.buffer, () => uplink?.kick());
   if (deps.hubUrl) {
     uplink = startUplink({
@@ -39,13 +42,12 @@ export function startPipeline(config: ApplianceConfig, deps: PipelineDeps): Pipe
       clock: { now: () => Date.now() },
       random: Math.random,
       log: deps.log,
-      config: {
-        hubUrl: deps.hubUrl,
-        apiKey: deps.apiKey,
-        windows: { defaultSeconds: config.uplink.window_seconds },
-        limits: { maxItems: config.uplink.max_batch_detections, maxBytes: config.uplink.max_batch_bytes },
-        backoff: { baseMs: config.uplink.backoff_base_ms, capMs: config.uplink.backoff_cap_ms },
-      },
+      // The lookup reads the runners' bootstraps lazily: vendor_b NVR ids are known only once connected.
+      config: configFromSettings(
+        config.uplink,
+        { hubUrl: deps.hubUrl, apiKey: deps.apiKey },
+        cameraTypeLookup(config.cameras, () => started?.vendorBCameras() ?? new Map()),
+      ),
     });
   } else {
     deps.log.warn('no hub configured: detections are buffered until the appliance is claimed');
@@ -58,6 +60,7 @@ export function startPipeline(config: ApplianceConfig, deps: PipelineDeps): Pipe
     random: Math.random,
     log: deps.log,
   });
+  started = runners;
   return {
     config,
     runners,
