@@ -73,6 +73,10 @@ export const cameraConfigSchema = z
     catchUpMarginMs: z.number().int().min(0).max(3_600_000).default(60_000),
     /** vendor_b: bootstrap (camera id -> MAC) refresh period. */
     bootstrapRefreshMs: z.number().int().min(1_000).max(86_400_000).default(600_000),
+    /** Push: the only source address accepted for this camera; default its `host`; `any` turns pinning off. */
+    pushSource: z.string().min(1).max(253).optional(),
+    /** Push: a shared secret the camera must present (Basic password, X-Alpr-Push-Secret or ?secret=). Kept in the vault. */
+    pushSecret: z.string().min(16, 'pushSecret: at least 16 characters').max(200).optional(),
     /** Batch window class for the uplink (uplink `window_seconds_by_camera_type`). */
     cameraType: z.string().min(1).max(50).optional(),
   })

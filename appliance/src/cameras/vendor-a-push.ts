@@ -39,6 +39,12 @@ export interface IngestDeps {
   /** The status tracker of a configured camera, so pushes show in diagnostics. */
   statusOf?: (cameraId: string) => CameraStatusTracker | undefined;
   maxBodyBytes?: number;
+  /**
+   * Trust check once the camera is known by its MAC (source-address pinning, shared
+   * secret; runtime/ingest-admission.ts): a Response refuses the push before anything is
+   * stored or counted.
+   */
+  admit?: (camera: CameraConfig | undefined, c: Context) => Promise<Response | undefined>;
 }
 
 const errorBody = (code: string, message: string) => ({ error: { code, message } });
@@ -87,6 +93,8 @@ export function createIngestApp(deps: IngestDeps): Hono {
 
     const first = parseWith(type, input, contextFor(type === 'auto' ? undefined : type, undefined, deps));
     const camera = cameraFor(first, deps.cameras());
+    const refused = await deps.admit?.(camera, c);
+    if (refused) return refused;
     const outcome = camera || first.adapter === 'vendor_b' ? parseWith(first.adapter ?? type, input, contextFor(first.adapter, camera, deps)) : first;
     const source = camera?.id ?? outcome.detections[0]?.detection.camera.id ?? 'push';
     const status =

@@ -1,6 +1,9 @@
 import { bufferStats, type BufferStats, type DetectionBuffer } from '../buffer/index.ts';
 import type { CameraStatus } from '../cameras/status.ts';
+import type { EnrollmentReport } from '../runtime/enrollment.ts';
 import type { UplinkState } from '../uplink/uplink-state.ts';
+import { capacityOf, type Capacity } from './capacity.ts';
+import type { IntakeMeter, IntakeRate } from './intake-rate.ts';
 
 /** Everything the local diagnostics show, gathered in one place (no secrets: key prefix only). */
 export interface DiagnosticsSnapshot {
@@ -11,6 +14,12 @@ export interface DiagnosticsSnapshot {
   buffer: BufferStats;
   uplink: UplinkState | null;
   cameras: CameraStatus[];
+  /** Keystore state: `unusable` names why the stored enrollment does not open. */
+  enrollment: EnrollmentReport | null;
+  /** The disk cap and how many days it holds at the current intake rate. */
+  disk: (Capacity & { cap_source: string; intake: IntakeRate }) | null;
+  /** Problems a person should act on (enrollment unusable, disk cap under 7 days). */
+  warnings: string[];
 }
 
 export interface DiagnosticsSources {
@@ -20,17 +29,41 @@ export interface DiagnosticsSources {
   uplink: () => UplinkState | undefined;
   cameras: () => CameraStatus[];
   now: () => Date;
+  enrollment?: () => EnrollmentReport;
+  intake?: IntakeMeter;
+  diskCap?: { bytes: number; source: string };
 }
 
 export function takeSnapshot(sources: DiagnosticsSources): DiagnosticsSnapshot {
   const key = sources.apiKey();
+  const buffer = bufferStats(sources.buffer);
+  const enrollment = sources.enrollment?.() ?? null;
+  let disk: DiagnosticsSnapshot['disk'] = null;
+  if (sources.diskCap && sources.intake) {
+    const intake = sources.intake.rate();
+    const capacity = capacityOf({
+      capBytes: sources.diskCap.bytes,
+      rate: intake,
+      rows: buffer.states.pending + buffer.states.in_flight,
+      bufferedBytes: buffer.bytes.buffered,
+      imageBytes: buffer.bytes.images,
+      databaseUsedBytes: buffer.bytes.databaseUsed,
+    });
+    disk = { ...capacity, cap_source: sources.diskCap.source, intake };
+  }
+  const warnings: string[] = [];
+  if (enrollment?.state === 'unusable') warnings.push(`stored enrollment unusable (${enrollment.code}): ${enrollment.problem}`);
+  if (disk?.warning) warnings.push(disk.warning);
   return {
     generated_at: sources.now().toISOString(),
     claimed: key !== undefined,
     hub_url: sources.hubUrl() ?? null,
     key_prefix: key ? key.slice(0, 10) : null,
-    buffer: bufferStats(sources.buffer),
+    buffer,
     uplink: sources.uplink() ?? null,
     cameras: sources.cameras(),
+    enrollment,
+    disk,
+    warnings,
   };
 }

@@ -8,6 +8,7 @@ import { cameraTypeLookup } from './camera-types.ts';
 import { cursorStoreFor, sinkFor, uplinkPortFor } from '../wiring/buffer-ports.ts';
 import type { Logger } from 'pino';
 import type { DetectionSink } from '../cameras/ports.ts';
+import type { IntakeMeter } from '../diagnostics/intake-rate.ts';
 
 /**
  * The data path for one configuration: camera runners feeding the buffer, the uplink
@@ -30,12 +31,17 @@ export interface PipelineDeps {
   /** From the configuration or, failing that, the enrollment. */
   hubUrl: string | undefined;
   log: Logger;
+  /** Hears the size of every committed detection (diagnostics: disk-cap forecast). */
+  intake?: IntakeMeter;
 }
 
 export function startPipeline(config: ApplianceConfig, deps: PipelineDeps): Pipeline {
   let uplink: UplinkHandle | undefined;
   let started: CameraRunners | undefined;
-  const sink = sinkFor(deps.buffer, () => uplink?.kick());
+  const sink = sinkFor(deps.buffer, (sizes) => {
+    deps.intake?.record(sizes.imageBytes, sizes.metadataBytes);
+    uplink?.kick();
+  });
   if (deps.hubUrl) {
     uplink = startUplink({
       buffer: uplinkPortFor(deps.buffer),

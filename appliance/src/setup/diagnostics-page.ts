@@ -18,7 +18,7 @@ export interface DiagnosticsView {
 const iso = (ms: number | null | undefined): string => (ms === null || ms === undefined ? 'never' : new Date(ms).toISOString());
 
 export function diagnosticsErrors(view: DiagnosticsView): string[] {
-  const errors: string[] = [];
+  const errors: string[] = [...(view.snapshot?.warnings ?? [])];
   if (view.heartbeat?.lastError) errors.push(`heartbeat: ${view.heartbeat.lastError}`);
   if (view.heartbeat?.keyRejected) errors.push('heartbeat: the hub rejected the API key');
   const uplinkError = view.snapshot?.uplink?.lastError;
@@ -46,6 +46,7 @@ ${noticeBox(view.notice)}
 <tr><th>Last heartbeat</th><td>${view.heartbeat?.lastOkAt ?? 'never'}${view.heartbeat && view.heartbeat.consecutiveFailures > 0 ? ` (${view.heartbeat.consecutiveFailures} failures since)` : ''}</td></tr>
 <tr><th>Buffer</th><td>${s ? `${s.buffer.states.pending ?? 0} pending, ${s.buffer.states.in_flight ?? 0} in flight, ${s.buffer.rejected} rejected` : 'unknown'}</td></tr>
 <tr><th>Uploads</th><td>${uplink ? `last success ${iso(uplink.lastSuccessAtMs)}, ${uplink.totals.batches} batches, ${uplink.totals.stored} stored, ${uplink.totals.duplicate} duplicates, ${uplink.totals.rejected} rejected` : 'not running'}</td></tr>
+<tr><th>Disk cap</th><td>${s?.disk ? diskLine(s.disk) : 'unknown'}</td></tr>
 <tr><th>Cameras online</th><td>${online} of ${cameras.length}</td></tr>
 </table>
 <h2>Cameras</h2>
@@ -57,4 +58,10 @@ ${errors.length === 0 ? html`<p>None.</p>` : html`<ul>${errors.map((e) => html`<
 <p><small>${s?.generated_at ?? ''} &middot; <a href="/api/v1/status">JSON</a></small></p>`,
     { refreshSeconds: 10 },
   );
+}
+
+function diskLine(d: NonNullable<DiagnosticsSnapshot['disk']>): string {
+  const gib = (d.cap_bytes / 1024 ** 3).toFixed(1);
+  if (d.days_of_images === null) return `${gib} GiB (${d.cap_source}); days held: measuring the intake rate (10 minutes)`;
+  return `${gib} GiB (${d.cap_source}): ${d.days_of_images} days of images, ${d.days_of_metadata ?? '?'} days of metadata at the current rate`;
 }

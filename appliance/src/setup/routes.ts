@@ -83,6 +83,7 @@ export function setupRoutes(deps: SetupDeps): Hono {
     const snapshot = deps.snapshot?.();
     const statusLines: [string, string][] = [
       ['State', 'not claimed'],
+      ...(snapshot?.warnings ?? []).map((w): [string, string] => ['Warning', w]),
       ['Cameras configured', String(cameras.length)],
       ...(snapshot ? ([['Buffered detections', String(snapshot.buffer.states.pending ?? 0)]] as [string, string][]) : []),
       ...(snapshot?.cameras ?? []).map((cam): [string, string] => [`Camera ${cam.id}`, `${cam.state}${cam.lastError ? `: ${cam.lastError}` : ''}`]),

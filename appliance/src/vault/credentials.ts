@@ -15,6 +15,8 @@ export const cameraCredentialsSchema = z
     username: z.string().min(1).max(100).optional(),
     password: z.string().max(200).optional(),
     token: z.string().min(1).max(500).optional(),
+    /** A push camera's shared secret (runtime/ingest-admission.ts). */
+    pushSecret: z.string().min(16).max(200).optional(),
   })
   .strict();
 export type CameraCredentials = z.infer<typeof cameraCredentialsSchema>;

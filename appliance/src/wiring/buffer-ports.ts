@@ -53,12 +53,25 @@ export function uplinkPortFor(buffer: DetectionBuffer): UplinkBufferPort {
   };
 }
 
-/** The camera runners' sink: resolves once the buffer transaction has committed. */
-export function sinkFor(buffer: DetectionBuffer, onStored: () => void): DetectionSink {
+/** Bytes of one committed detection, for the intake meter (disk-cap forecast). */
+export interface StoredSizes {
+  imageBytes: number;
+  metadataBytes: number;
+}
+
+/**
+ * The camera runners' sink: resolves once the buffer transaction has committed. `onStored`
+ * hears every insert that changed the buffer (stored, or a better read replacing one).
+ */
+export function sinkFor(buffer: DetectionBuffer, onStored: (sizes: StoredSizes) => void): DetectionSink {
   return {
     accept(item) {
       const result = insertDetection(buffer, item.detection, item.images);
-      if (result.status === 'stored' || result.status === 'replaced') onStored();
+      if (result.status === 'stored' || result.status === 'replaced') {
+        let imageBytes = 0;
+        for (const image of Object.values(item.images)) imageBytes += image?.byteLength ?? 0;
+        onStored({ imageBytes, metadataBytes: Buffer.byteLength(JSON.stringify(item.detection)) });
+      }
       return result.status;
     },
     seen: (ids) => seenDetectionIds(buffer, ids),

@@ -1,0 +1,240 @@
+import { mkdir, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Logger } from 'pino';
+import { closeBuffer, enforceRetention, openBuffer, type DetectionBuffer } from '../buffer/index.ts';
+import type { ApplianceEnvironment } from '../config/load.ts';
+import type { ApplianceConfig } from '../config/schema.ts';
+import { createCommandRunner } from '../lifecycle/commands.ts';
+import { loadConfigWithCredentials } from '../lifecycle/config-layers.ts';
+import { startHeartbeat, type HeartbeatHandle } from '../lifecycle/heartbeat.ts';
+import { createLog } from '../log.ts';
+import { openSetupVault } from '../setup/camera-store.ts';
+import type { AddressOf } from '../setup/request-guards.ts';
+import { systemTimers } from '../uplink/ports.ts';
+import { VaultError } from '../vault/errors.ts';
+import type { HardwareIdentity } from '../vault/hardware-identity.ts';
+import type { Vault } from '../vault/vault.ts';
+import { resolveDiskCap, type DiskSpace } from './disk-cap.ts';
+import type { IntakeMeter } from '../diagnostics/intake-rate.ts';
+import { readEnrollment, reportOf, type EnrollmentState } from './enrollment.ts';
+import { createIntakeMeter, createLocalApp, listen, type Listening } from './local-server.ts';
+import { startPipeline, type Pipeline } from './pipeline.ts';
+
+/**
+ * The appliance process as a value: `createAppliance(environment, deps)` holds no state
+ * until `start()` (keystore, configuration, buffer, pipeline, heartbeat, local server on
+ * :8080) and `stop()` undoes it. main.ts only reads the environment, calls these and maps
+ * signals; tests start several appliances in one process. A SIGKILL loses nothing committed.
+ */
+export const EDGE_VERSION = '0.1.0';
+
+export interface ApplianceDeps {
+  identity: HardwareIdentity;
+  /** Default: a pino logger at the configured level. */
+  log?: Logger;
+  now?: () => Date;
+  /** The `wipe` command's restart: under systemd (Restart=always) the process exits and comes back unclaimed. */
+  restart?: () => Promise<void>;
+  /** Free and total bytes of the data partition (default: statfs), for the default disk cap. */
+  diskSpace?: (dir: string) => Promise<DiskSpace>;
+  /** Peer address of a request; default the TCP socket's. Tests map a loopback alias to a public address. */
+  addressOf?: AddressOf;
+  /** Retention pass period; default 60 s. */
+  retentionIntervalMs?: number;
+}
+
+export interface Appliance {
+  /** Resolves once the local server listens; throws ApplianceStartError/ConfigError for a start that cannot work. */
+  start(): Promise<Listening>;
+  /** Stops every loop, the server and the buffer. Idempotent. */
+  stop(): Promise<void>;
+  enrollment(): EnrollmentState;
+  pipeline(): Pipeline | undefined;
+  buffer(): DetectionBuffer | undefined;
+}
+
+interface Running {
+  log: Logger;
+  buffer: DetectionBuffer;
+  pipeline: Pipeline;
+  heartbeat?: HeartbeatHandle;
+  server?: Listening;
+  retention: ReturnType<typeof setInterval>;
+  hubUrl: string | undefined;
+  apiKey: string | undefined;
+  intake: IntakeMeter;
+}
+
+export function createAppliance(environment: ApplianceEnvironment, deps: ApplianceDeps): Appliance {
+  const now = deps.now ?? (() => new Date());
+  const keyContext = { dataDir: environment.dataDir, identity: deps.identity };
+  let enrollment: EnrollmentState = { state: 'unclaimed' };
+  let running: Running | undefined;
+  let stopping: Promise<void> | undefined;
+  const startedAt = now().getTime();
+
+  /** Before the claim, cameras added on the setup page keep their secrets in the setup vault. */
+  async function loadConfig(log?: Logger): Promise<{ config: ApplianceConfig; configVersion: number }> {
+    let vault: Vault | undefined = enrollment.state === 'claimed' ? enrollment.vault : undefined;
+    if (!vault) {
+      try {
+        vault = await openSetupVault(environment.dataDir, deps.identity);
+      } catch (error) {
+        // Same decision as the enrollment: shown, not fatal; cameras needing those secrets fail validation (ConfigError).
+        if (!(error instanceof VaultError)) throw error;
+        log?.error({ problem: error.message }, 'setup vault unusable: re-enter the camera credentials on the setup page');
+      }
+    }
+    return loadConfigWithCredentials(environment, vault);
+  }
+
+  function restartPipeline(r: Running, config: ApplianceConfig): Promise<void> {
+    return r.pipeline.stop().then(() => {
+      r.pipeline = startPipeline(config, { buffer: r.buffer, apiKey: () => r.apiKey, hubUrl: config.hub_url ?? r.hubUrl, log: r.log, intake: r.intake });
+    });
+  }
+
+  /** Heartbeat and command runner: only with an enrollment (collector id, hub key). */
+  function startClaimedServices(r: Running, claimed: Extract<EnrollmentState, { state: 'claimed' }>, url: string, version: number): void {
+    const runner = createCommandRunner({
+      collectorId: claimed.enrollment.collector_id,
+      hubPublicKey: claimed.enrollment.hub_public_key,
+      dataDir: environment.dataDir,
+      centralConfigFile: environment.centralConfigFile,
+      localConfigFile: environment.localConfigFile,
+      vault: claimed.vault,
+      initialConfigVersion: version,
+      applyConfig: (next) => restartPipeline(r, next),
+      health: () => r.pipeline.health(),
+      // From inside a wipe: the heartbeat is not awaited (the wipe runs in its command queue).
+      stop: () => shutdown(),
+      restart: deps.restart ?? (async () => undefined),
+      log: r.log,
+      timers: systemTimers,
+    });
+    r.heartbeat = startHeartbeat({
+      hubUrl: url,
+      apiKey: () => r.apiKey,
+      clock: { now: () => Date.now() },
+      random: Math.random,
+      log: r.log,
+      intervalSeconds: r.pipeline.config.heartbeat_interval_seconds,
+      runner,
+      report: () => {
+        const statuses = r.pipeline.runners.statuses();
+        const pending = r.buffer.sqlite.prepare('SELECT count(*) AS n FROM detections').get() as { n: number };
+        return {
+          uptime_seconds: Math.floor((now().getTime() - startedAt) / 1000),
+          queue_depth: pending.n,
+          cameras_online: statuses.filter((s) => s.state === 'ONLINE').length,
+          cameras_total: statuses.length,
+          edge_version: EDGE_VERSION,
+        };
+      },
+    });
+  }
+
+  async function start(): Promise<Listening> {
+    if (running) throw new Error('appliance already started');
+    await mkdir(environment.dataDir, { recursive: true, mode: 0o700 });
+    enrollment = await readEnrollment(keyContext);
+    const { config, configVersion } = await loadConfig(deps.log);
+    const log = deps.log ?? createLog(config.log_level);
+    if (enrollment.state === 'unusable') {
+      log.error({ code: enrollment.code, problem: enrollment.problem }, 'stored enrollment unusable: running unclaimed; re-claim this appliance');
+    }
+    const claimed = enrollment.state === 'claimed' ? enrollment : undefined;
+    const bufferFile = join(environment.dataDir, 'buffer.sqlite');
+    const existing = await stat(bufferFile).then((s) => s.size, () => 0);
+    const diskCap = await resolveDiskCap(config.buffer.disk_cap_bytes, environment.dataDir, deps.diskSpace, existing);
+    log.info({ disk_cap_bytes: diskCap.bytes, source: diskCap.source }, 'buffer disk cap');
+    const buffer = openBuffer({
+      file: bufferFile,
+      clock: { now },
+      log,
+      synchronous: config.buffer.synchronous,
+      limits: { retentionMs: config.buffer.retention_days * 86_400_000, diskCapBytes: diskCap.bytes },
+    });
+    const hubUrl = config.hub_url ?? claimed?.enrollment.hub_url;
+    const apiKey = environment.apiKey ?? claimed?.enrollment.api_key;
+    // Retention: the age limit and the disk cap, every minute (indexed deletes: cheap).
+    const retention = setInterval(() => {
+      try {
+        enforceRetention(buffer, now());
+      } catch (err) {
+        log.error({ err }, 'retention pass failed');
+      }
+    }, deps.retentionIntervalMs ?? 60_000);
+    retention.unref();
+    const intake = createIntakeMeter(() => now().getTime());
+    const r: Running = {
+      log,
+      buffer,
+      retention,
+      hubUrl,
+      apiKey,
+      intake,
+      pipeline: startPipeline(config, { buffer, apiKey: () => r.apiKey, hubUrl, log, intake }),
+    };
+    running = r;
+    if (claimed && hubUrl) startClaimedServices(r, claimed, hubUrl, configVersion);
+
+    const app = createLocalApp({
+      environment,
+      identity: deps.identity,
+      log,
+      now,
+      edgeVersion: EDGE_VERSION,
+      pipeline: () => r.pipeline,
+      buffer,
+      hubUrl: () => r.hubUrl,
+      apiKey: () => r.apiKey,
+      heartbeat: () => r.heartbeat?.state(),
+      enrollment: () => reportOf(enrollment),
+      diskCap,
+      intake,
+      ...(deps.addressOf ? { addressOf: deps.addressOf } : {}),
+      ingest: config.ingest,
+      claimedState: () => (enrollment.state === 'claimed' || r.apiKey !== undefined ? 'claimed' : 'unclaimed'),
+      ...(config.hub_url ? { defaultHubUrl: config.hub_url } : {}),
+      reloadPipeline: async () => restartPipeline(r, (await loadConfig(log)).config),
+      onClaimed: async (claimedHere) => {
+        enrollment = await readEnrollment(keyContext);
+        if (enrollment.state !== 'claimed') throw new Error(`the enrollment just stored does not load (${enrollment.state})`);
+        r.apiKey = environment.apiKey ?? enrollment.enrollment.api_key;
+        r.hubUrl = claimedHere.hubUrl;
+        log.info({ collector_id: claimedHere.collectorId, key_prefix: claimedHere.keyPrefix }, 'claimed');
+        await restartPipeline(r, (await loadConfig(log)).config);
+        startClaimedServices(r, enrollment, claimedHere.hubUrl, claimedHere.configVersion);
+      },
+    });
+    r.server = await listen(app, config.setup.host, config.setup.port);
+    log.info({ url: r.server.url, cameras: config.cameras.length, claimed: enrollment.state === 'claimed' }, 'appliance listening');
+    return r.server;
+  }
+
+  /** Everything but the heartbeat: a wipe calls this from inside the heartbeat's command queue. */
+  function shutdown(): Promise<void> {
+    stopping ??= (async () => {
+      const r = running;
+      if (!r) return;
+      clearInterval(r.retention);
+      await r.server?.close();
+      await r.pipeline.stop();
+      closeBuffer(r.buffer);
+    })();
+    return stopping;
+  }
+
+  return {
+    start,
+    async stop() {
+      // The heartbeat first: its report reads the buffer, which shutdown closes.
+      await running?.heartbeat?.stop();
+      await shutdown();
+    },
+    enrollment: () => enrollment,
+    pipeline: () => running?.pipeline,
+    buffer: () => running?.buffer,
+  };
+}

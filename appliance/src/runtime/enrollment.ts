@@ -1,0 +1,49 @@
+import { loadEnrollment, type StoredEnrollment } from '../keystore/keystore.ts';
+import { VaultError, type VaultErrorCode } from '../vault/errors.ts';
+import type { HardwareIdentity } from '../vault/hardware-identity.ts';
+import type { Vault } from '../vault/vault.ts';
+
+/**
+ * What the appliance finds in its keystore at start (docs/uplink.md "Enrollment at start").
+ *
+ * - `claimed`: the sealed credentials file opened; heartbeat and uplink run.
+ * - `unclaimed`: no credentials file; the setup page is open.
+ * - `unusable`: the file is there but does not open (other hardware, tampered, corrupt).
+ *   A visible degraded state, not a startup error: under systemd a failing start would loop
+ *   and close the setup page, the only place a person on site can see and fix it. The
+ *   appliance runs unclaimed (cameras buffer, the setup page is open for a new claim or
+ *   provisioning token), the problem is logged at error level on every start and shown on
+ *   `/api/v1/status` and the page until a claim replaces the file.
+ *
+ * Anything that is not a VaultError (permission denied, I/O error) is a startup error:
+ * the appliance cannot tell whether it is claimed, and guessing "unclaimed" would hide it.
+ */
+export type EnrollmentState =
+  | { state: 'claimed'; enrollment: StoredEnrollment; vault: Vault }
+  | { state: 'unclaimed' }
+  | { state: 'unusable'; code: VaultErrorCode; problem: string };
+
+export class ApplianceStartError extends Error {
+  override name = 'ApplianceStartError';
+}
+
+export async function readEnrollment(ctx: { dataDir: string; identity: HardwareIdentity }): Promise<EnrollmentState> {
+  try {
+    const { enrollment, vault } = await loadEnrollment(ctx);
+    return { state: 'claimed', enrollment, vault };
+  } catch (error) {
+    if (error instanceof VaultError) {
+      if (error.code === 'not_found') return { state: 'unclaimed' };
+      return { state: 'unusable', code: error.code, problem: error.message };
+    }
+    throw new ApplianceStartError(`cannot read the stored enrollment in ${ctx.dataDir}: ${(error as Error).message}`, { cause: error });
+  }
+}
+
+/** The public view of the state (diagnostics JSON and page): never the key. */
+export type EnrollmentReport = { state: 'claimed'; collector_id: string } | { state: 'unclaimed' } | { state: 'unusable'; code: VaultErrorCode; problem: string };
+
+export function reportOf(state: EnrollmentState): EnrollmentReport {
+  if (state.state === 'claimed') return { state: 'claimed', collector_id: state.enrollment.collector_id };
+  return state;
+}

@@ -1,0 +1,125 @@
+import type { AddressInfo } from 'node:net';
+import { serve } from '@hono/node-server';
+import { Hono } from 'hono';
+import type { Logger } from 'pino';
+import type { DetectionBuffer } from '../buffer/index.ts';
+import { createIngestApp } from '../cameras/vendor-a-push.ts';
+import type { ApplianceEnvironment } from '../config/load.ts';
+import type { ApplianceConfig } from '../config/schema.ts';
+import { createIntakeMeter, type IntakeMeter } from '../diagnostics/intake-rate.ts';
+import { diagnosticsRoutes } from '../diagnostics/routes.ts';
+import { takeSnapshot, type DiagnosticsSources } from '../diagnostics/snapshot.ts';
+import type { HeartbeatState } from '../lifecycle/heartbeat-state.ts';
+import { fileCameraStore } from '../setup/camera-store.ts';
+import type { Claimed } from '../setup/enroll.ts';
+import { lanOnly, socketAddress, type AddressOf } from '../setup/request-guards.ts';
+import { setupRoutes } from '../setup/routes.ts';
+import type { HardwareIdentity } from '../vault/hardware-identity.ts';
+import type { DiskCap } from './disk-cap.ts';
+import type { EnrollmentReport } from './enrollment.ts';
+import { pushAdmission } from './ingest-admission.ts';
+import type { Pipeline } from './pipeline.ts';
+
+/**
+ * The appliance's one local server on :8080: camera pushes, the setup page, diagnostics.
+ * Every route but `/healthz` answers the LAN only (docs/setup-page.md "LAN only"): the
+ * setup routes guard themselves; the push endpoints and `/api/v1/status` are guarded here,
+ * where they are mounted (a forged read from outside the LAN would otherwise be uploaded
+ * and hash-chained as evidence, and the status names the hub and the key prefix).
+ */
+export interface LocalAppDeps {
+  environment: ApplianceEnvironment;
+  identity: HardwareIdentity;
+  log: Logger;
+  now: () => Date;
+  edgeVersion: string;
+  pipeline: () => Pipeline;
+  buffer: DetectionBuffer;
+  hubUrl: () => string | undefined;
+  apiKey: () => string | undefined;
+  heartbeat: () => HeartbeatState | undefined;
+  enrollment: () => EnrollmentReport;
+  diskCap: DiskCap;
+  intake: IntakeMeter;
+  ingest: ApplianceConfig['ingest'];
+  claimedState: () => 'claimed' | 'unclaimed';
+  defaultHubUrl?: string;
+  addressOf?: AddressOf;
+  reloadPipeline: () => Promise<void>;
+  onClaimed: (claimed: Claimed) => Promise<void>;
+}
+
+export { createIntakeMeter };
+
+export function createLocalApp(deps: LocalAppDeps): Hono {
+  const { log } = deps;
+  const addressOf = deps.addressOf ?? socketAddress;
+  const diagnostics: DiagnosticsSources = {
+    buffer: deps.buffer,
+    hubUrl: deps.hubUrl,
+    apiKey: deps.apiKey,
+    uplink: () => deps.pipeline().uplink?.state(),
+    cameras: () => deps.pipeline().runners.statuses(),
+    now: deps.now,
+    enrollment: deps.enrollment,
+    intake: deps.intake,
+    diskCap: deps.diskCap,
+  };
+  const app = new Hono();
+  for (const path of ['/api/v1/ingest/*', '/api/v1/status']) app.use(path, lanOnly(addressOf));
+  app.route('/', createIngestApp({
+    cameras: () => deps.pipeline().config.cameras,
+    sink: { accept: (item) => deps.pipeline().sink.accept(item) },
+    log,
+    clock: { now: () => deps.now().getTime() },
+    statusOf: (id) => deps.pipeline().runners.statusOf(id),
+    vendorBCameras: () => deps.pipeline().runners.vendorBCameras(),
+    admit: pushAdmission({ addressOf, acceptUnknown: () => deps.pipeline().config.ingest.accept_unknown_cameras, log }),
+  }));
+  // The setup page owns `/` (claim form before the claim, read-only diagnostics after).
+  app.route('/', setupRoutes({
+    clock: { now: deps.now },
+    log,
+    identity: deps.identity,
+    dataDir: deps.environment.dataDir,
+    centralConfigFile: deps.environment.centralConfigFile,
+    edgeVersion: deps.edgeVersion,
+    cameras: fileCameraStore({ dataDir: deps.environment.dataDir, localConfigFile: deps.environment.localConfigFile, identity: deps.identity, now: deps.now }),
+    state: deps.claimedState,
+    addressOf,
+    ...(deps.defaultHubUrl ? { defaultHubUrl: deps.defaultHubUrl } : {}),
+    snapshot: () => takeSnapshot(diagnostics),
+    heartbeat: deps.heartbeat,
+    onCamerasChanged: deps.reloadPipeline,
+    onClaimed: deps.onClaimed,
+  }));
+  app.route('/', diagnosticsRoutes(diagnostics));
+  return app;
+}
+
+export interface Listening {
+  url: string;
+  port: number;
+  close(): Promise<void>;
+}
+
+export function listen(app: Hono, host: string, port: number): Promise<Listening> {
+  return new Promise((resolve, reject) => {
+    const server = serve({ fetch: app.fetch, hostname: host, port });
+    server.once('error', reject);
+    server.once('listening', () => {
+      const address = server.address() as AddressInfo;
+      const shown = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+      resolve({
+        url: `http://${shown}:${address.port}`,
+        port: address.port,
+        // Idle keep-alive connections would hold close() open: end them.
+        close: () =>
+          new Promise<void>((done) => {
+            server.close(() => done());
+            (server as { closeIdleConnections?: () => void }).closeIdleConnections?.();
+          }),
+      });
+    });
+  });
+}
