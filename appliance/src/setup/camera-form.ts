@@ -6,10 +6,10 @@ import type { CameraCredentials } from '../vault/credentials.ts';
  * its credentials for the vault. Pure. The secret fields are split off here so nothing
  * downstream can write them into the TOML or echo them into a page.
  */
-export const CAMERA_FORM_FIELDS = ['id', 'name', 'vendor', 'mode', 'host', 'port', 'channel', 'timezone', 'mac', 'username'] as const;
+export const CAMERA_FORM_FIELDS = ['id', 'name', 'vendor', 'mode', 'host', 'port', 'channel', 'timezone', 'mac', 'username', 'push_source'] as const;
 export type CameraFormField = (typeof CAMERA_FORM_FIELDS)[number];
 /** Never rendered back into a page, never written to the TOML. */
-export const SECRET_FIELDS = ['password', 'token'] as const;
+export const SECRET_FIELDS = ['password', 'token', 'push_secret'] as const;
 
 /** What the page may show again after a refused submit: no password, no token. */
 export type CameraFormValues = Partial<Record<CameraFormField, string>>;
@@ -27,7 +27,11 @@ const text = (raw: unknown): string | undefined => {
   return s === '' ? undefined : s;
 };
 
-export function parseCameraForm(body: Record<string, unknown>): CameraFormResult {
+/**
+ * `kept`: on an edit, the credentials already in the vault; a secret left blank keeps its
+ * stored value, so validation sees the camera as it will run.
+ */
+export function parseCameraForm(body: Record<string, unknown>, kept: CameraCredentials = {}): CameraFormResult {
   const values: CameraFormValues = {};
   for (const field of CAMERA_FORM_FIELDS) {
     const v = text(body[field]);
@@ -48,21 +52,24 @@ export function parseCameraForm(body: Record<string, unknown>): CameraFormResult
   // A password may legitimately have surrounding spaces: only an empty one counts as absent.
   const password = typeof body['password'] === 'string' && body['password'] !== '' ? body['password'] : undefined;
   const token = text(body['token']);
+  const pushSecret = text(body['push_secret']);
   const credentials: CameraCredentials = {
     ...(values.username !== undefined ? { username: values.username } : {}),
     ...(password !== undefined ? { password } : {}),
     ...(token !== undefined ? { token } : {}),
+    ...(pushSecret !== undefined ? { pushSecret } : {}),
   };
   const entry: LocalCameraEntry = {};
   for (const field of ['id', 'name', 'vendor', 'mode', 'host', 'timezone', 'mac'] as const) {
     const v = values[field];
     if (v !== undefined) entry[field] = v;
   }
+  if (values.push_source !== undefined) entry['pushSource'] = values.push_source;
   if (port !== undefined) entry['port'] = port;
   if (channel !== undefined) entry['channel'] = channel;
   if (errors.length > 0) return { ok: false, errors, values };
 
-  const parsed = cameraConfigSchema.safeParse({ ...entry, ...credentials });
+  const parsed = cameraConfigSchema.safeParse({ ...kept, ...entry, ...credentials });
   if (!parsed.success) {
     return {
       ok: false,
@@ -73,4 +80,16 @@ export function parseCameraForm(body: Record<string, unknown>): CameraFormResult
   }
   if (parsed.data.mac !== undefined) entry['mac'] = parsed.data.mac;
   return { ok: true, entry, credentials, camera: parsed.data, values };
+}
+
+/** A stored entry (and its username) back into form values for the edit form: never a secret. */
+export function formValuesOf(entry: Record<string, unknown>, stored: CameraCredentials | undefined): CameraFormValues {
+  const values: CameraFormValues = {};
+  const keyOf: Partial<Record<CameraFormField, string>> = { push_source: 'pushSource' };
+  for (const field of CAMERA_FORM_FIELDS) {
+    const raw = entry[keyOf[field] ?? field];
+    if (typeof raw === 'string' || typeof raw === 'number') values[field] = String(raw);
+  }
+  if (stored?.username !== undefined && values.username === undefined) values.username = stored.username;
+  return values;
 }

@@ -32,6 +32,12 @@ export interface SetupCameraStore {
   list(): Promise<SetupCamera[]>;
   /** Throws CameraStoreError when the id is taken. */
   add(entry: LocalCameraEntry, credentials: CameraCredentials): Promise<void>;
+  /** Replace a camera's entry (same id); non-empty credentials replace the stored ones field by field. Throws CameraStoreError when unknown. */
+  update(id: string, entry: LocalCameraEntry, credentials: CameraCredentials): Promise<void>;
+  /** Remove the entry and its vaulted credentials. Throws CameraStoreError when unknown. */
+  remove(id: string): Promise<void>;
+  /** The credentials stored for a camera (an edit keeps those not retyped). */
+  storedCredentials(id: string): Promise<CameraCredentials | undefined>;
   /** The camera as the runners would see it, credentials filled in; undefined when unknown. */
   resolve(id: string): Promise<CameraConfig | undefined>;
   /** At claim: every staged credential into the real vault, then the setup vault deleted. */
@@ -69,6 +75,8 @@ export async function openSetupVault(dataDir: string, identity: HardwareIdentity
 
 const isTree = (v: unknown): v is ConfigTree => typeof v === 'object' && v !== null && !Array.isArray(v);
 const CAMERA_ENTRY = /^camera:(.+)$/;
+/** The vault entry name of a camera's credentials (vault/credentials.ts writes `camera:<id>`). */
+const vaultEntryOf = (id: string): string => `camera:${id}`;
 
 export function fileCameraStore(options: FileCameraStoreOptions): SetupCameraStore {
   const vaultCtx = setupVaultContext(options.dataDir, options.identity);
@@ -115,10 +123,42 @@ export function fileCameraStore(options: FileCameraStoreOptions): SetupCameraSto
           const vault = await stagingVault(true);
           if (!vault) throw new CameraStoreError('the setup vault could not be created');
           await putCameraCredentials(vault, String(entry['id']), credentials);
+        } else {
+          // A secret left by an earlier camera of the same id must not be inherited.
+          await (await stagingVault(false))?.remove(vaultEntryOf(String(entry['id'])));
         }
         const next = { ...layer, cameras: [...cameras, entry] };
         await writeFileAtomic(options.localConfigFile, TOML.stringify(next as TOML.JsonMap));
       }),
+
+    update: (id, entry, credentials) =>
+      serial(async () => {
+        const { layer, cameras } = await localCameras();
+        const index = cameras.findIndex((c) => c['id'] === id);
+        if (index < 0) throw new CameraStoreError(`no camera ${id}`);
+        if (Object.keys(credentials).length > 0) {
+          const vault = await stagingVault(true);
+          if (!vault) throw new CameraStoreError('the setup vault could not be created');
+          await putCameraCredentials(vault, id, { ...cameraCredentials(vault, id), ...credentials });
+        }
+        const next = { ...layer, cameras: cameras.map((c, i) => (i === index ? { ...entry, id } : c)) };
+        await writeFileAtomic(options.localConfigFile, TOML.stringify(next as TOML.JsonMap));
+      }),
+
+    remove: (id) =>
+      serial(async () => {
+        const { layer, cameras } = await localCameras();
+        if (!cameras.some((c) => c['id'] === id)) throw new CameraStoreError(`no camera ${id}`);
+        // The TOML first: a camera still configured without its secret would fail validation at start;
+        // a secret briefly without its camera harms nothing.
+        await writeFileAtomic(options.localConfigFile, TOML.stringify({ ...layer, cameras: cameras.filter((c) => c['id'] !== id) } as TOML.JsonMap));
+        await (await stagingVault(false))?.remove(vaultEntryOf(id));
+      }),
+
+    async storedCredentials(id) {
+      const vault = await stagingVault(false);
+      return vault ? cameraCredentials(vault, id) : undefined;
+    },
 
     async resolve(id) {
       const { cameras } = await localCameras();

@@ -13,6 +13,7 @@ import { enroll, type Claimed, type EnrollDeps } from './enroll.ts';
 import { probeCamera, type ProbeReport } from './probe.ts';
 import { knownHostOnly, lanOnly, socketAddress, type AddressOf } from './request-guards.ts';
 import { configuredAt } from '../discovery/view.ts';
+import { formValuesOf } from './camera-form.ts';
 import { renderSetupPage, type SetupView } from './setup-page.ts';
 
 /**
@@ -165,6 +166,51 @@ export function setupRoutes(deps: SetupDeps): Hono {
       return c.json({ interfaces, devices: devices.map((d) => ({ ...d, configured: configuredAt(d, cameras) ?? null })) }, 200);
     }
     return page(c, 200, { discovery: { result: outcome.result, notice: `${devices.length} device(s) answered.` } });
+  });
+
+  app.get('/setup/cameras/:id/edit', async (c) => {
+    const id = c.req.param('id');
+    const camera = (await deps.cameras.list()).find((cam) => cam.id === id);
+    if (!camera) return page(c, 404, { notice: `No camera ${id}.` });
+    const stored = await deps.cameras.storedCredentials(id);
+    return page(c, 200, { edit: { id, values: formValuesOf(camera.entry, stored), errors: [] } });
+  });
+
+  app.post('/setup/cameras/:id', async (c) => {
+    const id = c.req.param('id');
+    const json = wantsJson(c);
+    const stored = await deps.cameras.storedCredentials(id);
+    // The id is the key of the vault entry, the cursors and the buffered rows: it does not change.
+    const form = parseCameraForm({ ...(await readBody(c)), id }, stored ?? {});
+    const refuse = (status: number, code: string, errors: string[]): Promise<Response> | Response =>
+      json ? c.json({ error: { code, message: errors.join('; ') } }, status as 400) : page(c, status, { edit: { id, values: form.values, errors } });
+    if (!(await deps.cameras.list()).some((cam) => cam.id === id)) return refuse(404, 'not_found', [`no camera ${id}`]);
+    if (!form.ok) return refuse(400, 'bad_request', form.errors);
+    try {
+      await deps.cameras.update(id, form.entry, form.credentials);
+    } catch (error) {
+      if (error instanceof CameraStoreError) return refuse(404, 'not_found', [error.message]);
+      throw error;
+    }
+    probes.delete(id);
+    deps.log.info({ camera_id: id, vendor: form.camera.vendor, host: form.camera.host }, 'camera changed on the setup page');
+    await deps.onCamerasChanged?.();
+    return json ? c.json({ id }, 200) : c.redirect('/', 303);
+  });
+
+  app.post('/setup/cameras/:id/delete', async (c) => {
+    const id = c.req.param('id');
+    const json = wantsJson(c);
+    try {
+      await deps.cameras.remove(id);
+    } catch (error) {
+      if (!(error instanceof CameraStoreError)) throw error;
+      return json ? c.json({ error: { code: 'not_found', message: error.message } }, 404) : page(c, 404, { notice: `No camera ${id}.` });
+    }
+    probes.delete(id);
+    deps.log.info({ camera_id: id }, 'camera removed on the setup page');
+    await deps.onCamerasChanged?.();
+    return json ? c.json({ removed: id }, 200) : c.redirect('/', 303);
   });
 
   app.post('/setup/cameras/:id/test', async (c) => {

@@ -19,6 +19,8 @@ export interface SetupView {
   claim?: { code?: string; error?: string };
   provision?: { token?: string; error?: string };
   camera?: { values: CameraFormValues; errors: string[] };
+  /** The edit form of one camera (GET /setup/cameras/:id/edit, or a refused edit). */
+  edit?: { id: string; values: CameraFormValues; errors: string[] };
   notice?: string;
   /** "Find cameras" results (docs/setup-page.md). */
   discovery?: DiscoveryView;
@@ -48,8 +50,9 @@ ${field('Provisioning token', 'provisioning_token', view.provision?.token, { pla
 </form>
 <h2>Cameras</h2>
 ${camerasTable(view)}
+${view.edit ? editSection(view.edit) : ''}
 <h3>Add a camera</h3>
-${view.camera && view.camera.errors.length > 0 ? html`<div class="error" role="alert"><ul>${view.camera.errors.map((e) => html`<li>${e}</li>`)}</ul></div>` : ''}
+${errorList(view.camera?.errors)}
 ${cameraForm(view.camera?.values ?? {})}
 ${discoverySection(view.discovery, view.cameras, cameraForm)}
 <h2>Status</h2>
@@ -67,9 +70,11 @@ function camerasTable(view: SetupView): Html | string {
 <td>${String(e['host'] ?? '')}${e['port'] !== undefined ? `:${String(e['port'])}` : ''}</td>
 <td>${cam.hasCredentials ? 'stored encrypted' : 'none'}</td>
 <td><form method="post" action="/setup/cameras/${encodeURIComponent(cam.id)}/test"><button type="submit">Test connection</button></form>
-${probe ? probeResult(probe) : ''}</td></tr>`;
+${probe ? probeResult(probe) : ''}</td>
+<td><a href="/setup/cameras/${encodeURIComponent(cam.id)}/edit">Edit</a>
+<form method="post" action="/setup/cameras/${encodeURIComponent(cam.id)}/delete"><button type="submit">Remove</button></form></td></tr>`;
   });
-  return html`<table><tr><th>id</th><th>vendor / mode</th><th>address</th><th>credentials</th><th>connection</th></tr>${rows}</table>`;
+  return html`<table><tr><th>id</th><th>vendor / mode</th><th>address</th><th>credentials</th><th>connection</th><th></th></tr>${rows}</table>`;
 }
 
 function probeResult(p: ProbeReport): Html {
@@ -77,9 +82,19 @@ function probeResult(p: ProbeReport): Html {
 <ul>${p.facts.map(([k, v]) => html`<li>${k}: ${v}</li>`)}</ul></div>`;
 }
 
-function cameraForm(v: CameraFormValues): Html {
-  return html`<form method="post" action="/setup/cameras">
-${field('Id', 'id', v.id, { placeholder: 'gate-1', required: true })}
+const errorList = (errors: string[] | undefined): Html | string =>
+  errors && errors.length > 0 ? html`<div class="error" role="alert"><ul>${errors.map((e) => html`<li>${e}</li>`)}</ul></div>` : '';
+
+function editSection(edit: NonNullable<SetupView['edit']>): Html {
+  return html`<h3 id="edit">Edit camera ${edit.id}</h3>
+${errorList(edit.errors)}
+${cameraForm(edit.values, edit.id)}`;
+}
+
+/** The add form, or with `editing` the edit form of that camera (id fixed, blank secrets kept). */
+function cameraForm(v: CameraFormValues, editing?: string): Html {
+  return html`<form method="post" action="${editing === undefined ? '/setup/cameras' : `/setup/cameras/${encodeURIComponent(editing)}`}">
+${editing === undefined ? field('Id', 'id', v.id, { placeholder: 'gate-1', required: true }) : html`<p>Id: <code>${editing}</code> (fixed: it keys the stored credentials and buffered reads)</p>`}
 ${field('Name', 'name', v.name)}
 ${select('Vendor', 'vendor', ADAPTER_TYPES, v.vendor)}
 ${select('Mode', 'mode', ['pull', 'push'], v.mode)}
@@ -91,7 +106,11 @@ ${field('Token (vendor_b)', 'token', undefined, { type: 'password' })}
 ${field('Channel (vendor_a)', 'channel', v.channel, { type: 'number', placeholder: '1' })}
 ${field('Time zone', 'timezone', v.timezone, { placeholder: 'Europe/Paris' })}
 ${field('MAC (vendor_a)', 'mac', v.mac, { placeholder: 'aa:bb:cc:dd:ee:ff' })}
-<button type="submit">Add camera</button>
-<p><small>The password and token are stored encrypted on this device, never in the configuration file.</small></p>
+${field('Push source address (push)', 'push_source', v.push_source, { placeholder: 'default: the host; any = no pin' })}
+${field('Push shared secret (push)', 'push_secret', undefined, { type: 'password' })}
+<button type="submit">${editing === undefined ? 'Add camera' : 'Save camera'}</button>
+<p><small>The password, token and push secret are stored encrypted on this device, never in the configuration file.${
+    editing === undefined ? '' : ' Leave them blank to keep the stored ones.'
+  }</small></p>
 </form>`;
 }
