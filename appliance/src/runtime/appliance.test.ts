@@ -3,6 +3,8 @@ import { createHash } from 'node:crypto';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
+import { Writable } from 'node:stream';
+import { pino } from 'pino';
 import { join } from 'node:path';
 import { alertXml, NAMESPACES } from '../../../scripts/simulators/vendor-a-xml.ts';
 import { closeBuffer, insertDetection, openBuffer } from '../buffer/index.ts';
@@ -87,7 +89,14 @@ t.test('a backlog in the real buffer drains to the real hub: each detection once
   }
   closeBuffer(buffer);
 
-  const { appliance } = await startAppliance(t, claimed, '');
+  const lines: { level: number; msg: string }[] = [];
+  const sink = new Writable({
+    write(chunk: Buffer, _enc, done) {
+      for (const line of chunk.toString('utf8').split('\n')) if (line) lines.push(JSON.parse(line) as { level: number; msg: string });
+      done();
+    },
+  });
+  const { appliance } = await startAppliance(t, claimed, '', { log: pino({ level: 'info' }, sink) });
   const began = Date.now();
   const drained = await until(async () => (await hubRows(hub, claimed.enrollment.collector_id)).length === 120, 120_000);
   t.comment(`drained in ${Date.now() - began} ms; uplink ${JSON.stringify(appliance.pipeline()?.uplink?.state())}`);
@@ -100,6 +109,8 @@ t.test('a backlog in the real buffer drains to the real hub: each detection once
   const left = appliance.buffer()?.sqlite.prepare('SELECT count(*) AS n FROM detections').get() as { n: number };
   t.equal(left.n, 0, 'the buffer let go of every acknowledged row');
   t.ok((appliance.pipeline()?.uplink?.state().totals.batches ?? 0) >= 3, 'in batches of at most 50');
+  t.same(lines.filter((l) => l.level >= 40), [], 'a clean drain logs no warning or error (the first pass once failed: key read before the pipeline existed)');
+  t.equal(appliance.pipeline()?.uplink?.state().consecutiveFailures, 0);
 });
 
 t.test('a push through port 8080 is stored, uploaded and counted for the disk forecast; pinning and secret hold', async (t) => {

@@ -60,8 +60,8 @@ interface Running {
   heartbeat?: HeartbeatHandle;
   server?: Listening;
   retention: ReturnType<typeof setInterval>;
-  hubUrl: string | undefined;
-  apiKey: string | undefined;
+  /** Changed by a claim made on the setup page; read by the uplink and heartbeat on every request. */
+  creds: { hubUrl: string | undefined; apiKey: string | undefined };
   intake: IntakeMeter;
 }
 
@@ -90,7 +90,7 @@ export function createAppliance(environment: ApplianceEnvironment, deps: Applian
 
   function restartPipeline(r: Running, config: ApplianceConfig): Promise<void> {
     return r.pipeline.stop().then(() => {
-      r.pipeline = startPipeline(config, { buffer: r.buffer, apiKey: () => r.apiKey, hubUrl: config.hub_url ?? r.hubUrl, log: r.log, intake: r.intake });
+      r.pipeline = startPipeline(config, { buffer: r.buffer, apiKey: () => r.creds.apiKey, hubUrl: config.hub_url ?? r.creds.hubUrl, log: r.log, intake: r.intake });
     });
   }
 
@@ -114,7 +114,7 @@ export function createAppliance(environment: ApplianceEnvironment, deps: Applian
     });
     r.heartbeat = startHeartbeat({
       hubUrl: url,
-      apiKey: () => r.apiKey,
+      apiKey: () => r.creds.apiKey,
       clock: { now: () => Date.now() },
       random: Math.random,
       log: r.log,
@@ -167,14 +167,15 @@ export function createAppliance(environment: ApplianceEnvironment, deps: Applian
     }, deps.retentionIntervalMs ?? 60_000);
     retention.unref();
     const intake = createIntakeMeter(() => now().getTime());
+    // Before the pipeline: its uplink reads the key on its first pass, during startPipeline.
+    const creds = { hubUrl, apiKey };
     const r: Running = {
       log,
       buffer,
       retention,
-      hubUrl,
-      apiKey,
+      creds,
       intake,
-      pipeline: startPipeline(config, { buffer, apiKey: () => r.apiKey, hubUrl, log, intake }),
+      pipeline: startPipeline(config, { buffer, apiKey: () => creds.apiKey, hubUrl, log, intake }),
     };
     running = r;
     if (claimed && hubUrl) startClaimedServices(r, claimed, hubUrl, configVersion);
@@ -187,22 +188,22 @@ export function createAppliance(environment: ApplianceEnvironment, deps: Applian
       edgeVersion: EDGE_VERSION,
       pipeline: () => r.pipeline,
       buffer,
-      hubUrl: () => r.hubUrl,
-      apiKey: () => r.apiKey,
+      hubUrl: () => r.creds.hubUrl,
+      apiKey: () => r.creds.apiKey,
       heartbeat: () => r.heartbeat?.state(),
       enrollment: () => reportOf(enrollment),
       diskCap,
       intake,
       ...(deps.addressOf ? { addressOf: deps.addressOf } : {}),
       ingest: config.ingest,
-      claimedState: () => (enrollment.state === 'claimed' || r.apiKey !== undefined ? 'claimed' : 'unclaimed'),
+      claimedState: () => (enrollment.state === 'claimed' || r.creds.apiKey !== undefined ? 'claimed' : 'unclaimed'),
       ...(config.hub_url ? { defaultHubUrl: config.hub_url } : {}),
       reloadPipeline: async () => restartPipeline(r, (await loadConfig(log)).config),
       onClaimed: async (claimedHere) => {
         enrollment = await readEnrollment(keyContext);
         if (enrollment.state !== 'claimed') throw new Error(`the enrollment just stored does not load (${enrollment.state})`);
-        r.apiKey = environment.apiKey ?? enrollment.enrollment.api_key;
-        r.hubUrl = claimedHere.hubUrl;
+        r.creds.apiKey = environment.apiKey ?? enrollment.enrollment.api_key;
+        r.creds.hubUrl = claimedHere.hubUrl;
         log.info({ collector_id: claimedHere.collectorId, key_prefix: claimedHere.keyPrefix }, 'claimed');
         await restartPipeline(r, (await loadConfig(log)).config);
         startClaimedServices(r, enrollment, claimedHere.hubUrl, claimedHere.configVersion);
