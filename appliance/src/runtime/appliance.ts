@@ -1,6 +1,7 @@
 import { mkdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
+import { apiKeyPrefix } from '@alpr/shared/credentials/index';
 import { closeBuffer, enforceRetention, openBuffer, type DetectionBuffer } from '../buffer/index.ts';
 import type { ApplianceEnvironment } from '../config/load.ts';
 import type { ApplianceConfig } from '../config/schema.ts';
@@ -16,7 +17,7 @@ import type { HardwareIdentity } from '../vault/hardware-identity.ts';
 import type { Vault } from '../vault/vault.ts';
 import { resolveDiskCap, type DiskSpace } from './disk-cap.ts';
 import type { IntakeMeter } from '../diagnostics/intake-rate.ts';
-import { readEnrollment, reportOf, type EnrollmentState } from './enrollment.ts';
+import { apiKeyOf, readEnrollment, reportOf, type EnrollmentState } from './enrollment.ts';
 import { createIntakeMeter, createLocalApp, listen, type Listening } from './local-server.ts';
 import { startPipeline, type Pipeline } from './pipeline.ts';
 
@@ -103,6 +104,15 @@ export function createAppliance(environment: ApplianceEnvironment, deps: Applian
       centralConfigFile: environment.centralConfigFile,
       localConfigFile: environment.localConfigFile,
       vault: claimed.vault,
+      // Every hub call reads the key through r.creds, so a rotate_key command switches
+      // uplink, heartbeat and acks at once without a restart.
+      keys: {
+        current: () => r.creds.apiKey,
+        use: (next) => {
+          r.creds.apiKey = next;
+        },
+        prove: async () => (r.heartbeat ? r.heartbeat.prove() : 'unreachable'),
+      },
       initialConfigVersion: version,
       applyConfig: (next) => restartPipeline(r, next),
       health: () => r.pipeline.health(),
@@ -156,7 +166,11 @@ export function createAppliance(environment: ApplianceEnvironment, deps: Applian
       limits: { retentionMs: config.buffer.retention_days * 86_400_000, diskCapBytes: diskCap.bytes },
     });
     const hubUrl = config.hub_url ?? claimed?.enrollment.hub_url;
-    const apiKey = environment.apiKey ?? claimed?.enrollment.api_key;
+    const key = apiKeyOf(enrollment, environment.apiKey);
+    if (key?.staleEnvironmentPrefix) {
+      log.warn({ stale_key_prefix: key.staleEnvironmentPrefix, key_prefix: apiKeyPrefix(key.apiKey) }, 'ALPR_API_KEY holds a key replaced by rotation: using the rotated key from credentials.enc; remove the variable');
+    }
+    const apiKey = key?.apiKey;
     // Retention: the age limit and the disk cap, every minute (indexed deletes: cheap).
     const retention = setInterval(() => {
       try {
@@ -202,7 +216,7 @@ export function createAppliance(environment: ApplianceEnvironment, deps: Applian
       onClaimed: async (claimedHere) => {
         enrollment = await readEnrollment(keyContext);
         if (enrollment.state !== 'claimed') throw new Error(`the enrollment just stored does not load (${enrollment.state})`);
-        r.creds.apiKey = environment.apiKey ?? enrollment.enrollment.api_key;
+        r.creds.apiKey = apiKeyOf(enrollment, environment.apiKey)?.apiKey;
         r.creds.hubUrl = claimedHere.hubUrl;
         log.info({ collector_id: claimedHere.collectorId, key_prefix: claimedHere.keyPrefix }, 'claimed');
         await restartPipeline(r, (await loadConfig(log)).config);

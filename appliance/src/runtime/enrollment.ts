@@ -1,3 +1,4 @@
+import { apiKeyPrefix } from '@alpr/shared/credentials/index';
 import { loadEnrollment, type StoredEnrollment } from '../keystore/keystore.ts';
 import { VaultError, type VaultErrorCode } from '../vault/errors.ts';
 import type { HardwareIdentity } from '../vault/hardware-identity.ts';
@@ -46,4 +47,19 @@ export type EnrollmentReport = { state: 'claimed'; collector_id: string } | { st
 export function reportOf(state: EnrollmentState): EnrollmentReport {
   if (state.state === 'claimed') return { state: 'claimed', collector_id: state.enrollment.collector_id };
   return state;
+}
+
+/**
+ * The key in spec order (keystore.ts loadApiKey, without opening the vault again): the
+ * environment wins, unless rotation has since replaced it (its prefix is in
+ * `replaced_key_prefixes`): then the sealed file's key, and the caller warns.
+ */
+export function apiKeyOf(state: EnrollmentState, environmentKey: string | undefined): { apiKey: string; staleEnvironmentPrefix?: string } | undefined {
+  const stored = state.state === 'claimed' ? state.enrollment : undefined;
+  if (environmentKey) {
+    const prefix = apiKeyPrefix(environmentKey);
+    const stale = stored !== undefined && environmentKey !== stored.api_key && (stored.replaced_key_prefixes ?? []).includes(prefix);
+    return stale ? { apiKey: stored.api_key, staleEnvironmentPrefix: prefix } : { apiKey: environmentKey };
+  }
+  return stored ? { apiKey: stored.api_key } : undefined;
 }

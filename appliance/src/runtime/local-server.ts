@@ -69,7 +69,7 @@ export function createLocalApp(deps: LocalAppDeps): Hono {
   for (const path of ['/api/v1/ingest/*', '/api/v1/status']) app.use(path, lanOnly(addressOf));
   app.route('/', createIngestApp({
     cameras: () => deps.pipeline().config.cameras,
-    sink: { accept: (item) => deps.pipeline().sink.accept(item) },
+    sink: { accept: (item) => deps.pipeline().sink.accept(item), seen: (ids) => deps.pipeline().sink.seen(ids) },
     log,
     clock: { now: () => deps.now().getTime() },
     statusOf: (id) => deps.pipeline().runners.statusOf(id),
