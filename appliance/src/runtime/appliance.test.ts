@@ -60,7 +60,7 @@ async function until(check: () => Promise<boolean> | boolean, timeoutMs = 30_000
 /** A vendor_a ANPR alert as the camera posts it, from a chosen local address. */
 function pushAlert(base: string, plate: string, headers: Record<string, string> = {}, localAddress = '127.0.0.1', query = ''): Promise<{ status: number; body: string }> {
   const xml = alertXml(
-    { seq: 0, plate, unknown: false, timeMs: Date.parse('2026-03-01T10:00:00Z'), confidence: 90, direction: 'forward', vehicleType: 'car', color: 'white', brandCode: 0 } as never,
+    { seq: 0, plate, unknown: false, timeMs: Date.now() - 60_000, confidence: 90, direction: 'forward', vehicleType: 'car', color: 'white', brandCode: 0 } as never,
     { uuid: `uuid-${plate}`, mac: PUSH_MAC, channelId: 1, timezone: 'UTC', activePostCount: 1, namespace: NAMESPACES[0], pictures: [] },
   );
   const url = new URL(`/api/v1/ingest/vendor_a${query}`, base);
