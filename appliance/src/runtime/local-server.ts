@@ -1,6 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import { Hono } from 'hono';
+import { applyIdleTimeout, serverOptionsFor } from '@alpr/shared/http/timeouts';
 import type { Logger } from 'pino';
 import type { DetectionBuffer } from '../buffer/index.ts';
 import { createIngestApp } from '../cameras/vendor-a-push.ts';
@@ -9,6 +10,8 @@ import type { ApplianceConfig } from '../config/schema.ts';
 import { createIntakeMeter, type IntakeMeter } from '../diagnostics/intake-rate.ts';
 import { diagnosticsRoutes } from '../diagnostics/routes.ts';
 import { takeSnapshot, type DiagnosticsSources } from '../diagnostics/snapshot.ts';
+import { createApplianceHttpApp } from '../http/app.ts';
+import { APPLIANCE_TIMEOUTS } from '../http/edge.ts';
 import type { HeartbeatState } from '../lifecycle/heartbeat-state.ts';
 import { fileCameraStore } from '../setup/camera-store.ts';
 import type { Claimed } from '../setup/enroll.ts';
@@ -65,9 +68,10 @@ export function createLocalApp(deps: LocalAppDeps): Hono {
     intake: deps.intake,
     diskCap: deps.diskCap,
   };
-  const app = new Hono();
-  for (const path of ['/api/v1/ingest/*', '/api/v1/status']) app.use(path, lanOnly(addressOf));
-  app.route('/', createIngestApp({
+  // Registered first, so they run before the parts' own handlers.
+  const guards = new Hono();
+  for (const path of ['/api/v1/ingest/*', '/api/v1/status']) guards.use(path, lanOnly(addressOf));
+  const ingestApp = createIngestApp({
     cameras: () => deps.pipeline().config.cameras,
     sink: { accept: (item) => deps.pipeline().sink.accept(item), seen: (ids) => deps.pipeline().sink.seen(ids) },
     log,
@@ -75,9 +79,9 @@ export function createLocalApp(deps: LocalAppDeps): Hono {
     statusOf: (id) => deps.pipeline().runners.statusOf(id),
     vendorBCameras: () => deps.pipeline().runners.vendorBCameras(),
     admit: pushAdmission({ addressOf, acceptUnknown: () => deps.pipeline().config.ingest.accept_unknown_cameras, log }),
-  }));
+  });
   // The setup page owns `/` (claim form before the claim, read-only diagnostics after).
-  app.route('/', setupRoutes({
+  const setupApp = setupRoutes({
     clock: { now: deps.now },
     log,
     identity: deps.identity,
@@ -92,9 +96,9 @@ export function createLocalApp(deps: LocalAppDeps): Hono {
     heartbeat: deps.heartbeat,
     onCamerasChanged: deps.reloadPipeline,
     onClaimed: deps.onClaimed,
-  }));
-  app.route('/', diagnosticsRoutes(diagnostics));
-  return app;
+  });
+  // The edge (body checks, one error envelope) in front of every part: http/app.ts.
+  return createApplianceHttpApp(log, [guards, ingestApp, setupApp, diagnosticsRoutes(diagnostics)]);
 }
 
 export interface Listening {
@@ -105,7 +109,9 @@ export interface Listening {
 
 export function listen(app: Hono, host: string, port: number): Promise<Listening> {
   return new Promise((resolve, reject) => {
-    const server = serve({ fetch: app.fetch, hostname: host, port });
+    const server = serve({ fetch: app.fetch, hostname: host, port, serverOptions: serverOptionsFor(APPLIANCE_TIMEOUTS) });
+    // Header, request and idle timeouts: a slow or idle client cannot hold a connection open.
+    applyIdleTimeout(server, APPLIANCE_TIMEOUTS);
     server.once('error', reject);
     server.once('listening', () => {
       const address = server.address() as AddressInfo;
