@@ -1,11 +1,13 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 
 /**
  * Starting the hub and the appliance as real processes (used by `npm start` and by the
  * end-to-end and fault tests). Each signals readiness over IPC once its server listens.
  */
 const root = join(import.meta.dirname, '..', '..');
+const exitWithParent = pathToFileURL(join(import.meta.dirname, 'exit-with-parent.mjs')).href;
 
 /**
  * Node flags the device image runs the bundled appliance with (image/ systemd unit): a small
@@ -43,7 +45,7 @@ export interface StartOptions {
 
 function start(entry: string, options: StartOptions): Promise<RunningProcess> {
   const child = fork(join(root, entry), [], {
-    execArgv: entry.endsWith('.ts') ? ['--import', 'tsx'] : [...DEVICE_NODE_FLAGS],
+    execArgv: [...(entry.endsWith('.ts') ? ['--import', 'tsx'] : DEVICE_NODE_FLAGS), '--import', exitWithParent],
     env: { ...process.env, ...options.env },
     stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
     cwd: root,
