@@ -44,6 +44,8 @@ const LONG_CYCLE = at(0.75);
  * 20 on 2 cores with the TypeScript loader, ~2 s on a quiet one).
  */
 const BUDGET_MS = 300_000 + CYCLES * 10_000 + LONG_CYCLE_MS + 180_000;
+// The file's own timeout (package.json `tap.timeout`, 600 s) would cut a soak short first.
+t.setTimeout(BUDGET_MS + 60_000);
 
 t.test(`nothing lost, nothing duplicated across ${CYCLES} SIGKILLs and hub outages`, { timeout: BUDGET_MS }, async (t) => {
   const began = Date.now();
