@@ -3,6 +3,8 @@ import { startVendorACamera } from '../../../scripts/simulators/vendor-a-camera.
 import { startVendorBNvr } from '../../../scripts/simulators/vendor-b-nvr.ts';
 import { cameraListSchema } from './config.ts';
 import { startCameraRunners } from './runner.ts';
+import { realSleep } from './ports.ts';
+import type { Sleep } from './ports.ts';
 import { memoryCursors, memoryLog, memorySink, until } from './testing/memory.ts';
 
 t.test('one runner per camera, picked by vendor and mode; statuses for all of them', async (t) => {
@@ -22,7 +24,17 @@ t.test('one runner per camera, picked by vendor and mode; statuses for all of th
     { ...common, id: 'b-push', vendor: 'vendor_b', mode: 'push', port: nvrPush.port, tls: false, token: 'sim-token' },
   ]);
   const sink = memorySink();
-  const runners = startCameraRunners({ cameras, sink, cursors: memoryCursors(), log: memoryLog(), random: () => 0.5 });
+  // The injected sleep records every wait a runner asks for: after stop() none may follow.
+  // After stop it returns at once, so a loop still alive would spin and be seen within a
+  // few turns of the event loop, without a wall-clock wait.
+  let stopped = false;
+  let sleepsAfterStop = 0;
+  const sleep: Sleep = (ms, signal) => {
+    if (!stopped) return realSleep(ms, signal);
+    sleepsAfterStop += 1;
+    return Promise.resolve();
+  };
+  const runners = startCameraRunners({ cameras, sink, cursors: memoryCursors(), log: memoryLog(), random: () => 0.5, sleep });
   t.teardown(() => runners.stop());
 
   t.ok(await until(() => runners.statuses().filter((s) => s.state === 'ONLINE').length === 3), 'three active runners online');
@@ -49,8 +61,12 @@ t.test('one runner per camera, picked by vendor and mode; statuses for all of th
   t.ok(known.has(nvrPush.cameras[0]?.id ?? ''));
 
   await runners.stop();
+  stopped = true;
   const calls = sink.calls;
+  const requests = camA.stats.requests;
   camA.addReads(1);
-  await new Promise((r) => setTimeout(r, 150));
+  for (let turn = 0; turn < 20; turn++) await new Promise((r) => setImmediate(r));
+  t.equal(sleepsAfterStop, 0, 'no runner waits for another poll after stop');
+  t.equal(camA.stats.requests, requests, 'no request to the camera after stop');
   t.equal(sink.calls, calls, 'nothing runs after stop');
 });

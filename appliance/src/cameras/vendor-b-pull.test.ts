@@ -4,7 +4,7 @@ import { startVendorBNvr } from '../../../scripts/simulators/vendor-b-nvr.ts';
 import type { VendorBNvr } from '../../../scripts/simulators/vendor-b-nvr.ts';
 import { cameraConfigSchema } from './config.ts';
 import type { CameraConfigInput } from './config.ts';
-import { memoryCursors, memoryDeps, memorySink } from './testing/memory.ts';
+import { memoryCursors, memoryDeps, memorySink, until } from './testing/memory.ts';
 import type { MemorySink } from './testing/memory.ts';
 import { startVendorBPull, vendorBPullCursorKey } from './vendor-b-pull.ts';
 
@@ -93,9 +93,7 @@ t.test('cameraIds keeps only the chosen NVR cameras; a wrong token is OFFLINE', 
   const wrong = memoryDeps();
   const denied = startVendorBPull(config(nvr.port, { token: 'nope' }), wrong);
   t.teardown(() => denied.stop());
-  const until = Date.now() + 5000;
-  while (denied.status().state !== 'OFFLINE' && Date.now() < until) await new Promise((r) => setTimeout(r, 10));
-  t.equal(denied.status().state, 'OFFLINE');
+  t.ok(await until(() => denied.status().state === 'OFFLINE'), 'OFFLINE');
   t.match(denied.status().lastError, /HTTP 401/);
 });
 
