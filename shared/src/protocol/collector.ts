@@ -62,13 +62,6 @@ export const commandAckRequestSchema = z.object({
 });
 export type CommandAckRequest = z.infer<typeof commandAckRequestSchema>;
 
-export const commandAckResponseSchema = z.object({
-  id: z.string(),
-  acknowledged: z.literal(true),
-  status: z.enum(ACK_STATUSES),
-  acknowledged_at: z.string().datetime(),
-});
-
 /** Claim: code + hardware id -> collector id, key (once), initial configuration. */
 export const claimRequestSchema = z.object({
   claim_code: z.string().min(1).max(40),
