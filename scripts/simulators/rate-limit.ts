@@ -1,3 +1,5 @@
+import { createMemoryRateLimiter } from '../../shared/src/rate-limit/index.ts';
+
 /**
  * Token bucket for the NVR's image endpoints. vendor_b consoles allow about 10 requests/s
  * and answer 429 beyond (vendor-formats §2.1 [B2]). The clock is injected so a test can
@@ -8,17 +10,8 @@ export interface RateLimiter {
   take(): boolean;
 }
 
+/** The platform's one token bucket (`shared/src/rate-limit`): `perSecond` at once, refilled each second. */
 export function createRateLimiter(perSecond: number, now: () => number): RateLimiter {
-  let tokens = perSecond;
-  let last = now();
-  return {
-    take() {
-      const t = now();
-      tokens = Math.min(perSecond, tokens + ((t - last) / 1000) * perSecond);
-      last = t;
-      if (tokens < 1) return false;
-      tokens -= 1;
-      return true;
-    },
-  };
+  const limiter = createMemoryRateLimiter({ limit: perSecond, windowMs: 1000, maxKeys: 1 }, now);
+  return { take: () => limiter.take('console').allowed };
 }

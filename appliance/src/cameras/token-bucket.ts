@@ -1,3 +1,5 @@
+import { createMemoryRateLimiter } from '@alpr/shared/rate-limit/index';
+
 /**
  * Token bucket for vendor_b image downloads (spec quirk: "image downloads are rate
  * limited"; consoles allow about 10 requests/s [B2]). Pure apart from the injected clock.
@@ -16,20 +18,10 @@ export interface TokenBucketConfig {
   burst?: number;
 }
 
+/** The platform's one token bucket (`@alpr/shared/rate-limit`), one key per camera runner. */
 export function createTokenBucket(config: TokenBucketConfig, now: () => number): TokenBucket {
   const rate = Math.max(config.ratePerSecond, 0.001);
   const burst = Math.max(1, config.burst ?? 1);
-  const intervalMs = 1000 / rate;
-  let tokens = burst;
-  let last = now();
-  return {
-    reserve() {
-      const t = now();
-      tokens = Math.min(burst, tokens + (t - last) / intervalMs);
-      last = t;
-      tokens -= 1;
-      // Negative tokens are slots promised to earlier callers; wait until ours refills.
-      return tokens >= 0 ? 0 : Math.ceil(-tokens * intervalMs);
-    },
-  };
+  const limiter = createMemoryRateLimiter({ limit: burst, windowMs: (burst * 1000) / rate, maxKeys: 1 }, now);
+  return { reserve: () => limiter.reserve('images') };
 }

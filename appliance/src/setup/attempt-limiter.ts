@@ -1,3 +1,5 @@
+import { createMemoryRateLimiter } from '@alpr/shared/rate-limit/index';
+
 /**
  * Claim/provision attempts per source address: a token bucket, pure apart from the injected
  * clock. Default 5 at once, refilled 5 per minute: a person retyping a code never meets it,
@@ -19,42 +21,13 @@ export interface AttemptLimiter {
   take(key: string): AttemptDecision;
 }
 
-interface Bucket {
-  tokens: number;
-  at: number;
-}
-
+/** The platform's one token bucket (`@alpr/shared/rate-limit`), keyed by source address. */
 export function createAttemptLimiter(now: () => number, limits: AttemptLimits = DEFAULT_ATTEMPT_LIMITS): AttemptLimiter {
-  const msPerToken = 60_000 / limits.perMinute;
-  const buckets = new Map<string, Bucket>();
-
-  const refill = (bucket: Bucket, t: number): void => {
-    bucket.tokens = Math.min(limits.burst, bucket.tokens + Math.max(0, t - bucket.at) / msPerToken);
-    bucket.at = t;
-  };
-
-  const forgetFull = (t: number): void => {
-    for (const [key, bucket] of buckets) {
-      refill(bucket, t);
-      if (bucket.tokens >= limits.burst) buckets.delete(key);
-    }
-  };
-
+  const limiter = createMemoryRateLimiter({ limit: limits.burst, windowMs: (limits.burst / limits.perMinute) * 60_000, maxKeys: limits.maxKeys, overflow: 'keep-limited' }, now);
   return {
     take(key) {
-      const t = now();
-      let bucket = buckets.get(key);
-      if (!bucket) {
-        if (buckets.size >= limits.maxKeys) forgetFull(t);
-        bucket = { tokens: limits.burst, at: t };
-        buckets.set(key, bucket);
-      }
-      refill(bucket, t);
-      if (bucket.tokens >= 1) {
-        bucket.tokens -= 1;
-        return { allowed: true, remaining: Math.floor(bucket.tokens) };
-      }
-      return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil(((1 - bucket.tokens) * msPerToken) / 1000)) };
+      const d = limiter.take(key);
+      return d.allowed ? { allowed: true, remaining: d.remaining } : { allowed: false, retryAfterSeconds: d.retryAfterSeconds };
     },
   };
 }

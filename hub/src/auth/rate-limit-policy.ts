@@ -1,3 +1,5 @@
+import { takeToken } from '@alpr/shared/rate-limit/index';
+
 /**
  * Pure rate-limit decisions (spec "Limits → Rate limits"). Two algorithms:
  * - sliding log, for per-user API endpoints: at most `limit` hits in any `window`;
@@ -37,21 +39,19 @@ export interface BucketDecision extends RateDecision {
   nextTat: Date;
 }
 
-/** `tat`: stored theoretical arrival time, or null for a key never seen (full bucket). */
+/**
+ * `tat`: stored theoretical arrival time, or null for a key never seen (full bucket). The
+ * bucket itself is the platform's one GCRA (`@alpr/shared/rate-limit`); this adapts it to
+ * the Date-based store.
+ */
 export function tokenBucketDecision(tat: Date | null, now: Date, limit: number, windowMs: number): BucketDecision {
-  const nowMs = now.getTime();
-  const interval = windowMs / limit;
-  const base = Math.max(tat?.getTime() ?? nowMs, nowMs);
-  const next = base + interval;
-  if (next - nowMs <= windowMs) {
-    return {
-      allowed: true,
-      limit,
-      remaining: Math.floor((windowMs - (next - nowMs)) / interval + 1e-9),
-      resetAt: new Date(next),
-      retryAfterSeconds: 0,
-      nextTat: new Date(next),
-    };
-  }
-  return { allowed: false, limit, remaining: 0, resetAt: new Date(base), retryAfterSeconds: seconds(next - windowMs - nowMs), nextTat: new Date(base) };
+  const d = takeToken(tat?.getTime() ?? null, now.getTime(), { limit, windowMs });
+  return {
+    allowed: d.allowed,
+    limit: d.limit,
+    remaining: d.remaining,
+    resetAt: new Date(d.resetAtMs),
+    retryAfterSeconds: d.retryAfterSeconds,
+    nextTat: new Date(d.nextTatMs),
+  };
 }

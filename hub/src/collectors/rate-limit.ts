@@ -1,3 +1,5 @@
+import { createMemoryRateLimiter } from '@alpr/shared/rate-limit/index';
+
 /**
  * In-memory token bucket per client address, for the unauthenticated enrollment endpoints
  * (claim, provision). spec "Authentication" 10: "the claim code is rate limited"; the rate
@@ -28,51 +30,19 @@ export interface TokenBucketOptions {
 
 export const ENROLLMENT_RATE_LIMIT: TokenBucketOptions = { capacity: 10, refillPerMinute: 10, maxKeys: 10_000 };
 
-interface Bucket {
-  tokens: number;
-  at: number;
-}
-
+/** The platform's one token bucket (`@alpr/shared/rate-limit`), keyed by address. */
 export function createTokenBucket(options: TokenBucketOptions): RateLimiter {
-  const perMs = options.refillPerMinute / 60_000;
-  const maxKeys = options.maxKeys ?? 10_000;
-  const buckets = new Map<string, Bucket>();
-
-  const refill = (bucket: Bucket, nowMs: number): number =>
-    Math.min(options.capacity, bucket.tokens + Math.max(0, nowMs - bucket.at) * perMs);
-
-  const prune = (nowMs: number): void => {
-    for (const [key, bucket] of buckets) {
-      if (refill(bucket, nowMs) >= options.capacity) buckets.delete(key);
-    }
-    // Still too many (a flood from many addresses): drop the oldest entries.
-    for (const key of buckets.keys()) {
-      if (buckets.size < maxKeys) break;
-      buckets.delete(key);
-    }
-  };
-
+  // The hub passes the request's time to each call; the shared limiter reads it from here.
+  let nowMs = 0;
+  const limiter = createMemoryRateLimiter(
+    { limit: options.capacity, windowMs: (options.capacity / options.refillPerMinute) * 60_000, maxKeys: options.maxKeys ?? 10_000 },
+    () => nowMs,
+  );
   return {
     take(key, now) {
-      const nowMs = now.getTime();
-      let bucket = buckets.get(key);
-      if (!bucket) {
-        if (buckets.size >= maxKeys) prune(nowMs);
-        bucket = { tokens: options.capacity, at: nowMs };
-        buckets.set(key, bucket);
-      }
-      const tokens = refill(bucket, nowMs);
-      const allowed = tokens >= 1;
-      bucket.tokens = allowed ? tokens - 1 : tokens;
-      bucket.at = nowMs;
-      const missing = options.capacity - bucket.tokens;
-      return {
-        allowed,
-        limit: options.capacity,
-        remaining: Math.floor(bucket.tokens),
-        resetAt: new Date(nowMs + Math.ceil(missing / perMs)),
-        retryAfterSeconds: allowed ? 0 : Math.max(1, Math.ceil((1 - bucket.tokens) / perMs / 1000)),
-      };
+      nowMs = now.getTime();
+      const d = limiter.take(key);
+      return { allowed: d.allowed, limit: d.limit, remaining: d.remaining, resetAt: new Date(d.resetAtMs), retryAfterSeconds: d.retryAfterSeconds };
     },
   };
 }

@@ -1,8 +1,15 @@
 import { isFull, reserveToken, takeToken, type RateDecision, type RateRule } from './gcra.ts';
 
 export interface MemoryRateLimiterOptions extends RateRule {
-  /** Keys remembered at most; full buckets are forgotten first, then the oldest. */
+  /** Keys remembered at most; full buckets are forgotten first, then see `overflow`. */
   maxKeys?: number;
+  /**
+   * When every remembered bucket is still limiting: `evict-oldest` (default) drops the oldest
+   * keys, so memory stays bounded against a flood from many addresses; `keep-limited` never
+   * forgets a limiting bucket and lets the table grow past `maxKeys`, for places with few
+   * legitimate addresses (a LAN) where resetting an attacker's limit is the worse outcome.
+   */
+  overflow?: 'evict-oldest' | 'keep-limited';
 }
 
 export interface MemoryRateLimiter {
@@ -24,6 +31,7 @@ export function createMemoryRateLimiter(options: MemoryRateLimiterOptions, now: 
 
   const makeRoom = (nowMs: number): void => {
     for (const [key, tat] of tats) if (isFull(tat, nowMs)) tats.delete(key);
+    if (options.overflow === 'keep-limited') return;
     // Still full (a flood from many addresses): drop the oldest entries.
     for (const key of tats.keys()) {
       if (tats.size < maxKeys) break;

@@ -102,3 +102,16 @@ t.test('memory limiter reserve: one queue per key', async (t) => {
   c.advance(300);
   t.equal(limiter.reserve('nvr'), 0, 'caught up');
 });
+
+t.test('memory limiter keep-limited: a limiting bucket is never forgotten to make room', async (t) => {
+  const c = clock();
+  const limiter = createMemoryRateLimiter({ limit: 1, windowMs: 60_000, maxKeys: 2, overflow: 'keep-limited' }, c.now);
+  limiter.take('attacker');
+  limiter.take('b');
+  limiter.take('c');
+  t.equal(limiter.take('attacker').allowed, false, 'still limited after new keys arrived');
+  t.equal(limiter.size(), 3, 'the table grew instead');
+  c.advance(60_000);
+  limiter.take('d');
+  t.equal(limiter.size(), 1, 'full buckets are still forgotten');
+});
