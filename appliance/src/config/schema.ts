@@ -23,7 +23,7 @@ export const applianceConfigSchema = z.object({
     .object({
       synchronous: z.enum(['NORMAL', 'FULL']).default('FULL'),
       retention_days: z.number().min(1).max(30).default(7),
-      /** Absent: sized from the data partition at start (runtime/disk-cap.ts, docs/buffer.md). */
+      /** Absent: sized from the data partition at start (runtime/disk-cap.ts, docs/setup-page.md "Disk cap"). */
       disk_cap_bytes: z.number().int().min(16 * 1024 * 1024).optional(),
     })
     .prefault({}),
@@ -32,7 +32,7 @@ export const applianceConfigSchema = z.object({
       /**
        * A push whose camera matches no configured camera (by MAC): accepted from the LAN by
        * default (losing a read from a camera nobody configured yet is worse), refused when
-       * false, so only configured, pinned cameras can write evidence. docs/cameras.md.
+       * false, so only configured, pinned cameras can write evidence. docs/setup-page.md "Camera pushes".
        */
       accept_unknown_cameras: z.boolean().default(true),
     })

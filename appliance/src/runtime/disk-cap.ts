@@ -10,7 +10,7 @@ import { statfs } from 'node:fs/promises';
  * 60 %: the rest is the OS, logs and the SQLite WAL/temp files a big transaction needs.
  * The 1 GiB reserve keeps a partition shared with other data from filling up. Never below
  * 256 MiB (a tiny partition still gets a working buffer; the diagnostics then warn).
- * docs/buffer.md "Disk cap". Pure apart from `statfs`, which is injectable.
+ * docs/setup-page.md "Disk cap". Pure apart from `statfs`, which is injectable.
  */
 export interface DiskSpace {
   /** Bytes of the partition. */

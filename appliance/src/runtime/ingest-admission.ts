@@ -6,7 +6,7 @@ import type { CameraConfig } from '../cameras/config.ts';
 import type { AddressOf } from '../setup/request-guards.ts';
 
 /**
- * Who may write evidence through the push endpoints (docs/cameras.md "Push trust").
+ * Who may write evidence through the push endpoints (docs/setup-page.md "Camera pushes").
  * Before this runs, the LAN guard has refused every non-LAN peer. Then, for the camera the
  * payload names (by MAC):
  * - pinning: the TCP peer must be the camera's `pushSource`, default its configured `host`

@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import { Hono } from 'hono';
-import { applyIdleTimeout, serverOptionsFor } from '@alpr/shared/http/timeouts';
+import { serverOptionsFor } from '@alpr/shared/http/timeouts';
 import type { Logger } from 'pino';
 import type { DetectionBuffer } from '../buffer/index.ts';
 import { createIngestApp } from '../cameras/vendor-a-push.ts';
@@ -110,8 +110,11 @@ export interface Listening {
 export function listen(app: Hono, host: string, port: number): Promise<Listening> {
   return new Promise((resolve, reject) => {
     const server = serve({ fetch: app.fetch, hostname: host, port, serverOptions: serverOptionsFor(APPLIANCE_TIMEOUTS) });
-    // Header, request and idle timeouts: a slow or idle client cannot hold a connection open.
-    applyIdleTimeout(server, APPLIANCE_TIMEOUTS);
+    // Header (10 s), request (30 s) and keep-alive (5 s) bounds: a slow or idle client cannot
+    // hold a connection. No socket inactivity timeout (applyIdleTimeout): it also fires while
+    // the server is still working on the answer, and a claim (vault key derivation, then the
+    // hub round trip) took over 10 s on a loaded 2-core machine: `npm start` saw its claim
+    // cut off with no response. A client stalling mid-body is still cut at 30 s.
     server.once('error', reject);
     server.once('listening', () => {
       const address = server.address() as AddressInfo;
