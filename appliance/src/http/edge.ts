@@ -10,10 +10,11 @@ export interface EdgeLog {
 }
 
 /**
- * The setup page's bodies are a few form fields (16 KB cap in setup/routes.ts); camera
+ * The setup page's bodies are a few form fields (the same 16 KB as setup/routes.ts, so the
+ * edge refuses first, with the error envelope); camera
  * pushes read their own stream (2 MiB) and are not edge-checked.
  */
-export const APPLIANCE_EDGE_MAX_BYTES = 64 * 1024;
+export const APPLIANCE_EDGE_MAX_BYTES = 16 * 1024;
 
 /**
  * Port 8080 serves cameras and installers on the LAN: a camera push is a few KB to 200 KB,

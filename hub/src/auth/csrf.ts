@@ -44,12 +44,13 @@ export async function csrfSatisfied(c: Context): Promise<boolean> {
   if (encoding === 'json') return true;
   const cookie = getCookie(c, CSRF_COOKIE);
   if (!cookie) return false;
-  let given = c.req.header(CSRF_HEADER);
-  if (encoding === 'urlencoded' || encoding === 'multipart') {
-    const field = (await c.req.parseBody())[CSRF_FIELD];
-    if (typeof field === 'string') given = field;
-  }
-  return given !== undefined && same(given, cookie);
+  const header = c.req.header(CSRF_HEADER);
+  if (header !== undefined) return same(header, cookie);
+  if (encoding !== 'urlencoded' && encoding !== 'multipart') return false;
+  // Only read the form when no header carries the token: routes that parse their own
+  // bodies (camera pushes) are left untouched, and a form that does not parse carries none.
+  const field = (await c.req.parseBody().catch(() => ({})) as Record<string, unknown>)[CSRF_FIELD];
+  return typeof field === 'string' && same(field, cookie);
 }
 
 /** Middleware for any domain's state-changing routes. */

@@ -1,0 +1,161 @@
+/**
+ * The hostile-input battery (issue 19): for one route of an app's route table, the requests
+ * an attacker on the LAN or the internet would try. Pure: a route, credentials and a seeded
+ * random source in, request descriptions out; `sweep.ts` sends them over real HTTP.
+ */
+export interface RouteEntry {
+  method: string;
+  path: string;
+}
+
+export interface Credentials {
+  /** Headers that get a request past authentication (session cookie, CSRF token, API key). */
+  valid: Record<string, string>;
+  /** Values for path parameters that name something that exists (`:id` -> a collector id). */
+  params: Record<string, string>;
+}
+
+export interface HostileRequest {
+  name: string;
+  method: string;
+  path: string;
+  headers: Record<string, string>;
+  body?: string | Uint8Array<ArrayBuffer>;
+}
+
+/** Mulberry32: small, seeded, enough to pick samples reproducibly. */
+export function seededRandom(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let x = a;
+    x = Math.imul(x ^ (x >>> 15), x | 1);
+    x ^= x + Math.imul(x ^ (x >>> 7), x | 61);
+    return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/**
+ * Every field name the project's bodies use (auth, collectors, admin, setup page), with a
+ * plausible value: the battery mutates one at a time, so a route's schema passes the other
+ * fields and the mutation reaches as deep as it can. Unknown fields are ignored by routes.
+ */
+const TEXT_FIELDS: Record<string, string> = {
+  email: 'someone@example.test',
+  password: 'correct horse battery staple',
+  code: '123456',
+  claim_code: 'ALPR-2345-6789',
+  hardware_id: 'HW-SWEEP-1',
+  edge_version: '0.1.0',
+  os_version: 'Linux 6.1',
+  provisioning_token: 'prov_0000000000000000000000000000',
+  site_name: 'Sweep depot',
+  site_address: '1 Test Road',
+  status: 'success',
+  detail: 'done',
+  id: 'cam1',
+  vendor: 'vendor_a',
+  mode: 'push',
+  host: '192.0.2.10',
+  name: 'Gate',
+  username: 'admin',
+  reason: 'sweep',
+};
+const OTHER_FIELDS: Record<string, unknown> = {
+  uptime_seconds: 10,
+  queue_depth: 0,
+  cameras_online: 0,
+  config_version: 1,
+  grace_hours: 24,
+  gps_latitude: 52.1,
+  gps_longitude: 4.3,
+  last_upload_at: '2026-01-15T10:00:00.000Z',
+  config: { cameras: [{ id: 'gate', vendor: 'vendor_a', host: '192.0.2.10' }], log_level: 'info' },
+};
+const ABSURD_DATES = ['9999-12-31T23:59:59.999Z', '+275760-09-13T00:00:00.000Z', '-271821-04-20T00:00:00Z', '0000-00-00T00:00:00Z', '2026-02-30T25:61:61Z', '1e309'];
+
+const superset = (): Record<string, unknown> => ({ ...TEXT_FIELDS, ...structuredClone(OTHER_FIELDS) });
+const json = (value: unknown): string => JSON.stringify(value);
+const deep = (levels: number): string => `{"site_name":"x","config":{"a":${'['.repeat(levels)}${']'.repeat(levels)}}}`;
+const MULTIPART_OK = (boundary: string, fields: [string, string][]): string =>
+  fields.map(([n, v]) => `--${boundary}\r\ncontent-disposition: form-data; name="${n}"\r\n\r\n${v}\r\n`).join('') + `--${boundary}--\r\n`;
+
+function pick<T>(items: readonly T[], count: number, random: () => number): T[] {
+  const pool = [...items];
+  const out: T[] = [];
+  while (out.length < count && pool.length > 0) out.push(pool.splice(Math.floor(random() * pool.length), 1)[0] as T);
+  return out;
+}
+
+/** Path parameters: the real thing, and what an attacker puts there instead. */
+function pathVariants(path: string, credentials: Credentials): { name: string; path: string }[] {
+  const names = [...path.matchAll(/:([A-Za-z_]+)/g)].map((m) => m[1] as string);
+  const fill = (value: (name: string) => string) => path.replace(/:([A-Za-z_]+)(\{[^}]*\})?/g, (_, n: string) => value(n));
+  const real = { name: 'path: real ids', path: fill((n) => credentials.params[n] ?? 'x') };
+  if (names.length === 0) return [real];
+  return [
+    real,
+    { name: 'path: not an id', path: fill(() => 'not-an-id') },
+    { name: 'path: 3,000 characters', path: fill(() => 'a'.repeat(3000)) },
+    { name: 'path: traversal', path: fill(() => '..%2F..%2F..%2Fetc%2Fpasswd') },
+    { name: 'path: NUL', path: fill(() => 'x%00y') },
+    { name: 'path: lone surrogate (CESU bytes)', path: fill(() => '%ED%A0%80') },
+    { name: 'path: bad percent escape', path: fill(() => '%E0%A4%A') },
+  ];
+}
+
+/**
+ * The battery for one route. Bodies go to every method but GET/HEAD; every request but the
+ * credential probes carries valid credentials, so hostile bodies reach parsing and storage.
+ * `fieldsPerKind` NUL/surrogate mutations are sampled per route from the field list.
+ */
+export function batteryFor(route: RouteEntry, credentials: Credentials, random: () => number, fieldsPerKind = 3): HostileRequest[] {
+  const out: HostileRequest[] = [];
+  const paths = pathVariants(route.path, credentials);
+  const base = paths[0]?.path ?? route.path;
+  const auth = credentials.valid;
+  const add = (name: string, headers: Record<string, string>, body?: string | Uint8Array<ArrayBuffer>, path = base) =>
+    out.push({ name, method: route.method, path, headers: { ...auth, ...headers }, ...(body !== undefined ? { body } : {}) });
+
+  for (const variant of paths.slice(1)) add(variant.name, {}, undefined, variant.path);
+  add('query: absurd dates and NUL', {}, undefined, `${base}?start=${encodeURIComponent(ABSURD_DATES[0] as string)}&end=-1&key=%00&limit=1e999&page=%ED%A0%80`);
+  out.push({ name: 'credentials: none', method: route.method, path: base, headers: {} });
+  out.push({ name: 'credentials: wrong', method: route.method, path: base, headers: { cookie: 'access_token=forged.token.value; csrf_token=x', 'x-api-key': 'alpr_live_wrongwrongwrongwrongwrongwrong', 'x-csrf-token': 'x', authorization: 'Bearer nope' } });
+  if (route.method === 'GET' || route.method === 'HEAD') return out;
+
+  const J = { 'content-type': 'application/json' };
+  add('json: plausible fields', J, json(superset()));
+  for (const field of pick(Object.keys(TEXT_FIELDS), fieldsPerKind, random)) {
+    add(`json: NUL in ${field}`, J, json({ ...superset(), [field]: `a\u0000b` }));
+    add(`json: lone surrogate in ${field}`, J, json({ ...superset(), [field]: `a\uD800b` }));
+  }
+  add('json: NUL nested in config', J, json({ ...superset(), config: { cameras: [{ id: 'gate', name: 'x\u0000' }] } }));
+  add('json: lone surrogate as a config key', J, json({ ...superset(), config: { ['k\uDC00']: 1 } }));
+  add('json: nulls for every field', J, json(Object.fromEntries(Object.keys(superset()).map((k) => [k, null]))));
+  add('json: wrong types for every field', J, json(Object.fromEntries(Object.keys(superset()).map((k, i) => [k, i % 2 ? [1, { a: true }] : -1e308]))));
+  for (const date of pick(ABSURD_DATES, 2, random)) add(`json: absurd date ${date}`, J, json({ ...superset(), last_upload_at: date, captured_at: date, issued_at: date }));
+  add('json: 5,000 levels deep', J, deep(5000));
+  add('json: 200 KB string', J, json({ ...superset(), site_name: 'x'.repeat(200_000), detail: 'y'.repeat(200_000) }));
+  add('json: 100,000-element array', J, json({ ...superset(), smartDetectTypes: Array.from({ length: 100_000 }, () => 1), errors: Array.from({ length: 100_000 }, () => 'e') }));
+  add('json: 3 MB body', J, json({ ...superset(), padding: 'p'.repeat(3 * 1024 * 1024) }));
+  add('json: truncated', J, '{"email":"a@b.test","password":');
+  add('json: not an object', J, '[1,2,3]');
+  add('json: empty', J, '');
+  add('json: invalid UTF-8', { 'content-type': 'application/json; charset=utf-8' }, new Uint8Array([0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, 0xc3, 0x28, 0x22, 0x7d]));
+  add('json: duplicate keys', J, '{"email":"a@b.test","email":"\\u0000","site_name":"a","site_name":"b"}');
+  add('type: none, with a body', {}, 'email=a');
+  add('type: none, no body', {});
+  add('type: text/plain', { 'content-type': 'text/plain' }, json(superset()));
+  add('type: malformed XML', { 'content-type': 'application/xml' }, '<EventNotificationAlert><ANPR><licensePlate>AB\u0000C</ANPR>');
+  add('type: XML entity expansion', { 'content-type': 'text/xml' }, '<?xml version="1.0"?><!DOCTYPE a [<!ENTITY b "bbbbbbbbbb"><!ENTITY c "&b;&b;&b;&b;&b;&b;&b;&b;">]><a>&c;&c;&c;</a>');
+  add('type: garbage', { 'content-type': '\u00ff;;;boundary' }, 'x');
+  add('multipart: no boundary', { 'content-type': 'multipart/form-data' }, 'email=a');
+  add('multipart: cut short', { 'content-type': 'multipart/form-data; boundary=XyZ' }, '--XyZ\r\ncontent-disposition: form-data; name="email"\r\n\r\na@b.test\r\n--XyZ\r\ncontent-dispos');
+  add('multipart: duplicate fields', { 'content-type': 'multipart/form-data; boundary=XyZ' }, MULTIPART_OK('XyZ', [['email', 'a@b.test'], ['email', 'b@b.test'], ['csrf_token', 'x'], ['csrf_token', 'y']]));
+  add('multipart: NUL in a field', { 'content-type': 'multipart/form-data; boundary=XyZ' }, MULTIPART_OK('XyZ', [['claim_code', 'A\u0000'], ['email', 'a@b.test']]));
+  add('multipart: mixed with JPEG bytes', { 'content-type': 'multipart/mixed; boundary=XyZ' }, '--XyZ\r\ncontent-type: image/jpeg\r\n\r\n\u00ff\u00d8\u00ff\r\n--XyZ--');
+  add('urlencoded: NUL', { 'content-type': 'application/x-www-form-urlencoded' }, 'email=a%00b&password=x&claim_code=%00');
+  add('urlencoded: bad escapes', { 'content-type': 'application/x-www-form-urlencoded' }, 'email=%E0%A4%A&password=%&code=%ED%A0%80');
+  add('urlencoded: duplicate fields', { 'content-type': 'application/x-www-form-urlencoded' }, 'code=1&code=2&csrf_token=a&csrf_token=b');
+  return out;
+}
