@@ -56,7 +56,7 @@ const TEXT_FIELDS: Record<string, string> = {
   id: 'cam1',
   vendor: 'vendor_a',
   mode: 'push',
-  host: '192.0.2.10',
+  host: '127.0.0.1',
   name: 'Gate',
   username: 'admin',
   reason: 'sweep',
@@ -70,7 +70,7 @@ const OTHER_FIELDS: Record<string, unknown> = {
   gps_latitude: 52.1,
   gps_longitude: 4.3,
   last_upload_at: '2026-01-15T10:00:00.000Z',
-  config: { cameras: [{ id: 'gate', vendor: 'vendor_a', host: '192.0.2.10' }], log_level: 'info' },
+  config: { cameras: [{ id: 'gate', vendor: 'vendor_a', host: '127.0.0.1' }], log_level: 'info' },
 };
 const ABSURD_DATES = ['9999-12-31T23:59:59.999Z', '+275760-09-13T00:00:00.000Z', '-271821-04-20T00:00:00Z', '0000-00-00T00:00:00Z', '2026-02-30T25:61:61Z', '1e309'];
 
