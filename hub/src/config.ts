@@ -9,6 +9,12 @@ import type { ServerTimeouts } from '@alpr/shared/http/timeouts';
 const envSchema = z.object({
   HUB_HOST: z.string().default('127.0.0.1'),
   HUB_PORT: z.coerce.number().int().min(0).max(65535).default(8443),
+  /**
+   * Serve HTTPS (TLS 1.3 only) with this PEM certificate chain and key; both or neither
+   * (docs/security.md "TLS deployment"). Unset: plain HTTP behind a TLS proxy.
+   */
+  HUB_TLS_CERT_FILE: z.string().min(1).optional(),
+  HUB_TLS_KEY_FILE: z.string().min(1).optional(),
   /** Public base URL handed to collectors at claim (`central_url`). */
   HUB_PUBLIC_URL: z.string().url().optional(),
   /** Unset: embedded PGlite in `${HUB_DATA_DIR}/pglite`. */
@@ -67,6 +73,8 @@ export interface HubConfig {
   secureCookies?: boolean;
   /** Slow-client bounds for the HTTP server (main.ts). */
   timeouts: ServerTimeouts;
+  /** PEM files: the hub serves HTTPS itself, TLS 1.3 minimum. */
+  tls?: { certFile: string; keyFile: string };
 }
 
 export function loadHubConfig(env: Readonly<Record<string, string | undefined>>): HubConfig {
@@ -76,8 +84,13 @@ export function loadHubConfig(env: Readonly<Record<string, string | undefined>>)
     throw new Error(`invalid hub configuration: ${issue?.path.join('.')}: ${issue?.message}`);
   }
   const e = parsed.data;
-  const publicUrl = e.HUB_PUBLIC_URL ?? `http://${e.HUB_HOST}:${e.HUB_PORT}`;
+  if ((e.HUB_TLS_CERT_FILE === undefined) !== (e.HUB_TLS_KEY_FILE === undefined)) {
+    throw new Error('invalid hub configuration: HUB_TLS_CERT_FILE and HUB_TLS_KEY_FILE go together');
+  }
+  const tls = e.HUB_TLS_CERT_FILE && e.HUB_TLS_KEY_FILE ? { certFile: e.HUB_TLS_CERT_FILE, keyFile: e.HUB_TLS_KEY_FILE } : undefined;
+  const publicUrl = e.HUB_PUBLIC_URL ?? `${tls ? 'https' : 'http'}://${e.HUB_HOST}:${e.HUB_PORT}`;
   return {
+    ...(tls ? { tls } : {}),
     host: e.HUB_HOST,
     port: e.HUB_PORT,
     publicUrl,

@@ -3,6 +3,8 @@
  * (PGlite by default, Postgres with DATABASE_URL), image store, HTTP server.
  */
 import { serve } from '@hono/node-server';
+import { readFileSync } from 'node:fs';
+import { createServer as createHttpsServer } from 'node:https';
 import { mkdir } from 'node:fs/promises';
 import { applyIdleTimeout, serverOptionsFor } from '@alpr/shared/http/timeouts';
 import { createHubApp } from './app.ts';
@@ -33,8 +35,15 @@ const app = createHubApp({
   log,
   config,
 });
-const server = serve({ fetch: app.fetch, hostname: config.host, port: config.port, serverOptions: serverOptionsFor(config.timeouts) }, (info) => {
-  log.info({ url: `http://${info.address}:${info.port}`, database: db.kind }, 'hub listening');
+// HTTPS itself when given a certificate (docs/security.md "TLS deployment"): TLS 1.3 only,
+// the spec's "keys travel only over TLS 1.3".
+const tls = config.tls ? { key: readFileSync(config.tls.keyFile), cert: readFileSync(config.tls.certFile), minVersion: 'TLSv1.3' as const } : undefined;
+const server = serve({
+  fetch: app.fetch, hostname: config.host, port: config.port,
+  ...(tls ? { createServer: createHttpsServer } : {}),
+  serverOptions: { ...serverOptionsFor(config.timeouts), ...tls },
+}, (info) => {
+  log.info({ url: `${tls ? 'https' : 'http'}://${info.address}:${info.port}`, database: db.kind }, 'hub listening');
   process.send?.({ ready: true, port: info.port });
 });
 // Partitions for the months ahead: checked daily so a long-running hub never runs out.
