@@ -14,6 +14,8 @@ export interface ApplianceUnderTest {
   running(): boolean;
   /** Buffered rows (pending + in flight) from the diagnostics JSON. */
   buffered(): Promise<number>;
+  /** Camera runner states from the diagnostics JSON (id -> CONNECTING / ONLINE / OFFLINE). */
+  cameraStates(): Promise<Record<string, string>>;
   output(): string;
 }
 
@@ -49,6 +51,11 @@ export async function applianceUnderTest(t: { teardown(fn: () => unknown): void 
       const r = await request(`${url}/api/v1/status`);
       const s = (await r.body.json()) as { buffer: { states: Record<string, number> } };
       return (s.buffer.states.pending ?? 0) + (s.buffer.states.in_flight ?? 0);
+    },
+    cameraStates: async () => {
+      const r = await request(`${url}/api/v1/status`);
+      const s = (await r.body.json()) as { cameras: { id: string; state: string }[] };
+      return Object.fromEntries(s.cameras.map((c) => [c.id, c.state]));
     },
     output: () => log + (proc?.output() ?? ''),
   };

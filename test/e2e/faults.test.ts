@@ -91,6 +91,14 @@ t.test(`nothing lost, nothing duplicated across ${CYCLES} SIGKILLs and hub outag
       mark(`cycle ${cycle}: hub SIGKILL`);
     }
     await appliance.start();
+    // A kill must land on an appliance at work. On a loaded machine a fresh process can take
+    // seconds to reach its cameras (measured: at load average 20 no pull runner ever got a
+    // page inside 150-1,050 ms), so wait (bounded) until the pull runner and the NVR socket
+    // have answered once (the push camera has no runner to wait for).
+    await waitFor(async () => {
+      const states = await appliance.cameraStates();
+      return states['gate-a'] === 'ONLINE' && states['nvr-b'] === 'ONLINE';
+    }, 30_000, 100);
     const workMs = cycle === LONG_CYCLE ? LONG_CYCLE_MS : 150 + Math.floor(Math.random() * 900);
     if (cycle === LONG_CYCLE) mark(`cycle ${cycle}: the appliance runs ${workMs / 1000} s`);
     await new Promise((r) => setTimeout(r, workMs));
