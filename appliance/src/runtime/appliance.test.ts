@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { join } from 'node:path';
+import { startVendorACamera } from '../../../scripts/simulators/vendor-a-camera.ts';
 import { alertXml, NAMESPACES } from '../../../scripts/simulators/vendor-a-xml.ts';
 import { closeBuffer, insertDetection, openBuffer } from '../buffer/index.ts';
 import { memoryLog, sampleDetection, sampleImages } from '../buffer/testing.ts';
@@ -116,6 +117,31 @@ t.test('a backlog in the real buffer drains to the real hub: each detection once
   t.ok((appliance.pipeline()?.uplink?.state().totals.batches ?? 0) >= 3, 'in batches of at most 50');
   t.same(lines.filter((l) => l.level >= 40), [], 'a clean drain logs no warning or error (the first pass once failed: key read before the pipeline existed)');
   t.equal(appliance.pipeline()?.uplink?.state().consecutiveFailures, 0);
+});
+
+t.test('a pull camera runner feeds the real buffer; a read the hub refuses goes to the dead letters with its reason', async (t) => {
+  const camera = await startVendorACamera({ username: 'admin', password: 'cam-Pa55', ratePerSecond: 0, oldCopyRate: 0, unknownRate: 0, seed: 7, cropBytes: 300, sceneBytes: 300 });
+  t.teardown(() => camera.close());
+  const claimed = await claimOverHttp(t, hub);
+  // One read stamped three days ahead: the hub refuses it (more than 24 h ahead of its clock).
+  const buffer = openBuffer({ file: join(claimed.dataDir, 'buffer.sqlite'), clock: { now: () => new Date() }, log: memoryLog() });
+  const future = sampleDetection({ cameraId: 'other', plate: 'FU7URE1', atMs: Date.now() + 3 * 86_400_000 });
+  insertDetection(buffer, future, {});
+  closeBuffer(buffer);
+  const toml = `[uplink]\nmax_batch_detections = 1\n\n[[cameras]]\nid = "gate"\nvendor = "vendor_a"\nmode = "pull"\nhost = "127.0.0.1"\nport = ${camera.port}\nusername = "admin"\npassword = "cam-Pa55"\ntimezone = "UTC"\nmac = "${camera.mac}"\npollIntervalMs = 100\n`;
+  const { appliance } = await startAppliance(t, claimed, toml);
+  t.ok(await until(() => appliance.pipeline()?.runners.statuses()[0]?.state === 'ONLINE'), 'the runner is online');
+  camera.addReads(3);
+  t.ok(await until(async () => (await hubRows(hub, claimed.enrollment.collector_id)).length === 3, 120_000), 'the three reads reach the hub');
+  const cams = await hub.ctx.db.sql<{ camera_id: string }>('SELECT DISTINCT camera_id FROM detections WHERE collector_id = $1', [claimed.enrollment.collector_id]);
+  t.same(cams.map((c) => c.camera_id), ['gate'], 'under the configured camera id');
+  t.ok(await until(() => (appliance.pipeline()?.uplink?.state().totals.rejected ?? 0) === 1), 'the refused read is counted');
+  const dead = appliance.buffer()?.sqlite.prepare('SELECT detection_id, reason FROM rejected').all() as { detection_id: string; reason: string }[];
+  t.equal(dead.length, 1);
+  t.equal(dead[0]?.detection_id, future.detection_id);
+  t.match(dead[0]?.reason, /ahead of the hub's clock/, "the hub's reason is kept");
+  const pending = appliance.buffer()?.sqlite.prepare('SELECT count(*) AS n FROM detections').get() as { n: number };
+  t.equal(pending.n, 0, 'nothing left waiting');
 });
 
 t.test('a push through port 8080 is stored, uploaded and counted for the disk forecast; pinning and secret hold', async (t) => {
