@@ -22,16 +22,18 @@ run(file, synchronous, Number(countArg), prefix);
 function run(path: string, mode: SynchronousMode, count: number, idPrefix: string): void {
   const silent = { info: () => {}, warn: () => {}, error: () => {} };
   const buffer = openBuffer({ file: path, clock: { now: () => new Date() }, log: silent, synchronous: mode });
-  const base = Date.parse('2025-06-01T00:00:00.000Z');
+  // Recent captures: the buffer refuses reads older than its 7-day horizon. 3 days back with
+  // 2 s between reads keeps even 100,000 of them inside [now - 3 d, now].
+  const base = Date.now() - 3 * 86_400_000;
   writeSync(1, 'ready\n');
   for (let i = 0; i < count; i += 1) {
     const id = `${idPrefix}-${i}`;
-    // Distinct plates 2 minutes apart: every insert is a real store, never deduped.
+    // Distinct plates 2 s apart: every insert is a real store, never deduped.
     const result = insertDetection(
       buffer,
       {
         detection_id: id,
-        timestamp: new Date(base + i * 120_000).toISOString(),
+        timestamp: new Date(base + i * 2_000).toISOString(),
         camera: { id: 'cam-crash', mac: '0011223344aa' },
         plate: { text: `${idPrefix.toUpperCase().replace(/[^A-Z0-9]/g, '')}${i}`, confidence: 0.8 },
       },
