@@ -47,8 +47,6 @@ const envSchema = z.object({
    * anything slower is cut off (408) and the collector retries the batch later.
    */
   HUB_REQUEST_TIMEOUT_SECONDS: z.coerce.number().positive().default(120),
-  /** No byte at all for this long on an open request: the connection is closed. */
-  HUB_IDLE_TIMEOUT_SECONDS: z.coerce.number().positive().default(30),
   /** An idle keep-alive connection between requests is closed after this. */
   HUB_KEEP_ALIVE_TIMEOUT_SECONDS: z.coerce.number().positive().default(5),
 });
@@ -108,7 +106,6 @@ export function loadHubConfig(env: Readonly<Record<string, string | undefined>>)
     timeouts: {
       headersMs: e.HUB_HEADERS_TIMEOUT_SECONDS * 1000,
       requestMs: e.HUB_REQUEST_TIMEOUT_SECONDS * 1000,
-      idleMs: e.HUB_IDLE_TIMEOUT_SECONDS * 1000,
       keepAliveMs: e.HUB_KEEP_ALIVE_TIMEOUT_SECONDS * 1000,
     },
   };

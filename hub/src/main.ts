@@ -6,7 +6,7 @@ import { serve } from '@hono/node-server';
 import { readFileSync } from 'node:fs';
 import { createServer as createHttpsServer } from 'node:https';
 import { mkdir } from 'node:fs/promises';
-import { applyIdleTimeout, serverOptionsFor } from '@alpr/shared/http/timeouts';
+import { serverOptionsFor } from '@alpr/shared/http/timeouts';
 import { createHubApp } from './app.ts';
 import { systemClock } from './clock.ts';
 import { loadHubConfig } from './config.ts';
@@ -51,7 +51,6 @@ const partitionTimer = setInterval(() => {
   ensureUpcomingPartitions(db, systemClock.now()).catch((err: unknown) => log.error({ err }, 'partition check failed'));
 }, 24 * 3600_000);
 partitionTimer.unref();
-applyIdleTimeout(server, config.timeouts);
 
 let stopping = false;
 const shutdown = (signal: string): void => {

@@ -20,7 +20,7 @@ export const APPLIANCE_EDGE_MAX_BYTES = 16 * 1024;
  * Port 8080 serves cameras and installers on the LAN: a camera push is a few KB to 200 KB,
  * the setup page a few fields. Tighter than the hub's, which takes 12 MB batches over WAN.
  */
-export const APPLIANCE_TIMEOUTS: ServerTimeouts = { headersMs: 10_000, requestMs: 30_000, idleMs: 10_000, keepAliveMs: 5_000 };
+export const APPLIANCE_TIMEOUTS: ServerTimeouts = { headersMs: 10_000, requestMs: 30_000, keepAliveMs: 5_000 };
 
 /** Camera pushes: raw multipart/XML/JSON, parsed leniently by the adapters under their own limits. */
 export const isRawBodyPath = (path: string): boolean => path.startsWith('/api/v1/ingest/');

@@ -4,13 +4,11 @@
  * measured, no end in sight); a few hundred such clients exhaust file descriptors.
  * - `headersMs`: the request head must be complete within this (Node answers 408).
  * - `requestMs`: head and body together (408, or the socket is closed mid-body).
- * - `idleMs`: no byte at all for this long on an open request or connection: closed.
  * - `keepAliveMs`: an idle keep-alive connection between requests is closed after this.
  */
 export interface ServerTimeouts {
   headersMs: number;
   requestMs: number;
-  idleMs: number;
   keepAliveMs: number;
 }
 
@@ -36,7 +34,9 @@ export function serverOptionsFor(t: ServerTimeouts): {
   };
 }
 
-/** The inactivity bound, set on the listening server (a socket with no traffic is destroyed). */
-export function applyIdleTimeout(server: { setTimeout(msecs: number): unknown }, t: ServerTimeouts): void {
-  server.setTimeout(t.idleMs);
-}
+/*
+ * No socket inactivity timeout (`server.setTimeout`): it also fires while the server is
+ * still working on an answer (a claim took over 10 s on a loaded machine and was cut off
+ * with no response). A client stalling mid-body is cut by `requestMs`, a silent connection
+ * by `headersMs`, an idle keep-alive connection by `keepAliveMs`.
+ */
