@@ -15,7 +15,9 @@
  * Uses a fresh database (created and dropped here) and a temporary image folder.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
+import { readdir, stat } from 'node:fs/promises';
 import { loadavg } from 'node:os';
+import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import postgres from 'postgres';
@@ -26,6 +28,7 @@ import { claim } from '../../hub/src/collectors/claim.ts';
 import { SYSTEM_ACTOR } from '../../hub/src/collectors/context.ts';
 import { createCollector } from '../../hub/src/collectors/create-collector.ts';
 import { createLog } from '../../hub/src/log.ts';
+import { JOURNAL_FOLDER } from '../../hub/src/ingest/image-store.ts';
 import { encodeBatch, sampleDetection, startTestHub, type BatchEntry, type TestHub } from '../../hub/src/ingest/test-support.ts';
 
 const { values: args } = parseArgs({
@@ -195,6 +198,17 @@ async function main(): Promise<void> {
         report(`with images, ${CONCURRENCY} collectors`, await run(hub, agent, true, keys));
       }
     }
+    // The image journal's mover runs behind the uploads: how far behind, and how long it
+    // takes to catch up once they stop (the journal holds that much disk meanwhile).
+    const journalDir = join(hub.imageDir, JOURNAL_FOLDER);
+    const segments = await readdir(journalDir).catch(() => []);
+    const backlog = (await Promise.all(segments.map(async (n) => (await stat(join(journalDir, n))).size))).reduce((a, b) => a + b, 0);
+    const drainStarted = performance.now();
+    await hub.deps.images.drain();
+    console.log(
+      `image journal at the end: ${segments.length} segment(s), ${(backlog / 1024 / 1024).toFixed(1)} MiB; ` +
+        `mover caught up in ${((performance.now() - drainStarted) / 1000).toFixed(1)} s  load ${loadavg()[0]?.toFixed(2)}`,
+    );
     const [row] = await db.sql<{ n: string }>('SELECT count(*) AS n FROM detections');
     const chains = await db.sql<{ id: string }>('SELECT collector_id AS id FROM collector_chain_heads');
     const verified = await Promise.all(chains.map((c) => verifyChain(db, c.id)));

@@ -46,6 +46,12 @@ export interface ImageStoreOptions {
 
 export const JOURNAL_FOLDER = 'journal';
 const RETRY_MS = 5_000;
+/**
+ * Images copied into the tree at once: measured under load, one at a time fell behind the
+ * uploads (266 MiB of journal after 80 batches, 29 s to catch up at load average 25); three
+ * keeps one of libuv's four threads free for the uploads' journal flush.
+ */
+const MOVER_PARALLEL = 3;
 
 export const sha256Hex = (bytes: Uint8Array): string => createHash('sha256').update(bytes).digest('hex');
 
@@ -111,19 +117,24 @@ export function openImageStore(root: string, options: ImageStoreOptions = {}): I
   };
 
   const runTasks = async (): Promise<void> => {
-    for (let task = tasks.shift(); task && !stopped; task = tasks.shift()) {
-      try {
-        await runTask(task);
-      } catch (error) {
-        tasks.unshift(task);
-        onError(error);
-        retryTimer = setTimeout(() => {
-          retryTimer = undefined;
-          kick();
-        }, RETRY_MS);
-        retryTimer.unref();
-        return;
-      }
+    while (tasks.length > 0 && !stopped) {
+      // Consecutive moves run a few at a time; a retire runs alone, after the moves queued
+      // before it (its segment's), so it never sees one still in flight.
+      const chunk: Task[] = [];
+      while (chunk.length < MOVER_PARALLEL && tasks[0]?.kind === 'move') chunk.push(tasks.shift() as Task);
+      if (chunk.length === 0) chunk.push(tasks.shift() as Task);
+      const outcomes = await Promise.allSettled(chunk.map(runTask));
+      const failed = chunk.filter((_, i) => outcomes[i]?.status === 'rejected');
+      if (failed.length === 0) continue;
+      tasks.unshift(...failed);
+      const first = outcomes.find((o): o is PromiseRejectedResult => o.status === 'rejected');
+      onError(first?.reason);
+      retryTimer = setTimeout(() => {
+        retryTimer = undefined;
+        kick();
+      }, RETRY_MS);
+      retryTimer.unref();
+      return;
     }
   };
   const kick = (): void => {
