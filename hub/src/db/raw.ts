@@ -108,10 +108,3 @@ export function unwrapDriverError(err: unknown): unknown {
   if (err instanceof Error && err.cause instanceof Error && 'code' in err.cause) return err.cause;
   return err;
 }
-
-/** SQLSTATE of a database error from either API (raw or drizzle), e.g. '23505'. */
-export function pgErrorCode(err: unknown): string | undefined {
-  const inner = unwrapDriverError(err);
-  if (inner instanceof Error && 'code' in inner && typeof inner.code === 'string') return inner.code;
-  return undefined;
-}
