@@ -91,7 +91,7 @@ async function collectorKeys(hub: TestHub, count: number): Promise<string[]> {
   const keys = [hub.apiKey];
   while (keys.length < count) {
     const created = await createCollector(hub.deps, SYSTEM_ACTOR, { siteName: `Bench site ${keys.length}` });
-    const enrolled = await claim(hub.deps, { claim_code: created.claimCode, hardware_id: `bench-${randomUUID()}` }, null);
+    const enrolled = await claim(hub.deps, { claim_code: created.claimCode, hardware_id: `bench-${randomUUID()}` }, '127.0.0.1');
     keys.push(enrolled.api_key);
   }
   return keys;

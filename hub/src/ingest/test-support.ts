@@ -129,7 +129,7 @@ export async function startTestHub(options: TestHubOptions): Promise<TestHub> {
     ...(options.latitude !== undefined ? { latitude: options.latitude } : {}),
     ...(options.longitude !== undefined ? { longitude: options.longitude } : {}),
   });
-  const enrolled = await claim(deps, { claim_code: created.claimCode, hardware_id: `hw-${randomUUID()}` }, null);
+  const enrolled = await claim(deps, { claim_code: created.claimCode, hardware_id: `hw-${randomUUID()}` }, '127.0.0.1');
   const app = createHubApp(deps);
   const server = serve({ fetch: app.fetch, hostname: '127.0.0.1', port: 0 });
   await new Promise<void>((resolve) => (server.listening ? resolve() : server.once('listening', () => resolve())));
