@@ -122,7 +122,18 @@ export function openImageStore(root: string, options: ImageStoreOptions = {}): I
       // before it (its segment's), so it never sees one still in flight.
       const chunk: Task[] = [];
       while (chunk.length < MOVER_PARALLEL && tasks[0]?.kind === 'move') chunk.push(tasks.shift() as Task);
-      if (chunk.length === 0) chunk.push(tasks.shift() as Task);
+      if (chunk.length === 0) {
+        const task = tasks.shift() as Task;
+        // A segment sealed by rotation is queued for retirement synchronously, before the
+        // moves of its last append (queued when that append's caller resumes): put it
+        // behind them; when nothing else is queued, the next append's kick() resumes it.
+        if (task.kind === 'retire' && task.segment.unmoved > 0) {
+          tasks.push(task);
+          if (tasks.every((t) => t.kind === 'retire')) return;
+          continue;
+        }
+        chunk.push(task);
+      }
       const outcomes = await Promise.allSettled(chunk.map(runTask));
       const failed = chunk.filter((_, i) => outcomes[i]?.status === 'rejected');
       if (failed.length === 0) continue;
