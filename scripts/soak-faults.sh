@@ -18,37 +18,16 @@ cycles="${1:-200}"
 export ALPR_FAULT_CYCLES="$cycles"
 export ALPR_FAULT_LONG_CYCLE_MS="${ALPR_FAULT_LONG_CYCLE_MS:-660000}"
 
-port="${ALPR_SOAK_PG_PORT:-54349}"
-state="${ALPR_SOAK_PG_DIR:-/tmp/alpr-soak-pg}"
 started_pg=0
-as_owner() {
-  if [ "$(id -u)" = "0" ]; then su postgres -s /bin/sh -c "$1"; else sh -c "$1"; fi
-}
-stop_pg() {
-  if [ "$started_pg" = 1 ]; then
-    as_owner "'$pgbin/pg_ctl' -D '$state/data' -m fast -w stop" >/dev/null 2>&1 || true
-    rm -rf "$state"
-  fi
-}
 if [ -z "${DATABASE_URL:-}" ]; then
-  initdb=$(ls -1 /usr/lib/postgresql/*/bin/initdb 2>/dev/null | sort -V | tail -n 1 || true)
-  if [ -z "$initdb" ]; then
-    echo "PostgreSQL server binaries not found (apt-get install -y postgresql), or set DATABASE_URL" >&2
-    exit 1
-  fi
-  pgbin=$(dirname "$initdb")
-  rm -rf "$state"
-  mkdir -p "$state"
-  if [ "$(id -u)" = "0" ]; then chown postgres "$state"; fi
-  as_owner "'$pgbin/initdb' -D '$state/data' -A trust -U postgres -E UTF8 --locale=C.UTF-8" >"$state/initdb.log" 2>&1 || {
-    cat "$state/initdb.log" >&2
-    exit 1
-  }
+  # A fresh production-configured cluster of its own (scripts/bench/production-postgres.sh).
+  export ALPR_BENCH_PG_PORT="${ALPR_SOAK_PG_PORT:-54349}" ALPR_BENCH_PG_DIR="${ALPR_SOAK_PG_DIR:-/tmp/alpr-soak-pg}"
+  scripts/bench/production-postgres.sh stop >/dev/null 2>&1 || true
+  line=$(scripts/bench/production-postgres.sh start | grep '^DATABASE_URL=' | tail -n 1)
+  export "${line?}"
   started_pg=1
-  trap stop_pg EXIT
-  as_owner "'$pgbin/pg_ctl' -D '$state/data' -l '$state/postgres.log' -w -t 60 -o \"-p $port -k '$state' -c listen_addresses=127.0.0.1 -c fsync=on -c synchronous_commit=on -c full_page_writes=on -c max_connections=200\" start" >/dev/null
-  export DATABASE_URL="postgres://postgres@127.0.0.1:$port/postgres"
-  echo "# production-configured PostgreSQL $("$pgbin/postgres" --version | awk '{print $3}') on port $port (fsync=on, synchronous_commit=on)"
+  trap '[ "$started_pg" = 1 ] && scripts/bench/production-postgres.sh stop >/dev/null 2>&1 || true' EXIT
+  echo "# production-configured PostgreSQL on port $ALPR_BENCH_PG_PORT (fsync=on, synchronous_commit=on)"
 else
   echo "# DATABASE_URL given: $(echo "$DATABASE_URL" | sed -E 's#//[^@]*@#//#')"
 fi

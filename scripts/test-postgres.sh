@@ -9,8 +9,11 @@
 #
 # Data lives in a fixed state dir (ALPR_TEST_PG_DIR, default ${TMPDIR:-/tmp}/alpr-test-pg)
 # so `stop` always finds what `start` made, even from another shell. fsync is off: the data
-# is disposable and it keeps migrations and CREATE DATABASE fast. Only loopback, never another
-# address. Needs Debian's `postgresql` package (server binaries under /usr/lib/postgresql).
+# is disposable and it keeps migrations and CREATE DATABASE fast. ALPR_TEST_PG_DURABLE=1
+# instead configures the cluster like a production server (fsync, synchronous_commit and
+# full_page_writes on, files synced at initdb): benchmarks and soaks use that mode through
+# scripts/bench/production-postgres.sh, on their own port and folder. Only loopback, never
+# another address. Needs Debian's `postgresql` package (server binaries under /usr/lib/postgresql).
 set -euo pipefail
 
 PORT="${ALPR_TEST_PG_PORT:-54329}"
@@ -18,6 +21,14 @@ STATE="${ALPR_TEST_PG_DIR:-${TMPDIR:-/tmp}/alpr-test-pg}"
 DATA="$STATE/data"
 LOG="$STATE/postgres.log"
 URL="postgres://postgres@127.0.0.1:$PORT/postgres"
+if [ "${ALPR_TEST_PG_DURABLE:-0}" = 1 ]; then
+  INITDB_SYNC=''
+  # Explicit, so a changed default or a stray postgresql.conf cannot turn durability off.
+  DURABILITY='-c fsync=on -c synchronous_commit=on -c full_page_writes=on'
+else
+  INITDB_SYNC='--no-sync'
+  DURABILITY='-c fsync=off -c synchronous_commit=off -c full_page_writes=off'
+fi
 
 find_pgbin() {
   local initdb
@@ -57,13 +68,13 @@ start() {
   if [ "$(id -u)" = "0" ]; then chown postgres "$STATE"; fi
   if [ ! -f "$DATA/PG_VERSION" ]; then
     rm -rf "$DATA"
-    as_owner "'$PGBIN/initdb' -D '$DATA' -A trust -U postgres -E UTF8 --locale=C.UTF-8 --no-sync" >"$STATE/initdb.log" 2>&1 || {
+    as_owner "'$PGBIN/initdb' -D '$DATA' -A trust -U postgres -E UTF8 --locale=C.UTF-8 $INITDB_SYNC" >"$STATE/initdb.log" 2>&1 || {
       cat "$STATE/initdb.log" >&2
       exit 1
     }
   fi
   # -k: the Unix socket goes into the state dir, not /var/run/postgresql (may not exist).
-  as_owner "'$PGBIN/pg_ctl' -D '$DATA' -l '$LOG' -w -t 30 -o \"-p $PORT -k '$STATE' -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200\" start" >/dev/null || {
+  as_owner "'$PGBIN/pg_ctl' -D '$DATA' -l '$LOG' -w -t 30 -o \"-p $PORT -k '$STATE' -c listen_addresses=127.0.0.1 $DURABILITY -c max_connections=200\" start" >/dev/null || {
     echo "postgres failed to start; log follows ($LOG):" >&2
     tail -n 40 "$LOG" >&2 || true
     exit 1
