@@ -1,25 +1,20 @@
 /**
  * Issue 19: the hostile-input sweep over every route of the appliance's port 8080 (camera
- * pushes, setup page, diagnostics), built by the same `createApplianceHttpApp` main.ts
- * uses, over real HTTP on loopback with the real SQLite buffer and setup store.
+ * pushes, setup page, diagnostics) as `appliance/src/main.ts` serves them: the same
+ * createAppliance, with its guards and its real SQLite buffer and setup store, over real
+ * HTTP on loopback. The routes come from the running app's own route table, so a route
+ * added anywhere in the local server is swept the day it lands.
  * Reproduce a failure with SWEEP_SEED=<the printed seed>.
  */
-import { serve } from '@hono/node-server';
 import { createHash } from 'node:crypto';
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
-import type { AddressInfo } from 'node:net';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t from 'tap';
-import { openTestBuffer } from '../../appliance/src/buffer/testing.ts';
-import { createIngestApp } from '../../appliance/src/cameras/vendor-a-push.ts';
-import { diagnosticsRoutes } from '../../appliance/src/diagnostics/routes.ts';
-import { createLanDiscovery } from '../../appliance/src/discovery/lan-discovery.ts';
-import { createApplianceHttpApp } from '../../appliance/src/http/app.ts';
-import { fileCameraStore } from '../../appliance/src/setup/camera-store.ts';
-import { setupRoutes } from '../../appliance/src/setup/routes.ts';
+import { readEnvironment } from '../../appliance/src/config/load.ts';
+import { createLog } from '../../appliance/src/log.ts';
+import { createAppliance } from '../../appliance/src/runtime/appliance.ts';
 import { fixedIdentity } from '../../appliance/src/vault/hardware-identity.ts';
-import { sinkFor } from '../../appliance/src/wiring/buffer-ports.ts';
 import { routesOf, sweep, sweepSeed } from './sweep.ts';
 
 const seed = sweepSeed();
@@ -27,34 +22,21 @@ t.comment(`sweep seed ${seed} (SWEEP_SEED=${seed} reproduces this run)`);
 
 const dataDir = await mkdtemp(join(tmpdir(), 'alpr-sweep-appliance-'));
 t.teardown(() => rm(dataDir, { recursive: true, force: true }));
-const buffer = openTestBuffer((fn) => t.teardown(fn), { file: join(dataDir, 'buffer.sqlite') });
-let nowMs = Date.parse('2026-03-01T09:00:00.000Z');
-const clock = { now: () => new Date(nowMs) };
-const quiet = () => undefined;
-const log = { debug: quiet, info: quiet, warn: quiet, error: quiet };
-const identity = fixedIdentity('serial:SWEEP-1');
-const localConfigFile = join(dataDir, 'appliance.toml');
-
-const app = createApplianceHttpApp(log, [
-  createIngestApp({ cameras: () => [], sink: sinkFor(buffer, quiet), log, clock: { now: () => nowMs } }),
-  setupRoutes({
-    clock,
-    log,
-    identity,
-    dataDir,
-    centralConfigFile: join(dataDir, 'central-config.json'),
-    edgeVersion: '0.1.0-sweep',
-    cameras: fileCameraStore({ dataDir, localConfigFile, identity, now: clock.now }),
-    state: () => 'unclaimed',
-    onClaimed: quiet,
-    discovery: createLanDiscovery({ now: () => nowMs, interfaces: () => ['127.0.0.1'], windowMs: 50 }),
-  }),
-  diagnosticsRoutes({ buffer, hubUrl: () => undefined, apiKey: () => undefined, uplink: () => undefined, cameras: () => [], now: clock.now }),
-]);
-const server = serve({ fetch: app.fetch, hostname: '127.0.0.1', port: 0 });
-await new Promise<void>((resolve) => server.once('listening', () => resolve()));
-t.teardown(() => new Promise<void>((resolve) => server.close(() => resolve())));
-const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+await writeFile(join(dataDir, 'appliance.toml'), '[setup]\nhost = "127.0.0.1"\nport = 0\n');
+let nowMs = Date.now();
+const appliance = createAppliance(readEnvironment({ ALPR_DATA_DIR: dataDir }), {
+  identity: fixedIdentity('serial:SWEEP-1'),
+  log: createLog('silent'),
+  now: () => new Date(nowMs),
+  diskSpace: async () => ({ totalBytes: 100 * 1024 ** 3, availableBytes: 80 * 1024 ** 3 }),
+});
+t.teardown(() => appliance.stop());
+const base = (await appliance.start()).url;
+const missing = (what: string): never => {
+  throw new Error(`the appliance started without its ${what}`);
+};
+const app = appliance.httpApp() ?? missing('local app');
+const buffer = appliance.buffer() ?? missing('buffer');
 
 /** Buffer rows and every file in the data folder (configuration, vault), by content. */
 async function fingerprint(): Promise<string> {

@@ -1,5 +1,6 @@
 import { mkdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { Hono } from 'hono';
 import type { Logger } from 'pino';
 import { apiKeyPrefix } from '@alpr/shared/credentials/index';
 import { closeBuffer, enforceRetention, openBuffer, type DetectionBuffer } from '../buffer/index.ts';
@@ -52,6 +53,8 @@ export interface Appliance {
   enrollment(): EnrollmentState;
   pipeline(): Pipeline | undefined;
   buffer(): DetectionBuffer | undefined;
+  /** The local server's app once started: the hostile-input sweep reads its route table. */
+  httpApp(): Hono | undefined;
 }
 
 interface Running {
@@ -60,6 +63,7 @@ interface Running {
   pipeline: Pipeline;
   heartbeat?: HeartbeatHandle;
   server?: Listening;
+  app?: Hono;
   retention: ReturnType<typeof setInterval>;
   /** Changed by a claim made on the setup page; read by the uplink and heartbeat on every request. */
   creds: { hubUrl: string | undefined; apiKey: string | undefined };
@@ -223,6 +227,7 @@ export function createAppliance(environment: ApplianceEnvironment, deps: Applian
         startClaimedServices(r, enrollment, claimedHere.hubUrl, claimedHere.configVersion);
       },
     });
+    r.app = app;
     r.server = await listen(app, config.setup.host, config.setup.port);
     log.info({ url: r.server.url, cameras: config.cameras.length, claimed: enrollment.state === 'claimed' }, 'appliance listening');
     return r.server;
@@ -251,5 +256,6 @@ export function createAppliance(environment: ApplianceEnvironment, deps: Applian
     enrollment: () => enrollment,
     pipeline: () => running?.pipeline,
     buffer: () => running?.buffer,
+    httpApp: () => running?.app,
   };
 }
