@@ -8,8 +8,6 @@ import type { CameraCredentials } from '../vault/credentials.ts';
  */
 export const CAMERA_FORM_FIELDS = ['id', 'name', 'vendor', 'mode', 'host', 'port', 'channel', 'timezone', 'mac', 'username', 'push_source'] as const;
 export type CameraFormField = (typeof CAMERA_FORM_FIELDS)[number];
-/** Never rendered back into a page, never written to the TOML. */
-export const SECRET_FIELDS = ['password', 'token', 'push_secret'] as const;
 
 /** What the page may show again after a refused submit: no password, no token. */
 export type CameraFormValues = Partial<Record<CameraFormField, string>>;
