@@ -1,7 +1,11 @@
 import t from 'tap';
-import { MAX_JSON_DEPTH, nestsDeeperThan, parseJsonBytes } from './json.ts';
+import { jsonShapeProblem } from '../../text/json-shape.ts';
+import { MAX_JSON_DEPTH, parseJsonBytes } from './json.ts';
 
 const b = (s: string): Uint8Array => Buffer.from(s);
+/** The shared scanner parseJsonBytes uses, with only the depth limit in play. */
+const nestsDeeperThan = (bytes: Uint8Array, maxDepth: number): boolean =>
+  jsonShapeProblem(bytes, { maxDepth, maxItems: 1_000_000, maxTotalItems: 1_000_000 }) !== undefined;
 
 t.test('depth counts brackets outside strings only', async (t) => {
   t.equal(nestsDeeperThan(b('[[[]]]'), 3), false);

@@ -20,32 +20,6 @@ export const MAX_JSON_ITEMS = 1000;
 /** Array elements in one payload: a 100-event page has about 900; 5,000 bounds zod's work to ~100 ms. */
 export const MAX_JSON_ARRAY_ELEMENTS = 5000;
 
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
-const OPENERS = new Set([0x5b, 0x7b]);
-const CLOSERS = new Set([0x5d, 0x7d]);
-
-/** Linear scan: true when brackets outside strings nest deeper than `maxDepth`. */
-export function nestsDeeperThan(bytes: Uint8Array, maxDepth: number): boolean {
-  let depth = 0;
-  let inString = false;
-  for (let i = 0; i < bytes.length; i += 1) {
-    const b = bytes[i] as number;
-    if (inString) {
-      if (b === BACKSLASH) i += 1;
-      else if (b === QUOTE) inString = false;
-    } else if (b === QUOTE) {
-      inString = true;
-    } else if (OPENERS.has(b)) {
-      depth += 1;
-      if (depth > maxDepth) return true;
-    } else if (CLOSERS.has(b)) {
-      depth -= 1;
-    }
-  }
-  return false;
-}
-
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
 /** UTF-8 JSON with the depth limit; never throws. */
