@@ -1,5 +1,5 @@
 import t from 'tap';
-import { checkDriverContract } from './driver-contract.ts';
+import { checkDriverContract, checkListenContract } from './driver-contract.ts';
 import { testDatabase } from './test-database.ts';
 
 // The same contract the PGlite smoke test checks, here on whatever testDatabase gives:
@@ -8,4 +8,5 @@ t.test('driver contract', async (t) => {
   const db = await testDatabase(t);
   t.comment(`backend: ${db.kind}`);
   await checkDriverContract(t, db);
+  await checkListenContract(t, db);
 });

@@ -1,9 +1,11 @@
 import type { Log } from '../log.ts';
 import { runMigrations, type Migration, type MigrationReport } from './migrate.ts';
 import { openPglite } from './open-pglite.ts';
-import { openPostgres, type OpenedDriver } from './open-postgres.ts';
+import { openPostgres, type OpenedDriver, type Unlisten } from './open-postgres.ts';
 import { ensureUpcomingPartitions } from './partitions.ts';
 import { makeSession, type DatabaseKind, type DbSession } from './session.ts';
+
+export type { Unlisten } from './open-postgres.ts';
 
 export interface OpenDatabaseOptions {
   /** postgres://… : a real server. Unset: embedded PGlite. */
@@ -22,6 +24,11 @@ export interface Database extends DbSession {
   readonly migrations: MigrationReport;
   /** Runs migrations again through the driver (default: the shipped files). Tests, tools. */
   migrate(migrations?: readonly Migration[], log?: Log): Promise<MigrationReport>;
+  /**
+   * LISTEN on `channel` (not inside a transaction: a listener outlives them). Payloads come
+   * from NOTIFYs committed after the returned promise resolves, in commit order.
+   */
+  listen(channel: string, onPayload: (payload: string) => void): Promise<Unlisten>;
   close(): Promise<void>;
 }
 
@@ -41,7 +48,7 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
     const migrations = await migrate();
     const session = makeSession(kind, driver.db, false);
     await ensureUpcomingPartitions(session, options.now?.() ?? new Date());
-    return { ...session, migrations, migrate, close: driver.close };
+    return { ...session, migrations, migrate, listen: driver.listen, close: driver.close };
   } catch (err) {
     await driver.close().catch(() => undefined);
     throw err;

@@ -2,6 +2,7 @@ import { eq } from 'drizzle-orm';
 import type { Test } from 'tap';
 import { auditLog } from './schema/audit-log.ts';
 import { hubKeys } from './schema/hub-keys.ts';
+import type { Database } from './client.ts';
 import type { DbSession } from './session.ts';
 
 /**
@@ -74,4 +75,41 @@ export async function checkDriverContract(t: Test, session: DbSession): Promise<
     [7, 8],
     'inner savepoint kept the committed part and dropped the failed part',
   );
+}
+
+/**
+ * LISTEN/NOTIFY, which the alert worker, the watchlist cache and the live channel rely on:
+ * a committed NOTIFY arrives, a rolled-back one never does, and unlisten stops delivery.
+ */
+export async function checkListenContract(t: Test, database: Database): Promise<void> {
+  const received: string[] = [];
+  let wake: () => void = () => undefined;
+  const stop = await database.listen('contract_check', (payload) => {
+    received.push(payload);
+    wake();
+  });
+  const next = () => new Promise<void>((resolve) => (wake = resolve));
+
+  let arrived = next();
+  await database.sql(`SELECT pg_notify('contract_check', 'one')`);
+  await arrived;
+  await database
+    .transaction(async (tx) => {
+      await tx.sql(`SELECT pg_notify('contract_check', 'rolled back')`);
+      throw new Error('abort');
+    })
+    .catch(() => undefined);
+  arrived = next();
+  await database.transaction(async (tx) => {
+    await tx.sql(`SELECT pg_notify('contract_check', 'two')`);
+  });
+  await arrived;
+  t.same(received, ['one', 'two'], 'committed payloads arrive in order; a rolled-back NOTIFY never does');
+
+  await stop();
+  await database.sql(`SELECT pg_notify('contract_check', 'after unlisten')`);
+  // A round trip on the same backend after the NOTIFY: anything still coming would be here.
+  await database.sql('SELECT 1');
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  t.same(received, ['one', 'two'], 'nothing after unlisten');
 }

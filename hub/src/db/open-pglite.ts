@@ -4,7 +4,7 @@ import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { drizzle } from 'drizzle-orm/pglite';
 import type { Log } from '../log.ts';
 import type { MigrationTarget } from './migrate.ts';
-import type { OpenedDriver } from './open-postgres.ts';
+import type { OpenedDriver, Unlisten } from './open-postgres.ts';
 import { lockPgliteFolder } from './pglite-lock.ts';
 import * as schema from './schema/index.ts';
 import type { AppDb } from './session.ts';
@@ -40,9 +40,16 @@ export async function openPglite(dataDir: string | undefined, log: Log): Promise
         }),
       ),
   };
+  // PGlite is one in-process backend: a NOTIFY reaches listeners of this process only,
+  // which is all there is (the folder lock allows one process).
+  const listen = async (channel: string, onPayload: (payload: string) => void): Promise<Unlisten> => {
+    const stop = await client.listen(channel, onPayload);
+    return () => stop();
+  };
   return {
     db,
     migrationTarget,
+    listen,
     close: async () => {
       await client.close();
       await unlock();

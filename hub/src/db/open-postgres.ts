@@ -6,9 +6,14 @@ import type { Row } from './raw.ts';
 import * as schema from './schema/index.ts';
 import type { AppDb } from './session.ts';
 
+/** Stops one `listen` subscription. */
+export type Unlisten = () => Promise<void>;
+
 export interface OpenedDriver {
   db: AppDb;
   migrationTarget: MigrationTarget;
+  /** LISTEN on `channel`; `onPayload` gets each NOTIFY payload committed after this resolves. */
+  listen(channel: string, onPayload: (payload: string) => void): Promise<Unlisten>;
   close(): Promise<void>;
 }
 
@@ -38,5 +43,11 @@ export function openPostgres(url: string, log: Log, maxConnections: number): Ope
       return result as Awaited<ReturnType<typeof fn>>;
     },
   };
-  return { db, migrationTarget, close: () => client.end({ timeout: 5 }) };
+  // postgres.js keeps one dedicated connection for every LISTEN and re-issues them after a
+  // reconnect, so a server restart does not silently end a subscription.
+  const listen = async (channel: string, onPayload: (payload: string) => void): Promise<Unlisten> => {
+    const request = await client.listen(channel, onPayload);
+    return () => request.unlisten();
+  };
+  return { db, migrationTarget, listen, close: () => client.end({ timeout: 5 }) };
 }

@@ -5,7 +5,7 @@ import t from 'tap';
 import { createLog } from '../log.ts';
 import { verifyChain } from './chain.ts';
 import { openDatabase } from './client.ts';
-import { checkDriverContract } from './driver-contract.ts';
+import { checkDriverContract, checkListenContract } from './driver-contract.ts';
 import { appendChainedDetections, insertCollector, sampleDetection } from './test-fixtures.ts';
 
 // Always PGlite, whatever DATABASE_URL says: the embedded backend is what `npm start` uses.
@@ -18,6 +18,7 @@ t.test('PGlite: open, migrate, store, verify, reopen', async (t) => {
   t.equal(db.kind, 'pglite');
   t.ok(db.migrations.applied.length >= 8, 'all migrations applied on a fresh folder');
   await checkDriverContract(t, db);
+  await checkListenContract(t, db);
 
   const collectorId = await insertCollector(db);
   const ids = await appendChainedDetections(db, collectorId, [
