@@ -1,6 +1,7 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { request } from 'undici';
 import { startApplianceProcess, type RunningProcess } from '../../scripts/demo/processes.ts';
 import { freePort, traced } from './hub-under-test.ts';
@@ -16,6 +17,13 @@ export interface ApplianceUnderTest {
   buffered(): Promise<number>;
   /** Camera runner states from the diagnostics JSON (id -> CONNECTING / ONLINE / OFFLINE). */
   cameraStates(): Promise<Record<string, string>>;
+  /**
+   * The ids among `detectionIds` that the appliance's buffer has not seen yet (its id
+   * memory, `recent_reads`, read from the SQLite file, which WAL lets a second process
+   * read while the appliance writes). An empty buffer alone does not mean a camera's last
+   * reads arrived: a runner may still be catching up after the final start.
+   */
+  unseen(detectionIds: readonly string[]): string[];
   output(): string;
 }
 
@@ -56,6 +64,20 @@ export async function applianceUnderTest(t: { teardown(fn: () => unknown): void 
       const r = await request(`${url}/api/v1/status`);
       const s = (await r.body.json()) as { cameras: { id: string; state: string }[] };
       return Object.fromEntries(s.cameras.map((c) => [c.id, c.state]));
+    },
+    unseen: (detectionIds) => {
+      let db: Database.Database;
+      try {
+        db = new Database(join(dataDir, 'buffer.sqlite'), { readonly: true, fileMustExist: true });
+      } catch {
+        return [...detectionIds];
+      }
+      try {
+        const known = db.prepare('SELECT 1 FROM recent_reads WHERE detection_id = ?');
+        return detectionIds.filter((id) => known.get(id) === undefined);
+      } finally {
+        db.close();
+      }
     },
     output: () => log + (proc?.output() ?? ''),
   };

@@ -35,6 +35,11 @@ export function expectedSightings(reads: readonly DeliveredRead[]): Map<string, 
   return out;
 }
 
+/** Detection ids of the reads that are detections at all (an `unknown` read never is). */
+export function readIds(reads: readonly DeliveredRead[]): string[] {
+  return reads.filter((r) => !r.unknown && normalizePlateText(r.plate)).map((r) => r.detectionId);
+}
+
 export interface HubRow {
   detection_id: string;
   plate_number: string;
