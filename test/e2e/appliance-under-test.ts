@@ -65,20 +65,7 @@ export async function applianceUnderTest(t: { teardown(fn: () => unknown): void 
       const s = (await r.body.json()) as { cameras: { id: string; state: string }[] };
       return Object.fromEntries(s.cameras.map((c) => [c.id, c.state]));
     },
-    unseen: (detectionIds) => {
-      let db: Database.Database;
-      try {
-        db = new Database(join(dataDir, 'buffer.sqlite'), { readonly: true, fileMustExist: true });
-      } catch {
-        return [...detectionIds];
-      }
-      try {
-        const known = db.prepare('SELECT 1 FROM recent_reads WHERE detection_id = ?');
-        return detectionIds.filter((id) => known.get(id) === undefined);
-      } finally {
-        db.close();
-      }
-    },
+    unseen: (detectionIds) => unseenReads(dataDir, detectionIds),
     output: () => log + (proc?.output() ?? ''),
   };
 }
@@ -91,4 +78,27 @@ export async function waitFor(check: () => Promise<boolean>, timeoutMs: number, 
     await new Promise((r) => setTimeout(r, stepMs));
   }
   return false;
+}
+
+/**
+ * The ids among `detectionIds` that the appliance in `dataDir` has not seen yet: its id
+ * memory (`recent_reads`) read from the SQLite file, which WAL lets a second process read
+ * while the appliance writes.
+ */
+export function unseenReads(dataDir: string, detectionIds: readonly string[]): string[] {
+  let db: Database.Database;
+  try {
+    db = new Database(join(dataDir, 'buffer.sqlite'), { readonly: true, fileMustExist: true });
+  } catch {
+    return [...detectionIds];
+  }
+  try {
+    const known = db.prepare('SELECT 1 FROM recent_reads WHERE detection_id = ?');
+    return detectionIds.filter((id) => known.get(id) === undefined);
+  } catch {
+    // The appliance has not created its tables yet.
+    return [...detectionIds];
+  } finally {
+    db.close();
+  }
 }
