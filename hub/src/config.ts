@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { join } from 'node:path';
 import type { ServerTimeouts } from '@alpr/shared/http/timeouts';
+import { parseTrustedProxies } from './http/client-address.ts';
 
 /**
  * The hub's configuration, parsed once at start from the environment (the only place that
@@ -15,6 +16,11 @@ const envSchema = z.object({
    */
   HUB_TLS_CERT_FILE: z.string().min(1).optional(),
   HUB_TLS_KEY_FILE: z.string().min(1).optional(),
+  /**
+   * Reverse proxies whose `X-Forwarded-For` is believed: comma-separated addresses or CIDR
+   * ranges (docs/security.md "TLS deployment"). Unset: nobody's; the socket peer is the client.
+   */
+  HUB_TRUSTED_PROXIES: z.string().default(''),
   /** Public base URL handed to collectors at claim (`central_url`). */
   HUB_PUBLIC_URL: z.string().url().optional(),
   /** Unset: embedded PGlite in `${HUB_DATA_DIR}/pglite`. */
@@ -71,6 +77,8 @@ export interface HubConfig {
   secureCookies?: boolean;
   /** Slow-client bounds for the HTTP server (main.ts). */
   timeouts: ServerTimeouts;
+  /** Proxy addresses/ranges whose X-Forwarded-For is honoured (http/client-address.ts). */
+  trustedProxies: readonly string[];
   /** PEM files: the hub serves HTTPS itself, TLS 1.3 minimum. */
   tls?: { certFile: string; keyFile: string };
 }
@@ -86,9 +94,16 @@ export function loadHubConfig(env: Readonly<Record<string, string | undefined>>)
     throw new Error('invalid hub configuration: HUB_TLS_CERT_FILE and HUB_TLS_KEY_FILE go together');
   }
   const tls = e.HUB_TLS_CERT_FILE && e.HUB_TLS_KEY_FILE ? { certFile: e.HUB_TLS_CERT_FILE, keyFile: e.HUB_TLS_KEY_FILE } : undefined;
+  const trustedProxies = e.HUB_TRUSTED_PROXIES.split(',').map((entry) => entry.trim()).filter((entry) => entry !== '');
+  try {
+    parseTrustedProxies(trustedProxies);
+  } catch (err) {
+    throw new Error(`invalid hub configuration: HUB_TRUSTED_PROXIES: ${(err as Error).message}`);
+  }
   const publicUrl = e.HUB_PUBLIC_URL ?? `${tls ? 'https' : 'http'}://${e.HUB_HOST}:${e.HUB_PORT}`;
   return {
     ...(tls ? { tls } : {}),
+    trustedProxies,
     host: e.HUB_HOST,
     port: e.HUB_PORT,
     publicUrl,

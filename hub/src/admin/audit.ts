@@ -1,6 +1,6 @@
 import type { Context } from 'hono';
 import { writeAudit } from '../audit/write.ts';
-import { clientIp } from '../collectors/client-ip.ts';
+import { clientIp } from '../http/client-ip.ts';
 import type { AuthContext } from '../auth/context.ts';
 import type { AuthEnv } from '../auth/middleware.ts';
 import { HubError } from '../errors.ts';

@@ -4,7 +4,7 @@ import { apiKeyPrefix, constantTimeEqual, hashSecret, isWellFormedApiKey } from 
 import { apiKeys } from '../db/schema/api-keys.ts';
 import { collectors } from '../db/schema/collectors.ts';
 import { HubError } from '../errors.ts';
-import { clientIp, DEFAULT_CLIENT_IP_OPTIONS, type ClientIpOptions } from './client-ip.ts';
+import { clientIp } from '../http/client-ip.ts';
 import type { CollectorContext } from './context.ts';
 
 /** Who a valid `X-API-Key` belongs to; set as `c.var.collector` by `requireCollector`. */
@@ -84,11 +84,11 @@ function reject(ctx: CollectorContext, reason: KeyRejection, seen: Record<string
 
 /**
  * Middleware for collector endpoints: validates `X-API-Key` and sets `c.var.collector`.
- * Client address from the socket unless `trustForwardedFor` (see client-ip.ts).
+ * Client address as resolved by the app's edge (http/client-ip.ts: trusted proxies honoured).
  */
-export function requireCollector(ctx: CollectorContext, ipOptions: ClientIpOptions = DEFAULT_CLIENT_IP_OPTIONS) {
+export function requireCollector(ctx: CollectorContext) {
   return createMiddleware<CollectorEnv>(async (c, next) => {
-    const collector = await authenticateCollector(ctx, c.req.header('x-api-key'), clientIp(c, ipOptions));
+    const collector = await authenticateCollector(ctx, c.req.header('x-api-key'), clientIp(c));
     c.set('collector', collector);
     await next();
   });

@@ -1,6 +1,7 @@
-import t from 'tap';
+import t, { type Test } from 'tap';
 import { mkdtemp, rm } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
+import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { serve } from '@hono/node-server';
@@ -8,6 +9,7 @@ import { eq } from 'drizzle-orm';
 import { enrollmentResponseSchema, signedCommandSchema } from '@alpr/shared/protocol/collector';
 import { verifyCommandSignature } from '@alpr/shared/protocol/signing';
 import { createHubApp } from '../app.ts';
+import { loadHubConfig } from '../config.ts';
 import { apiKeys } from '../db/schema/api-keys.ts';
 import { collectors } from '../db/schema/collectors.ts';
 import type { HubDeps } from '../deps.ts';
@@ -147,4 +149,67 @@ t.test('through a real listener: the socket address is recorded, X-Forwarded-For
   const [key] = await ctx.db.db.select().from(apiKeys).where(eq(apiKeys.collectorId, created.collectorId));
   t.equal(key?.lastUsedIp, '127.0.0.1');
   t.equal(key?.lastUsedAt?.getTime(), ctx.clock.now().getTime());
+});
+
+/** POST from a chosen loopback source address (undici's fetch cannot pick one). */
+function postFrom(base: string, localAddress: string, path: string, body: unknown, headers: Record<string, string> = {}) {
+  return new Promise<{ status: number; body: unknown }>((resolve, reject) => {
+    const req = httpRequest(`${base}${path}`, { method: 'POST', localAddress, headers: { 'content-type': 'application/json', ...headers } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown }));
+    });
+    req.on('error', reject);
+    req.end(JSON.stringify(body));
+  });
+}
+
+async function listen(app: ReturnType<typeof createHubApp>, t: Test): Promise<string> {
+  const server = serve({ fetch: app.fetch, hostname: '127.0.0.1', port: 0 });
+  await new Promise<void>((resolve) => server.once('listening', () => resolve()));
+  t.teardown(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+t.test('behind a trusted proxy: X-Forwarded-For is the client for last_used_ip and rate limits; from anyone else it is ignored', async (t) => {
+  const config = loadHubConfig({ HUB_PUBLIC_URL: 'https://hub.example.test', HUB_TRUSTED_PROXIES: '127.0.0.1' });
+  const base = await listen(createHubApp({ ...deps, config }), t);
+  const created = await createCollector(ctx, SYSTEM_ACTOR, { siteName: 'Proxied' });
+  const claimed = await postFrom(base, '127.0.0.1', '/api/v1/claim', { claim_code: created.claimCode, hardware_id: 'SN-PROXIED' }, { 'x-forwarded-for': '203.0.113.7, 198.51.100.20' });
+  t.equal(claimed.status, 200);
+  const { api_key: apiKey } = enrollmentResponseSchema.parse(claimed.body);
+  const [row] = await ctx.db.db.select().from(collectors).where(eq(collectors.id, created.collectorId));
+  t.equal(row?.claimedFromIp, '198.51.100.20', 'the right-most hop the trusted proxy appended; the left one is client-written');
+
+  const beatVia = (source: string, forwarded: string) => postFrom(base, source, '/api/v1/heartbeat', beat, { 'x-api-key': apiKey, 'x-forwarded-for': forwarded });
+  t.equal((await beatVia('127.0.0.1', '192.0.2.44')).status, 200);
+  const lastUsedIp = async () => (await ctx.db.db.select().from(apiKeys).where(eq(apiKeys.collectorId, created.collectorId)))[0]?.lastUsedIp;
+  t.equal(await lastUsedIp(), '192.0.2.44', 'through the proxy');
+  t.equal((await beatVia('127.0.0.2', '192.0.2.45')).status, 200);
+  t.equal(await lastUsedIp(), '127.0.0.2', 'a peer outside the trusted list cannot pick its address');
+
+  // The enrollment limit (10/min/address) counts forwarded clients apart.
+  for (let i = 0; i < 10; i++) {
+    const res = await postFrom(base, '127.0.0.1', '/api/v1/claim', { claim_code: 'ALPR-ZZZZ-ZZZZ', hardware_id: 'SN-RL2' }, { 'x-forwarded-for': '198.51.100.1' });
+    t.equal(res.status, 404, `client A attempt ${i + 1}`);
+  }
+  t.equal((await postFrom(base, '127.0.0.1', '/api/v1/claim', { claim_code: 'ALPR-ZZZZ-ZZZZ', hardware_id: 'SN-RL2' }, { 'x-forwarded-for': '198.51.100.1' })).status, 429, 'client A is limited');
+  t.equal((await postFrom(base, '127.0.0.1', '/api/v1/claim', { claim_code: 'ALPR-ZZZZ-ZZZZ', hardware_id: 'SN-RL2' }, { 'x-forwarded-for': '198.51.100.2' })).status, 404, 'client B behind the same proxy is not');
+});
+
+t.test('a remote claim through a trusted proxy on a hub without HUB_PUBLIC_URL is refused before the code is used', async (t) => {
+  const config = loadHubConfig({ HUB_TRUSTED_PROXIES: '127.0.0.0/8' });
+  const base = await listen(createHubApp({ ...deps, config }), t);
+  const created = await createCollector(ctx, SYSTEM_ACTOR, { siteName: 'NoPublicUrl' });
+  const refused = await postFrom(base, '127.0.0.1', '/api/v1/claim', { claim_code: created.claimCode, hardware_id: 'SN-REMOTE' }, { 'x-forwarded-for': '203.0.113.50' });
+  t.equal(refused.status, 503);
+  t.match(refused.body, { error: { reason: 'hub_public_url_unset' } });
+  const local = await postFrom(base, '127.0.0.1', '/api/v1/claim', { claim_code: created.claimCode, hardware_id: 'SN-LOCAL' });
+  t.equal(local.status, 200, 'the code was not spent: a claim from the hub machine itself still works');
+});
+
+t.test('HUB_TRUSTED_PROXIES with a bad entry stops the hub at start', async (t) => {
+  t.throws(() => loadHubConfig({ HUB_TRUSTED_PROXIES: '10.0.0.0/8, proxy.example' }), /HUB_TRUSTED_PROXIES: not an address/);
+  t.throws(() => loadHubConfig({ HUB_TRUSTED_PROXIES: '10.0.0.0/33' }), /bad prefix length/);
+  t.same(loadHubConfig({ HUB_TRUSTED_PROXIES: ' 10.0.0.1 , fd00::/8 ' }).trustedProxies, ['10.0.0.1', 'fd00::/8']);
 });

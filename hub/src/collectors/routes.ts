@@ -13,7 +13,7 @@ import { errorHandler } from '../http/on-error.ts';
 import { ackCommand } from './ack-command.ts';
 import { requireCollector } from './api-key-auth.ts';
 import { claim } from './claim.ts';
-import { clientIp, DEFAULT_CLIENT_IP_OPTIONS, type ClientIpOptions } from './client-ip.ts';
+import { clientIp } from '../http/client-ip.ts';
 import { CollectorError } from './collector-error.ts';
 import type { CollectorContext } from './context.ts';
 import { heartbeat } from './heartbeat.ts';
@@ -21,7 +21,6 @@ import { provision } from './provisioning.ts';
 import { createTokenBucket, ENROLLMENT_RATE_LIMIT, type RateLimiter } from './rate-limit.ts';
 
 export interface CollectorRouteOptions {
-  clientIp?: ClientIpOptions;
   /** Shared by claim and provision; one per app instance (never a module singleton). */
   enrollmentLimiter?: RateLimiter;
 }
@@ -34,7 +33,6 @@ const MAX_JSON_BYTES = 64 * 1024;
  * let the error handler map HubError. Accepts HubDeps (a superset of CollectorContext).
  */
 export function collectorRoutes(deps: CollectorContext, options: CollectorRouteOptions = {}): Hono {
-  const ipOptions = options.clientIp ?? DEFAULT_CLIENT_IP_OPTIONS;
   const limiter = options.enrollmentLimiter ?? createTokenBucket(ENROLLMENT_RATE_LIMIT);
   const app = new Hono();
   const fallback = errorHandler(deps.log);
@@ -51,7 +49,7 @@ export function collectorRoutes(deps: CollectorContext, options: CollectorRouteO
     },
   });
   const rateLimited = async (c: Context, next: () => Promise<void>): Promise<void> => {
-    const decision = limiter.take(`enroll:${clientIp(c, ipOptions) ?? 'unknown'}`, deps.clock.now());
+    const decision = limiter.take(`enroll:${clientIp(c) ?? 'unknown'}`, deps.clock.now());
     const headers = {
       'X-RateLimit-Limit': String(decision.limit),
       'X-RateLimit-Remaining': String(decision.remaining),
@@ -70,16 +68,16 @@ export function collectorRoutes(deps: CollectorContext, options: CollectorRouteO
   for (const path of ['/api/v1/collectors/claim', '/api/v1/claim']) {
     app.post(path, rateLimited, limitBody, async (c) => {
       const body = await readJson(c, claimRequestSchema);
-      return c.json(await claim(deps, body, clientIp(c, ipOptions)), 200);
+      return c.json(await claim(deps, body, clientIp(c)), 200);
     });
   }
   for (const path of ['/api/v1/collectors/provision', '/api/v1/provision']) {
     app.post(path, rateLimited, limitBody, async (c) => {
       const body = await readJson(c, provisionRequestSchema);
-      return c.json(await provision(deps, body, clientIp(c, ipOptions)), 200);
+      return c.json(await provision(deps, body, clientIp(c)), 200);
     });
   }
-  const authenticated = requireCollector(deps, ipOptions);
+  const authenticated = requireCollector(deps);
   app.post('/api/v1/heartbeat', authenticated, limitBody, async (c) => {
     const body = await readJson(c, heartbeatRequestSchema);
     return c.json(await heartbeat(deps, c.var.collector.collectorId, body), 200);

@@ -3,7 +3,7 @@ import { isAdapterType } from '@alpr/shared/adapters/factory';
 import type { CameraIdentity } from '@alpr/shared/adapters/types';
 import { MAC_PATTERN } from '@alpr/shared/detection/schema';
 import { authenticateCollector, requireCollector, type CollectorEnv } from '../collectors/api-key-auth.ts';
-import { clientIp } from '../collectors/client-ip.ts';
+import { clientIp } from '../http/client-ip.ts';
 import type { HubDeps } from '../deps.ts';
 import { HubError } from '../errors.ts';
 import { assertMultipartFormData, parseBatchUpload } from './batch-upload.ts';
