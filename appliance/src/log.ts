@@ -1,4 +1,4 @@
-import { pino, type Logger } from 'pino';
+import { pino, type DestinationStream, type Logger } from 'pino';
 
 /** Keys, passwords and tokens are redacted wherever they appear; a key is logged by prefix only. */
 export const REDACT_PATHS = [
@@ -7,6 +7,8 @@ export const REDACT_PATHS = [
   'headers.authorization', '*.headers.authorization', 'headers["x-api-key"]', '*.headers["x-api-key"]',
 ];
 
-export function createLog(level: string): Logger {
-  return pino({ level, redact: { paths: REDACT_PATHS, censor: '[redacted]' }, base: { svc: 'appliance' } });
+/** Standard output by default (development, `npm start`); the device writes a capped file (log-file.ts). */
+export function createLog(level: string, destination?: DestinationStream): Logger {
+  const options = { level, redact: { paths: REDACT_PATHS, censor: '[redacted]' }, base: { svc: 'appliance' } };
+  return destination ? pino(options, destination) : pino(options);
 }

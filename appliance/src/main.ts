@@ -8,7 +8,14 @@ import { readEnvironment } from './config/load.ts';
 import { createAppliance } from './runtime/appliance.ts';
 import { hardwareIdentity } from './vault/hardware-identity.ts';
 
-const appliance = createAppliance(readEnvironment(process.env), {
+let environment;
+try {
+  environment = readEnvironment(process.env);
+} catch (error) {
+  process.stderr.write(`appliance cannot start: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+}
+const appliance = createAppliance(environment, {
   identity: hardwareIdentity(),
   // After a wipe: under systemd (Restart=always) the appliance comes back unclaimed with its setup page open.
   restart: async () => process.exit(0),

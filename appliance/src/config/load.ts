@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { DEFAULT_LOG_MAX_BYTES, logFileOf } from '../log-file.ts';
 import TOML from '@iarna/toml';
 import { mergeLayers, type ConfigTree } from './merge.ts';
 import { applianceConfigSchema, type ApplianceConfig } from './schema.ts';
@@ -16,6 +17,12 @@ export interface ApplianceEnvironment {
   centralConfigFile: string;
   /** Preferred key storage (spec: environment variable first). */
   apiKey?: string;
+  /**
+   * `ALPR_LOG_TO=file` (the device's unit sets it): logs go to `logs/appliance.log` under
+   * the data folder, capped (`ALPR_LOG_MAX_BYTES`, two generations), so a wipe removes them.
+   * Unset or `stdout`: standard output (development; under systemd that would be journald).
+   */
+  logFile?: { path: string; maxBytes: number };
 }
 
 export function readEnvironment(env: Readonly<Record<string, string | undefined>>): ApplianceEnvironment {
@@ -25,7 +32,23 @@ export function readEnvironment(env: Readonly<Record<string, string | undefined>
     localConfigFile: env.ALPR_CONFIG ?? join(dataDir, 'appliance.toml'),
     centralConfigFile: join(dataDir, 'central-config.json'),
     ...(env.ALPR_API_KEY ? { apiKey: env.ALPR_API_KEY } : {}),
+    ...(logDestination(env) === 'file' ? { logFile: { path: logFileOf(dataDir), maxBytes: logMaxBytes(env) } } : {}),
   };
+}
+
+function logDestination(env: Readonly<Record<string, string | undefined>>): 'stdout' | 'file' {
+  const value = env.ALPR_LOG_TO ?? 'stdout';
+  if (value !== 'stdout' && value !== 'file') throw new ConfigError(`ALPR_LOG_TO must be "stdout" or "file", not "${value}"`);
+  return value;
+}
+
+function logMaxBytes(env: Readonly<Record<string, string | undefined>>): number {
+  const raw = env.ALPR_LOG_MAX_BYTES;
+  if (raw === undefined) return DEFAULT_LOG_MAX_BYTES;
+  const n = /^\d+$/.test(raw) ? Number(raw) : NaN;
+  // Below 64 KiB a single burst of errors would rotate away what explains it.
+  if (!(n >= 64 * 1024)) throw new ConfigError(`ALPR_LOG_MAX_BYTES must be a whole number of bytes, at least 65536, not "${raw}"`);
+  return n;
 }
 
 export class ConfigError extends Error {

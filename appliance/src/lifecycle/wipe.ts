@@ -2,6 +2,7 @@ import { readdir } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import type { CommandAckRequest } from '@alpr/shared/protocol/collector';
 import { CREDENTIALS_FILE } from '../keystore/keystore.ts';
+import { LOGS_DIR } from '../log-file.ts';
 import { VAULT_FILE } from '../vault/vault.ts';
 import { previousLayerFile } from './central-layer.ts';
 import type { CommandRunnerDeps } from './ports.ts';
@@ -13,7 +14,6 @@ import { secureDeleteFile, secureDeleteTree } from './secure-delete.ts';
  * sent between the deletion and the restart with the key still in memory (the file is
  * gone by then); docs/appliance-lifecycle.md "Wipe".
  */
-export const LOGS_DIR = 'logs';
 
 /** Files of the data dir the wipe deletes, besides the logs folder and the central layers. */
 export function isWipedFile(name: string): boolean {

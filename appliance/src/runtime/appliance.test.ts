@@ -1,6 +1,6 @@
 import t, { type Test } from 'tap';
 import { createHash } from 'node:crypto';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { Writable } from 'node:stream';
@@ -15,6 +15,8 @@ import { claimOverHttp, startTestHub, type ClaimedAppliance, type TestHub } from
 import { createLog } from '../log.ts';
 import { fixedIdentity } from '../vault/hardware-identity.ts';
 import { createAppliance, type ApplianceDeps } from './appliance.ts';
+import { SYSTEM_ACTOR } from '../../../hub/src/collectors/context.ts';
+import { wipeCollector } from '../../../hub/src/collectors/wipe.ts';
 import { ApplianceStartError } from './enrollment.ts';
 
 /**
@@ -235,3 +237,37 @@ function socketPeer(c: Parameters<NonNullable<ApplianceDeps['addressOf']>>[0]): 
   const incoming = (c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined)?.incoming;
   return incoming?.socket?.remoteAddress;
 }
+
+t.test('on the device the log is a capped file under the data folder, and a remote wipe deletes it', async (t) => {
+  const claimed = await claimOverHttp(t, hub);
+  const logFile = join(claimed.dataDir, 'logs', 'appliance.log');
+  const toml = '[setup]\nhost = "127.0.0.1"\nport = 0\n';
+  const start = async (restart?: () => Promise<void>) => {
+    await writeFile(join(claimed.dataDir, 'appliance.toml'), toml);
+    const appliance = createAppliance(readEnvironment({ ALPR_DATA_DIR: claimed.dataDir, ALPR_LOG_TO: 'file' }), {
+      identity: fixedIdentity(claimed.serial),
+      diskSpace: async () => ({ totalBytes: 100 * 1024 ** 3, availableBytes: 80 * 1024 ** 3 }),
+      ...(restart ? { restart } : {}),
+    });
+    t.teardown(() => appliance.stop());
+    await appliance.start();
+    return appliance;
+  };
+
+  const first = await start();
+  await first.stop();
+  const written = await readFile(logFile, 'utf8');
+  t.match(written, /"msg":"appliance listening"/, 'the appliance wrote its log to the file, not to standard output');
+  t.notOk(written.includes(claimed.enrollment.api_key), 'no key in it');
+  t.equal((await stat(logFile)).mode & 0o777, 0o600, 'readable by the service only');
+
+  // The wipe waits in the hub; the next start's first heartbeat runs it.
+  await wipeCollector(hub.ctx, SYSTEM_ACTOR, claimed.enrollment.collector_id);
+  let restarted = false;
+  await start(async () => {
+    restarted = true;
+  });
+  t.ok(await until(() => restarted), 'wiped and restarted');
+  t.equal(await stat(join(claimed.dataDir, 'logs')).then(() => 'present', () => 'gone'), 'gone', 'the log folder is deleted');
+  t.same(await readdir(claimed.dataDir), ['appliance.toml'], 'only the installation settings stay');
+});

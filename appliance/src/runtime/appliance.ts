@@ -10,6 +10,7 @@ import { createCommandRunner } from '../lifecycle/commands.ts';
 import { loadConfigWithCredentials } from '../lifecycle/config-layers.ts';
 import { startHeartbeat, type HeartbeatHandle } from '../lifecycle/heartbeat.ts';
 import { createLog } from '../log.ts';
+import { openCappedLogFile, type CappedLogFile } from '../log-file.ts';
 import { openSetupVault } from '../setup/camera-store.ts';
 import type { AddressOf } from '../setup/request-guards.ts';
 import { systemTimers } from '../uplink/ports.ts';
@@ -76,6 +77,7 @@ export function createAppliance(environment: ApplianceEnvironment, deps: Applian
   let enrollment: EnrollmentState = { state: 'unclaimed' };
   let running: Running | undefined;
   let stopping: Promise<void> | undefined;
+  let logFile: CappedLogFile | undefined;
   const startedAt = now().getTime();
 
   /** Before the claim, cameras added on the setup page keep their secrets in the setup vault. */
@@ -153,7 +155,9 @@ export function createAppliance(environment: ApplianceEnvironment, deps: Applian
     await mkdir(environment.dataDir, { recursive: true, mode: 0o700 });
     enrollment = await readEnrollment(keyContext);
     const { config, configVersion } = await loadConfig(deps.log);
-    const log = deps.log ?? createLog(config.log_level);
+    // The device logs to a capped file under the data folder, which a wipe deletes (log-file.ts).
+    logFile = deps.log || !environment.logFile ? undefined : openCappedLogFile(environment.logFile.path, environment.logFile.maxBytes);
+    const log = deps.log ?? createLog(config.log_level, logFile);
     if (enrollment.state === 'unusable') {
       log.error({ code: enrollment.code, problem: enrollment.problem }, 'stored enrollment unusable: running unclaimed; re-claim this appliance');
     }
@@ -252,6 +256,7 @@ export function createAppliance(environment: ApplianceEnvironment, deps: Applian
       // The heartbeat first: its report reads the buffer, which shutdown closes.
       await running?.heartbeat?.stop();
       await shutdown();
+      logFile?.close();
     },
     enrollment: () => enrollment,
     pipeline: () => running?.pipeline,
