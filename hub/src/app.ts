@@ -9,6 +9,7 @@ import { collectorRoutes } from './collectors/routes.ts';
 import { ingestRoutes } from './ingest/routes.ts';
 import { authRoutes } from './auth/routes.ts';
 import { adminRoutes } from './admin/routes.ts';
+import { isWatchlistImportPath, watchlistRoutes } from './watchlists/routes.ts';
 
 /**
  * Largest body an edge-checked route takes: an admin collector configuration (256 KB,
@@ -17,12 +18,13 @@ import { adminRoutes } from './admin/routes.ts';
 export const EDGE_MAX_BODY_BYTES = 256 * 1024;
 
 /**
- * Camera webhooks and batch uploads read their own streams under their own caps (2 MB,
- * 12 MB) and parse camera formats leniently (multipart with JPEGs, vendor XML/JSON, with
- * the adapters' own depth and item limits): the body edge leaves them alone.
+ * Camera webhooks, batch uploads and the watchlist CSV import read their own streams under
+ * their own caps (2 MB, 12 MB, 2 MB) and parse their own formats (camera pushes leniently:
+ * multipart with JPEGs, vendor XML/JSON, with the adapters' own depth and item limits; the
+ * CSV strictly, per line): the body edge leaves them alone.
  */
 export function isRawBodyPath(path: string): boolean {
-  return path.startsWith('/api/v1/ingest/') || path === '/api/v1/detections/batch' || path === '/api/v1/events/batch';
+  return path.startsWith('/api/v1/ingest/') || path === '/api/v1/detections/batch' || path === '/api/v1/events/batch' || isWatchlistImportPath(path);
 }
 
 /** The hub's HTTP app: each domain mounts its own routes; one error mapping for all. */
@@ -40,5 +42,6 @@ export function createHubApp(deps: HubDeps): Hono {
   app.route('/', ingestRoutes(deps));
   app.route('/', authRoutes(deps));
   app.route('/', adminRoutes(deps));
+  app.route('/', watchlistRoutes(deps));
   return app;
 }

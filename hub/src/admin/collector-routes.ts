@@ -9,7 +9,7 @@ import { collectorStatus, listCollectors } from '../collectors/status.ts';
 import { updateConfig } from '../collectors/update-config.ts';
 import { wipeCollector } from '../collectors/wipe.ts';
 import { audited } from './audit.ts';
-import { pathParam, readJsonBody } from './body.ts';
+import { pathParam, readJsonBody } from '../http/json-body.ts';
 import type { AdminGuards } from './guards.ts';
 import { presentCollector } from './present.ts';
 import { createCollectorBodySchema, decommissionBodySchema, emptyBodySchema, updateConfigBodySchema } from './schema.ts';

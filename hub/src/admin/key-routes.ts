@@ -7,7 +7,7 @@ import { revokeKey } from '../collectors/revoke-key.ts';
 import { rotateKey } from '../collectors/rotate-key.ts';
 import { collectorStatus } from '../collectors/status.ts';
 import { audited, type AuditedHandler } from './audit.ts';
-import { pathParam, readJsonBody } from './body.ts';
+import { pathParam, readJsonBody } from '../http/json-body.ts';
 import type { AdminGuards } from './guards.ts';
 import { presentKey } from './present.ts';
 import { DEFAULT_DELETE_REASON, deleteKeyBodySchema, revokeKeyBodySchema, rotateKeyBodySchema } from './schema.ts';

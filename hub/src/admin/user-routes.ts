@@ -16,7 +16,7 @@ import type { UserRow } from '../auth/users.ts';
 import { userRoleSchema } from '../db/schema/users.ts';
 import type { HubDeps } from '../deps.ts';
 import { audited, type AuditedHandler } from './audit.ts';
-import { pathParam, readJsonBody } from './body.ts';
+import { pathParam, readJsonBody } from '../http/json-body.ts';
 import type { AdminGuards } from './guards.ts';
 import { emptyBodySchema } from './schema.ts';
 

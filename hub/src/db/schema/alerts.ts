@@ -1,9 +1,24 @@
 import { sql } from 'drizzle-orm';
-import { index, pgTable, unique, uuid } from 'drizzle-orm/pg-core';
+import { index, jsonb, pgTable, text, unique, uuid } from 'drizzle-orm/pg-core';
+import { z } from 'zod';
+import { users } from './users.ts';
 import { bigintString, timestamptz } from './columns.ts';
 import { detectionKeys } from './detection-keys.ts';
 import { watchlistEntries } from './watchlist-entries.ts';
 import { watchlists } from './watchlists.ts';
+
+export const alertMatchKinds = ['exact', 'ocr'] as const;
+export const alertStates = ['new', 'acknowledged', 'dismissed'] as const;
+export const alertStateSchema = z.enum(alertStates);
+export type AlertState = z.infer<typeof alertStateSchema>;
+
+/** The entry as it was when the alert was raised (0011): it may be edited or removed later. */
+export interface AlertEntrySnapshot {
+  plate_number?: string;
+  notes?: string | null;
+  added_by?: string | null;
+  added_at?: string;
+}
 
 /** One alert per (detection, watchlist): a matcher re-run never doubles an alert. */
 export const alerts = pgTable(
@@ -18,6 +33,15 @@ export const alerts = pgTable(
       .references(() => watchlists.id),
     watchlistEntryId: uuid('watchlist_entry_id').references(() => watchlistEntries.id, { onDelete: 'set null' }),
     createdAt: timestamptz('created_at').notNull().defaultNow(),
+    matchKind: text('match_kind', { enum: alertMatchKinds }).notNull().default('exact'),
+    entrySnapshot: jsonb('entry_snapshot').$type<AlertEntrySnapshot>().notNull().default({}),
+    state: text('state', { enum: alertStates }).notNull().default('new'),
+    handledBy: uuid('handled_by').references(() => users.id),
+    handledAt: timestamptz('handled_at'),
   },
-  (t) => [unique().on(t.detectionId, t.watchlistId), index('alerts_created_idx').on(t.createdAt)],
+  (t) => [
+    unique().on(t.detectionId, t.watchlistId),
+    index('alerts_created_idx').on(t.createdAt),
+    index('alerts_watchlist_id_idx').on(t.watchlistId, t.id),
+  ],
 );

@@ -18,6 +18,10 @@ export const watchlists = pgTable('watchlists', {
   description: text('description'),
   priority: text('priority', { enum: watchlistPriorities }).notNull().default('medium'),
   isActive: boolean('is_active').notNull().default(true),
+  /** Match entries one confusable character away too (0011; docs/watchlists.md "Matching"). */
+  ocrTolerant: boolean('ocr_tolerant').notNull().default(false),
+  /** Soft delete (0011): alerts keep their watchlist; a deleted one is hidden and matches nothing. */
+  deletedAt: timestamptz('deleted_at'),
   createdAt: timestamptz('created_at').notNull().defaultNow(),
   updatedAt: timestamptz('updated_at').notNull().defaultNow(),
 });

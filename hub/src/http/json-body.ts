@@ -1,5 +1,5 @@
 import type { Context } from 'hono';
-import { parseBody } from '../http/validate.ts';
+import { parseBody } from './validate.ts';
 import type { z } from 'zod';
 import { HubError } from '../errors.ts';
 

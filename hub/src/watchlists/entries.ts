@@ -1,0 +1,129 @@
+/**
+ * Watchlist entries: one at a time, bulk CSV import and export (docs/watchlists.md).
+ * Every change commits with its audit row and the cache NOTIFY.
+ */
+import { and, asc, eq, gt } from 'drizzle-orm';
+import { watchlistEntries } from '../db/schema/watchlist-entries.ts';
+import { watchlists } from '../db/schema/watchlists.ts';
+import { HubError } from '../errors.ts';
+import type { WatchlistActor, WatchlistContext } from './context.ts';
+import { parseWatchlistCsv, type CsvLineError } from './csv.ts';
+import { notifyWatchlistChanged } from './notify.ts';
+import { watchedPlate } from './plate.ts';
+import { audit, findWatchlist } from './watchlists.ts';
+
+export type EntryRow = typeof watchlistEntries.$inferSelect;
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export async function addEntry(ctx: WatchlistContext, actor: WatchlistActor, watchlistId: string, input: { plate: string; notes?: string | null | undefined }): Promise<EntryRow> {
+  const parsed = watchedPlate(input.plate);
+  if ('error' in parsed) throw new HubError('bad_request', `plate: ${parsed.error}`);
+  return ctx.db.transaction(async (tx) => {
+    await findWatchlist(tx, watchlistId, true);
+    const [row] = await tx.db
+      .insert(watchlistEntries)
+      .values({ watchlistId, plateNumber: parsed.plate, plateNormalized: parsed.key, notes: input.notes ?? null, addedBy: actor.userId, addedAt: ctx.clock.now() })
+      .onConflictDoNothing()
+      .returning();
+    if (!row) throw new HubError('conflict', `${parsed.plate} is already on this watchlist (or a plate OCR reads the same, e.g. O for 0)`);
+    await audit(tx, ctx, actor, 'watchlist.entry_add', 'watchlist', watchlistId, { entry_id: row.id, plate: row.plateNumber });
+    await notifyWatchlistChanged(tx, watchlistId);
+    return row;
+  });
+}
+
+export async function updateEntryNotes(ctx: WatchlistContext, actor: WatchlistActor, watchlistId: string, entryId: string, notes: string | null): Promise<EntryRow> {
+  if (!UUID.test(entryId)) throw new HubError('not_found', 'no such entry');
+  return ctx.db.transaction(async (tx) => {
+    await findWatchlist(tx, watchlistId, true);
+    const [row] = await tx.db
+      .update(watchlistEntries)
+      .set({ notes })
+      .where(and(eq(watchlistEntries.id, entryId), eq(watchlistEntries.watchlistId, watchlistId)))
+      .returning();
+    if (!row) throw new HubError('not_found', 'no such entry');
+    await audit(tx, ctx, actor, 'watchlist.entry_update', 'watchlist', watchlistId, { entry_id: entryId, plate: row.plateNumber });
+    await notifyWatchlistChanged(tx, watchlistId);
+    return row;
+  });
+}
+
+export async function removeEntry(ctx: WatchlistContext, actor: WatchlistActor, watchlistId: string, entryId: string): Promise<void> {
+  if (!UUID.test(entryId)) throw new HubError('not_found', 'no such entry');
+  await ctx.db.transaction(async (tx) => {
+    await findWatchlist(tx, watchlistId, true);
+    const [row] = await tx.db
+      .delete(watchlistEntries)
+      .where(and(eq(watchlistEntries.id, entryId), eq(watchlistEntries.watchlistId, watchlistId)))
+      .returning();
+    if (!row) throw new HubError('not_found', 'no such entry');
+    await audit(tx, ctx, actor, 'watchlist.entry_remove', 'watchlist', watchlistId, { entry_id: entryId, plate: row.plateNumber });
+    await notifyWatchlistChanged(tx, watchlistId);
+  });
+}
+
+export const DEFAULT_ENTRY_PAGE = 100;
+export const MAX_ENTRY_PAGE = 1000;
+
+/** Ordered by plate; `after` is the last plate of the previous page (keyset, stable under inserts). */
+export async function listEntries(ctx: WatchlistContext, watchlistId: string, page: { after?: string | undefined; limit: number }): Promise<{ entries: EntryRow[]; next: string | null }> {
+  await findWatchlist(ctx.db, watchlistId);
+  const rows = await ctx.db.db
+    .select()
+    .from(watchlistEntries)
+    .where(and(eq(watchlistEntries.watchlistId, watchlistId), page.after ? gt(watchlistEntries.plateNormalized, page.after) : undefined))
+    .orderBy(asc(watchlistEntries.plateNormalized))
+    .limit(page.limit + 1);
+  const more = rows.length > page.limit;
+  const entries = more ? rows.slice(0, page.limit) : rows;
+  return { entries, next: more ? (entries.at(-1)?.plateNormalized ?? null) : null };
+}
+
+export async function exportEntries(ctx: WatchlistContext, watchlistId: string): Promise<{ name: string; entries: EntryRow[] }> {
+  const list = await findWatchlist(ctx.db, watchlistId);
+  const entries = await ctx.db.db.select().from(watchlistEntries).where(eq(watchlistEntries.watchlistId, watchlistId)).orderBy(asc(watchlistEntries.plateNormalized));
+  return { name: list.name, entries };
+}
+
+export interface ImportReport {
+  added: number;
+  /** Lines whose plate the watchlist already holds: left as they are (notes included). */
+  already_listed: number[];
+  errors: CsvLineError[];
+}
+
+/**
+ * CSV `plate,notes`, up to 10,000 rows: every good row is added in one transaction (one
+ * statement), plates already listed are reported and left alone, bad lines are reported
+ * with their line number. A file with a bad header or too many rows adds nothing.
+ */
+export async function importEntries(ctx: WatchlistContext, actor: WatchlistActor, watchlistId: string, csv: string): Promise<ImportReport> {
+  const parsed = parseWatchlistCsv(csv, watchedPlate);
+  if ('fatal' in parsed) throw new HubError('bad_request', parsed.fatal);
+  return ctx.db.transaction(async (tx) => {
+    await findWatchlist(tx, watchlistId, true);
+    const now = ctx.clock.now();
+    const inserted =
+      parsed.entries.length === 0
+        ? []
+        : await tx.sql<{ plate_normalized: string }>(
+            `INSERT INTO watchlist_entries (watchlist_id, plate_number, plate_normalized, notes, added_by, added_at)
+             SELECT $1::uuid, v.plate, v.key, v.notes, $2::uuid, $3::timestamptz
+             FROM json_to_recordset($4::json) AS v (plate text, key text, notes text)
+             ON CONFLICT (watchlist_id, plate_normalized) DO NOTHING
+             RETURNING plate_normalized`,
+            [watchlistId, actor.userId, now.toISOString(), JSON.stringify(parsed.entries.map((e) => ({ plate: e.plate, key: e.key, notes: e.notes })))],
+          );
+    const added = new Set(inserted.map((r) => r.plate_normalized));
+    const report: ImportReport = {
+      added: added.size,
+      already_listed: parsed.entries.filter((e) => !added.has(e.key)).map((e) => e.line),
+      errors: parsed.errors,
+    };
+    await tx.db.update(watchlists).set({ updatedAt: now }).where(eq(watchlists.id, watchlistId));
+    await audit(tx, ctx, actor, 'watchlist.import', 'watchlist', watchlistId, { added: report.added, already_listed: report.already_listed.length, errors: report.errors.length });
+    await notifyWatchlistChanged(tx, watchlistId);
+    return report;
+  });
+}

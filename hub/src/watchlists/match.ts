@@ -1,0 +1,85 @@
+/**
+ * Which watchlist entries a detection's plate hits (docs/watchlists.md "Matching"). Pure:
+ * the cache (cache.ts) builds the index from the database, the alert worker asks it.
+ */
+import { confusionKey } from '@alpr/shared/detection/ocr';
+import type { WatchlistPriority } from '../db/schema/watchlists.ts';
+
+export interface IndexedEntry {
+  entryId: string;
+  watchlistId: string;
+  watchlistName: string;
+  priority: WatchlistPriority;
+  ocrTolerant: boolean;
+  /** As typed (normalized plate text) and as matched (spec `plate_normalized`). */
+  plateNumber: string;
+  plateNormalized: string;
+  notes: string | null;
+  addedBy: string | null;
+  addedAt: Date;
+}
+
+export type MatchKind = 'exact' | 'ocr';
+
+export interface PlateMatch {
+  entry: IndexedEntry;
+  kind: MatchKind;
+}
+
+export interface WatchlistIndex {
+  /** plate_normalized -> entries of active watchlists. */
+  readonly exact: ReadonlyMap<string, readonly IndexedEntry[]>;
+  /** confusionKey -> entries of active OCR-tolerant watchlists. */
+  readonly tolerant: ReadonlyMap<string, readonly IndexedEntry[]>;
+  readonly size: number;
+}
+
+function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
+  const list = map.get(key);
+  if (list) list.push(value);
+  else map.set(key, [value]);
+}
+
+export function buildWatchlistIndex(entries: readonly IndexedEntry[]): WatchlistIndex {
+  const exact = new Map<string, IndexedEntry[]>();
+  const tolerant = new Map<string, IndexedEntry[]>();
+  for (const entry of entries) {
+    push(exact, entry.plateNormalized, entry);
+    if (entry.ocrTolerant) push(tolerant, confusionKey(entry.plateNormalized), entry);
+  }
+  return { exact, tolerant, size: entries.length };
+}
+
+/**
+ * OCR tolerance: the same length and at most one position that differs, where both
+ * characters sit in one confusion group (`8`/`B`, `2`/`Z`, `6`/`G`, `1`/`7`; O/Q/D/0, I/L/1
+ * and S/5 are already equal after normalization). Two differences is a different car more
+ * often than a double misread, so it is not a hit.
+ */
+export function withinOneConfusion(a: string, b: string): boolean {
+  if (a.length !== b.length || confusionKey(a) !== confusionKey(b)) return false;
+  let differing = 0;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) differing++;
+  return differing <= 1;
+}
+
+/**
+ * One match per watchlist at most (an alert is unique per detection and watchlist): an
+ * exact entry wins over a tolerant one; among equals the earliest added (a stable choice).
+ */
+export function matchPlate(index: WatchlistIndex, plateNormalized: string): PlateMatch[] {
+  const best = new Map<string, PlateMatch>();
+  const offer = (candidate: PlateMatch): void => {
+    const current = best.get(candidate.entry.watchlistId);
+    const better =
+      !current ||
+      (candidate.kind === 'exact' && current.kind === 'ocr') ||
+      (candidate.kind === current.kind && candidate.entry.addedAt.getTime() < current.entry.addedAt.getTime());
+    if (better) best.set(candidate.entry.watchlistId, candidate);
+  };
+  for (const entry of index.exact.get(plateNormalized) ?? []) offer({ entry, kind: 'exact' });
+  for (const entry of index.tolerant.get(confusionKey(plateNormalized)) ?? []) {
+    if (entry.plateNormalized !== plateNormalized && withinOneConfusion(entry.plateNormalized, plateNormalized)) offer({ entry, kind: 'ocr' });
+  }
+  return [...best.values()].sort((x, y) => x.entry.watchlistId.localeCompare(y.entry.watchlistId));
+}

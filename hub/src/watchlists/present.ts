@@ -1,0 +1,29 @@
+import type { EntryRow } from './entries.ts';
+import type { WatchlistRow, WatchlistSummary } from './watchlists.ts';
+
+/** A watchlist as the API shows it (docs/watchlists.md). */
+export function presentWatchlist(w: WatchlistRow | WatchlistSummary) {
+  return {
+    id: w.id,
+    name: w.name,
+    description: w.description,
+    priority: w.priority,
+    is_active: w.isActive,
+    ocr_tolerant: w.ocrTolerant,
+    created_by: w.createdBy,
+    created_at: w.createdAt.toISOString(),
+    updated_at: w.updatedAt.toISOString(),
+    ...('entryCount' in w ? { entry_count: w.entryCount, subscribed: w.subscribed } : {}),
+  };
+}
+
+export function presentEntry(e: EntryRow) {
+  return {
+    id: e.id,
+    plate_number: e.plateNumber,
+    plate_normalized: e.plateNormalized,
+    notes: e.notes,
+    added_by: e.addedBy,
+    added_at: e.addedAt.toISOString(),
+  };
+}

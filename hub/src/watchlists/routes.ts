@@ -1,0 +1,126 @@
+import { Hono, type Context } from 'hono';
+import { every } from 'hono/combine';
+import { z } from 'zod';
+import { readEdgeBody } from '@alpr/shared/text/read-body';
+import type { AuthContext } from '../auth/context.ts';
+import { requestMeta } from '../auth/request.ts';
+import { requireUser, type AuthEnv } from '../auth/middleware.ts';
+import { RATE_LIMITS, rateLimit } from '../auth/rate-limit.ts';
+import { HubError } from '../errors.ts';
+import { pathParam, readJsonBody } from '../http/json-body.ts';
+import type { WatchlistActor } from './context.ts';
+import { csvField, formatWatchlistCsv } from './csv.ts';
+import { addEntry, DEFAULT_ENTRY_PAGE, exportEntries, importEntries, listEntries, MAX_ENTRY_PAGE, removeEntry, updateEntryNotes } from './entries.ts';
+import { presentEntry, presentWatchlist } from './present.ts';
+import { createWatchlistBodySchema, entryBodySchema, updateEntryBodySchema, updateWatchlistBodySchema } from './schema.ts';
+import { mySubscriptions, subscribe, unsubscribe } from './subscriptions.ts';
+import { createWatchlist, deleteWatchlist, getWatchlist, listWatchlists, updateWatchlist } from './watchlists.ts';
+
+export const WATCHLIST_BASE = '/api/v1/watchlist';
+/** 10,000 rows of `plate,notes` with notes of ~150 characters; the JSON edge caps at 256 KB. */
+export const MAX_IMPORT_BYTES = 2 * 1024 * 1024;
+
+/** The CSV import reads its own body (text/csv, over the JSON edge's cap): app.ts skips the edge for it. */
+export function isWatchlistImportPath(path: string): boolean {
+  return /^\/api\/v1\/watchlist\/[^/]+\/import$/.test(path);
+}
+
+const pageQuerySchema = z.object({
+  after: z.string().max(40).optional(),
+  limit: z.coerce.number().int().min(1).max(MAX_ENTRY_PAGE).default(DEFAULT_ENTRY_PAGE),
+});
+
+function actorOf(c: Context<AuthEnv>): WatchlistActor {
+  return { userId: c.get('user').id, ...requestMeta(c) };
+}
+
+async function readCsv(c: Context): Promise<string> {
+  const type = (c.req.header('content-type') ?? '').split(';')[0]?.trim().toLowerCase();
+  if (type !== 'text/csv' && type !== 'text/plain') throw new HubError('unsupported_media_type', 'send the file as text/csv');
+  const body = await readEdgeBody(c.req.raw, MAX_IMPORT_BYTES);
+  if (body.kind === 'too_large') throw new HubError('payload_too_large', `an import is at most ${MAX_IMPORT_BYTES} bytes`, { Connection: 'close' });
+  if (body.kind === 'aborted') throw new HubError('bad_request', 'the request body was cut off');
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(body.bytes);
+  } catch {
+    throw new HubError('bad_request', 'the file is not UTF-8 text');
+  }
+}
+
+/**
+ * Watchlists, entries, import/export and subscriptions (docs/watchlists.md). Viewers read
+ * and manage their own subscriptions; operators and admins change watchlists. Writes are
+ * limited per user (spec: `POST /api/v1/watchlist/*` 30/min, `DELETE /api/v1/*` 10/min);
+ * every change is audited inside its verb's transaction.
+ */
+export function watchlistRoutes(deps: AuthContext): Hono<AuthEnv> {
+  const app = new Hono<AuthEnv>();
+  const anyUser = requireUser(deps);
+  const editor = requireUser(deps, { roles: ['operator', 'admin'] });
+  const writeLimit = rateLimit(deps, RATE_LIMITS.watchlist);
+  const deleteLimit = rateLimit(deps, RATE_LIMITS.delete);
+  const write = every(editor, writeLimit);
+  const remove = every(editor, deleteLimit);
+  const B = WATCHLIST_BASE;
+
+  app.get(B, anyUser, async (c) => c.json({ data: (await listWatchlists(deps, c.get('user').id)).map(presentWatchlist) }));
+  app.post(B, write, async (c) => {
+    const created = await createWatchlist(deps, actorOf(c), await readJsonBody(c, createWatchlistBodySchema));
+    return c.json(presentWatchlist(created), 201);
+  });
+  app.get(`${B}/:id`, anyUser, async (c) => c.json(presentWatchlist(await getWatchlist(deps, c.get('user').id, pathParam(c, 'id')))));
+  app.patch(`${B}/:id`, write, async (c) => {
+    const updated = await updateWatchlist(deps, actorOf(c), pathParam(c, 'id'), await readJsonBody(c, updateWatchlistBodySchema));
+    return c.json(presentWatchlist(updated));
+  });
+  app.delete(`${B}/:id`, remove, async (c) => {
+    await deleteWatchlist(deps, actorOf(c), pathParam(c, 'id'));
+    return c.body(null, 204);
+  });
+
+  app.get(`${B}/:id/entries`, anyUser, async (c) => {
+    const query = pageQuerySchema.safeParse(c.req.query());
+    if (!query.success) throw new HubError('bad_request', `query: ${query.error.issues[0]?.path.join('.')}: ${query.error.issues[0]?.message}`);
+    const page = await listEntries(deps, pathParam(c, 'id'), query.data);
+    return c.json({ data: page.entries.map(presentEntry), next_after: page.next });
+  });
+  app.post(`${B}/:id/entries`, write, async (c) => {
+    const body = await readJsonBody(c, entryBodySchema);
+    return c.json(presentEntry(await addEntry(deps, actorOf(c), pathParam(c, 'id'), body)), 201);
+  });
+  app.patch(`${B}/:id/entries/:entryId`, write, async (c) => {
+    const body = await readJsonBody(c, updateEntryBodySchema);
+    return c.json(presentEntry(await updateEntryNotes(deps, actorOf(c), pathParam(c, 'id'), pathParam(c, 'entryId'), body.notes)));
+  });
+  app.delete(`${B}/:id/entries/:entryId`, remove, async (c) => {
+    await removeEntry(deps, actorOf(c), pathParam(c, 'id'), pathParam(c, 'entryId'));
+    return c.body(null, 204);
+  });
+  app.post(`${B}/:id/import`, write, async (c) => {
+    const report = await importEntries(deps, actorOf(c), pathParam(c, 'id'), await readCsv(c));
+    return c.json(report, 200);
+  });
+  app.get(`${B}/:id/export`, anyUser, async (c) => {
+    const { name, entries } = await exportEntries(deps, pathParam(c, 'id'));
+    const file = `${name.replace(/[^A-Za-z0-9._-]+/g, '_').slice(0, 60) || 'watchlist'}.csv`;
+    return c.body(formatWatchlistCsv(entries.map((e) => ({ plate: e.plateNumber, notes: e.notes }))), 200, {
+      'Content-Type': 'text/csv; charset=utf-8',
+      'Content-Disposition': `attachment; filename=${csvField(file)}`,
+    });
+  });
+
+  // Subscriptions are the user's own: any role may subscribe to what it can read.
+  app.post(`${B}/:id/subscription`, every(anyUser, writeLimit), async (c) => {
+    const created = await subscribe(deps, actorOf(c), pathParam(c, 'id'));
+    return c.json({ watchlist_id: pathParam(c, 'id'), subscribed: true }, created ? 201 : 200);
+  });
+  app.delete(`${B}/:id/subscription`, every(anyUser, deleteLimit), async (c) => {
+    await unsubscribe(deps, actorOf(c), pathParam(c, 'id'));
+    return c.body(null, 204);
+  });
+  app.get('/api/v1/subscriptions', anyUser, async (c) => {
+    const rows = await mySubscriptions(deps, c.get('user').id);
+    return c.json({ data: rows.map((r) => ({ watchlist_id: r.watchlistId, name: r.name, priority: r.priority, is_active: r.isActive, since: r.since.toISOString() })) });
+  });
+  return app;
+}

@@ -1,0 +1,35 @@
+/** A user's alert subscriptions (docs/watchlists.md "Subscriptions"). */
+import { and, asc, eq, isNull } from 'drizzle-orm';
+import { subscriptions } from '../db/schema/subscriptions.ts';
+import { watchlists } from '../db/schema/watchlists.ts';
+import type { WatchlistActor, WatchlistContext } from './context.ts';
+import { audit, findWatchlist } from './watchlists.ts';
+
+/** Idempotent: subscribing twice is one subscription. Returns whether it is new. */
+export async function subscribe(ctx: WatchlistContext, actor: WatchlistActor, watchlistId: string): Promise<boolean> {
+  return ctx.db.transaction(async (tx) => {
+    await findWatchlist(tx, watchlistId);
+    const rows = await tx.db.insert(subscriptions).values({ userId: actor.userId, watchlistId, createdAt: ctx.clock.now() }).onConflictDoNothing().returning();
+    if (rows.length > 0) await audit(tx, ctx, actor, 'watchlist.subscribe', 'watchlist', watchlistId);
+    return rows.length > 0;
+  });
+}
+
+/** Idempotent too. Returns whether there was a subscription to end. */
+export async function unsubscribe(ctx: WatchlistContext, actor: WatchlistActor, watchlistId: string): Promise<boolean> {
+  return ctx.db.transaction(async (tx) => {
+    await findWatchlist(tx, watchlistId);
+    const rows = await tx.db.delete(subscriptions).where(and(eq(subscriptions.userId, actor.userId), eq(subscriptions.watchlistId, watchlistId))).returning();
+    if (rows.length > 0) await audit(tx, ctx, actor, 'watchlist.unsubscribe', 'watchlist', watchlistId);
+    return rows.length > 0;
+  });
+}
+
+export async function mySubscriptions(ctx: WatchlistContext, userId: string) {
+  return ctx.db.db
+    .select({ watchlistId: watchlists.id, name: watchlists.name, priority: watchlists.priority, isActive: watchlists.isActive, since: subscriptions.createdAt })
+    .from(subscriptions)
+    .innerJoin(watchlists, eq(watchlists.id, subscriptions.watchlistId))
+    .where(and(eq(subscriptions.userId, userId), isNull(watchlists.deletedAt)))
+    .orderBy(asc(watchlists.name), asc(watchlists.id));
+}

@@ -1,0 +1,116 @@
+/**
+ * Watchlist verbs (docs/watchlists.md). Each change commits with its audit row and the
+ * NOTIFY that drops every hub process's cache, in one transaction.
+ */
+import { and, asc, eq, isNull, sql } from 'drizzle-orm';
+import { writeAudit } from '../audit/write.ts';
+import { watchlistEntries } from '../db/schema/watchlist-entries.ts';
+import { watchlists } from '../db/schema/watchlists.ts';
+import { subscriptions } from '../db/schema/subscriptions.ts';
+import type { DbSession } from '../db/session.ts';
+import { HubError } from '../errors.ts';
+import type { WatchlistActor, WatchlistContext } from './context.ts';
+import { notifyWatchlistChanged } from './notify.ts';
+import type { CreateWatchlistBody, UpdateWatchlistBody } from './schema.ts';
+
+export type WatchlistRow = typeof watchlists.$inferSelect;
+export interface WatchlistSummary extends WatchlistRow {
+  entryCount: number;
+  subscribed: boolean;
+}
+
+export async function audit(tx: DbSession, ctx: WatchlistContext, actor: WatchlistActor, action: string, targetType: string, targetId: string, detail: Record<string, unknown> = {}): Promise<void> {
+  await writeAudit(tx, { at: ctx.clock.now(), action, actor: { userId: actor.userId }, targetType, targetId, ip: actor.ip, userAgent: actor.userAgent, detail });
+}
+
+/** A live (not deleted) watchlist, locked for the rest of the transaction when `lock`. */
+export async function findWatchlist(db: DbSession, id: string, lock = false): Promise<WatchlistRow> {
+  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id)) throw new HubError('not_found', 'no such watchlist');
+  const query = db.db.select().from(watchlists).where(and(eq(watchlists.id, id), isNull(watchlists.deletedAt)));
+  const [row] = lock ? await query.for('update') : await query;
+  if (!row) throw new HubError('not_found', 'no such watchlist');
+  return row;
+}
+
+export async function createWatchlist(ctx: WatchlistContext, actor: WatchlistActor, body: CreateWatchlistBody): Promise<WatchlistRow> {
+  return ctx.db.transaction(async (tx) => {
+    const now = ctx.clock.now();
+    const [row] = await tx.db
+      .insert(watchlists)
+      .values({
+        createdBy: actor.userId,
+        name: body.name,
+        description: body.description ?? null,
+        priority: body.priority ?? 'medium',
+        isActive: body.is_active ?? true,
+        ocrTolerant: body.ocr_tolerant ?? false,
+        createdAt: now,
+        updatedAt: now,
+      })
+      .returning();
+    if (!row) throw new Error('insert returned no row');
+    await audit(tx, ctx, actor, 'watchlist.create', 'watchlist', row.id, { name: row.name, priority: row.priority });
+    await notifyWatchlistChanged(tx, row.id);
+    return row;
+  });
+}
+
+export async function listWatchlists(ctx: WatchlistContext, userId: string): Promise<WatchlistSummary[]> {
+  const rows = await ctx.db.db
+    .select({
+      watchlist: watchlists,
+      entryCount: sql<number>`(SELECT count(*)::int FROM ${watchlistEntries} e WHERE e.watchlist_id = ${watchlists.id})`,
+      subscribed: sql<boolean>`EXISTS (SELECT 1 FROM ${subscriptions} s WHERE s.watchlist_id = ${watchlists.id} AND s.user_id = ${userId})`,
+    })
+    .from(watchlists)
+    .where(isNull(watchlists.deletedAt))
+    .orderBy(asc(watchlists.name), asc(watchlists.id));
+  return rows.map((r) => ({ ...r.watchlist, entryCount: Number(r.entryCount), subscribed: r.subscribed === true }));
+}
+
+export async function getWatchlist(ctx: WatchlistContext, userId: string, id: string): Promise<WatchlistSummary> {
+  const row = await findWatchlist(ctx.db, id);
+  const [counts] = await ctx.db.sql<{ entries: number; subscribed: boolean }>(
+    `SELECT (SELECT count(*)::int FROM watchlist_entries WHERE watchlist_id = $1) AS entries,
+            EXISTS (SELECT 1 FROM subscriptions WHERE watchlist_id = $1 AND user_id = $2) AS subscribed`,
+    [id, userId],
+  );
+  return { ...row, entryCount: Number(counts?.entries ?? 0), subscribed: counts?.subscribed === true };
+}
+
+export async function updateWatchlist(ctx: WatchlistContext, actor: WatchlistActor, id: string, body: UpdateWatchlistBody): Promise<WatchlistRow> {
+  return ctx.db.transaction(async (tx) => {
+    await findWatchlist(tx, id, true);
+    const [row] = await tx.db
+      .update(watchlists)
+      .set({
+        ...(body.name !== undefined ? { name: body.name } : {}),
+        ...(body.description !== undefined ? { description: body.description } : {}),
+        ...(body.priority !== undefined ? { priority: body.priority } : {}),
+        ...(body.is_active !== undefined ? { isActive: body.is_active } : {}),
+        ...(body.ocr_tolerant !== undefined ? { ocrTolerant: body.ocr_tolerant } : {}),
+        updatedAt: ctx.clock.now(),
+      })
+      .where(eq(watchlists.id, id))
+      .returning();
+    if (!row) throw new HubError('not_found', 'no such watchlist');
+    await audit(tx, ctx, actor, 'watchlist.update', 'watchlist', id, { changed: Object.keys(body) });
+    await notifyWatchlistChanged(tx, id);
+    return row;
+  });
+}
+
+/**
+ * Soft delete: alerts already raised keep their watchlist (evidence); the list stops
+ * matching at once, disappears from every list, and its subscriptions end.
+ */
+export async function deleteWatchlist(ctx: WatchlistContext, actor: WatchlistActor, id: string): Promise<void> {
+  await ctx.db.transaction(async (tx) => {
+    const row = await findWatchlist(tx, id, true);
+    const now = ctx.clock.now();
+    await tx.db.update(watchlists).set({ deletedAt: now, isActive: false, updatedAt: now }).where(eq(watchlists.id, id));
+    await tx.db.delete(subscriptions).where(eq(subscriptions.watchlistId, id));
+    await audit(tx, ctx, actor, 'watchlist.delete', 'watchlist', id, { name: row.name });
+    await notifyWatchlistChanged(tx, id);
+  });
+}
