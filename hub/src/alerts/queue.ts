@@ -1,0 +1,80 @@
+/**
+ * The alert queue's SQL (spec "Alert queue"; CONVENTIONS 10): claim with FOR UPDATE SKIP
+ * LOCKED, return stale claims, settle items. Times come from the injected clock.
+ */
+import type { DbSession } from '../db/session.ts';
+import { retryDecision } from './retry.ts';
+
+export interface ClaimedItem {
+  id: string;
+  detectionPk: string;
+  attempts: number;
+}
+
+/**
+ * Up to `limit` pending items, oldest first, marked `processing` and locked at `now`. A
+ * new item (attempts 0) is due at once whatever its default `next_retry_at` says (the
+ * database's clock, not ours); a retried one waits for its backoff.
+ */
+export async function claimItems(db: DbSession, limit: number, now: Date): Promise<ClaimedItem[]> {
+  const rows = await db.sql<{ id: string; detection_id: string; attempts: number }>(
+    `WITH picked AS (
+       SELECT id FROM alert_queue
+       WHERE status = 'pending' AND (attempts = 0 OR next_retry_at <= $2::timestamptz)
+       ORDER BY created_at, id
+       LIMIT $1
+       FOR UPDATE SKIP LOCKED
+     )
+     UPDATE alert_queue q SET status = 'processing', attempts = q.attempts + 1, locked_at = $2::timestamptz
+     FROM picked WHERE q.id = picked.id
+     RETURNING q.id, q.detection_id, q.attempts`,
+    [limit, now.toISOString()],
+  );
+  return rows.map((r) => ({ id: String(r.id), detectionPk: String(r.detection_id), attempts: Number(r.attempts) })).sort((a, b) => Number(a.id) - Number(b.id));
+}
+
+/** Marks items done (inside the transaction that raised their alerts). */
+export async function completeItems(tx: DbSession, ids: readonly string[], now: Date): Promise<void> {
+  if (ids.length === 0) return;
+  await tx.sql(
+    `UPDATE alert_queue SET status = 'complete', processed_at = $2::timestamptz, locked_at = NULL, last_error = NULL
+     WHERE id IN (SELECT value::bigint FROM json_array_elements_text($1::json))`,
+    [JSON.stringify(ids), now.toISOString()],
+  );
+}
+
+/** One item's failed try: back to `pending` after its backoff, or `failed` after the last. */
+export async function failItem(db: DbSession, item: ClaimedItem, error: string, now: Date): Promise<'pending' | 'failed'> {
+  const decision = retryDecision(item.attempts, now);
+  await db.sql(
+    `UPDATE alert_queue SET status = $2, last_error = $3, locked_at = NULL, next_retry_at = COALESCE($4::timestamptz, next_retry_at), processed_at = $5::timestamptz
+     WHERE id = $1::bigint AND status = 'processing'`,
+    [
+      item.id,
+      decision.status,
+      error.slice(0, 1000),
+      decision.status === 'pending' ? decision.nextRetryAt.toISOString() : null,
+      decision.status === 'failed' ? decision.processedAt.toISOString() : null,
+    ],
+  );
+  return decision.status;
+}
+
+/**
+ * Items claimed before `cutoff` and never settled: their worker died or hung. Each goes
+ * back to `pending` (or `failed` when that claim was its last attempt).
+ */
+export async function reapStaleClaims(db: DbSession, cutoff: Date, now: Date, maxAttempts: number): Promise<{ requeued: number; failed: number }> {
+  const rows = await db.sql<{ status: string }>(
+    `UPDATE alert_queue
+     SET status = CASE WHEN attempts >= $3 THEN 'failed' ELSE 'pending' END,
+         locked_at = NULL,
+         next_retry_at = $2::timestamptz,
+         processed_at = CASE WHEN attempts >= $3 THEN $2::timestamptz ELSE NULL END,
+         last_error = 'claimed by a worker that stopped before finishing (claim older than the lock timeout)'
+     WHERE status = 'processing' AND locked_at < $1::timestamptz
+     RETURNING status`,
+    [cutoff.toISOString(), now.toISOString(), maxAttempts],
+  );
+  return { requeued: rows.filter((r) => r.status === 'pending').length, failed: rows.filter((r) => r.status === 'failed').length };
+}

@@ -1,0 +1,25 @@
+/**
+ * Test helpers for the alert worker: a real hub (startTestHub: HTTP batch upload into a
+ * fresh database) whose detections go through the real ingest transaction, so the queue
+ * items are the ones production writes. Not imported by production code.
+ */
+import { randomUUID } from 'node:crypto';
+import type { AuthContext } from '../auth/context.ts';
+import { createUser } from '../auth/registration.ts';
+import { encodeBatch, sampleDetection } from '../ingest/test-support.ts';
+import type { TestHub } from '../ingest/test-support.ts';
+
+/** Uploads one batch of plates through POST /api/v1/detections/batch; returns the detection ids. */
+export async function uploadPlates(hub: TestHub, plates: readonly string[], capturedAt = new Date(Date.now() - 60_000)): Promise<string[]> {
+  const detections = plates.map((text, i) => sampleDetection({ plate: { text, confidence: 0.9 }, timestamp: new Date(capturedAt.getTime() + i).toISOString() }));
+  const { body, contentType } = encodeBatch(detections.map((detection) => ({ detection })));
+  const res = await fetch(`${hub.url}/api/v1/detections/batch`, { method: 'POST', headers: { 'x-api-key': hub.apiKey, 'content-type': contentType }, body: new Uint8Array(body) });
+  if (res.status !== 201) throw new Error(`batch ${res.status}: ${await res.text()}`);
+  return detections.map((d) => d.detection_id);
+}
+
+export async function someUser(deps: AuthContext): Promise<string> {
+  const user = await createUser(deps, { email: `alerts-${randomUUID()}@example.test`, password: 'correct horse battery staple', role: 'operator' });
+  if (!user) throw new Error('user exists');
+  return user.id;
+}

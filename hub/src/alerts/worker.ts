@@ -1,0 +1,160 @@
+/**
+ * The alert worker (spec "Alert queue", "Alert queue item"; docs/alerts.md). Woken by the
+ * ingest NOTIFY on `detections`, polling about once a second as the safety net; claims up
+ * to 100 items at a time; a stale claim (its worker died) is returned within the lock
+ * timeout plus one reaper period (30 s + 10 s by default, under the promised 60 s).
+ */
+import type { Unlisten } from '../db/client.ts';
+import { NOTIFY_CHANNEL as DETECTIONS_CHANNEL } from '../ingest/batch-sql.ts';
+import type { WatchlistCache } from '../watchlists/cache.ts';
+import type { Listen } from '../watchlists/cache.ts';
+import type { WatchlistContext } from '../watchlists/context.ts';
+import { claimItems, failItem, reapStaleClaims, type ClaimedItem } from './queue.ts';
+import { raiseAlerts, type RaisedAlert } from './raise.ts';
+import { MAX_ALERT_ATTEMPTS } from './retry.ts';
+
+export interface AlertWorkerOptions {
+  batchSize?: number;
+  pollMs?: number;
+  lockTimeoutMs?: number;
+  reapEveryMs?: number;
+  /** Told about every alert raised (tests, metrics); never awaited by the loop. */
+  onRaised?: (alerts: readonly RaisedAlert[]) => void;
+}
+
+export interface AlertWorkerStats {
+  batches: number;
+  items: number;
+  alerts: number;
+  failures: number;
+  reaped: number;
+}
+
+export interface AlertWorker {
+  /** One pass: reap if due, claim, match, settle. Resolves to the number of items claimed. */
+  runOnce(): Promise<number>;
+  /** Start the loop (LISTEN on detections when given a listener). */
+  start(listen?: Listen): Promise<void>;
+  /** Finish the batch in hand, then stop. */
+  stop(): Promise<void>;
+  wake(): void;
+  stats(): AlertWorkerStats;
+}
+
+export function createAlertWorker(ctx: WatchlistContext, cache: WatchlistCache, options: AlertWorkerOptions = {}): AlertWorker {
+  const batchSize = options.batchSize ?? 100;
+  const pollMs = options.pollMs ?? 1000;
+  const lockTimeoutMs = options.lockTimeoutMs ?? 30_000;
+  const reapEveryMs = options.reapEveryMs ?? 10_000;
+  const stats: AlertWorkerStats = { batches: 0, items: 0, alerts: 0, failures: 0, reaped: 0 };
+  let lastReapMs = -Infinity;
+  let running = false;
+  let loop: Promise<void> | undefined;
+  let wakeUp: (() => void) | undefined;
+  let woken = false;
+  let unlisten: Unlisten | undefined;
+
+  async function settleOneByOne(items: readonly ClaimedItem[], batchError: unknown): Promise<void> {
+    // The batch failed as a whole: try each item alone so one bad detection cannot hold
+    // back the others, and charge the failure to the items that really fail.
+    ctx.log.warn({ err: batchError, items: items.length }, 'alert batch failed; settling its items one by one');
+    for (const item of items) {
+      try {
+        const index = await cache.index();
+        const raised = await ctx.db.transaction((tx) => raiseAlerts(tx, [item], index, ctx.clock.now()));
+        note(raised);
+      } catch (err) {
+        stats.failures += 1;
+        const message = err instanceof Error ? err.message : String(err);
+        const status = await failItem(ctx.db, item, message, ctx.clock.now());
+        ctx.log[status === 'failed' ? 'error' : 'warn']({ err, queue_id: item.id, detection_pk: item.detectionPk, attempts: item.attempts, status }, 'alert check failed');
+      }
+    }
+  }
+
+  function note(raised: readonly RaisedAlert[]): void {
+    stats.alerts += raised.length;
+    if (raised.length > 0) {
+      ctx.log.info({ alerts: raised.length }, 'alerts raised');
+      options.onRaised?.(raised);
+    }
+  }
+
+  async function runOnce(): Promise<number> {
+    const now = ctx.clock.now();
+    if (now.getTime() - lastReapMs >= reapEveryMs) {
+      lastReapMs = now.getTime();
+      const reaped = await reapStaleClaims(ctx.db, new Date(now.getTime() - lockTimeoutMs), now, MAX_ALERT_ATTEMPTS);
+      stats.reaped += reaped.requeued + reaped.failed;
+      if (reaped.requeued + reaped.failed > 0) ctx.log.warn(reaped, 'alert queue: returned claims of a worker that stopped');
+    }
+    const items = await claimItems(ctx.db, batchSize, now);
+    if (items.length === 0) return 0;
+    stats.batches += 1;
+    stats.items += items.length;
+    try {
+      const index = await cache.index();
+      const raised = await ctx.db.transaction((tx) => raiseAlerts(tx, items, index, ctx.clock.now()));
+      note(raised);
+    } catch (err) {
+      await settleOneByOne(items, err);
+    }
+    return items.length;
+  }
+
+  function sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      if (woken) {
+        woken = false;
+        resolve();
+        return;
+      }
+      const timer = setTimeout(done, ms);
+      function done(): void {
+        clearTimeout(timer);
+        wakeUp = undefined;
+        woken = false;
+        resolve();
+      }
+      wakeUp = done;
+    });
+  }
+
+  function wake(): void {
+    if (wakeUp) wakeUp();
+    else woken = true;
+  }
+
+  async function run(): Promise<void> {
+    while (running) {
+      let claimed = 0;
+      try {
+        claimed = await runOnce();
+      } catch (err) {
+        // The database is away: keep polling, it is the safety net.
+        ctx.log.error({ err }, 'alert worker pass failed; retrying');
+      }
+      if (running && claimed < batchSize) await sleep(pollMs);
+    }
+  }
+
+  return {
+    runOnce,
+    wake,
+    stats: () => ({ ...stats }),
+    async start(listen) {
+      if (running) return;
+      running = true;
+      if (listen) unlisten = await listen(DETECTIONS_CHANNEL, () => wake());
+      loop = run();
+    },
+    async stop() {
+      running = false;
+      wake();
+      await loop;
+      loop = undefined;
+      await unlisten?.();
+      unlisten = undefined;
+    },
+  };
+}

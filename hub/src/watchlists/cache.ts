@@ -1,0 +1,116 @@
+/**
+ * The watchlist cache (spec "Watchlist cache"; docs/watchlists.md "Cache"): every active
+ * entry in memory, indexed for matching. Fully reloaded every 60 s, and dropped at once
+ * when any hub process commits a watchlist change (the NOTIFY in notify.ts), so it is at
+ * most 60 s stale even if a notification is lost (a dropped LISTEN connection).
+ */
+import type { Unlisten } from '../db/open-postgres.ts';
+import type { WatchlistPriority } from '../db/schema/watchlists.ts';
+import type { WatchlistContext } from './context.ts';
+import { buildWatchlistIndex, type IndexedEntry, type WatchlistIndex } from './match.ts';
+import { WATCHLIST_CHANNEL } from './notify.ts';
+
+export const WATCHLIST_CACHE_REFRESH_MS = 60_000;
+
+export type Listen = (channel: string, onPayload: (payload: string) => void) => Promise<Unlisten>;
+
+export interface WatchlistCacheStats {
+  loads: number;
+  invalidations: number;
+  entries: number;
+  loadedAt: Date | null;
+}
+
+export interface WatchlistCache {
+  /** The current index: reloaded first when older than the refresh period or invalidated. */
+  index(): Promise<WatchlistIndex>;
+  /** Drop the index; the next `index()` reloads (a NOTIFY from any process calls this). */
+  invalidate(): void;
+  stats(): WatchlistCacheStats;
+  /** LISTEN for changes and reload in the background every refresh period. */
+  start(listen?: Listen): Promise<void>;
+  stop(): Promise<void>;
+}
+
+interface Loaded {
+  index: WatchlistIndex;
+  generation: number;
+  atMs: number;
+}
+
+async function loadEntries(ctx: WatchlistContext): Promise<IndexedEntry[]> {
+  const rows = await ctx.db.sql<{
+    entry_id: string; watchlist_id: string; name: string; priority: WatchlistPriority; ocr_tolerant: boolean;
+    plate_number: string; plate_normalized: string; notes: string | null; added_by: string | null; added_at: Date;
+  }>(
+    `SELECT e.id AS entry_id, e.watchlist_id, w.name, w.priority, w.ocr_tolerant, e.plate_number, e.plate_normalized, e.notes, e.added_by, e.added_at
+     FROM watchlist_entries e JOIN watchlists w ON w.id = e.watchlist_id
+     WHERE w.is_active AND w.deleted_at IS NULL`,
+  );
+  return rows.map((r) => ({
+    entryId: r.entry_id, watchlistId: r.watchlist_id, watchlistName: r.name, priority: r.priority, ocrTolerant: r.ocr_tolerant,
+    plateNumber: r.plate_number, plateNormalized: r.plate_normalized, notes: r.notes, addedBy: r.added_by, addedAt: new Date(r.added_at),
+  }));
+}
+
+export function createWatchlistCache(ctx: WatchlistContext, options: { refreshMs?: number } = {}): WatchlistCache {
+  const refreshMs = options.refreshMs ?? WATCHLIST_CACHE_REFRESH_MS;
+  let generation = 0;
+  let loaded: Loaded | undefined;
+  let loading: Promise<Loaded> | undefined;
+  let loads = 0;
+  let invalidations = 0;
+  let timer: NodeJS.Timeout | undefined;
+  let unlisten: Unlisten | undefined;
+
+  const fresh = (l: Loaded | undefined): boolean => l !== undefined && l.generation === generation && ctx.clock.now().getTime() - l.atMs < refreshMs;
+
+  async function loadOnce(): Promise<Loaded> {
+    const startedAt = generation;
+    const atMs = ctx.clock.now().getTime();
+    const index = buildWatchlistIndex(await loadEntries(ctx));
+    loads += 1;
+    return { index, generation: startedAt, atMs };
+  }
+
+  async function index(): Promise<WatchlistIndex> {
+    // A change committed while a load ran may be missing from it: load again (bounded; a
+    // stream of changes faster than a load still gets a result at most one change old).
+    for (let attempt = 0; attempt < 3; attempt++) {
+      if (loaded && fresh(loaded)) return loaded.index;
+      loading ??= loadOnce().finally(() => {
+        loading = undefined;
+      });
+      const result = await loading;
+      if (!loaded || result.generation >= loaded.generation) loaded = result;
+      if (result.generation === generation) return result.index;
+    }
+    return (loaded as Loaded).index;
+  }
+
+  function invalidate(): void {
+    generation += 1;
+    invalidations += 1;
+  }
+
+  return {
+    index,
+    invalidate,
+    stats: () => ({ loads, invalidations, entries: loaded?.index.size ?? 0, loadedAt: loaded ? new Date(loaded.atMs) : null }),
+    async start(listen) {
+      if (listen) unlisten = await listen(WATCHLIST_CHANNEL, () => invalidate());
+      await index();
+      timer = setInterval(() => {
+        invalidate();
+        index().catch((err: unknown) => ctx.log.error({ err }, 'watchlist cache reload failed; the next lookup retries'));
+      }, refreshMs);
+      timer.unref();
+    },
+    async stop() {
+      if (timer) clearInterval(timer);
+      timer = undefined;
+      await unlisten?.();
+      unlisten = undefined;
+    },
+  };
+}
