@@ -37,6 +37,16 @@ const envSchema = z.object({
    * at most 60 days, so an accepted time always has its monthly partition (3 months ahead).
    */
   HUB_MAX_CAPTURE_AHEAD_SECONDS: z.coerce.number().int().min(60).max(60 * 86_400).default(86_400),
+  /**
+   * `on`: the alert worker runs inside the hub process. `off`: run it as its own process
+   * (`npm run hub -- worker`), e.g. to scale it apart from the HTTP servers (docs/alerts.md).
+   */
+  HUB_ALERT_WORKER: z.enum(['on', 'off']).default('on'),
+  /**
+   * A queue item claimed longer ago than this is taken to belong to a dead worker and handed
+   * out again (docs/alerts.md): 30 s is ~100 times a normal batch; returned within 40 s.
+   */
+  HUB_ALERT_LOCK_TIMEOUT_SECONDS: z.coerce.number().int().min(2).max(600).default(30),
   /** Heartbeat interval collectors are told to use; offline after 3 missed ones. */
   HUB_HEARTBEAT_SECONDS: z.coerce.number().int().positive().default(60),
   /**
@@ -69,6 +79,9 @@ export interface HubConfig {
   maxBatchBytes: number;
   maxWebhookBytes: number;
   heartbeatSeconds: number;
+  /** The alert worker runs inside this process (HUB_ALERT_WORKER). */
+  alertWorker: boolean;
+  alertLockTimeoutMs: number;
   /** Per-item limit on how far a capture time may be ahead of the hub's clock. */
   maxCaptureAheadSeconds: number;
   /** Optional: absent means the generated secret file in dataDir (auth/hub-secret.ts). */
@@ -115,6 +128,8 @@ export function loadHubConfig(env: Readonly<Record<string, string | undefined>>)
     maxBatchBytes: e.HUB_MAX_BATCH_BYTES,
     maxWebhookBytes: e.HUB_MAX_WEBHOOK_BYTES,
     heartbeatSeconds: e.HUB_HEARTBEAT_SECONDS,
+    alertWorker: e.HUB_ALERT_WORKER === 'on',
+    alertLockTimeoutMs: e.HUB_ALERT_LOCK_TIMEOUT_SECONDS * 1000,
     maxCaptureAheadSeconds: e.HUB_MAX_CAPTURE_AHEAD_SECONDS,
     ...(e.HUB_SESSION_SECRET ? { sessionSecret: e.HUB_SESSION_SECRET } : {}),
     secureCookies: e.HUB_SECURE_COOKIES === undefined ? publicUrl.startsWith('https:') : e.HUB_SECURE_COOKIES === 'true',

@@ -8,6 +8,7 @@ import { createServer as createHttpsServer } from 'node:https';
 import { mkdir } from 'node:fs/promises';
 import { serverOptionsFor } from '@alpr/shared/http/timeouts';
 import { createHubApp } from './app.ts';
+import { startAlerts } from './alerts/run.ts';
 import { systemClock } from './clock.ts';
 import { loadHubConfig } from './config.ts';
 import { openDatabase } from './db/client.ts';
@@ -46,6 +47,8 @@ const server = serve({
   log.info({ url: `${tls ? 'https' : 'http'}://${info.address}:${info.port}`, database: db.kind }, 'hub listening');
   process.send?.({ ready: true, port: info.port });
 });
+// The alert worker runs here unless it runs as its own process (`npm run hub -- worker`).
+const alerts = config.alertWorker ? await startAlerts({ db, clock: systemClock, log }, { lockTimeoutMs: config.alertLockTimeoutMs }) : undefined;
 // Partitions for the months ahead: checked daily so a long-running hub never runs out.
 const partitionTimer = setInterval(() => {
   ensureUpcomingPartitions(db, systemClock.now()).catch((err: unknown) => log.error({ err }, 'partition check failed'));
@@ -59,8 +62,11 @@ const shutdown = (signal: string): void => {
   log.info({ signal }, 'hub stopping');
   setTimeout(() => process.exit(1), 10_000).unref();
   server.close();
-  // Unmoved images stay in the journal and are replayed at the next start.
-  Promise.allSettled([images.close(), db.close()]).finally(() => process.exit(0));
+  // A batch in hand commits or rolls back whole; then the database closes. Unmoved images
+  // stay in the journal and are replayed at the next start.
+  void (alerts?.stop() ?? Promise.resolve())
+    .catch((err: unknown) => log.error({ err }, 'alert worker did not stop cleanly'))
+    .finally(() => Promise.allSettled([images.close(), db.close()]).finally(() => process.exit(0)));
 };
 process.on('SIGTERM', () => shutdown('SIGTERM'));
 process.on('SIGINT', () => shutdown('SIGINT'));

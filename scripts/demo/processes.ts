@@ -43,8 +43,8 @@ export interface StartOptions {
   built?: boolean;
 }
 
-function start(entry: string, options: StartOptions): Promise<RunningProcess> {
-  const child = fork(join(root, entry), [], {
+function start(entry: string, options: StartOptions, args: readonly string[] = []): Promise<RunningProcess> {
+  const child = fork(join(root, entry), [...args], {
     execArgv: [...(entry.endsWith('.ts') ? ['--import', 'tsx'] : DEVICE_NODE_FLAGS), '--import', exitWithParent],
     env: { ...process.env, ...options.env },
     stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
@@ -78,14 +78,17 @@ function start(entry: string, options: StartOptions): Promise<RunningProcess> {
     child.once('exit', early);
     child.on('message', (message: unknown) => {
       const m = message as { ready?: boolean; port?: number };
-      if (!m.ready || typeof m.port !== 'number') return;
+      if (!m.ready) return;
       clearTimeout(timer);
       child.off('exit', early);
-      resolve({ child, port: m.port, stop: () => signal('SIGTERM'), kill: () => signal('SIGKILL'), output: () => output });
+      // A process without a server (the alert worker) reports no port.
+      resolve({ child, port: typeof m.port === 'number' ? m.port : 0, stop: () => signal('SIGTERM'), kill: () => signal('SIGKILL'), output: () => output });
     });
   });
 }
 
 export const startHubProcess = (options: StartOptions): Promise<RunningProcess> => start('hub/src/main.ts', options);
+/** `npm run hub -- worker`: the alert worker on its own (fault tests kill it mid-batch). */
+export const startAlertWorkerProcess = (options: StartOptions): Promise<RunningProcess> => start('hub/src/cli/main.ts', options, ['worker']);
 export const startApplianceProcess = (options: StartOptions): Promise<RunningProcess> =>
   start(options.built ? 'appliance/dist/main.mjs' : 'appliance/src/main.ts', options);

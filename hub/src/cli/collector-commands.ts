@@ -29,6 +29,7 @@ export const USAGE = `usage: npm run hub -- <command> [--json]
   collector config <collector-id> --file CONFIG.json
   collector wipe <collector-id>
   chain verify <collector-id>
+  worker                                                 the alert worker as its own process (until SIGTERM)
 
 Actions are recorded as the system actor ${SYSTEM_ACTOR.userId}.`;
 

@@ -14,6 +14,7 @@ import { createLog } from '../log.ts';
 import { parseCommandLine, planCommand, USAGE, UsageError, type Action } from './collector-commands.ts';
 import { createOutput } from './output.ts';
 import { runUserCommand } from './user-commands.ts';
+import { runWorkerCommand } from './worker-command.ts';
 
 /** At the default `info` the CLI would echo every action it just printed: warn and worse only. */
 function cliLogLevel(configured: string): string {
@@ -22,6 +23,7 @@ function cliLogLevel(configured: string): string {
 
 async function main(argv: readonly string[]): Promise<number> {
   if (argv[0] === 'user') return runUserCommand(argv.slice(1));
+  if (argv[0] === 'worker') return runWorkerCommand(argv.slice(1));
   let parsed: ReturnType<typeof parseCommandLine>;
   let action: Action;
   try {

@@ -1,0 +1,105 @@
+/**
+ * The alert worker as a real process (`npm run hub -- worker`), SIGKILLed mid-batch again
+ * and again while watched and unwatched plates keep arriving through the real batch upload:
+ * every matching detection ends with exactly one alert, nothing else gets one, and no queue
+ * item is left `processing` or `failed`. Needs PostgreSQL (two processes on one database).
+ */
+import t from 'tap';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { startAlertWorkerProcess, type RunningProcess } from '../../../scripts/demo/processes.ts';
+import { createLog } from '../log.ts';
+import { systemClock } from '../clock.ts';
+import { testDatabase } from '../db/test-database.ts';
+import { startTestHub } from '../ingest/test-support.ts';
+import { importEntries } from '../watchlists/entries.ts';
+import { createWatchlist } from '../watchlists/watchlists.ts';
+import { someUser, uploadPlates } from './testing.ts';
+
+const CYCLES = Number(process.env.ALPR_ALERT_FAULT_CYCLES ?? 20);
+const db = await testDatabase(t);
+if (db.kind !== 'postgres' || !db.url) {
+  t.comment('needs PostgreSQL: a second process cannot open the PGlite folder (set DATABASE_URL, or install postgresql)');
+  t.pass('skipped on PGlite');
+} else {
+  const url = db.url;
+  await t.test(`${CYCLES} SIGKILLs of the worker process with plates flowing`, async (t) => {
+  const hub = await startTestHub({ db });
+  t.teardown(() => hub.close());
+  const ctx = { db, clock: systemClock, log: createLog('silent') };
+  const actor = { userId: await someUser(hub.deps), ip: null, userAgent: null };
+  const watched = Array.from({ length: 40 }, (_, i) => `WK${String(i).padStart(3, '0')}X`);
+  const first = await createWatchlist(ctx, actor, { name: 'Faults A' });
+  const second = await createWatchlist(ctx, actor, { name: 'Faults B' });
+  await importEntries(ctx, actor, first.id, `plate\n${watched.join('\n')}\n`);
+  await importEntries(ctx, actor, second.id, `plate\n${watched.slice(0, 10).join('\n')}\n`);
+
+  // Plates keep coming for the whole run: a third watched, a sixth on both lists.
+  let uploading = true;
+  let sent = 0;
+  let n = 0;
+  const uploader = (async () => {
+    while (uploading) {
+      const plates = Array.from({ length: 20 }, () => {
+        n += 1;
+        return n % 3 === 0 ? (watched[n % watched.length] as string) : `UN${String(n).padStart(5, '0')}`;
+      });
+      await uploadPlates(hub, plates);
+      sent += plates.length;
+      await sleep(40);
+    }
+  })();
+
+  const env = { DATABASE_URL: url, HUB_LOG_LEVEL: 'warn', HUB_ALERT_LOCK_TIMEOUT_SECONDS: '2' };
+  let worker: RunningProcess | undefined;
+  t.teardown(() => worker?.kill());
+  for (let cycle = 1; cycle <= CYCLES; cycle++) {
+    worker = await startAlertWorkerProcess({ env });
+    await sleep(150 + ((cycle * 397) % 900));
+    await worker.kill();
+  }
+  uploading = false;
+  await uploader;
+
+  worker = await startAlertWorkerProcess({ env });
+  const deadline = Date.now() + 60_000;
+  let open = -1;
+  while (Date.now() < deadline) {
+    const [row] = await db.sql<{ open: number }>(`SELECT count(*)::int AS open FROM alert_queue WHERE status IN ('pending', 'processing')`);
+    open = Number(row?.open ?? -1);
+    if (open === 0) break;
+    await sleep(200);
+  }
+  await worker.stop();
+  t.equal(open, 0, `the queue drained after ${CYCLES} SIGKILLs (${sent} detections)`);
+
+  const [queue] = await db.sql<{ complete: number; failed: number; total: number; retried: number }>(
+    `SELECT count(*) FILTER (WHERE status = 'complete')::int AS complete, count(*) FILTER (WHERE status = 'failed')::int AS failed,
+            count(*)::int AS total, count(*) FILTER (WHERE attempts > 1)::int AS retried FROM alert_queue`,
+  );
+  t.equal(queue?.total, sent, 'one queue item per stored detection');
+  t.equal(queue?.complete, sent, 'every item complete');
+  t.equal(queue?.failed, 0, 'none failed');
+  t.comment(`${queue?.retried} items were claimed by a killed worker and handed out again`);
+
+  const expected = await db.sql<{ detection_pk: string; plate: string }>(
+    `SELECT k.detection_pk, d.plate_normalized AS plate FROM detection_keys k JOIN detections d ON d.id = k.detection_pk AND d.captured_at = k.captured_at`,
+  );
+  const alerts = await db.sql<{ detection_id: string; watchlist_id: string }>('SELECT detection_id, watchlist_id FROM alerts');
+  const got = new Map<string, number>();
+  for (const a of alerts) got.set(`${a.detection_id}/${a.watchlist_id}`, (got.get(`${a.detection_id}/${a.watchlist_id}`) ?? 0) + 1);
+  const want = new Set<string>();
+  for (const d of expected) {
+    const i = watched.indexOf(d.plate);
+    if (i < 0) continue;
+    want.add(`${d.detection_pk}/${first.id}`);
+    if (i < 10) want.add(`${d.detection_pk}/${second.id}`);
+  }
+  const missing = [...want].filter((k) => !got.has(k));
+  const unexpected = [...got.keys()].filter((k) => !want.has(k));
+  const doubled = [...got.entries()].filter(([, count]) => count > 1);
+  t.ok(want.size > 50, `${want.size} alerts expected`);
+  t.same(missing, [], 'every matching detection has its alert');
+  t.same(unexpected, [], 'nothing else has one');
+  t.same(doubled, [], 'none twice');
+  });
+}

@@ -1,0 +1,32 @@
+/**
+ * `npm run hub -- worker`: the alert worker as its own process (docs/alerts.md "Running
+ * it"). Runs until SIGTERM or SIGINT, finishing the batch in hand. Needs PostgreSQL when
+ * a hub runs beside it (a PGlite folder opens in one process only; then keep
+ * HUB_ALERT_WORKER=on and let the hub run it).
+ */
+import { startAlerts } from '../alerts/run.ts';
+import { systemClock } from '../clock.ts';
+import { loadHubConfig } from '../config.ts';
+import { openDatabase } from '../db/client.ts';
+import { createLog } from '../log.ts';
+
+export async function runWorkerCommand(args: readonly string[]): Promise<number> {
+  if (args.length > 0) {
+    process.stderr.write(`usage: npm run hub -- worker   (no arguments; configured by DATABASE_URL and HUB_* like the hub)\n`);
+    return 2;
+  }
+  const config = loadHubConfig(process.env);
+  const log = createLog(config.logLevel, process.stderr);
+  const db = await openDatabase({ ...(config.databaseUrl ? { url: config.databaseUrl } : { dataDir: config.pgliteDir }), log, maxConnections: 3 });
+  const alerts = await startAlerts({ db, clock: systemClock, log }, { lockTimeoutMs: config.alertLockTimeoutMs });
+  process.send?.({ ready: true });
+  const signal = await new Promise<NodeJS.Signals>((resolve) => {
+    process.once('SIGTERM', () => resolve('SIGTERM'));
+    process.once('SIGINT', () => resolve('SIGINT'));
+  });
+  log.info({ signal, ...alerts.worker.stats() }, 'alert worker stopping');
+  setTimeout(() => process.exit(1), 10_000).unref();
+  await alerts.stop();
+  await db.close();
+  return 0;
+}
