@@ -10,6 +10,8 @@ import { ingestRoutes } from './ingest/routes.ts';
 import { authRoutes } from './auth/routes.ts';
 import { adminRoutes } from './admin/routes.ts';
 import { isWatchlistImportPath, watchlistRoutes } from './watchlists/routes.ts';
+import { alertRoutes } from './alerts/routes.ts';
+import { imageRoutes } from './images/routes.ts';
 
 /**
  * Largest body an edge-checked route takes: an admin collector configuration (256 KB,
@@ -43,5 +45,7 @@ export function createHubApp(deps: HubDeps): Hono {
   app.route('/', authRoutes(deps));
   app.route('/', adminRoutes(deps));
   app.route('/', watchlistRoutes(deps));
+  app.route('/', alertRoutes(deps));
+  app.route('/', imageRoutes(deps));
   return app;
 }

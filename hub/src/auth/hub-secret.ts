@@ -9,6 +9,8 @@ export interface AuthKeys {
   sessionKey: Buffer;
   /** Input keying material for per-user TOTP-secret keys (salted again per user). */
   totpMasterKey: Buffer;
+  /** HMAC-SHA256 key for time-limited image links (images/signed-link.ts). */
+  imageLinkKey: Buffer;
 }
 
 export const HUB_SECRET_FILE = 'hub-secret';
@@ -32,7 +34,7 @@ export function authKeys(config: HubConfig): AuthKeys {
 
 export function deriveKeys(secret: Buffer): AuthKeys {
   const derive = (info: string): Buffer => Buffer.from(hkdfSync('sha256', secret, Buffer.alloc(0), info, 32));
-  return { sessionKey: derive('alpr-hub session token v1'), totpMasterKey: derive('alpr-hub totp secret v1') };
+  return { sessionKey: derive('alpr-hub session token v1'), totpMasterKey: derive('alpr-hub totp secret v1'), imageLinkKey: derive('alpr-hub image link v1') };
 }
 
 function fileSecret(dataDir: string): Buffer {

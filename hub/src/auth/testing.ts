@@ -33,10 +33,15 @@ export interface AuthTestContext {
 export async function authTestContext(t: TestHandle, env: Record<string, string> = {}): Promise<AuthTestContext> {
   const database = await testDatabase(t);
   const imageDir = await mkdtemp(join(tmpdir(), 'alpr-auth-'));
-  t.teardown(() => rm(imageDir, { recursive: true, force: true }));
   const clock = movableClock();
   const config = loadHubConfig({ HUB_PUBLIC_URL: 'https://hub.example.test', HUB_SESSION_SECRET: TEST_SECRET, HUB_DATA_DIR: imageDir, ...env });
-  const deps: HubDeps = { db: database, clock, log: createLog('silent'), config, images: openImageStore(imageDir), load: createLoadMonitor() };
+  const images = openImageStore(imageDir);
+  // Stop the image mover before removing its folder (it may still be moving uploads).
+  t.teardown(async () => {
+    await images.close();
+    await rm(imageDir, { recursive: true, force: true });
+  });
+  const deps: HubDeps = { db: database, clock, log: createLog('silent'), config, images, load: createLoadMonitor() };
   return { deps, clock, database, app: createHubApp(deps) };
 }
 

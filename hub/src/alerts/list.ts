@@ -1,0 +1,52 @@
+/**
+ * `GET /api/v1/alerts?since=` (docs/alerts.md "Missed alerts"): the caller's subscribed
+ * watchlists' alerts raised at or after `since`, oldest first, in pages. A client that was
+ * disconnected asks with the time of the last alert it saw and follows `next_cursor`.
+ */
+import { HubError } from '../errors.ts';
+import type { DbSession } from '../db/session.ts';
+import type { AlertState } from '../db/schema/alerts.ts';
+import { ALERT_SELECT, type AlertRow } from './payload.ts';
+
+export const DEFAULT_ALERT_PAGE = 50;
+export const MAX_ALERT_PAGE = 100;
+
+export interface AlertQuery {
+  since: Date;
+  /** Opaque: `<created_at ISO>|<id>` of the last alert of the previous page. */
+  cursor?: string | undefined;
+  limit: number;
+  state?: AlertState | undefined;
+  watchlistId?: string | undefined;
+}
+
+export function encodeCursor(row: { created_at: Date; id: string }): string {
+  return Buffer.from(`${new Date(row.created_at).toISOString()}|${row.id}`).toString('base64url');
+}
+
+export function decodeCursor(cursor: string): { at: Date; id: string } {
+  const [iso, id] = Buffer.from(cursor, 'base64url').toString('utf8').split('|');
+  const at = new Date(iso ?? '');
+  if (!iso || Number.isNaN(at.getTime()) || !id || !/^\d{1,19}$/.test(id)) throw new HubError('bad_request', 'cursor: not a cursor this hub gave out');
+  return { at, id };
+}
+
+export async function listAlertsForUser(db: DbSession, userId: string, query: AlertQuery): Promise<{ rows: AlertRow[]; nextCursor: string | null }> {
+  // Without a cursor `since` is inclusive: alerts of one batch share a created_at, and a
+  // client that saw some of them live must not miss the rest; it drops repeats by alert_id.
+  const after = query.cursor ? decodeCursor(query.cursor) : { at: query.since, id: '0' };
+  const rows = await db.sql<AlertRow>(
+    `${ALERT_SELECT}
+     JOIN subscriptions s ON s.watchlist_id = a.watchlist_id AND s.user_id = $1
+     WHERE (a.created_at > $2::timestamptz OR (a.created_at = $2::timestamptz AND a.id > $3::bigint))
+       AND ($4::text IS NULL OR a.state = $4::text)
+       AND ($5::uuid IS NULL OR a.watchlist_id = $5::uuid)
+     ORDER BY a.created_at, a.id
+     LIMIT $6`,
+    [userId, after.at.toISOString(), after.id, query.state ?? null, query.watchlistId ?? null, query.limit + 1],
+  );
+  const more = rows.length > query.limit;
+  const page = more ? rows.slice(0, query.limit) : rows;
+  const last = page.at(-1);
+  return { rows: page, nextCursor: more && last ? encodeCursor(last) : null };
+}

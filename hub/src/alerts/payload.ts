@@ -1,0 +1,123 @@
+/**
+ * The spec's `alert` payload (spec "Live channel messages"), built once per alert for the
+ * REST list and the live channel alike (docs/alerts.md "Payload"). Image links are signed
+ * at build time and expire (images/signed-link.ts).
+ */
+import type { DbSession } from '../db/session.ts';
+import type { AlertEntrySnapshot, AlertState } from '../db/schema/alerts.ts';
+import { signImageLink } from '../images/signed-link.ts';
+
+export interface AlertPayload {
+  alert_id: string;
+  detection_id: string;
+  plate_number: string;
+  watchlist: { id: string; name: string; priority: string };
+  entry: { notes: string | null; added_by: string | null; added_at: string | null };
+  detection: {
+    captured_at: string;
+    confidence: number;
+    collector_name: string;
+    camera_name: string;
+    image_urls: { full: string | null; crop: string | null };
+  };
+}
+
+/** What the REST list adds for the dashboard: when, how it matched, and who handled it. */
+export interface AlertRecord extends AlertPayload {
+  created_at: string;
+  match_kind: 'exact' | 'ocr';
+  state: AlertState;
+  handled_by: string | null;
+  handled_at: string | null;
+}
+
+export type AlertRow = {
+  id: string;
+  detection_id: string;
+  watchlist_id: string;
+  created_at: Date;
+  match_kind: 'exact' | 'ocr';
+  entry_snapshot: AlertEntrySnapshot;
+  state: AlertState;
+  handled_by: string | null;
+  handled_at: Date | null;
+  watchlist_name: string;
+  priority: string;
+  plate_number: string;
+  captured_at: Date;
+  confidence: number;
+  camera_id: string;
+  full_image_hash: string | null;
+  crop_image_hash: string | null;
+  site_name: string;
+  collector_config: Record<string, unknown>;
+};
+
+/** Columns and joins every alert query shares; `a` is alerts. */
+export const ALERT_SELECT = `
+  SELECT a.id, a.detection_id, a.watchlist_id, a.created_at, a.match_kind, a.entry_snapshot, a.state, a.handled_by, a.handled_at,
+         w.name AS watchlist_name, w.priority,
+         d.plate_number, d.captured_at, d.confidence, d.camera_id, d.full_image_hash, d.crop_image_hash,
+         c.site_name, c.config AS collector_config
+  FROM alerts a
+  JOIN watchlists w ON w.id = a.watchlist_id
+  JOIN detection_keys k ON k.detection_pk = a.detection_id
+  JOIN detections d ON d.id = k.detection_pk AND d.captured_at = k.captured_at
+  JOIN collectors c ON c.id = d.collector_id`;
+
+/**
+ * A camera's name as the admin configured it for the collector (`config.cameras[].name`),
+ * else the identifier the appliance sent: vendor codes are what an operator would
+ * otherwise see, so the configured name wins whenever there is one.
+ */
+export function cameraName(config: Record<string, unknown>, cameraId: string): string {
+  const cameras = Array.isArray(config.cameras) ? config.cameras : [];
+  for (const camera of cameras) {
+    if (camera && typeof camera === 'object' && (camera as { id?: unknown }).id === cameraId) {
+      const name = (camera as { name?: unknown }).name;
+      if (typeof name === 'string' && name.trim() !== '') return name;
+    }
+  }
+  return cameraId;
+}
+
+export interface LinkSigner {
+  key: Buffer;
+  baseUrl: string;
+  now: Date;
+}
+
+export function alertPayload(row: AlertRow, signer: LinkSigner): AlertPayload {
+  const link = (hash: string | null): string | null => (hash ? signImageLink(signer.key, signer.baseUrl, hash.trim(), signer.now) : null);
+  return {
+    alert_id: String(row.id),
+    detection_id: String(row.detection_id),
+    plate_number: row.plate_number,
+    watchlist: { id: row.watchlist_id, name: row.watchlist_name, priority: row.priority },
+    entry: { notes: row.entry_snapshot.notes ?? null, added_by: row.entry_snapshot.added_by ?? null, added_at: row.entry_snapshot.added_at ?? null },
+    detection: {
+      captured_at: new Date(row.captured_at).toISOString(),
+      confidence: Number(row.confidence),
+      collector_name: row.site_name,
+      camera_name: cameraName(row.collector_config ?? {}, row.camera_id),
+      image_urls: { full: link(row.full_image_hash), crop: link(row.crop_image_hash) },
+    },
+  };
+}
+
+export function alertRecord(row: AlertRow, signer: LinkSigner): AlertRecord {
+  return {
+    ...alertPayload(row, signer),
+    created_at: new Date(row.created_at).toISOString(),
+    match_kind: row.match_kind,
+    state: row.state,
+    handled_by: row.handled_by,
+    handled_at: row.handled_at ? new Date(row.handled_at).toISOString() : null,
+  };
+}
+
+/** Alerts by id (the live channel's fetch after a NOTIFY: once per process, not per client). */
+export async function alertRowsById(db: DbSession, ids: readonly string[]): Promise<AlertRow[]> {
+  if (ids.length === 0) return [];
+  return db.sql<AlertRow>(`${ALERT_SELECT} WHERE a.id IN (SELECT value::bigint FROM json_array_elements_text($1::json)) ORDER BY a.id`, [JSON.stringify(ids)]);
+}

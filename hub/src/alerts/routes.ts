@@ -1,0 +1,62 @@
+import { Hono, type Context } from 'hono';
+import { every } from 'hono/combine';
+import { z } from 'zod';
+import { safeText } from '@alpr/shared/text/hostile-text';
+import { authKeys } from '../auth/hub-secret.ts';
+import type { AuthContext } from '../auth/context.ts';
+import { requestMeta } from '../auth/request.ts';
+import { requireUser, type AuthEnv } from '../auth/middleware.ts';
+import { RATE_LIMITS, rateLimit } from '../auth/rate-limit.ts';
+import { alertStateSchema } from '../db/schema/alerts.ts';
+import { HubError } from '../errors.ts';
+import { pathParam, readJsonBody } from '../http/json-body.ts';
+import { handleAlert, type AlertHandling } from './handle.ts';
+import { DEFAULT_ALERT_PAGE, listAlertsForUser, MAX_ALERT_PAGE } from './list.ts';
+import { alertRecord } from './payload.ts';
+
+/** A `since` older than this is clamped: the list is for catching up, search is for history. */
+const MAX_SINCE_DAYS = 30;
+
+const listQuerySchema = z
+  .object({
+    since: z.string().datetime({ offset: true, message: 'since must be an ISO 8601 time, e.g. 2026-11-24T10:00:00.000Z' }).optional(),
+    cursor: z.string().max(200).optional(),
+    limit: z.coerce.number().int().min(1).max(MAX_ALERT_PAGE).default(DEFAULT_ALERT_PAGE),
+    state: alertStateSchema.optional(),
+    watchlist_id: z.string().uuid().optional(),
+  })
+  .strict();
+
+const handleBodySchema = z.object({ note: safeText(z.string().max(500)).optional() }).strict();
+
+/**
+ * Alerts for the signed-in user (docs/alerts.md): the catch-up list for a client that was
+ * disconnected, and acknowledge/dismiss. Viewers read their alerts; operators and admins
+ * also handle them.
+ */
+export function alertRoutes(deps: AuthContext): Hono<AuthEnv> {
+  const app = new Hono<AuthEnv>();
+  const anyUser = requireUser(deps);
+  const handler = every(requireUser(deps, { roles: ['operator', 'admin'] }), rateLimit(deps, RATE_LIMITS.watchlist));
+
+  app.get('/api/v1/alerts', anyUser, async (c) => {
+    const parsed = listQuerySchema.safeParse(c.req.query());
+    if (!parsed.success) throw new HubError('bad_request', `query: ${parsed.error.issues[0]?.path.join('.') || '(query)'}: ${parsed.error.issues[0]?.message}`);
+    const now = deps.clock.now();
+    const floor = new Date(now.getTime() - MAX_SINCE_DAYS * 86_400_000);
+    const asked = parsed.data.since ? new Date(parsed.data.since) : new Date(now.getTime() - 86_400_000);
+    const since = asked < floor ? floor : asked;
+    const page = await listAlertsForUser(deps.db, c.get('user').id, { since, cursor: parsed.data.cursor, limit: parsed.data.limit, state: parsed.data.state, watchlistId: parsed.data.watchlist_id });
+    const signer = { key: authKeys(deps.config).imageLinkKey, baseUrl: deps.config.publicUrl, now };
+    return c.json({ data: page.rows.map((r) => alertRecord(r, signer)), next_cursor: page.nextCursor, since: since.toISOString() });
+  });
+
+  const handle = (to: AlertHandling) => async (c: Context<AuthEnv>) => {
+    const body = await readJsonBody(c, handleBodySchema);
+    const done = await handleAlert(deps, { userId: c.get('user').id, ...requestMeta(c) }, pathParam(c, 'id'), to, body.note ?? null);
+    return c.json({ alert_id: pathParam(c, 'id'), state: done.state, handled_by: c.get('user').id, handled_at: done.handledAt.toISOString() });
+  };
+  app.post('/api/v1/alerts/:id/acknowledge', handler, handle('acknowledged'));
+  app.post('/api/v1/alerts/:id/dismiss', handler, handle('dismissed'));
+  return app;
+}
