@@ -47,6 +47,8 @@ const envSchema = z.object({
    * out again (docs/alerts.md): 30 s is ~100 times a normal batch; returned within 40 s.
    */
   HUB_ALERT_LOCK_TIMEOUT_SECONDS: z.coerce.number().int().min(2).max(600).default(30),
+  /** Live channel (`GET /ws`): connections a user may hold at once (spec default 5). */
+  HUB_LIVE_MAX_CONNECTIONS_PER_USER: z.coerce.number().int().min(1).max(100).default(5),
   /** Heartbeat interval collectors are told to use; offline after 3 missed ones. */
   HUB_HEARTBEAT_SECONDS: z.coerce.number().int().positive().default(60),
   /**
@@ -82,6 +84,7 @@ export interface HubConfig {
   /** The alert worker runs inside this process (HUB_ALERT_WORKER). */
   alertWorker: boolean;
   alertLockTimeoutMs: number;
+  liveMaxConnectionsPerUser: number;
   /** Per-item limit on how far a capture time may be ahead of the hub's clock. */
   maxCaptureAheadSeconds: number;
   /** Optional: absent means the generated secret file in dataDir (auth/hub-secret.ts). */
@@ -130,6 +133,7 @@ export function loadHubConfig(env: Readonly<Record<string, string | undefined>>)
     heartbeatSeconds: e.HUB_HEARTBEAT_SECONDS,
     alertWorker: e.HUB_ALERT_WORKER === 'on',
     alertLockTimeoutMs: e.HUB_ALERT_LOCK_TIMEOUT_SECONDS * 1000,
+    liveMaxConnectionsPerUser: e.HUB_LIVE_MAX_CONNECTIONS_PER_USER,
     maxCaptureAheadSeconds: e.HUB_MAX_CAPTURE_AHEAD_SECONDS,
     ...(e.HUB_SESSION_SECRET ? { sessionSecret: e.HUB_SESSION_SECRET } : {}),
     secureCookies: e.HUB_SECURE_COOKIES === undefined ? publicUrl.startsWith('https:') : e.HUB_SECURE_COOKIES === 'true',

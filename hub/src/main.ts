@@ -4,11 +4,14 @@
  */
 import { serve } from '@hono/node-server';
 import { readFileSync } from 'node:fs';
+import type { Server } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import { mkdir } from 'node:fs/promises';
 import { serverOptionsFor } from '@alpr/shared/http/timeouts';
 import { createHubApp } from './app.ts';
 import { startAlerts } from './alerts/run.ts';
+import { createLiveBroker } from './live/broker.ts';
+import { attachLiveChannel } from './live/upgrade.ts';
 import { systemClock } from './clock.ts';
 import { loadHubConfig } from './config.ts';
 import { openDatabase } from './db/client.ts';
@@ -47,6 +50,11 @@ const server = serve({
   log.info({ url: `${tls ? 'https' : 'http'}://${info.address}:${info.port}`, database: db.kind }, 'hub listening');
   process.send?.({ ready: true, port: info.port });
 });
+// The live channel (GET /ws) on the same server: LISTENs for alerts and detections.
+const deps = { db, clock: systemClock, log, config };
+const live = createLiveBroker(deps, { maxConnectionsPerUser: config.liveMaxConnectionsPerUser });
+await live.start(db.listen.bind(db));
+const liveChannel = attachLiveChannel(server as Server, deps, live);
 // The alert worker runs here unless it runs as its own process (`npm run hub -- worker`).
 const alerts = config.alertWorker ? await startAlerts({ db, clock: systemClock, log }, { lockTimeoutMs: config.alertLockTimeoutMs }) : undefined;
 // Partitions for the months ahead: checked daily so a long-running hub never runs out.
@@ -61,7 +69,9 @@ const shutdown = (signal: string): void => {
   stopping = true;
   log.info({ signal }, 'hub stopping');
   setTimeout(() => process.exit(1), 10_000).unref();
+  liveChannel.close();
   server.close();
+  void live.stop();
   // A batch in hand commits or rolls back whole; then the database closes. Unmoved images
   // stay in the journal and are replayed at the next start.
   void (alerts?.stop() ?? Promise.resolve())

@@ -1,0 +1,219 @@
+/**
+ * The live channel of one hub process (docs/live.md): its connections, and the fan-out of
+ * alerts, detections and collector status to them. Several hub processes on one database
+ * each LISTEN and each deliver to their own clients, so every client gets every event once;
+ * an event's rows are fetched and serialized once per process, not once per client.
+ */
+import type { WebSocket } from 'ws';
+import type { AuthContext } from '../auth/context.ts';
+import { authKeys } from '../auth/hub-secret.ts';
+import type { SessionUser } from '../auth/middleware.ts';
+import { AuthFailure } from '../auth/failure.ts';
+import { authenticateSession } from '../auth/middleware.ts';
+import { alertPayload, alertRowsById } from '../alerts/payload.ts';
+import { ALERT_CHANNEL } from '../alerts/raise.ts';
+import type { Unlisten } from '../db/client.ts';
+import { NOTIFY_CHANNEL as DETECTIONS_CHANNEL } from '../ingest/batch-sql.ts';
+import type { Listen } from '../watchlists/cache.ts';
+import { presenceChanges, presenceOf, type CollectorSnapshot, type Presence } from './collector-status.ts';
+import { LiveConnection } from './connection.ts';
+import { detectionPayload, detectionRowsById } from './detection-payload.ts';
+import { CLOSE, defaultFeeds, envelope, parseFeed, PROTOCOL_VERSION, type ClientMessage } from './protocol.ts';
+
+export interface LiveOptions {
+  maxConnectionsPerUser: number;
+  pingIntervalMs?: number;
+  statusPollMs?: number;
+}
+
+export interface LiveStats {
+  connections: number;
+  alertsSent: number;
+  detectionsSent: number;
+  fetches: number;
+}
+
+export interface LiveBroker {
+  /** A new socket authenticated with `token` (its session cookie): registered, or told why not and closed. */
+  accept(ws: WebSocket, user: SessionUser, token: string): void;
+  start(listen: Listen): Promise<void>;
+  stop(): Promise<void>;
+  stats(): LiveStats;
+  /** For tests and the bench: deliver these alert ids now (what the NOTIFY does). */
+  deliverAlerts(ids: readonly string[]): Promise<void>;
+  deliverDetections(pks: readonly string[]): Promise<void>;
+  pollCollectors(): Promise<void>;
+}
+
+export function createLiveBroker(deps: AuthContext, options: LiveOptions): LiveBroker {
+  const pingIntervalMs = options.pingIntervalMs ?? 30_000;
+  const statusPollMs = options.statusPollMs ?? 10_000;
+  const connections = new Set<LiveConnection>();
+  const byUser = new Map<string, Set<LiveConnection>>();
+  const stats = { alertsSent: 0, detectionsSent: 0, fetches: 0 };
+  let unlisten: Unlisten[] = [];
+  let statusTimer: NodeJS.Timeout | undefined;
+  let presence: Map<string, Presence> | undefined;
+  // One delivery at a time per kind, in NOTIFY order: a client sees alerts in commit order.
+  let alertChain: Promise<void> = Promise.resolve();
+  let detectionChain: Promise<void> = Promise.resolve();
+  const signer = () => ({ key: authKeys(deps.config).imageLinkKey, baseUrl: deps.config.publicUrl, now: deps.clock.now() });
+
+  async function watchlistSubscribed(userId: string, watchlistId: string): Promise<boolean> {
+    const rows = await deps.db.sql('SELECT 1 FROM subscriptions s JOIN watchlists w ON w.id = s.watchlist_id WHERE s.user_id = $1 AND s.watchlist_id = $2 AND w.deleted_at IS NULL', [userId, watchlistId]);
+    return rows.length > 0;
+  }
+
+  async function onMessage(connection: LiveConnection, message: ClientMessage): Promise<void> {
+    if (message.type === 'pong') return;
+    const name = message.payload.feed;
+    const feed = parseFeed(name);
+    if (message.type === 'unsubscribe') {
+      const had = connection.feeds.delete(name);
+      connection.send('unsubscribed', { feed: name, success: had });
+      return;
+    }
+    let refusal: string | undefined;
+    if (!feed) refusal = `unknown feed "${name.slice(0, 60)}": alerts:*, alerts:{watchlist_id}, detections:live, collectors:status`;
+    else if (feed.kind === 'collectors' && connection.user.role !== 'admin') refusal = 'collectors:status is for admins';
+    else if (feed.kind === 'watchlist_alerts' && !(await watchlistSubscribed(connection.user.id, feed.watchlistId))) refusal = 'subscribe to the watchlist first (POST /api/v1/watchlist/{id}/subscription)';
+    if (refusal) {
+      connection.error(feed ? 'forbidden' : 'unknown_feed', refusal, name);
+      connection.send('subscribed', { feed: name, success: false });
+      return;
+    }
+    connection.feeds.add(feed?.kind === 'watchlist_alerts' ? `alerts:${feed.watchlistId}` : name);
+    connection.send('subscribed', { feed: name, success: true });
+  }
+
+  function accept(ws: WebSocket, user: SessionUser, token: string): void {
+    const mine = byUser.get(user.id) ?? new Set<LiveConnection>();
+    const connection = new LiveConnection(ws, user, {
+      pingIntervalMs,
+      now: () => deps.clock.now(),
+      log: deps.log,
+      onMessage,
+      // The same checks as at the upgrade: expiry, logout, an admin ending sessions, deactivation.
+      stillAuthorised: () => authenticateSession(deps, token).then(() => true, (err: unknown) => !(err instanceof AuthFailure)),
+      onClose: (c) => {
+        connections.delete(c);
+        const set = byUser.get(c.user.id);
+        set?.delete(c);
+        if (set && set.size === 0) byUser.delete(c.user.id);
+      },
+    });
+    if (mine.size >= options.maxConnectionsPerUser) {
+      connection.error('too_many_connections', `at most ${options.maxConnectionsPerUser} live connections per user; close another one first`);
+      connection.close(CLOSE.tooManyConnections, 'too many connections');
+      return;
+    }
+    mine.add(connection);
+    byUser.set(user.id, mine);
+    connections.add(connection);
+    for (const feed of defaultFeeds(user.role)) connection.feeds.add(feed);
+    connection.send('connected', { protocol_version: PROTOCOL_VERSION, user_id: user.id, role: user.role, feeds: [...connection.feeds], ping_interval_seconds: pingIntervalMs / 1000 });
+  }
+
+  async function deliverAlerts(ids: readonly string[]): Promise<void> {
+    if (connections.size === 0 || ids.length === 0) return;
+    const rows = await alertRowsById(deps.db, ids);
+    stats.fetches += 1;
+    if (rows.length === 0) return;
+    const watchlistIds = [...new Set(rows.map((r) => r.watchlist_id))];
+    const subs = await deps.db.sql<{ user_id: string; watchlist_id: string }>(
+      `SELECT user_id, watchlist_id FROM subscriptions WHERE watchlist_id IN (SELECT value::uuid FROM json_array_elements_text($1::json))`,
+      [JSON.stringify(watchlistIds)],
+    );
+    const subscribed = new Set(subs.map((s) => `${s.user_id}/${s.watchlist_id}`));
+    const sign = signer();
+    for (const row of rows) {
+      const text = JSON.stringify(envelope('alert', { ...alertPayload(row, sign) }, deps.clock.now(), `alert:${row.id}`));
+      for (const c of connections) {
+        if (!subscribed.has(`${c.user.id}/${row.watchlist_id}`)) continue;
+        if (!c.feeds.has('alerts:*') && !c.feeds.has(`alerts:${row.watchlist_id}`)) continue;
+        c.sendText('alert', text);
+        stats.alertsSent += 1;
+      }
+    }
+  }
+
+  async function deliverDetections(pks: readonly string[]): Promise<void> {
+    const listeners = [...connections].filter((c) => c.feeds.has('detections:live'));
+    if (listeners.length === 0 || pks.length === 0) return;
+    const rows = await detectionRowsById(deps.db, pks);
+    stats.fetches += 1;
+    const sign = signer();
+    for (const row of rows) {
+      const text = JSON.stringify(envelope('detection', detectionPayload(row, sign), deps.clock.now(), `detection:${row.id}`));
+      for (const c of listeners) {
+        c.sendText('detection', text);
+        stats.detectionsSent += 1;
+      }
+    }
+  }
+
+  async function pollCollectors(): Promise<void> {
+    const now = deps.clock.now();
+    const rows = await deps.db.sql<{ id: string; site_name: string; last_heartbeat_at: Date | null; last_heartbeat: { cameras_online?: number; cameras_total?: number } | null }>(
+      `SELECT id, site_name, last_heartbeat_at, last_heartbeat FROM collectors WHERE status = 'active'`,
+    );
+    const current = new Map<string, { presence: Presence; snapshot: CollectorSnapshot }>();
+    for (const r of rows) {
+      const snapshot: CollectorSnapshot = {
+        id: r.id, name: r.site_name, lastHeartbeatAt: r.last_heartbeat_at ? new Date(r.last_heartbeat_at) : null,
+        camerasOnline: r.last_heartbeat?.cameras_online ?? null, camerasTotal: r.last_heartbeat?.cameras_total ?? null,
+      };
+      current.set(r.id, { presence: presenceOf(snapshot.lastHeartbeatAt, now, deps.config.heartbeatSeconds), snapshot });
+    }
+    const changes = presence ? presenceChanges(presence, current) : [];
+    presence = new Map([...current].map(([id, v]) => [id, v.presence]));
+    for (const change of changes) {
+      const text = JSON.stringify(envelope('collector_status', {
+        collector_id: change.collector.id, collector_name: change.collector.name, status: change.status, previous_status: change.previous,
+        last_heartbeat_at: change.collector.lastHeartbeatAt?.toISOString() ?? null, cameras_online: change.collector.camerasOnline, cameras_total: change.collector.camerasTotal,
+      }, now));
+      for (const c of connections) if (c.user.role === 'admin' && c.feeds.has('collectors:status')) c.sendText('other', text);
+    }
+  }
+
+  const parseIds = (payload: string): string[] => {
+    try {
+      const parsed = JSON.parse(payload) as { ids?: unknown };
+      return Array.isArray(parsed.ids) ? parsed.ids.map(String).filter((id) => /^\d{1,19}$/.test(id)) : [];
+    } catch {
+      return [];
+    }
+  };
+
+  return {
+    accept,
+    deliverAlerts,
+    deliverDetections,
+    pollCollectors,
+    stats: () => ({ connections: connections.size, ...stats }),
+    async start(listen) {
+      unlisten.push(
+        await listen(ALERT_CHANNEL, (payload) => {
+          const ids = parseIds(payload);
+          alertChain = alertChain.then(() => deliverAlerts(ids)).catch((err: unknown) => deps.log.error({ err }, 'live alert delivery failed'));
+        }),
+      );
+      unlisten.push(
+        await listen(DETECTIONS_CHANNEL, (payload) => {
+          const ids = parseIds(payload);
+          detectionChain = detectionChain.then(() => deliverDetections(ids)).catch((err: unknown) => deps.log.error({ err }, 'live detection delivery failed'));
+        }),
+      );
+      await pollCollectors().catch((err: unknown) => deps.log.error({ err }, 'collector status poll failed'));
+      statusTimer = setInterval(() => void pollCollectors().catch((err: unknown) => deps.log.error({ err }, 'collector status poll failed')), statusPollMs);
+      statusTimer.unref();
+    },
+    async stop() {
+      clearInterval(statusTimer);
+      for (const u of unlisten) await u().catch(() => undefined);
+      unlisten = [];
+      for (const c of [...connections]) c.close(CLOSE.shuttingDown, 'hub stopping');
+      await Promise.allSettled([alertChain, detectionChain]);
+    },
+  };
+}

@@ -1,0 +1,161 @@
+/**
+ * One live connection (docs/live.md "Connection rules"): its user and feeds, the ping
+ * schedule and missed pongs, the client's message rate (10 a second) and the outgoing queue
+ * (100 a second, outbox.ts). The broker decides what to send; this decides when and how.
+ */
+import type { WebSocket } from 'ws';
+import { takeToken } from '@alpr/shared/rate-limit/index';
+import type { SessionUser } from '../auth/middleware.ts';
+import type { Log } from '../log.ts';
+import { Outbox, type QueuedMessage } from './outbox.ts';
+import { CLOSE, envelope, parseClientMessage, type ClientMessage, type ServerMessageType } from './protocol.ts';
+
+export const CLIENT_MESSAGES_PER_SECOND = 10;
+/** Refused messages in a row before the connection is closed: a client that ignores `rate_limited`. */
+const FLOOD_STRIKES = 50;
+const MISSED_PONGS_TO_CLOSE = 3;
+
+export interface ConnectionOptions {
+  pingIntervalMs: number;
+  now: () => Date;
+  log: Log;
+  /** Handles subscribe/unsubscribe (the broker knows what a user may see). */
+  onMessage: (connection: LiveConnection, message: ClientMessage) => Promise<void>;
+  /** Re-checks the session at each ping: logout or deactivation ends the connection. */
+  stillAuthorised: (user: SessionUser) => Promise<boolean>;
+  onClose: (connection: LiveConnection) => void;
+}
+
+export class LiveConnection {
+  readonly feeds = new Set<string>();
+  private readonly outbox = new Outbox();
+  private flushTimer: NodeJS.Timeout | undefined;
+  private pingTimer: NodeJS.Timeout | undefined;
+  private awaitingPong = false;
+  private missedPongs = 0;
+  private clientTat: number | null = null;
+  private strikes = 0;
+  private closed = false;
+
+  constructor(
+    readonly ws: WebSocket,
+    readonly user: SessionUser,
+    private readonly options: ConnectionOptions,
+  ) {
+    ws.on('message', (data, isBinary) => {
+      if (isBinary) {
+        this.error('invalid_message', 'messages are JSON text frames');
+        return;
+      }
+      void this.receive(data.toString());
+    });
+    ws.on('close', () => this.shutdown());
+    ws.on('error', (err) => options.log.debug({ err, user_id: user.id }, 'live connection error'));
+    this.pingTimer = setInterval(() => void this.tick(), options.pingIntervalMs);
+    this.pingTimer.unref();
+  }
+
+  get isOpen(): boolean {
+    return !this.closed;
+  }
+
+  /** Serialized once by the broker for every recipient of the same event. */
+  sendText(kind: QueuedMessage['kind'], text: string): void {
+    if (this.closed) return;
+    const offered = this.outbox.offer({ kind, text });
+    if (offered === 'overflow') {
+      // Alerts are never dropped in silence: the client reconnects and catches up.
+      this.options.log.warn({ user_id: this.user.id }, 'live connection too slow for its alerts: closed (1013)');
+      this.close(CLOSE.backlog, 'too many undelivered alerts: reconnect and fetch GET /api/v1/alerts?since=');
+      return;
+    }
+    this.flush();
+  }
+
+  send(type: ServerMessageType, payload: Record<string, unknown>, id?: string): void {
+    this.sendText('other', JSON.stringify(envelope(type, payload, this.options.now(), id)));
+  }
+
+  error(code: string, message: string, feed?: string): void {
+    this.send('error', { code, message, ...(feed ? { feed } : {}) });
+  }
+
+  close(code: number, reason: string): void {
+    if (this.closed) return;
+    this.ws.close(code, reason.slice(0, 120));
+    this.shutdown();
+  }
+
+  private flush(): void {
+    if (this.flushTimer || this.closed) return;
+    const { messages, waitMs } = this.outbox.take(this.options.now().getTime());
+    for (const m of messages) this.ws.send(m.text);
+    const drops = this.outbox.takeUnreportedDrops();
+    if (drops > 0) {
+      this.ws.send(JSON.stringify(envelope('error', { code: 'overflow', message: `${drops} detections were dropped: more than 100 messages a second`, feed: 'detections:live' }, this.options.now())));
+    }
+    if (waitMs > 0) {
+      this.flushTimer = setTimeout(() => {
+        this.flushTimer = undefined;
+        this.flush();
+      }, waitMs);
+    }
+  }
+
+  private async receive(text: string): Promise<void> {
+    const decision = takeToken(this.clientTat, this.options.now().getTime(), { limit: CLIENT_MESSAGES_PER_SECOND, windowMs: 1000 });
+    if (!decision.allowed) {
+      this.strikes += 1;
+      if (this.strikes >= FLOOD_STRIKES) {
+        this.close(CLOSE.clientFlood, 'over 10 messages a second after being told');
+        return;
+      }
+      this.error('rate_limited', 'at most 10 messages a second; this one was ignored');
+      return;
+    }
+    this.clientTat = decision.nextTatMs;
+    this.strikes = 0;
+    const parsed = parseClientMessage(text);
+    if (!parsed.ok) {
+      this.error(parsed.code, parsed.message);
+      return;
+    }
+    if (parsed.message.type === 'pong') {
+      this.awaitingPong = false;
+      this.missedPongs = 0;
+      return;
+    }
+    try {
+      await this.options.onMessage(this, parsed.message);
+    } catch (err) {
+      this.options.log.error({ err, user_id: this.user.id }, 'live message handling failed');
+      this.error('internal', 'the server could not handle this message');
+    }
+  }
+
+  private async tick(): Promise<void> {
+    if (this.closed) return;
+    if (this.awaitingPong) {
+      this.missedPongs += 1;
+      if (this.missedPongs >= MISSED_PONGS_TO_CLOSE) {
+        this.close(CLOSE.missedPongs, `${MISSED_PONGS_TO_CLOSE} pings without a pong`);
+        return;
+      }
+    }
+    if (!(await this.options.stillAuthorised(this.user).catch(() => true))) {
+      this.error('session_ended', 'the session ended (logout, expiry or deactivation)');
+      this.close(CLOSE.sessionEnded, 'session ended');
+      return;
+    }
+    this.awaitingPong = true;
+    this.send('ping', { server_time: this.options.now().toISOString() });
+  }
+
+  private shutdown(): void {
+    if (this.closed) return;
+    this.closed = true;
+    clearInterval(this.pingTimer);
+    clearTimeout(this.flushTimer);
+    this.options.onClose(this);
+  }
+}

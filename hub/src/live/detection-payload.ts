@@ -1,0 +1,48 @@
+/** The spec's `detection` payload for the `detections:live` feed, fetched once per process per batch. */
+import type { DbSession } from '../db/session.ts';
+import { cameraName, type LinkSigner } from '../alerts/payload.ts';
+import { signImageLink } from '../images/signed-link.ts';
+
+type DetectionRow = {
+  id: string;
+  plate_number: string;
+  plate_normalized: string;
+  confidence: number;
+  captured_at: Date;
+  collector_id: string;
+  site_name: string;
+  collector_config: Record<string, unknown>;
+  camera_id: string;
+  direction: string;
+  full_image_hash: string | null;
+  crop_image_hash: string | null;
+};
+
+export async function detectionRowsById(db: DbSession, pks: readonly string[]): Promise<DetectionRow[]> {
+  if (pks.length === 0) return [];
+  return db.sql<DetectionRow>(
+    `SELECT d.id, d.plate_number, d.plate_normalized, d.confidence, d.captured_at, d.collector_id, c.site_name, c.config AS collector_config,
+            d.camera_id, d.direction, d.full_image_hash, d.crop_image_hash
+     FROM detection_keys k
+     JOIN detections d ON d.id = k.detection_pk AND d.captured_at = k.captured_at
+     JOIN collectors c ON c.id = d.collector_id
+     WHERE k.detection_pk IN (SELECT value::bigint FROM json_array_elements_text($1::json))
+     ORDER BY d.id`,
+    [JSON.stringify(pks)],
+  );
+}
+
+export function detectionPayload(row: DetectionRow, signer: LinkSigner): Record<string, unknown> {
+  const link = (hash: string | null): string | null => (hash ? signImageLink(signer.key, signer.baseUrl, hash.trim(), signer.now) : null);
+  return {
+    id: String(row.id),
+    plate_number: row.plate_number,
+    plate_normalized: row.plate_normalized,
+    confidence: Number(row.confidence),
+    captured_at: new Date(row.captured_at).toISOString(),
+    collector: { id: row.collector_id, name: row.site_name },
+    camera: { id: row.camera_id, name: cameraName(row.collector_config ?? {}, row.camera_id) },
+    direction: row.direction,
+    image_urls: { full: link(row.full_image_hash), crop: link(row.crop_image_hash) },
+  };
+}

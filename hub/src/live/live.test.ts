@@ -1,0 +1,204 @@
+import t from 'tap';
+import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { serve } from '@hono/node-server';
+import { adminTestContext, send, type Session } from '../admin/testing.ts';
+import { claimedCollector } from '../collectors/testing.ts';
+import { encodeBatch, jpegLike, sampleDetection } from '../ingest/test-support.ts';
+import { createWatchlistCache } from '../watchlists/cache.ts';
+import { createAlertWorker } from '../alerts/worker.ts';
+import { createLiveBroker } from './broker.ts';
+import { connect, refusedStatus, type TestClient } from './testing.ts';
+import { attachLiveChannel } from './upgrade.ts';
+
+const ctx = await adminTestContext(t);
+const db = ctx.database;
+const broker = createLiveBroker(ctx.deps, { maxConnectionsPerUser: 5, pingIntervalMs: 150, statusPollMs: 3_600_000 });
+await broker.start(db.listen.bind(db));
+const server = serve({ fetch: ctx.app.fetch, hostname: '127.0.0.1', port: 0 }) as Server;
+await new Promise<void>((resolve) => server.once('listening', () => resolve()));
+const channel = attachLiveChannel(server, ctx.deps, broker);
+t.teardown(async () => {
+  await broker.stop();
+  channel.close();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+});
+const port = (server.address() as AddressInfo).port;
+const WS = `ws://127.0.0.1:${port}/ws`;
+const worker = createAlertWorker(ctx.deps, createWatchlistCache(ctx.deps));
+const collector = await claimedCollector(ctx.deps, { config: { cameras: [{ id: 'gate-1', name: 'North gate' }] } });
+
+const operator = await ctx.session('operator');
+const admin = await ctx.session('admin');
+const watchlist = (await (await send(ctx, operator, 'POST', '/api/v1/watchlist', { name: 'Live', priority: 'critical' })).json()) as { id: string };
+await send(ctx, operator, 'POST', `/api/v1/watchlist/${watchlist.id}/entries`, { plate: 'L1VE01', notes: 'seen at the docks' });
+
+const open: TestClient[] = [];
+t.teardown(() => open.forEach((c) => c.ws.close()));
+/** A client that answers pings, like a dashboard. */
+async function client(s: Session, extra: Record<string, string> = {}, answerPings = true): Promise<TestClient> {
+  const c = await connect(WS, { cookie: s.client.jar.header(), ...extra });
+  open.push(c);
+  if (answerPings) c.ws.on('message', (d) => JSON.parse(d.toString()).type === 'ping' && c.send({ type: 'pong', payload: {} }));
+  return c;
+}
+
+async function upload(plates: readonly string[]): Promise<void> {
+  const { body, contentType } = encodeBatch(plates.map((text, i) => ({
+    detection: sampleDetection({ plate: { text, confidence: 0.88 }, timestamp: new Date(ctx.clock.now().getTime() - 30_000 + i).toISOString() }),
+    fullScene: jpegLike(2000), plateCrop: jpegLike(500),
+  })));
+  const res = await ctx.app.request('/api/v1/detections/batch', { method: 'POST', headers: { 'x-api-key': collector.apiKey, 'content-type': contentType }, body: new Uint8Array(body) });
+  if (res.status !== 201) throw new Error(`batch ${res.status}`);
+  while ((await worker.runOnce()) > 0) { /* the worker's NOTIFY reaches the broker */ }
+}
+
+t.test('upgrade: the session cookie is checked first; version and origin too', async (t) => {
+  const viewer = await ctx.session('viewer');
+  t.equal(await refusedStatus(WS, {}), 401, 'no cookie: 401 before upgrading');
+  t.equal(await refusedStatus(WS, { cookie: 'access_token=forged' }), 401);
+  t.equal(await refusedStatus(`${WS}?v=2`, { cookie: viewer.client.jar.header() }), 400, 'an unknown protocol version');
+  t.equal(await refusedStatus(WS, { cookie: viewer.client.jar.header(), origin: 'https://evil.example' }), 403, 'a foreign page cannot ride the cookie');
+  t.equal(await refusedStatus(`ws://127.0.0.1:${port}/other`, { cookie: viewer.client.jar.header() }), 404);
+  const c = await client(viewer, { origin: 'https://hub.example.test' });
+  const hello = await c.next('connected');
+  t.match(hello, { payload: { protocol_version: 1, feeds: ['alerts:*'], role: 'viewer' }, timestamp: /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/, id: /.+/ });
+  t.same(Object.keys(hello).sort(), ['id', 'payload', 'timestamp', 'type'], 'the envelope, exactly');
+  const v1 = await client(viewer, {}, true);
+  t.ok(await v1.next('connected'), 'v=1 or no v');
+});
+
+t.test('an alert reaches subscribed users only; detections:live gets the detection; payloads exactly per spec', async (t) => {
+  const subscriber = await ctx.session('viewer');
+  const bystander = await ctx.session('viewer');
+  const watcher = await ctx.session('operator');
+  await send(ctx, subscriber, 'POST', `/api/v1/watchlist/${watchlist.id}/subscription`);
+  const a = await client(subscriber);
+  const b = await client(bystander);
+  const w = await client(watcher);
+  for (const c of [a, b, w]) await c.next('connected');
+  w.send({ type: 'subscribe', payload: { feed: 'detections:live' } });
+  t.match(await w.next('subscribed'), { payload: { feed: 'detections:live', success: true } });
+
+  await upload(['L1VE01', 'NOTW4T']);
+  const alert = await a.next('alert');
+  t.same(Object.keys(alert.payload).sort(), ['alert_id', 'detection', 'detection_id', 'entry', 'plate_number', 'watchlist']);
+  t.same(Object.keys(alert.payload.detection).sort(), ['camera_name', 'captured_at', 'collector_name', 'confidence', 'image_urls']);
+  t.match(alert.payload, {
+    plate_number: 'L1VE01', watchlist: { id: watchlist.id, name: 'Live', priority: 'critical' },
+    entry: { notes: 'seen at the docks', added_by: operator.user.user.id },
+    detection: { camera_name: 'North gate', confidence: 0.88, image_urls: { full: /\/api\/v1\/images\/[0-9a-f]{64}\?exp=/, crop: /sig=/ } },
+  });
+  t.equal(alert.id, `alert:${alert.payload.alert_id}`);
+  const first = await w.next('detection');
+  const second = await w.next('detection');
+  t.same([first.payload.plate_number, second.payload.plate_number].sort(), ['L1VE01', 'NOTW4T']);
+  t.same(Object.keys(first.payload).sort(), ['camera', 'captured_at', 'collector', 'confidence', 'direction', 'id', 'image_urls', 'plate_normalized', 'plate_number']);
+  t.match(first.payload, { collector: { id: collector.collectorId, name: /^Site / }, camera: { id: 'gate-1', name: 'North gate' } });
+  await sleep(300);
+  t.same(b.all('alert'), [], 'an unsubscribed viewer receives nothing');
+  t.same(w.all('alert'), [], 'nor an operator who is not subscribed');
+  t.same(a.all('detection'), [], 'detections:live is off by default');
+  t.equal(a.all('alert').length, 1, 'exactly once');
+
+  // Narrowing to one watchlist: alerts:* off, alerts:{id} on.
+  a.send({ type: 'unsubscribe', payload: { feed: 'alerts:*' } });
+  t.match(await a.next('unsubscribed'), { payload: { feed: 'alerts:*', success: true } });
+  await upload(['L1VE01']);
+  await sleep(300);
+  t.equal(a.all('alert').length, 1, 'no feed, no alert');
+  a.send({ type: 'subscribe', payload: { feed: `alerts:${watchlist.id}` } });
+  t.match(await a.next('subscribed'), { payload: { success: true } });
+  await upload(['L1VE01']);
+  t.ok(await a.next('alert'), 'alerts:{watchlist_id} delivers that watchlist');
+});
+
+t.test('feeds a user may not have, unknown types and bad frames get the spec error', async (t) => {
+  const viewer = await ctx.session('viewer');
+  const c = await client(viewer);
+  await c.next('connected');
+  c.send({ type: 'subscribe', payload: { feed: 'collectors:status' } });
+  t.match(await c.next('error'), { payload: { code: 'forbidden', feed: 'collectors:status' } });
+  t.match(await c.next('subscribed'), { payload: { feed: 'collectors:status', success: false } });
+  c.send({ type: 'subscribe', payload: { feed: `alerts:${watchlist.id}` } });
+  t.match(await c.next('error'), { payload: { code: 'forbidden', message: /subscribe to the watchlist first/ } });
+  c.send({ type: 'subscribe', payload: { feed: 'everything' } });
+  t.match(await c.next('error'), { payload: { code: 'unknown_feed' } });
+  c.send({ type: 'teleport', payload: {} });
+  t.match(await c.next('error'), { payload: { code: 'unknown_type' } });
+  c.send('not json');
+  t.match(await c.next('error'), { payload: { code: 'invalid_message' } });
+  c.send({ type: 'subscribe' });
+  t.match(await c.next('error'), { payload: { code: 'invalid_message' } });
+  const a = await client(admin);
+  t.match(await a.next('connected'), { payload: { feeds: ['alerts:*', 'collectors:status'] } }, 'admins get collector status by default');
+});
+
+t.test('at most 5 connections per user: the 6th gets an error and close code 4008', async (t) => {
+  const user = await ctx.session('viewer');
+  const five = [];
+  for (let i = 0; i < 5; i++) five.push(await client(user));
+  for (const c of five) await c.next('connected');
+  const sixth = await connect(WS, { cookie: user.client.jar.header() });
+  t.match(await sixth.next('error'), { payload: { code: 'too_many_connections' } });
+  t.match(await sixth.closed, { code: 4008 });
+  five[0]?.ws.close();
+  await five[0]?.closed;
+  await sleep(50);
+  const again = await client(user);
+  t.ok(await again.next('connected'), 'a slot freed by a close is usable again');
+});
+
+t.test('pings every interval; three missed pongs close the connection; answering keeps it', async (t) => {
+  const user = await ctx.session('viewer');
+  const silent = await client(user, {}, false);
+  const polite = await client(user);
+  t.match(await silent.next('ping'), { payload: { server_time: /Z$/ } });
+  const closed = await silent.closed;
+  t.equal(closed.code, 4001, `closed after three pings without a pong (${silent.all('ping').length} pings)`);
+  t.equal(silent.all('ping').length, 3);
+  t.equal(polite.ws.readyState, polite.ws.OPEN, 'the client that answers stays');
+});
+
+t.test('client messages: 10 a second, the excess refused; a client that keeps flooding is closed', async (t) => {
+  const user = await ctx.session('viewer');
+  // No automatic pongs here: they would count against the same 10 a second.
+  const c = await client(user, {}, false);
+  await c.next('connected');
+  for (let i = 0; i < 15; i++) c.send({ type: 'unsubscribe', payload: { feed: 'detections:live' } });
+  await sleep(200);
+  t.equal(c.all('unsubscribed').length, 10, '10 handled');
+  t.equal(c.all('error').filter((e) => e.payload.code === 'rate_limited').length, 5, '5 refused with rate_limited');
+  for (let i = 0; i < 80; i++) c.send({ type: 'pong' });
+  t.equal((await c.closed).code, 4029);
+});
+
+t.test('collector status: admins hear a collector go offline after 3 missed heartbeats, and come back', async (t) => {
+  const a = await client(admin);
+  await a.next('connected');
+  await db.sql(`UPDATE collectors SET last_heartbeat_at = $2 WHERE id = $1`, [collector.collectorId, ctx.clock.now().toISOString()]);
+  await broker.pollCollectors();
+  ctx.clock.advance(3 * 60_000);
+  await broker.pollCollectors();
+  const offline = await a.next('collector_status');
+  t.match(offline.payload, { collector_id: collector.collectorId, status: 'offline', previous_status: 'online' });
+  t.same(Object.keys(offline.payload).sort(), ['cameras_online', 'cameras_total', 'collector_id', 'collector_name', 'last_heartbeat_at', 'previous_status', 'status']);
+  await db.sql(`UPDATE collectors SET last_heartbeat_at = $2 WHERE id = $1`, [collector.collectorId, ctx.clock.now().toISOString()]);
+  await broker.pollCollectors();
+  t.match((await a.next('collector_status')).payload, { status: 'online', previous_status: 'offline' });
+  const viewer = await client(await ctx.session('viewer'));
+  await viewer.next('connected');
+  await sleep(100);
+  t.same(viewer.all('collector_status'), [], 'viewers never see it');
+});
+
+t.test('logout ends the live connection at the next ping', async (t) => {
+  const user = await ctx.session('viewer');
+  const c = await client(user);
+  await c.next('connected');
+  const out = await user.client.post('/auth/logout', {});
+  t.ok(out.status < 400, `logout ${out.status}`);
+  t.equal((await c.closed).code, 4401);
+  t.match(c.all('error').at(-1), { payload: { code: 'session_ended' } });
+});

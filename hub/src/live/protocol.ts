@@ -1,0 +1,89 @@
+/**
+ * The live channel's wire format (spec "Live channel messages"; docs/live.md). Pure:
+ * envelopes, client-message parsing and feed rules, with no sockets.
+ */
+import { randomUUID } from 'node:crypto';
+import { z } from 'zod';
+import type { UserRole } from '../db/schema/users.ts';
+
+export const PROTOCOL_VERSION = 1;
+
+export type ServerMessageType = 'connected' | 'detection' | 'alert' | 'collector_status' | 'ping' | 'subscribed' | 'unsubscribed' | 'error';
+
+export interface Envelope {
+  type: ServerMessageType;
+  payload: Record<string, unknown>;
+  /** ISO 8601 UTC with milliseconds. */
+  timestamp: string;
+  id: string;
+}
+
+/** One server message. `id` is the event's own id when it has one (so repeats are recognisable). */
+export function envelope(type: ServerMessageType, payload: Record<string, unknown>, now: Date, id: string = randomUUID()): Envelope {
+  return { type, payload, timestamp: now.toISOString(), id };
+}
+
+export const FEED_ALL_ALERTS = 'alerts:*';
+export const FEED_DETECTIONS = 'detections:live';
+export const FEED_COLLECTORS = 'collectors:status';
+const WATCHLIST_FEED = /^alerts:([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/i;
+
+export type Feed = { kind: 'all_alerts' } | { kind: 'watchlist_alerts'; watchlistId: string } | { kind: 'detections' } | { kind: 'collectors' };
+
+export function parseFeed(name: string): Feed | undefined {
+  if (name === FEED_ALL_ALERTS) return { kind: 'all_alerts' };
+  if (name === FEED_DETECTIONS) return { kind: 'detections' };
+  if (name === FEED_COLLECTORS) return { kind: 'collectors' };
+  const match = WATCHLIST_FEED.exec(name);
+  return match?.[1] ? { kind: 'watchlist_alerts', watchlistId: match[1].toLowerCase() } : undefined;
+}
+
+/** Feeds a connection starts with: every alert of the user's subscriptions; admins also collector status. */
+export function defaultFeeds(role: UserRole): string[] {
+  return role === 'admin' ? [FEED_ALL_ALERTS, FEED_COLLECTORS] : [FEED_ALL_ALERTS];
+}
+
+const feedName = z.string().min(1).max(100);
+export const clientMessageSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('pong'), payload: z.record(z.string(), z.unknown()).optional() }).passthrough(),
+  z.object({ type: z.literal('subscribe'), payload: z.object({ feed: feedName }).passthrough() }).passthrough(),
+  z.object({ type: z.literal('unsubscribe'), payload: z.object({ feed: feedName }).passthrough() }).passthrough(),
+]);
+export type ClientMessage = z.infer<typeof clientMessageSchema>;
+
+export type ParsedClientMessage = { ok: true; message: ClientMessage } | { ok: false; code: 'invalid_message' | 'unknown_type'; message: string };
+
+/** A text frame from a client: JSON, a known type, its payload's shape. */
+export function parseClientMessage(text: string): ParsedClientMessage {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch {
+    return { ok: false, code: 'invalid_message', message: 'messages are JSON objects with a "type"' };
+  }
+  if (!raw || typeof raw !== 'object' || Array.isArray(raw) || typeof (raw as { type?: unknown }).type !== 'string') {
+    return { ok: false, code: 'invalid_message', message: 'messages are JSON objects with a "type"' };
+  }
+  const type = (raw as { type: string }).type;
+  if (type !== 'pong' && type !== 'subscribe' && type !== 'unsubscribe') {
+    return { ok: false, code: 'unknown_type', message: `unknown message type "${type.slice(0, 40)}": the client may send pong, subscribe, unsubscribe` };
+  }
+  const parsed = clientMessageSchema.safeParse(raw);
+  if (!parsed.success) return { ok: false, code: 'invalid_message', message: `${type}: payload must be { "feed": "<feed name>" }` };
+  return { ok: true, message: parsed.data };
+}
+
+/** Close codes (RFC 6455 private range 4000-4999 for ours). */
+export const CLOSE = {
+  /** The 6th connection of a user. */
+  tooManyConnections: 4008,
+  /** Three pings went unanswered. */
+  missedPongs: 4001,
+  /** The client kept sending after being told it is over its rate. */
+  clientFlood: 4029,
+  /** Alerts could not be delivered fast enough: reconnect and catch up with GET /api/v1/alerts. */
+  backlog: 1013,
+  /** The session ended (logout, expiry, deactivation) while connected. */
+  sessionEnded: 4401,
+  shuttingDown: 1001,
+} as const;
