@@ -60,7 +60,14 @@ export interface HubUnderTest {
  * A real hub process for cross-package tests, on real PostgreSQL when DATABASE_URL is set
  * (a fresh database per test), failing under CI without it, and on PGlite otherwise.
  */
-export async function hubUnderTest(t: TestHandle & { comment(m: string): void }): Promise<HubUnderTest> {
+export interface HubUnderTestOptions {
+  /** Runs with the hub's environment before the hub starts (CLI set-up: PGlite allows one process). */
+  beforeStart?: (env: Record<string, string>) => Promise<void>;
+  /** Extra hub environment. */
+  env?: Record<string, string>;
+}
+
+export async function hubUnderTest(t: TestHandle & { comment(m: string): void }, options: HubUnderTestOptions = {}): Promise<HubUnderTest> {
   const port = await freePort();
   const dataDir = await mkdtemp(join(tmpdir(), 'alpr-e2e-hub-'));
   t.teardown(traced('rm data dir', () => rm(dataDir, { recursive: true, force: true })));
@@ -85,8 +92,9 @@ export async function hubUnderTest(t: TestHandle & { comment(m: string): void })
     };
   }
   const database = env['DATABASE_URL'] ? 'postgres' : 'pglite';
-  Object.assign(env, { HUB_HOST: '127.0.0.1', HUB_PORT: String(port), HUB_LOG_LEVEL: 'warn' });
+  Object.assign(env, { HUB_HOST: '127.0.0.1', HUB_PORT: String(port), HUB_LOG_LEVEL: 'warn' }, options.env ?? {});
   const claimCode = await createPendingCollector(env, 'E2E site');
+  await options.beforeStart?.(env);
   let hub: RunningProcess | undefined;
   let log = '';
   const url = `http://127.0.0.1:${port}`;
