@@ -20,5 +20,7 @@ if [ -z "$ingest_url" ]; then
 fi
 printf '\n== hub ingest (PostgreSQL %s)\n' "$ingest_url"
 DATABASE_URL="$ingest_url" npx tsx scripts/bench/hub-ingest.ts --batches "${BENCH_BATCHES:-200}" --repeat "${BENCH_REPEAT:-1}"
+printf '\n== alerts and live channel (PostgreSQL %s)\n' "$ingest_url"
+DATABASE_URL="$ingest_url" npx tsx scripts/bench/alerts-live.ts --alerts "${BENCH_ALERTS:-500}" --clients "${BENCH_LIVE_CLIENTS:-1000}" --batches "${BENCH_LIVE_BATCHES:-200}"
 run scripts/bench/login-timing.ts --samples "${BENCH_LOGIN_SAMPLES:-100}"
 run scripts/bench/adapter-hostile.ts --runs "${BENCH_HOSTILE_RUNS:-5}"

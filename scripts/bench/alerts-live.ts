@@ -1,0 +1,177 @@
+/**
+ * Alert and live-channel benchmark (issue 11; docs/performance.md "Alerts and live channel"):
+ * the real hub app, alert worker, watchlist cache and live channel in this process over a
+ * production-configured PostgreSQL, HTTP and WebSocket on 127.0.0.1.
+ *
+ *   DATABASE_URL=... npx tsx scripts/bench/alerts-live.ts [--alerts 500] [--clients 1000] [--batches 200]
+ *
+ * 1. Alert latency: one collector posts batches of 50 detections (no images), one of them a
+ *    watched plate; from each batch POST's 201 to the subscribed operator's `alert` frame.
+ * 2. Live fan-out: N WebSocket clients (in a child process, so their parsing is not the
+ *    hub's) on `detections:live`; from each one-detection batch's 201 to every client's
+ *    `detection` frame; the hub process's RSS with them connected.
+ * Every figure is printed with the 1-minute load average beside it.
+ */
+import { fork } from 'node:child_process';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { serve } from '@hono/node-server';
+import postgres from 'postgres';
+import WebSocket from 'ws';
+import { createHubApp } from '../../hub/src/app.ts';
+import { startAlerts } from '../../hub/src/alerts/run.ts';
+import { createUser } from '../../hub/src/auth/registration.ts';
+import { systemClock } from '../../hub/src/clock.ts';
+import { claim } from '../../hub/src/collectors/claim.ts';
+import { SYSTEM_ACTOR } from '../../hub/src/collectors/context.ts';
+import { createCollector } from '../../hub/src/collectors/create-collector.ts';
+import { loadHubConfig } from '../../hub/src/config.ts';
+import { openDatabase } from '../../hub/src/db/client.ts';
+import type { HubDeps } from '../../hub/src/deps.ts';
+import { openImageStore } from '../../hub/src/ingest/image-store.ts';
+import { createLoadMonitor } from '../../hub/src/ingest/load-monitor.ts';
+import { encodeBatch, sampleDetection } from '../../hub/src/ingest/test-support.ts';
+import { createLiveBroker } from '../../hub/src/live/broker.ts';
+import { attachLiveChannel } from '../../hub/src/live/upgrade.ts';
+import { createLog } from '../../hub/src/log.ts';
+import { signInOverHttp } from '../../test/e2e/users-over-http.ts';
+
+const { values: args } = parseArgs({ options: { alerts: { type: 'string', default: '500' }, clients: { type: 'string', default: '1000' }, batches: { type: 'string', default: '200' } } });
+const ALERTS = Number(args.alerts);
+const CLIENTS = Number(args.clients);
+const FANOUT_BATCHES = Number(args.batches);
+const now = (): number => performance.timeOrigin + performance.now();
+const load = (): string => `load ${loadavg()[0]?.toFixed(2)}`;
+
+function percentiles(values: number[]): string {
+  const s = [...values].sort((a, b) => a - b);
+  const p = (q: number) => (s[Math.min(s.length - 1, Math.ceil((q / 100) * s.length) - 1)] ?? NaN).toFixed(1).padStart(6);
+  return `p50 ${p(50)} ms  p95 ${p(95)} ms  p99 ${p(99)} ms  max ${(s.at(-1) ?? NaN).toFixed(1)} ms  (n=${s.length})`;
+}
+
+async function main(): Promise<void> {
+  const adminUrl = process.env['DATABASE_URL'];
+  if (!adminUrl) throw new Error('DATABASE_URL is required (npm run bench starts a production-configured server)');
+  const name = `alpr_bench_${randomBytes(4).toString('hex')}`;
+  const admin = postgres(adminUrl, { max: 1, onnotice: () => undefined });
+  await admin.unsafe(`CREATE DATABASE ${name}`);
+  const [settings] = await admin<{ s: string }[]>`SELECT string_agg(name || '=' || setting, ' ' ORDER BY name) AS s FROM pg_settings WHERE name IN ('fsync', 'synchronous_commit', 'full_page_writes')`;
+  console.log(`PostgreSQL settings: ${settings?.s}`);
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  const dataDir = await mkdtemp(join(tmpdir(), 'alpr-bench-live-'));
+  const log = createLog('error', process.stderr);
+  const db = await openDatabase({ url: url.toString(), log: createLog('silent'), maxConnections: 10 });
+  const config = loadHubConfig({ HUB_DATA_DIR: dataDir, HUB_SESSION_SECRET: randomBytes(32).toString('hex'), HUB_PUBLIC_URL: 'http://127.0.0.1:1' });
+  const images = openImageStore(join(dataDir, 'images'));
+  const deps: HubDeps = { db, images, load: createLoadMonitor(() => 0), clock: systemClock, log, config };
+  const server = serve({ fetch: createHubApp(deps).fetch, hostname: '127.0.0.1', port: 0 }) as Server;
+  await new Promise<void>((resolve) => server.once('listening', () => resolve()));
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const broker = createLiveBroker(deps, { maxConnectionsPerUser: CLIENTS + 10 });
+  await broker.start(db.listen.bind(db));
+  const channel = attachLiveChannel(server, deps, broker);
+  const alerts = await startAlerts({ db, clock: systemClock, log }, { lockTimeoutMs: 30_000 });
+  const clientsProc = fork(join(import.meta.dirname, 'live-clients.ts'), [], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  try {
+    const created = await createCollector(deps, SYSTEM_ACTOR, { siteName: 'Bench site' });
+    const { api_key: apiKey } = await claim(deps, { claim_code: created.claimCode, hardware_id: `bench-${randomUUID()}` }, '127.0.0.1');
+    const password = 'bench correct horse battery staple';
+    await createUser(deps, { email: 'op@bench.test', password, role: 'operator' });
+    const operator = await signInOverHttp(base, 'op@bench.test', password);
+    const list = (await (await operator.post('/api/v1/watchlist', { name: 'Bench' })).json()) as { id: string };
+    const watched = Array.from({ length: ALERTS }, (_, i) => `BW${String(i).padStart(5, '0')}`);
+    await fetch(`${base}/api/v1/watchlist/${list.id}/import`, { method: 'POST', headers: { cookie: `${operator.cookie}; csrf_token=b`, 'x-csrf-token': 'b', 'content-type': 'text/csv' }, body: `plate\n${watched.join('\n')}\n` });
+    await operator.post(`/api/v1/watchlist/${list.id}/subscription`);
+    const post = async (plates: readonly string[]): Promise<number> => {
+      const { body, contentType } = encodeBatch(plates.map((text) => ({ detection: sampleDetection({ plate: { text, confidence: 0.9 } }) })));
+      const res = await fetch(`${base}/api/v1/detections/batch`, { method: 'POST', headers: { 'x-api-key': apiKey, 'content-type': contentType }, body: new Uint8Array(body) });
+      const at = now();
+      if (res.status !== 201) throw new Error(`batch ${res.status}: ${await res.text()}`);
+      await res.arrayBuffer();
+      return at;
+    };
+
+    // 1. Alert latency.
+    const ws = new WebSocket(`${base.replace('http', 'ws')}/ws`, { headers: { cookie: operator.cookie } });
+    const arrived = new Map<string, number>();
+    ws.on('message', (data) => {
+      const m = JSON.parse(data.toString()) as { type: string; payload: { plate_number?: string } };
+      if (m.type === 'alert' && m.payload.plate_number) arrived.set(m.payload.plate_number, now());
+    });
+    await new Promise((resolve) => ws.once('open', resolve));
+    const fromCreated: number[] = [];
+    const fromStart: number[] = [];
+    let early = 0;
+    for (const [i, plate] of watched.entries()) {
+      const batch = Array.from({ length: 50 }, (_, j) => (j === 25 ? plate : `BU${i}X${j}`));
+      const started = now();
+      const created201 = await post(batch);
+      for (let wait = 0; !arrived.has(plate) && wait < 5_000; wait++) await new Promise((r) => setTimeout(r, 1));
+      const at = arrived.get(plate);
+      if (at === undefined) throw new Error(`no alert for ${plate}`);
+      if (at < created201) early += 1;
+      fromCreated.push(Math.max(0, at - created201));
+      fromStart.push(at - started);
+    }
+    ws.close();
+    console.log(`alert latency, 201 -> WebSocket frame   ${percentiles(fromCreated)}  ${load()}`);
+    console.log(`alert latency, POST sent -> frame       ${percentiles(fromStart)}  (${early} frames arrived before the 201 reached the client)  ${load()}`);
+
+    // 2. Fan-out to N detections:live clients.
+    const rssBefore = process.memoryUsage().rss;
+    clientsProc.send({ start: { url: `${base.replace('http', 'ws')}/ws`, cookie: operator.cookie, count: CLIENTS } });
+    await new Promise<void>((resolve, reject) => clientsProc.once('message', (m: { ready?: boolean; error?: string }) => (m.ready ? resolve() : reject(new Error(m.error)))));
+    await new Promise((r) => setTimeout(r, 1_000));
+    const rssWith = process.memoryUsage().rss;
+    const sentAt = new Map<string, number>();
+    for (let i = 0; i < FANOUT_BATCHES; i++) {
+      const d = sampleDetection({ plate: { text: `FO${String(i).padStart(5, '0')}`, confidence: 0.9 } });
+      const { body, contentType } = encodeBatch([{ detection: d }]);
+      const res = await fetch(`${base}/api/v1/detections/batch`, { method: 'POST', headers: { 'x-api-key': apiKey, 'content-type': contentType }, body: new Uint8Array(body) });
+      const at = now();
+      const stored = (await res.json()) as { results?: Array<{ id?: string; status?: string }> };
+      void stored;
+      sentAt.set(d.detection_id, at);
+      // 1,000 frames per detection: pace at 20 detections/s so the clients' process keeps up.
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    await new Promise((r) => setTimeout(r, 3_000));
+    clientsProc.send({ report: true });
+    const report = await new Promise<Record<string, number[]>>((resolve) => clientsProc.once('message', (m: { arrivals: Record<string, number[]> }) => resolve(m.arrivals)));
+    // Map hub detection pks back to the 201 times via plate order: fetch id -> detection_id.
+    const rows = await db.sql<{ id: string; detection_id: string }>('SELECT id::text AS id, detection_id FROM detections WHERE plate_number LIKE $1', ['FO%']);
+    const latencies: number[] = [];
+    let missing = 0;
+    for (const r of rows) {
+      const t201 = sentAt.get(r.detection_id);
+      const got = report[r.id] ?? [];
+      missing += CLIENTS - got.length;
+      if (t201 !== undefined) for (const at of got) latencies.push(Math.max(0, at - t201));
+    }
+    console.log(`live fan-out to ${CLIENTS} clients, 201 -> frame  ${percentiles(latencies)}  frames missing ${missing}  ${load()}`);
+    const rssAfter = process.memoryUsage().rss;
+    console.log(`hub process RSS: ${(rssBefore / 1048576).toFixed(0)} MiB before the clients, ${(rssWith / 1048576).toFixed(0)} MiB with ${CLIENTS} connected, ${(rssAfter / 1048576).toFixed(0)} MiB after the fan-out  ${load()}`);
+    console.log(`worker: ${JSON.stringify(alerts.worker.stats())}; live: ${JSON.stringify(broker.stats())}`);
+  } finally {
+    clientsProc.send({ stop: true });
+    await alerts.stop();
+    await broker.stop();
+    channel.close();
+    server.closeAllConnections?.();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    await images.close();
+    await db.close();
+    await admin.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await admin.end({ timeout: 5 });
+    await rm(dataDir, { recursive: true, force: true });
+  }
+}
+
+await main();
+process.exit(0);
