@@ -34,7 +34,9 @@ if (process.env['ALPR_E2E_DATABASE'] === 'pglite') {
     const claimCode = await createPendingCollector(shared, 'Fan-out site');
     const [portA, portB] = [await freePort(), await freePort()];
     // Each hub its own data folder: an image journal belongs to one process (docs/live.md).
-    const hubA = await startHubProcess({ env: { ...shared, HUB_PORT: String(portA), HUB_DATA_DIR: join(dataDir, 'a') }, timeoutMs: 120_000 });
+    // Only hub B runs an alert worker: an entry added through hub A can only raise an alert if
+    // hub A's change reached hub B's watchlist cache (LISTEN/NOTIFY; its 60 s reload is far off).
+    const hubA = await startHubProcess({ env: { ...shared, HUB_PORT: String(portA), HUB_DATA_DIR: join(dataDir, 'a'), HUB_ALERT_WORKER: 'off' }, timeoutMs: 120_000 });
     t.teardown(traced('stop hub A', () => hubA.stop()));
     const hubB = await startHubProcess({ env: { ...shared, HUB_PORT: String(portB), HUB_DATA_DIR: join(dataDir, 'b') }, timeoutMs: 120_000 });
     t.teardown(traced('stop hub B', () => hubB.stop()));
@@ -59,7 +61,7 @@ if (process.env['ALPR_E2E_DATABASE'] === 'pglite') {
       await c.next('subscribed');
     }
 
-    // Uploads alternate between the hubs; both run an alert worker.
+    // Uploads alternate between the hubs; hub B's worker raises every alert.
     const plates = ['FAN0UT1', 'OTHER01', 'FAN0UT1', 'OTHER02', 'FAN0UT1', 'OTHER03'];
     for (const [i, plate] of plates.entries()) {
       const { body, contentType } = encodeBatch([{ detection: sampleDetection({ plate: { text: plate, confidence: 0.9 } }), fullScene: jpegLike(1500) }]);
@@ -79,5 +81,11 @@ if (process.env['ALPR_E2E_DATABASE'] === 'pglite') {
       t.equal(detectionIds.length, plates.length, `client ${i}: every detection`);
       t.equal(new Set(detectionIds).size, plates.length, `client ${i}: each once`);
     }
+
+    // A second change through hub A, seen by hub B's cache at once.
+    t.equal((await a.post(`/api/v1/watchlist/${list.id}/entries`, { plate: 'FAN0UT2' })).status, 201);
+    const { body, contentType } = encodeBatch([{ detection: sampleDetection({ plate: { text: 'FAN0UT2', confidence: 0.9 } }) }]);
+    t.equal((await fetch(`${urlB}/api/v1/detections/batch`, { method: 'POST', headers: { 'x-api-key': enrollment.api_key, 'content-type': contentType }, body: new Uint8Array(body) })).status, 201);
+    for (const c of clients) t.match((await c.next('alert', 30_000)).payload, { plate_number: 'FAN0UT2' }, 'hub B matched the entry added through hub A');
   });
 }
