@@ -36,7 +36,12 @@ say(`starting the hub on ${hubUrl} (embedded Postgres in ${hubEnv.HUB_DATA_DIR})
 const hub = await startHubProcess({ env: hubEnv, timeoutMs: 120_000 });
 
 // It also answers ONVIF WS-Discovery (on 127.0.0.1, and on the multicast group where the host allows it).
-const cameraA = await startVendorACamera({ username: 'admin', password: 'demo-password', ratePerSecond: 0.5, mode: 'pull', seed: 1, wsDiscovery: { multicast: true } });
+// A field fault a newcomer should see: this camera's clock is 8 years ahead. Its reads arrive
+// with corrected times and the diagnostics page says so (docs/cameras.md "Camera clocks").
+const cameraA = await startVendorACamera({
+  username: 'admin', password: 'demo-password', ratePerSecond: 0.5, mode: 'pull', seed: 1, wsDiscovery: { multicast: true },
+  clockOffsetMs: 8 * 365.25 * 86_400_000,
+});
 const nvr = await startVendorBNvr({ token: 'demo-token', ratePerSecond: 0.3, seed: 2 });
 await writeFile(join(applianceDir, 'appliance.toml'),
   applianceToml(hubUrl, appliancePort, { vendorAPullUrl: cameraA.url, vendorAMac: cameraA.mac, nvrUrl: nvr.url, nvrToken: 'demo-token' }));

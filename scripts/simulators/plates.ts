@@ -101,7 +101,8 @@ export interface ReadGeneratorOptions {
 export interface ReadGenerator {
   rng: Rng;
   /** The next read, captured at or after `nowMs`; a repeat is dated 100-900 ms after its original. */
-  next(nowMs: number): PlateRead;
+  /** `clockReset`: the camera's clock was just set back; this read's time may be earlier than the last. */
+  next(nowMs: number, clockReset?: boolean): PlateRead;
 }
 
 export function createReadGenerator(options: ReadGeneratorOptions = {}): ReadGenerator {
@@ -113,11 +114,13 @@ export function createReadGenerator(options: ReadGeneratorOptions = {}): ReadGen
   const size = (base: number): number => Math.round(base * (0.85 + rng() * 0.3));
   return {
     rng,
-    next(nowMs) {
+    next(nowMs, clockReset = false) {
       const repeat = previous && !previous.unknown && chance(rng, options.repeatRate ?? 0.1) ? previous : undefined;
       const unknown = !repeat && chance(rng, options.unknownRate ?? 0.05);
-      const lastTime = previous?.timeMs ?? -Infinity;
-      const timeMs = repeat ? repeat.timeMs + randomInt(rng, 100, 900) : Math.max(Math.floor(nowMs), lastTime + 1);
+      // Times increase, except right after the camera's clock was set back (`clockReset`):
+      // then they follow the clock, as a real camera's do.
+      const lastTime = clockReset ? -Infinity : (previous?.timeMs ?? -Infinity);
+      const timeMs = repeat && !clockReset ? repeat.timeMs + randomInt(rng, 100, 900) : Math.max(Math.floor(nowMs), lastTime + 1);
       const read: PlateRead = {
         seq: seq++,
         plate: repeat ? repeat.plate : unknown ? 'unknown' : plateText(rng),
@@ -147,8 +150,10 @@ export interface DeliveredRead {
   unknown: boolean;
   /** detectionId of the read this one repeats within 1 s (vendor_a quirk). */
   repeatOf?: string;
-  /** Capture time in UTC at the precision the wire format carries. */
+  /** Capture time in UTC at the precision the wire format carries, as the camera's clock shows it. */
   time: string;
+  /** True capture time (epoch ms), when the simulator models a camera clock error. */
+  trueTimeMs?: number;
   /** MAC as the camera/NVR spells it. */
   mac: string;
   images: { plateCrop?: string; fullScene?: string };

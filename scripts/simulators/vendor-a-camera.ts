@@ -14,7 +14,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { closeOnSignals, isMain, numberArg, parseCliArgs } from './cli-args.ts';
 import { createDigestGuard } from './digest-server.ts';
 import type { ServerAlgorithm } from './digest-server.ts';
-import { utcSeconds } from './local-time.ts';
+import { isoLocal, utcSeconds } from './local-time.ts';
 import { createReadGenerator, createRng, hexId, sha256, uuidFrom } from './plates.ts';
 import type { DeliveredRead, PlateRead, ReadGeneratorOptions } from './plates.ts';
 import { closeServer, listenLoopback, readRequestBody, send } from './server.ts';
@@ -61,8 +61,13 @@ export interface VendorACameraOptions extends ReadGeneratorOptions {
   refusePost?: boolean;
   /** Pull: entries per response. Default 50. */
   maxPlatesPerResponse?: number;
-  /** Clock for capture times; default Date.now. */
+  /** True time; default Date.now. */
   now?: () => number;
+  /**
+   * The camera clock's error: it shows true time plus this (8 years ahead, 26 behind...).
+   * Changeable while running with `setClockOffset` (a time server finally configured).
+   */
+  clockOffsetMs?: number;
   /**
    * Answer ONVIF WS-Discovery probes (ws-discovery.ts) on 127.0.0.1 at a free UDP port;
    * `multicast` also joins 239.255.255.250:3702 where the host allows it. Default off.
@@ -87,6 +92,8 @@ export interface VendorACamera extends SimulatorHandle {
   stopProducing(): void;
   /** The WS-Discovery responder, when `wsDiscovery` was asked for. */
   discovery?: WsDiscoveryResponder;
+  /** Moves the camera's clock (its error against true time) from now on. */
+  setClockOffset(ms: number): void;
 }
 
 const XML = 'application/xml; charset="UTF-8"';
@@ -102,6 +109,10 @@ export async function startVendorACamera(options: VendorACameraOptions = {}): Pr
   const channelId = options.channelId ?? 1;
   const mode = options.mode ?? 'pull';
   const now = options.now ?? Date.now;
+  let clockOffsetMs = options.clockOffsetMs ?? 0;
+  let clockSetBack = false;
+  /** What the camera's clock shows. */
+  const cameraNow = (): number => now() + clockOffsetMs;
   if (mode === 'push' && !options.pushUrl) throw new Error('push mode needs pushUrl');
   const generator = createReadGenerator(options);
   const serverRng = createRng(seed + 1);
@@ -131,12 +142,14 @@ export async function startVendorACamera(options: VendorACameraOptions = {}): Pr
   };
   const record = (entry: StoredRead, detectionId: string, time: string, images: DeliveredRead['images'], idOf: (e: StoredRead) => string): void => {
     const repeatOf = repeatId(entry.read, idOf);
-    delivered.push({ detectionId, plate: entry.read.plate, unknown: entry.read.unknown, time, mac, images, ...(repeatOf ? { repeatOf } : {}) });
+    delivered.push({ detectionId, plate: entry.read.plate, unknown: entry.read.unknown, time, trueTimeMs: entry.trueMs, mac, images, ...(repeatOf ? { repeatOf } : {}) });
   };
 
   function produce(): void {
-    const read = generator.next(now());
-    const entry: StoredRead = { read, picName: nextPicName(read, timezone, produced.at(-1)?.picName), uuid: uuidFrom(generator.rng) };
+    const trueMs = now();
+    const read = generator.next(cameraNow(), clockSetBack);
+    clockSetBack = false;
+    const entry: StoredRead = { read, picName: nextPicName(read, timezone, produced.at(-1)?.picName), uuid: uuidFrom(generator.rng), trueMs };
     if (mode === 'pull' && (options.mislabelledImageRate ?? 0) > 0 && faultRng() < (options.mislabelledImageRate ?? 0)) mislabelled.add(entry.picName);
     produced.push(entry);
     if (mode !== 'push' || !options.pushUrl) return;
@@ -205,6 +218,11 @@ export async function startVendorACamera(options: VendorACameraOptions = {}): Pr
       if (entry && mislabelled.has(entry.picName)) return send(res, 200, 'image/jpeg', Buffer.from('Not Found\r\n', 'latin1'));
       return entry ? send(res, 200, 'image/jpeg', entry.read.crop) : send(res, 404, XML, statusXml(4, 'notFound'));
     }
+    if (url.pathname === '/ISAPI/System/time' && method === 'GET') {
+      // The camera's own clock, whole seconds, with the offset it believes it is at.
+      const local = isoLocal(cameraNow(), timezone).replace(/\.\d{3}/, '');
+      return send(res, 200, XML, `<?xml version="1.0" encoding="UTF-8"?>\n<Time version="2.0" xmlns="http://www.isapi.org/ver20/XMLSchema">\n<timeMode>manual</timeMode>\n<localTime>${local}</localTime>\n<timeZone>CST-1:00:00</timeZone>\n</Time>\n`);
+    }
     if (url.pathname === '/ISAPI/System/deviceInfo' && method === 'GET') {
       return send(res, 200, XML, `<?xml version="1.0" encoding="UTF-8"?>\n<DeviceInfo version="2.0" xmlns="http://www.isapi.org/ver20/XMLSchema">\n<deviceName>ANPR Simulator</deviceName>\n<macAddress>${mac}</macAddress>\n<model>SIM-ANPR</model>\n</DeviceInfo>\n`);
     }
@@ -257,6 +275,10 @@ export async function startVendorACamera(options: VendorACameraOptions = {}): Pr
     stopProducing() {
       clearInterval(timer);
       doneProducing();
+    },
+    setClockOffset(ms) {
+      if (ms < clockOffsetMs) clockSetBack = true;
+      clockOffsetMs = ms;
     },
     async idle() {
       await producedAll;

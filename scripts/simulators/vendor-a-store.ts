@@ -10,17 +10,21 @@ import type { PlateEntry } from './vendor-a-xml.ts';
 
 export interface StoredRead extends PlateEntry {
   uuid: string;
+  /** True time of the read (the camera's clock may be off: `read.timeMs` is what it shows). */
+  trueMs: number;
 }
 
 /**
- * picName = local `YYYYMMDDhhmmss` + 2 digits of centiseconds + 2 digits of sequence, and
- * strictly increasing (bumped by one when two reads land in the same slot).
+ * picName = local `YYYYMMDDhhmmss` + 2 digits of centiseconds + 2 digits of sequence: it
+ * follows the camera's wall clock, so it goes back when the clock does (summer time ending
+ * repeats an hour; a clock corrected backwards). Two reads in the same second keep their
+ * order (bumped by one within that second).
  */
 export function nextPicName(read: PlateRead, timezone: string, previous: string | undefined): string {
   const centis = String(Math.floor((read.timeMs % 1000) / 10)).padStart(2, '0');
   const seq = String(read.seq % 100).padStart(2, '0');
   const candidate = `${localDigits(read.timeMs, timezone)}${centis}${seq}`;
-  if (previous !== undefined && BigInt(candidate) <= BigInt(previous)) return (BigInt(previous) + 1n).toString();
+  if (previous !== undefined && candidate.slice(0, 14) === previous.slice(0, 14) && BigInt(candidate) <= BigInt(previous)) return (BigInt(previous) + 1n).toString();
   return candidate;
 }
 

@@ -59,6 +59,8 @@ export const cameraConfigSchema = z
     pollIntervalMs: z.number().int().min(10).max(3_600_000).optional(),
     /** vendor_a: how far back the very first poll reaches (no stored cursor). Default 10 min. */
     initialBacklogMs: z.number().int().min(0).max(7 * 24 * 3_600_000).default(600_000),
+    /** vendor_a pull: how often the camera's own clock is read (docs/cameras.md "Camera clocks"). Default 30 s. */
+    clockCheckMs: z.number().int().min(10).max(3_600_000).default(30_000),
     /** Reconnect backoff (spec rule 1: 1 s doubling to 60 s); smaller only in tests. */
     backoffBaseMs: z.number().int().min(1).max(60_000).default(1_000),
     backoffCapMs: z.number().int().min(1).max(600_000).default(60_000),

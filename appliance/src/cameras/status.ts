@@ -28,6 +28,23 @@ export interface CameraCounters {
   alreadyDelivered: number;
   /** Reads captured more than the buffer's memory horizon (7 days) ago: not stored. */
   refusedTooOld: number;
+  /** Reads whose capture time was corrected for the camera's clock (camera-clock.ts). */
+  timesCorrected: number;
+  /** Times the pull cursor was rewound because the camera's clock went back. */
+  clockRewinds: number;
+}
+
+/** What the appliance knows of a camera's clock (docs/cameras.md "Camera clocks"). */
+export interface CameraClockHealth {
+  /** Camera minus true time, ms; positive: the camera is ahead. */
+  offsetMs: number;
+  /** Where it comes from: the device's own clock API, or its reads' capture vs arrival times. */
+  source: 'device' | 'reads';
+  checkedAt: string;
+  /** UTC offset the camera reports, `+01:00`, when it reports one. */
+  utcOffset: string | null;
+  /** Plain-words warnings for the installer; empty when the clock is fine. */
+  warnings: string[];
 }
 
 export interface CameraStatus {
@@ -44,6 +61,8 @@ export interface CameraStatus {
   /** Last time a detection was accepted from this camera (ISO UTC). */
   lastReadAt: string | null;
   counters: CameraCounters;
+  /** Null until measured (a camera whose API has no clock and that sent no read yet). */
+  clock: CameraClockHealth | null;
 }
 
 export interface CameraStatusTracker {
@@ -54,6 +73,7 @@ export interface CameraStatusTracker {
   noteError(error: string): void;
   count(counter: keyof CameraCounters, by?: number): void;
   read(): void;
+  clock(health: CameraClockHealth): void;
   snapshot(): CameraStatus;
 }
 
@@ -67,6 +87,8 @@ const emptyCounters = (): CameraCounters => ({
   sinkFailures: 0,
   alreadyDelivered: 0,
   refusedTooOld: 0,
+  timesCorrected: 0,
+  clockRewinds: 0,
 });
 
 export function createStatusTracker(
@@ -83,6 +105,7 @@ export function createStatusTracker(
     lastSuccessAt: null,
     lastReadAt: null,
     counters: emptyCounters(),
+    clock: null,
   };
   const noteError = (error: string): void => {
     status.lastError = error;
@@ -108,6 +131,9 @@ export function createStatusTracker(
       status.counters.reads += 1;
       status.lastReadAt = iso();
     },
-    snapshot: () => ({ ...status, counters: { ...status.counters } }),
+    clock(health) {
+      status.clock = health;
+    },
+    snapshot: () => ({ ...status, counters: { ...status.counters }, clock: status.clock ? { ...status.clock, warnings: [...status.clock.warnings] } : null }),
   };
 }

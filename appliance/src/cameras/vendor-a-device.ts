@@ -18,3 +18,14 @@ export function macFromDeviceInfo(res: CameraResponse): string {
   if (!mac) throw new CameraConnectionError('deviceInfo has no usable <macAddress>; set the camera MAC in its configuration');
   return mac;
 }
+
+/** The camera's own clock (`GET /ISAPI/System/time`, `<localTime>`). */
+export const CAMERA_TIME_PATH = '/ISAPI/System/time';
+
+/** The camera's `<localTime>` text, or undefined when the device has no such API or answers oddly. */
+export function localTimeFromResponse(res: CameraResponse): string | undefined {
+  if (res.status !== 200) return undefined;
+  const parsed = parseXmlSafely(res.body, { maxBytes: 64 * 1024 });
+  if (!parsed.ok) return undefined;
+  return childText(parsed.root, 'localTime') ?? undefined;
+}

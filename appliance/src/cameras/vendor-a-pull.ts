@@ -12,7 +12,9 @@ import type { RunnerDeps } from './ports.ts';
 import type { CameraRunner } from './runner-handle.ts';
 import { createStatusTracker } from './status.ts';
 import { afterTimeBody, initialCursor, isLaterCursor } from './vendor-a-cursor.ts';
-import { DEVICE_INFO_PATH, macFromDeviceInfo } from './vendor-a-device.ts';
+import { CAMERA_TIME_PATH, DEVICE_INFO_PATH, localTimeFromResponse, macFromDeviceInfo } from './vendor-a-device.ts';
+import { clockWarning, correctCaptureTime, cursorForClock, effectiveOffset, parseCameraTime, shiftDigits, zoneWarning, type CameraTime } from './camera-clock.ts';
+import type { ParsedDetection } from '@alpr/shared/adapters/types';
 
 /**
  * vendor_a pull (vendor-formats §1.5): every `pollIntervalMs` (default 2 s) POST
@@ -27,6 +29,9 @@ import { DEVICE_INFO_PATH, macFromDeviceInfo } from './vendor-a-device.ts';
 export const vendorACursorKey = (cameraId: string): string => `camera:${cameraId}:vendor_a:picName`;
 
 const platesPath = (channel: number): string => `/ISAPI/Traffic/channels/${channel}/vehicleDetect/plates`;
+
+/** A device without the clock API is asked again after this long (firmware may be updated). */
+const CLOCK_UNSUPPORTED_RETRY_MS = 10 * 60_000;
 
 /** What a device that does not take POST on the plates path answers. */
 const METHOD_REFUSED = new Set([405, 501]);
@@ -47,6 +52,10 @@ export function startVendorAPull(config: CameraConfig, deps: RunnerDeps): Camera
   let mac = config.mac;
   let cursor: string | undefined;
   let method: 'POST' | 'GET' = config.pullMethod === 'GET' ? 'GET' : 'POST';
+  // The camera's clock (camera-clock.ts): offset now and before the last change, when checked.
+  let offsetMs: number | null = null;
+  let previousOffsetMs: number | null = null;
+  let nextClockCheckMs = 0;
 
   async function call(req: CameraRequest): Promise<CameraResponse> {
     try {
@@ -56,14 +65,77 @@ export function startVendorAPull(config: CameraConfig, deps: RunnerDeps): Camera
     }
   }
 
+  /**
+   * Reads the camera's clock: its offset (camera minus true time; the camera shows whole
+   * seconds, so +500 ms centres the estimate), the warnings for the installer, and the
+   * camera's wall clock for the cursor. Undefined when the device has no clock API.
+   */
+  async function checkClock(): Promise<CameraTime | undefined> {
+    const sentMs = deps.clock.now();
+    const res = await call({ url: `${base}${CAMERA_TIME_PATH}` });
+    const receivedMs = deps.clock.now();
+    const text = localTimeFromResponse(res);
+    const time = text === undefined ? undefined : parseCameraTime(text);
+    if (!time) {
+      nextClockCheckMs = receivedMs + CLOCK_UNSUPPORTED_RETRY_MS;
+      return undefined;
+    }
+    const measured = time.epochMs + 500 - (sentMs + receivedMs) / 2;
+    if (offsetMs === null || Math.abs(measured - offsetMs) > 2_000) {
+      if (offsetMs !== null) deps.log.warn({ camera: config.id, from_ms: offsetMs, to_ms: measured }, 'camera clock changed');
+      previousOffsetMs = offsetMs;
+      offsetMs = measured;
+    }
+    const warnings = [clockWarning(offsetMs), zoneWarning(time.utcOffsetMinutes, config.timezone, receivedMs)].filter((w): w is string => w !== null);
+    const sign = time.utcOffsetMinutes < 0 ? '-' : '+';
+    const abs = Math.abs(time.utcOffsetMinutes);
+    status.clock({
+      offsetMs: Math.round(offsetMs), source: 'device', checkedAt: new Date(receivedMs).toISOString(),
+      utcOffset: `${sign}${String(Math.floor(abs / 60)).padStart(2, '0')}:${String(abs % 60).padStart(2, '0')}`, warnings,
+    });
+    // A camera whose clock is off is watched at every poll: a correction is then noticed at once.
+    nextClockCheckMs = receivedMs + (effectiveOffset(offsetMs) !== 0 ? 0 : config.clockCheckMs);
+    return time;
+  }
+
   async function prepare(): Promise<string> {
     mac ??= macFromDeviceInfo(await call({ url: `${base}${DEVICE_INFO_PATH}` }));
+    const now = deps.clock.now();
+    const time = now >= nextClockCheckMs ? await checkClock() : undefined;
     if (cursor === undefined) {
       const stored = await deps.cursors.get(key);
-      cursor = stored ?? initialCursor(deps.clock.now(), config.initialBacklogMs, config.timezone);
-      deps.log.info({ camera: config.id, cursor, stored: stored !== null }, 'vendor_a pull starts');
+      // The first cursor comes from the camera's own clock when it has one: a camera years
+      // behind or ahead would otherwise answer nothing, or everything, after the appliance's time.
+      cursor = stored ?? (time ? `${shiftDigits(time.localDigits, -config.initialBacklogMs)}0000` : initialCursor(now, config.initialBacklogMs, config.timezone));
+      deps.log.info({ camera: config.id, cursor, stored: stored !== null, from: time ? 'camera clock' : 'appliance clock' }, 'vendor_a pull starts');
+    }
+    if (time) {
+      const next = cursorForClock(cursor, time.localDigits);
+      if (next.rewound) {
+        deps.log.warn({ camera: config.id, cursor, camera_time: time.localDigits, rewound_to: next.cursor }, 'camera clock went back (summer time ended or clock corrected): cursor rewound');
+        await deps.cursors.set(key, next.cursor);
+        cursor = next.cursor;
+        status.count('clockRewinds');
+      }
     }
     return mac;
+  }
+
+  /** Capture times in true time (camera-clock.ts); the camera's own time kept in `raw`. */
+  function corrected(items: ParsedDetection[]): ParsedDetection[] {
+    if (offsetMs === null) return items;
+    const now = deps.clock.now();
+    return items.map((item) => {
+      const cameraMs = Date.parse(item.detection.timestamp);
+      const fixed = correctCaptureTime(cameraMs, offsetMs, previousOffsetMs, now);
+      if (!fixed.corrected) return item;
+      status.count('timesCorrected');
+      return {
+        ...item,
+        detection: { ...item.detection, timestamp: new Date(fixed.ms).toISOString() },
+        raw: { ...item.raw, camera_time: item.detection.timestamp },
+      };
+    });
   }
 
   function platesRequest(from: string): CameraRequest {
@@ -90,7 +162,7 @@ export function startVendorAPull(config: CameraConfig, deps: RunnerDeps): Camera
     );
     reportIssues(outcome, { source: config.id, status, log: deps.log });
     if (outcome.failure !== undefined) return 'idle';
-    await deliver(outcome.detections, {
+    await deliver(corrected(outcome.detections), {
       source: config.id,
       sink: deps.sink,
       status,

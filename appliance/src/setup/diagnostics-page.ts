@@ -23,7 +23,11 @@ export function diagnosticsErrors(view: DiagnosticsView): string[] {
   if (view.heartbeat?.keyRejected) errors.push('heartbeat: the hub rejected the API key');
   const uplinkError = view.snapshot?.uplink?.lastError;
   if (uplinkError) errors.push(`upload (${iso(uplinkError.atMs)}): ${uplinkError.message}`);
-  for (const cam of view.snapshot?.cameras ?? []) if (cam.lastError) errors.push(`camera ${cam.id} (${cam.lastErrorAt ?? '?'}): ${cam.lastError}`);
+  for (const cam of view.snapshot?.cameras ?? []) {
+    if (cam.lastError) errors.push(`camera ${cam.id} (${cam.lastErrorAt ?? '?'}): ${cam.lastError}`);
+    // Camera clocks (docs/cameras.md "Camera clocks"): years off, or summer time switched off.
+    for (const warning of cam.clock?.warnings ?? []) errors.push(`camera ${cam.id}: ${warning}`);
+  }
   return errors;
 }
 

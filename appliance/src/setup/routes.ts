@@ -88,6 +88,7 @@ export function setupRoutes(deps: SetupDeps): Hono {
       ['Cameras configured', String(cameras.length)],
       ...(snapshot ? ([['Buffered detections', String(snapshot.buffer.states.pending ?? 0)]] as [string, string][]) : []),
       ...(snapshot?.cameras ?? []).map((cam): [string, string] => [`Camera ${cam.id}`, `${cam.state}${cam.lastError ? `: ${cam.lastError}` : ''}`]),
+      ...(snapshot?.cameras ?? []).flatMap((cam) => (cam.clock?.warnings ?? []).map((w): [string, string] => ['Warning', `camera ${cam.id}: ${w}`])),
     ];
     const last = discovery.last();
     const view: SetupView = { hardwareId, hubUrl: deps.defaultHubUrl, cameras, probes, status: statusLines, ...(last ? { discovery: { result: last } } : {}), ...extra };

@@ -21,6 +21,7 @@ t.test('claimed at start: diagnostics from real sources, setup closed', async (t
   const clock = { now: () => nowMs };
   const online = createStatusTracker({ id: 'gate-1', name: 'Gate', vendor: 'vendor_a', mode: 'pull' }, clock);
   online.online();
+  online.clock({ offsetMs: 252_460_800_000, source: 'device', checkedAt: '2026-03-01T09:00:00.000Z', utcOffset: '+08:00', warnings: ["this camera's clock is 8 years ahead: its capture times are corrected; set the camera's time (a time server) to stop this"] });
   const offline = createStatusTracker({ id: 'nvr', name: 'NVR', vendor: 'vendor_b', mode: 'pull' }, clock);
   offline.offline('connect ECONNREFUSED 192.168.1.80:443');
   nowMs += 1000;
@@ -38,6 +39,7 @@ t.test('claimed at start: diagnostics from real sources, setup closed', async (t
   t.notOk(page.includes(apiKey), 'never the full key');
   t.notOk(page.includes(apiKey.slice(0, 11)), 'not one character past the prefix');
   t.match(page, /2 pending, 0 in flight, 0 rejected/);
+  t.match(page, /camera gate-1: this camera&#39;s clock is 8 years ahead|camera gate-1: this camera's clock is 8 years ahead/, 'the clock warning is on the diagnostics page');
   t.match(page, /3 batches, 7 stored, 1 duplicates/);
   t.match(page, /2026-03-01T08:59:00.000Z \(2 failures since\)/);
   t.match(page, /Cameras online<\/th><td>1 of 2/);
