@@ -12,6 +12,9 @@ import type { CameraLog, Clock, DetectionSink } from './ports.ts';
 import { createStatusTracker } from './status.ts';
 import type { CameraStatusTracker } from './status.ts';
 import { readCappedBody } from './body.ts';
+import { clockWarning, correctCaptureTime } from './camera-clock.ts';
+import { createPushClock, type PushClock } from './push-clock.ts';
+import type { ParsedDetection } from '@alpr/shared/adapters/types';
 
 /**
  * Camera push receiver (spec "Ingest webhooks"), mounted on the appliance's port 8080:
@@ -72,9 +75,38 @@ function contextFor(adapter: AdapterType | undefined, camera: CameraConfig | und
   return { cameras };
 }
 
+/**
+ * Capture times in true time for a push camera whose clock is off (push-clock.ts estimates
+ * it from capture versus arrival; camera-clock.ts corrects). The camera's own time stays in
+ * `raw.camera_time`.
+ */
+function correctPushed(items: ParsedDetection[], clock: PushClock, status: CameraStatusTracker, nowMs: number): ParsedDetection[] {
+  for (const item of items) clock.observe(Date.parse(item.detection.timestamp), nowMs);
+  const offset = clock.current();
+  if (offset === null) return items;
+  status.clock({ offsetMs: Math.round(offset), source: 'reads', checkedAt: new Date(nowMs).toISOString(), utcOffset: null, warnings: [clockWarning(offset)].filter((w): w is string => w !== null) });
+  return items.map((item) => {
+    const fixed = correctCaptureTime(Date.parse(item.detection.timestamp), offset, clock.previous(), nowMs);
+    if (!fixed.corrected) return item;
+    status.count('timesCorrected');
+    return { ...item, detection: { ...item.detection, timestamp: new Date(fixed.ms).toISOString() }, raw: { ...item.raw, camera_time: item.detection.timestamp } };
+  });
+}
+
 export function createIngestApp(deps: IngestDeps): Hono {
   const app = new Hono();
   const maxBytes = deps.maxBodyBytes ?? DEFAULT_MAX_PUSH_BYTES;
+  // Per pushing camera (configured id, or the id its payload names), for this process's life.
+  const clocks = new Map<string, PushClock>();
+  const clockOf = (id: string): PushClock => {
+    let clock = clocks.get(id);
+    if (!clock) {
+      if (clocks.size >= 1_000) clocks.delete(clocks.keys().next().value as string);
+      clock = createPushClock();
+      clocks.set(id, clock);
+    }
+    return clock;
+  };
 
   app.post('/api/v1/ingest/:vendor', async (c: Context) => {
     const vendor = c.req.param('vendor') ?? '';
@@ -108,7 +140,8 @@ export function createIngestApp(deps: IngestDeps): Hono {
     }
     status.online();
     try {
-      const summary = await deliver(outcome.detections, { source, sink: deps.sink, status, log: deps.log });
+      const detections = correctPushed(outcome.detections, clockOf(source), status, deps.clock.now());
+      const summary = await deliver(detections, { source, sink: deps.sink, status, log: deps.log });
       return c.json({ accepted: summary.accepted, duplicates: summary.counts.duplicate, ignored: outcome.ignored }, 200);
     } catch (error) {
       if (!(error instanceof SinkRefusedError)) throw error;

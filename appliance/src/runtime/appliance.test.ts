@@ -271,3 +271,25 @@ t.test('on the device the log is a capped file under the data folder, and a remo
   t.equal(await stat(join(claimed.dataDir, 'logs')).then(() => 'present', () => 'gone'), 'gone', 'the log folder is deleted');
   t.same(await readdir(claimed.dataDir), ['appliance.toml'], 'only the installation settings stay');
 });
+
+t.test('a push camera 8 years ahead: stored with corrected times and accepted by the hub', async (t) => {
+  const claimed = await claimOverHttp(t, hub);
+  const mac = '00:11:22:33:44:88';
+  const toml = `[uplink]\nwindow_seconds = 5\n\n[[cameras]]\nid = "ahead"\nvendor = "vendor_a"\nmode = "push"\nhost = "127.0.0.1"\nmac = "${mac}"\ntimezone = "UTC"\n`;
+  const { base } = await startAppliance(t, claimed, toml);
+  const camera = await startVendorACamera({
+    mode: 'push', pushUrl: `${base}/api/v1/ingest/vendor_a`, mac, timezone: 'UTC', ratePerSecond: 10, count: 8, seed: 21,
+    unknownRate: 0, repeatRate: 0, cropBytes: 300, sceneBytes: 300, pushFormat: 'xml', clockOffsetMs: 8 * 365.25 * 86_400_000,
+  });
+  t.teardown(() => camera.close());
+  await camera.idle();
+  t.equal(camera.delivered.length, 8, 'the appliance took every push');
+  t.ok(await until(async () => (await hubRows(hub, claimed.enrollment.collector_id)).length === 8), 'all eight reach the hub (none refused as far-future)');
+  const rows = await hub.ctx.db.sql<{ detection_id: string; captured_at: Date }>('SELECT detection_id, captured_at FROM detections WHERE collector_id = $1', [claimed.enrollment.collector_id]);
+  const worst = Math.max(...rows.map((r) => Math.abs(new Date(r.captured_at).getTime() - (camera.delivered.find((d) => d.detectionId === r.detection_id)?.trueTimeMs ?? NaN))));
+  t.ok(worst < 2_000, `capture times within 2 s of true (worst ${worst} ms)`);
+  const status = (await (await fetch(`${base}/api/v1/status`)).json()) as { cameras: Array<{ id: string; clock: { offsetMs: number; warnings: string[] } | null; counters: { timesCorrected: number } }> };
+  const ahead = status.cameras.find((c) => c.id === 'ahead');
+  t.match(ahead?.clock?.warnings.join(' '), /8 years ahead/);
+  t.equal(ahead?.counters.timesCorrected, 8);
+});
