@@ -12,6 +12,7 @@ import { adminRoutes } from './admin/routes.ts';
 import { isWatchlistImportPath, watchlistRoutes } from './watchlists/routes.ts';
 import { alertRoutes } from './alerts/routes.ts';
 import { imageRoutes } from './images/routes.ts';
+import { searchRoutes } from './search/routes.ts';
 
 /**
  * Largest body an edge-checked route takes: an admin collector configuration (256 KB,
@@ -47,5 +48,6 @@ export function createHubApp(deps: HubDeps): Hono {
   app.route('/', watchlistRoutes(deps));
   app.route('/', alertRoutes(deps));
   app.route('/', imageRoutes(deps));
+  app.route('/', searchRoutes(deps));
   return app;
 }

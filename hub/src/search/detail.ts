@@ -1,0 +1,71 @@
+/** `GET /api/v1/detections/{id}`: the full record (docs/search.md "One detection"). */
+import type { DbSession } from '../db/session.ts';
+import { HubError } from '../errors.ts';
+import { cameraName, type LinkSigner } from '../alerts/payload.ts';
+import { signImageLink } from '../images/signed-link.ts';
+
+type DetailRow = {
+  id: string; detection_id: string; plate_number: string; plate_normalized: string; confidence: number; captured_at: Date; received_at: Date;
+  direction: string; vehicle_type: string | null; color: string | null; brand: string | null; model: string | null; region: string | null;
+  latitude: string | null; longitude: string | null; camera_id: string; collector_id: string; site_name: string; site_address: string | null;
+  gps_latitude: string | null; gps_longitude: string | null; collector_config: Record<string, unknown>;
+  full_image_hash: string | null; crop_image_hash: string | null; full_image_size: number | null; crop_image_size: number | null;
+  chain_seq: string; prev_hash: string; record_hash: string;
+};
+
+export async function detectionDetail(db: DbSession, id: string, signer: LinkSigner) {
+  if (!/^\d{1,19}$/.test(id)) throw new HubError('not_found', 'no such detection');
+  const [row] = await db.sql<DetailRow>(
+    `SELECT d.id::text AS id, d.detection_id, d.plate_number, d.plate_normalized, d.confidence, d.captured_at, d.received_at, d.direction,
+            d.vehicle_type, d.color, d.brand, d.model, d.region, d.latitude, d.longitude, d.camera_id, d.collector_id,
+            c.site_name, c.site_address, c.gps_latitude, c.gps_longitude, c.config AS collector_config,
+            d.full_image_hash, d.crop_image_hash, d.full_image_size, d.crop_image_size, d.chain_seq::text AS chain_seq, d.prev_hash, d.record_hash
+     FROM detection_keys k
+     JOIN detections d ON d.id = k.detection_pk AND d.captured_at = k.captured_at
+     JOIN collectors c ON c.id = d.collector_id
+     WHERE k.detection_pk = $1::bigint`,
+    [id],
+  );
+  if (!row) throw new HubError('not_found', 'no such detection');
+  const holds = await db.sql<{ id: string; case_id: string; reason: string; hold_until: Date | null; released_at: Date | null; created_at: Date }>(
+    'SELECT id::text AS id, case_id, reason, hold_until, released_at, created_at FROM legal_holds WHERE detection_id = $1::bigint ORDER BY id',
+    [id],
+  );
+  const link = (hash: string | null): string | null => (hash ? signImageLink(signer.key, signer.baseUrl, hash.trim(), signer.now) : null);
+  const iso = (d: Date | null): string | null => (d ? new Date(d).toISOString() : null);
+  return {
+    id: row.id,
+    detection_id: row.detection_id,
+    plate_number: row.plate_number,
+    plate_normalized: row.plate_normalized,
+    confidence: Number(row.confidence),
+    captured_at: iso(row.captured_at),
+    received_at: iso(row.received_at),
+    direction: row.direction,
+    vehicle: { type: row.vehicle_type, color: row.color, brand: row.brand, model: row.model },
+    region: row.region,
+    position: { latitude: row.latitude === null ? null : Number(row.latitude), longitude: row.longitude === null ? null : Number(row.longitude) },
+    collector: {
+      id: row.collector_id, name: row.site_name, address: row.site_address,
+      latitude: row.gps_latitude === null ? null : Number(row.gps_latitude), longitude: row.gps_longitude === null ? null : Number(row.gps_longitude),
+    },
+    camera: { id: row.camera_id, name: cameraName(row.collector_config ?? {}, row.camera_id) },
+    images: {
+      full_url: link(row.full_image_hash), crop_url: link(row.crop_image_hash),
+      full_sha256: row.full_image_hash?.trim() ?? null, crop_sha256: row.crop_image_hash?.trim() ?? null,
+      full_size: row.full_image_size, crop_size: row.crop_image_size,
+    },
+    chain: { collector_id: row.collector_id, seq: row.chain_seq, prev_hash: row.prev_hash, record_hash: row.record_hash },
+    legal_holds: holds.map((h) => ({ id: h.id, case_id: h.case_id, reason: h.reason, hold_until: iso(h.hold_until), released_at: iso(h.released_at), created_at: iso(h.created_at) })),
+  };
+}
+
+/** `GET /api/v1/plates/autocomplete`: plates starting with `q` (OCR-normalized), most seen first. */
+export async function autocompletePlates(db: DbSession, prefix: string, limit: number): Promise<{ plate: string; sightings: number }[]> {
+  const rows = await db.sql<{ plate: string; sightings: number }>(
+    `SELECT plate_number AS plate, count(*)::int AS sightings FROM detections
+     WHERE plate_normalized LIKE $1 GROUP BY plate_number ORDER BY count(*) DESC, plate_number LIMIT $2`,
+    [`${prefix}%`, limit],
+  );
+  return rows.map((r) => ({ plate: r.plate, sightings: Number(r.sightings) }));
+}

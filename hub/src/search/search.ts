@@ -1,0 +1,55 @@
+/**
+ * Running a detection search (docs/search.md): one read-only transaction with the trigram
+ * threshold set, a capped count and the page. The count stops at 10,000 so a search that
+ * matches millions stays cheap; `meta.total_is_lower_bound` says when it stopped.
+ */
+import type { DbSession } from '../db/session.ts';
+import { buildSearch, FUZZY_THRESHOLD } from './sql.ts';
+import type { SearchQuery } from './params.ts';
+
+export const COUNT_CAP = 10_000;
+
+export type SearchRow = {
+  id: string;
+  plate_number: string;
+  captured_at: Date;
+  confidence: number;
+  direction: string;
+  collector_id: string;
+  site_name: string;
+  full_image_hash: string | null;
+  crop_image_hash: string | null;
+  similarity?: number;
+};
+
+export interface SearchPage {
+  rows: SearchRow[];
+  total: number;
+  capped: boolean;
+}
+
+export async function searchDetections(db: DbSession, q: SearchQuery): Promise<SearchPage> {
+  const built = buildSearch(q);
+  return db.transaction(async (tx) => {
+    if (q.plate.kind === 'fuzzy') await tx.sql(`SELECT set_config('pg_trgm.similarity_threshold', '${FUZZY_THRESHOLD}', true)`);
+    const [count] = await tx.sql<{ n: number }>(
+      `SELECT count(*)::int AS n FROM (SELECT 1 FROM detections d WHERE ${built.where} LIMIT ${COUNT_CAP + 1}) AS capped`,
+      built.params,
+    );
+    const counted = Number(count?.n ?? 0);
+    const offset = (q.page - 1) * q.perPage;
+    const rows =
+      offset >= Math.min(counted, COUNT_CAP + 1) && counted <= COUNT_CAP
+        ? []
+        : await tx.sql<SearchRow>(
+            `SELECT d.id::text AS id, d.plate_number, d.captured_at, d.confidence, d.direction, d.collector_id, c.site_name,
+                    d.full_image_hash, d.crop_image_hash${built.similarity ? `, ${built.similarity} AS similarity` : ''}
+             FROM detections d JOIN collectors c ON c.id = d.collector_id
+             WHERE ${built.where}
+             ORDER BY ${built.orderBy}
+             LIMIT ${q.perPage} OFFSET ${offset}`,
+            built.params,
+          );
+    return { rows, total: Math.min(counted, COUNT_CAP), capped: counted > COUNT_CAP };
+  });
+}

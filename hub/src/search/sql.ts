@@ -1,0 +1,58 @@
+/**
+ * The search's SQL (docs/search.md "How it runs"). Pure: a checked query in, the WHERE and
+ * ORDER BY with numbered parameters out. `d` is detections, `c` collectors.
+ */
+import type { SearchQuery } from './params.ts';
+
+/** Fuzzy threshold (spec "Fuzzy similarity threshold": above 0.6). */
+export const FUZZY_THRESHOLD = 0.6;
+
+export interface Built {
+  where: string;
+  orderBy: string;
+  params: unknown[];
+  /** Fuzzy searches rank by similarity, which the select must compute. */
+  similarity?: string;
+}
+
+export function buildSearch(q: SearchQuery): Built {
+  const params: unknown[] = [];
+  const p = (value: unknown): string => {
+    params.push(value);
+    return `$${params.length}`;
+  };
+  const where: string[] = [];
+  let similarity: string | undefined;
+  switch (q.plate.kind) {
+    case 'exact':
+      where.push(`d.plate_normalized = ${p(q.plate.value)}`);
+      break;
+    case 'wildcard':
+      where.push(`d.plate_normalized LIKE ${p(q.plate.pattern)}`);
+      break;
+    case 'fuzzy': {
+      const key = p(q.plate.key);
+      // `%` lets the trigram index find candidates (threshold set per transaction); the
+      // strict comparison keeps the spec's "above 0.6".
+      similarity = `similarity(alpr_confusion_key(d.plate_normalized), ${key})`;
+      where.push(`alpr_confusion_key(d.plate_normalized) % ${key}`, `${similarity} > ${FUZZY_THRESHOLD}`);
+      break;
+    }
+    case 'any':
+      break;
+  }
+  if (q.startDate) where.push(`d.captured_at >= ${p(q.startDate.toISOString())}::timestamptz`);
+  if (q.endDate) where.push(`d.captured_at <= ${p(q.endDate.toISOString())}::timestamptz`);
+  if (q.collectorIds.length > 0) where.push(`d.collector_id IN (SELECT value::uuid FROM json_array_elements_text(${p(JSON.stringify(q.collectorIds))}::json))`);
+  if (q.minConfidence !== undefined) where.push(`d.confidence >= ${p(q.minConfidence)}`);
+  if (q.direction) where.push(`d.direction = ${p(q.direction)}`);
+  if (q.bbox) {
+    where.push(`d.latitude BETWEEN ${p(q.bbox.latMin)} AND ${p(q.bbox.latMax)}`, `d.longitude BETWEEN ${p(q.bbox.lonMin)} AND ${p(q.bbox.lonMax)}`);
+  }
+  const dir = q.order === 'asc' ? 'ASC' : 'DESC';
+  // Fuzzy: similarity first (spec), then capture time; the id breaks ties so pages are stable.
+  const orderBy = similarity
+    ? `${similarity} DESC, d.captured_at DESC, d.id DESC`
+    : `d.${q.sort} ${dir}, d.captured_at ${dir}, d.id ${dir}`;
+  return { where: where.length > 0 ? where.join(' AND ') : 'TRUE', orderBy, params, ...(similarity ? { similarity } : {}) };
+}
