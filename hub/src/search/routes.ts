@@ -14,6 +14,7 @@ import { pathParam } from '../http/json-body.ts';
 import { autocompletePlates, detectionDetail } from './detail.ts';
 import { parseSearchParams, reasonSchema } from './params.ts';
 import { searchDetections } from './search.ts';
+import { investigationRoutes } from './investigation-routes.ts';
 
 /**
  * Detection search, one detection, and plate autocomplete (spec "Detection queries";
@@ -84,5 +85,6 @@ export function searchRoutes(deps: AuthContext): Hono<AuthEnv> {
     await audit(c, 'search.autocomplete', { reason: parsed.data.reason, query: { q: parsed.data.q }, result_count: suggestions.length });
     return c.json({ suggestions });
   });
+  app.route('/', investigationRoutes(deps));
   return app;
 }

@@ -1,0 +1,97 @@
+import { Hono, type Context } from 'hono';
+import { every } from 'hono/combine';
+import { z } from 'zod';
+import { ocrNormalize } from '@alpr/shared/detection/ocr';
+import { isValidTimeZone, zoneOffsetMs } from '@alpr/shared/detection/time';
+import { writeAudit } from '../audit/write.ts';
+import type { AuthContext } from '../auth/context.ts';
+import { requestMeta } from '../auth/request.ts';
+import { requireUser, type AuthEnv } from '../auth/middleware.ts';
+import { RATE_LIMITS, rateLimit } from '../auth/rate-limit.ts';
+import { HubError } from '../errors.ts';
+import { convoy, locationActivity, plateHistory, plateRoute, type Range } from './investigations.ts';
+import { reasonSchema } from './params.ts';
+
+const B = '/api/v1/investigations';
+const DEFAULT_DAYS = 90;
+const MAX_DAYS = 366;
+
+const datetime = z.string().datetime({ offset: true, message: 'must be an ISO 8601 time, e.g. 2026-11-24T10:00:00Z' }).transform((s) => new Date(s));
+const plateParam = z.string().max(40).transform(ocrNormalize).refine((p) => p.length > 0, 'no letters or digits');
+const rangeFields = { start_date: datetime.optional(), end_date: datetime.optional() };
+
+function parse<S extends z.ZodType>(schema: S, c: Context): z.infer<S> {
+  const parsed = schema.safeParse(c.req.query());
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const field = issue?.path.length ? String(issue.path[0]) : String((issue as { keys?: string[] } | undefined)?.keys?.[0] ?? '(query)');
+    throw new HubError('bad_request', `${field}: ${issue?.code === 'unrecognized_keys' ? 'not a parameter of this investigation' : issue?.message}`);
+  }
+  return parsed.data;
+}
+
+/** Default: the last 90 days; at most a year (the indexes make longer ones slow, not wrong). */
+function rangeOf(q: { start_date?: Date | undefined; end_date?: Date | undefined }, now: Date): Range {
+  const end = q.end_date ?? now;
+  const start = q.start_date ?? new Date(end.getTime() - DEFAULT_DAYS * 86_400_000);
+  if (start > end) throw new HubError('bad_request', 'end_date: is before start_date');
+  if (end.getTime() - start.getTime() > MAX_DAYS * 86_400_000) throw new HubError('bad_request', `end_date: at most ${MAX_DAYS} days after start_date`);
+  return { start, end };
+}
+
+/**
+ * Investigations (docs/search.md "Investigations"). Any signed-in user, with a reason,
+ * audited like searches (`search.investigation` with its kind), 120 a minute per user.
+ */
+export function investigationRoutes(deps: AuthContext): Hono<AuthEnv> {
+  const app = new Hono<AuthEnv>();
+  const guard = every(requireUser(deps), rateLimit(deps, RATE_LIMITS.events));
+  const audit = async (c: Context<AuthEnv>, kind: string, reason: string, query: Record<string, unknown>, count: number): Promise<void> => {
+    const meta = requestMeta(c);
+    await writeAudit(deps.db, { at: deps.clock.now(), action: 'search.investigation', actor: { userId: c.get('user').id }, ip: meta.ip, userAgent: meta.userAgent, detail: { kind, reason, query, result_count: count } });
+  };
+
+  const plateSchema = z.object({ plate: plateParam, ...rangeFields, reason: reasonSchema }).strict();
+  app.get(`${B}/plate-history`, guard, async (c) => {
+    const q = parse(plateSchema, c);
+    const result = await plateHistory(deps.db, q.plate, rangeOf(q, deps.clock.now()));
+    await audit(c, 'plate_history', q.reason, c.req.query(), result.sightings.length);
+    return c.json(result);
+  });
+  app.get(`${B}/route`, guard, async (c) => {
+    const q = parse(plateSchema, c);
+    const result = await plateRoute(deps.db, q.plate, rangeOf(q, deps.clock.now()));
+    await audit(c, 'route', q.reason, c.req.query(), result.stops.length);
+    return c.json(result);
+  });
+
+  const convoySchema = z
+    .object({ plate: plateParam, ...rangeFields, window_minutes: z.coerce.number().int().min(1).max(60).default(5), min_occasions: z.coerce.number().int().min(1).max(100).default(3), reason: reasonSchema })
+    .strict();
+  app.get(`${B}/convoy`, guard, async (c) => {
+    const q = parse(convoySchema, c);
+    const result = await convoy(deps.db, q.plate, rangeOf(q, deps.clock.now()), q.window_minutes, q.min_occasions);
+    await audit(c, 'convoy', q.reason, c.req.query(), result.companions.length);
+    return c.json(result);
+  });
+
+  const activitySchema = z
+    .object({
+      collector_id: z.string().uuid('must be a collector id (uuid)'),
+      date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a day, YYYY-MM-DD'),
+      timezone: z.string().max(64).refine(isValidTimeZone, 'not an IANA time zone').default('UTC'),
+      reason: reasonSchema,
+    })
+    .strict();
+  app.get(`${B}/location-activity`, guard, async (c) => {
+    const q = parse(activitySchema, c);
+    const midnightUtc = Date.parse(`${q.date}T00:00:00Z`);
+    if (Number.isNaN(midnightUtc)) throw new HubError('bad_request', 'date: not a calendar day');
+    // Midnight on that day in the zone (its offset at that moment).
+    const dayStart = new Date(midnightUtc - zoneOffsetMs(q.timezone, midnightUtc));
+    const result = await locationActivity(deps.db, q.collector_id, dayStart, q.timezone);
+    await audit(c, 'location_activity', q.reason, c.req.query(), result.plates.length);
+    return c.json(result);
+  });
+  return app;
+}
