@@ -13,6 +13,7 @@ import { isWatchlistImportPath, watchlistRoutes } from './watchlists/routes.ts';
 import { alertRoutes } from './alerts/routes.ts';
 import { imageRoutes } from './images/routes.ts';
 import { searchRoutes } from './search/routes.ts';
+import { legalHoldRoutes } from './legal-holds/routes.ts';
 
 /**
  * Largest body an edge-checked route takes: an admin collector configuration (256 KB,
@@ -49,5 +50,6 @@ export function createHubApp(deps: HubDeps): Hono {
   app.route('/', alertRoutes(deps));
   app.route('/', imageRoutes(deps));
   app.route('/', searchRoutes(deps));
+  app.route('/', legalHoldRoutes(deps));
   return app;
 }

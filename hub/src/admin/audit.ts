@@ -37,6 +37,7 @@ export const ADMIN_ACTIONS = {
   'admin.user.reset_2fa': 'user',
   'admin.user.reset_password': 'user',
   'admin.user.end_sessions': 'user',
+  'admin.audit.read': 'audit_log',
 } as const;
 export type AdminAction = keyof typeof ADMIN_ACTIONS;
 

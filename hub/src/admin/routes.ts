@@ -5,6 +5,7 @@ import { adminCollectorRoutes } from './collector-routes.ts';
 import { adminGuards } from './guards.ts';
 import { adminKeyRoutes } from './key-routes.ts';
 import { adminUserRoutes } from './user-routes.ts';
+import { adminAuditRoutes } from './audit-routes.ts';
 
 /**
  * Admin HTTP API for collectors and their keys (docs/admin-api.md). Thin: each route
@@ -18,5 +19,6 @@ export function adminRoutes(deps: HubDeps): Hono<AuthEnv> {
   app.route('/', adminCollectorRoutes(deps, guards));
   app.route('/', adminKeyRoutes(deps, guards));
   app.route('/', adminUserRoutes(deps, guards));
+  app.route('/', adminAuditRoutes(deps, guards));
   return app;
 }

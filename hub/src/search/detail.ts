@@ -28,7 +28,7 @@ export async function detectionDetail(db: DbSession, id: string, signer: LinkSig
   );
   if (!row) throw new HubError('not_found', 'no such detection');
   const holds = await db.sql<{ id: string; case_id: string; reason: string; hold_until: Date | null; released_at: Date | null; created_at: Date }>(
-    'SELECT id::text AS id, case_id, reason, hold_until, released_at, created_at FROM legal_holds WHERE detection_id = $1::bigint ORDER BY id',
+    'SELECT id::text AS id, case_id, reason, hold_until, released_at, created_at FROM legal_holds WHERE detection_id = $1::bigint ORDER BY legal_holds.id',
     [id],
   );
   const link = (hash: string | null): string | null => (hash ? signImageLink(signer.key, signer.baseUrl, hash.trim(), signer.now) : null);
