@@ -14,6 +14,7 @@ import { alertRoutes } from './alerts/routes.ts';
 import { imageRoutes } from './images/routes.ts';
 import { searchRoutes } from './search/routes.ts';
 import { legalHoldRoutes } from './legal-holds/routes.ts';
+import { evidenceRoutes } from './evidence/routes.ts';
 
 /**
  * Largest body an edge-checked route takes: an admin collector configuration (256 KB,
@@ -51,5 +52,6 @@ export function createHubApp(deps: HubDeps): Hono {
   app.route('/', imageRoutes(deps));
   app.route('/', searchRoutes(deps));
   app.route('/', legalHoldRoutes(deps));
+  app.route('/', evidenceRoutes(deps));
   return app;
 }

@@ -30,6 +30,7 @@ export const USAGE = `usage: npm run hub -- <command> [--json]
   collector wipe <collector-id>
   chain verify <collector-id>
   worker                                                 the alert worker as its own process (until SIGTERM)
+  export verify <file.zip> [--public-key BASE64]         check an evidence export offline
 
 Actions are recorded as the system actor ${SYSTEM_ACTOR.userId}.`;
 

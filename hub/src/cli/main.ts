@@ -15,6 +15,7 @@ import { parseCommandLine, planCommand, USAGE, UsageError, type Action } from '.
 import { createOutput } from './output.ts';
 import { runUserCommand } from './user-commands.ts';
 import { runWorkerCommand } from './worker-command.ts';
+import { runExportVerify } from './export-verify.ts';
 
 /** At the default `info` the CLI would echo every action it just printed: warn and worse only. */
 function cliLogLevel(configured: string): string {
@@ -24,6 +25,7 @@ function cliLogLevel(configured: string): string {
 async function main(argv: readonly string[]): Promise<number> {
   if (argv[0] === 'user') return runUserCommand(argv.slice(1));
   if (argv[0] === 'worker') return runWorkerCommand(argv.slice(1));
+  if (argv[0] === 'export' && argv[1] === 'verify') return runExportVerify(argv.slice(2));
   let parsed: ReturnType<typeof parseCommandLine>;
   let action: Action;
   try {

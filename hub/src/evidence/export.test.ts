@@ -1,0 +1,96 @@
+import t from 'tap';
+import { execFile } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { ZipFile } from 'yazl';
+import { createWriteStream } from 'node:fs';
+import { adminTestContext, send } from '../admin/testing.ts';
+import { loadOrCreateHubKey } from '../collectors/hub-key.ts';
+import { claimedCollector } from '../collectors/testing.ts';
+import { encodeBatch, jpegLike, sampleDetection } from '../ingest/test-support.ts';
+import { verifyExport } from './manifest.ts';
+import { readZipFiles } from './read-zip.ts';
+
+const run = promisify(execFile);
+const ctx = await adminTestContext(t);
+const viewer = await ctx.session('viewer');
+const collector = await claimedCollector(ctx.deps);
+const dir = await mkdtemp(join(tmpdir(), 'alpr-evidence-'));
+t.teardown(() => rm(dir, { recursive: true, force: true }));
+const key = await loadOrCreateHubKey(ctx.deps.db, ctx.clock.now());
+{
+  const { body, contentType } = encodeBatch(['EVD001', 'EVD001', 'OTHER1'].map((text, i) => ({
+    detection: sampleDetection({ plate: { text, confidence: 0.9 }, timestamp: new Date(ctx.clock.now().getTime() - 600_000 + i * 1000).toISOString() }),
+    fullScene: jpegLike(5000), plateCrop: jpegLike(900),
+  })));
+  const res = await ctx.app.request('/api/v1/detections/batch', { method: 'POST', headers: { 'x-api-key': collector.apiKey, 'content-type': contentType }, body: new Uint8Array(body) });
+  if (res.status !== 201) throw new Error(`batch ${res.status}`);
+}
+
+async function cli(file: string, ...extra: string[]): Promise<{ code: number; out: string }> {
+  try {
+    const { stdout } = await run(process.execPath, ['--import', 'tsx', join(import.meta.dirname, '../cli/main.ts'), 'export', 'verify', file, ...extra]);
+    return { code: 0, out: stdout };
+  } catch (err) {
+    const e = err as { code: number; stdout: string };
+    return { code: e.code, out: e.stdout };
+  }
+}
+
+function writeZip(path: string, files: Map<string, Uint8Array>): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const zip = new ZipFile();
+    for (const [name, bytes] of files) zip.addBuffer(Buffer.from(bytes), name);
+    zip.end();
+    zip.outputStream.pipe(createWriteStream(path)).on('finish', () => resolve()).on('error', reject);
+  });
+}
+
+t.test('an export of a search verifies offline; one changed byte of one image does not', async (t) => {
+  const res = await send(ctx, viewer, 'GET', '/api/v1/export/detections?plate=EVD001&reason=case%20EV-9');
+  t.equal(res.status, 200);
+  t.equal(res.headers.get('content-type'), 'application/zip');
+  t.equal(res.headers.get('x-ratelimit-limit'), '5', 'the spec export limit');
+  const file = join(dir, 'export.zip');
+  await writeFile(file, Buffer.from(await res.arrayBuffer()));
+  const files = await readZipFiles(file);
+  t.same([...files.keys()].filter((n) => !n.startsWith('images/')).sort(), ['chain.json', 'detections.csv', 'detections.json', 'hub-public-key.txt', 'manifest.json', 'manifest.sig']);
+  t.equal([...files.keys()].filter((n) => n.startsWith('images/')).length, 4, 'two detections, two images each');
+  const detections = JSON.parse(Buffer.from(files.get('detections.json') ?? []).toString()) as Array<{ plate_number: string }>;
+  t.same(detections.map((d) => d.plate_number), ['EVD001', 'EVD001']);
+  t.match(Buffer.from(files.get('detections.csv') ?? []).toString(), /^id,detection_id,plate_number/);
+  t.same(verifyExport(files, key.publicKey), { ok: true, problems: [], keySource: 'given', detections: 2 });
+  t.match(await cli(file, '--public-key', key.publicKeyBase64), { code: 0, out: /^VERIFIED: 2 detections/ });
+
+  const image = [...files.keys()].find((n) => n.startsWith('images/')) as string;
+  const altered = new Map(files);
+  const bytes = Buffer.from(files.get(image) ?? []);
+  bytes[100] = (bytes[100] ?? 0) ^ 0xff;
+  altered.set(image, bytes);
+  const bad = join(dir, 'altered.zip');
+  await writeZip(bad, altered);
+  const result = await cli(bad, '--public-key', key.publicKeyBase64);
+  t.equal(result.code, 1);
+  t.match(result.out, new RegExp(`NOT VERIFIED: 1 problem\\(s\\)\\n  - ${image.replace(/\./g, '\\.')}: altered`));
+
+  const missing = new Map(files);
+  missing.delete(image);
+  t.match(verifyExport(missing, key.publicKey).problems, [new RegExp(`${image}: missing`), /is not in the export/]);
+  const forged = new Map(files);
+  const manifest = JSON.parse(Buffer.from(files.get('manifest.json') ?? []).toString()) as { reason: string };
+  forged.set('manifest.json', Buffer.from(JSON.stringify({ ...manifest, reason: 'something else' })));
+  t.match(verifyExport(forged, key.publicKey).problems, [/signature does not match/]);
+  const otherKey = Buffer.alloc(32, 7);
+  t.match(verifyExport(files, otherKey).problems, [/signature does not match/, /another hub key/]);
+  const rows = await ctx.database.sql<{ detail: Record<string, unknown> }>(`SELECT detail FROM audit_log WHERE action = 'export.detections'`);
+  t.match(rows, [{ detail: { reason: 'case EV-9', result_count: 2 } }]);
+});
+
+t.test('refusals', async (t) => {
+  t.equal((await send(ctx, viewer, 'GET', '/api/v1/export/detections?plate=EVD001')).status, 400, 'a reason is required');
+  t.equal((await send(ctx, viewer, 'GET', '/api/v1/export/detections?plate=NONE99&reason=case%201')).status, 404);
+  t.equal((await send(ctx, null, 'GET', '/api/v1/export/detections?plate=EVD001&reason=case%201')).status, 401);
+  t.match(await cli(join(dir, 'nope.zip')), { code: 1, out: /cannot be read as a zip/ });
+});

@@ -1,0 +1,46 @@
+import { Readable } from 'node:stream';
+import { Hono } from 'hono';
+import { every } from 'hono/combine';
+import { writeAudit } from '../audit/write.ts';
+import { requestMeta } from '../auth/request.ts';
+import { requireUser, type AuthEnv } from '../auth/middleware.ts';
+import { RATE_LIMITS, rateLimit } from '../auth/rate-limit.ts';
+import { loadOrCreateHubKey } from '../collectors/hub-key.ts';
+import type { HubDeps } from '../deps.ts';
+import { HubError } from '../errors.ts';
+import { parseSearchParams } from '../search/params.ts';
+import { buildSearch } from '../search/sql.ts';
+import { buildExport, exportRows, MAX_EXPORT_DETECTIONS } from './build.ts';
+
+/**
+ * `GET /api/v1/export/detections?<search parameters>&reason=…` (docs/evidence-export.md):
+ * every detection the search matches (at most 1,000; `page`/`per_page` ignored) as a signed
+ * zip. Any signed-in user (they could search the same), 5 a minute (spec `GET
+ * /api/v1/export/*`), audited with the reason and the count.
+ */
+export function evidenceRoutes(deps: HubDeps): Hono<AuthEnv> {
+  const app = new Hono<AuthEnv>();
+  app.get('/api/v1/export/detections', every(requireUser(deps), rateLimit(deps, RATE_LIMITS.export)), async (c) => {
+    const params = new URL(c.req.url).searchParams;
+    const parsed = parseSearchParams(params);
+    if (!parsed.ok) throw new HubError('bad_request', `${parsed.field}: ${parsed.message}`);
+    const built = buildSearch(parsed.query);
+    const ids = await deps.db.transaction(async (tx) => {
+      if (parsed.query.plate.kind === 'fuzzy') await tx.sql(`SELECT set_config('pg_trgm.similarity_threshold', '0.6', true)`);
+      return tx.sql<{ id: string }>(`SELECT d.id::text AS id FROM detections d WHERE ${built.where} ORDER BY ${built.orderBy} LIMIT ${MAX_EXPORT_DETECTIONS + 1}`, built.params);
+    });
+    if (ids.length === 0) throw new HubError('not_found', 'no detection matches: nothing to export');
+    if (ids.length > MAX_EXPORT_DETECTIONS) throw new HubError('bad_request', `the search matches more than ${MAX_EXPORT_DETECTIONS} detections: narrow it (time range, collectors)`);
+    const rows = await exportRows(deps.db, ids.map((r) => r.id));
+    const key = await loadOrCreateHubKey(deps.db, deps.clock.now());
+    const query: Record<string, string> = {};
+    for (const [k, v] of params) if (k !== 'reason') query[k] = query[k] ? `${query[k]},${v}` : v;
+    const createdAt = deps.clock.now();
+    const stream = await buildExport({ rows, images: deps.images, signingKey: key, createdAt, createdBy: c.get('user').id, reason: parsed.query.reason, query });
+    const meta = requestMeta(c);
+    await writeAudit(deps.db, { at: createdAt, action: 'export.detections', actor: { userId: c.get('user').id }, ip: meta.ip, userAgent: meta.userAgent, detail: { reason: parsed.query.reason, query, result_count: rows.length } });
+    const name = `evidence-${createdAt.toISOString().replace(/[:.]/g, '-')}.zip`;
+    return c.body(Readable.toWeb(stream) as unknown as ReadableStream, 200, { 'Content-Type': 'application/zip', 'Content-Disposition': `attachment; filename="${name}"`, 'Cache-Control': 'no-store' });
+  });
+  return app;
+}
