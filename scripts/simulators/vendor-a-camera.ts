@@ -146,8 +146,9 @@ export async function startVendorACamera(options: VendorACameraOptions = {}): Pr
   };
 
   function produce(): void {
+    // One reading of the clock per read (a test's clock may move on every call).
     const trueMs = now();
-    const read = generator.next(cameraNow(), clockSetBack);
+    const read = generator.next(trueMs + clockOffsetMs, clockSetBack);
     clockSetBack = false;
     const entry: StoredRead = { read, picName: nextPicName(read, timezone, produced.at(-1)?.picName), uuid: uuidFrom(generator.rng), trueMs };
     if (mode === 'pull' && (options.mislabelledImageRate ?? 0) > 0 && faultRng() < (options.mislabelledImageRate ?? 0)) mislabelled.add(entry.picName);
