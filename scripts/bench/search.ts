@@ -1,0 +1,132 @@
+/**
+ * Search benchmark (issue 12; docs/performance.md "Search"): generates detections inside
+ * PostgreSQL into a fresh database on a production-configured PostgreSQL (100 collectors, 12
+ * months, a plate distribution where a few thousand plates recur often and most are seen
+ * once or twice), then times the real search and investigation verbs.
+ *
+ *   DATABASE_URL=... npx tsx scripts/bench/search.ts [--rows 1000000] [--runs 40]
+ *
+ * `npm run bench:search` starts the production-configured cluster and runs 10 million rows;
+ * `--rows 1000000` is the quick run. The rows carry placeholder hash-chain values: this
+ * measures search, not the chain. p50/p95 per query kind, with the load average beside each.
+ */
+import { randomBytes, randomUUID } from 'node:crypto';
+import { loadavg } from 'node:os';
+import { parseArgs } from 'node:util';
+import postgres from 'postgres';
+import { confusionKey } from '../../shared/src/detection/ocr.ts';
+import { openDatabase } from '../../hub/src/db/client.ts';
+import { createLog } from '../../hub/src/log.ts';
+import { searchDetections } from '../../hub/src/search/search.ts';
+import { plateMode, type SearchQuery } from '../../hub/src/search/params.ts';
+import { convoy, plateHistory } from '../../hub/src/search/investigations.ts';
+
+const { values: args } = parseArgs({ options: { rows: { type: 'string', default: '10000000' }, runs: { type: 'string', default: '40' }, keep: { type: 'boolean', default: false } } });
+const ROWS = Number(args.rows);
+const RUNS = Number(args.runs);
+const COLLECTORS = 100;
+const YEAR_MS = 365 * 86_400_000;
+const now = Date.now();
+const load = (): string => `load ${loadavg()[0]?.toFixed(2)}`;
+
+
+function percentiles(values: number[]): string {
+  const s = [...values].sort((a, b) => a - b);
+  const p = (q: number) => (s[Math.min(s.length - 1, Math.ceil((q / 100) * s.length) - 1)] ?? NaN).toFixed(1).padStart(7);
+  return `p50 ${p(50)} ms  p95 ${p(95)} ms`;
+}
+
+async function main(): Promise<void> {
+  const adminUrl = process.env['DATABASE_URL'];
+  if (!adminUrl) throw new Error('DATABASE_URL is required (npm run bench:search starts a production-configured server)');
+  const name = `alpr_search_${randomBytes(4).toString('hex')}`;
+  const admin = postgres(adminUrl, { max: 1, onnotice: () => undefined });
+  await admin.unsafe(`CREATE DATABASE ${name}`);
+  const [settings] = await admin<{ s: string }[]>`SELECT string_agg(name || '=' || setting, ' ' ORDER BY name) AS s FROM pg_settings WHERE name IN ('fsync', 'synchronous_commit', 'full_page_writes', 'shared_buffers')`;
+  console.log(`PostgreSQL: ${settings?.s}; ${ROWS.toLocaleString('en')} rows, ${COLLECTORS} collectors, 12 months`);
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  const db = await openDatabase({ url: url.toString(), log: createLog('silent'), maxConnections: 4 });
+  const sql = postgres(url.toString(), { max: 1, onnotice: () => undefined });
+  try {
+    await sql`SELECT ensure_detection_partitions(${new Date(now - YEAR_MS - 31 * 86_400_000)}::timestamptz, 15)`;
+    const collectors = Array.from({ length: COLLECTORS }, () => randomUUID());
+    for (const [i, id] of collectors.entries()) {
+      await sql`INSERT INTO collectors (id, site_name, status, gps_latitude, gps_longitude) VALUES (${id}, ${`Site ${i}`}, 'active', ${String(51 + Math.random())}, ${String(-1 + Math.random())})`;
+    }
+    const started = Date.now();
+    // Generated inside PostgreSQL (INSERT ... SELECT over generate_series, 200,000 rows a
+    // statement): half the sightings are of 5,000 frequent plates (skewed: a few very
+    // often), the rest random plates seen mostly once or twice. UK-style AB12CDE plates.
+    await sql.unsafe(`CREATE TEMP TABLE bench_collectors AS SELECT row_number() OVER () AS n, id FROM collectors`);
+    const letter = `substr('ABCDEFGHJKLMNPRSTUVWXYZ', 1 + floor(random() * 23)::int, 1)`;
+    const digit = `substr('0123456789', 1 + floor(random() * 10)::int, 1)`;
+    const randomPlate = `${letter} || ${letter} || ${digit} || ${digit} || ${letter} || ${letter} || ${letter}`;
+    await sql.unsafe(`CREATE TEMP TABLE bench_frequent AS SELECT i, ${randomPlate} AS p FROM generate_series(1, 5000) AS i`);
+    await sql.unsafe(`CREATE INDEX ON bench_frequent (i)`);
+    const STEP = 200_000;
+    for (let done = 0; done < ROWS; done += STEP) {
+      const n = Math.min(STEP, ROWS - done);
+      await sql.unsafe(`
+        INSERT INTO detections (collector_id, camera_id, detection_id, plate_number, plate_normalized, confidence, captured_at, direction, chain_seq, prev_hash, record_hash)
+        SELECT c.id, 'gate-1', md5(g::text || random()::text), v.p,
+               translate(v.p, 'OQDILS', '000115'),
+               round((0.5 + random() / 2)::numeric, 3), now() - random() * interval '365 days',
+               (ARRAY['entering', 'exiting', 'unknown'])[1 + floor(random() * 2.2)::int], g, repeat('0', 64), repeat('0', 64)
+        FROM generate_series(${done + 1}, ${done + n}) AS g
+        CROSS JOIN LATERAL (SELECT 1 + floor(random() * ${COLLECTORS})::int AS cn, random() AS r, 1 + floor(random() ^ 2 * 5000)::int AS fi) AS x
+        JOIN bench_collectors c ON c.n = x.cn
+        LEFT JOIN bench_frequent f ON f.i = x.fi AND x.r < 0.5
+        CROSS JOIN LATERAL (SELECT COALESCE(f.p, ${randomPlate}) AS p) AS v`);
+      console.log(`  ${(done + n).toLocaleString('en')} rows after ${((Date.now() - started) / 1000).toFixed(0)} s  ${load()}`);
+    }
+    await sql`ANALYZE detections`;
+    console.log(`loaded ${ROWS.toLocaleString('en')} rows in ${((Date.now() - started) / 1000).toFixed(0)} s (every index in place, then ANALYZE)  ${load()}`);
+
+    const samples = await sql<{ plate_normalized: string; collector_id: string }[]>`SELECT plate_normalized, collector_id FROM detections TABLESAMPLE SYSTEM (1) LIMIT ${RUNS * 4}`;
+    const target = (i: number) => samples[i % samples.length] as { plate_normalized: string; collector_id: string };
+    const base = (plate: SearchQuery['plate']): SearchQuery => ({ plate, collectorIds: [], page: 1, perPage: 50, sort: 'captured_at', order: 'desc', reason: 'bench' });
+    const kinds: Array<[string, (i: number) => SearchQuery['plate']]> = [
+      ['exact', (i) => ({ kind: 'exact', value: target(i).plate_normalized })],
+      ['prefix AB1*', (i) => plateMode(`${target(i).plate_normalized.slice(0, 3)}*`, false) as SearchQuery['plate']],
+      ['suffix *XYZ', (i) => plateMode(`*${target(i).plate_normalized.slice(-3)}`, false) as SearchQuery['plate']],
+      ['contains *12X*', (i) => plateMode(`*${target(i).plate_normalized.slice(2, 5)}*`, false) as SearchQuery['plate']],
+      ['fuzzy (one confusion)', (i) => ({ kind: 'fuzzy', key: confusionKey(target(i).plate_normalized.replace(/[0-9]/, (d) => (d === '8' ? 'B' : d))) })],
+    ];
+    const timeit = async (fn: (i: number) => Promise<unknown>): Promise<number[]> => {
+      await fn(0);
+      const out: number[] = [];
+      for (let i = 1; i <= RUNS; i++) {
+        const t0 = performance.now();
+        await fn(i);
+        out.push(performance.now() - t0);
+      }
+      return out;
+    };
+    for (const [label, plateOf] of kinds) {
+      for (const variant of ['', ' + 7 days', ' + collector', ' + 7 days + collector']) {
+        const times = await timeit((i) => searchDetections(db, {
+          ...base(plateOf(i)),
+          ...(variant.includes('7 days') ? { startDate: new Date(now - 7 * 86_400_000), endDate: new Date(now) } : {}),
+          ...(variant.includes('collector') ? { collectorIds: [target(i).collector_id] } : {}),
+        }));
+        console.log(`${(label + variant).padEnd(44)} ${percentiles(times)}  ${load()}`);
+      }
+    }
+    const range = { start: new Date(now - YEAR_MS), end: new Date(now) };
+    console.log(`${'plate history (a year)'.padEnd(44)} ${percentiles(await timeit((i) => plateHistory(db, target(i).plate_normalized, range)))}  ${load()}`);
+    const busy = await sql<{ p: string }[]>`SELECT plate_normalized AS p FROM detections GROUP BY 1 ORDER BY count(*) DESC LIMIT 50`;
+    console.log(`${'convoy (the 50 most seen plates, a year)'.padEnd(44)} ${percentiles(await timeit((i) => convoy(db, busy[i % busy.length]?.p ?? '', range, 5, 3)))}  ${load()}`);
+    for (const [label, where] of [['exact', `plate_normalized = '${target(0).plate_normalized}'`], ['contains', `plate_normalized LIKE '%${target(0).plate_normalized.slice(2, 5)}%'`], ['fuzzy', `alpr_confusion_key(plate_normalized) % '${confusionKey(target(0).plate_normalized)}'`]] as const) {
+      const plan = await sql.unsafe(`EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY ON) SELECT id FROM detections WHERE ${where} ORDER BY captured_at DESC LIMIT 50`);
+      console.log(`EXPLAIN ${label}:\n${plan.map((r) => `  ${String((r as Record<string, unknown>)['QUERY PLAN'])}`).slice(0, 12).join('\n')}`);
+    }
+  } finally {
+    await sql.end({ timeout: 5 });
+    await db.close();
+    if (!args.keep) await admin.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await admin.end({ timeout: 5 });
+  }
+}
+
+await main();
