@@ -10,6 +10,7 @@ import type { HubDeps } from '../deps.ts';
 import { HubError } from '../errors.ts';
 import { parseSearchParams } from '../search/params.ts';
 import { buildSearch } from '../search/sql.ts';
+import { prepareSearch } from '../search/search.ts';
 import { buildExport, exportRows, MAX_EXPORT_DETECTIONS } from './build.ts';
 
 /**
@@ -26,7 +27,7 @@ export function evidenceRoutes(deps: HubDeps): Hono<AuthEnv> {
     if (!parsed.ok) throw new HubError('bad_request', `${parsed.field}: ${parsed.message}`);
     const built = buildSearch(parsed.query);
     const ids = await deps.db.transaction(async (tx) => {
-      if (parsed.query.plate.kind === 'fuzzy') await tx.sql(`SELECT set_config('pg_trgm.similarity_threshold', '0.6', true)`);
+      await prepareSearch(tx, parsed.query);
       return tx.sql<{ id: string }>(`SELECT d.id::text AS id FROM detections d WHERE ${built.where} ORDER BY ${built.orderBy} LIMIT ${MAX_EXPORT_DETECTIONS + 1}`, built.params);
     });
     if (ids.length === 0) throw new HubError('not_found', 'no detection matches: nothing to export');
