@@ -106,7 +106,9 @@ t.test('2xx only after the sink committed; 503 with Retry-After when it refuses'
 });
 
 t.test('context from the configured camera: timezone and direction mapping', async (t) => {
-  const { url, sink } = await listen(t);
+  // The appliance's clock a minute after the read: a capture in the future would be taken
+  // for a camera clock ahead and corrected (push-clock.ts), which is not what this tests.
+  const { url, sink } = await listen(t, { clock: { now: () => Date.parse('2030-07-02T01:05:05Z') } });
   const xml = fixture('vendor-a/fixtures/alert-hikvision-ns.xml').toString('utf8').replace('2030-01-02T03:04:05+01:00', '2030-07-02T03:04:05');
   const res = await post(`${url}/api/v1/ingest/auto`, xml);
   t.equal(res.status, 200);

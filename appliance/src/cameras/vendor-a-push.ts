@@ -114,7 +114,10 @@ export function createIngestApp(deps: IngestDeps): Hono {
       return c.json(errorBody('unknown_vendor', `no adapter ${vendor.slice(0, 40)}`), 404);
     }
     const body = await readCappedBody(c.req.raw, maxBytes);
-    if (!body.ok) return c.json(errorBody('payload_too_large', `body above ${maxBytes} bytes`), 413);
+    if (!body.ok) {
+      if (body.reason === 'aborted') return c.json(errorBody('bad_request', 'the request body was cut off'), 400);
+      return c.json(errorBody('payload_too_large', `body above ${maxBytes} bytes`), 413);
+    }
     const headers: Record<string, string> = {};
     c.req.raw.headers.forEach((value, name) => {
       headers[name.toLowerCase()] = value;
