@@ -132,7 +132,7 @@ export function startVendorAPull(config: CameraConfig, deps: RunnerDeps): Camera
       status.count('timesCorrected');
       return {
         ...item,
-        detection: { ...item.detection, timestamp: new Date(fixed.ms).toISOString() },
+        detection: { ...item.detection, timestamp: new Date(fixed.ms).toISOString(), attributes: { ...item.detection.attributes, camera_time: item.detection.timestamp } },
         raw: { ...item.raw, camera_time: item.detection.timestamp },
       };
     });

@@ -89,7 +89,7 @@ function correctPushed(items: ParsedDetection[], clock: PushClock, status: Camer
     const fixed = correctCaptureTime(Date.parse(item.detection.timestamp), offset, clock.previous(), nowMs);
     if (!fixed.corrected) return item;
     status.count('timesCorrected');
-    return { ...item, detection: { ...item.detection, timestamp: new Date(fixed.ms).toISOString() }, raw: { ...item.raw, camera_time: item.detection.timestamp } };
+    return { ...item, detection: { ...item.detection, timestamp: new Date(fixed.ms).toISOString(), attributes: { ...item.detection.attributes, camera_time: item.detection.timestamp } }, raw: { ...item.raw, camera_time: item.detection.timestamp } };
   });
 }
 

@@ -288,6 +288,8 @@ t.test('a push camera 8 years ahead: stored with corrected times and accepted by
   const rows = await hub.ctx.db.sql<{ detection_id: string; captured_at: Date }>('SELECT detection_id, captured_at FROM detections WHERE collector_id = $1', [claimed.enrollment.collector_id]);
   const worst = Math.max(...rows.map((r) => Math.abs(new Date(r.captured_at).getTime() - (camera.delivered.find((d) => d.detectionId === r.detection_id)?.trueTimeMs ?? NaN))));
   t.ok(worst < 2_000, `capture times within 2 s of true (worst ${worst} ms)`);
+  const kept = await hub.ctx.db.sql<{ captured_at: Date; attributes: { camera_time?: string } | null }>('SELECT captured_at, attributes FROM detections WHERE collector_id = $1', [claimed.enrollment.collector_id]);
+  t.ok(kept.every((r) => Math.abs(Date.parse(r.attributes?.camera_time ?? '') - new Date(r.captured_at).getTime() - 8 * 365.25 * 86_400_000) < 2_000), 'the camera\'s own time travels with each read (attributes.camera_time)');
   const status = (await (await fetch(`${base}/api/v1/status`)).json()) as { cameras: Array<{ id: string; clock: { offsetMs: number; warnings: string[] } | null; counters: { timesCorrected: number } }> };
   const ahead = status.cameras.find((c) => c.id === 'ahead');
   t.match(ahead?.clock?.warnings.join(' '), /8 years ahead/);

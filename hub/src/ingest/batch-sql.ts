@@ -81,6 +81,8 @@ export interface DetectionRow {
   chainSeq: number;
   prevHash: string;
   recordHash: string;
+  /** Camera-side facts (0013), outside the hash chain. */
+  attributes: Record<string, string> | null;
 }
 
 /** detections columns (0004_detections.sql) with their types, in DetectionRow order. */
@@ -89,7 +91,7 @@ const DETECTION_COLUMNS = [
   ['plate_normalized', 'text'], ['confidence', 'float8'], ['captured_at', 'timestamptz'], ['direction', 'text'],
   ['vehicle_type', 'text'], ['color', 'text'], ['brand', 'text'], ['model', 'text'], ['region', 'text'],
   ['full_image_hash', 'text'], ['crop_image_hash', 'text'], ['full_image_size', 'int4'], ['crop_image_size', 'int4'],
-  ['chain_seq', 'bigint'], ['prev_hash', 'text'], ['record_hash', 'text'],
+  ['chain_seq', 'bigint'], ['prev_hash', 'text'], ['record_hash', 'text'], ['attributes', 'jsonb'],
 ] as const;
 
 const asJsonRow = (r: DetectionRow) => ({
@@ -98,7 +100,7 @@ const asJsonRow = (r: DetectionRow) => ({
   direction: r.direction, vehicle_type: r.vehicleType, color: r.color, brand: r.brand, model: r.model,
   region: r.region, full_image_hash: r.fullImageHash, crop_image_hash: r.cropImageHash,
   full_image_size: r.fullImageSize, crop_image_size: r.cropImageSize, chain_seq: r.chainSeq,
-  prev_hash: r.prevHash, record_hash: r.recordHash,
+  prev_hash: r.prevHash, record_hash: r.recordHash, attributes: r.attributes,
 });
 
 /** The batch's new detections; collector and position are the same for every row. */

@@ -97,6 +97,7 @@ export async function commitDetections(
       chainSeq: record.chainSeq,
       prevHash: record.prevHash,
       recordHash: record.recordHash,
+      attributes: item.detection.attributes ?? null,
     };
   });
   await run(tx, insertDetections(collectorId, { latitude: context.latitude, longitude: context.longitude }, rows));

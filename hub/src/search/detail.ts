@@ -10,7 +10,7 @@ type DetailRow = {
   latitude: string | null; longitude: string | null; camera_id: string; collector_id: string; site_name: string; site_address: string | null;
   gps_latitude: string | null; gps_longitude: string | null; collector_config: Record<string, unknown>;
   full_image_hash: string | null; crop_image_hash: string | null; full_image_size: number | null; crop_image_size: number | null;
-  chain_seq: string; prev_hash: string; record_hash: string;
+  chain_seq: string; prev_hash: string; record_hash: string; attributes: Record<string, string> | null;
 };
 
 export async function detectionDetail(db: DbSession, id: string, signer: LinkSigner) {
@@ -19,7 +19,7 @@ export async function detectionDetail(db: DbSession, id: string, signer: LinkSig
     `SELECT d.id::text AS id, d.detection_id, d.plate_number, d.plate_normalized, d.confidence, d.captured_at, d.received_at, d.direction,
             d.vehicle_type, d.color, d.brand, d.model, d.region, d.latitude, d.longitude, d.camera_id, d.collector_id,
             c.site_name, c.site_address, c.gps_latitude, c.gps_longitude, c.config AS collector_config,
-            d.full_image_hash, d.crop_image_hash, d.full_image_size, d.crop_image_size, d.chain_seq::text AS chain_seq, d.prev_hash, d.record_hash
+            d.full_image_hash, d.crop_image_hash, d.full_image_size, d.crop_image_size, d.chain_seq::text AS chain_seq, d.prev_hash, d.record_hash, d.attributes
      FROM detection_keys k
      JOIN detections d ON d.id = k.detection_pk AND d.captured_at = k.captured_at
      JOIN collectors c ON c.id = d.collector_id
@@ -44,6 +44,7 @@ export async function detectionDetail(db: DbSession, id: string, signer: LinkSig
     direction: row.direction,
     vehicle: { type: row.vehicle_type, color: row.color, brand: row.brand, model: row.model },
     region: row.region,
+    attributes: row.attributes ?? {},
     position: { latitude: row.latitude === null ? null : Number(row.latitude), longitude: row.longitude === null ? null : Number(row.longitude) },
     collector: {
       id: row.collector_id, name: row.site_name, address: row.site_address,

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { textProblem } from '../text/hostile-text.ts';
 
 /** Enum tuples from spec.md "Detection (common format produced by adapters)". */
 export const DIRECTIONS = ['entering', 'exiting', 'unknown'] as const;
@@ -39,6 +40,16 @@ export const vehicleSchema = z.object({
 });
 
 /**
+ * Camera-side facts kept beside a detection, outside the spec's fields: the camera's own
+ * capture time when the appliance corrected it (`camera_time`), raw vendor codes. Small and
+ * flat: up to 16 lowercase keys, string values up to 200 characters. Not covered by the
+ * hub's hash chain (docs/protocol.md "attributes").
+ */
+export const attributesSchema = z
+  .record(z.string().regex(/^[a-z][a-z0-9_]{0,39}$/, 'attribute names are lowercase words'), z.string().max(200).refine((v) => textProblem(v) === undefined, 'attribute values must not hold NUL or lone surrogates'))
+  .refine((o) => Object.keys(o).length <= 16, 'at most 16 attributes');
+
+/**
  * The common detection format every adapter yields (metadata only; image bytes travel
  * beside it, see `DetectionImages`). This is the wire contract between appliance and hub.
  */
@@ -48,6 +59,7 @@ export const detectionSchema = z.object({
   camera: cameraRefSchema,
   plate: plateSchema,
   vehicle: vehicleSchema.optional(),
+  attributes: attributesSchema.optional(),
 });
 export type Detection = z.infer<typeof detectionSchema>;
 

@@ -4,6 +4,7 @@ import {
   doublePrecision,
   index,
   integer,
+  jsonb,
   numeric,
   pgTable,
   primaryKey,
@@ -60,6 +61,8 @@ export const detections = pgTable(
     prevHash: char('prev_hash', { length: 64 }).notNull(),
     recordHash: char('record_hash', { length: 64 }).notNull(),
     receivedAt: timestamptz('received_at').notNull().defaultNow(),
+    /** Camera-side facts (0013): e.g. the camera's own time of a corrected capture. Outside the chain. */
+    attributes: jsonb('attributes').$type<Record<string, string>>(),
   },
   (t) => [
     primaryKey({ columns: [t.id, t.capturedAt] }),
