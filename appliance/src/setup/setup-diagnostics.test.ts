@@ -48,3 +48,16 @@ t.test('claimed at start: diagnostics from real sources, setup closed', async (t
   t.notOk(page.includes('<form'));
   t.equal((await postJson(setup.base, '/setup/cameras', { id: 'x' })).status, 410);
 });
+
+t.test('before the claim the setup page shows a camera clock warning too', async (t) => {
+  const clock = { now: () => Date.parse('2026-03-01T09:00:00.000Z') };
+  const camera = createStatusTracker({ id: 'lane-2', name: 'Lane 2', vendor: 'vendor_a', mode: 'pull' }, clock);
+  camera.online();
+  camera.clock({ offsetMs: 0, source: 'device', checkedAt: '2026-03-01T09:00:00.000Z', utcOffset: '+01:00', warnings: ['this camera reports +01:00 but Europe/Oslo is +02:00 on this date: summer time is switched off or wrong on the camera'] });
+  const buffer = openTestBuffer(t.teardown.bind(t));
+  const setup = await startSetup(t, {
+    snapshot: () => takeSnapshot({ buffer, hubUrl: () => undefined, apiKey: () => undefined, uplink: () => undefined, cameras: () => [camera.snapshot()], now: () => new Date(clock.now()) }),
+  });
+  const page = await (await fetch(`${setup.base}/`)).text();
+  t.match(page, /camera lane-2: this camera reports \+01:00 but Europe\/Oslo is \+02:00 on this date: summer time is switched off/);
+});
