@@ -28,6 +28,8 @@ import { claim } from '../../hub/src/collectors/claim.ts';
 import { SYSTEM_ACTOR } from '../../hub/src/collectors/context.ts';
 import { createCollector } from '../../hub/src/collectors/create-collector.ts';
 import { createLog } from '../../hub/src/log.ts';
+import { startAlerts } from '../../hub/src/alerts/run.ts';
+import { systemClock } from '../../hub/src/clock.ts';
 import { JOURNAL_FOLDER } from '../../hub/src/ingest/image-store.ts';
 import { encodeBatch, sampleDetection, startTestHub, type BatchEntry, type TestHub } from '../../hub/src/ingest/test-support.ts';
 
@@ -181,6 +183,9 @@ async function main(): Promise<void> {
   const db = await openDatabase({ url: url.toString(), log: createLog('silent'), maxConnections: 10 });
   // Errors only, to stderr: a 500 during the run shows its cause.
   const hub = await startTestHub({ db, latitude: 51.5, longitude: -0.12, log: createLog('error', process.stderr) });
+  // The alert worker runs as in a real hub: it drains the alert queue the uploads fill (without
+  // it the queue passes 10,000 and every answer becomes a queue-depth 202), and it shares the CPU.
+  const alerts = await startAlerts({ db, clock: systemClock, log: createLog('error', process.stderr) }, { lockTimeoutMs: 30_000 });
   const agent = new Agent({ connections: CONCURRENCY, keepAliveTimeout: 30_000 });
   try {
     console.log(await serverDurability(admin));
@@ -215,6 +220,7 @@ async function main(): Promise<void> {
     console.log(`stored ${row?.n} detections; hash chains: ${JSON.stringify(verified)}`);
   } finally {
     await agent.close();
+    await alerts.stop();
     await hub.close();
     await db.close();
     await admin.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
