@@ -3,6 +3,7 @@ import { adminTestContext, auditRows, send, type Session } from '../admin/testin
 import { claimedCollector } from '../collectors/testing.ts';
 import { encodeBatch, jpegLike, sampleDetection } from '../ingest/test-support.ts';
 import { createWatchlistCache } from '../watchlists/cache.ts';
+import type { AlertRecord } from './payload.ts';
 import { createAlertWorker } from './worker.ts';
 
 const ctx = await adminTestContext(t);
@@ -32,7 +33,7 @@ async function upload(plates: readonly string[]): Promise<{ full: Buffer; crop: 
   return images;
 }
 
-type Listed = { data: Array<Record<string, any>>; next_cursor: string | null };
+type Listed = { data: AlertRecord[]; next_cursor: string | null };
 const list = async (s: Session, query: string) => json<Listed>(await send(ctx, s, 'GET', `/api/v1/alerts?${query}`));
 
 const watchlist = await json<{ id: string }>(await send(ctx, operator, 'POST', '/api/v1/watchlist', { name: 'Wanted', priority: 'high' }));
@@ -44,7 +45,7 @@ t.test('a subscribed user gets the alert with the spec payload and signed image 
   const [images] = await upload(['WANT1D', 'OTHER9']);
   const page = await list(subscriber, `since=${start}`);
   t.equal(page.data.length, 1);
-  const alert = page.data[0] as Record<string, any>;
+  const alert = page.data[0] as AlertRecord;
   t.match(alert, {
     alert_id: /^\d+$/, detection_id: /^\d+$/, plate_number: 'WANT1D',
     watchlist: { id: watchlist.id, name: 'Wanted', priority: 'high' },

@@ -144,7 +144,7 @@ export function createLiveBroker(deps: AuthContext, options: LiveOptions): LiveB
     stats.fetches += 1;
     const sign = signer();
     for (const row of rows) {
-      const text = JSON.stringify(envelope('detection', detectionPayload(row, sign), deps.clock.now(), `detection:${row.id}`));
+      const text = JSON.stringify(envelope('detection', { ...detectionPayload(row, sign) }, deps.clock.now(), `detection:${row.id}`));
       for (const c of listeners) {
         c.sendText('detection', text);
         stats.detectionsSent += 1;

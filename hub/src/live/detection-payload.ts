@@ -32,7 +32,20 @@ export async function detectionRowsById(db: DbSession, pks: readonly string[]): 
   );
 }
 
-export function detectionPayload(row: DetectionRow, signer: LinkSigner): Record<string, unknown> {
+/** The spec's `detection` message payload. */
+export interface DetectionPayload {
+  id: string;
+  plate_number: string;
+  plate_normalized: string;
+  confidence: number;
+  captured_at: string;
+  collector: { id: string; name: string };
+  camera: { id: string; name: string };
+  direction: string;
+  image_urls: { full: string | null; crop: string | null };
+}
+
+export function detectionPayload(row: DetectionRow, signer: LinkSigner): DetectionPayload {
   const link = (hash: string | null): string | null => (hash ? signImageLink(signer.key, signer.baseUrl, hash.trim(), signer.now) : null);
   return {
     id: String(row.id),

@@ -3,14 +3,30 @@
  * a type, reports the close code or the refused upgrade's status. Not production code.
  */
 import WebSocket from 'ws';
+import type { AlertPayload } from '../alerts/payload.ts';
+import type { DetectionPayload } from './detection-payload.ts';
+
+/** Payload shapes the tests read field by field; every other message type is a plain record. */
+interface Payloads {
+  alert: AlertPayload;
+  detection: DetectionPayload;
+}
+type PayloadOf<T extends string> = T extends keyof Payloads ? Payloads[T] : Record<string, unknown>;
+
+export interface Message<T extends string = string> {
+  type: T;
+  payload: PayloadOf<T>;
+  timestamp: string;
+  id: string;
+}
 
 export interface TestClient {
   ws: WebSocket;
-  messages: Array<{ type: string; payload: Record<string, any>; timestamp: string; id: string }>;
+  messages: Message[];
   /** Resolves with the next message of `type` not yet returned (waits up to `timeoutMs`). */
-  next(type: string, timeoutMs?: number): Promise<{ type: string; payload: Record<string, any>; timestamp: string; id: string }>;
+  next<T extends string>(type: T, timeoutMs?: number): Promise<Message<T>>;
   /** Messages of `type` seen so far. */
-  all(type: string): Array<{ type: string; payload: Record<string, any> }>;
+  all<T extends string>(type: T): Message<T>[];
   closed: Promise<{ code: number; reason: string }>;
   send(message: unknown): void;
 }
@@ -22,7 +38,7 @@ export function connect(url: string, headers: Record<string, string>): Promise<T
     const taken = new Set<number>();
     const waiters: Array<() => void> = [];
     ws.on('message', (data) => {
-      messages.push(JSON.parse(data.toString()) as TestClient['messages'][number]);
+      messages.push(JSON.parse(data.toString()) as Message);
       for (const w of waiters.splice(0)) w();
     });
     const closed = new Promise<{ code: number; reason: string }>((r) => ws.once('close', (code, reason) => r({ code, reason: reason.toString() })));
@@ -38,16 +54,16 @@ export function connect(url: string, headers: Record<string, string>): Promise<T
         messages,
         closed,
         send: (m) => ws.send(typeof m === 'string' ? m : JSON.stringify(m)),
-        all: (type) => messages.filter((m) => m.type === type),
-        next: (type, timeoutMs = 5_000) =>
-          new Promise((res, rej) => {
+        all: <T extends string>(type: T) => messages.filter((m) => m.type === type) as unknown as Message<T>[],
+        next: <T extends string>(type: T, timeoutMs = 5_000) =>
+          new Promise<Message<T>>((res, rej) => {
             const deadline = setTimeout(() => rej(new Error(`no ${type} within ${timeoutMs} ms; got ${JSON.stringify(messages.map((m) => m.type))}`)), timeoutMs);
             const look = (): void => {
               const i = messages.findIndex((m, idx) => m.type === type && !taken.has(idx));
               if (i >= 0) {
                 taken.add(i);
                 clearTimeout(deadline);
-                res(messages[i] as TestClient['messages'][number]);
+                res(messages[i] as unknown as Message<T>);
               } else waiters.push(look);
             };
             look();

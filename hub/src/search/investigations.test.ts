@@ -4,6 +4,7 @@ import { claim } from '../collectors/claim.ts';
 import { SYSTEM_ACTOR } from '../collectors/context.ts';
 import { createCollector } from '../collectors/create-collector.ts';
 import { encodeBatch, sampleDetection } from '../ingest/test-support.ts';
+import type { convoy, locationActivity, plateHistory, plateRoute } from './investigations.ts';
 
 const ctx = await adminTestContext(t);
 const operator = await ctx.session('operator');
@@ -30,41 +31,46 @@ async function upload(collector: { key: string }, reads: Array<[string, number]>
 await upload(A, [['TGT001', 0], ['CMP001', 2], ['CMP002', 3], ['FAR001', 10], ['TGT001', 60], ['CMP001', 61], ['CMP002', 62], ['TGT001', 120], ['CMP001', 118]]);
 await upload(B, [['TGT001', 180], ['CMP001', 181], ['CMP002', 240]]);
 
-const get = async (path: string) => {
+/** The investigation's answer, typed by the verb that builds it. */
+const get = async <T>(path: string): Promise<T> => {
   const res = await send(ctx, operator, 'GET', `/api/v1/investigations/${path}&${REASON}`);
   if (res.status !== 200) throw new Error(`${path}: ${res.status} ${await res.text()}`);
-  return (await res.json()) as Record<string, any>;
+  return (await res.json()) as T;
 };
+type History = Awaited<ReturnType<typeof plateHistory>>;
+type Route = Awaited<ReturnType<typeof plateRoute>>;
+type Convoy = Awaited<ReturnType<typeof convoy>>;
+type Activity = Awaited<ReturnType<typeof locationActivity>>;
 
 t.test('plate history: every sighting with where, newest first', async (t) => {
-  const h = await get('plate-history?plate=tgt-001');
-  t.same(h.sightings.map((s: any) => [s.captured_at, s.collector.name]), [[min(180), 'Bridge B'], [min(120), 'Bridge A'], [min(60), 'Bridge A'], [min(0), 'Bridge A']]);
+  const h = await get<History>('plate-history?plate=tgt-001');
+  t.same(h.sightings.map((s) => [s.captured_at, s.collector.name]), [[min(180), 'Bridge B'], [min(120), 'Bridge A'], [min(60), 'Bridge A'], [min(0), 'Bridge A']]);
   t.match(h.sightings[0], { collector: { id: B.id, latitude: 51.4, longitude: -0.2 }, plate_number: 'TGT001' });
   t.equal(h.truncated, false);
 });
 
 t.test('route: ordered stops with the gaps between them', async (t) => {
-  const r = await get('route?plate=TGT001');
-  t.same(r.stops.map((s: any) => [s.collector.name, s.gap_seconds, s.moved]), [['Bridge A', null, null], ['Bridge A', 3600, false], ['Bridge A', 3600, false], ['Bridge B', 3600, true]]);
+  const r = await get<Route>('route?plate=TGT001');
+  t.same(r.stops.map((s) => [s.collector.name, s.gap_seconds, s.moved]), [['Bridge A', null, null], ['Bridge A', 3600, false], ['Bridge A', 3600, false], ['Bridge B', 3600, true]]);
 });
 
 t.test('convoy: plates within 5 minutes of the target on at least 3 occasions, ranked', async (t) => {
-  const c = await get('convoy?plate=TGT001');
-  t.same(c.companions.map((x: any) => [x.plate, x.occasions, x.collectors]), [['CMP001', 4, 2]], 'CMP002 only twice, FAR001 ten minutes off');
-  const looser = await get('convoy?plate=TGT001&min_occasions=2');
-  t.same(looser.companions.map((x: any) => [x.plate, x.occasions]), [['CMP001', 4], ['CMP002', 2]]);
-  const wider = await get('convoy?plate=TGT001&min_occasions=1&window_minutes=10');
-  t.ok(wider.companions.some((x: any) => x.plate === 'FAR001'), 'a 10-minute window reaches FAR001');
+  const c = await get<Convoy>('convoy?plate=TGT001');
+  t.same(c.companions.map((x) => [x.plate, x.occasions, x.collectors]), [['CMP001', 4, 2]], 'CMP002 only twice, FAR001 ten minutes off');
+  const looser = await get<Convoy>('convoy?plate=TGT001&min_occasions=2');
+  t.same(looser.companions.map((x) => [x.plate, x.occasions]), [['CMP001', 4], ['CMP002', 2]]);
+  const wider = await get<Convoy>('convoy?plate=TGT001&min_occasions=1&window_minutes=10');
+  t.ok(wider.companions.some((x) => x.plate === 'FAR001'), 'a 10-minute window reaches FAR001');
 });
 
 t.test('location activity: one collector, one day, per hour and per plate', async (t) => {
   const day = new Date(base).toISOString().slice(0, 10);
-  const a = await get(`location-activity?collector_id=${A.id}&date=${day}`);
+  const a = await get<Activity>(`location-activity?collector_id=${A.id}&date=${day}`);
   t.equal(a.hours.length, 24);
-  t.same(a.hours.filter((h: any) => h.detections > 0).map((h: any) => [h.hour, h.detections, h.plates]), [[5, 4, 4], [6, 4, 3], [7, 1, 1]]);
+  t.same(a.hours.filter((h) => h.detections > 0).map((h) => [h.hour, h.detections, h.plates]), [[5, 4, 4], [6, 4, 3], [7, 1, 1]]);
   t.match(a.plates[0], { plate: /TGT001|CMP001/, sightings: 3 });
-  const paris = await get(`location-activity?collector_id=${A.id}&date=${day}&timezone=Europe/Paris`);
-  t.same(paris.hours.filter((h: any) => h.detections > 0).map((h: any) => h.hour), [6, 7, 8], 'hours in the site zone');
+  const paris = await get<Activity>(`location-activity?collector_id=${A.id}&date=${day}&timezone=Europe/Paris`);
+  t.same(paris.hours.filter((h) => h.detections > 0).map((h) => h.hour), [6, 7, 8], 'hours in the site zone');
 });
 
 t.test('parameters and audit', async (t) => {
