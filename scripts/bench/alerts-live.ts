@@ -21,7 +21,6 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { serve } from '@hono/node-server';
-import postgres from 'postgres';
 import WebSocket from 'ws';
 import { createHubApp } from '../../hub/src/app.ts';
 import { startAlerts } from '../../hub/src/alerts/run.ts';
@@ -32,6 +31,7 @@ import { SYSTEM_ACTOR } from '../../hub/src/collectors/context.ts';
 import { createCollector } from '../../hub/src/collectors/create-collector.ts';
 import { loadHubConfig } from '../../hub/src/config.ts';
 import { openDatabase } from '../../hub/src/db/client.ts';
+import { createBenchDatabase } from './bench-database.ts';
 import type { HubDeps } from '../../hub/src/deps.ts';
 import { openImageStore } from '../../hub/src/ingest/image-store.ts';
 import { createLoadMonitor } from '../../hub/src/ingest/load-monitor.ts';
@@ -55,18 +55,11 @@ function percentiles(values: number[]): string {
 }
 
 async function main(): Promise<void> {
-  const adminUrl = process.env['DATABASE_URL'];
-  if (!adminUrl) throw new Error('DATABASE_URL is required (npm run bench starts a production-configured server)');
-  const name = `alpr_bench_${randomBytes(4).toString('hex')}`;
-  const admin = postgres(adminUrl, { max: 1, onnotice: () => undefined });
-  await admin.unsafe(`CREATE DATABASE ${name}`);
-  const [settings] = await admin<{ s: string }[]>`SELECT string_agg(name || '=' || setting, ' ' ORDER BY name) AS s FROM pg_settings WHERE name IN ('fsync', 'synchronous_commit', 'full_page_writes')`;
-  console.log(`PostgreSQL settings: ${settings?.s}`);
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
+  const bench = await createBenchDatabase(process.env['DATABASE_URL'], 'alpr_bench', 'npm run bench starts a production-configured server');
+  console.log(`PostgreSQL settings: ${await bench.settings(['fsync', 'synchronous_commit', 'full_page_writes'])}`);
   const dataDir = await mkdtemp(join(tmpdir(), 'alpr-bench-live-'));
   const log = createLog('error', process.stderr);
-  const db = await openDatabase({ url: url.toString(), log: createLog('silent'), maxConnections: 10 });
+  const db = await openDatabase({ url: bench.url, log: createLog('silent'), maxConnections: 10 });
   const config = loadHubConfig({ HUB_DATA_DIR: dataDir, HUB_SESSION_SECRET: randomBytes(32).toString('hex'), HUB_PUBLIC_URL: 'http://127.0.0.1:1' });
   const images = openImageStore(join(dataDir, 'images'));
   const deps: HubDeps = { db, images, load: createLoadMonitor(() => 0), clock: systemClock, log, config };
@@ -167,8 +160,7 @@ async function main(): Promise<void> {
     await new Promise<void>((resolve) => server.close(() => resolve()));
     await images.close();
     await db.close();
-    await admin.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-    await admin.end({ timeout: 5 });
+    await bench.drop();
     await rm(dataDir, { recursive: true, force: true });
   }
 }

@@ -24,6 +24,7 @@ import postgres from 'postgres';
 import { Agent, request } from 'undici';
 import { verifyChain } from '../../hub/src/db/chain.ts';
 import { openDatabase } from '../../hub/src/db/client.ts';
+import { createBenchDatabase } from './bench-database.ts';
 import { claim } from '../../hub/src/collectors/claim.ts';
 import { SYSTEM_ACTOR } from '../../hub/src/collectors/context.ts';
 import { createCollector } from '../../hub/src/collectors/create-collector.ts';
@@ -173,14 +174,9 @@ async function serverDurability(admin: postgres.Sql): Promise<string> {
 }
 
 async function main(): Promise<void> {
-  const adminUrl = process.env['DATABASE_URL'];
-  if (!adminUrl) throw new Error('DATABASE_URL is required: eval "$(scripts/test-postgres.sh start)"; export DATABASE_URL');
-  const name = `alpr_bench_${randomBytes(4).toString('hex')}`;
-  const admin = postgres(adminUrl, { max: 1, onnotice: () => undefined });
-  await admin.unsafe(`CREATE DATABASE ${name}`);
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  const db = await openDatabase({ url: url.toString(), log: createLog('silent'), maxConnections: 10 });
+  const bench = await createBenchDatabase(process.env['DATABASE_URL'], 'alpr_bench', 'eval "$(scripts/bench/production-postgres.sh start)"; export DATABASE_URL');
+  const admin = bench.admin;
+  const db = await openDatabase({ url: bench.url, log: createLog('silent'), maxConnections: 10 });
   // Errors only, to stderr: a 500 during the run shows its cause.
   const hub = await startTestHub({ db, latitude: 51.5, longitude: -0.12, log: createLog('error', process.stderr) });
   // The alert worker runs as in a real hub: it drains the alert queue the uploads fill (without
@@ -223,8 +219,7 @@ async function main(): Promise<void> {
     await alerts.stop();
     await hub.close();
     await db.close();
-    await admin.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-    await admin.end({ timeout: 5 });
+    await bench.drop();
   }
 }
 

@@ -10,12 +10,13 @@
  * `--rows 1000000` is the quick run. The rows carry placeholder hash-chain values: this
  * measures search, not the chain. p50/p95 per query kind, with the load average beside each.
  */
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
 import postgres from 'postgres';
 import { confusionKey } from '../../shared/src/detection/ocr.ts';
 import { openDatabase } from '../../hub/src/db/client.ts';
+import { createBenchDatabase } from './bench-database.ts';
 import { createLog } from '../../hub/src/log.ts';
 import { searchDetections } from '../../hub/src/search/search.ts';
 import { plateMode, type SearchQuery } from '../../hub/src/search/params.ts';
@@ -37,17 +38,10 @@ function percentiles(values: number[]): string {
 }
 
 async function main(): Promise<void> {
-  const adminUrl = process.env['DATABASE_URL'];
-  if (!adminUrl) throw new Error('DATABASE_URL is required (npm run bench:search starts a production-configured server)');
-  const name = `alpr_search_${randomBytes(4).toString('hex')}`;
-  const admin = postgres(adminUrl, { max: 1, onnotice: () => undefined });
-  await admin.unsafe(`CREATE DATABASE ${name}`);
-  const [settings] = await admin<{ s: string }[]>`SELECT string_agg(name || '=' || setting, ' ' ORDER BY name) AS s FROM pg_settings WHERE name IN ('fsync', 'synchronous_commit', 'full_page_writes', 'shared_buffers')`;
-  console.log(`PostgreSQL: ${settings?.s}; ${ROWS.toLocaleString('en')} rows, ${COLLECTORS} collectors, 12 months`);
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  const db = await openDatabase({ url: url.toString(), log: createLog('silent'), maxConnections: 4 });
-  const sql = postgres(url.toString(), { max: 1, onnotice: () => undefined });
+  const bench = await createBenchDatabase(process.env['DATABASE_URL'], 'alpr_search', 'npm run bench:search starts a production-configured server');
+  console.log(`PostgreSQL: ${await bench.settings(['fsync', 'synchronous_commit', 'full_page_writes', 'shared_buffers'])}; ${ROWS.toLocaleString('en')} rows, ${COLLECTORS} collectors, 12 months`);
+  const db = await openDatabase({ url: bench.url, log: createLog('silent'), maxConnections: 4 });
+  const sql = postgres(bench.url, { max: 1, onnotice: () => undefined });
   try {
     await sql`SELECT ensure_detection_partitions(${new Date(now - YEAR_MS - 31 * 86_400_000)}::timestamptz, 15)`;
     const collectors = Array.from({ length: COLLECTORS }, () => randomUUID());
@@ -124,8 +118,7 @@ async function main(): Promise<void> {
   } finally {
     await sql.end({ timeout: 5 });
     await db.close();
-    if (!args.keep) await admin.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-    await admin.end({ timeout: 5 });
+    await bench.drop(args.keep);
   }
 }
 

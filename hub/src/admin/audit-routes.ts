@@ -2,7 +2,7 @@ import { Hono } from 'hono';
 import { z } from 'zod';
 import type { AuthEnv } from '../auth/middleware.ts';
 import type { HubDeps } from '../deps.ts';
-import { HubError } from '../errors.ts';
+import { parseQuery } from '../http/validate.ts';
 import { audited } from './audit.ts';
 import type { AdminGuards } from './guards.ts';
 
@@ -27,12 +27,7 @@ const query = z
 export function adminAuditRoutes(deps: HubDeps, guards: AdminGuards): Hono<AuthEnv> {
   const app = new Hono<AuthEnv>();
   app.get('/api/v1/admin/audit', guards.read, audited(deps, 'admin.audit.read', async (c) => {
-    const parsed = query.safeParse(c.req.query());
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0];
-      throw new HubError('bad_request', `${issue?.path.join('.') || String((issue as { keys?: string[] } | undefined)?.keys?.[0] ?? '(query)')}: ${issue?.message}`);
-    }
-    const q = parsed.data;
+    const q = parseQuery(query, c.req.query());
     const action = q.action === undefined ? null : q.action.endsWith('.') ? `${q.action.replace(/[%_\\]/g, (m) => `\\${m}`)}%` : q.action.replace(/[%_\\]/g, (m) => `\\${m}`);
     const rows = await deps.db.sql<{ id: string; at: Date; action: string; actor_user_id: string | null; actor_collector_id: string | null; target_type: string | null; target_id: string | null; ip: string | null; user_agent: string | null; detail: Record<string, unknown> }>(
       `SELECT id::text AS id, at, action, actor_user_id, actor_collector_id, target_type, target_id, ip, user_agent, detail FROM audit_log

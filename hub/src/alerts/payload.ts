@@ -5,7 +5,7 @@
  */
 import type { DbSession } from '../db/session.ts';
 import type { AlertEntrySnapshot, AlertState } from '../db/schema/alerts.ts';
-import { signImageLink } from '../images/signed-link.ts';
+import { imageLink, type LinkSigner } from '../images/signed-link.ts';
 
 export interface AlertPayload {
   alert_id: string;
@@ -81,14 +81,7 @@ export function cameraName(config: Record<string, unknown>, cameraId: string): s
   return cameraId;
 }
 
-export interface LinkSigner {
-  key: Buffer;
-  baseUrl: string;
-  now: Date;
-}
-
 export function alertPayload(row: AlertRow, signer: LinkSigner): AlertPayload {
-  const link = (hash: string | null): string | null => (hash ? signImageLink(signer.key, signer.baseUrl, hash.trim(), signer.now) : null);
   return {
     alert_id: String(row.id),
     detection_id: String(row.detection_id),
@@ -100,7 +93,7 @@ export function alertPayload(row: AlertRow, signer: LinkSigner): AlertPayload {
       confidence: Number(row.confidence),
       collector_name: row.site_name,
       camera_name: cameraName(row.collector_config ?? {}, row.camera_id),
-      image_urls: { full: link(row.full_image_hash), crop: link(row.crop_image_hash) },
+      image_urls: { full: imageLink(signer, row.full_image_hash), crop: imageLink(signer, row.crop_image_hash) },
     },
   };
 }

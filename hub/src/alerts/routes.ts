@@ -2,14 +2,14 @@ import { Hono, type Context } from 'hono';
 import { every } from 'hono/combine';
 import { z } from 'zod';
 import { safeText } from '@alpr/shared/text/hostile-text';
-import { authKeys } from '../auth/hub-secret.ts';
+import { linkSigner } from '../images/link-signer.ts';
 import type { AuthContext } from '../auth/context.ts';
 import { requestMeta } from '../auth/request.ts';
 import { requireUser, type AuthEnv } from '../auth/middleware.ts';
 import { RATE_LIMITS, rateLimit } from '../auth/rate-limit.ts';
 import { alertStateSchema } from '../db/schema/alerts.ts';
-import { HubError } from '../errors.ts';
 import { pathParam, readJsonBody } from '../http/json-body.ts';
+import { parseQuery } from '../http/validate.ts';
 import { handleAlert, type AlertHandling } from './handle.ts';
 import { DEFAULT_ALERT_PAGE, listAlertsForUser, MAX_ALERT_PAGE } from './list.ts';
 import { alertRecord } from './payload.ts';
@@ -40,14 +40,13 @@ export function alertRoutes(deps: AuthContext): Hono<AuthEnv> {
   const handler = every(requireUser(deps, { roles: ['operator', 'admin'] }), rateLimit(deps, RATE_LIMITS.watchlist));
 
   app.get('/api/v1/alerts', anyUser, async (c) => {
-    const parsed = listQuerySchema.safeParse(c.req.query());
-    if (!parsed.success) throw new HubError('bad_request', `query: ${parsed.error.issues[0]?.path.join('.') || '(query)'}: ${parsed.error.issues[0]?.message}`);
+    const query = parseQuery(listQuerySchema, c.req.query());
     const now = deps.clock.now();
     const floor = new Date(now.getTime() - MAX_SINCE_DAYS * 86_400_000);
-    const asked = parsed.data.since ? new Date(parsed.data.since) : new Date(now.getTime() - 86_400_000);
+    const asked = query.since ? new Date(query.since) : new Date(now.getTime() - 86_400_000);
     const since = asked < floor ? floor : asked;
-    const page = await listAlertsForUser(deps.db, c.get('user').id, { since, cursor: parsed.data.cursor, limit: parsed.data.limit, state: parsed.data.state, watchlistId: parsed.data.watchlist_id });
-    const signer = { key: authKeys(deps.config).imageLinkKey, baseUrl: deps.config.publicUrl, now };
+    const page = await listAlertsForUser(deps.db, c.get('user').id, { since, cursor: query.cursor, limit: query.limit, state: query.state, watchlistId: query.watchlist_id });
+    const signer = linkSigner(deps.config, now);
     return c.json({ data: page.rows.map((r) => alertRecord(r, signer)), next_cursor: page.nextCursor, since: since.toISOString() });
   });
 

@@ -10,7 +10,8 @@ import { ZipFile } from 'yazl';
 import type { DbSession } from '../db/session.ts';
 import type { ImageStore } from '../ingest/image-store.ts';
 import { csvField } from '../watchlists/csv.ts';
-import { CHAIN_FILE, chainEntry, FORMAT, MANIFEST_FILE, PUBLIC_KEY_FILE, sha256Hex, SIGNATURE_FILE, signManifest, type Manifest, type ManifestFile } from './manifest.ts';
+import { sha256Hex } from '../ingest/image-store.ts';
+import { CHAIN_FILE, chainEntry, FORMAT, MANIFEST_FILE, PUBLIC_KEY_FILE, SIGNATURE_FILE, signManifest, type Manifest, type ManifestFile } from './manifest.ts';
 
 export const MAX_EXPORT_DETECTIONS = 1_000;
 

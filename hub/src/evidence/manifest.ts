@@ -2,17 +2,15 @@
  * The evidence export's manifest and its checks (docs/evidence-export.md). Pure: bytes and
  * keys in, verdicts out; the zip reading and writing live in build.ts and verify.ts.
  */
-import { createHash } from 'node:crypto';
 import nacl from 'tweetnacl';
 import { canonicalDetectionFields, computeRecordHash } from '../db/hash-chain.ts';
+import { sha256Hex } from '../ingest/image-store.ts';
 
 export const MANIFEST_FILE = 'manifest.json';
 export const SIGNATURE_FILE = 'manifest.sig';
 export const PUBLIC_KEY_FILE = 'hub-public-key.txt';
 export const CHAIN_FILE = 'chain.json';
 export const FORMAT = 'alpr-evidence/1';
-
-export const sha256Hex = (bytes: Uint8Array): string => createHash('sha256').update(bytes).digest('hex');
 
 export interface ManifestFile {
   name: string;

@@ -1,8 +1,6 @@
 import { Readable } from 'node:stream';
 import { Hono } from 'hono';
 import { every } from 'hono/combine';
-import { writeAudit } from '../audit/write.ts';
-import { requestMeta } from '../auth/request.ts';
 import { requireUser, type AuthEnv } from '../auth/middleware.ts';
 import { RATE_LIMITS, rateLimit } from '../auth/rate-limit.ts';
 import { loadOrCreateHubKey } from '../collectors/hub-key.ts';
@@ -11,6 +9,7 @@ import { HubError } from '../errors.ts';
 import { parseSearchParams } from '../search/params.ts';
 import { buildSearch } from '../search/sql.ts';
 import { prepareSearch } from '../search/search.ts';
+import { auditLookup, queryWithoutReason } from '../search/lookup-audit.ts';
 import { buildExport, exportRows, MAX_EXPORT_DETECTIONS } from './build.ts';
 
 /**
@@ -34,12 +33,10 @@ export function evidenceRoutes(deps: HubDeps): Hono<AuthEnv> {
     if (ids.length > MAX_EXPORT_DETECTIONS) throw new HubError('bad_request', `the search matches more than ${MAX_EXPORT_DETECTIONS} detections: narrow it (time range, collectors)`);
     const rows = await exportRows(deps.db, ids.map((r) => r.id));
     const key = await loadOrCreateHubKey(deps.db, deps.clock.now());
-    const query: Record<string, string> = {};
-    for (const [k, v] of params) if (k !== 'reason') query[k] = query[k] ? `${query[k]},${v}` : v;
+    const query = queryWithoutReason(c);
     const createdAt = deps.clock.now();
     const stream = await buildExport({ rows, images: deps.images, signingKey: key, createdAt, createdBy: c.get('user').id, reason: parsed.query.reason, query });
-    const meta = requestMeta(c);
-    await writeAudit(deps.db, { at: createdAt, action: 'export.detections', actor: { userId: c.get('user').id }, ip: meta.ip, userAgent: meta.userAgent, detail: { reason: parsed.query.reason, query, result_count: rows.length } });
+    await auditLookup(deps, c, 'export.detections', { reason: parsed.query.reason, query, result_count: rows.length });
     const name = `evidence-${createdAt.toISOString().replace(/[:.]/g, '-')}.zip`;
     return c.body(Readable.toWeb(stream) as unknown as ReadableStream, 200, { 'Content-Type': 'application/zip', 'Content-Disposition': `attachment; filename="${name}"`, 'Cache-Control': 'no-store' });
   });

@@ -32,3 +32,15 @@ export function verifyImageLink(key: Buffer, path: string, expires: string | und
   if (wanted.length !== given.length || !timingSafeEqual(wanted, given)) return 'invalid';
   return Number(expires) * 1000 <= now.getTime() ? 'expired' : 'ok';
 }
+
+/** What a payload builder needs to sign its image links: the key, the public base URL, the moment. */
+export interface LinkSigner {
+  key: Buffer;
+  baseUrl: string;
+  now: Date;
+}
+
+/** The signed link of a stored image, or null when the detection came without it. */
+export function imageLink(signer: LinkSigner, sha256: string | null): string | null {
+  return sha256 ? signImageLink(signer.key, signer.baseUrl, sha256.trim(), signer.now) : null;
+}

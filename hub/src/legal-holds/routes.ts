@@ -6,8 +6,8 @@ import type { AuthContext } from '../auth/context.ts';
 import { requestMeta } from '../auth/request.ts';
 import { requireUser, type AuthEnv } from '../auth/middleware.ts';
 import { RATE_LIMITS, rateLimit } from '../auth/rate-limit.ts';
-import { HubError } from '../errors.ts';
 import { readJsonBody } from '../http/json-body.ts';
+import { parseQuery } from '../http/validate.ts';
 import { listHolds, placeHold, releaseHold } from './holds.ts';
 
 /** A JSON array at the body edge holds at most 1,000 items (docs/security.md); a plate and range reach 10,000. */
@@ -53,9 +53,7 @@ export function legalHoldRoutes(deps: AuthContext): Hono<AuthEnv> {
     return c.json(await releaseHold(deps, { userId: c.get('user').id, ...requestMeta(c) }, b.case_id, b.reason, b.hold_ids));
   });
   app.get('/api/v1/legal-holds', requireUser(deps), async (c) => {
-    const parsed = listSchema.safeParse(c.req.query());
-    if (!parsed.success) throw new HubError('bad_request', `${parsed.error.issues[0]?.path.join('.') || '(query)'}: ${parsed.error.issues[0]?.message}`);
-    const q = parsed.data;
+    const q = parseQuery(listSchema, c.req.query());
     return c.json(await listHolds(deps.db, { caseId: q.case_id, active: q.active === undefined ? undefined : q.active === 'true', limit: q.limit, afterId: q.after }));
   });
   return app;

@@ -6,7 +6,7 @@
  */
 import type { WebSocket } from 'ws';
 import type { AuthContext } from '../auth/context.ts';
-import { authKeys } from '../auth/hub-secret.ts';
+import { linkSigner } from '../images/link-signer.ts';
 import type { SessionUser } from '../auth/middleware.ts';
 import { AuthFailure } from '../auth/failure.ts';
 import { authenticateSession } from '../auth/middleware.ts';
@@ -57,7 +57,7 @@ export function createLiveBroker(deps: AuthContext, options: LiveOptions): LiveB
   // One delivery at a time per kind, in NOTIFY order: a client sees alerts in commit order.
   let alertChain: Promise<void> = Promise.resolve();
   let detectionChain: Promise<void> = Promise.resolve();
-  const signer = () => ({ key: authKeys(deps.config).imageLinkKey, baseUrl: deps.config.publicUrl, now: deps.clock.now() });
+  const signer = () => linkSigner(deps.config, deps.clock.now());
 
   async function watchlistSubscribed(userId: string, watchlistId: string): Promise<boolean> {
     const rows = await deps.db.sql('SELECT 1 FROM subscriptions s JOIN watchlists w ON w.id = s.watchlist_id WHERE s.user_id = $1 AND s.watchlist_id = $2 AND w.deleted_at IS NULL', [userId, watchlistId]);

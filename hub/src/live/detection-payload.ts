@@ -1,7 +1,7 @@
 /** The spec's `detection` payload for the `detections:live` feed, fetched once per process per batch. */
 import type { DbSession } from '../db/session.ts';
-import { cameraName, type LinkSigner } from '../alerts/payload.ts';
-import { signImageLink } from '../images/signed-link.ts';
+import { cameraName } from '../alerts/payload.ts';
+import { imageLink, type LinkSigner } from '../images/signed-link.ts';
 
 type DetectionRow = {
   id: string;
@@ -46,7 +46,6 @@ export interface DetectionPayload {
 }
 
 export function detectionPayload(row: DetectionRow, signer: LinkSigner): DetectionPayload {
-  const link = (hash: string | null): string | null => (hash ? signImageLink(signer.key, signer.baseUrl, hash.trim(), signer.now) : null);
   return {
     id: String(row.id),
     plate_number: row.plate_number,
@@ -56,6 +55,6 @@ export function detectionPayload(row: DetectionRow, signer: LinkSigner): Detecti
     collector: { id: row.collector_id, name: row.site_name },
     camera: { id: row.camera_id, name: cameraName(row.collector_config ?? {}, row.camera_id) },
     direction: row.direction,
-    image_urls: { full: link(row.full_image_hash), crop: link(row.crop_image_hash) },
+    image_urls: { full: imageLink(signer, row.full_image_hash), crop: imageLink(signer, row.crop_image_hash) },
   };
 }

@@ -1,8 +1,8 @@
 /** `GET /api/v1/detections/{id}`: the full record (docs/search.md "One detection"). */
 import type { DbSession } from '../db/session.ts';
 import { HubError } from '../errors.ts';
-import { cameraName, type LinkSigner } from '../alerts/payload.ts';
-import { signImageLink } from '../images/signed-link.ts';
+import { cameraName } from '../alerts/payload.ts';
+import { imageLink, type LinkSigner } from '../images/signed-link.ts';
 
 type DetailRow = {
   id: string; detection_id: string; plate_number: string; plate_normalized: string; confidence: number; captured_at: Date; received_at: Date;
@@ -31,7 +31,6 @@ export async function detectionDetail(db: DbSession, id: string, signer: LinkSig
     'SELECT id::text AS id, case_id, reason, hold_until, released_at, created_at FROM legal_holds WHERE detection_id = $1::bigint ORDER BY legal_holds.id',
     [id],
   );
-  const link = (hash: string | null): string | null => (hash ? signImageLink(signer.key, signer.baseUrl, hash.trim(), signer.now) : null);
   const iso = (d: Date | null): string | null => (d ? new Date(d).toISOString() : null);
   return {
     id: row.id,
@@ -52,7 +51,7 @@ export async function detectionDetail(db: DbSession, id: string, signer: LinkSig
     },
     camera: { id: row.camera_id, name: cameraName(row.collector_config ?? {}, row.camera_id) },
     images: {
-      full_url: link(row.full_image_hash), crop_url: link(row.crop_image_hash),
+      full_url: imageLink(signer, row.full_image_hash), crop_url: imageLink(signer, row.crop_image_hash),
       full_sha256: row.full_image_hash?.trim() ?? null, crop_sha256: row.crop_image_hash?.trim() ?? null,
       full_size: row.full_image_size, crop_size: row.crop_image_size,
     },

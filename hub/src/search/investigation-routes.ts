@@ -3,14 +3,14 @@ import { every } from 'hono/combine';
 import { z } from 'zod';
 import { ocrNormalize } from '@alpr/shared/detection/ocr';
 import { isValidTimeZone, zoneOffsetMs } from '@alpr/shared/detection/time';
-import { writeAudit } from '../audit/write.ts';
 import type { AuthContext } from '../auth/context.ts';
-import { requestMeta } from '../auth/request.ts';
 import { requireUser, type AuthEnv } from '../auth/middleware.ts';
 import { RATE_LIMITS, rateLimit } from '../auth/rate-limit.ts';
 import { HubError } from '../errors.ts';
+import { parseQuery } from '../http/validate.ts';
 import { convoy, locationActivity, plateHistory, plateRoute, type Range } from './investigations.ts';
 import { reasonSchema } from './params.ts';
+import { auditLookup } from './lookup-audit.ts';
 
 const B = '/api/v1/investigations';
 const DEFAULT_DAYS = 90;
@@ -21,13 +21,7 @@ const plateParam = z.string().max(40).transform(ocrNormalize).refine((p) => p.le
 const rangeFields = { start_date: datetime.optional(), end_date: datetime.optional() };
 
 function parse<S extends z.ZodType>(schema: S, c: Context): z.infer<S> {
-  const parsed = schema.safeParse(c.req.query());
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const field = issue?.path.length ? String(issue.path[0]) : String((issue as { keys?: string[] } | undefined)?.keys?.[0] ?? '(query)');
-    throw new HubError('bad_request', `${field}: ${issue?.code === 'unrecognized_keys' ? 'not a parameter of this investigation' : issue?.message}`);
-  }
-  return parsed.data;
+  return parseQuery(schema, c.req.query());
 }
 
 /** Default: the last 90 days; at most a year (the indexes make longer ones slow, not wrong). */
@@ -46,10 +40,8 @@ function rangeOf(q: { start_date?: Date | undefined; end_date?: Date | undefined
 export function investigationRoutes(deps: AuthContext): Hono<AuthEnv> {
   const app = new Hono<AuthEnv>();
   const guard = every(requireUser(deps), rateLimit(deps, RATE_LIMITS.events));
-  const audit = async (c: Context<AuthEnv>, kind: string, reason: string, query: Record<string, unknown>, count: number): Promise<void> => {
-    const meta = requestMeta(c);
-    await writeAudit(deps.db, { at: deps.clock.now(), action: 'search.investigation', actor: { userId: c.get('user').id }, ip: meta.ip, userAgent: meta.userAgent, detail: { kind, reason, query, result_count: count } });
-  };
+  const audit = (c: Context<AuthEnv>, kind: string, reason: string, query: Record<string, unknown>, count: number) =>
+    auditLookup(deps, c, 'search.investigation', { kind, reason, query, result_count: count });
 
   const plateSchema = z.object({ plate: plateParam, ...rangeFields, reason: reasonSchema }).strict();
   app.get(`${B}/plate-history`, guard, async (c) => {

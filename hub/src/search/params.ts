@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { confusionKey, ocrNormalize } from '@alpr/shared/detection/ocr';
 import { safeText } from '@alpr/shared/text/hostile-text';
+import { queryProblem } from '../http/validate.ts';
 
 export const DEFAULT_PER_PAGE = 50;
 export const MAX_PER_PAGE = 100;
@@ -112,11 +113,7 @@ export function parseSearchParams(params: URLSearchParams): ParsedSearch {
   const raw = toObject(params);
   for (const [key, value] of Object.entries(raw)) if (value === Symbol.for('repeated')) return { ok: false, field: key, message: 'given more than once' };
   const parsed = schema.safeParse(raw);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const field = issue?.path.length ? String(issue.path[0]) : String((issue as { keys?: string[] } | undefined)?.keys?.[0] ?? '(query)');
-    return { ok: false, field, message: issue?.code === 'unrecognized_keys' ? 'not a search parameter' : (issue?.message ?? 'invalid') };
-  }
+  if (!parsed.success) return { ok: false, ...queryProblem(parsed.error) };
   const p = parsed.data;
   const plate = plateMode(p.plate, p.plate_fuzzy ?? false);
   if ('error' in plate) return { ok: false, field: 'plate', message: plate.error };

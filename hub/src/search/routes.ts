@@ -2,18 +2,18 @@ import { Hono, type Context } from 'hono';
 import { every } from 'hono/combine';
 import { z } from 'zod';
 import { ocrNormalize } from '@alpr/shared/detection/ocr';
-import { writeAudit } from '../audit/write.ts';
 import type { AuthContext } from '../auth/context.ts';
-import { authKeys } from '../auth/hub-secret.ts';
-import { requestMeta } from '../auth/request.ts';
 import { requireUser, type AuthEnv } from '../auth/middleware.ts';
 import { RATE_LIMITS, rateLimit } from '../auth/rate-limit.ts';
 import { HubError } from '../errors.ts';
-import { signImageLink } from '../images/signed-link.ts';
+import { imageLink } from '../images/signed-link.ts';
+import { linkSigner } from '../images/link-signer.ts';
 import { pathParam } from '../http/json-body.ts';
+import { parseQuery } from '../http/validate.ts';
 import { autocompletePlates, detectionDetail } from './detail.ts';
 import { parseSearchParams, reasonSchema } from './params.ts';
 import { searchDetections } from './search.ts';
+import { auditLookup, queryWithoutReason } from './lookup-audit.ts';
 import { investigationRoutes } from './investigation-routes.ts';
 
 /**
@@ -26,28 +26,16 @@ export function searchRoutes(deps: AuthContext): Hono<AuthEnv> {
   const user = requireUser(deps);
   const eventsLimit = every(user, rateLimit(deps, RATE_LIMITS.events));
   const searchLimit = every(user, rateLimit(deps, RATE_LIMITS.search));
-  const signer = () => ({ key: authKeys(deps.config).imageLinkKey, baseUrl: deps.config.publicUrl, now: deps.clock.now() });
 
-  const audit = async (c: Context<AuthEnv>, action: string, detail: Record<string, unknown>, targetId: string | null = null): Promise<void> => {
-    const meta = requestMeta(c);
-    await writeAudit(deps.db, {
-      at: deps.clock.now(), action, actor: { userId: c.get('user').id }, targetType: targetId ? 'detection' : null, targetId, ip: meta.ip, userAgent: meta.userAgent, detail,
-    });
-  };
-  const queryOf = (c: Context): Record<string, string> => {
-    const q: Record<string, string> = {};
-    for (const [k, v] of new URL(c.req.url).searchParams) if (k !== 'reason') q[k] = q[k] ? `${q[k]},${v}` : v;
-    return q;
-  };
+  const audit = (c: Context<AuthEnv>, action: string, detail: Record<string, unknown>, detectionId: string | null = null) => auditLookup(deps, c, action, detail, detectionId);
 
   const search = async (c: Context<AuthEnv>) => {
     const parsed = parseSearchParams(new URL(c.req.url).searchParams);
     if (!parsed.ok) throw new HubError('bad_request', `${parsed.field}: ${parsed.message}`);
     const q = parsed.query;
     const page = await searchDetections(deps.db, q);
-    const s = signer();
-    const link = (hash: string | null): string | null => (hash ? signImageLink(s.key, s.baseUrl, hash.trim(), s.now) : null);
-    await audit(c, 'search.detections', { reason: q.reason, query: queryOf(c), result_count: page.total, total_is_lower_bound: page.capped });
+    const signer = linkSigner(deps.config, deps.clock.now());
+    await audit(c, 'search.detections', { reason: q.reason, query: queryWithoutReason(c), result_count: page.total, total_is_lower_bound: page.capped });
     return c.json({
       data: page.rows.map((r) => ({
         id: r.id,
@@ -56,7 +44,7 @@ export function searchRoutes(deps: AuthContext): Hono<AuthEnv> {
         confidence: Number(r.confidence),
         direction: r.direction,
         collector: { id: r.collector_id, name: r.site_name },
-        images: { full_url: link(r.full_image_hash), crop_url: link(r.crop_image_hash) },
+        images: { full_url: imageLink(signer, r.full_image_hash), crop_url: imageLink(signer, r.crop_image_hash) },
         ...(r.similarity !== undefined ? { similarity: Number(Number(r.similarity).toFixed(3)) } : {}),
       })),
       meta: { page: q.page, per_page: q.perPage, total: page.total, total_pages: Math.ceil(page.total / q.perPage), total_is_lower_bound: page.capped },
@@ -70,19 +58,18 @@ export function searchRoutes(deps: AuthContext): Hono<AuthEnv> {
     const reason = reasonSchema.safeParse(c.req.query('reason'));
     if (!reason.success) throw new HubError('bad_request', `reason: ${reason.error.issues[0]?.message}`);
     const id = pathParam(c, 'id');
-    const detail = await detectionDetail(deps.db, id, signer());
+    const detail = await detectionDetail(deps.db, id, linkSigner(deps.config, deps.clock.now()));
     await audit(c, 'search.detection_view', { reason: reason.data, result_count: 1 }, id);
     return c.json(detail);
   });
 
   const autocompleteSchema = z.object({ q: z.string().min(1).max(20), limit: z.coerce.number().int().min(1).max(50).default(10), reason: reasonSchema }).strict();
   app.get('/api/v1/plates/autocomplete', searchLimit, async (c) => {
-    const parsed = autocompleteSchema.safeParse(c.req.query());
-    if (!parsed.success) throw new HubError('bad_request', `${parsed.error.issues[0]?.path.join('.') || '(query)'}: ${parsed.error.issues[0]?.message}`);
-    const prefix = ocrNormalize(parsed.data.q);
+    const query = parseQuery(autocompleteSchema, c.req.query());
+    const prefix = ocrNormalize(query.q);
     if (prefix.length < 2) throw new HubError('bad_request', 'q: at least 2 letters or digits');
-    const suggestions = await autocompletePlates(deps.db, prefix, parsed.data.limit);
-    await audit(c, 'search.autocomplete', { reason: parsed.data.reason, query: { q: parsed.data.q }, result_count: suggestions.length });
+    const suggestions = await autocompletePlates(deps.db, prefix, query.limit);
+    await audit(c, 'search.autocomplete', { reason: query.reason, query: { q: query.q }, result_count: suggestions.length });
     return c.json({ suggestions });
   });
   app.route('/', investigationRoutes(deps));

@@ -5,6 +5,7 @@
 import { and, asc, eq, gt } from 'drizzle-orm';
 import { watchlistEntries } from '../db/schema/watchlist-entries.ts';
 import { watchlists } from '../db/schema/watchlists.ts';
+import { isUuid } from '../collectors/context.ts';
 import { HubError } from '../errors.ts';
 import type { WatchlistActor, WatchlistContext } from './context.ts';
 import { parseWatchlistCsv, type CsvLineError } from './csv.ts';
@@ -13,8 +14,6 @@ import { watchedPlate } from './plate.ts';
 import { audit, findWatchlist } from './watchlists.ts';
 
 export type EntryRow = typeof watchlistEntries.$inferSelect;
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export async function addEntry(ctx: WatchlistContext, actor: WatchlistActor, watchlistId: string, input: { plate: string; notes?: string | null | undefined }): Promise<EntryRow> {
   const parsed = watchedPlate(input.plate);
@@ -34,7 +33,7 @@ export async function addEntry(ctx: WatchlistContext, actor: WatchlistActor, wat
 }
 
 export async function updateEntryNotes(ctx: WatchlistContext, actor: WatchlistActor, watchlistId: string, entryId: string, notes: string | null): Promise<EntryRow> {
-  if (!UUID.test(entryId)) throw new HubError('not_found', 'no such entry');
+  if (!isUuid(entryId)) throw new HubError('not_found', 'no such entry');
   return ctx.db.transaction(async (tx) => {
     await findWatchlist(tx, watchlistId, true);
     const [row] = await tx.db
@@ -50,7 +49,7 @@ export async function updateEntryNotes(ctx: WatchlistContext, actor: WatchlistAc
 }
 
 export async function removeEntry(ctx: WatchlistContext, actor: WatchlistActor, watchlistId: string, entryId: string): Promise<void> {
-  if (!UUID.test(entryId)) throw new HubError('not_found', 'no such entry');
+  if (!isUuid(entryId)) throw new HubError('not_found', 'no such entry');
   await ctx.db.transaction(async (tx) => {
     await findWatchlist(tx, watchlistId, true);
     const [row] = await tx.db

@@ -8,6 +8,7 @@ import { requireUser, type AuthEnv } from '../auth/middleware.ts';
 import { RATE_LIMITS, rateLimit } from '../auth/rate-limit.ts';
 import { HubError } from '../errors.ts';
 import { pathParam, readJsonBody } from '../http/json-body.ts';
+import { parseQuery } from '../http/validate.ts';
 import type { WatchlistActor } from './context.ts';
 import { csvField, formatWatchlistCsv } from './csv.ts';
 import { addEntry, DEFAULT_ENTRY_PAGE, exportEntries, importEntries, listEntries, MAX_ENTRY_PAGE, removeEntry, updateEntryNotes } from './entries.ts';
@@ -79,9 +80,7 @@ export function watchlistRoutes(deps: AuthContext): Hono<AuthEnv> {
   });
 
   app.get(`${B}/:id/entries`, anyUser, async (c) => {
-    const query = pageQuerySchema.safeParse(c.req.query());
-    if (!query.success) throw new HubError('bad_request', `query: ${query.error.issues[0]?.path.join('.')}: ${query.error.issues[0]?.message}`);
-    const page = await listEntries(deps, pathParam(c, 'id'), query.data);
+    const page = await listEntries(deps, pathParam(c, 'id'), parseQuery(pageQuerySchema, c.req.query()));
     return c.json({ data: page.entries.map(presentEntry), next_after: page.next });
   });
   app.post(`${B}/:id/entries`, write, async (c) => {

@@ -8,6 +8,7 @@ import { watchlistEntries } from '../db/schema/watchlist-entries.ts';
 import { watchlists } from '../db/schema/watchlists.ts';
 import { subscriptions } from '../db/schema/subscriptions.ts';
 import type { DbSession } from '../db/session.ts';
+import { isUuid } from '../collectors/context.ts';
 import { HubError } from '../errors.ts';
 import type { WatchlistActor, WatchlistContext } from './context.ts';
 import { notifyWatchlistChanged } from './notify.ts';
@@ -25,7 +26,7 @@ export async function audit(tx: DbSession, ctx: WatchlistContext, actor: Watchli
 
 /** A live (not deleted) watchlist, locked for the rest of the transaction when `lock`. */
 export async function findWatchlist(db: DbSession, id: string, lock = false): Promise<WatchlistRow> {
-  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id)) throw new HubError('not_found', 'no such watchlist');
+  if (!isUuid(id)) throw new HubError('not_found', 'no such watchlist');
   const query = db.db.select().from(watchlists).where(and(eq(watchlists.id, id), isNull(watchlists.deletedAt)));
   const [row] = lock ? await query.for('update') : await query;
   if (!row) throw new HubError('not_found', 'no such watchlist');
