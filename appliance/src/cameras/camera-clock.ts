@@ -5,6 +5,7 @@
  * offset (camera minus true time), corrects capture times past a threshold, keeps pull
  * cursors in the camera's own time, and tells the installer in plain words.
  */
+import type { ParsedDetection } from '@alpr/shared/adapters/types';
 import { zoneOffsetMs } from '@alpr/shared/detection/time';
 
 /** Below this a camera's clock is left alone: the measurement itself is good to ~1 s. */
@@ -86,6 +87,16 @@ export function correctCaptureTime(cameraMs: number, current: number | null, pre
     if (plausible(before, nowMs)) return { ms: before, corrected: before !== cameraMs };
   }
   return { ms: now, corrected: now !== cameraMs };
+}
+
+/** A read restamped with its true capture time; the camera's own time travels as `attributes.camera_time` (and stays in `raw`). */
+export function withCapturedAt(item: ParsedDetection, trueMs: number): ParsedDetection {
+  const cameraTime = item.detection.timestamp;
+  return {
+    ...item,
+    detection: { ...item.detection, timestamp: new Date(trueMs).toISOString(), attributes: { ...item.detection.attributes, camera_time: cameraTime } },
+    raw: { ...item.raw, camera_time: cameraTime },
+  };
 }
 
 /** "8 years ahead", "26 years behind", "90 seconds ahead". */

@@ -13,7 +13,7 @@ import type { CameraRunner } from './runner-handle.ts';
 import { createStatusTracker } from './status.ts';
 import { afterTimeBody, initialCursor, isLaterCursor } from './vendor-a-cursor.ts';
 import { CAMERA_TIME_PATH, DEVICE_INFO_PATH, localTimeFromResponse, macFromDeviceInfo } from './vendor-a-device.ts';
-import { clockWarning, correctCaptureTime, cursorForClock, effectiveOffset, parseCameraTime, shiftDigits, zoneWarning, type CameraTime } from './camera-clock.ts';
+import { clockWarning, correctCaptureTime, cursorForClock, effectiveOffset, parseCameraTime, shiftDigits, withCapturedAt, zoneWarning, type CameraTime } from './camera-clock.ts';
 import type { ParsedDetection } from '@alpr/shared/adapters/types';
 
 /**
@@ -130,11 +130,7 @@ export function startVendorAPull(config: CameraConfig, deps: RunnerDeps): Camera
       const fixed = correctCaptureTime(cameraMs, offsetMs, previousOffsetMs, now);
       if (!fixed.corrected) return item;
       status.count('timesCorrected');
-      return {
-        ...item,
-        detection: { ...item.detection, timestamp: new Date(fixed.ms).toISOString(), attributes: { ...item.detection.attributes, camera_time: item.detection.timestamp } },
-        raw: { ...item.raw, camera_time: item.detection.timestamp },
-      };
+      return withCapturedAt(item, fixed.ms);
     });
   }
 

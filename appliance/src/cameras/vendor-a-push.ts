@@ -12,7 +12,7 @@ import type { CameraLog, Clock, DetectionSink } from './ports.ts';
 import { createStatusTracker } from './status.ts';
 import type { CameraStatusTracker } from './status.ts';
 import { readCappedBody } from './body.ts';
-import { clockWarning, correctCaptureTime } from './camera-clock.ts';
+import { clockWarning, correctCaptureTime, withCapturedAt } from './camera-clock.ts';
 import { createPushClock, type PushClock } from './push-clock.ts';
 import type { ParsedDetection } from '@alpr/shared/adapters/types';
 
@@ -89,7 +89,7 @@ function correctPushed(items: ParsedDetection[], clock: PushClock, status: Camer
     const fixed = correctCaptureTime(Date.parse(item.detection.timestamp), offset, clock.previous(), nowMs);
     if (!fixed.corrected) return item;
     status.count('timesCorrected');
-    return { ...item, detection: { ...item.detection, timestamp: new Date(fixed.ms).toISOString(), attributes: { ...item.detection.attributes, camera_time: item.detection.timestamp } }, raw: { ...item.raw, camera_time: item.detection.timestamp } };
+    return withCapturedAt(item, fixed.ms);
   });
 }
 
