@@ -2,6 +2,8 @@ import { z } from 'zod';
 import { join } from 'node:path';
 import type { ServerTimeouts } from '@alpr/shared/http/timeouts';
 import { parseTrustedProxies } from './http/client-address.ts';
+import { DEFAULT_HORIZONS, MIN_RECORD_DAYS, type RetentionHorizons } from './retention/horizons.ts';
+import { scheduleProblem } from './retention/schedule.ts';
 
 /**
  * The hub's configuration, parsed once at start from the environment (the only place that
@@ -49,6 +51,19 @@ const envSchema = z.object({
   HUB_ALERT_LOCK_TIMEOUT_SECONDS: z.coerce.number().int().min(2).max(600).default(30),
   /** Live channel (`GET /ws`): connections a user may hold at once (spec default 5). */
   HUB_LIVE_MAX_CONNECTIONS_PER_USER: z.coerce.number().int().min(1).max(100).default(5),
+  /**
+   * Retention (docs/retention.md): when the daily run starts, a cron expression in UTC, or
+   * `off` (then run `npm run hub -- retention` from the system's own scheduler).
+   */
+  HUB_RETENTION_SCHEDULE: z.string().default('17 3 * * *'),
+  /** Images by capture time (spec: 1 year). */
+  HUB_RETENTION_IMAGES_DAYS: z.coerce.number().int().min(1).max(36_500).default(DEFAULT_HORIZONS.imagesDays),
+  /** Detection metadata by capture time (spec: 7 years); the database refuses under a year. */
+  HUB_RETENTION_DETECTIONS_DAYS: z.coerce.number().int().min(MIN_RECORD_DAYS).max(36_500).default(DEFAULT_HORIZONS.detectionsDays),
+  HUB_RETENTION_ALERTS_DAYS: z.coerce.number().int().min(MIN_RECORD_DAYS).max(36_500).default(DEFAULT_HORIZONS.alertsDays),
+  HUB_RETENTION_AUDIT_DAYS: z.coerce.number().int().min(MIN_RECORD_DAYS).max(36_500).default(DEFAULT_HORIZONS.auditDays),
+  /** Legal hold records, counted from the hold's end (release or expiry). */
+  HUB_RETENTION_HOLDS_DAYS: z.coerce.number().int().min(MIN_RECORD_DAYS).max(36_500).default(DEFAULT_HORIZONS.holdsDays),
   /** Heartbeat interval collectors are told to use; offline after 3 missed ones. */
   HUB_HEARTBEAT_SECONDS: z.coerce.number().int().positive().default(60),
   /**
@@ -97,6 +112,9 @@ export interface HubConfig {
   trustedProxies: readonly string[];
   /** PEM files: the hub serves HTTPS itself, TLS 1.3 minimum. */
   tls?: { certFile: string; keyFile: string };
+  /** Daily retention run: cron expression (UTC), or null when off. */
+  retentionSchedule: string | null;
+  retention: RetentionHorizons;
 }
 
 export function loadHubConfig(env: Readonly<Record<string, string | undefined>>): HubConfig {
@@ -116,6 +134,9 @@ export function loadHubConfig(env: Readonly<Record<string, string | undefined>>)
   } catch (err) {
     throw new Error(`invalid hub configuration: HUB_TRUSTED_PROXIES: ${(err as Error).message}`);
   }
+  const retentionSchedule = e.HUB_RETENTION_SCHEDULE.trim() === 'off' ? null : e.HUB_RETENTION_SCHEDULE.trim();
+  const scheduleError = retentionSchedule === null ? undefined : scheduleProblem(retentionSchedule);
+  if (scheduleError) throw new Error(`invalid hub configuration: HUB_RETENTION_SCHEDULE: ${scheduleError}`);
   const publicUrl = e.HUB_PUBLIC_URL ?? `${tls ? 'https' : 'http'}://${e.HUB_HOST}:${e.HUB_PORT}`;
   return {
     ...(tls ? { tls } : {}),
@@ -137,6 +158,14 @@ export function loadHubConfig(env: Readonly<Record<string, string | undefined>>)
     maxCaptureAheadSeconds: e.HUB_MAX_CAPTURE_AHEAD_SECONDS,
     ...(e.HUB_SESSION_SECRET ? { sessionSecret: e.HUB_SESSION_SECRET } : {}),
     secureCookies: e.HUB_SECURE_COOKIES === undefined ? publicUrl.startsWith('https:') : e.HUB_SECURE_COOKIES === 'true',
+    retentionSchedule,
+    retention: {
+      imagesDays: e.HUB_RETENTION_IMAGES_DAYS,
+      detectionsDays: e.HUB_RETENTION_DETECTIONS_DAYS,
+      alertsDays: e.HUB_RETENTION_ALERTS_DAYS,
+      auditDays: e.HUB_RETENTION_AUDIT_DAYS,
+      holdsDays: e.HUB_RETENTION_HOLDS_DAYS,
+    },
     timeouts: {
       headersMs: e.HUB_HEADERS_TIMEOUT_SECONDS * 1000,
       requestMs: e.HUB_REQUEST_TIMEOUT_SECONDS * 1000,

@@ -19,6 +19,7 @@ import { ensureUpcomingPartitions } from './db/partitions.ts';
 import { openImageStore } from './ingest/image-store.ts';
 import { createLoadMonitor } from './ingest/load-monitor.ts';
 import { createLog } from './log.ts';
+import { startRetentionSchedule } from './retention/schedule.ts';
 
 const config = loadHubConfig(process.env);
 const log = createLog(config.logLevel);
@@ -62,6 +63,11 @@ const partitionTimer = setInterval(() => {
   ensureUpcomingPartitions(db, systemClock.now()).catch((err: unknown) => log.error({ err }, 'partition check failed'));
 }, 24 * 3600_000);
 partitionTimer.unref();
+// Retention (docs/retention.md): daily by default; a second hub process skips a run in progress.
+const retention = config.retentionSchedule
+  ? startRetentionSchedule({ db, images, clock: systemClock, log }, { schedule: config.retentionSchedule, horizons: config.retention })
+  : undefined;
+if (retention) log.info({ schedule: config.retentionSchedule, next: retention.nextRun()?.toISOString() }, 'retention scheduled');
 
 let stopping = false;
 const shutdown = (signal: string): void => {
@@ -74,8 +80,8 @@ const shutdown = (signal: string): void => {
   void live.stop();
   // A batch in hand commits or rolls back whole; then the database closes. Unmoved images
   // stay in the journal and are replayed at the next start.
-  void (alerts?.stop() ?? Promise.resolve())
-    .catch((err: unknown) => log.error({ err }, 'alert worker did not stop cleanly'))
+  void Promise.all([alerts?.stop(), retention?.stop()])
+    .catch((err: unknown) => log.error({ err }, 'alert worker or retention did not stop cleanly'))
     .finally(() => Promise.allSettled([images.close(), db.close()]).finally(() => process.exit(0)));
 };
 process.on('SIGTERM', () => shutdown('SIGTERM'));

@@ -31,6 +31,7 @@ export const USAGE = `usage: npm run hub -- <command> [--json]
   chain verify <collector-id>
   worker                                                 the alert worker as its own process (until SIGTERM)
   export verify <file.zip> [--public-key BASE64]         check an evidence export offline
+  retention [--dry-run]                                  one retention run now (docs/retention.md)
 
 Actions are recorded as the system actor ${SYSTEM_ACTOR.userId}.`;
 
@@ -216,7 +217,12 @@ export function planCommand(positionals: readonly string[], options: CliOptions)
       return async (ctx, out) => {
         const result = await verifyChain(ctx.db, id);
         if (result.ok) {
-          out.record({ collector_id: id, chain: 'intact', records: result.count });
+          out.record({
+            collector_id: id,
+            chain: 'intact',
+            records: result.count,
+            from: result.from ? `retention checkpoint at ${result.from.chain_seq} (${result.from.record_hash})` : 'genesis',
+          });
           return 0;
         }
         out.record({ collector_id: id, chain: 'broken', ...result.brokenAt });

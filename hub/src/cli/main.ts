@@ -16,6 +16,7 @@ import { createOutput } from './output.ts';
 import { runUserCommand } from './user-commands.ts';
 import { runWorkerCommand } from './worker-command.ts';
 import { runExportVerify } from './export-verify.ts';
+import { runRetentionCommand } from './retention-command.ts';
 
 /** At the default `info` the CLI would echo every action it just printed: warn and worse only. */
 function cliLogLevel(configured: string): string {
@@ -26,6 +27,7 @@ async function main(argv: readonly string[]): Promise<number> {
   if (argv[0] === 'user') return runUserCommand(argv.slice(1));
   if (argv[0] === 'worker') return runWorkerCommand(argv.slice(1));
   if (argv[0] === 'export' && argv[1] === 'verify') return runExportVerify(argv.slice(2));
+  if (argv[0] === 'retention') return runRetentionCommand(argv.slice(1));
   let parsed: ReturnType<typeof parseCommandLine>;
   let action: Action;
   try {

@@ -45,7 +45,8 @@ export async function advanceChainHead(tx: DbSession, next: ChainLink): Promise<
 export type ChainBreakReason = 'sequence' | 'prev_hash' | 'record_hash' | 'head';
 
 export type ChainVerification =
-  | { ok: true; count: number }
+  /** `count` records checked; `from` the checkpoint they follow (absent: from genesis). */
+  | { ok: true; count: number; from?: { chain_seq: number; record_hash: string } }
   | {
       ok: false;
       brokenAt: {
@@ -63,19 +64,29 @@ export type ChainVerification =
 const PAGE = 1000;
 
 /**
- * Recomputes a collector's chain from genesis, walking by chain_seq, and reports the first
- * broken link: a gap or duplicate in the sequence, a prev_hash that is not the previous
- * record_hash, or a record whose fields no longer hash to its record_hash. Finally the
- * walk must end where collector_chain_heads says (catches records removed at the tail).
+ * Recomputes a collector's chain from genesis, or from its newest retention checkpoint
+ * (docs/retention.md), walking by chain_seq, and reports the first broken link: a gap or
+ * duplicate in the sequence, a prev_hash that is not the previous record_hash, or a record
+ * whose fields no longer hash to its record_hash. Finally the walk must end where
+ * collector_chain_heads says (catches records removed at the tail).
  */
 export async function verifyChain(session: DbSession, collectorId: string): Promise<ChainVerification> {
-  let prevHash = GENESIS_HASH;
-  let expectedSeq = 1;
+  const [checkpoint] = await session.sql<{ chain_seq: string; record_hash: string }>(
+    `SELECT chain_seq::text AS chain_seq, record_hash FROM chain_checkpoints WHERE collector_id = $1
+     ORDER BY chain_checkpoints.chain_seq DESC LIMIT 1`,
+    [collectorId],
+  );
+  const from = checkpoint ? { chain_seq: Number(checkpoint.chain_seq), record_hash: checkpoint.record_hash } : undefined;
+  // Anything left at or before the checkpoint was meant to be gone: the walk starts at genesis
+  // so that row shows up as a sequence break instead of being skipped.
+  let prevHash = from?.record_hash ?? GENESIS_HASH;
+  let expectedSeq = (from?.chain_seq ?? 0) + 1;
+  const firstSeq = expectedSeq;
   for (;;) {
     const page = await session.db
       .select()
       .from(detections)
-      .where(and(eq(detections.collectorId, collectorId), gt(detections.chainSeq, String(expectedSeq - 1))))
+      .where(and(eq(detections.collectorId, collectorId), gt(detections.chainSeq, String(expectedSeq === firstSeq ? 0 : expectedSeq - 1))))
       .orderBy(asc(detections.chainSeq))
       .limit(PAGE);
     for (const row of page) {
@@ -91,18 +102,19 @@ export async function verifyChain(session: DbSession, collectorId: string): Prom
     }
     if (page.length < PAGE) break;
   }
-  const count = expectedSeq - 1;
+  const count = expectedSeq - firstSeq;
+  const lastSeq = expectedSeq - 1;
   const [head] = await session.db
     .select()
     .from(collectorChainHeads)
     .where(eq(collectorChainHeads.collectorId, collectorId));
   const headSeq = head ? Number(head.lastSeq) : 0;
   const headHash = head?.lastHash ?? GENESIS_HASH;
-  if (headSeq !== count || headHash !== prevHash) {
+  if (headSeq !== lastSeq || headHash !== prevHash) {
     return {
       ok: false,
-      brokenAt: { chain_seq: headSeq, id: null, expected: headHash, actual: headSeq === count ? prevHash : null, reason: 'head' },
+      brokenAt: { chain_seq: headSeq, id: null, expected: headHash, actual: headSeq === lastSeq ? prevHash : null, reason: 'head' },
     };
   }
-  return { ok: true, count };
+  return from ? { ok: true, count, from } : { ok: true, count };
 }

@@ -20,13 +20,16 @@ type ExportRow = {
   confidence: number; captured_at: Date; received_at: Date; direction: string; latitude: string | null; longitude: string | null;
   full_image_hash: string | null; crop_image_hash: string | null; full_image_size: number | null; crop_image_size: number | null;
   chain_seq: string; prev_hash: string; record_hash: string;
+  /** Images retention removed (removed_images): listed in the manifest, not shipped. */
+  removed_images: string[];
 };
 
 export async function exportRows(db: DbSession, ids: readonly string[]): Promise<ExportRow[]> {
   return db.sql<ExportRow>(
     `SELECT d.id::text AS id, d.detection_id, d.collector_id, c.site_name, d.camera_id, d.plate_number, d.plate_normalized, d.confidence,
             d.captured_at, d.received_at, d.direction, d.latitude, d.longitude, d.full_image_hash, d.crop_image_hash, d.full_image_size,
-            d.crop_image_size, d.chain_seq::text AS chain_seq, d.prev_hash, d.record_hash
+            d.crop_image_size, d.chain_seq::text AS chain_seq, d.prev_hash, d.record_hash,
+            ARRAY(SELECT r.sha256::text FROM removed_images r WHERE r.sha256 IN (d.full_image_hash, d.crop_image_hash)) AS removed_images
      FROM detection_keys k JOIN detections d ON d.id = k.detection_pk AND d.captured_at = k.captured_at JOIN collectors c ON c.id = d.collector_id
      WHERE k.detection_pk IN (SELECT value::bigint FROM json_array_elements_text($1::json))
      ORDER BY d.captured_at, d.id`,
@@ -75,9 +78,10 @@ export async function buildExport(input: ExportInput): Promise<Readable> {
 
   // Each image once, read lazily (bounded memory), checked against its content address.
   const hashes = new Map<string, number>();
+  const removed = new Set(input.rows.flatMap((r) => r.removed_images.map((h) => h.trim())));
   for (const r of input.rows) {
     for (const [hash, size] of [[r.full_image_hash, r.full_image_size], [r.crop_image_hash, r.crop_image_size]] as const) {
-      if (hash) hashes.set(hash.trim(), Number(size ?? 0));
+      if (hash && !removed.has(hash.trim())) hashes.set(hash.trim(), Number(size ?? 0));
     }
   }
   for (const [hash] of hashes) {
@@ -96,6 +100,7 @@ export async function buildExport(input: ExportInput): Promise<Readable> {
   const manifest: Manifest = {
     format: FORMAT, created_at: input.createdAt.toISOString(), created_by: input.createdBy, reason: input.reason, query: input.query,
     detections: input.rows.length, hub_public_key: input.signingKey.publicKeyBase64, files,
+    ...(removed.size > 0 ? { images_removed_by_retention: [...removed].sort() } : {}),
   };
   const manifestBytes = Buffer.from(JSON.stringify(manifest, null, 2));
   zip.addBuffer(manifestBytes, MANIFEST_FILE, { mtime });

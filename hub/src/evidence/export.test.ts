@@ -10,6 +10,8 @@ import { adminTestContext, send } from '../admin/testing.ts';
 import { loadOrCreateHubKey } from '../collectors/hub-key.ts';
 import { claimedCollector } from '../collectors/testing.ts';
 import { encodeBatch, jpegLike, sampleDetection } from '../ingest/test-support.ts';
+import { linkSigner } from '../images/link-signer.ts';
+import { imageLink } from '../images/signed-link.ts';
 import { verifyExport } from './manifest.ts';
 import { readZipFiles } from './read-zip.ts';
 
@@ -93,4 +95,30 @@ t.test('refusals', async (t) => {
   t.equal((await send(ctx, viewer, 'GET', '/api/v1/export/detections?plate=NONE99&reason=case%201')).status, 404);
   t.equal((await send(ctx, null, 'GET', '/api/v1/export/detections?plate=EVD001&reason=case%201')).status, 401);
   t.match(await cli(join(dir, 'nope.zip')), { code: 1, out: /cannot be read as a zip/ });
+});
+
+t.test('an image removed by retention: named in the signed manifest, 410 at its link', async (t) => {
+  const [row] = await ctx.database.sql<{ crop: string }>(`SELECT crop_image_hash::text AS crop FROM detections WHERE plate_number = 'OTHER1'`);
+  const crop = row!.crop;
+  // What the retention run does for an image past its year (retention/images.ts).
+  t.equal(await ctx.deps.images.remove(crop), 'removed');
+  await ctx.database.sql('INSERT INTO removed_images (sha256) VALUES ($1)', [crop]);
+
+  const link = new URL(imageLink(linkSigner(ctx.deps.config, ctx.clock.now()), crop) ?? '');
+  const gone = await ctx.app.request(`${link.pathname}${link.search}`);
+  t.equal(gone.status, 410);
+  t.match(await gone.json(), { error: { code: 'gone', message: /removed by retention/ } });
+
+  const res = await send(ctx, viewer, 'GET', '/api/v1/export/detections?plate=OTHER1&reason=case%20EV-10');
+  t.equal(res.status, 200);
+  const file = join(dir, 'retired.zip');
+  await writeFile(file, Buffer.from(await res.arrayBuffer()));
+  const files = await readZipFiles(file);
+  t.same([...files.keys()].filter((n) => n.startsWith('images/')).length, 1, 'the full scene only');
+  const manifest = JSON.parse(Buffer.from(files.get('manifest.json') ?? []).toString()) as { images_removed_by_retention?: string[] };
+  t.same(manifest.images_removed_by_retention, [crop]);
+  t.match(await cli(file, '--public-key', key.publicKeyBase64), { code: 0, out: /^VERIFIED: 1 detections/ });
+  const unlisted = new Map(files);
+  unlisted.set('manifest.json', Buffer.from(JSON.stringify({ ...manifest, images_removed_by_retention: [] })));
+  t.match(verifyExport(unlisted, key.publicKey).problems, [/signature does not match/, /is not in the export/], 'the list is signed with the rest');
 });

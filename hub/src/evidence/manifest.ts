@@ -27,6 +27,11 @@ export interface Manifest {
   detections: number;
   hub_public_key: string;
   files: ManifestFile[];
+  /**
+   * Images the detections reference that retention removed after their year
+   * (docs/retention.md): named here, signed with the rest, and absent from `files`.
+   */
+  images_removed_by_retention?: string[];
 }
 
 /** One detection's place in its collector's chain, with what the record hash covers. */
@@ -107,11 +112,13 @@ export function verifyExport(files: ReadonlyMap<string, Uint8Array>, givenPublic
     try {
       const chain = JSON.parse(Buffer.from(chainBytes).toString('utf8')) as ChainEntry[];
       detections = chain.length;
+      // Named by the signed manifest as removed after their year: absent on purpose.
+      const retired = new Set(manifest.images_removed_by_retention ?? []);
       for (const link of chain) {
         if (computeRecordHash(link.prev_hash, link.canonical) !== link.record_hash) problems.push(`detection ${link.id}: its fields do not give its record hash`);
         const fields = JSON.parse(link.canonical) as Array<string | null>;
         for (const hash of [fields[8], fields[9]]) {
-          if (hash && !files.has(`images/${hash}.jpg`) && !files.has(`images/${hash}.png`)) problems.push(`detection ${link.id}: image ${hash} is not in the export`);
+          if (hash && !retired.has(hash) && !files.has(`images/${hash}.jpg`) && !files.has(`images/${hash}.png`)) problems.push(`detection ${link.id}: image ${hash} is not in the export`);
         }
       }
     } catch {

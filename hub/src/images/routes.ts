@@ -17,7 +17,7 @@ function contentTypeOf(bytes: Uint8Array): string {
  * link that has not expired (docs/images.md). Altered or expired: 403, before the store is
  * touched, so a link cannot be used to probe which hashes exist.
  */
-export function imageRoutes(deps: Pick<HubDeps, 'images' | 'clock' | 'config'>): Hono {
+export function imageRoutes(deps: Pick<HubDeps, 'db' | 'images' | 'clock' | 'config'>): Hono {
   const app = new Hono();
   app.get(`${IMAGE_PATH_PREFIX}:sha256`, async (c) => {
     const hash = c.req.param('sha256');
@@ -26,7 +26,11 @@ export function imageRoutes(deps: Pick<HubDeps, 'images' | 'clock' | 'config'>):
     if (verdict !== 'ok') throw new HubError('forbidden', verdict === 'expired' ? 'this image link has expired' : 'this image link is not valid');
     if (!isSha256(hash)) throw new HubError('not_found', 'no such image');
     const bytes = await deps.images.get(hash);
-    if (!bytes) throw new HubError('not_found', 'no such image');
+    if (!bytes) {
+      const [removed] = await deps.db.sql<{ removed_at: Date }>('SELECT removed_at FROM removed_images WHERE sha256 = $1', [hash]);
+      if (removed) throw new HubError('gone', `this image was removed by retention on ${removed.removed_at.toISOString()} (images are kept a year)`);
+      throw new HubError('not_found', 'no such image');
+    }
     const maxAge = Math.max(0, Number(c.req.query('exp')) - Math.floor(now.getTime() / 1000));
     return c.body(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength) as unknown as ArrayBuffer, 200, {
       'Content-Type': contentTypeOf(bytes),

@@ -18,6 +18,12 @@ export interface ImageStore {
   /** One image; `sha256`, when given, must have been computed from these bytes. */
   put(bytes: Uint8Array, sha256?: string): Promise<StoredImage>;
   get(sha256: string): Promise<Uint8Array | undefined>;
+  /**
+   * Retention (docs/retention.md): deletes the image from the tree. `journaled` when it is
+   * still waiting in the journal (an image a year old never is; it stays then), `absent`
+   * when there was nothing to delete.
+   */
+  remove(sha256: string): Promise<'removed' | 'absent' | 'journaled'>;
   /** Where the image lives for good (once moved out of the journal). */
   pathOf(sha256: string): string;
   /** Resolves once crash recovery (replaying leftover journal segments) is done; rejects if it failed. */
@@ -196,6 +202,12 @@ export function openImageStore(root: string, options: ImageStoreOptions = {}): I
         if (read?.bytesRead === entry.location.size) return bytes;
       }
       return tree.read(sha256);
+    },
+    async remove(sha256) {
+      if (!isSha256(sha256)) return 'absent';
+      await ready;
+      if (journaled.has(sha256)) return 'journaled';
+      return (await tree.remove(sha256)) ? 'removed' : 'absent';
     },
     async drain() {
       const writer = await ready;

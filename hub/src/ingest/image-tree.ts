@@ -20,6 +20,8 @@ export interface ImageTree {
   write(sha256: string, bytes: Uint8Array): Promise<string | undefined>;
   read(sha256: string): Promise<Uint8Array | undefined>;
   has(sha256: string, size: number): Promise<boolean>;
+  /** Deletes the image; false when there was none. */
+  remove(sha256: string): Promise<boolean>;
   /** Makes every file written so far (`paths`) and its directory entry durable. */
   makeDurable(paths: readonly string[]): Promise<void>;
 }
@@ -65,6 +67,15 @@ export function openImageTree(root: string): ImageTree {
     async read(sha256) {
       if (!isSha256(sha256)) return undefined;
       return readFile(pathOf(sha256)).catch(() => undefined);
+    },
+    async remove(sha256) {
+      try {
+        await unlink(pathOf(sha256));
+        return true;
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
+        throw error;
+      }
     },
     async makeDurable(paths) {
       if (paths.length === 0) return;

@@ -1,0 +1,60 @@
+/**
+ * `npm run hub -- retention [--dry-run] [--json]`: one retention run now, with the hub's
+ * configured horizons (docs/retention.md). `--dry-run` reports what would go and changes
+ * nothing. With PGlite, stop the hub first (one process per folder); with PostgreSQL it may
+ * run beside the hub (the run takes an advisory lock; a concurrent one reports `skipped`).
+ */
+import { parseArgs } from 'node:util';
+import { systemClock } from '../clock.ts';
+import { loadHubConfig } from '../config.ts';
+import { openDatabase } from '../db/client.ts';
+import { openImageStore } from '../ingest/image-store.ts';
+import { createLog } from '../log.ts';
+import { runRetention, type RetentionReport } from '../retention/run.ts';
+import { createOutput } from './output.ts';
+
+const USAGE = 'usage: npm run hub -- retention [--dry-run] [--json]';
+
+export async function runRetentionCommand(args: readonly string[]): Promise<number> {
+  let options: { 'dry-run'?: boolean; json?: boolean };
+  try {
+    const parsed = parseArgs({ args: [...args], options: { 'dry-run': { type: 'boolean' }, json: { type: 'boolean' } }, strict: true });
+    options = parsed.values;
+  } catch (err) {
+    process.stderr.write(`${(err as Error).message}\n${USAGE}\n`);
+    return 2;
+  }
+  const config = loadHubConfig(process.env);
+  const log = createLog(config.logLevel === 'info' ? 'warn' : config.logLevel, process.stderr);
+  const db = await openDatabase({ ...(config.databaseUrl ? { url: config.databaseUrl } : { dataDir: config.pgliteDir }), log, maxConnections: 2 });
+  const images = openImageStore(config.imageDir, { onError: (err) => log.error({ err }, 'image journal mover failed; retrying') });
+  try {
+    await images.ready();
+    const report = await runRetention({ db, images, clock: systemClock }, config.retention, { dryRun: options['dry-run'] === true });
+    const out = createOutput(options.json === true, (line) => process.stdout.write(`${line}\n`));
+    out.record(summary(report));
+    return report.skipped ? 1 : 0;
+  } finally {
+    await images.close();
+    await db.close();
+  }
+}
+
+function summary(report: RetentionReport): Record<string, unknown> {
+  const verb = report.dryRun ? 'would remove' : 'removed';
+  return {
+    mode: report.dryRun ? 'dry run: nothing changed' : 'run',
+    ...(report.skipped ? { skipped: report.skipped } : {}),
+    at: report.at,
+    cutoffs: report.cutoffs,
+    [`images ${verb}`]: report.images.removed + report.images.missing,
+    'images kept (in use / held / in journal)': `${report.images.keptInUse} / ${report.images.keptHeld} / ${report.images.journaled}`,
+    'images looked at up to': report.images.doneUntil,
+    [`hold records ${verb}`]: report.holdsRemoved,
+    [`alerts ${verb}`]: report.alertsRemoved,
+    [`detections ${verb}`]: report.detections.removed,
+    'chains cut': report.detections.chains.map((c) => `${c.collectorId} ${c.fromSeq}..${c.uptoSeq}`),
+    'partitions dropped': report.detections.partitionsDropped.map((p) => `${p.name} (${p.rows} rows)`),
+    [`audit rows ${verb}`]: report.auditRemoved,
+  };
+}

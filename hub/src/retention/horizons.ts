@@ -1,0 +1,54 @@
+/**
+ * How long each kind of record is kept (docs/retention.md), and the cutoffs a run at `now`
+ * derives from them. Pure: the run and its tests share it.
+ */
+export interface RetentionHorizons {
+  /** Full scene and crop images, by capture time (spec: 1 year). */
+  imagesDays: number;
+  /** Detection metadata, by capture time (spec: 7 years). */
+  detectionsDays: number;
+  /** Alerts, by creation time (spec: 7 years). */
+  alertsDays: number;
+  /** The audit log (spec: 7 years). */
+  auditDays: number;
+  /** A legal hold record, counted from when the hold ended (released or expired; spec: 7 years). */
+  holdsDays: number;
+}
+
+/** Seven years of days, leap days included (7 x 365.25, rounded up). */
+const SEVEN_YEARS_DAYS = 2557;
+
+export const DEFAULT_HORIZONS: RetentionHorizons = {
+  imagesDays: 365,
+  detectionsDays: SEVEN_YEARS_DAYS,
+  alertsDays: SEVEN_YEARS_DAYS,
+  auditDays: SEVEN_YEARS_DAYS,
+  holdsDays: SEVEN_YEARS_DAYS,
+};
+
+/**
+ * The database refuses to remove detections or audit rows younger than a year
+ * (migration 0014); 366 days is a year even across a leap day.
+ */
+export const MIN_RECORD_DAYS = 366;
+
+export interface RetentionCutoffs {
+  images: Date;
+  detections: Date;
+  alerts: Date;
+  audit: Date;
+  holds: Date;
+}
+
+const DAY_MS = 86_400_000;
+
+export function cutoffsFor(now: Date, horizons: RetentionHorizons): RetentionCutoffs {
+  const before = (days: number): Date => new Date(now.getTime() - days * DAY_MS);
+  return {
+    images: before(horizons.imagesDays),
+    detections: before(horizons.detectionsDays),
+    alerts: before(horizons.alertsDays),
+    audit: before(horizons.auditDays),
+    holds: before(horizons.holdsDays),
+  };
+}

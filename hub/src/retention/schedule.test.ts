@@ -1,0 +1,68 @@
+import { execFile } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import t from 'tap';
+import { cliDatabaseEnv } from '../cli/cli-database.test-helper.ts';
+import { loadHubConfig } from '../config.ts';
+import { testDatabase } from '../db/test-database.ts';
+import { openImageStore } from '../ingest/image-store.ts';
+import { createLog } from '../log.ts';
+import { DEFAULT_HORIZONS } from './horizons.ts';
+import type { RetentionReport } from './run.ts';
+import { startRetentionSchedule } from './schedule.ts';
+
+const run = promisify(execFile);
+
+t.test('retention configuration', async (t) => {
+  const config = loadHubConfig({});
+  t.equal(config.retentionSchedule, '17 3 * * *', 'daily at 03:17 UTC');
+  t.same(config.retention, { imagesDays: 365, detectionsDays: 2557, alertsDays: 2557, auditDays: 2557, holdsDays: 2557 });
+  t.equal(loadHubConfig({ HUB_RETENTION_SCHEDULE: 'off' }).retentionSchedule, null);
+  t.equal(loadHubConfig({ HUB_RETENTION_IMAGES_DAYS: '30' }).retention.imagesDays, 30);
+  t.throws(() => loadHubConfig({ HUB_RETENTION_SCHEDULE: 'every day' }), /HUB_RETENTION_SCHEDULE/);
+  t.throws(() => loadHubConfig({ HUB_RETENTION_SCHEDULE: '61 3 * * *' }), /HUB_RETENTION_SCHEDULE: .*minute/i);
+  t.throws(() => loadHubConfig({ HUB_RETENTION_DETECTIONS_DAYS: '30' }), /HUB_RETENTION_DETECTIONS_DAYS/, 'the database keeps detections a year at least');
+  t.throws(() => loadHubConfig({ HUB_RETENTION_AUDIT_DAYS: 'seven years' }), /HUB_RETENTION_AUDIT_DAYS/);
+});
+
+t.test('the schedule runs retention and reports', async (t) => {
+  const db = await testDatabase(t);
+  const dir = await mkdtemp(join(tmpdir(), 'retention-schedule-'));
+  const images = openImageStore(dir);
+  t.teardown(async () => {
+    await images.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+  const reports: RetentionReport[] = [];
+  let done!: () => void;
+  const first = new Promise<void>((resolve) => (done = resolve));
+  // Every second (node-cron's six-field form), so the test does not wait for 03:17.
+  const schedule = startRetentionSchedule(
+    { db, images, clock: { now: () => new Date() }, log: createLog('silent') },
+    { schedule: '* * * * * *', horizons: DEFAULT_HORIZONS, onRun: (report) => { reports.push(report); done(); } },
+  );
+  t.ok(schedule.nextRun(), 'knows its next run');
+  await first;
+  await schedule.stop();
+  const [report] = reports;
+  t.equal(report?.dryRun, false);
+  t.notOk(report?.skipped);
+  t.match(await db.sql(`SELECT action FROM audit_log WHERE action = 'retention.run'`), [{ action: 'retention.run' }], 'the run left its audit row');
+});
+
+t.test('npm run hub -- retention', async (t) => {
+  const work = await mkdtemp(join(tmpdir(), 'retention-cli-'));
+  t.teardown(() => rm(work, { recursive: true, force: true }));
+  const env = { ...process.env, ...(await cliDatabaseEnv(t, process.env, work)), HUB_DATA_DIR: join(work, 'hub'), HUB_LOG_LEVEL: 'warn' };
+  const cli = (...args: string[]) => run(process.execPath, ['--import', 'tsx', join(import.meta.dirname, '../cli/main.ts'), 'retention', ...args], { env });
+  const dry = await cli('--dry-run', '--json');
+  const report = JSON.parse(dry.stdout) as Record<string, unknown>;
+  t.equal(report['mode'], 'dry run: nothing changed');
+  t.equal(report['detections would remove'], 0);
+  const real = await cli();
+  t.match(real.stdout, /^mode: +run$/m);
+  t.match(real.stdout, /^detections removed: +0$/m);
+  await t.rejects(cli('--now'), { code: 2 }, 'an unknown option is a usage error');
+});
