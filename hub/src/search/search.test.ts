@@ -133,3 +133,23 @@ t.test('one detection, in full, audited; autocomplete', async (t) => {
   t.same((await suggestions.json()) as unknown, { suggestions: [{ plate: 'AB12CDE', sightings: 3 }, { plate: 'AB13XYZ', sightings: 1 }] });
   t.equal((await send(ctx, viewer, 'GET', `/api/v1/plates/autocomplete?q=a&${REASON}`)).status, 400);
 });
+
+t.test('fuzzy pages: similarity, then newest first, across plates seen many times', async (t) => {
+  // Three plates similar to K7M445S to OCR, sighted several times each, interleaved in time.
+  const reads: Array<[string, number, number, 'entering' | 'exiting' | 'unknown']> = [];
+  for (let i = 0; i < 5; i++) reads.push(['K1M4455', 100 + i * 3, 0.9, 'entering'], ['K1M44556', 101 + i * 3, 0.9, 'exiting'], ['KTM4455', 102 + i * 3, 0.9, 'unknown']);
+  await upload(north, reads.slice(0, 8));
+  await upload(south, reads.slice(8));
+  const all = await search('plate=K7M445S&plate_fuzzy=true&per_page=100');
+  t.equal(all.meta.total, 10, 'K1M4455 and K1M44556 are similar; KTM4455 is not (similarity 0.45)');
+  const keyed = all.data.map((d) => [d.similarity, d.captured_at]);
+  const sorted = [...keyed].sort((a, b) => (b[0] as number) - (a[0] as number) || String(b[1]).localeCompare(String(a[1])));
+  t.same(keyed, sorted, 'similarity desc, then capture time desc');
+  t.same(plates(all), [...Array(5).fill('K1M4455'), ...Array(5).fill('K1M44556')]);
+  const paged: string[] = [];
+  for (let page = 1; page <= 4; page++) paged.push(...(await search(`plate=K7M445S&plate_fuzzy=true&per_page=3&page=${page}`)).data.map((d) => d.id));
+  t.same(paged, all.data.map((d) => d.id), 'pages of 3 add up to the whole list, in order');
+  t.same(plates(await search(`plate=K7M445S&plate_fuzzy=true&collector_id=${south.id}`)), ['K1M4455', 'K1M4455', 'K1M44556', 'K1M44556'], 'with a collector filter');
+  const [known] = await ctx.database.sql<{ n: number }>(`SELECT count(*)::int AS n FROM plates WHERE plate_normalized IN ('K1M4455', 'K1M44556', 'KTM4455')`);
+  t.equal(known?.n, 3, 'every stored plate is in the plates table (written by the insert trigger)');
+});

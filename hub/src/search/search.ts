@@ -50,18 +50,35 @@ export async function searchDetections(db: DbSession, q: SearchQuery): Promise<S
     );
     const counted = Number(count?.n ?? 0);
     const offset = (q.page - 1) * q.perPage;
+    const columns = `d.id::text AS id, d.plate_number, d.captured_at, d.confidence, d.direction, d.collector_id, c.site_name,
+                    d.full_image_hash, d.crop_image_hash`;
     const rows =
       offset >= Math.min(counted, COUNT_CAP + 1) && counted <= COUNT_CAP
         ? []
-        : await tx.sql<SearchRow>(
-            `SELECT d.id::text AS id, d.plate_number, d.captured_at, d.confidence, d.direction, d.collector_id, c.site_name,
-                    d.full_image_hash, d.crop_image_hash${built.similarity ? `, ${built.similarity} AS similarity` : ''}
-             FROM detections d JOIN collectors c ON c.id = d.collector_id
-             WHERE ${built.where}
-             ORDER BY ${built.orderBy}
-             LIMIT ${q.perPage} OFFSET ${offset}`,
-            built.params,
-          );
+        : built.fuzzy
+          ? // Per similar plate, its newest sightings up to the end of the page (index order on
+            // (plate_normalized, captured_at)); then the page across plates: similarity, time, id.
+            await tx.sql<SearchRow>(
+              `SELECT ${columns}, fp.sim AS similarity
+               FROM (${built.fuzzy.plates}) AS fp
+               CROSS JOIN LATERAL (
+                 SELECT d.* FROM detections d
+                 WHERE d.plate_normalized = fp.plate_normalized AND ${built.fuzzy.filters}
+                 ORDER BY d.captured_at DESC, d.id DESC LIMIT ${offset + q.perPage}
+               ) AS d
+               JOIN collectors c ON c.id = d.collector_id
+               ORDER BY fp.sim DESC, d.captured_at DESC, d.id DESC
+               LIMIT ${q.perPage} OFFSET ${offset}`,
+              built.params,
+            )
+          : await tx.sql<SearchRow>(
+              `SELECT ${columns}${built.similarity ? `, ${built.similarity} AS similarity` : ''}
+               FROM detections d JOIN collectors c ON c.id = d.collector_id
+               WHERE ${built.where}
+               ORDER BY ${built.orderBy}
+               LIMIT ${q.perPage} OFFSET ${offset}`,
+              built.params,
+            );
     return { rows, total: Math.min(counted, COUNT_CAP), capped: counted > COUNT_CAP };
   });
 }

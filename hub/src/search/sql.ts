@@ -13,6 +13,12 @@ export interface Built {
   params: unknown[];
   /** Fuzzy searches rank by similarity, which the select must compute. */
   similarity?: string;
+  /**
+   * Fuzzy searches: the similar plates with their similarity (columns `plate_normalized`,
+   * `sim`) and the conditions other than the plate, so a page can read each plate's
+   * sightings newest first instead of sorting every match (search.ts).
+   */
+  fuzzy?: { plates: string; filters: string };
 }
 
 export function buildSearch(q: SearchQuery): Built {
@@ -23,6 +29,7 @@ export function buildSearch(q: SearchQuery): Built {
   };
   const where: string[] = [];
   let similarity: string | undefined;
+  let fuzzyPlates: string | undefined;
   switch (q.plate.kind) {
     case 'exact':
       where.push(`d.plate_normalized = ${p(q.plate.value)}`);
@@ -32,10 +39,13 @@ export function buildSearch(q: SearchQuery): Built {
       break;
     case 'fuzzy': {
       const key = p(q.plate.key);
-      // `%` lets the trigram index find candidates (threshold set per transaction); the
-      // strict comparison keeps the spec's "above 0.6".
+      // The similar plates come from `plates` (one row per distinct plate, migration 0015):
+      // `%` lets its trigram index find candidates (threshold set per transaction); the strict
+      // comparison keeps the spec's "above 0.6".
       similarity = `similarity(alpr_confusion_key(d.plate_normalized), ${key})`;
-      where.push(`alpr_confusion_key(d.plate_normalized) % ${key}`, `${similarity} > ${FUZZY_THRESHOLD}`);
+      fuzzyPlates = `SELECT pl.plate_normalized, similarity(alpr_confusion_key(pl.plate_normalized), ${key}) AS sim FROM plates pl
+        WHERE alpr_confusion_key(pl.plate_normalized) % ${key} AND similarity(alpr_confusion_key(pl.plate_normalized), ${key}) > ${FUZZY_THRESHOLD}`;
+      where.push(`d.plate_normalized IN (SELECT fp.plate_normalized FROM (${fuzzyPlates}) AS fp)`);
       break;
     }
     case 'any':
@@ -49,10 +59,17 @@ export function buildSearch(q: SearchQuery): Built {
   if (q.bbox) {
     where.push(`d.latitude BETWEEN ${p(q.bbox.latMin)} AND ${p(q.bbox.latMax)}`, `d.longitude BETWEEN ${p(q.bbox.lonMin)} AND ${p(q.bbox.lonMax)}`);
   }
+  const filters = (fuzzyPlates ? where.slice(1) : where).join(' AND ') || 'TRUE';
   const dir = q.order === 'asc' ? 'ASC' : 'DESC';
   // Fuzzy: similarity first (spec), then capture time; the id breaks ties so pages are stable.
   const orderBy = similarity
     ? `${similarity} DESC, d.captured_at DESC, d.id DESC`
     : `d.${q.sort} ${dir}, d.captured_at ${dir}, d.id ${dir}`;
-  return { where: where.length > 0 ? where.join(' AND ') : 'TRUE', orderBy, params, ...(similarity ? { similarity } : {}) };
+  return {
+    where: where.length > 0 ? where.join(' AND ') : 'TRUE',
+    orderBy,
+    params,
+    ...(similarity ? { similarity } : {}),
+    ...(fuzzyPlates ? { fuzzy: { plates: fuzzyPlates, filters } } : {}),
+  };
 }
