@@ -15,6 +15,7 @@ import { imageRoutes } from './images/routes.ts';
 import { searchRoutes } from './search/routes.ts';
 import { legalHoldRoutes } from './legal-holds/routes.ts';
 import { evidenceRoutes } from './evidence/routes.ts';
+import { uiRoutes } from './ui/routes.tsx';
 
 /**
  * Largest body an edge-checked route takes: an admin collector configuration (256 KB,
@@ -53,5 +54,6 @@ export function createHubApp(deps: HubDeps): Hono {
   app.route('/', searchRoutes(deps));
   app.route('/', legalHoldRoutes(deps));
   app.route('/', evidenceRoutes(deps));
+  app.route('/', uiRoutes(deps));
   return app;
 }

@@ -6,31 +6,14 @@
  * GET /api/v1/alerts?since=.
  */
 import t from 'tap';
-import { request as httpRequest } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { alertXml, NAMESPACES } from '../../scripts/simulators/vendor-a-xml.ts';
+import { pushPlate } from './camera-push.ts';
 import { connect, type TestClient } from '../../hub/src/live/testing.ts';
 import { applianceUnderTest } from './appliance-under-test.ts';
 import { hubUnderTest, traced } from './hub-under-test.ts';
 import { createUserWithCli, signInOverHttp } from './users-over-http.ts';
 
 const PASSWORD = 'e2e alerts correct horse battery';
-
-/** The camera's ANPR push (vendor_a ISAPI XML) for one plate, as the simulator builds it. */
-function pushPlate(applianceUrl: string, plate: string): Promise<number> {
-  const xml = alertXml(
-    { seq: 0, plate, unknown: false, timeMs: Date.now() - 5_000, confidence: 93, direction: 'forward', vehicleType: 'car', color: 'white', brandCode: 0 } as never,
-    { uuid: `uuid-${plate}-${Date.now()}`, mac: '02:00:00:00:00:bb', channelId: 1, timezone: 'UTC', activePostCount: 1, namespace: NAMESPACES[0], pictures: [] },
-  );
-  return new Promise((resolve, reject) => {
-    const req = httpRequest(new URL('/api/v1/ingest/vendor_a', applianceUrl), { method: 'POST', localAddress: '127.0.0.1', headers: { 'content-type': 'application/xml' } }, (res) => {
-      res.resume();
-      res.on('end', () => resolve(res.statusCode ?? 0));
-    });
-    req.on('error', reject);
-    req.end(xml);
-  });
-}
 
 t.test('a watched plate from a camera reaches the subscribed operator live, and the missed one by since', { timeout: 240_000 }, async (t) => {
   const hub = await hubUnderTest(t, {

@@ -22,6 +22,8 @@ export async function createUserWithCli(env: Record<string, string>, email: stri
 
 export interface HttpUser {
   cookie: string;
+  /** The authenticator secret enrolled, to make codes for later sign-ins. */
+  totpSecret: string;
   get(path: string): Promise<Response>;
   post(path: string, body?: unknown): Promise<Response>;
 }
@@ -66,6 +68,7 @@ export async function signInOverHttp(hubUrl: string, email: string, password: st
     get cookie() {
       return jar.header();
     },
+    totpSecret: setup.manual_entry_key,
     get: (path) => call('GET', path),
     post: (path, body) => call('POST', path, body ?? {}),
   };

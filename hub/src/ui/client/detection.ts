@@ -1,0 +1,96 @@
+/// <reference lib="dom" />
+import { api, ApiError, signInAgain } from './api.ts';
+import { byId, el, percent, say, show, when } from './dom.ts';
+import { imagePath } from './images.ts';
+
+/*
+ * One detection (`GET /api/v1/detections/{id}`, audited with a reason): the scene, the
+ * crop, the raw plate, the hash-chain position, its legal holds; place a hold; download a
+ * signed evidence export of it.
+ */
+interface Detail {
+  id: string;
+  plate_number: string;
+  plate_normalized: string;
+  confidence: number;
+  captured_at: string;
+  received_at: string;
+  direction: string;
+  collector: { id: string; name: string };
+  camera: { id: string; name: string };
+  images: { full_url: string | null; crop_url: string | null };
+  chain: { seq: string; record_hash: string; prev_hash: string };
+  legal_holds: Array<{ id: string; case_id: string; reason: string; released_at: string | null; created_at: string }>;
+}
+
+const reasonForm = byId<HTMLFormElement>('reason-form');
+const id = reasonForm.dataset['id'] ?? '';
+let reason = new URLSearchParams(location.search).get('reason') ?? '';
+
+function fact(term: string, value: string | Node): HTMLElement[] {
+  return [el('dt', {}, term), el('dd', {}, value)];
+}
+
+function render(d: Detail): void {
+  const full = imagePath(d.images.full_url);
+  const crop = imagePath(d.images.crop_url);
+  const fullImage = byId<HTMLImageElement>('full-image');
+  const cropImage = byId<HTMLImageElement>('crop-image');
+  // A read without an image (or one past its year, 410) shows no empty frame.
+  for (const [image, src] of [[fullImage, full], [cropImage, crop]] as const) {
+    const figure = image.closest('figure');
+    if (src) image.src = src;
+    if (figure) show(figure, src !== null);
+    image.addEventListener('error', () => figure && show(figure, false), { once: true });
+  }
+  byId('facts').replaceChildren(
+    ...fact('Plate (as read)', d.plate_number),
+    ...fact('Plate (normalized)', d.plate_normalized),
+    ...fact('Captured', when(d.captured_at)),
+    ...fact('Received by the hub', when(d.received_at)),
+    ...fact('Site', d.collector.name),
+    ...fact('Camera', d.camera.name),
+    ...fact('Direction', d.direction),
+    ...fact('Confidence', percent(d.confidence)),
+    ...fact('Chain position', `#${d.chain.seq} of collector ${d.collector.id}`),
+    ...fact('Record hash', el('code', {}, d.chain.record_hash)),
+  );
+  byId('holds').replaceChildren(
+    ...(d.legal_holds.length === 0
+      ? [el('li', {}, 'None')]
+      : d.legal_holds.map((h) => el('li', {}, `${h.case_id}: ${h.reason} (since ${when(h.created_at)}${h.released_at ? `, released ${when(h.released_at)}` : ''})`))),
+  );
+  const exportQuery = new URLSearchParams({ plate: d.plate_normalized, start_date: d.captured_at, end_date: d.captured_at, reason });
+  byId<HTMLAnchorElement>('export').href = `/api/v1/export/detections?${exportQuery.toString()}`;
+  show(byId('detail'), true);
+}
+
+async function load(): Promise<void> {
+  try {
+    render(await api<Detail>('GET', `/api/v1/detections/${id}?reason=${encodeURIComponent(reason)}`));
+    show(reasonForm, false);
+  } catch (err) {
+    if (err instanceof ApiError && err.status === 401) return signInAgain();
+    say(err instanceof Error ? err.message : 'Could not load the detection.');
+  }
+}
+
+reasonForm.addEventListener('submit', (event) => {
+  event.preventDefault();
+  reason = byId<HTMLInputElement>('reason').value.trim();
+  if (reason) void load();
+});
+
+byId<HTMLFormElement>('hold-form').addEventListener('submit', (event) => {
+  event.preventDefault();
+  const body = { detection_ids: [id], case_id: byId<HTMLInputElement>('case-id').value.trim(), reason: byId<HTMLInputElement>('hold-reason').value.trim() };
+  api('POST', '/api/v1/legal-holds', body)
+    .then(() => {
+      say(`Legal hold placed for case ${body.case_id}.`, 'info');
+      return load();
+    })
+    .catch((err: unknown) => say(err instanceof Error ? err.message : 'Could not place the hold.'));
+});
+
+if (reason) void load();
+else show(reasonForm, true);

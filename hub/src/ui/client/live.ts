@@ -1,0 +1,186 @@
+/// <reference lib="dom" />
+import { api, ApiError, signInAgain } from './api.ts';
+import { byId, el, percent, say, show, when } from './dom.ts';
+import { imagePath } from './images.ts';
+import { reconnectDelayMs } from './backoff.ts';
+
+/*
+ * The live page over `GET /ws` (docs/live.md): detections:live for the feed, alerts:* for
+ * the banner. On a lost connection it says so, waits min(1 s x 2^n, 60 s) + 0-1 s (spec),
+ * reconnects, subscribes again, and fetches the alerts it missed with `since`, dropping
+ * repeats by alert id.
+ */
+interface AlertPayload {
+  alert_id: string;
+  plate_number: string;
+  watchlist: { name: string; priority: string };
+  entry: { notes: string | null };
+  detection: { captured_at: string; confidence: number; collector_name: string; camera_name: string; image_urls: { full: string | null; crop: string | null } };
+  state?: string;
+}
+interface DetectionPayload {
+  id: string;
+  plate_number: string;
+  confidence: number;
+  captured_at: string;
+  collector: { name: string };
+  camera: { name: string };
+  image_urls: { crop: string | null };
+}
+interface Envelope {
+  type: string;
+  payload: Record<string, unknown>;
+  timestamp: string;
+}
+
+const status = byId('connection');
+const alertsList = byId('alerts');
+const feed = byId('detections');
+const banner = byId('alert-banner');
+const seenAlerts = new Set<string>();
+let lastAlertAt: string | undefined;
+let bannerAlert: string | undefined;
+let attempt = 0;
+const FEED_MAX = 100;
+
+function setStatus(text: string, state: 'live' | 'down' | 'connecting'): void {
+  status.textContent = text;
+  status.dataset['state'] = state;
+}
+
+function beep(): void {
+  if (!byId<HTMLInputElement>('sound').checked) return;
+  const audio = new AudioContext();
+  const tone = audio.createOscillator();
+  tone.frequency.value = 880;
+  tone.connect(audio.destination);
+  tone.start();
+  tone.stop(audio.currentTime + 0.25);
+}
+
+function alertItem(a: AlertPayload): HTMLElement {
+  const ack = el('button', { type: 'button', class: 'secondary', 'data-alert': a.alert_id }, a.state && a.state !== 'new' ? a.state : 'Acknowledge');
+  ack.disabled = Boolean(a.state && a.state !== 'new');
+  ack.addEventListener('click', () => void acknowledge(a.alert_id));
+  const crop = imagePath(a.detection.image_urls.crop);
+  return el(
+    'li',
+    { class: `alert priority-${a.watchlist.priority}`, id: `alert-${a.alert_id}` },
+    crop ? el('img', { src: crop, alt: `Plate ${a.plate_number}`, width: '120', height: '40' }) : null,
+    el('strong', { class: 'plate' }, a.plate_number),
+    el('span', {}, ` on ${a.watchlist.name} (${a.watchlist.priority}) · ${a.detection.collector_name}, ${a.detection.camera_name} · ${when(a.detection.captured_at)} · ${percent(a.detection.confidence)}`),
+    a.entry.notes ? el('span', { class: 'notes' }, ` · ${a.entry.notes}`) : null,
+    ack,
+  );
+}
+
+function addAlert(a: AlertPayload, live: boolean): void {
+  if (seenAlerts.has(a.alert_id)) return;
+  seenAlerts.add(a.alert_id);
+  alertsList.prepend(alertItem(a));
+  if (!live || (a.state && a.state !== 'new')) return;
+  bannerAlert = a.alert_id;
+  byId('banner-text').textContent = `${a.plate_number} — ${a.watchlist.name} (${a.watchlist.priority}) at ${a.detection.collector_name}, ${when(a.detection.captured_at)}`;
+  show(banner, true);
+  beep();
+  if ('Notification' in window && Notification.permission === 'granted') new Notification(`Alert: ${a.plate_number}`, { body: `${a.watchlist.name} at ${a.detection.collector_name}` });
+}
+
+function addDetection(d: DetectionPayload): void {
+  const crop = imagePath(d.image_urls.crop);
+  feed.prepend(
+    el(
+      'li',
+      { class: 'detection' },
+      crop ? el('img', { src: crop, alt: `Plate ${d.plate_number}`, width: '120', height: '40' }) : null,
+      el('a', { class: 'plate', href: `/detections/${d.id}` }, d.plate_number),
+      el('span', {}, ` ${d.collector.name}, ${d.camera.name} · ${when(d.captured_at)} · ${percent(d.confidence)}`),
+    ),
+  );
+  while (feed.childElementCount > FEED_MAX) feed.lastElementChild?.remove();
+}
+
+async function acknowledge(id: string): Promise<void> {
+  try {
+    await api('POST', `/api/v1/alerts/${id}/acknowledge`, {});
+    const button = document.querySelector<HTMLButtonElement>(`#alert-${id} button`);
+    if (button) {
+      button.textContent = 'acknowledged';
+      button.disabled = true;
+    }
+    if (bannerAlert === id) show(banner, false);
+    say('Alert acknowledged.', 'info');
+  } catch (err) {
+    say(err instanceof Error ? err.message : 'Could not acknowledge the alert.');
+  }
+}
+
+async function catchUp(): Promise<void> {
+  let cursor: string | undefined;
+  const since = lastAlertAt;
+  for (let page = 0; page < 20; page++) {
+    const query = cursor ? `cursor=${encodeURIComponent(cursor)}` : since ? `since=${encodeURIComponent(since)}` : '';
+    const result = await api<{ data: Array<AlertPayload & { created_at: string }>; next_cursor: string | null }>('GET', `/api/v1/alerts?${query}`);
+    for (const a of result.data) {
+      addAlert(a, since !== undefined);
+      if (!lastAlertAt || a.created_at > lastAlertAt) lastAlertAt = a.created_at;
+    }
+    if (!result.next_cursor) return;
+    cursor = result.next_cursor;
+  }
+}
+
+function connect(): void {
+  setStatus(attempt === 0 ? 'Connecting…' : 'Reconnecting…', 'connecting');
+  const socket = new WebSocket(`${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/ws?v=1`);
+  let opened = false;
+  socket.addEventListener('message', (event) => {
+    const message = JSON.parse(String(event.data)) as Envelope;
+    switch (message.type) {
+      case 'connected':
+        opened = true;
+        attempt = 0;
+        setStatus('Live', 'live');
+        socket.send(JSON.stringify({ type: 'subscribe', payload: { feed: 'detections:live' } }));
+        catchUp().catch((err: unknown) => say(err instanceof ApiError ? err.message : 'Could not fetch missed alerts.'));
+        break;
+      case 'alert': {
+        const a = message.payload as unknown as AlertPayload;
+        addAlert(a, true);
+        if (!lastAlertAt || message.timestamp > lastAlertAt) lastAlertAt = message.timestamp;
+        break;
+      }
+      case 'detection':
+        addDetection(message.payload as unknown as DetectionPayload);
+        break;
+      case 'ping':
+        socket.send(JSON.stringify({ type: 'pong', payload: {} }));
+        break;
+      case 'error':
+        if (message.payload['code'] === 'session_ended') signInAgain();
+        break;
+      default:
+        break;
+    }
+  });
+  socket.addEventListener('close', (event) => {
+    if (event.code === 4401 || (!opened && event.code === 1006 && attempt > 2)) {
+      // Refused at the upgrade or ended: find out whether the session is gone.
+      void api('GET', '/auth/me').catch((err: unknown) => {
+        if (err instanceof ApiError && err.status === 401) signInAgain();
+      });
+    }
+    const delay = reconnectDelayMs(attempt, Math.random());
+    attempt += 1;
+    setStatus(`Connection lost: reconnecting in ${Math.ceil(delay / 1000)} s…`, 'down');
+    setTimeout(connect, delay);
+  });
+}
+
+byId('banner-ack').addEventListener('click', () => bannerAlert && void acknowledge(bannerAlert));
+byId('banner-close').addEventListener('click', () => show(banner, false));
+byId('notify').addEventListener('click', () => {
+  if (!('Notification' in window)) return say('This browser has no desktop notifications.');
+  void Notification.requestPermission().then((p) => say(p === 'granted' ? 'Desktop notifications are on.' : 'Desktop notifications stay off.', 'info'));
+});
+connect();

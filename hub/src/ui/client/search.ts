@@ -1,0 +1,126 @@
+/// <reference lib="dom" />
+import { api, ApiError, signInAgain } from './api.ts';
+import { byId, el, percent, say, show, when } from './dom.ts';
+import { imagePath } from './images.ts';
+
+/*
+ * The search form over `GET /api/v1/events/search` (docs/search.md). The form's state is
+ * the page's query string, so a search can be bookmarked, reloaded or sent back to with the
+ * browser's Back button. The reason travels to the detection page too (viewing one is
+ * audited with a reason as well).
+ */
+interface Result {
+  id: string;
+  plate_number: string;
+  captured_at: string;
+  confidence: number;
+  direction: string;
+  collector: { name: string };
+  images: { crop_url: string | null };
+  similarity?: number;
+}
+interface Page {
+  data: Result[];
+  meta: { page: number; per_page: number; total: number; total_pages: number; total_is_lower_bound: boolean };
+}
+
+const form = byId<HTMLFormElement>('search-form');
+const input = (id: string): HTMLInputElement => byId<HTMLInputElement>(id);
+const PER_PAGE = 25;
+
+function localInput(iso: string | null): string {
+  if (!iso) return '';
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime())) return '';
+  return new Date(d.getTime() - d.getTimezoneOffset() * 60_000).toISOString().slice(0, 16);
+}
+
+function queryFromForm(page: number): URLSearchParams {
+  const q = new URLSearchParams();
+  const plate = input('plate').value.trim();
+  if (plate) q.set('plate', plate);
+  if (input('fuzzy').checked) q.set('plate_fuzzy', 'true');
+  for (const [id, name] of [['start', 'start_date'], ['end', 'end_date']] as const) {
+    const v = input(id).value;
+    if (v) q.set(name, new Date(v).toISOString());
+  }
+  const min = input('min-confidence').value;
+  if (min) q.set('min_confidence', String(Number(min) / 100));
+  const direction = byId<HTMLSelectElement>('direction').value;
+  if (direction) q.set('direction', direction);
+  q.set('reason', input('reason').value.trim());
+  q.set('per_page', String(PER_PAGE));
+  q.set('page', String(page));
+  return q;
+}
+
+function fillForm(q: URLSearchParams): void {
+  input('plate').value = q.get('plate') ?? '';
+  input('fuzzy').checked = q.get('plate_fuzzy') === 'true';
+  input('start').value = localInput(q.get('start_date'));
+  input('end').value = localInput(q.get('end_date'));
+  const min = q.get('min_confidence');
+  input('min-confidence').value = min ? String(Math.round(Number(min) * 100)) : '';
+  byId<HTMLSelectElement>('direction').value = q.get('direction') ?? '';
+  input('reason').value = q.get('reason') ?? '';
+}
+
+function row(r: Result, reason: string): HTMLTableRowElement {
+  const crop = imagePath(r.images.crop_url);
+  const link = el('a', { href: `/detections/${r.id}?reason=${encodeURIComponent(reason)}` }, r.plate_number);
+  return el(
+    'tr',
+    {},
+    el('td', {}, crop ? el('img', { src: crop, alt: `Plate crop ${r.plate_number}`, width: '120', height: '40' }) : '—'),
+    el('td', {}, link, r.similarity !== undefined ? el('span', { class: 'muted' }, ` (${percent(r.similarity)} similar)`) : null),
+    el('td', {}, when(r.captured_at)),
+    el('td', {}, r.collector.name),
+    el('td', {}, percent(r.confidence)),
+    el('td', {}, r.direction),
+  );
+}
+
+async function run(q: URLSearchParams): Promise<void> {
+  say('');
+  const summary = byId('summary');
+  summary.textContent = 'Searching…';
+  try {
+    const page = await api<Page>('GET', `/api/v1/events/search?${q.toString()}`);
+    const reason = q.get('reason') ?? '';
+    byId('results').querySelector('tbody')?.replaceChildren(...page.data.map((r) => row(r, reason)));
+    show(byId('results'), page.data.length > 0);
+    const total = `${page.meta.total.toLocaleString()}${page.meta.total_is_lower_bound ? '+' : ''}`;
+    summary.textContent = page.meta.total === 0 ? 'No detection matches.' : `${total} detections; page ${page.meta.page} of ${page.meta.total_pages}.`;
+    byId('page-info').textContent = `Page ${page.meta.page} of ${page.meta.total_pages}`;
+    byId<HTMLButtonElement>('prev').disabled = page.meta.page <= 1;
+    byId<HTMLButtonElement>('next').disabled = page.meta.page >= page.meta.total_pages;
+    show(byId('pager'), page.meta.total_pages > 1);
+  } catch (err) {
+    summary.textContent = '';
+    if (err instanceof ApiError && err.status === 401) return signInAgain();
+    say(err instanceof Error ? err.message : 'The search failed.');
+  }
+}
+
+function go(page: number): void {
+  const q = queryFromForm(page);
+  history.pushState(null, '', `/search?${q.toString()}`);
+  void run(q);
+}
+
+form.addEventListener('submit', (event) => {
+  event.preventDefault();
+  if (!input('reason').value.trim()) return say('Give a reason: a case number or the purpose of this search.');
+  go(1);
+});
+byId('prev').addEventListener('click', () => go(Number(new URLSearchParams(location.search).get('page') ?? '1') - 1));
+byId('next').addEventListener('click', () => go(Number(new URLSearchParams(location.search).get('page') ?? '1') + 1));
+window.addEventListener('popstate', () => {
+  const q = new URLSearchParams(location.search);
+  fillForm(q);
+  if (q.get('reason')) void run(q);
+});
+
+const initial = new URLSearchParams(location.search);
+fillForm(initial);
+if (initial.get('reason')) void run(initial);

@@ -1,0 +1,64 @@
+import type { Child } from 'hono/jsx';
+import type { SessionUser } from '../auth/middleware.ts';
+import type { ClientEntry } from './assets.ts';
+
+/** The sections of the dashboard and who sees them in the navigation. */
+const SECTIONS: ReadonlyArray<{ href: string; label: string; adminOnly?: boolean }> = [
+  { href: '/live', label: 'Live' },
+  { href: '/search', label: 'Search' },
+  { href: '/admin/collectors', label: 'Collectors', adminOnly: true },
+];
+
+interface PageProps {
+  title: string;
+  /** The page's own client script, if it has one. */
+  script?: ClientEntry;
+  /** Absent on the sign-in page. */
+  user?: SessionUser;
+  /** The path, to mark the current section. */
+  path?: string;
+  children?: Child;
+}
+
+/** Every dashboard page: landmarks, skip link, navigation, one stylesheet, no inline script. */
+export function Page(props: PageProps) {
+  return (
+    <html lang="en">
+      <head>
+        <meta charset="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <title>{`${props.title} · ALPR Hub`}</title>
+        <link rel="stylesheet" href="/ui/app.css" />
+        {props.user ? <script type="module" src="/ui/nav.js"></script> : null}
+        {props.script ? <script type="module" src={`/ui/${props.script}.js`}></script> : null}
+      </head>
+      <body>
+        <a class="skip" href="#main">Skip to content</a>
+        <header class="top">
+          <span class="brand">ALPR Hub</span>
+          {props.user ? (
+            <nav aria-label="Sections">
+              <ul>
+                {SECTIONS.filter((s) => !s.adminOnly || props.user?.role === 'admin').map((s) => (
+                  <li>
+                    <a href={s.href} aria-current={props.path?.startsWith(s.href) ? 'page' : undefined}>{s.label}</a>
+                  </li>
+                ))}
+              </ul>
+            </nav>
+          ) : null}
+          {props.user ? (
+            <div class="who">
+              <span>{`${props.user.email} (${props.user.role})`}</span>
+              <button type="button" id="logout">Sign out</button>
+            </div>
+          ) : null}
+        </header>
+        <main id="main" tabindex={-1}>
+          <h1>{props.title}</h1>
+          {props.children}
+        </main>
+      </body>
+    </html>
+  );
+}

@@ -1,0 +1,65 @@
+import type { SessionUser } from '../../auth/middleware.ts';
+import { Page } from '../layout.tsx';
+
+/** Detection search (client/search.ts over `GET /api/v1/events/search`). */
+export function SearchPage(props: { user: SessionUser }) {
+  return (
+    <Page title="Search" script="search" user={props.user} path="/search">
+      <form id="search-form" class="card grid">
+        <div>
+          <label for="plate">Plate</label>
+          <input id="plate" name="plate" placeholder="AB12CDE, AB1*, *123, *BC1*" autocomplete="off" />
+        </div>
+        <label class="check">
+          <input type="checkbox" id="fuzzy" name="plate_fuzzy" /> Similar plates (OCR mistakes: 0/O, 8/B, 5/S …)
+        </label>
+        <div>
+          <label for="start">From</label>
+          <input id="start" name="start_date" type="datetime-local" />
+        </div>
+        <div>
+          <label for="end">To</label>
+          <input id="end" name="end_date" type="datetime-local" />
+        </div>
+        <div>
+          <label for="min-confidence">Minimum confidence (%)</label>
+          <input id="min-confidence" name="min_confidence" type="number" min="0" max="100" step="1" />
+        </div>
+        <div>
+          <label for="direction">Direction</label>
+          <select id="direction" name="direction">
+            <option value="">Any</option>
+            <option value="entering">Entering</option>
+            <option value="leaving">Leaving</option>
+          </select>
+        </div>
+        <div class="wide">
+          <label for="reason">Reason (case number or purpose; recorded in the audit log)</label>
+          <input id="reason" name="reason" required maxlength={500} />
+        </div>
+        <button type="submit">Search</button>
+      </form>
+      <p id="message" class="message" role="alert" aria-live="assertive"></p>
+      <p id="summary" role="status" aria-live="polite"></p>
+      <table id="results" hidden>
+        <caption class="visually-hidden">Detections found</caption>
+        <thead>
+          <tr>
+            <th scope="col">Crop</th>
+            <th scope="col">Plate</th>
+            <th scope="col">Captured</th>
+            <th scope="col">Site</th>
+            <th scope="col">Confidence</th>
+            <th scope="col">Direction</th>
+          </tr>
+        </thead>
+        <tbody></tbody>
+      </table>
+      <nav id="pager" aria-label="Result pages" hidden>
+        <button type="button" id="prev" class="secondary">Previous page</button>
+        <span id="page-info"></span>
+        <button type="button" id="next" class="secondary">Next page</button>
+      </nav>
+    </Page>
+  );
+}
