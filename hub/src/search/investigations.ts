@@ -101,15 +101,17 @@ export async function convoy(db: DbSession, plate: string, range: Range, windowM
        WHERE d.plate_normalized = $1 AND d.captured_at BETWEEN $2::timestamptz AND $3::timestamptz
        ORDER BY d.captured_at DESC LIMIT ${MAX_SIGHTINGS}
      )
-     SELECT o.plate_number AS plate, count(DISTINCT t.id)::int AS occasions, count(DISTINCT o.id)::int AS sightings,
+     -- Grouped by the normalized plate and read from the covering (collector_id, captured_at)
+     -- index alone (migration 0016): the OCR variants of one plate are one companion.
+     SELECT o.plate_normalized AS plate, count(DISTINCT t.id)::int AS occasions, count(DISTINCT o.id)::int AS sightings,
             min(o.captured_at) AS first_seen, max(o.captured_at) AS last_seen, count(DISTINCT o.collector_id)::int AS collectors
      FROM target t
      JOIN detections o ON o.collector_id = t.collector_id
        AND o.captured_at BETWEEN t.captured_at - make_interval(mins => $4) AND t.captured_at + make_interval(mins => $4)
        AND o.plate_normalized <> $1
-     GROUP BY o.plate_number
+     GROUP BY o.plate_normalized
      HAVING count(DISTINCT t.id) >= $5
-     ORDER BY occasions DESC, sightings DESC, o.plate_number
+     ORDER BY occasions DESC, sightings DESC, o.plate_normalized
      LIMIT 100`,
     [plate, range.start.toISOString(), range.end.toISOString(), windowMinutes, minOccasions],
   );
