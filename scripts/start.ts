@@ -11,6 +11,7 @@ import { probeLan } from '../appliance/src/discovery/probe.ts';
 import { startVendorACamera } from './simulators/vendor-a-camera.ts';
 import { startVendorBNvr } from './simulators/vendor-b-nvr.ts';
 import { applianceToml } from './demo/appliance-toml.ts';
+import { createDemoAdmin } from './demo/demo-admin.ts';
 import { createPendingCollector } from './demo/enroll.ts';
 import { startApplianceProcess, startHubProcess } from './demo/processes.ts';
 
@@ -32,6 +33,8 @@ if (!claimed) {
   say('creating a pending collector with the hub CLI (first start takes a few seconds: embedded Postgres)');
   claimCode = await createPendingCollector(hubEnv, 'Demo site');
 }
+// The dashboard's demo admin: created once (before the hub opens PGlite), password kept 0600.
+const admin = await createDemoAdmin(hubEnv, join(dataDir, 'admin-password'));
 say(`starting the hub on ${hubUrl} (embedded Postgres in ${hubEnv.HUB_DATA_DIR})`);
 const hub = await startHubProcess({ env: hubEnv, timeoutMs: 120_000 });
 
@@ -71,6 +74,9 @@ if (found.length === 0) say('WS-Discovery: the simulated camera did not answer')
 for (const d of found) say(`WS-Discovery found ${d.address}:${d.port ?? 80} ${d.manufacturer ?? '?'} ${d.model ?? '?'} (setup page: Find cameras, before the claim)`);
 
 say('running:');
+say(`  dashboard              ${hubUrl}/   sign in as ${admin.email} with password ${admin.password}`);
+say('                         first sign-in sets up two-factor: scan the QR code with an authenticator app,');
+say('                         or run `npm run totp -- <key shown under the QR code>` for the codes');
 say(`  hub                    ${hubUrl}/healthz`);
 say(`  appliance diagnostics  http://127.0.0.1:${appliance.port}/   (JSON: /api/v1/status)`);
 say(`  vendor_a camera (pull) ${cameraA.url}   vendor_b NVR ${nvr.url}   vendor_a camera pushing to the appliance`);
