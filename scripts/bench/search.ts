@@ -20,7 +20,8 @@ import { createBenchDatabase } from './bench-database.ts';
 import { createLog } from '../../hub/src/log.ts';
 import { searchDetections } from '../../hub/src/search/search.ts';
 import { plateMode, type SearchQuery } from '../../hub/src/search/params.ts';
-import { convoy, plateHistory } from '../../hub/src/search/investigations.ts';
+import { convoy, convoyQuery, plateHistory } from '../../hub/src/search/investigations.ts';
+import { buildSearch } from '../../hub/src/search/sql.ts';
 
 const { values: args } = parseArgs({ options: { rows: { type: 'string', default: '10000000' }, runs: { type: 'string', default: '40' }, keep: { type: 'boolean', default: false } } });
 const ROWS = Number(args.rows);
@@ -68,16 +69,21 @@ async function main(): Promise<void> {
                round((0.5 + random() / 2)::numeric, 3), now() - random() * interval '365 days',
                (ARRAY['entering', 'exiting', 'unknown'])[1 + floor(random() * 2.2)::int], g, repeat('0', 64), repeat('0', 64)
         FROM generate_series(${done + 1}, ${done + n}) AS g
-        CROSS JOIN LATERAL (SELECT 1 + floor(random() * ${COLLECTORS})::int AS cn, random() AS r, 1 + floor(random() ^ 2 * 5000)::int AS fi) AS x
+        -- \`g\` in the subquery makes it correlated: without it PostgreSQL evaluates it once per
+        -- statement and every row of a 200,000-row step gets the same collector and plate.
+        CROSS JOIN LATERAL (SELECT g AS row_no, 1 + floor(random() * ${COLLECTORS})::int AS cn, random() AS r, 1 + floor(random() ^ 2 * 5000)::int AS fi) AS x
         JOIN bench_collectors c ON c.n = x.cn
         LEFT JOIN bench_frequent f ON f.i = x.fi AND x.r < 0.5
-        CROSS JOIN LATERAL (SELECT COALESCE(f.p, ${randomPlate}) AS p) AS v`);
+        CROSS JOIN LATERAL (SELECT COALESCE(f.p, ${randomPlate}) AS p, x.row_no) AS v`);
       console.log(`  ${(done + n).toLocaleString('en')} rows after ${((Date.now() - started) / 1000).toFixed(0)} s  ${load()}`);
     }
     // VACUUM as autovacuum would after a bulk of inserts (PostgreSQL 13+ vacuums insert-only
     // tables): it sets the visibility map that index-only scans rely on in steady state.
     await sql`VACUUM (ANALYZE) detections`;
     await sql`VACUUM (ANALYZE) plates`;
+    const [shape] = await sql<{ plates: string; collectors: string }[]>`SELECT count(DISTINCT plate_normalized)::text AS plates, count(DISTINCT collector_id)::text AS collectors FROM detections`;
+    console.log(`distinct plates ${Number(shape?.plates).toLocaleString('en')}, collectors ${shape?.collectors}`);
+    if (Number(shape?.plates) < ROWS / 10) throw new Error('the generator made too few distinct plates: the figures would mean nothing');
     console.log(`loaded ${ROWS.toLocaleString('en')} rows in ${((Date.now() - started) / 1000).toFixed(0)} s (every index in place, then VACUUM ANALYZE)  ${load()}`);
 
     const samples = await sql<{ plate_normalized: string; collector_id: string }[]>`SELECT plate_normalized, collector_id FROM detections TABLESAMPLE SYSTEM (1) LIMIT ${RUNS * 4}`;
@@ -114,10 +120,24 @@ async function main(): Promise<void> {
     console.log(`${'plate history (a year)'.padEnd(44)} ${percentiles(await timeit((i) => plateHistory(db, target(i).plate_normalized, range)))}  ${load()}`);
     const busy = await sql<{ p: string }[]>`SELECT plate_normalized AS p FROM detections GROUP BY 1 ORDER BY count(*) DESC LIMIT 50`;
     console.log(`${'convoy (the 50 most seen plates, a year)'.padEnd(44)} ${percentiles(await timeit((i) => convoy(db, busy[i % busy.length]?.p ?? '', range, 5, 3)))}  ${load()}`);
-    for (const [label, where] of [['exact', `plate_normalized = '${target(0).plate_normalized}'`], ['contains', `plate_normalized LIKE '%${target(0).plate_normalized.slice(2, 5)}%'`], ['fuzzy', `alpr_confusion_key(plate_normalized) % '${confusionKey(target(0).plate_normalized)}'`]] as const) {
-      const plan = await sql.unsafe(`EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY ON) SELECT id FROM detections WHERE ${where} ORDER BY captured_at DESC LIMIT 50`);
-      console.log(`EXPLAIN ${label}:\n${plan.map((r) => `  ${String((r as Record<string, unknown>)['QUERY PLAN'])}`).slice(0, 12).join('\n')}`);
-    }
+    // The plans behind the figures: the real statements, with the search's own settings.
+    const explain = async (label: string, text: string, params: unknown[], settings: string[]): Promise<void> => {
+      const plan = await sql.begin(async (tx) => {
+        for (const setting of settings) await tx.unsafe(setting);
+        return tx.unsafe(`EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY ON) ${text}`, params as never[]);
+      });
+      console.log(`EXPLAIN ${label}:\n${plan.map((r) => `  ${String((r as Record<string, unknown>)['QUERY PLAN'])}`).slice(0, 14).join('\n')}`);
+    };
+    const page = (q: SearchQuery): [string, unknown[]] => {
+      const built = buildSearch(q);
+      return [`SELECT d.id FROM detections d WHERE ${built.where} ORDER BY ${built.orderBy} LIMIT 50`, built.params];
+    };
+    await explain('exact', ...page(base({ kind: 'exact', value: target(0).plate_normalized })), []);
+    await explain('contains', ...page(base({ kind: 'wildcard', pattern: `%${target(0).plate_normalized.slice(2, 5)}%`, shape: 'contains' })), ["SET LOCAL enable_seqscan = off"]);
+    const fuzzy = buildSearch(base({ kind: 'fuzzy', key: confusionKey(target(0).plate_normalized) }));
+    await explain('fuzzy (similar plates, then each one newest first)', `SELECT fp.plate_normalized, d.id FROM (${fuzzy.fuzzy?.plates}) AS fp CROSS JOIN LATERAL (SELECT d.id, d.captured_at FROM detections d WHERE d.plate_normalized = fp.plate_normalized ORDER BY d.captured_at DESC LIMIT 50) d ORDER BY fp.sim DESC, d.captured_at DESC LIMIT 50`, fuzzy.params, ["SET LOCAL pg_trgm.similarity_threshold = 0.6", 'SET LOCAL enable_seqscan = off']);
+    const c = convoyQuery(busy[0]?.p ?? '', range, 5, 3);
+    await explain('convoy (the most seen plate)', c.text, c.params, []);
   } finally {
     await sql.end({ timeout: 5 });
     await db.close();

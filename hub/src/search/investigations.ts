@@ -94,9 +94,10 @@ export async function locationActivity(db: DbSession, collectorId: string, daySt
  * `minOccasions` distinct sightings of the target (spec: 5 minutes, 3 times), ranked by
  * occasions, then sightings. Looks at the target's latest 1,000 sightings in the range.
  */
-export async function convoy(db: DbSession, plate: string, range: Range, windowMinutes: number, minOccasions: number) {
-  const rows = await db.sql<{ plate: string; occasions: number; sightings: number; first_seen: Date; last_seen: Date; collectors: number }>(
-    `WITH target AS (
+/** The convoy statement (exported for the search benchmark's EXPLAIN). */
+export function convoyQuery(plate: string, range: Range, windowMinutes: number, minOccasions: number): { text: string; params: unknown[] } {
+  return {
+    text: `WITH target AS (
        SELECT d.id, d.collector_id, d.captured_at FROM detections d
        WHERE d.plate_normalized = $1 AND d.captured_at BETWEEN $2::timestamptz AND $3::timestamptz
        ORDER BY d.captured_at DESC LIMIT ${MAX_SIGHTINGS}
@@ -113,8 +114,13 @@ export async function convoy(db: DbSession, plate: string, range: Range, windowM
      HAVING count(DISTINCT t.id) >= $5
      ORDER BY occasions DESC, sightings DESC, o.plate_normalized
      LIMIT 100`,
-    [plate, range.start.toISOString(), range.end.toISOString(), windowMinutes, minOccasions],
-  );
+    params: [plate, range.start.toISOString(), range.end.toISOString(), windowMinutes, minOccasions],
+  };
+}
+
+export async function convoy(db: DbSession, plate: string, range: Range, windowMinutes: number, minOccasions: number) {
+  const query = convoyQuery(plate, range, windowMinutes, minOccasions);
+  const rows = await db.sql<{ plate: string; occasions: number; sightings: number; first_seen: Date; last_seen: Date; collectors: number }>(query.text, query.params);
   return {
     plate,
     window_minutes: windowMinutes,

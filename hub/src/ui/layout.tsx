@@ -6,7 +6,12 @@ import type { ClientEntry } from './assets.ts';
 const SECTIONS: ReadonlyArray<{ href: string; label: string; adminOnly?: boolean }> = [
   { href: '/live', label: 'Live' },
   { href: '/search', label: 'Search' },
+  { href: '/investigations', label: 'Investigations' },
+  { href: '/watchlists', label: 'Watchlists' },
   { href: '/admin/collectors', label: 'Collectors', adminOnly: true },
+  { href: '/admin/users', label: 'Users', adminOnly: true },
+  { href: '/admin/holds', label: 'Holds', adminOnly: true },
+  { href: '/admin/audit', label: 'Audit', adminOnly: true },
 ];
 
 interface PageProps {

@@ -8,6 +8,14 @@ import { LivePage } from './pages/live.tsx';
 import { SearchPage } from './pages/search.tsx';
 import { DetectionPage } from './pages/detection.tsx';
 import { CollectorsPage } from './pages/collectors.tsx';
+import { InvestigationsPage } from './pages/investigations.tsx';
+import { WatchlistsPage } from './pages/watchlists.tsx';
+import { UsersPage } from './pages/users.tsx';
+import { AuditPage } from './pages/audit.tsx';
+import { HoldsPage } from './pages/holds.tsx';
+import type { Role, SessionUser } from '../auth/middleware.ts';
+import type { Context } from 'hono';
+import type { JSX } from 'hono/jsx/jsx-runtime';
 
 /**
  * The dashboard (docs/dashboard.md): server-rendered pages (Hono JSX) whose live parts are
@@ -25,26 +33,26 @@ export function uiRoutes(deps: HubDeps): Hono {
     return c.body(script, 200, { 'Content-Type': 'text/javascript; charset=utf-8', 'Cache-Control': 'no-cache' });
   });
 
-  for (const path of ['/', '/login', '/live', '/search', '/detections/*', '/admin/*']) app.use(path, pageHeaders());
+  for (const path of ['/', '/login', '/live', '/search', '/detections/*', '/investigations', '/watchlists', '/admin/*']) app.use(path, pageHeaders());
   app.get('/', (c) => c.redirect('/live', 302));
   app.get('/login', (c) => c.html(<SignInPage next={safeNext(c.req.query('next'))} />));
 
-  app.get('/live', async (c) => {
-    const user = await pageUser(deps, c);
-    return user instanceof Response ? user : c.html(<LivePage user={user} />);
-  });
-  app.get('/search', async (c) => {
-    const user = await pageUser(deps, c);
-    return user instanceof Response ? user : c.html(<SearchPage user={user} />);
-  });
-  app.get('/detections/:id{[0-9]{1,19}}', async (c) => {
-    const user = await pageUser(deps, c);
-    return user instanceof Response ? user : c.html(<DetectionPage user={user} id={c.req.param('id')} />);
-  });
-  app.get('/admin/collectors', async (c) => {
-    const user = await pageUser(deps, c, ['admin']);
-    return user instanceof Response ? user : c.html(<CollectorsPage user={user} />);
-  });
+  // Each page: who may see it, and what it renders for them.
+  const page = (path: string, render: (user: SessionUser, c: Context) => JSX.Element, roles?: readonly Role[]): void => {
+    app.get(path, async (c) => {
+      const user = await pageUser(deps, c, roles);
+      return user instanceof Response ? user : c.html(render(user, c));
+    });
+  };
+  page('/live', (user) => <LivePage user={user} />);
+  page('/search', (user) => <SearchPage user={user} />);
+  page('/detections/:id{[0-9]{1,19}}', (user, c) => <DetectionPage user={user} id={c.req.param('id') ?? ''} />);
+  page('/investigations', (user) => <InvestigationsPage user={user} />);
+  page('/watchlists', (user) => <WatchlistsPage user={user} />);
+  page('/admin/collectors', (user) => <CollectorsPage user={user} />, ['admin']);
+  page('/admin/users', (user) => <UsersPage user={user} />, ['admin']);
+  page('/admin/audit', (user) => <AuditPage user={user} />, ['admin']);
+  page('/admin/holds', (user) => <HoldsPage user={user} />, ['admin']);
   return app;
 }
 

@@ -1,12 +1,12 @@
 /// <reference lib="dom" />
 import { api, ApiError, signInAgain } from './api.ts';
-import { byId, el, say, show, when } from './dom.ts';
+import { byId, el, say, when } from './dom.ts';
+import { reveal, withFreshFactor } from './fresh-factor.ts';
 
 /*
  * Collectors for admins (docs/admin-api.md): the list with health, create (the claim code
- * shown once), rotate a key (the new key shown once, behind "I have copied it"). Key
- * operations need a second factor from the last 5 minutes: on the hub's 403 with
- * `X-2FA-Fresh-Required`, ask for a code, post it to /auth/2fa/reverify, and retry.
+ * shown once), rotate a key (the new key shown once, behind "I have copied it"; a fresh
+ * second factor asked for when needed: client/fresh-factor.ts).
  */
 interface Collector {
   id: string;
@@ -15,34 +15,6 @@ interface Collector {
   connectivity: string;
   last_heartbeat_at: string | null;
   last_heartbeat: { queue_depth?: number; cameras_online?: number; cameras_total?: number } | null;
-}
-
-let pending: (() => Promise<void>) | undefined;
-
-function reveal(title: string, help: string, secret: string): void {
-  byId('secret-title').textContent = title;
-  byId('secret-help').textContent = help;
-  byId('secret-value').textContent = secret;
-  const copied = byId<HTMLInputElement>('secret-copied');
-  copied.checked = false;
-  byId<HTMLButtonElement>('secret-done').disabled = true;
-  show(byId('secret'), true);
-  copied.focus();
-}
-
-async function withFreshFactor(action: () => Promise<void>): Promise<void> {
-  try {
-    await action();
-  } catch (err) {
-    if (err instanceof ApiError && err.status === 403 && err.headers.get('X-2FA-Fresh-Required') === 'true') {
-      pending = action;
-      show(byId('reverify-form'), true);
-      byId<HTMLInputElement>('reverify-code').focus();
-      return;
-    }
-    if (err instanceof ApiError && err.status === 401) return signInAgain();
-    say(err instanceof Error ? err.message : 'The hub refused.');
-  }
 }
 
 function rotate(c: Collector): Promise<void> {
@@ -91,28 +63,6 @@ byId<HTMLFormElement>('create-form').addEventListener('submit', (event) => {
       return refresh();
     })
     .catch((err: unknown) => say(err instanceof Error ? err.message : 'Could not create the collector.'));
-});
-
-byId('secret-copied').addEventListener('change', (event) => {
-  byId<HTMLButtonElement>('secret-done').disabled = !(event.target as HTMLInputElement).checked;
-});
-byId('secret-done').addEventListener('click', () => {
-  byId('secret-value').textContent = '';
-  show(byId('secret'), false);
-});
-
-byId<HTMLFormElement>('reverify-form').addEventListener('submit', (event) => {
-  event.preventDefault();
-  const code = byId<HTMLInputElement>('reverify-code').value.trim();
-  api('POST', '/auth/2fa/reverify', { code })
-    .then(() => {
-      show(byId('reverify-form'), false);
-      byId<HTMLInputElement>('reverify-code').value = '';
-      const action = pending;
-      pending = undefined;
-      return action ? withFreshFactor(action) : undefined;
-    })
-    .catch((err: unknown) => say(err instanceof Error ? err.message : 'The code was not accepted.'));
 });
 
 void refresh();

@@ -7,7 +7,7 @@ import { byId, el, say, show } from './dom.ts';
  * answers some steps with a redirect: to `/auth/2fa/setup` (enrolment material, JSON) or
  * to the dashboard; fetch follows it and the final URL says which.
  */
-const steps = ['password-step', 'code-step', 'recovery-step', 'enroll-step', 'codes-step'] as const;
+const steps = ['password-step', 'code-step', 'recovery-step', 'enroll-step', 'codes-step', 'change-step'] as const;
 const passwordStep = byId<HTMLFormElement>('password-step');
 const next = passwordStep.dataset['next'] ?? '/live';
 
@@ -52,6 +52,21 @@ function handle(form: HTMLFormElement, run: () => Promise<void>): void {
 
 const value = (id: string): string => byId<HTMLInputElement>(id).value.trim();
 
+/**
+ * Signed in: on to the page asked for, unless the hub still wants a password change (an
+ * account made or reset by an admin signs in with a one-time password, docs/auth.md).
+ */
+async function finish(): Promise<void> {
+  const me = await fetch('/auth/me', { credentials: 'same-origin', headers: { accept: 'application/json' } });
+  if (me.status === 403 && me.headers.get('X-Password-Change-Required') === 'true') {
+    byId<HTMLInputElement>('current-password').value = byId<HTMLInputElement>('password').value;
+    say('Choose your own password before going on.', 'info');
+    step('change-step');
+    return;
+  }
+  location.assign(next);
+}
+
 handle(passwordStep, async () => {
   const res = await post('/auth/login', { email: value('email'), password: byId<HTMLInputElement>('password').value });
   if (!res.ok) return say(await problem(res));
@@ -63,7 +78,7 @@ handle(passwordStep, async () => {
 handle(byId<HTMLFormElement>('code-step'), async () => {
   const res = await post('/auth/2fa/verify', { code: value('code') });
   if (!res.ok) return say(await problem(res));
-  location.assign(next);
+  await finish();
 });
 
 byId('use-backup').addEventListener('click', () => {
@@ -75,7 +90,7 @@ handle(byId<HTMLFormElement>('recovery-step'), async () => {
   const res = await post('/auth/2fa/recovery', { code: value('backup-code') });
   if (!res.ok) return say(await problem(res));
   if (goesToSetup(res)) return showEnrolment(res);
-  location.assign(next);
+  await finish();
 });
 
 handle(byId<HTMLFormElement>('enroll-step'), async () => {
@@ -92,7 +107,19 @@ handle(byId<HTMLFormElement>('codes-step'), async () => {
   if (!byId<HTMLInputElement>('codes-saved').checked) return say('Tick the box once the codes are saved.');
   const res = await post('/auth/2fa/setup/confirm', {});
   if (!res.ok) return say(await problem(res));
+  await finish();
+});
+
+handle(byId<HTMLFormElement>('change-step'), async () => {
+  const fresh = byId<HTMLInputElement>('new-password').value;
+  if (fresh !== byId<HTMLInputElement>('repeat-password').value) return say('The two new passwords differ.');
+  const res = await post('/auth/password', { current_password: byId<HTMLInputElement>('current-password').value, new_password: fresh, code: value('change-code') });
+  if (!res.ok) return say(await problem(res));
   location.assign(next);
 });
 
+// Sent here by a page while a password change is still due: go straight to that step.
+void fetch('/auth/me', { credentials: 'same-origin', headers: { accept: 'application/json' } }).then((me) => {
+  if (me.status === 403 && me.headers.get('X-Password-Change-Required') === 'true') step('change-step');
+});
 step('password-step');

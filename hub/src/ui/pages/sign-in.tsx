@@ -46,6 +46,20 @@ export function SignInPage(props: { next: string }) {
         <button type="submit">Verify</button>
       </form>
 
+      <form id="change-step" class="card" hidden>
+        <h2>Choose your password</h2>
+        <p>You signed in with a one-time password: choose your own (12 to 256 characters) to continue.</p>
+        <label for="current-password">One-time (current) password</label>
+        <input id="current-password" type="password" autocomplete="current-password" required />
+        <label for="new-password">New password</label>
+        <input id="new-password" type="password" autocomplete="new-password" minlength={12} maxlength={256} required />
+        <label for="repeat-password">New password again</label>
+        <input id="repeat-password" type="password" autocomplete="new-password" minlength={12} maxlength={256} required />
+        <label for="change-code">A new code from your authenticator (the next one it shows)</label>
+        <input id="change-code" inputmode="numeric" autocomplete="one-time-code" pattern="[0-9]{6}" maxlength={6} required />
+        <button type="submit">Save and continue</button>
+      </form>
+
       <form id="codes-step" class="card" hidden>
         <h2>Your backup codes</h2>
         <p>

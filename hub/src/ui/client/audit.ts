@@ -1,0 +1,70 @@
+/// <reference lib="dom" />
+import { api } from './api.ts';
+import { byId, el, show, when } from './dom.ts';
+import { failed } from './failed.ts';
+
+/*
+ * The audit log (docs/admin-api.md "Audit log"), newest first, 100 at a time; who is shown
+ * by email (the users list), details as the hub recorded them (reasons of searches included).
+ */
+interface Row {
+  id: string;
+  at: string;
+  action: string;
+  actor_user_id: string | null;
+  actor_collector_id: string | null;
+  target_type: string | null;
+  target_id: string | null;
+  ip: string | null;
+  detail: Record<string, unknown>;
+}
+
+let before: string | null = null;
+let emails = new Map<string, string>();
+
+function query(): URLSearchParams {
+  const q = new URLSearchParams({ limit: '100' });
+  const action = byId<HTMLInputElement>('action').value.trim();
+  if (action) q.set('action', action);
+  for (const id of ['since', 'until'] as const) {
+    const v = byId<HTMLInputElement>(id).value;
+    if (v) q.set(id, new Date(v).toISOString());
+  }
+  if (before) q.set('before', before);
+  return q;
+}
+
+function row(r: Row): HTMLTableRowElement {
+  const who = r.actor_user_id ? (emails.get(r.actor_user_id) ?? r.actor_user_id) : r.actor_collector_id ? `collector ${r.actor_collector_id}` : 'system';
+  const detail = JSON.stringify(r.detail);
+  return el(
+    'tr',
+    {},
+    el('td', {}, when(r.at)),
+    el('td', {}, el('code', {}, r.action)),
+    el('td', {}, `${who}${r.ip ? ` (${r.ip})` : ''}`),
+    el('td', {}, r.target_type ? `${r.target_type} ${r.target_id ?? ''}` : '—'),
+    el('td', { class: 'detail' }, detail === '{}' ? '' : detail),
+  );
+}
+
+async function load(append: boolean): Promise<void> {
+  if (!append) before = null;
+  if (emails.size === 0) {
+    const users = await api<{ data: Array<{ id: string; email: string }> }>('GET', '/api/v1/admin/users');
+    emails = new Map(users.data.map((u) => [u.id, u.email]));
+  }
+  const page = await api<{ data: Row[]; next_before: string | null }>('GET', `/api/v1/admin/audit?${query()}`);
+  const body = byId('audit').querySelector('tbody');
+  if (!append) body?.replaceChildren();
+  body?.append(...page.data.map(row));
+  before = page.next_before;
+  show(byId('more'), before !== null);
+}
+
+byId<HTMLFormElement>('audit-form').addEventListener('submit', (event) => {
+  event.preventDefault();
+  load(false).catch(failed);
+});
+byId('more').addEventListener('click', () => void load(true).catch(failed));
+load(false).catch(failed);

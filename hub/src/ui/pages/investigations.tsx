@@ -1,0 +1,50 @@
+import type { SessionUser } from '../../auth/middleware.ts';
+import { Page } from '../layout.tsx';
+
+/** Investigations (client/investigations.ts over `/api/v1/investigations/*`). */
+export function InvestigationsPage(props: { user: SessionUser }) {
+  return (
+    <Page title="Investigations" script="investigations" user={props.user} path="/investigations">
+      <form id="investigation-form" class="card grid">
+        <div>
+          <label for="kind">Investigation</label>
+          <select id="kind">
+            <option value="plate-history">Plate history</option>
+            <option value="route">Route</option>
+            <option value="convoy">Convoy (travelling together)</option>
+            <option value="location-activity">Location activity (one site, one day)</option>
+          </select>
+        </div>
+        <div data-for="plate">
+          <label for="plate">Plate</label>
+          <input id="plate" autocomplete="off" />
+        </div>
+        <div data-for="range">
+          <label for="start">From</label>
+          <input id="start" type="date" />
+        </div>
+        <div data-for="range">
+          <label for="end">To</label>
+          <input id="end" type="date" />
+        </div>
+        <div data-for="site" hidden>
+          <label for="collector">Collector id</label>
+          <input id="collector" autocomplete="off" placeholder="the collector's id (see a detection's page)" />
+        </div>
+        <div data-for="site" hidden>
+          <label for="day">Day</label>
+          <input id="day" type="date" />
+        </div>
+        <div class="wide">
+          <label for="reason">Reason (case number or purpose; recorded in the audit log)</label>
+          <input id="reason" required maxlength={500} />
+        </div>
+        <button type="submit">Run</button>
+      </form>
+      <p id="message" class="message" role="alert" aria-live="assertive"></p>
+      <p id="summary" role="status" aria-live="polite"></p>
+      <div id="chart"></div>
+      <div id="output"></div>
+    </Page>
+  );
+}

@@ -1,0 +1,39 @@
+import type { SessionUser } from '../../auth/middleware.ts';
+import { Page } from '../layout.tsx';
+import { FreshCodePrompt, SecretOnce } from './admin-parts.tsx';
+
+/** Users and roles for admins (client/users.ts over `/api/v1/admin/users`). */
+export function UsersPage(props: { user: SessionUser }) {
+  return (
+    <Page title="Users" script="users" user={props.user} path="/admin/users">
+      <p id="message" class="message" role="alert" aria-live="assertive"></p>
+      <form id="create-user" class="card">
+        <h2>Add a user</h2>
+        <label for="user-email">Email</label>
+        <input id="user-email" type="email" required maxlength={320} autocomplete="off" />
+        <label for="user-role">Role</label>
+        <select id="user-role">
+          <option value="viewer">Viewer (reads detections and alerts)</option>
+          <option value="operator">Operator (searches, watchlists, holds)</option>
+          <option value="admin">Admin (everything)</option>
+        </select>
+        <button type="submit">Create</button>
+      </form>
+      <SecretOnce />
+      <FreshCodePrompt />
+      <table id="users">
+        <caption class="visually-hidden">Users</caption>
+        <thead>
+          <tr>
+            <th scope="col">Email</th>
+            <th scope="col">Role</th>
+            <th scope="col">State</th>
+            <th scope="col">Two-factor</th>
+            <th scope="col">Actions</th>
+          </tr>
+        </thead>
+        <tbody></tbody>
+      </table>
+    </Page>
+  );
+}

@@ -1,0 +1,78 @@
+import type { SessionUser } from '../../auth/middleware.ts';
+import { Page } from '../layout.tsx';
+
+/** Watchlists (client/watchlists.ts over `/api/v1/watchlist`): viewers read, operators and admins change. */
+export function WatchlistsPage(props: { user: SessionUser }) {
+  const canWrite = props.user.role !== 'viewer';
+  return (
+    <Page title="Watchlists" script="watchlists" user={props.user} path="/watchlists">
+      <p id="message" class="message" role="alert" aria-live="assertive"></p>
+      {canWrite ? (
+        <form id="create-list" class="card">
+          <h2>New watchlist</h2>
+          <label for="list-name">Name</label>
+          <input id="list-name" required maxlength={100} />
+          <label for="list-priority">Priority</label>
+          <select id="list-priority">
+            <option value="low">Low</option>
+            <option value="medium" selected>Medium</option>
+            <option value="high">High</option>
+            <option value="critical">Critical</option>
+          </select>
+          <label class="check">
+            <input type="checkbox" id="list-ocr" /> Also match plates that differ only by OCR mistakes (0/O, 8/B …)
+          </label>
+          <button type="submit">Create</button>
+        </form>
+      ) : null}
+      <table id="lists" data-can-write={canWrite ? 'true' : 'false'}>
+        <caption>Watchlists (subscribe to receive their alerts)</caption>
+        <thead>
+          <tr>
+            <th scope="col">Name</th>
+            <th scope="col">Priority</th>
+            <th scope="col">Entries</th>
+            <th scope="col">Active</th>
+            <th scope="col">Alerts for me</th>
+          </tr>
+        </thead>
+        <tbody></tbody>
+      </table>
+      <section id="entries-section" hidden aria-labelledby="entries-title">
+        <h2 id="entries-title">Entries</h2>
+        {canWrite ? (
+          <form id="add-entry" class="card">
+            <label for="entry-plate">Plate</label>
+            <input id="entry-plate" required maxlength={20} autocomplete="off" />
+            <label for="entry-notes">Notes (shown with each alert)</label>
+            <input id="entry-notes" maxlength={500} />
+            <button type="submit">Add</button>
+          </form>
+        ) : null}
+        {canWrite ? (
+          <form id="import" class="card">
+            <label for="csv">Import a CSV file (columns plate, notes)</label>
+            <input id="csv" type="file" accept=".csv,text/csv" required />
+            <button type="submit">Import</button>
+            <ul id="import-errors"></ul>
+          </form>
+        ) : null}
+        <p>
+          <a id="export" href="#">Download as CSV</a>
+        </p>
+        <table id="entries">
+          <caption class="visually-hidden">Entries of the selected watchlist</caption>
+          <thead>
+            <tr>
+              <th scope="col">Plate</th>
+              <th scope="col">Notes</th>
+              <th scope="col">Added</th>
+              <th scope="col">Actions</th>
+            </tr>
+          </thead>
+          <tbody></tbody>
+        </table>
+      </section>
+    </Page>
+  );
+}
