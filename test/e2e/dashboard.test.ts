@@ -19,7 +19,7 @@ import { launchChromium } from '../browser/chromium.ts';
 import { applianceUnderTest } from './appliance-under-test.ts';
 import { pushPlate } from './camera-push.ts';
 import { hubUnderTest, traced } from './hub-under-test.ts';
-import { createUserWithCli, signInOverHttp } from './users-over-http.ts';
+import { createUserWithCli } from './users-over-http.ts';
 
 const PASSWORD = 'dashboard e2e correct horse battery';
 const SCREENSHOTS = join(import.meta.dirname, '..', '..', 'docs', 'screenshots');
@@ -40,21 +40,27 @@ t.test('the dashboard in a real browser', { timeout: 420_000 }, async (t) => {
   const downloads = await mkdtemp(join(tmpdir(), 'alpr-ui-'));
   t.teardown(() => rm(downloads, { recursive: true, force: true }));
   await mkdir(SCREENSHOTS, { recursive: true });
-  const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, acceptDownloads: true });
-  const page = await context.newPage();
   const policyViolations: string[] = [];
-  page.on('console', (message) => {
-    if (/Content.Security.Policy/i.test(message.text())) policyViolations.push(message.text());
-  });
-
-  const check = async (name: string): Promise<void> => {
-    t.same(await seriousViolations(page), [], `${name}: no serious or critical accessibility violation`);
-    await page.screenshot({ path: join(SCREENSHOTS, `${name}-1280x800.png`), fullPage: true });
-    await page.setViewportSize({ width: 390, height: 844 });
-    await page.screenshot({ path: join(SCREENSHOTS, `${name}-390x844.png`), fullPage: true });
-    await page.setViewportSize({ width: 1280, height: 800 });
+  // One browser context (its own cookies) per person: the admin stays signed in throughout.
+  const person = async (): Promise<Page> => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, acceptDownloads: true });
+    const p = await context.newPage();
+    p.on('console', (message) => {
+      if (/Content.Security.Policy/i.test(message.text())) policyViolations.push(message.text());
+    });
+    return p;
   };
-  const visible = (selector: string) => page.waitForSelector(selector, { state: 'visible', timeout: 30_000 });
+  const admin = await person();
+  let page = admin;
+
+  const check = async (name: string, on: Page = page): Promise<void> => {
+    t.same(await seriousViolations(on), [], `${name}: no serious or critical accessibility violation`);
+    await on.screenshot({ path: join(SCREENSHOTS, `${name}-1280x800.png`), fullPage: true });
+    await on.setViewportSize({ width: 390, height: 844 });
+    await on.screenshot({ path: join(SCREENSHOTS, `${name}-390x844.png`), fullPage: true });
+    await on.setViewportSize({ width: 1280, height: 800 });
+  };
+  const visible = (selector: string, on: Page = page) => on.waitForSelector(selector, { state: 'visible', timeout: 30_000 });
 
   await t.test('an admin enrolls and signs in with the keyboard alone', async (t) => {
     const first = await page.goto(`${hub.url}/live`);
@@ -125,24 +131,75 @@ t.test('the dashboard in a real browser', { timeout: 420_000 }, async (t) => {
     t.match((await page.textContent('#secret-value')) ?? '', /^\S{20,}$/, 'the new key, shown once');
     await page.check('#secret-copied');
     await page.click('#secret-done');
-    await page.click('#logout');
-    await page.waitForURL(/\/login$/);
   });
 
-  const operator = await signInOverHttp(hub.url, 'op@ui.test', PASSWORD);
-  const list = (await (await operator.post('/api/v1/watchlist', { name: 'UI wanted', priority: 'high' })).json()) as { id: string };
-  t.equal((await operator.post(`/api/v1/watchlist/${list.id}/entries`, { plate: PLATE, notes: 'seen on screen' })).status, 201);
-  t.equal((await operator.post(`/api/v1/watchlist/${list.id}/subscription`)).status, 201);
+  await t.test('an admin enrolls a new user, who signs in, sets up two-factor and chooses a password', async (t) => {
+    await page.goto(`${hub.url}/admin/users`);
+    await page.waitForSelector('tr[data-user="admin@ui.test"]');
+    await page.fill('#user-email', 'new@ui.test');
+    await page.selectOption('#user-role', 'viewer');
+    await page.press('#user-email', 'Enter');
+    await visible('#secret');
+    const oneTime = ((await page.textContent('#secret-value')) ?? '').trim();
+    t.match(oneTime, /^\S{20}$/, 'the one-time password, shown once');
+    await page.check('#secret-copied');
+    await page.click('#secret-done');
+    await page.waitForSelector('tr[data-user="new@ui.test"]');
+    t.match(await page.textContent('tr[data-user="new@ui.test"]'), /must change password/);
+    await check('users');
 
-  await t.test('an operator watches a live alert arrive and acknowledges it', async (t) => {
-    await page.goto(`${hub.url}/login?next=%2Flive`);
+    const newcomer = await person();
+    await newcomer.goto(`${hub.url}/search`);
+    await newcomer.fill('#email', 'new@ui.test');
+    await newcomer.fill('#password', oneTime);
+    await newcomer.press('#password', 'Enter');
+    await visible('#enroll-step', newcomer);
+    const key = ((await newcomer.textContent('#manual-key')) ?? '').replace(/\s/g, '');
+    await newcomer.fill('#enroll-code', await totpCode(key, new Date()));
+    await newcomer.press('#enroll-code', 'Enter');
+    await visible('#codes-step', newcomer);
+    await newcomer.check('#codes-saved');
+    await newcomer.click('#codes-step button[type="submit"]');
+    await visible('#change-step', newcomer);
+    t.pass('asked to choose a password after the one-time one');
+    await newcomer.fill('#new-password', 'a brand new passphrase');
+    await newcomer.fill('#repeat-password', 'a brand new passphrase');
+    await newcomer.fill('#change-code', await totpCode(key, new Date(Date.now() + 30_000)));
+    await newcomer.press('#change-code', 'Enter');
+    await newcomer.waitForURL(/\/search$/);
+    t.pass('and lands where they were going');
+    await newcomer.context().close();
+  });
+
+  page = await person();
+  await t.test('an operator enrolls, makes a watchlist and subscribes to it', async (t) => {
+    await page.goto(`${hub.url}/watchlists`);
     await page.fill('#email', 'op@ui.test');
     await page.fill('#password', PASSWORD);
     await page.press('#password', 'Enter');
-    await visible('#code-step');
-    await page.fill('#code', await totpCode(operator.totpSecret, new Date(Date.now() + 30_000)));
-    await page.press('#code', 'Enter');
-    await page.waitForURL(/\/live$/);
+    await visible('#enroll-step');
+    const key = ((await page.textContent('#manual-key')) ?? '').replace(/\s/g, '');
+    await page.fill('#enroll-code', await totpCode(key, new Date()));
+    await page.press('#enroll-code', 'Enter');
+    await visible('#codes-step');
+    await page.check('#codes-saved');
+    await page.click('#codes-step button[type="submit"]');
+    await page.waitForURL(/\/watchlists$/);
+    await page.fill('#list-name', 'UI wanted');
+    await page.selectOption('#list-priority', 'high');
+    await page.press('#list-name', 'Enter');
+    await visible('#entries-section');
+    await page.fill('#entry-plate', PLATE);
+    await page.fill('#entry-notes', 'seen on screen');
+    await page.press('#entry-notes', 'Enter');
+    await page.waitForSelector(`#entries td:has-text("${PLATE}")`);
+    await page.click('tr[data-list] button:has-text("Subscribe")');
+    await page.waitForSelector('tr[data-list] button:has-text("Subscribed")');
+    t.pass('subscribed to its alerts');
+  });
+
+  await t.test('an operator watches a live alert arrive and acknowledges it', async (t) => {
+    await page.goto(`${hub.url}/live`);
     await page.waitForFunction(() => document.getElementById('connection')?.textContent === 'Live');
     const appliance = await applianceUnderTest(t, hub.enrollment.api_key, (port) =>
       [`hub_url = "${hub.url}"`, 'log_level = "warn"', '[setup]', 'host = "127.0.0.1"', `port = ${port}`, '[uplink]', 'window_seconds = 5'].join('\n'));
@@ -158,7 +215,7 @@ t.test('the dashboard in a real browser', { timeout: 420_000 }, async (t) => {
     await page.click('#banner-ack');
     await page.waitForSelector('#alerts button:has-text("acknowledged")');
     t.equal(await page.isHidden('#alert-banner'), true, 'acknowledged: the banner goes');
-    const alerts = (await (await operator.get('/api/v1/alerts')).json()) as { data: Array<{ state: string }> };
+    const alerts = (await (await page.request.get(`${hub.url}/api/v1/alerts`)).json()) as { data: Array<{ state: string }> };
     t.match(alerts.data, [{ state: 'acknowledged' }], 'on the hub too');
   });
 
@@ -188,6 +245,53 @@ t.test('the dashboard in a real browser', { timeout: 420_000 }, async (t) => {
     await download.saveAs(file);
     const verdict = verifyExport(await readZipFiles(file));
     t.match(verdict, { ok: true, detections: 1 }, 'the downloaded export verifies');
+  });
+
+  await t.test('investigations: plate history, route over the collectors', async (t) => {
+    await page.goto(`${hub.url}/investigations`);
+    await page.fill('#plate', PLATE);
+    await page.fill('#reason', 'case UI-42');
+    await page.press('#reason', 'Enter');
+    await page.waitForSelector('#output table');
+    t.match(await page.textContent('#summary'), /^1 sightings/);
+    await page.selectOption('#kind', 'route');
+    await page.click('#investigation-form button[type="submit"]');
+    await page.waitForSelector('#chart svg.chart');
+    t.match(await page.textContent('#chart svg desc'), /1 stops in time order/, 'the route is drawn, described for screen readers');
+    await check('investigations');
+  });
+
+  await t.test('watchlists: create, add, import with per-line errors', async (t) => {
+    await page.goto(`${hub.url}/watchlists`);
+    await page.waitForSelector('tr[data-list]');
+    t.match(await page.textContent('#lists'), /UI wanted.*Subscribed/s, 'the list made before, subscribed');
+    await page.fill('#list-name', 'UI imported');
+    await page.press('#list-name', 'Enter');
+    await visible('#entries-section');
+    await page.fill('#entry-plate', 'AB12CDE');
+    await page.press('#entry-plate', 'Enter');
+    await page.waitForSelector('#entries td:has-text("AB12CDE")');
+    await page.setInputFiles('#csv', { name: 'plates.csv', mimeType: 'text/csv', buffer: Buffer.from('plate,notes\nXY99ZZZ,from the file\n!!!,bad\nAB12CDE,again\n') });
+    await page.click('#import button[type="submit"]');
+    await page.waitForSelector('#import-errors li');
+    t.match(await page.textContent('#message'), /1 added, 1 already listed, 1 lines with errors/);
+    t.match(await page.textContent('#import-errors'), /line 3/);
+    await page.waitForSelector('#entries td:has-text("XY99ZZZ")');
+    await check('watchlists');
+  });
+
+  await t.test('an admin reads the audit log and the holds', async (t) => {
+    await admin.goto(`${hub.url}/admin/audit`);
+    await admin.fill('#action', 'search.');
+    await admin.press('#action', 'Enter');
+    await admin.waitForSelector('#audit td:has-text("case UI-42")');
+    t.match(await admin.textContent('#audit'), /op@ui\.test/, 'who searched, by email, with the reason');
+    await check('audit', admin);
+    await admin.goto(`${hub.url}/admin/holds`);
+    await admin.waitForSelector('#holds td:has-text("UI-CASE-7")');
+    await admin.waitForSelector('#exports td:has-text("case UI-42")');
+    t.pass('the hold and the export are listed');
+    await check('holds', admin);
   });
 
   t.same(policyViolations, [], 'no Content-Security-Policy violation on any page');

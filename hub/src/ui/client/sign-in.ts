@@ -51,6 +51,7 @@ function handle(form: HTMLFormElement, run: () => Promise<void>): void {
 }
 
 const value = (id: string): string => byId<HTMLInputElement>(id).value.trim();
+let confirmAfterChange = false;
 
 /**
  * Signed in: on to the page asked for, unless the hub still wants a password change (an
@@ -106,6 +107,11 @@ handle(byId<HTMLFormElement>('enroll-step'), async () => {
 handle(byId<HTMLFormElement>('codes-step'), async () => {
   if (!byId<HTMLInputElement>('codes-saved').checked) return say('Tick the box once the codes are saved.');
   const res = await post('/auth/2fa/setup/confirm', {});
+  if (res.status === 403 && res.headers.get('X-Password-Change-Required') === 'true') {
+    // A one-time password: the hub takes the confirmation once the password is the user's own.
+    confirmAfterChange = true;
+    return finish();
+  }
   if (!res.ok) return say(await problem(res));
   await finish();
 });
@@ -115,6 +121,10 @@ handle(byId<HTMLFormElement>('change-step'), async () => {
   if (fresh !== byId<HTMLInputElement>('repeat-password').value) return say('The two new passwords differ.');
   const res = await post('/auth/password', { current_password: byId<HTMLInputElement>('current-password').value, new_password: fresh, code: value('change-code') });
   if (!res.ok) return say(await problem(res));
+  if (confirmAfterChange) {
+    const confirmed = await post('/auth/2fa/setup/confirm', {});
+    if (!confirmed.ok) return say(await problem(confirmed));
+  }
   location.assign(next);
 });
 
