@@ -217,6 +217,16 @@ t.test('the dashboard in a real browser', { timeout: 420_000 }, async (t) => {
     t.equal(await page.isHidden('#alert-banner'), true, 'acknowledged: the banner goes');
     const alerts = (await (await page.request.get(`${hub.url}/api/v1/alerts`)).json()) as { data: Array<{ state: string }> };
     t.match(alerts.data, [{ state: 'acknowledged' }], 'on the hub too');
+
+    // The hub goes away and comes back: the page says so, reconnects, subscribes again.
+    await hub.stop();
+    await page.waitForFunction(() => document.getElementById('connection')?.dataset['state'] === 'down');
+    t.match(await page.textContent('#connection'), /^Connection lost: reconnecting in \d+ s/, 'reconnecting, said honestly');
+    await hub.start();
+    await page.waitForFunction(() => document.getElementById('connection')?.textContent === 'Live', undefined, { timeout: 90_000 });
+    t.equal(await pushPlate(appliance.url, 'UI5EEN2'), 200);
+    await page.waitForSelector('#detections a:has-text("UI5EEN2")', { timeout: 60_000 });
+    t.pass('back live: the feed continues after the reconnect without a reload');
   });
 
   await t.test('search with a reason, open the detection, hold it, export it', async (t) => {
@@ -292,6 +302,14 @@ t.test('the dashboard in a real browser', { timeout: 420_000 }, async (t) => {
     await admin.waitForSelector('#exports td:has-text("case UI-42")');
     t.pass('the hold and the export are listed');
     await check('holds', admin);
+    // A heartbeat as the appliance sends it (its own come every 60 s).
+    const beat = await fetch(`${hub.url}/api/v1/heartbeat`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': hub.enrollment.api_key }, body: JSON.stringify({ uptime_seconds: 60, queue_depth: 4, cameras_online: 1, cameras_total: 2, config_version: 1 }) });
+    t.equal(beat.status, 200);
+    await admin.goto(`${hub.url}/reports`);
+    t.match(await admin.textContent('#det-title'), /Detections per hour/);
+    t.match(await admin.textContent('svg[aria-labelledby="det-title det-desc"] desc'), /\d\d:00 \d+/, 'the chart is described for screen readers');
+    t.match(await admin.textContent('#health-title + table'), /E2E site.*1 of 2/s, 'collector health for admins');
+    await check('reports', admin);
   });
 
   t.same(policyViolations, [], 'no Content-Security-Policy violation on any page');

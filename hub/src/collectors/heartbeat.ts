@@ -35,6 +35,16 @@ export async function heartbeat(ctx: CollectorContext, collectorId: string, inpu
       .where(eq(collectors.id, collectorId))
       .returning({ config: collectors.config });
     if (!row) throw new HubError('unauthorized', 'unknown collector');
+    // Health over time, one row per hour (migration 0017).
+    await tx.sql(
+      `INSERT INTO collector_health_hours AS h (collector_id, hour, heartbeats, max_queue_depth, min_cameras_online, cameras_total)
+       VALUES ($1, date_trunc('hour', $2::timestamptz, 'UTC'), 1, $3, $4, $5)
+       ON CONFLICT (collector_id, hour) DO UPDATE SET heartbeats = h.heartbeats + 1,
+         max_queue_depth = GREATEST(h.max_queue_depth, EXCLUDED.max_queue_depth),
+         min_cameras_online = LEAST(h.min_cameras_online, EXCLUDED.min_cameras_online),
+         cameras_total = COALESCE(EXCLUDED.cameras_total, h.cameras_total)`,
+      [collectorId, now.toISOString(), input.queue_depth, input.cameras_online, input.cameras_total ?? null],
+    );
     const pending = await takePendingCommands(tx, collectorId, now);
     return {
       pending_commands: pending,

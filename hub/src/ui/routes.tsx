@@ -13,6 +13,8 @@ import { WatchlistsPage } from './pages/watchlists.tsx';
 import { UsersPage } from './pages/users.tsx';
 import { AuditPage } from './pages/audit.tsx';
 import { HoldsPage } from './pages/holds.tsx';
+import { ReportsPage } from './pages/reports.tsx';
+import { alertsPerDay, collectorHealth, detectionsPerHour } from '../reports/queries.ts';
 import type { Role, SessionUser } from '../auth/middleware.ts';
 import type { Context } from 'hono';
 import type { JSX } from 'hono/jsx/jsx-runtime';
@@ -33,7 +35,7 @@ export function uiRoutes(deps: HubDeps): Hono {
     return c.body(script, 200, { 'Content-Type': 'text/javascript; charset=utf-8', 'Cache-Control': 'no-cache' });
   });
 
-  for (const path of ['/', '/login', '/live', '/search', '/detections/*', '/investigations', '/watchlists', '/admin/*']) app.use(path, pageHeaders());
+  for (const path of ['/', '/login', '/live', '/search', '/detections/*', '/investigations', '/watchlists', '/reports', '/admin/*']) app.use(path, pageHeaders());
   app.get('/', (c) => c.redirect('/live', 302));
   app.get('/login', (c) => c.html(<SignInPage next={safeNext(c.req.query('next'))} />));
 
@@ -49,6 +51,17 @@ export function uiRoutes(deps: HubDeps): Hono {
   page('/detections/:id{[0-9]{1,19}}', (user, c) => <DetectionPage user={user} id={c.req.param('id') ?? ''} />);
   page('/investigations', (user) => <InvestigationsPage user={user} />);
   page('/watchlists', (user) => <WatchlistsPage user={user} />);
+  app.get('/reports', async (c) => {
+    const user = await pageUser(deps, c);
+    if (user instanceof Response) return user;
+    const now = deps.clock.now();
+    const [detections, alerts, health] = await Promise.all([
+      detectionsPerHour(deps.db, now),
+      alertsPerDay(deps.db, now),
+      user.role === 'admin' ? collectorHealth(deps.db, now) : Promise.resolve(undefined),
+    ]);
+    return c.html(<ReportsPage user={user} data={{ now, detections, alerts, heartbeatSeconds: deps.config.heartbeatSeconds, ...(health ? { health } : {}) }} />);
+  });
   page('/admin/collectors', (user) => <CollectorsPage user={user} />, ['admin']);
   page('/admin/users', (user) => <UsersPage user={user} />, ['admin']);
   page('/admin/audit', (user) => <AuditPage user={user} />, ['admin']);

@@ -1,0 +1,96 @@
+import type { SessionUser } from '../../auth/middleware.ts';
+import { BarChart, Sparkline } from '../../reports/charts.tsx';
+import type { HealthHour, HourlyCount } from '../../reports/queries.ts';
+import { fillSeries, groupBy } from '../../reports/series.ts';
+import { Page } from '../layout.tsx';
+
+const HOUR_MS = 3_600_000;
+const DAY_MS = 86_400_000;
+const hourLabel = (at: number): string => new Date(at).toISOString().slice(11, 13);
+const dayLabel = (at: number): string => new Date(at).toISOString().slice(8, 10);
+
+export interface ReportsData {
+  now: Date;
+  detections: HourlyCount[];
+  alerts: Array<{ day: number; count: number }>;
+  /** Admins only. */
+  health?: HealthHour[];
+  heartbeatSeconds: number;
+}
+
+/** Charts people would rather look at than read (server-side SVG; the figures are in tables too). */
+export function ReportsPage(props: { user: SessionUser; data: ReportsData }) {
+  const { now, detections, alerts, health } = props.data;
+  const total = fillSeries(detections.map((d) => ({ at: d.hour, value: d.count })), now, HOUR_MS, 24);
+  const perCollector = groupBy(detections, (d) => d.siteName, (rows) => rows.reduce((n, r) => n + r.count, 0));
+  const alertDays = fillSeries(alerts.map((a) => ({ at: a.day, value: a.count })), now, DAY_MS, 30);
+  const expectedPerHour = 3600 / props.data.heartbeatSeconds;
+  return (
+    <Page title="Reports" user={props.user} path="/reports">
+      <section aria-labelledby="det-title">
+        <h2 id="det-title">Detections per hour, last 24 hours (UTC)</h2>
+        <BarChart id="det" title="Detections per hour, all collectors" points={total} label={hourLabel} describe={(p) => `${hourLabel(p.at)}:00 ${p.value}`} />
+        <table>
+          <caption>Per collector (most detections first)</caption>
+          <thead>
+            <tr>
+              <th scope="col">Site</th>
+              <th scope="col">Detections, 24 h</th>
+              <th scope="col">Per hour</th>
+            </tr>
+          </thead>
+          <tbody>
+            {perCollector.map((g) => (
+              <tr>
+                <td>{g.key}</td>
+                <td>{g.rows.reduce((n, r) => n + r.count, 0)}</td>
+                <td>
+                  <Sparkline label={`${g.key}: detections per hour over the last 24 hours`} points={fillSeries(g.rows.map((r) => ({ at: r.hour, value: r.count })), now, HOUR_MS, 24)} />
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </section>
+      <section aria-labelledby="alerts-title">
+        <h2 id="alerts-title">Alerts per day, last 30 days (UTC)</h2>
+        <BarChart id="alerts" title="Alerts per day" points={alertDays} label={dayLabel} describe={(p) => `${new Date(p.at).toISOString().slice(0, 10)} ${p.value}`} />
+      </section>
+      {health ? (
+        <section aria-labelledby="health-title">
+          <h2 id="health-title">Collector health, last 7 days</h2>
+          <table>
+            <caption>{`Heartbeats received against ${expectedPerHour} an hour expected`}</caption>
+            <thead>
+              <tr>
+                <th scope="col">Site</th>
+                <th scope="col">Heartbeats received</th>
+                <th scope="col">Deepest upload queue</th>
+                <th scope="col">Fewest cameras online</th>
+                <th scope="col">Heartbeats per hour</th>
+              </tr>
+            </thead>
+            <tbody>
+              {groupBy(health, (h) => h.siteName, () => 0).map((g) => {
+                const received = g.rows.reduce((n, r) => n + r.heartbeats, 0);
+                const cameras = g.rows.reduce((m, r) => Math.min(m, r.minCamerasOnline), Infinity);
+                const totalCameras = g.rows.find((r) => r.camerasTotal !== null)?.camerasTotal;
+                return (
+                  <tr>
+                    <td>{g.key}</td>
+                    <td>{`${Math.min(100, Math.round((received / (expectedPerHour * 168)) * 100))} % (${received})`}</td>
+                    <td>{g.rows.reduce((m, r) => Math.max(m, r.maxQueueDepth), 0)}</td>
+                    <td>{totalCameras ? `${cameras} of ${totalCameras}` : String(cameras)}</td>
+                    <td>
+                      <Sparkline label={`${g.key}: heartbeats per hour over 7 days`} points={fillSeries(g.rows.map((r) => ({ at: r.hour, value: r.heartbeats })), now, HOUR_MS, 168)} />
+                    </td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        </section>
+      ) : null}
+    </Page>
+  );
+}
