@@ -131,6 +131,20 @@ t.test('the dashboard in a real browser', { timeout: 420_000 }, async (t) => {
     t.match((await page.textContent('#secret-value')) ?? '', /^\S{20,}$/, 'the new key, shown once');
     await page.check('#secret-copied');
     await page.click('#secret-done');
+
+    await page.click('tr[data-collector]:has-text("UI North") button:has-text("Manage")');
+    await visible('#manage');
+    await page.fill('#config', '{"uplink": {"window_seconds": 10}}');
+    await page.click('#config-form button[type="submit"]');
+    await page.waitForSelector('#commands td:has-text("config_update")');
+    t.match(await page.textContent('#message'), /queued/, 'a configuration push is queued for the next heartbeat');
+    await page.fill('#wipe-confirm', 'UI Nort');
+    await page.click('#wipe-form button[type="submit"]');
+    t.match(await page.textContent('#message'), /Type the site name exactly/, 'a wipe needs the site name typed');
+    await page.fill('#wipe-confirm', 'UI North');
+    await page.click('#wipe-form button[type="submit"]');
+    await page.waitForSelector('#commands td:has-text("wipe")');
+    t.pass('then it is queued');
   });
 
   await t.test('an admin enrolls a new user, who signs in, sets up two-factor and chooses a password', async (t) => {

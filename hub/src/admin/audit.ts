@@ -22,6 +22,7 @@ export const ADMIN_ACTIONS = {
   'admin.collector.provisioning_token': 'collector',
   'admin.collector.rotate_key': 'collector',
   'admin.collector.keys_list': 'collector',
+  'admin.collector.commands': 'collector',
   'admin.collector.decommission': 'collector',
   'admin.collector.config': 'collector',
   'admin.collector.wipe': 'collector',

@@ -46,6 +46,22 @@ export function adminCollectorRoutes(deps: HubDeps, guards: AdminGuards): Hono<A
     return { response: c.json(presentCollector(await collectorStatus(deps, pathParam(c, 'id')))) };
   }));
 
+  // What was sent to the collector and what it answered (docs/admin-api.md): the newest 20.
+  app.get(`${BASE}/:id/commands`, guards.read, audited(deps, 'admin.collector.commands', async (c) => {
+    const id = pathParam(c, 'id');
+    await collectorStatus(deps, id);
+    const rows = await deps.db.sql<{ id: string; type: string; status: string; ack_status: string | null; ack_detail: string | null; created_at: Date; delivered_at: Date | null; acknowledged_at: Date | null }>(
+      `SELECT id, type, status, ack_status, ack_detail, created_at, delivered_at, acknowledged_at FROM commands
+        WHERE collector_id = $1 ORDER BY commands.created_at DESC LIMIT 20`,
+      [id],
+    );
+    const iso = (d: Date | null): string | null => (d === null ? null : new Date(d).toISOString());
+    return {
+      response: c.json({ data: rows.map((r) => ({ ...r, created_at: iso(r.created_at), delivered_at: iso(r.delivered_at), acknowledged_at: iso(r.acknowledged_at) })) }),
+      detail: { count: rows.length },
+    };
+  }));
+
   app.post(`${BASE}/:id/provisioning-tokens`, guards.post, audited(deps, 'admin.collector.provisioning_token', async (c) => {
     await readJsonBody(c, emptyBodySchema);
     const issued = await issueProvisioningToken(deps, actor(c.get('user')), pathParam(c, 'id'));

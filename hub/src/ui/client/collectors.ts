@@ -1,6 +1,7 @@
 /// <reference lib="dom" />
 import { api, ApiError, signInAgain } from './api.ts';
-import { byId, el, say, when } from './dom.ts';
+import { byId, el, say, show, when } from './dom.ts';
+import { failed } from './failed.ts';
 import { reveal, withFreshFactor } from './fresh-factor.ts';
 
 /*
@@ -25,7 +26,62 @@ function rotate(c: Collector): Promise<void> {
   });
 }
 
+let managed: Collector | undefined;
+
+interface Key {
+  id: string;
+  prefix: string;
+  status: string;
+  created_at: string;
+  last_used_at: string | null;
+}
+interface Command {
+  type: string;
+  status: string;
+  ack_status: string | null;
+  ack_detail: string | null;
+  created_at: string;
+  acknowledged_at: string | null;
+}
+
+async function manage(c: Collector): Promise<void> {
+  managed = c;
+  byId('manage-title').textContent = `Manage ${c.site_name}`;
+  const [keys, commands] = await Promise.all([
+    api<{ data: Key[] }>('GET', `/api/v1/admin/collectors/${c.id}/keys`),
+    api<{ data: Command[] }>('GET', `/api/v1/admin/collectors/${c.id}/commands`),
+  ]);
+  byId('keys').querySelector('tbody')?.replaceChildren(
+    ...keys.data.map((k) => {
+      const revoke = el('button', { type: 'button', class: 'secondary' }, 'Revoke');
+      revoke.setAttribute('aria-label', `Revoke key ${k.prefix}`);
+      revoke.addEventListener('click', () => {
+        const reason = prompt(`Why revoke key ${k.prefix}? (recorded in the audit log)`);
+        if (reason) void withFreshFactor(async () => {
+          await api('POST', `/api/v1/admin/keys/${k.id}/revoke`, { reason });
+          say(`Key ${k.prefix} revoked.`, 'info');
+          await manage(c);
+        });
+      });
+      return el('tr', {}, el('td', {}, el('code', {}, k.prefix)), el('td', {}, k.status), el('td', {}, when(k.created_at)), el('td', {}, when(k.last_used_at)), el('td', {}, k.status === 'revoked' || k.status === 'expired' ? '' : revoke));
+    }),
+  );
+  byId('commands').querySelector('tbody')?.replaceChildren(
+    ...commands.data.map((m) => el('tr', {}, el('td', {}, m.type), el('td', {}, m.status), el('td', {}, m.ack_status ? `${m.ack_status}${m.ack_detail ? `: ${m.ack_detail}` : ''}` : '—'), el('td', {}, when(m.created_at)), el('td', {}, when(m.acknowledged_at)))),
+  );
+  show(byId('manage'), true);
+}
+
+function confirmed(inputId: string, c: Collector): boolean {
+  if (byId<HTMLInputElement>(inputId).value.trim() === c.site_name) return true;
+  say(`Type the site name exactly (${c.site_name}) to confirm.`);
+  return false;
+}
+
 function row(c: Collector): HTMLTableRowElement {
+  const manageButton = el('button', { type: 'button', class: 'secondary' }, 'Manage');
+  manageButton.setAttribute('aria-label', `Manage ${c.site_name}`);
+  manageButton.addEventListener('click', () => void manage(c).catch(failed));
   const rotateButton = el('button', { type: 'button', class: 'secondary' }, 'Rotate key');
   rotateButton.setAttribute('aria-label', `Rotate key of ${c.site_name}`);
   rotateButton.addEventListener('click', () => void rotate(c));
@@ -38,7 +94,7 @@ function row(c: Collector): HTMLTableRowElement {
     el('td', {}, when(c.last_heartbeat_at)),
     el('td', {}, hb.queue_depth === undefined ? '—' : String(hb.queue_depth)),
     el('td', {}, hb.cameras_online === undefined ? '—' : `${hb.cameras_online}${hb.cameras_total === undefined ? '' : ` of ${hb.cameras_total}`}`),
-    el('td', {}, c.status === 'active' ? rotateButton : ''),
+    el('td', { class: 'actions' }, c.status === 'active' ? rotateButton : '', manageButton),
   );
 }
 
@@ -63,6 +119,52 @@ byId<HTMLFormElement>('create-form').addEventListener('submit', (event) => {
       return refresh();
     })
     .catch((err: unknown) => say(err instanceof Error ? err.message : 'Could not create the collector.'));
+});
+
+byId('provision').addEventListener('click', () => {
+  const c = managed;
+  if (!c) return;
+  api<{ provisioning_token: string; expires_at: string }>('POST', `/api/v1/admin/collectors/${c.id}/provisioning-tokens`, {})
+    .then((t) => reveal(`Provisioning token for ${c.site_name}`, `Single use, valid until ${when(t.expires_at)}; shown only now.`, t.provisioning_token))
+    .catch(failed);
+});
+byId<HTMLFormElement>('config-form').addEventListener('submit', (event) => {
+  event.preventDefault();
+  const c = managed;
+  if (!c) return;
+  let config: unknown;
+  try {
+    config = JSON.parse(byId<HTMLTextAreaElement>('config').value);
+  } catch {
+    return say('The configuration is not valid JSON.');
+  }
+  api<{ config_version: number }>('POST', `/api/v1/admin/collectors/${c.id}/config`, { config })
+    .then((r) => {
+      say(`Configuration version ${r.config_version} queued; the collector picks it up with its next heartbeat and answers (see Commands sent).`, 'info');
+      return manage(c);
+    })
+    .catch(failed);
+});
+byId<HTMLFormElement>('decommission-form').addEventListener('submit', (event) => {
+  event.preventDefault();
+  const c = managed;
+  if (!c || !confirmed('decommission-confirm', c)) return;
+  void withFreshFactor(async () => {
+    await api('POST', `/api/v1/admin/collectors/${c.id}/decommission`, { reason: byId<HTMLInputElement>('decommission-reason').value.trim() });
+    say(`${c.site_name} decommissioned: its keys are revoked.`, 'info');
+    await refresh();
+    await manage(c);
+  });
+});
+byId<HTMLFormElement>('wipe-form').addEventListener('submit', (event) => {
+  event.preventDefault();
+  const c = managed;
+  if (!c || !confirmed('wipe-confirm', c)) return;
+  void withFreshFactor(async () => {
+    await api('POST', `/api/v1/admin/collectors/${c.id}/wipe`, {});
+    say(`Wipe queued for ${c.site_name}: it runs at the collector's next heartbeat.`, 'info');
+    await manage(c);
+  });
 });
 
 void refresh();
