@@ -119,8 +119,19 @@ t.test('the dashboard in a real browser', { timeout: 420_000 }, async (t) => {
     await page.check('#secret-copied');
     await page.click('#secret-done');
     t.equal(await page.textContent('#secret-value'), '', 'and is gone from the page afterwards');
-    const claimed = await fetch(`${hub.url}/api/v1/collectors/claim`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ claim_code: claimCode, hardware_id: 'ui-north-hw' }) });
-    t.equal(claimed.status, 200, 'the appliance claims it with that code');
+    // The installer's side: an unclaimed appliance's setup page (port 8080 on the device),
+    // the hub's address and the code typed in.
+    const fresh = await applianceUnderTest(t, '', (port) => ['log_level = "warn"', '[setup]', 'host = "127.0.0.1"', `port = ${port}`].join('\n'));
+    await fresh.start();
+    t.teardown(traced('stop the claimed appliance', () => fresh.stop()));
+    const setup = await page.context().newPage();
+    await setup.goto(`${fresh.url}/`);
+    await setup.fill('form[action="/setup/claim"] input[name="hub_url"]', hub.url);
+    await setup.fill('form[action="/setup/claim"] input[name="claim_code"]', claimCode);
+    await setup.click('form[action="/setup/claim"] button[type="submit"]');
+    await setup.waitForLoadState();
+    t.match(await setup.textContent('body'), /claimed|Claimed/, 'the appliance claims it with that code on its setup page');
+    await setup.close();
     await page.reload();
     await page.waitForSelector('tr[data-collector]:has-text("UI North")');
     t.match(await page.textContent('tr[data-collector]:has-text("UI North")'), /active/);
@@ -253,6 +264,13 @@ t.test('the dashboard in a real browser', { timeout: 420_000 }, async (t) => {
     await page.press('#reason', 'Enter');
     await page.waitForSelector(`#results a:has-text("${PLATE}")`);
     t.match(await page.textContent('#summary'), /^1 detections/);
+    await page.selectOption('#collectors', { label: 'UI North' });
+    await page.click('#search-form button[type="submit"]');
+    await page.waitForFunction(() => document.getElementById('summary')?.textContent === 'No detection matches.');
+    t.pass('a collector filter narrows it (the read came from another site)');
+    await page.selectOption('#collectors', { label: 'E2E site' });
+    await page.click('#search-form button[type="submit"]');
+    await page.waitForSelector(`#results a:has-text("${PLATE}")`);
     await check('search');
     await page.click(`#results a:has-text("${PLATE}")`);
     await visible('#detail');

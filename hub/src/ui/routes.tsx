@@ -47,7 +47,13 @@ export function uiRoutes(deps: HubDeps): Hono {
     });
   };
   page('/live', (user) => <LivePage user={user} />);
-  page('/search', (user) => <SearchPage user={user} />);
+  app.get('/search', async (c) => {
+    const user = await pageUser(deps, c);
+    if (user instanceof Response) return user;
+    // Every collector, decommissioned ones too: their detections stay searchable.
+    const collectors = await deps.db.sql<{ id: string; name: string }>('SELECT id, site_name AS name FROM collectors ORDER BY site_name, id');
+    return c.html(<SearchPage user={user} collectors={collectors} />);
+  });
   page('/detections/:id{[0-9]{1,19}}', (user, c) => <DetectionPage user={user} id={c.req.param('id') ?? ''} />);
   page('/investigations', (user) => <InvestigationsPage user={user} />);
   page('/watchlists', (user) => <WatchlistsPage user={user} />);

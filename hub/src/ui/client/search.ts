@@ -27,6 +27,7 @@ interface Page {
 const form = byId<HTMLFormElement>('search-form');
 const input = (id: string): HTMLInputElement => byId<HTMLInputElement>(id);
 const PER_PAGE = 25;
+const BOX = [['lat-min', 'lat_min'], ['lat-max', 'lat_max'], ['lon-min', 'lon_min'], ['lon-max', 'lon_max']] as const;
 
 function localInput(iso: string | null): string {
   if (!iso) return '';
@@ -48,6 +49,12 @@ function queryFromForm(page: number): URLSearchParams {
   if (min) q.set('min_confidence', String(Number(min) / 100));
   const direction = byId<HTMLSelectElement>('direction').value;
   if (direction) q.set('direction', direction);
+  const chosen = [...byId<HTMLSelectElement>('collectors').selectedOptions].map((o) => o.value);
+  if (chosen.length > 0) q.set('collector_id', chosen.join(','));
+  for (const [id, name] of BOX) {
+    const v = input(id).value;
+    if (v) q.set(name, v);
+  }
   q.set('reason', input('reason').value.trim());
   q.set('per_page', String(PER_PAGE));
   q.set('page', String(page));
@@ -62,6 +69,9 @@ function fillForm(q: URLSearchParams): void {
   const min = q.get('min_confidence');
   input('min-confidence').value = min ? String(Math.round(Number(min) * 100)) : '';
   byId<HTMLSelectElement>('direction').value = q.get('direction') ?? '';
+  const chosen = new Set((q.get('collector_id') ?? '').split(',').filter(Boolean));
+  for (const option of byId<HTMLSelectElement>('collectors').options) option.selected = chosen.has(option.value);
+  for (const [id, name] of BOX) input(id).value = q.get(name) ?? '';
   input('reason').value = q.get('reason') ?? '';
 }
 

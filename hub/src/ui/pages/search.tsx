@@ -2,7 +2,7 @@ import type { SessionUser } from '../../auth/middleware.ts';
 import { Page } from '../layout.tsx';
 
 /** Detection search (client/search.ts over `GET /api/v1/events/search`). */
-export function SearchPage(props: { user: SessionUser }) {
+export function SearchPage(props: { user: SessionUser; collectors: ReadonlyArray<{ id: string; name: string }> }) {
   return (
     <Page title="Search" script="search" user={props.user} path="/search">
       <form id="search-form" class="card grid">
@@ -33,6 +33,35 @@ export function SearchPage(props: { user: SessionUser }) {
             <option value="leaving">Leaving</option>
           </select>
         </div>
+        <div>
+          <label for="collectors">Collectors (none chosen: all)</label>
+          <select id="collectors" name="collector_id" multiple size={Math.min(5, Math.max(2, props.collectors.length))}>
+            {props.collectors.map((c) => (
+              <option value={c.id}>{c.name}</option>
+            ))}
+          </select>
+        </div>
+        <details class="wide">
+          <summary>Area (bounding box)</summary>
+          <div class="card grid">
+            <div>
+              <label for="lat-min">Latitude from</label>
+              <input id="lat-min" type="number" step="any" min="-90" max="90" />
+            </div>
+            <div>
+              <label for="lat-max">Latitude to</label>
+              <input id="lat-max" type="number" step="any" min="-90" max="90" />
+            </div>
+            <div>
+              <label for="lon-min">Longitude from</label>
+              <input id="lon-min" type="number" step="any" min="-180" max="180" />
+            </div>
+            <div>
+              <label for="lon-max">Longitude to</label>
+              <input id="lon-max" type="number" step="any" min="-180" max="180" />
+            </div>
+          </div>
+        </details>
         <div class="wide">
           <label for="reason">Reason (case number or purpose; recorded in the audit log)</label>
           <input id="reason" name="reason" required maxlength={500} />
