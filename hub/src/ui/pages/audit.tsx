@@ -1,5 +1,6 @@
 import type { SessionUser } from '../../auth/middleware.ts';
 import { Page } from '../layout.tsx';
+import { DataTable } from './data-table.tsx';
 
 /** The audit log for admins (client/audit.ts over `GET /api/v1/admin/audit`). */
 export function AuditPage(props: { user: SessionUser }) {
@@ -21,19 +22,7 @@ export function AuditPage(props: { user: SessionUser }) {
         <button type="submit">Show</button>
       </form>
       <p id="message" class="message" role="alert" aria-live="assertive"></p>
-      <table id="audit">
-        <caption class="visually-hidden">Audit entries, newest first</caption>
-        <thead>
-          <tr>
-            <th scope="col">When</th>
-            <th scope="col">Action</th>
-            <th scope="col">Who</th>
-            <th scope="col">Target</th>
-            <th scope="col">Details</th>
-          </tr>
-        </thead>
-        <tbody></tbody>
-      </table>
+      <DataTable id="audit" caption="Audit entries, newest first" hiddenCaption columns={['When', 'Action', 'Who', 'Target', 'Details']} />
       <button type="button" id="more" class="secondary" hidden>Older entries</button>
     </Page>
   );

@@ -1,5 +1,6 @@
 import type { SessionUser } from '../../auth/middleware.ts';
 import { Page } from '../layout.tsx';
+import { DataTable } from './data-table.tsx';
 import { FreshCodePrompt, SecretOnce } from './admin-parts.tsx';
 
 /** Collectors for admins (client/collectors.ts over `/api/v1/admin/collectors`). */
@@ -17,51 +18,14 @@ export function CollectorsPage(props: { user: SessionUser }) {
       </form>
       <SecretOnce />
       <FreshCodePrompt />
-      <table id="collectors">
-        <caption class="visually-hidden">Collectors</caption>
-        <thead>
-          <tr>
-            <th scope="col">Site</th>
-            <th scope="col">Status</th>
-            <th scope="col">Last heartbeat</th>
-            <th scope="col">Queue</th>
-            <th scope="col">Cameras online</th>
-            <th scope="col">Actions</th>
-          </tr>
-        </thead>
-        <tbody></tbody>
-      </table>
+      <DataTable id="collectors" caption="Collectors" hiddenCaption columns={['Site', 'Status', 'Last heartbeat', 'Queue', 'Cameras online', 'Actions']} />
       <section id="manage" hidden aria-labelledby="manage-title">
         <h2 id="manage-title"></h2>
         <h3>API keys</h3>
-        <table id="keys">
-          <caption class="visually-hidden">API keys of the collector</caption>
-          <thead>
-            <tr>
-              <th scope="col">Prefix</th>
-              <th scope="col">Status</th>
-              <th scope="col">Created</th>
-              <th scope="col">Last used</th>
-              <th scope="col">Actions</th>
-            </tr>
-          </thead>
-          <tbody></tbody>
-        </table>
+        <DataTable id="keys" caption="API keys of the collector" hiddenCaption columns={['Prefix', 'Status', 'Created', 'Last used', 'Actions']} />
         <button type="button" id="provision" class="secondary">New provisioning token</button>
         <h3>Commands sent</h3>
-        <table id="commands">
-          <caption class="visually-hidden">Commands sent to the collector, newest first</caption>
-          <thead>
-            <tr>
-              <th scope="col">Type</th>
-              <th scope="col">Status</th>
-              <th scope="col">Answer</th>
-              <th scope="col">Sent</th>
-              <th scope="col">Acknowledged</th>
-            </tr>
-          </thead>
-          <tbody></tbody>
-        </table>
+        <DataTable id="commands" caption="Commands sent to the collector, newest first" hiddenCaption columns={['Type', 'Status', 'Answer', 'Sent', 'Acknowledged']} />
         <form id="config-form" class="card">
           <label for="config">Push a configuration (JSON)</label>
           <textarea id="config" rows={6} required></textarea>

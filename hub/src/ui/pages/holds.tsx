@@ -1,5 +1,6 @@
 import type { SessionUser } from '../../auth/middleware.ts';
 import { Page } from '../layout.tsx';
+import { DataTable } from './data-table.tsx';
 
 /** Legal holds and the evidence exports made (client/holds.ts). */
 export function HoldsPage(props: { user: SessionUser }) {
@@ -9,19 +10,7 @@ export function HoldsPage(props: { user: SessionUser }) {
       <label class="check">
         <input type="checkbox" id="active-only" checked /> Active holds only
       </label>
-      <table id="holds">
-        <caption>Legal holds (place one from a detection's page)</caption>
-        <thead>
-          <tr>
-            <th scope="col">Case</th>
-            <th scope="col">Detection</th>
-            <th scope="col">Reason</th>
-            <th scope="col">Placed</th>
-            <th scope="col">Released</th>
-          </tr>
-        </thead>
-        <tbody></tbody>
-      </table>
+      <DataTable id="holds" caption="Legal holds (place one from a detection's page)" columns={['Case', 'Detection', 'Reason', 'Placed', 'Released']} />
       <form id="release-form" class="card">
         <h2>Release a case</h2>
         <label for="release-case">Case id</label>
@@ -30,18 +19,7 @@ export function HoldsPage(props: { user: SessionUser }) {
         <input id="release-reason" required maxlength={500} />
         <button type="submit">Release every hold of the case</button>
       </form>
-      <table id="exports">
-        <caption>Evidence exports, newest first (from the audit log)</caption>
-        <thead>
-          <tr>
-            <th scope="col">When</th>
-            <th scope="col">Who</th>
-            <th scope="col">Reason</th>
-            <th scope="col">Detections</th>
-          </tr>
-        </thead>
-        <tbody></tbody>
-      </table>
+      <DataTable id="exports" caption="Evidence exports, newest first (from the audit log)" columns={['When', 'Who', 'Reason', 'Detections']} />
     </Page>
   );
 }

@@ -1,5 +1,8 @@
 import type { SessionUser } from '../../auth/middleware.ts';
 import { Page } from '../layout.tsx';
+import { DataTable } from './data-table.tsx';
+
+const AREA = [['lat-min', 'Latitude from', 90], ['lat-max', 'Latitude to', 90], ['lon-min', 'Longitude from', 180], ['lon-max', 'Longitude to', 180]] as const;
 
 /** Detection search (client/search.ts over `GET /api/v1/events/search`). */
 export function SearchPage(props: { user: SessionUser; collectors: ReadonlyArray<{ id: string; name: string }> }) {
@@ -44,22 +47,12 @@ export function SearchPage(props: { user: SessionUser; collectors: ReadonlyArray
         <details class="wide">
           <summary>Area (bounding box)</summary>
           <div class="card grid">
-            <div>
-              <label for="lat-min">Latitude from</label>
-              <input id="lat-min" type="number" step="any" min="-90" max="90" />
-            </div>
-            <div>
-              <label for="lat-max">Latitude to</label>
-              <input id="lat-max" type="number" step="any" min="-90" max="90" />
-            </div>
-            <div>
-              <label for="lon-min">Longitude from</label>
-              <input id="lon-min" type="number" step="any" min="-180" max="180" />
-            </div>
-            <div>
-              <label for="lon-max">Longitude to</label>
-              <input id="lon-max" type="number" step="any" min="-180" max="180" />
-            </div>
+            {AREA.map(([id, label, limit]) => (
+              <div>
+                <label for={id}>{label}</label>
+                <input id={id} type="number" step="any" min={String(-limit)} max={String(limit)} />
+              </div>
+            ))}
           </div>
         </details>
         <div class="wide">
@@ -70,20 +63,7 @@ export function SearchPage(props: { user: SessionUser; collectors: ReadonlyArray
       </form>
       <p id="message" class="message" role="alert" aria-live="assertive"></p>
       <p id="summary" role="status" aria-live="polite"></p>
-      <table id="results" hidden>
-        <caption class="visually-hidden">Detections found</caption>
-        <thead>
-          <tr>
-            <th scope="col">Crop</th>
-            <th scope="col">Plate</th>
-            <th scope="col">Captured</th>
-            <th scope="col">Site</th>
-            <th scope="col">Confidence</th>
-            <th scope="col">Direction</th>
-          </tr>
-        </thead>
-        <tbody></tbody>
-      </table>
+      <DataTable id="results" caption="Detections found" hiddenCaption hidden columns={['Crop', 'Plate', 'Captured', 'Site', 'Confidence', 'Direction']} />
       <nav id="pager" aria-label="Result pages" hidden>
         <button type="button" id="prev" class="secondary">Previous page</button>
         <span id="page-info"></span>

@@ -1,5 +1,6 @@
 import type { SessionUser } from '../../auth/middleware.ts';
 import { Page } from '../layout.tsx';
+import { DataTable } from './data-table.tsx';
 import { FreshCodePrompt, SecretOnce } from './admin-parts.tsx';
 
 /** Users and roles for admins (client/users.ts over `/api/v1/admin/users`). */
@@ -21,19 +22,7 @@ export function UsersPage(props: { user: SessionUser }) {
       </form>
       <SecretOnce />
       <FreshCodePrompt />
-      <table id="users">
-        <caption class="visually-hidden">Users</caption>
-        <thead>
-          <tr>
-            <th scope="col">Email</th>
-            <th scope="col">Role</th>
-            <th scope="col">State</th>
-            <th scope="col">Two-factor</th>
-            <th scope="col">Actions</th>
-          </tr>
-        </thead>
-        <tbody></tbody>
-      </table>
+      <DataTable id="users" caption="Users" hiddenCaption columns={['Email', 'Role', 'State', 'Two-factor', 'Actions']} />
     </Page>
   );
 }

@@ -1,5 +1,6 @@
 import type { SessionUser } from '../../auth/middleware.ts';
 import { Page } from '../layout.tsx';
+import { DataTable } from './data-table.tsx';
 
 /** Watchlists (client/watchlists.ts over `/api/v1/watchlist`): viewers read, operators and admins change. */
 export function WatchlistsPage(props: { user: SessionUser }) {
@@ -25,19 +26,7 @@ export function WatchlistsPage(props: { user: SessionUser }) {
           <button type="submit">Create</button>
         </form>
       ) : null}
-      <table id="lists" data-can-write={canWrite ? 'true' : 'false'}>
-        <caption>Watchlists (subscribe to receive their alerts)</caption>
-        <thead>
-          <tr>
-            <th scope="col">Name</th>
-            <th scope="col">Priority</th>
-            <th scope="col">Entries</th>
-            <th scope="col">Active</th>
-            <th scope="col">Alerts for me</th>
-          </tr>
-        </thead>
-        <tbody></tbody>
-      </table>
+      <DataTable id="lists" caption="Watchlists (subscribe to receive their alerts)" data={{ 'can-write': canWrite ? 'true' : 'false' }} columns={['Name', 'Priority', 'Entries', 'Active', 'Alerts for me']} />
       <section id="entries-section" hidden aria-labelledby="entries-title">
         <h2 id="entries-title">Entries</h2>
         {canWrite ? (
@@ -60,18 +49,7 @@ export function WatchlistsPage(props: { user: SessionUser }) {
         <p>
           <a id="export" href="#">Download as CSV</a>
         </p>
-        <table id="entries">
-          <caption class="visually-hidden">Entries of the selected watchlist</caption>
-          <thead>
-            <tr>
-              <th scope="col">Plate</th>
-              <th scope="col">Notes</th>
-              <th scope="col">Added</th>
-              <th scope="col">Actions</th>
-            </tr>
-          </thead>
-          <tbody></tbody>
-        </table>
+        <DataTable id="entries" caption="Entries of the selected watchlist" hiddenCaption columns={['Plate', 'Notes', 'Added', 'Actions']} />
       </section>
     </Page>
   );
