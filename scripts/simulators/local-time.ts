@@ -2,6 +2,7 @@
  * Camera wall-clock formats (vendor-formats §1.6). vendor_a cameras print local time in
  * their configured zone; the offset comes from Intl so DST is right for any IANA zone.
  */
+import { formatterFor } from '../../shared/src/detection/time.ts';
 
 export interface WallClock {
   year: string;
@@ -13,26 +14,6 @@ export interface WallClock {
   millis: string;
   /** Minutes east of UTC. */
   offsetMinutes: number;
-}
-
-const formatters = new Map<string, Intl.DateTimeFormat>();
-
-function formatterFor(timeZone: string): Intl.DateTimeFormat {
-  let f = formatters.get(timeZone);
-  if (!f) {
-    f = new Intl.DateTimeFormat('en-US', {
-      timeZone,
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      hour: '2-digit',
-      minute: '2-digit',
-      second: '2-digit',
-    });
-    formatters.set(timeZone, f);
-  }
-  return f;
 }
 
 export function wallClock(timeMs: number, timeZone: string): WallClock {
