@@ -158,6 +158,7 @@ t.test('the dashboard in a real browser', { timeout: 420_000 }, async (t) => {
     t.pass('then it is queued');
   });
 
+  let backupCode = '';
   await t.test('an admin enrolls a new user, who signs in, sets up two-factor and chooses a password', async (t) => {
     await page.goto(`${hub.url}/admin/users`);
     await page.waitForSelector('tr[data-user="admin@ui.test"]');
@@ -183,6 +184,7 @@ t.test('the dashboard in a real browser', { timeout: 420_000 }, async (t) => {
     await newcomer.fill('#enroll-code', await totpCode(key, new Date()));
     await newcomer.press('#enroll-code', 'Enter');
     await visible('#codes-step', newcomer);
+    backupCode = ((await newcomer.textContent('#backup-codes li')) ?? '').trim();
     await newcomer.check('#codes-saved');
     await newcomer.click('#codes-step button[type="submit"]');
     await visible('#change-step', newcomer);
@@ -342,6 +344,29 @@ t.test('the dashboard in a real browser', { timeout: 420_000 }, async (t) => {
     t.match(await admin.textContent('svg[aria-labelledby="det-title det-desc"] desc'), /\d\d:00 \d+/, 'the chart is described for screen readers');
     t.match(await admin.textContent('#health-title + table'), /E2E site.*1 of 2/s, 'collector health for admins');
     await check('reports', admin);
+  });
+
+  await t.test('the new user, phone lost, signs in with a backup code and sets up again', async (t) => {
+    const lost = await person();
+    await lost.goto(`${hub.url}/live`);
+    await lost.fill('#email', 'new@ui.test');
+    await lost.fill('#password', 'a brand new passphrase');
+    await lost.press('#password', 'Enter');
+    await visible('#code-step', lost);
+    await lost.click('#use-backup');
+    await visible('#recovery-step', lost);
+    await lost.fill('#backup-code', backupCode);
+    await lost.press('#backup-code', 'Enter');
+    await visible('#enroll-step', lost);
+    const key = ((await lost.textContent('#manual-key')) ?? '').replace(/\s/g, '');
+    await lost.fill('#enroll-code', await totpCode(key, new Date()));
+    await lost.press('#enroll-code', 'Enter');
+    await visible('#codes-step', lost);
+    await lost.check('#codes-saved');
+    await lost.click('#codes-step button[type="submit"]');
+    await lost.waitForURL(/\/live$/);
+    t.pass('back in with a new authenticator');
+    await lost.context().close();
   });
 
   t.same(policyViolations, [], 'no Content-Security-Policy violation on any page');
