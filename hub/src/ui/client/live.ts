@@ -41,6 +41,7 @@ const seenAlerts = new Set<string>();
 let lastAlertAt: string | undefined;
 let bannerAlert: string | undefined;
 let attempt = 0;
+let connectedBefore = false;
 const FEED_MAX = 100;
 
 function setStatus(text: string, state: 'live' | 'down' | 'connecting'): void {
@@ -115,14 +116,18 @@ async function acknowledge(id: string): Promise<void> {
   }
 }
 
-async function catchUp(): Promise<void> {
+/**
+ * Alerts missed while away. The first time the page connects they are only listed (the last
+ * 24 hours); after a reconnect, the new ones raise the banner as if they had come live.
+ */
+async function catchUp(afterReconnect: boolean): Promise<void> {
   let cursor: string | undefined;
   const since = lastAlertAt;
   for (let page = 0; page < 20; page++) {
     const query = cursor ? `cursor=${encodeURIComponent(cursor)}` : since ? `since=${encodeURIComponent(since)}` : '';
     const result = await api<{ data: Array<AlertPayload & { created_at: string }>; next_cursor: string | null }>('GET', `/api/v1/alerts?${query}`);
     for (const a of result.data) {
-      addAlert(a, since !== undefined);
+      addAlert(a, afterReconnect);
       if (!lastAlertAt || a.created_at > lastAlertAt) lastAlertAt = a.created_at;
     }
     if (!result.next_cursor) return;
@@ -142,7 +147,8 @@ function connect(): void {
         attempt = 0;
         setStatus('Live', 'live');
         socket.send(JSON.stringify({ type: 'subscribe', payload: { feed: 'detections:live' } }));
-        catchUp().catch((err: unknown) => say(err instanceof ApiError ? err.message : 'Could not fetch missed alerts.'));
+        catchUp(connectedBefore).catch((err: unknown) => say(err instanceof ApiError ? err.message : 'Could not fetch missed alerts.'));
+        connectedBefore = true;
         break;
       case 'alert': {
         const a = message.payload as unknown as AlertPayload;
