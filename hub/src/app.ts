@@ -16,6 +16,7 @@ import { searchRoutes } from './search/routes.ts';
 import { legalHoldRoutes } from './legal-holds/routes.ts';
 import { evidenceRoutes } from './evidence/routes.ts';
 import { uiRoutes } from './ui/routes.tsx';
+import { messagingRoutes } from './messaging/routes.ts';
 
 /**
  * Largest body an edge-checked route takes: an admin collector configuration (256 KB,
@@ -54,6 +55,7 @@ export function createHubApp(deps: HubDeps): Hono {
   app.route('/', searchRoutes(deps));
   app.route('/', legalHoldRoutes(deps));
   app.route('/', evidenceRoutes(deps));
+  app.route('/', messagingRoutes(deps));
   app.route('/', uiRoutes(deps));
   return app;
 }

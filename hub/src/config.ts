@@ -64,6 +64,15 @@ const envSchema = z.object({
   HUB_RETENTION_AUDIT_DAYS: z.coerce.number().int().min(MIN_RECORD_DAYS).max(36_500).default(DEFAULT_HORIZONS.auditDays),
   /** Legal hold records, counted from the hold's end (release or expiry). */
   HUB_RETENTION_HOLDS_DAYS: z.coerce.number().int().min(MIN_RECORD_DAYS).max(36_500).default(DEFAULT_HORIZONS.holdsDays),
+  /**
+   * The messaging bot (docs/messaging.md). Unset token: no bot. `polling` (default) asks the
+   * platform for updates; `webhook` receives them at POST /api/v1/telegram/webhook, which needs
+   * HUB_TELEGRAM_WEBHOOK_SECRET (the platform echoes it in X-Telegram-Bot-Api-Secret-Token).
+   */
+  HUB_TELEGRAM_BOT_TOKEN: z.string().regex(/^\d{1,20}:[A-Za-z0-9_-]{1,100}$/, 'not a bot token (digits:letters)').optional(),
+  HUB_TELEGRAM_API_URL: z.string().url().default('https://api.telegram.org'),
+  HUB_TELEGRAM_MODE: z.enum(['polling', 'webhook']).default('polling'),
+  HUB_TELEGRAM_WEBHOOK_SECRET: z.string().regex(/^[A-Za-z0-9_-]{16,256}$/, '16-256 letters, digits, _ or -').optional(),
   /** Heartbeat interval collectors are told to use; offline after 3 missed ones. */
   HUB_HEARTBEAT_SECONDS: z.coerce.number().int().positive().default(60),
   /**
@@ -112,6 +121,8 @@ export interface HubConfig {
   trustedProxies: readonly string[];
   /** PEM files: the hub serves HTTPS itself, TLS 1.3 minimum. */
   tls?: { certFile: string; keyFile: string };
+  /** The messaging bot, when configured. */
+  telegram?: { token: string; apiUrl: string; mode: 'polling' | 'webhook'; webhookSecret?: string };
   /** Daily retention run: cron expression (UTC), or null when off. */
   retentionSchedule: string | null;
   retention: RetentionHorizons;
@@ -137,6 +148,12 @@ export function loadHubConfig(env: Readonly<Record<string, string | undefined>>)
   const retentionSchedule = e.HUB_RETENTION_SCHEDULE.trim() === 'off' ? null : e.HUB_RETENTION_SCHEDULE.trim();
   const scheduleError = retentionSchedule === null ? undefined : scheduleProblem(retentionSchedule);
   if (scheduleError) throw new Error(`invalid hub configuration: HUB_RETENTION_SCHEDULE: ${scheduleError}`);
+  if (e.HUB_TELEGRAM_BOT_TOKEN && e.HUB_TELEGRAM_MODE === 'webhook' && !e.HUB_TELEGRAM_WEBHOOK_SECRET) {
+    throw new Error('invalid hub configuration: HUB_TELEGRAM_MODE=webhook needs HUB_TELEGRAM_WEBHOOK_SECRET');
+  }
+  const telegram = e.HUB_TELEGRAM_BOT_TOKEN
+    ? { token: e.HUB_TELEGRAM_BOT_TOKEN, apiUrl: e.HUB_TELEGRAM_API_URL, mode: e.HUB_TELEGRAM_MODE, ...(e.HUB_TELEGRAM_WEBHOOK_SECRET ? { webhookSecret: e.HUB_TELEGRAM_WEBHOOK_SECRET } : {}) }
+    : undefined;
   const publicUrl = e.HUB_PUBLIC_URL ?? `${tls ? 'https' : 'http'}://${e.HUB_HOST}:${e.HUB_PORT}`;
   return {
     ...(tls ? { tls } : {}),
@@ -158,6 +175,7 @@ export function loadHubConfig(env: Readonly<Record<string, string | undefined>>)
     maxCaptureAheadSeconds: e.HUB_MAX_CAPTURE_AHEAD_SECONDS,
     ...(e.HUB_SESSION_SECRET ? { sessionSecret: e.HUB_SESSION_SECRET } : {}),
     secureCookies: e.HUB_SECURE_COOKIES === undefined ? publicUrl.startsWith('https:') : e.HUB_SECURE_COOKIES === 'true',
+    ...(telegram ? { telegram } : {}),
     retentionSchedule,
     retention: {
       imagesDays: e.HUB_RETENTION_IMAGES_DAYS,

@@ -20,6 +20,9 @@ import { openImageStore } from './ingest/image-store.ts';
 import { createLoadMonitor } from './ingest/load-monitor.ts';
 import { createLog } from './log.ts';
 import { startRetentionSchedule } from './retention/schedule.ts';
+import { botApi } from './messaging/bot-api.ts';
+import { startPolling } from './messaging/polling.ts';
+import { TELEGRAM_WEBHOOK_PATH } from './messaging/routes.ts';
 
 const config = loadHubConfig(process.env);
 const log = createLog(config.logLevel);
@@ -69,6 +72,17 @@ const retention = config.retentionSchedule
   : undefined;
 if (retention) log.info({ schedule: config.retentionSchedule, next: retention.nextRun()?.toISOString() }, 'retention scheduled');
 
+// The messaging bot's inbound side (docs/messaging.md): long polling, or the webhook route
+// registered with the platform.
+const bot = config.telegram ? botApi(config.telegram.apiUrl, config.telegram.token) : undefined;
+const polling = bot && config.telegram?.mode === 'polling' ? startPolling({ db, clock: systemClock, log }, bot) : undefined;
+if (bot && config.telegram?.mode === 'webhook') {
+  bot
+    .call('setWebhook', { url: `${config.publicUrl}${TELEGRAM_WEBHOOK_PATH}`, secret_token: config.telegram.webhookSecret, allowed_updates: ['message'] })
+    .then(() => log.info({ url: `${config.publicUrl}${TELEGRAM_WEBHOOK_PATH}` }, 'telegram webhook registered'))
+    .catch((err: unknown) => log.error({ err }, 'telegram setWebhook failed'));
+}
+
 let stopping = false;
 const shutdown = (signal: string): void => {
   if (stopping) return;
@@ -80,7 +94,7 @@ const shutdown = (signal: string): void => {
   void live.stop();
   // A batch in hand commits or rolls back whole; then the database closes. Unmoved images
   // stay in the journal and are replayed at the next start.
-  void Promise.all([alerts?.stop(), retention?.stop()])
+  void Promise.all([alerts?.stop(), retention?.stop(), polling?.stop()])
     .catch((err: unknown) => log.error({ err }, 'alert worker or retention did not stop cleanly'))
     .finally(() => Promise.allSettled([images.close(), db.close()]).finally(() => process.exit(0)));
 };

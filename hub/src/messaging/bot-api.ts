@@ -1,0 +1,45 @@
+import { request } from 'undici';
+
+/**
+ * The Telegram Bot API over HTTPS (undici). The base URL is configuration, so tests and the
+ * demo run against the simulator (scripts/simulators/telegram-bot-api.ts).
+ */
+export class BotApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly description: string,
+    /** Seconds to wait, from a 429's `parameters.retry_after`. */
+    readonly retryAfter: number | undefined,
+  ) {
+    super(`Bot API ${status}: ${description}`);
+  }
+  /** The user blocked the bot (or deleted the chat): the link goes inactive. */
+  get blocked(): boolean {
+    return this.status === 403;
+  }
+}
+
+export interface BotApi {
+  call<T>(method: string, params: Record<string, unknown>, options?: { signal?: AbortSignal; timeoutMs?: number }): Promise<T>;
+}
+
+export function botApi(baseUrl: string, token: string): BotApi {
+  const base = `${baseUrl.replace(/\/+$/, '')}/bot${token}/`;
+  return {
+    async call<T>(method: string, params: Record<string, unknown>, options: { signal?: AbortSignal; timeoutMs?: number } = {}): Promise<T> {
+      const res = await request(`${base}${method}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(params),
+        headersTimeout: options.timeoutMs ?? 65_000,
+        bodyTimeout: options.timeoutMs ?? 65_000,
+        ...(options.signal ? { signal: options.signal } : {}),
+      });
+      const body = (await res.body.json().catch(() => ({}))) as { ok?: boolean; result?: T; description?: string; parameters?: { retry_after?: number } };
+      if (res.statusCode !== 200 || body.ok !== true) {
+        throw new BotApiError(res.statusCode, body.description ?? 'no description', body.parameters?.retry_after);
+      }
+      return body.result as T;
+    },
+  };
+}

@@ -1,0 +1,112 @@
+import t from 'tap';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { adminTestContext, send } from '../admin/testing.ts';
+import { createHubApp } from '../app.ts';
+import { createLog } from '../log.ts';
+import { startBotApi } from '../../../scripts/simulators/telegram-bot-api.ts';
+import { botApi } from './bot-api.ts';
+import { startPolling, type Polling } from './polling.ts';
+
+const ctx = await adminTestContext(t);
+const operator = await ctx.session('operator');
+const sim = await startBotApi();
+t.teardown(() => sim.close());
+const api = botApi(sim.url, sim.token);
+const deps = { db: ctx.deps.db, clock: ctx.clock, log: createLog('silent') };
+let polling: Polling | undefined = startPolling(deps, api, { timeoutSeconds: 1 });
+t.teardown(() => polling?.stop());
+const CHAT = 424242;
+
+async function replyTo(text: string): Promise<string> {
+  const before = sim.sent.length;
+  await sim.userSays(CHAT, text);
+  for (let i = 0; i < 100 && sim.sent.length === before; i++) await sleep(50);
+  const reply = sim.sent.at(-1);
+  if (sim.sent.length !== before + 1 || !reply) throw new Error(`expected one reply to ${text}, got ${sim.sent.length - before}`);
+  return reply.text;
+}
+
+async function linkCode(): Promise<string> {
+  const res = await send(ctx, operator, 'POST', '/api/v1/telegram/link-code', {});
+  if (res.status !== 201) throw new Error(`link code ${res.status}`);
+  const body = (await res.json()) as { code: string; command: string; expires_at: string };
+  return body.code;
+}
+
+t.test('linking a chat with a code from the web', async (t) => {
+  t.match(await replyTo('/start'), /create a link code on the dashboard/);
+  t.match(await replyTo('/link ABCD2345'), /unknown, already used or expired/, 'an unknown code gets an answer, not silence');
+  const first = await linkCode();
+  const code = await linkCode();
+  t.not(first, code);
+  t.match(await replyTo(`/link ${first}`), /unknown, already used or expired/, 'a new code ends the previous one');
+  t.match(await replyTo(`/link ${code.toLowerCase()}`), /^Linked to user1-operator@example\.test\./);
+  t.match(await replyTo(`/link ${code}`), /already used/, 'a code works once');
+  const state = (await (await send(ctx, operator, 'GET', '/api/v1/telegram/link')).json()) as { links: Array<{ chat_id: string; is_active: boolean }> };
+  t.match(state.links, [{ chat_id: String(CHAT), is_active: true }], 'the web shows the link');
+});
+
+t.test('status, mute, unmute, help, unknown commands', async (t) => {
+  const list = (await (await send(ctx, operator, 'POST', '/api/v1/watchlist', { name: 'Bot wanted' })).json()) as { id: string };
+  await send(ctx, operator, 'POST', `/api/v1/watchlist/${list.id}/subscription`);
+  t.match(await replyTo('/status'), /Linked to user1-operator@example\.test\.\nSubscribed watchlists: Bot wanted\.\nNot muted\./);
+  t.match(await replyTo('/mute 2h'), /^Muted until /);
+  const [link] = await ctx.deps.db.sql<{ muted_until: Date }>('SELECT muted_until FROM telegram_links WHERE chat_id = $1', [CHAT]);
+  t.equal(new Date(link!.muted_until).getTime(), ctx.clock.now().getTime() + 2 * 3_600_000, 'muted_until = now + 2 h');
+  t.match(await replyTo('/status'), /Muted until/);
+  t.match(await replyTo('/mute forever'), /Say how long/);
+  t.match(await replyTo('/unmute'), /Unmuted/);
+  t.match(await replyTo('/help'), /\/link CODE/);
+  t.match(await replyTo('/frobnicate'), /I do not know \/frobnicate/);
+  t.match(await replyTo('good morning'), /\/help/);
+});
+
+t.test('a restart neither replays nor skips an update', async (t) => {
+  await polling?.stop();
+  polling = undefined;
+  const before = sim.sent.length;
+  await sim.userSays(CHAT, '/status');
+  await sleep(300);
+  t.equal(sim.sent.length, before, 'nothing answers while the hub is down');
+  polling = startPolling(deps, api, { timeoutSeconds: 1 });
+  for (let i = 0; i < 100 && sim.sent.length === before; i++) await sleep(50);
+  await sleep(1500);
+  t.equal(sim.sent.length, before + 1, 'the update that came while down is answered once, earlier ones are not replayed');
+});
+
+t.test('codes expire after 10 minutes; unlinking from the bot and from the web', async (t) => {
+  const code = await linkCode();
+  ctx.clock.advance(10 * 60_000 + 1);
+  t.match(await replyTo(`/link ${code}`), /expired/);
+  t.match(await replyTo('/unlink'), /^Unlinked/);
+  t.match(await replyTo('/status'), /not linked/);
+  t.match(await replyTo(`/link ${await linkCode()}`), /^Linked/);
+  const res = await send(ctx, operator, 'POST', '/api/v1/telegram/unlink', {});
+  t.same(await res.json(), { unlinked: 1 });
+  t.match(await replyTo('/status'), /not linked/, 'unlinked from the web');
+});
+
+t.test('link codes are rate limited per user', async (t) => {
+  let status = 0;
+  for (let i = 0; i < 6 && status !== 429; i++) status = (await send(ctx, operator, 'POST', '/api/v1/telegram/link-code', {})).status;
+  t.equal(status, 429);
+  ctx.clock.advance(11 * 60_000);
+  t.equal((await send(ctx, operator, 'POST', '/api/v1/telegram/link-code', {})).status, 201);
+  t.equal((await send(ctx, null, 'POST', '/api/v1/telegram/link-code', {})).status, 401);
+});
+
+t.test('the webhook: secret checked, reply in the answer, a retried update applied once', async (t) => {
+  const secret = 'webhook-secret-0123456789';
+  const app = createHubApp({ ...ctx.deps, config: { ...ctx.deps.config, telegram: { token: sim.token, apiUrl: sim.url, mode: 'webhook', webhookSecret: secret } } });
+  const post = (body: unknown, header?: string) =>
+    app.request('/api/v1/telegram/webhook', { method: 'POST', headers: { 'content-type': 'application/json', ...(header ? { 'X-Telegram-Bot-Api-Secret-Token': header } : {}) }, body: JSON.stringify(body) });
+  const update = { update_id: 900001, message: { message_id: 1, chat: { id: CHAT, type: 'private' }, date: 0, text: '/help' } };
+  t.equal((await post(update)).status, 401, 'no secret');
+  t.equal((await post(update, 'webhook-secret-0123456788')).status, 401, 'wrong secret');
+  const res = await post(update, secret);
+  t.equal(res.status, 200);
+  t.match(await res.json(), { method: 'sendMessage', chat_id: CHAT, text: /\/link CODE/ });
+  t.same(await (await post(update, secret)).json(), {}, 'the same update again: applied once');
+  t.equal((await post({ update_id: 'x' }, secret)).status, 400);
+  t.equal((await ctx.app.request('/api/v1/telegram/webhook', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })).status, 404, 'a hub that polls has no webhook');
+});

@@ -1,0 +1,78 @@
+import { timingSafeEqual, createHash } from 'node:crypto';
+import { Hono } from 'hono';
+import { every } from 'hono/combine';
+import { z } from 'zod';
+import { requireUser, type AuthEnv } from '../auth/middleware.ts';
+import { RATE_LIMITS, rateLimit } from '../auth/rate-limit.ts';
+import { writeAudit } from '../audit/write.ts';
+import type { HubDeps } from '../deps.ts';
+import { HubError } from '../errors.ts';
+import { readJsonBody } from '../http/json-body.ts';
+import { applyUpdate, type TelegramUpdate } from './handle-update.ts';
+import { createLinkCode, linkState } from './link-codes.ts';
+
+/**
+ * The messaging bot over HTTP (docs/messaging.md): a signed-in user's link code and link
+ * state, unlinking from the web, and the platform's webhook.
+ */
+export const TELEGRAM_WEBHOOK_PATH = '/api/v1/telegram/webhook';
+
+const updateSchema = z
+  .object({
+    update_id: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER),
+    message: z.object({ chat: z.object({ id: z.number().int(), type: z.string().max(20).optional() }).passthrough().optional(), text: z.string().max(4096).optional() }).passthrough().optional(),
+  })
+  .passthrough();
+
+/** Constant time whatever the lengths: both sides hashed first. */
+function sameSecret(given: string | undefined, wanted: string): boolean {
+  const a = createHash('sha256').update(given ?? '').digest();
+  const b = createHash('sha256').update(wanted).digest();
+  return timingSafeEqual(a, b) && given !== undefined;
+}
+
+export function messagingRoutes(deps: HubDeps): Hono<AuthEnv> {
+  const app = new Hono<AuthEnv>();
+  const user = requireUser(deps);
+  app.post('/api/v1/telegram/link-code', every(user, rateLimit(deps, RATE_LIMITS.linkCode)), async (c) => {
+    await readJsonBody(c, z.object({}).strict());
+    const created = await createLinkCode(deps, c.get('user').id);
+    c.header('Cache-Control', 'no-store');
+    return c.json({ code: created.code, expires_at: created.expiresAt.toISOString(), command: `/link ${created.code}` }, 201);
+  });
+  app.get('/api/v1/telegram/link', user, async (c) => c.json(await linkState(deps, c.get('user').id)));
+  app.post('/api/v1/telegram/unlink', every(user, rateLimit(deps, RATE_LIMITS.admin)), async (c) => {
+    await readJsonBody(c, z.object({}).strict());
+    const now = deps.clock.now();
+    const userId = c.get('user').id;
+    const rows = await deps.db.transaction(async (tx) => {
+      const changed = await tx.sql('UPDATE telegram_links SET is_active = false WHERE user_id = $1 AND is_active RETURNING chat_id', [userId]);
+      if (changed.length > 0) await writeAudit(tx, { at: now, action: 'telegram.unlinked', actor: { userId }, targetType: 'user', targetId: userId, detail: { by: 'web', chats: changed.length } });
+      return changed;
+    });
+    return c.json({ unlinked: rows.length });
+  });
+
+  // The platform's webhook. Answers 401 without the secret it was given at setWebhook, 404
+  // when the hub polls instead. The reply rides in the answer (the platform sends it), so a
+  // webhook needs no outbound call. An update already applied (a platform retry) is skipped.
+  app.post(TELEGRAM_WEBHOOK_PATH, rateLimit(deps, RATE_LIMITS.botWebhook), async (c) => {
+    const bot = deps.config.telegram;
+    if (!bot || bot.mode !== 'webhook' || !bot.webhookSecret) throw new HubError('not_found', 'no such route');
+    if (!sameSecret(c.req.header('X-Telegram-Bot-Api-Secret-Token'), bot.webhookSecret)) return c.json({ error: { code: 'unauthorized', message: 'wrong or missing secret token' } }, 401);
+    const update = (await readJsonBody(c, updateSchema)) as TelegramUpdate;
+    const reply = await deps.db.transaction(async (tx) => {
+      const [last] = await tx.sql<{ value: string }>(`SELECT value FROM telegram_bot_state WHERE key = 'webhook_last_update' FOR UPDATE`);
+      if (last && Number(last.value) >= update.update_id) return undefined;
+      const answer = await applyUpdate(tx, deps.clock.now(), update);
+      await tx.sql(
+        `INSERT INTO telegram_bot_state (key, value, updated_at) VALUES ('webhook_last_update', $1, now())
+         ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value, updated_at = now()`,
+        [String(update.update_id)],
+      );
+      return answer;
+    });
+    return c.json(reply ? { method: 'sendMessage', chat_id: reply.chatId, text: reply.text } : {});
+  });
+  return app;
+}
