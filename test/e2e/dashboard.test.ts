@@ -14,6 +14,7 @@ import type { Page } from 'playwright-core';
 import { totpCode } from '../../hub/src/auth/totp.ts';
 import { verifyExport } from '../../hub/src/evidence/manifest.ts';
 import { readZipFiles } from '../../hub/src/evidence/read-zip.ts';
+import { startBotApi } from '../../scripts/simulators/telegram-bot-api.ts';
 import { seriousViolations } from '../browser/accessibility.ts';
 import { launchChromium } from '../browser/chromium.ts';
 import { applianceUnderTest } from './appliance-under-test.ts';
@@ -31,7 +32,11 @@ t.test('the dashboard in a real browser', { timeout: 420_000 }, async (t) => {
     t.comment(`skipped: ${browser}`);
     return;
   }
+  // The messaging platform, simulated: the hub long-polls it for the bot's updates.
+  const bot = await startBotApi();
+  t.teardown(() => bot.close());
   const hub = await hubUnderTest(t, {
+    env: { HUB_TELEGRAM_BOT_TOKEN: bot.token, HUB_TELEGRAM_API_URL: bot.url },
     beforeStart: async (env) => {
       await createUserWithCli(env, 'admin@ui.test', 'admin', PASSWORD);
       await createUserWithCli(env, 'op@ui.test', 'operator', PASSWORD);
@@ -289,6 +294,21 @@ t.test('the dashboard in a real browser', { timeout: 420_000 }, async (t) => {
     await download.saveAs(file);
     const verdict = verifyExport(await readZipFiles(file));
     t.match(verdict, { ok: true, detections: 1 }, 'the downloaded export verifies');
+  });
+
+  await t.test('an operator links the messaging bot from the notifications page', async (t) => {
+    await page.goto(`${hub.url}/notifications`);
+    await page.click('#create-code');
+    await visible('#code-line');
+    const command = ((await page.textContent('#link-command')) ?? '').trim();
+    t.match(command, /^\/link [A-Z0-9]{8}$/, 'the page shows the /link command');
+    await bot.userSays(777001, command);
+    for (let i = 0; i < 100 && !bot.sent.some((m) => m.chatId === 777001); i++) await new Promise((r) => setTimeout(r, 100));
+    t.match(bot.sent.find((m) => m.chatId === 777001)?.text, /^Linked to op@ui\.test/, 'the bot answers on the chat');
+    await page.reload();
+    await page.waitForSelector('#links td:has-text("777001")');
+    t.match(await page.textContent('#links'), /active/);
+    await check('notifications');
   });
 
   await t.test('investigations: plate history, route over the collectors', async (t) => {

@@ -9,6 +9,7 @@ const SECTIONS: ReadonlyArray<{ href: string; label: string; adminOnly?: boolean
   { href: '/investigations', label: 'Investigations' },
   { href: '/watchlists', label: 'Watchlists' },
   { href: '/reports', label: 'Reports' },
+  { href: '/notifications', label: 'Notifications' },
   { href: '/admin/collectors', label: 'Collectors', adminOnly: true },
   { href: '/admin/users', label: 'Users', adminOnly: true },
   { href: '/admin/holds', label: 'Holds', adminOnly: true },

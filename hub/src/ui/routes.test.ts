@@ -6,7 +6,7 @@ import { imagePath } from './client/images.ts';
 const ctx = await adminTestContext(t);
 const viewer = await ctx.session('viewer');
 const admin = await ctx.session('admin');
-const PAGES = ['/live', '/search', '/investigations', '/watchlists', '/reports', '/detections/1', '/admin/collectors', '/admin/users', '/admin/audit', '/admin/holds'];
+const PAGES = ['/live', '/search', '/investigations', '/watchlists', '/reports', '/notifications', '/detections/1', '/admin/collectors', '/admin/users', '/admin/audit', '/admin/holds'];
 
 t.test('signed out: every page sends the browser to sign in, remembering where it was going', async (t) => {
   for (const path of PAGES) {

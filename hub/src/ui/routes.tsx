@@ -14,6 +14,7 @@ import { UsersPage } from './pages/users.tsx';
 import { AuditPage } from './pages/audit.tsx';
 import { HoldsPage } from './pages/holds.tsx';
 import { ReportsPage } from './pages/reports.tsx';
+import { NotificationsPage } from './pages/notifications.tsx';
 import { alertsPerDay, collectorHealth, detectionsPerHour } from '../reports/queries.ts';
 import type { Role, SessionUser } from '../auth/middleware.ts';
 import type { Context } from 'hono';
@@ -35,7 +36,7 @@ export function uiRoutes(deps: HubDeps): Hono {
     return c.body(script, 200, { 'Content-Type': 'text/javascript; charset=utf-8', 'Cache-Control': 'no-cache' });
   });
 
-  for (const path of ['/', '/login', '/live', '/search', '/detections/*', '/investigations', '/watchlists', '/reports', '/admin/*']) app.use(path, pageHeaders());
+  for (const path of ['/', '/login', '/live', '/search', '/detections/*', '/investigations', '/watchlists', '/reports', '/notifications', '/admin/*']) app.use(path, pageHeaders());
   app.get('/', (c) => c.redirect('/live', 302));
   app.get('/login', (c) => c.html(<SignInPage next={safeNext(c.req.query('next'))} />));
 
@@ -56,6 +57,7 @@ export function uiRoutes(deps: HubDeps): Hono {
   });
   page('/detections/:id{[0-9]{1,19}}', (user, c) => <DetectionPage user={user} id={c.req.param('id') ?? ''} />);
   page('/investigations', (user) => <InvestigationsPage user={user} />);
+  page('/notifications', (user) => <NotificationsPage user={user} botConfigured={deps.config.telegram !== undefined} />);
   page('/watchlists', (user) => <WatchlistsPage user={user} />);
   app.get('/reports', async (c) => {
     const user = await pageUser(deps, c);
