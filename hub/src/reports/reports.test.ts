@@ -1,4 +1,5 @@
 import t from 'tap';
+import type { CollectorContext } from '../collectors/context.ts';
 import { heartbeat } from '../collectors/heartbeat.ts';
 import { loadHubConfig } from '../config.ts';
 import { appendChainedDetections, insertCollector, sampleDetection } from '../db/test-fixtures.ts';
@@ -39,10 +40,10 @@ t.test('report figures from the database', async (t) => {
   await db.sql('INSERT INTO alerts (detection_id, watchlist_id, created_at) VALUES ($1, $2, $3)', [det?.id, list?.id, now]);
   t.match(await alertsPerDay(db, now), [{ count: 1 }]);
 
-  const ctx = { db, clock: { now: () => now }, log: createLog('silent'), config: loadHubConfig({}) };
+  const ctx: CollectorContext = { db, clock: { now: () => now }, log: createLog('silent'), config: loadHubConfig({}) };
   await db.sql(`UPDATE collectors SET status = 'active'`);
   for (const [depth, online] of [[3, 2], [9, 1], [0, 2]] as const) {
-    await heartbeat(ctx as never, north, { uptime_seconds: 10, queue_depth: depth, cameras_online: online, cameras_total: 2, config_version: 1 } as never);
+    await heartbeat(ctx, north, { uptime_seconds: 10, queue_depth: depth, cameras_online: online, cameras_total: 2, config_version: 1 });
   }
   t.match(await collectorHealth(db, now), [{ siteName: 'North', heartbeats: 3, maxQueueDepth: 9, minCamerasOnline: 1, camerasTotal: 2 }], 'heartbeats folded per hour');
 });
