@@ -73,6 +73,10 @@ const envSchema = z.object({
   HUB_TELEGRAM_API_URL: z.string().url().default('https://api.telegram.org'),
   HUB_TELEGRAM_MODE: z.enum(['polling', 'webhook']).default('polling'),
   HUB_TELEGRAM_WEBHOOK_SECRET: z.string().regex(/^[A-Za-z0-9_-]{16,256}$/, '16-256 letters, digits, _ or -').optional(),
+  /** Alerts for one chat within this many seconds go out as one message (spec: 5); 0 sends each at once. */
+  HUB_TELEGRAM_AGGREGATE_SECONDS: z.coerce.number().min(0).max(60).default(5),
+  /** A plate that reached a chat is not sent there again for this long (one parked car, one message). */
+  HUB_TELEGRAM_COOLDOWN_SECONDS: z.coerce.number().int().min(0).max(7 * 86_400).default(600),
   /** Heartbeat interval collectors are told to use; offline after 3 missed ones. */
   HUB_HEARTBEAT_SECONDS: z.coerce.number().int().positive().default(60),
   /**
@@ -122,7 +126,7 @@ export interface HubConfig {
   /** PEM files: the hub serves HTTPS itself, TLS 1.3 minimum. */
   tls?: { certFile: string; keyFile: string };
   /** The messaging bot, when configured. */
-  telegram?: { token: string; apiUrl: string; mode: 'polling' | 'webhook'; webhookSecret?: string };
+  telegram?: { token: string; apiUrl: string; mode: 'polling' | 'webhook'; webhookSecret?: string; aggregateMs: number; cooldownMs: number };
   /** Daily retention run: cron expression (UTC), or null when off. */
   retentionSchedule: string | null;
   retention: RetentionHorizons;
@@ -152,7 +156,7 @@ export function loadHubConfig(env: Readonly<Record<string, string | undefined>>)
     throw new Error('invalid hub configuration: HUB_TELEGRAM_MODE=webhook needs HUB_TELEGRAM_WEBHOOK_SECRET');
   }
   const telegram = e.HUB_TELEGRAM_BOT_TOKEN
-    ? { token: e.HUB_TELEGRAM_BOT_TOKEN, apiUrl: e.HUB_TELEGRAM_API_URL, mode: e.HUB_TELEGRAM_MODE, ...(e.HUB_TELEGRAM_WEBHOOK_SECRET ? { webhookSecret: e.HUB_TELEGRAM_WEBHOOK_SECRET } : {}) }
+    ? { token: e.HUB_TELEGRAM_BOT_TOKEN, apiUrl: e.HUB_TELEGRAM_API_URL, mode: e.HUB_TELEGRAM_MODE, aggregateMs: e.HUB_TELEGRAM_AGGREGATE_SECONDS * 1000, cooldownMs: e.HUB_TELEGRAM_COOLDOWN_SECONDS * 1000, ...(e.HUB_TELEGRAM_WEBHOOK_SECRET ? { webhookSecret: e.HUB_TELEGRAM_WEBHOOK_SECRET } : {}) }
     : undefined;
   const publicUrl = e.HUB_PUBLIC_URL ?? `${tls ? 'https' : 'http'}://${e.HUB_HOST}:${e.HUB_PORT}`;
   return {

@@ -22,6 +22,7 @@ import { createLog } from './log.ts';
 import { startRetentionSchedule } from './retention/schedule.ts';
 import { botApi } from './messaging/bot-api.ts';
 import { startPolling } from './messaging/polling.ts';
+import { startDelivery } from './messaging/delivery/run.ts';
 import { TELEGRAM_WEBHOOK_PATH } from './messaging/routes.ts';
 
 const config = loadHubConfig(process.env);
@@ -60,7 +61,11 @@ const live = createLiveBroker(deps, { maxConnectionsPerUser: config.liveMaxConne
 await live.start(db.listen.bind(db));
 const liveChannel = attachLiveChannel(server as Server, deps, live);
 // The alert worker runs here unless it runs as its own process (`npm run hub -- worker`).
-const alerts = config.alertWorker ? await startAlerts({ db, clock: systemClock, log }, { lockTimeoutMs: config.alertLockTimeoutMs }) : undefined;
+const alerts = config.alertWorker
+  ? await startAlerts({ db, clock: systemClock, log }, { lockTimeoutMs: config.alertLockTimeoutMs, ...(config.telegram ? { telegram: { cooldownMs: config.telegram.cooldownMs } } : {}) })
+  : undefined;
+// The bot's delivery worker goes where the alert worker goes (docs/messaging.md "Delivery").
+const delivery = config.alertWorker ? await startDelivery({ db, clock: systemClock, log, image: (sha) => images.get(sha) }, config) : undefined;
 // Partitions for the months ahead: checked daily so a long-running hub never runs out.
 const partitionTimer = setInterval(() => {
   ensureUpcomingPartitions(db, systemClock.now()).catch((err: unknown) => log.error({ err }, 'partition check failed'));
@@ -94,7 +99,7 @@ const shutdown = (signal: string): void => {
   void live.stop();
   // A batch in hand commits or rolls back whole; then the database closes. Unmoved images
   // stay in the journal and are replayed at the next start.
-  void Promise.all([alerts?.stop(), retention?.stop(), polling?.stop()])
+  void Promise.all([alerts?.stop(), delivery?.stop(), retention?.stop(), polling?.stop()])
     .catch((err: unknown) => log.error({ err }, 'alert worker or retention did not stop cleanly'))
     .finally(() => Promise.allSettled([images.close(), db.close()]).finally(() => process.exit(0)));
 };

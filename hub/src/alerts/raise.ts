@@ -8,6 +8,7 @@ import type { DbSession } from '../db/session.ts';
 import type { AlertEntrySnapshot } from '../db/schema/alerts.ts';
 import { matchPlate, type WatchlistIndex } from '../watchlists/match.ts';
 import { completeItems, type ClaimedItem } from './queue.ts';
+import { enqueueTelegram, type DeliveryPolicy } from '../messaging/delivery/enqueue.ts';
 
 /** Channel the live channel LISTENs on; payload: the new alert ids (JSON). */
 export const ALERT_CHANNEL = 'alerts';
@@ -17,9 +18,14 @@ export interface RaisedAlert {
   id: string;
   detectionPk: string;
   watchlistId: string;
+  plate: string;
 }
 
-export async function raiseAlerts(tx: DbSession, items: readonly ClaimedItem[], index: WatchlistIndex, now: Date): Promise<RaisedAlert[]> {
+/**
+ * `telegram`: queue bot deliveries for the new alerts in the same transaction (absent when
+ * no bot is configured, so nothing piles up for a worker that does not run).
+ */
+export async function raiseAlerts(tx: DbSession, items: readonly ClaimedItem[], index: WatchlistIndex, now: Date, telegram?: DeliveryPolicy): Promise<RaisedAlert[]> {
   const pks = [...new Set(items.map((i) => i.detectionPk))];
   const detections = await tx.sql<{ pk: string; plate_normalized: string }>(
     `SELECT k.detection_pk AS pk, d.plate_normalized
@@ -54,7 +60,9 @@ export async function raiseAlerts(tx: DbSession, items: readonly ClaimedItem[], 
        RETURNING id, detection_id, watchlist_id`,
       [JSON.stringify(rows), now.toISOString()],
     );
-    raised = inserted.map((r) => ({ id: String(r.id), detectionPk: String(r.detection_id), watchlistId: r.watchlist_id }));
+    const plates = new Map(detections.map((d) => [String(d.pk), d.plate_normalized]));
+    raised = inserted.map((r) => ({ id: String(r.id), detectionPk: String(r.detection_id), watchlistId: r.watchlist_id, plate: plates.get(String(r.detection_id)) ?? '' }));
+    if (telegram) await enqueueTelegram(tx, raised, now, telegram);
   }
   await completeItems(tx, items.map((i) => i.id), now);
   for (let i = 0; i < raised.length; i += MAX_NOTIFY_IDS) {

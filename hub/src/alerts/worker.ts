@@ -12,6 +12,7 @@ import type { WatchlistContext } from '../watchlists/context.ts';
 import { claimItems, failItem, reapStaleClaims, type ClaimedItem } from './queue.ts';
 import { raiseAlerts, type RaisedAlert } from './raise.ts';
 import { MAX_ALERT_ATTEMPTS } from './retry.ts';
+import type { DeliveryPolicy } from '../messaging/delivery/enqueue.ts';
 
 export interface AlertWorkerOptions {
   batchSize?: number;
@@ -20,6 +21,8 @@ export interface AlertWorkerOptions {
   reapEveryMs?: number;
   /** Told about every alert raised (tests, metrics); never awaited by the loop. */
   onRaised?: (alerts: readonly RaisedAlert[]) => void;
+  /** Queue messaging-bot deliveries for raised alerts (docs/messaging.md "Delivery"). */
+  telegram?: DeliveryPolicy;
 }
 
 export interface AlertWorkerStats {
@@ -61,7 +64,7 @@ export function createAlertWorker(ctx: WatchlistContext, cache: WatchlistCache, 
     for (const item of items) {
       try {
         const index = await cache.index();
-        const raised = await ctx.db.transaction((tx) => raiseAlerts(tx, [item], index, ctx.clock.now()));
+        const raised = await ctx.db.transaction((tx) => raiseAlerts(tx, [item], index, ctx.clock.now(), options.telegram));
         note(raised);
       } catch (err) {
         stats.failures += 1;
@@ -94,7 +97,7 @@ export function createAlertWorker(ctx: WatchlistContext, cache: WatchlistCache, 
     stats.items += items.length;
     try {
       const index = await cache.index();
-      const raised = await ctx.db.transaction((tx) => raiseAlerts(tx, items, index, ctx.clock.now()));
+      const raised = await ctx.db.transaction((tx) => raiseAlerts(tx, items, index, ctx.clock.now(), options.telegram));
       note(raised);
     } catch (err) {
       await settleOneByOne(items, err);

@@ -1,10 +1,13 @@
 /**
- * `npm run hub -- worker`: the alert worker as its own process (docs/alerts.md "Running
+ * `npm run hub -- worker`: the alert worker (and the messaging bot's delivery worker, when
+ * a bot is configured) as its own process (docs/alerts.md "Running
  * it"). Runs until SIGTERM or SIGINT, finishing the batch in hand. Needs PostgreSQL when
  * a hub runs beside it (a PGlite folder opens in one process only; then keep
  * HUB_ALERT_WORKER=on and let the hub run it).
  */
 import { startAlerts } from '../alerts/run.ts';
+import { startDelivery } from '../messaging/delivery/run.ts';
+import { treeImageReader } from '../messaging/delivery/images.ts';
 import { systemClock } from '../clock.ts';
 import { loadHubConfig } from '../config.ts';
 import { openDatabase } from '../db/client.ts';
@@ -18,7 +21,10 @@ export async function runWorkerCommand(args: readonly string[]): Promise<number>
   const config = loadHubConfig(process.env);
   const log = createLog(config.logLevel, process.stderr);
   const db = await openDatabase({ ...(config.databaseUrl ? { url: config.databaseUrl } : { dataDir: config.pgliteDir }), log, maxConnections: 3 });
-  const alerts = await startAlerts({ db, clock: systemClock, log }, { lockTimeoutMs: config.alertLockTimeoutMs });
+  const alerts = await startAlerts({ db, clock: systemClock, log }, { lockTimeoutMs: config.alertLockTimeoutMs, ...(config.telegram ? { telegram: { cooldownMs: config.telegram.cooldownMs } } : {}) });
+  // The bot's deliveries too, when a bot is configured; crops are read from the image tree
+  // (this process must not open the hub's image journal).
+  const delivery = await startDelivery({ db, clock: systemClock, log, image: treeImageReader(config.imageDir) }, config);
   process.send?.({ ready: true });
   const signal = await new Promise<NodeJS.Signals>((resolve) => {
     process.once('SIGTERM', () => resolve('SIGTERM'));
@@ -26,7 +32,7 @@ export async function runWorkerCommand(args: readonly string[]): Promise<number>
   });
   log.info({ signal, ...alerts.worker.stats() }, 'alert worker stopping');
   setTimeout(() => process.exit(1), 10_000).unref();
-  await alerts.stop();
+  await Promise.all([alerts.stop(), delivery?.stop()]);
   await db.close();
   return 0;
 }

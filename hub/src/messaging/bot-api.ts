@@ -1,4 +1,4 @@
-import { request } from 'undici';
+import { FormData, request } from 'undici';
 
 /**
  * The Telegram Bot API over HTTPS (undici). The base URL is configuration, so tests and the
@@ -21,11 +21,27 @@ export class BotApiError extends Error {
 
 export interface BotApi {
   call<T>(method: string, params: Record<string, unknown>, options?: { signal?: AbortSignal; timeoutMs?: number }): Promise<T>;
+  /** `sendPhoto` with the image's bytes as a multipart upload (the hub's images are not public). */
+  sendPhoto<T>(params: Record<string, string>, photo: Uint8Array, options?: { timeoutMs?: number }): Promise<T>;
 }
 
 export function botApi(baseUrl: string, token: string): BotApi {
   const base = `${baseUrl.replace(/\/+$/, '')}/bot${token}/`;
+  async function answer<T>(res: Awaited<ReturnType<typeof request>>): Promise<T> {
+    const body = (await res.body.json().catch(() => ({}))) as { ok?: boolean; result?: T; description?: string; parameters?: { retry_after?: number } };
+    if (res.statusCode !== 200 || body.ok !== true) {
+      throw new BotApiError(res.statusCode, body.description ?? 'no description', body.parameters?.retry_after);
+    }
+    return body.result as T;
+  }
   return {
+    async sendPhoto<T>(params: Record<string, string>, photo: Uint8Array, options: { timeoutMs?: number } = {}): Promise<T> {
+      const form = new FormData();
+      for (const [key, value] of Object.entries(params)) form.set(key, value);
+      form.set('photo', new Blob([new Uint8Array(photo)], { type: 'image/jpeg' }), 'plate.jpg');
+      const res = await request(`${base}sendPhoto`, { method: 'POST', body: form, headersTimeout: options.timeoutMs ?? 30_000, bodyTimeout: options.timeoutMs ?? 30_000 });
+      return answer<T>(res);
+    },
     async call<T>(method: string, params: Record<string, unknown>, options: { signal?: AbortSignal; timeoutMs?: number } = {}): Promise<T> {
       const res = await request(`${base}${method}`, {
         method: 'POST',
@@ -35,11 +51,7 @@ export function botApi(baseUrl: string, token: string): BotApi {
         bodyTimeout: options.timeoutMs ?? 65_000,
         ...(options.signal ? { signal: options.signal } : {}),
       });
-      const body = (await res.body.json().catch(() => ({}))) as { ok?: boolean; result?: T; description?: string; parameters?: { retry_after?: number } };
-      if (res.statusCode !== 200 || body.ok !== true) {
-        throw new BotApiError(res.statusCode, body.description ?? 'no description', body.parameters?.retry_after);
-      }
-      return body.result as T;
+      return answer<T>(res);
     },
   };
 }

@@ -97,7 +97,7 @@ t.test('link codes are rate limited per user', async (t) => {
 
 t.test('the webhook: secret checked, reply in the answer, a retried update applied once', async (t) => {
   const secret = 'webhook-secret-0123456789';
-  const app = createHubApp({ ...ctx.deps, config: { ...ctx.deps.config, telegram: { token: sim.token, apiUrl: sim.url, mode: 'webhook', webhookSecret: secret } } });
+  const app = createHubApp({ ...ctx.deps, config: { ...ctx.deps.config, telegram: { token: sim.token, apiUrl: sim.url, mode: 'webhook', webhookSecret: secret, aggregateMs: 5000, cooldownMs: 600_000 } } });
   const post = (body: unknown, header?: string) =>
     app.request('/api/v1/telegram/webhook', { method: 'POST', headers: { 'content-type': 'application/json', ...(header ? { 'X-Telegram-Bot-Api-Secret-Token': header } : {}) }, body: JSON.stringify(body) });
   const update = { update_id: 900001, message: { message_id: 1, chat: { id: CHAT, type: 'private' }, date: 0, text: '/help' } };

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { index, integer, pgTable, text, unique, uuid } from 'drizzle-orm/pg-core';
+import { bigint, boolean, index, integer, pgTable, text, uuid } from 'drizzle-orm/pg-core';
 import { z } from 'zod';
 import { alerts } from './alerts.ts';
 import { bigintString, timestamptz } from './columns.ts';
@@ -7,10 +7,14 @@ import { users } from './users.ts';
 
 export const notificationQueueChannels = ['telegram', 'push'] as const;
 export const notificationQueueChannelSchema = z.enum(notificationQueueChannels);
-export const notificationQueueStatuses = ['pending', 'processing', 'sent', 'failed'] as const;
+/** `suppressed` (migration 0019): not sent on purpose (muted, quiet hours, cooldown); the reason in last_error. */
+export const notificationQueueStatuses = ['pending', 'processing', 'sent', 'failed', 'suppressed'] as const;
 export const notificationQueueStatusSchema = z.enum(notificationQueueStatuses);
 
-/** One delivery per (alert, user, channel); retries 1 s, 5 s, 30 s then `failed`. */
+/**
+ * One delivery per (alert, user, channel, chat) (docs/messaging.md "Delivery"); retries
+ * 1 s, 5 s, 30 s then `failed`. The unique key is an expression index (migration 0019).
+ */
 export const notificationQueue = pgTable(
   'notification_queue',
   {
@@ -29,9 +33,11 @@ export const notificationQueue = pgTable(
     sentAt: timestamptz('sent_at'),
     nextRetryAt: timestamptz('next_retry_at').notNull().defaultNow(),
     lockedAt: timestamptz('locked_at'),
+    chatId: bigint('chat_id', { mode: 'bigint' }),
+    messageId: bigint('message_id', { mode: 'bigint' }),
+    uncertain: boolean('uncertain').notNull().default(false),
   },
   (t) => [
-    unique().on(t.alertId, t.userId, t.channel),
     index('notification_queue_status_retry_idx').on(t.status, t.nextRetryAt),
   ],
 );

@@ -1,0 +1,32 @@
+/**
+ * Who gets an alert on the bot, decided when the alert is raised (docs/messaging.md
+ * "Who gets a message"), pure: a subscriber with an active linked chat whose telegram
+ * preference (the watchlist's own, else the user's default, else on) is enabled. Muted
+ * chats and quiet hours still get a queue item, `suppressed` with the reason, so the
+ * dashboard can say why a phone stayed silent; the alert itself is stored and shown on the
+ * web either way. The per-plate cooldown is decided afterwards, in the database.
+ */
+import { inQuietHours } from './quiet-hours.ts';
+
+export interface Candidate {
+  alertId: string;
+  userId: string;
+  chatId: string;
+  plate: string;
+  detectionId: string;
+  mutedUntil: Date | null;
+  /** null: no preference row (the default: on, no quiet hours, UTC). */
+  enabled: boolean | null;
+  quietStart: string | null;
+  quietEnd: string | null;
+  timeZone: string;
+}
+
+export type Verdict = { send: true } | { send: false; reason: 'muted' | 'quiet_hours' } | { skip: true };
+
+export function verdictFor(c: Candidate, now: Date): Verdict {
+  if (c.enabled === false) return { skip: true };
+  if (c.mutedUntil && c.mutedUntil.getTime() > now.getTime()) return { send: false, reason: 'muted' };
+  if (inQuietHours(now, { start: c.quietStart, end: c.quietEnd, timeZone: c.timeZone })) return { send: false, reason: 'quiet_hours' };
+  return { send: true };
+}

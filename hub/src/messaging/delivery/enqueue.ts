@@ -1,0 +1,102 @@
+/**
+ * Queueing bot deliveries for new alerts, inside the alert worker's transaction (spec
+ * "Messaging bot notifications" 1): the alert, its live NOTIFY and its queue items commit
+ * together, so a crash can neither lose the items nor queue them twice (alerts are unique
+ * per detection and watchlist, and only newly raised ones come here).
+ */
+import type { DbSession } from '../../db/session.ts';
+import { verdictFor, type Candidate } from './eligibility.ts';
+
+export interface NewAlert {
+  id: string;
+  detectionPk: string;
+  watchlistId: string;
+  plate: string;
+}
+
+export interface DeliveryPolicy {
+  /** Per-plate cooldown per chat (HUB_TELEGRAM_COOLDOWN_SECONDS). */
+  cooldownMs: number;
+}
+
+type Row = {
+  alert_id: string;
+  user_id: string;
+  chat_id: string;
+  plate: string;
+  detection_id: string;
+  muted_until: Date | null;
+  enabled: boolean | null;
+  quiet_hours_start: string | null;
+  quiet_hours_end: string | null;
+  timezone: string | null;
+};
+
+export interface EnqueueCounts {
+  pending: number;
+  suppressed: number;
+}
+
+export async function enqueueTelegram(tx: DbSession, alerts: readonly NewAlert[], now: Date, policy: DeliveryPolicy): Promise<EnqueueCounts> {
+  if (alerts.length === 0) return { pending: 0, suppressed: 0 };
+  const rows = await tx.sql<Row>(
+    `SELECT v.id AS alert_id, s.user_id, l.chat_id, v.plate, v.detection_pk AS detection_id, l.muted_until,
+            p.enabled, p.quiet_hours_start::text, p.quiet_hours_end::text, p.timezone
+     FROM json_to_recordset($1::json) AS v (id bigint, detection_pk bigint, watchlist_id uuid, plate text)
+     JOIN subscriptions s ON s.watchlist_id = v.watchlist_id
+     JOIN users u ON u.id = s.user_id AND u.is_active
+     JOIN telegram_links l ON l.user_id = s.user_id AND l.is_active
+     LEFT JOIN LATERAL (
+       SELECT enabled, quiet_hours_start, quiet_hours_end, timezone FROM notification_preferences
+       WHERE user_id = s.user_id AND channel = 'telegram' AND (watchlist_id = v.watchlist_id OR watchlist_id IS NULL)
+       ORDER BY watchlist_id NULLS LAST LIMIT 1
+     ) p ON true
+     ORDER BY l.chat_id, v.plate, v.detection_pk, v.id`,
+    [JSON.stringify(alerts.map((a) => ({ id: a.id, detection_pk: a.detectionPk, watchlist_id: a.watchlistId, plate: a.plate })))],
+  );
+  const items: { alert_id: string; user_id: string; chat_id: string; status: 'pending' | 'suppressed'; reason: string | null }[] = [];
+  // The cooldown is one row per (chat, plate), taken in a fixed order (the ORDER BY above)
+  // so two alert workers never deadlock on it; a second worker's transaction waits for the
+  // first and then finds the cooldown running. Alerts of the detection that took it (one
+  // plate on two watchlists) go out together.
+  const granted = new Map<string, string | null>();
+  for (const r of rows) {
+    const candidate: Candidate = {
+      alertId: String(r.alert_id), userId: r.user_id, chatId: String(r.chat_id), plate: r.plate, detectionId: String(r.detection_id),
+      mutedUntil: r.muted_until ? new Date(r.muted_until) : null, enabled: r.enabled, quietStart: r.quiet_hours_start, quietEnd: r.quiet_hours_end,
+      timeZone: r.timezone ?? 'UTC',
+    };
+    const verdict = verdictFor(candidate, now);
+    if ('skip' in verdict) continue;
+    const base = { alert_id: candidate.alertId, user_id: candidate.userId, chat_id: candidate.chatId };
+    if (!verdict.send) {
+      items.push({ ...base, status: 'suppressed', reason: verdict.reason });
+      continue;
+    }
+    const key = `${candidate.chatId}/${candidate.plate}`;
+    if (!granted.has(key)) granted.set(key, (await takeCooldown(tx, candidate, now, policy.cooldownMs)) ? candidate.detectionId : null);
+    const holder = granted.get(key);
+    items.push(holder === candidate.detectionId ? { ...base, status: 'pending', reason: null } : { ...base, status: 'suppressed', reason: 'cooldown' });
+  }
+  if (items.length === 0) return { pending: 0, suppressed: 0 };
+  await tx.sql(
+    `INSERT INTO notification_queue (alert_id, user_id, channel, chat_id, status, last_error, created_at, next_retry_at, sent_at)
+     SELECT v.alert_id, v.user_id, 'telegram', v.chat_id, v.status, v.reason, $2::timestamptz, $2::timestamptz, NULL
+     FROM json_to_recordset($1::json) AS v (alert_id bigint, user_id uuid, chat_id bigint, status text, reason text)
+     ON CONFLICT DO NOTHING`,
+    [JSON.stringify(items), now.toISOString()],
+  );
+  return { pending: items.filter((i) => i.status === 'pending').length, suppressed: items.filter((i) => i.status === 'suppressed').length };
+}
+
+/** Takes the (chat, plate) cooldown unless it is running for another detection. */
+async function takeCooldown(tx: DbSession, c: Candidate, now: Date, cooldownMs: number): Promise<boolean> {
+  const rows = await tx.sql<{ detection_id: string }>(
+    `INSERT INTO telegram_plate_cooldowns (chat_id, plate, detection_id, until) VALUES ($1::bigint, $2, $3::bigint, $4::timestamptz)
+     ON CONFLICT (chat_id, plate) DO UPDATE SET detection_id = EXCLUDED.detection_id, until = EXCLUDED.until
+       WHERE telegram_plate_cooldowns.until <= $5::timestamptz OR telegram_plate_cooldowns.detection_id = EXCLUDED.detection_id
+     RETURNING detection_id`,
+    [c.chatId, c.plate, c.detectionId, new Date(now.getTime() + cooldownMs).toISOString(), now.toISOString()],
+  );
+  return rows.length > 0;
+}

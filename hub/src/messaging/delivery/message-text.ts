@@ -1,0 +1,75 @@
+/**
+ * The words of an alert message (spec "Messaging bot notifications" 2), pure: plate,
+ * watchlist, time in the user's zone, site and camera, confidence as a percentage, a link to
+ * the detection on the dashboard. Plain text (no parse mode): plates and names come from
+ * cameras and users, and nothing in them can break the formatting. One alert becomes a
+ * photo caption (1,024 characters at most); several become one message (4,096).
+ */
+export interface AlertLine {
+  alertId: string;
+  detectionId: string;
+  plate: string;
+  watchlistName: string;
+  priority: string;
+  capturedAt: Date;
+  /** 0..1; null when the camera reported none. */
+  confidence: number | null;
+  siteName: string;
+  cameraName: string;
+  /** An earlier send of this alert may have arrived (docs/messaging.md "Exactly once"). */
+  uncertain: boolean;
+}
+
+export const CAPTION_LIMIT = 1024;
+export const MESSAGE_LIMIT = 4096;
+const REPEAT_NOTE = 'Possibly a repeat: the hub restarted while sending this.';
+
+export function formatTime(at: Date, timeZone: string): string {
+  const options: Intl.DateTimeFormatOptions = { weekday: 'short', day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23', timeZoneName: 'short' };
+  try {
+    return new Intl.DateTimeFormat('en-GB', { ...options, timeZone }).format(at);
+  } catch {
+    return new Intl.DateTimeFormat('en-GB', { ...options, timeZone: 'UTC' }).format(at);
+  }
+}
+
+const percent = (confidence: number | null): string => (confidence === null ? 'confidence not reported' : `confidence ${Math.round(confidence * 100)}%`);
+const link = (baseUrl: string, detectionId: string): string => `${baseUrl.replace(/\/+$/, '')}/detections/${detectionId}`;
+const cut = (text: string, limit: number): string => (text.length <= limit ? text : `${text.slice(0, limit - 1)}…`);
+
+/** One alert: the caption under its crop (or the text when there is no crop). */
+export function singleAlertText(a: AlertLine, timeZone: string, baseUrl: string): string {
+  const lines = [
+    `🚨 ${a.plate} on ${a.watchlistName} (${a.priority})`,
+    formatTime(a.capturedAt, timeZone),
+    `${a.siteName} · ${a.cameraName}`,
+    percent(a.confidence),
+    link(baseUrl, a.detectionId),
+  ];
+  if (a.uncertain) lines.push(REPEAT_NOTE);
+  return cut(lines.join('\n'), CAPTION_LIMIT);
+}
+
+/**
+ * Several alerts for one chat inside the aggregation window: a header, one block per alert
+ * (newest last) while they fit, then how many more and where to see them.
+ */
+export function aggregatedText(alerts: readonly AlertLine[], timeZone: string, baseUrl: string): string {
+  const header = `🚨 ${alerts.length} alerts`;
+  const blocks = alerts.map((a) =>
+    [
+      `${a.plate} on ${a.watchlistName} (${a.priority})${a.uncertain ? ' (possibly a repeat)' : ''}`,
+      `${formatTime(a.capturedAt, timeZone)} · ${a.siteName} · ${a.cameraName} · ${percent(a.confidence)}`,
+      link(baseUrl, a.detectionId),
+    ].join('\n'),
+  );
+  const more = (n: number): string => `…and ${n} more: ${baseUrl.replace(/\/+$/, '')}/live`;
+  let text = header;
+  for (let i = 0; i < blocks.length; i++) {
+    const next = `${text}\n\n${blocks[i]}`;
+    const reserve = i < blocks.length - 1 ? more(blocks.length - i - 1).length + 2 : 0;
+    if (next.length + reserve > MESSAGE_LIMIT) return `${text}\n\n${more(blocks.length - i)}`;
+    text = next;
+  }
+  return text;
+}
