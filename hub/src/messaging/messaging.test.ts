@@ -110,3 +110,31 @@ t.test('the webhook: secret checked, reply in the answer, a retried update appli
   t.equal((await post({ update_id: 'x' }, secret)).status, 400);
   t.equal((await ctx.app.request('/api/v1/telegram/webhook', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })).status, 404, 'a hub that polls has no webhook');
 });
+
+t.test('preferences over HTTP: defaults, per watchlist, quiet hours validated; mute from the web', async (t) => {
+  const empty = (await (await send(ctx, operator, 'GET', '/api/v1/notifications/preferences')).json()) as { preferences: unknown[] };
+  t.same(empty.preferences, [], 'no rows: the defaults apply');
+  const list = (await (await send(ctx, operator, 'POST', '/api/v1/watchlist', { name: 'Prefs list' })).json()) as { id: string };
+  const base = { watchlist_id: null, channel: 'telegram', enabled: true, quiet_hours_start: '22:00', quiet_hours_end: '07:00', timezone: 'Europe/Berlin' };
+  t.equal((await send(ctx, operator, 'PUT', '/api/v1/notifications/preferences', base)).status, 200);
+  const res = await send(ctx, operator, 'PUT', '/api/v1/notifications/preferences', { ...base, watchlist_id: list.id, enabled: false, quiet_hours_start: null, quiet_hours_end: null });
+  const body = (await res.json()) as { preferences: Array<Record<string, unknown>> };
+  t.match(body.preferences, [
+    { watchlist_id: null, channel: 'telegram', enabled: true, quiet_hours_start: '22:00', quiet_hours_end: '07:00', timezone: 'Europe/Berlin' },
+    { watchlist_id: list.id, watchlist_name: 'Prefs list', enabled: false, quiet_hours_start: null },
+  ]);
+  t.equal((await send(ctx, operator, 'PUT', '/api/v1/notifications/preferences', { ...base, quiet_hours_start: '22:00' , quiet_hours_end: null })).status, 400, 'one end of the quiet hours');
+  t.equal((await send(ctx, operator, 'PUT', '/api/v1/notifications/preferences', { ...base, quiet_hours_start: '24:00' })).status, 400, 'not a time');
+  t.equal((await send(ctx, operator, 'PUT', '/api/v1/notifications/preferences', { ...base, timezone: 'Mars/Olympus' })).status, 400, 'not a zone');
+  t.equal((await send(ctx, operator, 'PUT', '/api/v1/notifications/preferences', { ...base, channel: 'sms' })).status, 400, 'not a channel');
+  t.equal((await send(ctx, operator, 'PUT', '/api/v1/notifications/preferences', { ...base, watchlist_id: '00000000-0000-4000-8000-000000000000' })).status, 404);
+  t.equal((await send(ctx, null, 'GET', '/api/v1/notifications/preferences')).status, 401);
+
+  t.match(await replyTo(`/link ${await linkCode()}`), /^Linked to/);
+  const muted = (await (await send(ctx, operator, 'POST', '/api/v1/telegram/mute', { duration: '30m' })).json()) as { chats: number; muted_until: string };
+  t.equal(muted.chats, 1);
+  t.equal(new Date(muted.muted_until).getTime(), ctx.clock.now().getTime() + 30 * 60_000);
+  t.match(await replyTo('/status'), /Muted until/, 'the chat sees the mute set on the web');
+  t.equal((await send(ctx, operator, 'POST', '/api/v1/telegram/mute', { duration: 'forever' })).status, 400);
+  t.same(await (await send(ctx, operator, 'POST', '/api/v1/telegram/mute', { duration: null })).json(), { chats: 1, muted_until: null });
+});

@@ -10,6 +10,8 @@ import { HubError } from '../errors.ts';
 import { readJsonBody } from '../http/json-body.ts';
 import { applyUpdate, type TelegramUpdate } from './handle-update.ts';
 import { createLinkCode, linkState } from './link-codes.ts';
+import { parseDuration } from './bot-commands.ts';
+import { listPreferences, muteChats, preferenceSchema, setPreference } from './preferences.ts';
 
 /**
  * The messaging bot over HTTP (docs/messaging.md): a signed-in user's link code and link
@@ -51,6 +53,21 @@ export function messagingRoutes(deps: HubDeps): Hono<AuthEnv> {
       return changed;
     });
     return c.json({ unlinked: rows.length });
+  });
+
+  // Mute from the web, like /mute in the chat: `duration` as the bot takes it, null unmutes.
+  app.post('/api/v1/telegram/mute', every(user, rateLimit(deps, RATE_LIMITS.admin)), async (c) => {
+    const body = await readJsonBody(c, z.object({ duration: z.string().max(10).nullable() }).strict());
+    const ms = body.duration === null ? null : parseDuration(body.duration);
+    if (ms === undefined) throw new HubError('bad_request', 'duration: say how long, as 30m, 2h or 1d (at most 30 days), or null to unmute');
+    return c.json(await muteChats(deps.db, deps.clock, c.get('user').id, ms));
+  });
+
+  app.get('/api/v1/notifications/preferences', user, async (c) => c.json({ preferences: await listPreferences(deps.db, c.get('user').id) }));
+  app.put('/api/v1/notifications/preferences', every(user, rateLimit(deps, RATE_LIMITS.admin)), async (c) => {
+    const input = await readJsonBody(c, preferenceSchema);
+    await setPreference(deps.db, deps.clock, c.get('user').id, input);
+    return c.json({ preferences: await listPreferences(deps.db, c.get('user').id) });
   });
 
   // The platform's webhook. Answers 401 without the secret it was given at setWebhook, 404
