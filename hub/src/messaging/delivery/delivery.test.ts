@@ -132,6 +132,18 @@ t.test('20 alerts within 5 s for one chat: one aggregated message', async (t) =>
   for (const plate of plates) t.match(got[0]?.text, plate);
 });
 
+t.test('more alerts than one message holds: the rest follow in the next, none reduced to a count', async (t) => {
+  const before = sentTo(1001).length;
+  const plates = await watched(45);
+  await pass(WINDOW);
+  await pass(0);
+  const got = sentTo(1001).slice(before);
+  t.ok(got.length >= 2, `${got.length} messages`);
+  t.match(got[0]?.text, /\(more follow\)/);
+  const all = got.map((m) => m.text).join('\n');
+  for (const plate of plates) t.equal(all.split(`${plate} on `).length - 1, 1, `${plate} once`);
+});
+
 t.test('a 429 pauses every chat for retry_after; nothing is lost and no attempt is spent', async (t) => {
   await db.sql(`UPDATE telegram_links SET muted_until = NULL WHERE chat_id = 1002`);
   const before = { a: sentTo(1001).length, b: sentTo(1002).length };

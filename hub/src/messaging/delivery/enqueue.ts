@@ -73,6 +73,10 @@ export async function enqueueTelegram(tx: DbSession, alerts: readonly NewAlert[]
       items.push({ ...base, status: 'suppressed', reason: verdict.reason });
       continue;
     }
+    if (policy.cooldownMs === 0) {
+      items.push({ ...base, status: 'pending', reason: null });
+      continue;
+    }
     const key = `${candidate.chatId}/${candidate.plate}`;
     if (!granted.has(key)) granted.set(key, (await takeCooldown(tx, candidate, now, policy.cooldownMs)) ? candidate.detectionId : null);
     const holder = granted.get(key);

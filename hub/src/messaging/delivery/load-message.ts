@@ -8,12 +8,15 @@ import type { AlertLine } from './message-text.ts';
 
 export interface MessageContent {
   lines: AlertLine[];
+  /** The queue item behind each line, in the same order. */
+  itemIds: string[];
   timeZone: string;
   /** The crop of the first alert, when it has one (a single alert goes as a photo). */
   cropHash: string | null;
 }
 
 type Row = {
+  item_id: string;
   alert_id: string;
   detection_id: string;
   uncertain: boolean;
@@ -31,7 +34,7 @@ type Row = {
 
 export async function loadMessage(db: DbSession, messageId: string): Promise<MessageContent> {
   const rows = await db.sql<Row>(
-    `SELECT a.id AS alert_id, a.detection_id, q.uncertain, d.plate_number, d.captured_at, d.confidence, d.camera_id, d.crop_image_hash,
+    `SELECT q.id AS item_id, a.id AS alert_id, a.detection_id, q.uncertain, d.plate_number, d.captured_at, d.confidence, d.camera_id, d.crop_image_hash,
             c.site_name, c.config, w.name AS watchlist_name, w.priority,
             (SELECT p.timezone FROM notification_preferences p
              WHERE p.user_id = q.user_id AND p.channel = 'telegram' AND (p.watchlist_id = a.watchlist_id OR p.watchlist_id IS NULL)
@@ -58,5 +61,5 @@ export async function loadMessage(db: DbSession, messageId: string): Promise<Mes
     cameraName: cameraName(r.config ?? {}, r.camera_id),
     uncertain: r.uncertain,
   }));
-  return { lines, timeZone: rows[0]?.timezone ?? 'UTC', cropHash: rows[0]?.crop_image_hash ?? null };
+  return { lines, itemIds: rows.map((r) => String(r.item_id)), timeZone: rows[0]?.timezone ?? 'UTC', cropHash: rows[0]?.crop_image_hash ?? null };
 }

@@ -51,25 +51,24 @@ export function singleAlertText(a: AlertLine, timeZone: string, baseUrl: string)
 }
 
 /**
- * Several alerts for one chat inside the aggregation window: a header, one block per alert
- * (newest last) while they fit, then how many more and where to see them.
+ * Several alerts for one chat inside the aggregation window: a header, then one block per
+ * alert in order while they fit in one message (4,096 characters). `included` says how many
+ * did; the worker puts the rest back in the queue for the next message, so no alert is ever
+ * reduced to a count.
  */
-export function aggregatedText(alerts: readonly AlertLine[], timeZone: string, baseUrl: string): string {
-  const header = `🚨 ${alerts.length} alerts`;
-  const blocks = alerts.map((a) =>
-    [
-      `${a.plate} on ${a.watchlistName} (${a.priority})${a.uncertain ? ' (possibly a repeat)' : ''}`,
-      `${formatTime(a.capturedAt, timeZone)} · ${a.siteName} · ${a.cameraName} · ${percent(a.confidence)}`,
+export function aggregatedText(alerts: readonly AlertLine[], timeZone: string, baseUrl: string): { text: string; included: number } {
+  let text = `🚨 ${alerts.length} alerts`;
+  let included = 0;
+  for (const a of alerts) {
+    const block = [
+      `${cut(a.plate, 20)} on ${cut(a.watchlistName, 60)} (${a.priority})${a.uncertain ? ' (possibly a repeat)' : ''}`,
+      `${formatTime(a.capturedAt, timeZone)} · ${cut(a.siteName, 60)} · ${cut(a.cameraName, 60)} · ${percent(a.confidence)}`,
       link(baseUrl, a.detectionId),
-    ].join('\n'),
-  );
-  const more = (n: number): string => `…and ${n} more: ${baseUrl.replace(/\/+$/, '')}/live`;
-  let text = header;
-  for (let i = 0; i < blocks.length; i++) {
-    const next = `${text}\n\n${blocks[i]}`;
-    const reserve = i < blocks.length - 1 ? more(blocks.length - i - 1).length + 2 : 0;
-    if (next.length + reserve > MESSAGE_LIMIT) return `${text}\n\n${more(blocks.length - i)}`;
-    text = next;
+    ].join('\n');
+    if (text.length + 2 + block.length > MESSAGE_LIMIT && included > 0) break;
+    text = `${text}\n\n${block}`;
+    included += 1;
   }
-  return text;
+  if (included < alerts.length) text = text.replace(/^🚨 \d+ alerts/, `🚨 ${included} alerts (more follow)`);
+  return { text: cut(text, MESSAGE_LIMIT), included };
 }

@@ -31,10 +31,16 @@ t.test('message words', async (t) => {
   t.notMatch(text, /repeat/);
   t.match(singleAlertText(line(1, { uncertain: true }), 'UTC', 'https://hub.test'), /Possibly a repeat/);
   t.ok(singleAlertText(line(1, { watchlistName: 'x'.repeat(3000) }), 'UTC', 'https://hub.test').length <= 1024, 'a caption stays under 1,024');
+  const twenty = aggregatedText(Array.from({ length: 20 }, (_, i) => line(i)), 'UTC', 'https://hub.test');
+  t.equal(twenty.included, 20, 'twenty typical alerts fit in one message');
+  t.match(twenty.text, /^🚨 20 alerts\n\nAB0CD on Stolen \(high\)\n/);
   const many = aggregatedText(Array.from({ length: 200 }, (_, i) => line(i)), 'UTC', 'https://hub.test');
-  t.ok(many.length <= MESSAGE_LIMIT, 'an aggregate stays under 4,096');
-  t.match(many, /^🚨 200 alerts/);
-  t.match(many, /…and \d+ more: https:\/\/hub\.test\/live$/);
+  t.ok(many.text.length <= MESSAGE_LIMIT, 'an aggregate stays under 4,096');
+  t.ok(many.included > 20 && many.included < 200, `${many.included} of 200 fit; the rest wait for the next message`);
+  t.match(many.text, new RegExp(`^🚨 ${many.included} alerts \\(more follow\\)`));
+  t.equal((many.text.match(/\/detections\//g) ?? []).length, many.included, 'every included alert has its own block');
+  const huge = aggregatedText([line(1, { watchlistName: 'w'.repeat(5000) }), line(2)], 'UTC', 'https://hub.test');
+  t.equal(huge.included, 2, 'long names are cut, not the alerts');
 });
 
 t.test('retry schedule and 429 pause', async (t) => {

@@ -66,6 +66,19 @@ export async function claimChat(db: DbSession, chatId: string, now: Date, limit 
   });
 }
 
+/** Items claimed into a message they did not fit in: back to the queue, attempt refunded. */
+export async function releaseItems(db: DbSession, messageId: string, itemIds: readonly string[]): Promise<void> {
+  if (itemIds.length === 0) return;
+  await db.transaction(async (tx) => {
+    await tx.sql(
+      `UPDATE notification_queue SET status = 'pending', attempts = greatest(attempts - 1, 0), locked_at = NULL, message_id = NULL
+       WHERE message_id = $1::bigint AND status = 'processing' AND id IN (SELECT value::bigint FROM json_array_elements_text($2::json))`,
+      [messageId, JSON.stringify(itemIds)],
+    );
+    await tx.sql(`UPDATE telegram_messages SET alerts = alerts - $2 WHERE id = $1::bigint`, [messageId, itemIds.length]);
+  });
+}
+
 /** The commit just before the request leaves: from here on the outcome may be unknown. */
 export async function markSending(db: DbSession, messageId: string, method: string, now: Date): Promise<boolean> {
   const rows = await db.sql(

@@ -15,7 +15,7 @@ import type { Listen } from '../../watchlists/cache.ts';
 import { BotApiError, type BotApi } from '../bot-api.ts';
 import { loadMessage } from './load-message.ts';
 import { aggregatedText, singleAlertText } from './message-text.ts';
-import { claimChat, dueChats, markSending, pausedUntil, pauseSending, reapStaleDeliveries, settleFailed, settleSent, type ClaimedMessage, type Failure } from './queue.ts';
+import { claimChat, dueChats, markSending, releaseItems, pausedUntil, pauseSending, reapStaleDeliveries, settleFailed, settleSent, type ClaimedMessage, type Failure } from './queue.ts';
 import { pauseAfter429 } from './retry.ts';
 import { createSendLimits, type SendLimits } from './send-limits.ts';
 
@@ -101,7 +101,11 @@ export function createDeliveryWorker(deps: DeliveryDeps, options: DeliveryOption
     const content = await loadMessage(deps.db, message.messageId);
     const single = content.lines.length === 1 ? content.lines[0] : undefined;
     const photo = single && content.cropHash ? await deps.image(content.cropHash).catch(() => undefined) : undefined;
-    const text = single ? singleAlertText(single, content.timeZone, options.publicUrl) : aggregatedText(content.lines, content.timeZone, options.publicUrl);
+    const aggregate = single ? undefined : aggregatedText(content.lines, content.timeZone, options.publicUrl);
+    const text = single ? singleAlertText(single, content.timeZone, options.publicUrl) : (aggregate?.text ?? '');
+    const included = aggregate?.included ?? content.lines.length;
+    // What did not fit in one message waits for the next (at once: it is due already).
+    if (included < content.lines.length) await releaseItems(deps.db, message.messageId, content.itemIds.slice(included));
     const method = photo ? 'sendPhoto' : 'sendMessage';
     // The last commit before the request leaves (docs/messaging.md "Exactly once").
     if (!(await markSending(deps.db, message.messageId, method, deps.clock.now()))) return;
@@ -115,7 +119,7 @@ export function createDeliveryWorker(deps: DeliveryDeps, options: DeliveryOption
       consecutive429 = 0;
       await settleSent(deps.db, message, sent.value?.message_id ?? null, now);
       stats.messages += 1;
-      options.onSent?.({ chatId: message.chatId, method, alerts: content.lines.length, text });
+      options.onSent?.({ chatId: message.chatId, method, alerts: included, text });
       return;
     }
     const failure = classify(sent.error, now);
