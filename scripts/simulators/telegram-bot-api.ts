@@ -62,11 +62,13 @@ export async function startBotApi(options: { token?: string; port?: number; host
   let limited = { count: 0, retryAfter: 0 };
   let webhook: { url: string; secret: string | undefined } | undefined;
 
+  // As the Bot API: parameters in the query string, the body (JSON, form, multipart), or both.
   const params = async (c: Context): Promise<Record<string, unknown>> => {
+    const query = Object.fromEntries(new URL(c.req.url).searchParams);
     const type = c.req.header('content-type') ?? '';
-    if (type.includes('application/json')) return (await c.req.json().catch(() => ({}))) as Record<string, unknown>;
-    if (type.includes('multipart/form-data') || type.includes('application/x-www-form-urlencoded')) return (await c.req.parseBody()) as Record<string, unknown>;
-    return Object.fromEntries(new URL(c.req.url).searchParams);
+    if (type.includes('application/json')) return { ...query, ...((await c.req.json().catch(() => ({}))) as Record<string, unknown>) };
+    if (type.includes('multipart/form-data') || type.includes('application/x-www-form-urlencoded')) return { ...query, ...((await c.req.parseBody()) as Record<string, unknown>) };
+    return query;
   };
 
   const app = new Hono();

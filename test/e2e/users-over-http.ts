@@ -26,6 +26,7 @@ export interface HttpUser {
   totpSecret: string;
   get(path: string): Promise<Response>;
   post(path: string, body?: unknown): Promise<Response>;
+  put(path: string, body: unknown): Promise<Response>;
 }
 
 class Jar {
@@ -71,5 +72,6 @@ export async function signInOverHttp(hubUrl: string, email: string, password: st
     totpSecret: setup.manual_entry_key,
     get: (path) => call('GET', path),
     post: (path, body) => call('POST', path, body ?? {}),
+    put: (path, body) => call('PUT', path, body),
   };
 }

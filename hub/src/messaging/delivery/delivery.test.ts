@@ -90,6 +90,7 @@ t.test('one watched plate: one photo for the linked subscriber, nobody else; mut
   const [message] = sentTo(1001);
   t.equal(message?.method, 'sendPhoto');
   t.equal(message?.photoBytes, 2048, 'the plate crop, as a photo');
+  t.notMatch(message?.text, /\r/, 'line breaks arrive as written');
   t.match(message?.text, new RegExp(`${plate} on Stolen vehicles \\(critical\\)`));
   t.match(message?.text, /Ingest test site · gate-1/);
   t.match(message?.text, /confidence 87%/);
