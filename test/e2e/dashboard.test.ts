@@ -308,6 +308,20 @@ t.test('the dashboard in a real browser', { timeout: 420_000 }, async (t) => {
     await page.reload();
     await page.waitForSelector('#links td:has-text("777001")');
     t.match(await page.textContent('#links'), /active/);
+    // Quiet hours for the bot and a mute, from the page.
+    const telegram = 'form[data-channel="telegram"]';
+    await page.fill(`${telegram} input[name="quiet_hours_start"]`, '22:00');
+    await page.fill(`${telegram} input[name="quiet_hours_end"]`, '06:30');
+    await page.fill(`${telegram} input[name="timezone"]`, 'Europe/Berlin');
+    await page.click(`${telegram} button[type="submit"]`);
+    await page.waitForSelector('#message:has-text("Saved.")');
+    const prefs = (await page.evaluate(() => fetch('/api/v1/notifications/preferences').then((r) => r.json()))) as { preferences: unknown[] };
+    t.match(prefs.preferences, [{ watchlist_id: null, channel: 'telegram', enabled: true, quiet_hours_start: '22:00', quiet_hours_end: '06:30', timezone: 'Europe/Berlin' }], 'quiet hours saved');
+    await page.selectOption('#mute-for', '2h');
+    await page.click('#mute');
+    await page.waitForSelector('#message:has-text("Muted until")');
+    const links = (await page.evaluate(() => fetch('/api/v1/telegram/link').then((r) => r.json()))) as { links: Array<{ muted_until: string | null }> };
+    t.ok(links.links[0]?.muted_until && Date.parse(links.links[0].muted_until) > Date.now() + 100 * 60_000, 'muted for two hours');
     await check('notifications');
   });
 

@@ -1,7 +1,8 @@
 /**
  * Who gets an alert on the bot, decided when the alert is raised (docs/messaging.md
  * "Who gets a message"), pure: a subscriber with an active linked chat whose telegram
- * preference (the watchlist's own, else the user's default, else on) is enabled. Muted
+ * preference is enabled (the watchlist's own row, else the user's default, else on; the
+ * query in enqueue.ts merges them as effective-preference.ts does for the web). Muted
  * chats and quiet hours still get a queue item, `suppressed` with the reason, so the
  * dashboard can say why a phone stayed silent; the alert itself is stored and shown on the
  * web either way. The per-plate cooldown is decided afterwards, in the database.

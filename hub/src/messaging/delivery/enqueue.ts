@@ -41,16 +41,18 @@ export async function enqueueTelegram(tx: DbSession, alerts: readonly NewAlert[]
   if (alerts.length === 0) return { pending: 0, suppressed: 0 };
   const rows = await tx.sql<Row>(
     `SELECT v.id AS alert_id, s.user_id, l.chat_id, v.plate, v.detection_pk AS detection_id, l.muted_until,
-            p.enabled, p.quiet_hours_start::text, p.quiet_hours_end::text, p.timezone
+            COALESCE(pw.enabled, pd.enabled) AS enabled,
+            CASE WHEN pw.quiet_hours_start IS NOT NULL THEN pw.quiet_hours_start ELSE pd.quiet_hours_start END::text AS quiet_hours_start,
+            CASE WHEN pw.quiet_hours_start IS NOT NULL THEN pw.quiet_hours_end ELSE pd.quiet_hours_end END::text AS quiet_hours_end,
+            CASE WHEN pw.quiet_hours_start IS NOT NULL THEN pw.timezone ELSE pd.timezone END AS timezone
      FROM json_to_recordset($1::json) AS v (id bigint, detection_pk bigint, watchlist_id uuid, plate text)
      JOIN subscriptions s ON s.watchlist_id = v.watchlist_id
      JOIN users u ON u.id = s.user_id AND u.is_active
      JOIN telegram_links l ON l.user_id = s.user_id AND l.is_active
-     LEFT JOIN LATERAL (
-       SELECT enabled, quiet_hours_start, quiet_hours_end, timezone FROM notification_preferences
-       WHERE user_id = s.user_id AND channel = 'telegram' AND (watchlist_id = v.watchlist_id OR watchlist_id IS NULL)
-       ORDER BY watchlist_id NULLS LAST LIMIT 1
-     ) p ON true
+     -- The watchlist's own preference decides on/off and, when it sets them, the quiet
+     -- hours; otherwise the user's default for the channel does.
+     LEFT JOIN notification_preferences pw ON pw.user_id = s.user_id AND pw.channel = 'telegram' AND pw.watchlist_id = v.watchlist_id
+     LEFT JOIN notification_preferences pd ON pd.user_id = s.user_id AND pd.channel = 'telegram' AND pd.watchlist_id IS NULL
      ORDER BY l.chat_id, v.plate, v.detection_pk, v.id`,
     [JSON.stringify(alerts.map((a) => ({ id: a.id, detection_pk: a.detectionPk, watchlist_id: a.watchlistId, plate: a.plate })))],
   );

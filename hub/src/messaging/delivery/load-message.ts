@@ -1,6 +1,6 @@
 /**
  * What a claimed message carries: each item's alert with the words it needs and the crop's
- * hash, and the time zone to write times in (the recipient's telegram preference).
+ * hash, and the time zone to write times in (the zone of the recipient's telegram default).
  */
 import type { DbSession } from '../../db/session.ts';
 import { cameraName } from '../../alerts/payload.ts';
@@ -37,8 +37,7 @@ export async function loadMessage(db: DbSession, messageId: string): Promise<Mes
     `SELECT q.id AS item_id, a.id AS alert_id, a.detection_id, q.uncertain, d.plate_number, d.captured_at, d.confidence, d.camera_id, d.crop_image_hash,
             c.site_name, c.config, w.name AS watchlist_name, w.priority,
             (SELECT p.timezone FROM notification_preferences p
-             WHERE p.user_id = q.user_id AND p.channel = 'telegram' AND (p.watchlist_id = a.watchlist_id OR p.watchlist_id IS NULL)
-             ORDER BY p.watchlist_id NULLS LAST LIMIT 1) AS timezone
+             WHERE p.user_id = q.user_id AND p.channel = 'telegram' AND p.watchlist_id IS NULL) AS timezone
      FROM notification_queue q
      JOIN alerts a ON a.id = q.alert_id
      JOIN watchlists w ON w.id = a.watchlist_id

@@ -3,6 +3,8 @@ import { api, ApiError, signInAgain } from './api.ts';
 import { byId, el, percent, say, show, when } from './dom.ts';
 import { imagePath } from './images.ts';
 import { reconnectDelayMs } from './backoff.ts';
+import { effectivePreference, type PreferenceRow } from '../../messaging/effective-preference.ts';
+import { inQuietHours } from '../../messaging/delivery/quiet-hours.ts';
 
 /*
  * The live page over `GET /ws` (docs/live.md): detections:live for the feed, alerts:* for
@@ -13,7 +15,7 @@ import { reconnectDelayMs } from './backoff.ts';
 interface AlertPayload {
   alert_id: string;
   plate_number: string;
-  watchlist: { name: string; priority: string };
+  watchlist: { id: string; name: string; priority: string };
   entry: { notes: string | null };
   detection: { captured_at: string; confidence: number; collector_name: string; camera_name: string; image_urls: { full: string | null; crop: string | null } };
   state?: string;
@@ -43,6 +45,18 @@ let bannerAlert: string | undefined;
 let attempt = 0;
 let connectedBefore = false;
 const FEED_MAX = 100;
+// The user's web preferences (docs/messaging.md "Preferences"): a watchlist switched off
+// for the web, or quiet hours, silence the sound and the desktop notification; the alert
+// is still listed and bannered (spec: alerts stay visible on the web).
+let webPreferences: PreferenceRow[] = [];
+void api<{ preferences: PreferenceRow[] }>('GET', '/api/v1/notifications/preferences')
+  .then((r) => (webPreferences = r.preferences))
+  .catch(() => undefined);
+
+function audible(a: AlertPayload): boolean {
+  const pref = effectivePreference(webPreferences, a.watchlist.id, 'web');
+  return pref.enabled && !inQuietHours(new Date(), pref.quiet);
+}
 
 function setStatus(text: string, state: 'live' | 'down' | 'connecting'): void {
   status.textContent = text;
@@ -83,6 +97,7 @@ function addAlert(a: AlertPayload, live: boolean): void {
   bannerAlert = a.alert_id;
   byId('banner-text').textContent = `${a.plate_number} — ${a.watchlist.name} (${a.watchlist.priority}) at ${a.detection.collector_name}, ${when(a.detection.captured_at)}`;
   show(banner, true);
+  if (!audible(a)) return;
   beep();
   if ('Notification' in window && Notification.permission === 'granted') new Notification(`Alert: ${a.plate_number}`, { body: `${a.watchlist.name} at ${a.detection.collector_name}` });
 }

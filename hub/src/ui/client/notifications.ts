@@ -2,20 +2,94 @@
 import { api } from './api.ts';
 import { byId, el, say, show, when } from './dom.ts';
 import { failed } from './failed.ts';
+import type { PreferenceRow } from '../../messaging/effective-preference.ts';
 
-/* The messaging bot link (docs/messaging.md): a code to send to the bot, the chats linked. */
+/*
+ * Notifications (docs/messaging.md): the bot link code and linked chats, mute, and the
+ * preferences per channel: a default (on/off, quiet hours, time zone) and an on/off per
+ * subscribed watchlist.
+ */
 interface LinkState {
   links: Array<{ chat_id: string; linked_at: string; is_active: boolean; muted_until: string | null; last_delivery_at: string | null }>;
 }
+interface Subscription {
+  watchlist_id: string;
+  name: string;
+}
 
-async function refresh(): Promise<void> {
+const browserZone = Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
+let preferences: PreferenceRow[] = [];
+
+async function refreshLinks(): Promise<void> {
   const state = await api<LinkState>('GET', '/api/v1/telegram/link');
   byId('links').querySelector('tbody')?.replaceChildren(
     ...state.links.map((l) =>
       el('tr', {}, el('td', {}, l.chat_id), el('td', {}, when(l.linked_at)), el('td', {}, l.is_active ? 'active' : 'unlinked (by you, or the bot was blocked)'), el('td', {}, when(l.muted_until)), el('td', {}, when(l.last_delivery_at))),
     ),
   );
-  show(byId('unlink'), state.links.some((l) => l.is_active));
+  const active = state.links.some((l) => l.is_active);
+  for (const id of ['unlink', 'mute', 'unmute', 'mute-for']) show(byId(id), active);
+}
+
+const defaultOf = (channel: string): PreferenceRow | undefined => preferences.find((p) => p.channel === channel && p.watchlist_id === null);
+
+function fillDefaults(): void {
+  for (const form of document.querySelectorAll<HTMLFormElement>('form.preference')) {
+    const pref = defaultOf(form.dataset['channel'] ?? '');
+    (form.elements.namedItem('enabled') as HTMLInputElement).checked = pref?.enabled ?? true;
+    (form.elements.namedItem('quiet_hours_start') as HTMLInputElement).value = pref?.quiet_hours_start ?? '';
+    (form.elements.namedItem('quiet_hours_end') as HTMLInputElement).value = pref?.quiet_hours_end ?? '';
+    (form.elements.namedItem('timezone') as HTMLInputElement).value = pref?.timezone ?? browserZone;
+  }
+}
+
+async function save(body: PreferenceRow, done: string): Promise<void> {
+  const result = await api<{ preferences: PreferenceRow[] }>('PUT', '/api/v1/notifications/preferences', body);
+  preferences = result.preferences;
+  say(done, 'info');
+}
+
+function toggle(sub: Subscription, channel: 'telegram' | 'web'): HTMLElement {
+  const own = preferences.find((p) => p.channel === channel && p.watchlist_id === sub.watchlist_id);
+  const box = el('input', { type: 'checkbox', 'aria-label': `${channel} alerts for ${sub.name}` });
+  box.checked = own?.enabled ?? defaultOf(channel)?.enabled ?? true;
+  box.addEventListener('change', () => {
+    const fallback = defaultOf(channel);
+    save(
+      { watchlist_id: sub.watchlist_id, channel, enabled: box.checked, quiet_hours_start: null, quiet_hours_end: null, timezone: fallback?.timezone ?? browserZone },
+      `${channel === 'web' ? 'Web' : 'Telegram'} alerts for ${sub.name}: ${box.checked ? 'on' : 'off'}.`,
+    ).catch(failed);
+  });
+  return el('td', {}, box);
+}
+
+async function refreshPreferences(): Promise<void> {
+  const [prefs, subs] = await Promise.all([
+    api<{ preferences: PreferenceRow[] }>('GET', '/api/v1/notifications/preferences'),
+    api<{ data: Subscription[] }>('GET', '/api/v1/subscriptions'),
+  ]);
+  preferences = prefs.preferences;
+  fillDefaults();
+  byId('per-watchlist').querySelector('tbody')?.replaceChildren(...subs.data.map((s) => el('tr', {}, el('td', {}, s.name), toggle(s, 'telegram'), toggle(s, 'web'))));
+}
+
+for (const form of document.querySelectorAll<HTMLFormElement>('form.preference')) {
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    const value = (name: string): string => (form.elements.namedItem(name) as HTMLInputElement).value.trim();
+    const channel = form.dataset['channel'] as 'telegram' | 'web';
+    save(
+      {
+        watchlist_id: null,
+        channel,
+        enabled: (form.elements.namedItem('enabled') as HTMLInputElement).checked,
+        quiet_hours_start: value('quiet_hours_start') || null,
+        quiet_hours_end: value('quiet_hours_end') || null,
+        timezone: value('timezone') || browserZone,
+      },
+      'Saved.',
+    ).catch(failed);
+  });
 }
 
 byId('create-code').addEventListener('click', () => {
@@ -32,8 +106,25 @@ byId('unlink').addEventListener('click', () => {
   api<{ unlinked: number }>('POST', '/api/v1/telegram/unlink', {})
     .then((r) => {
       say(`${r.unlinked} chat(s) unlinked: no more alerts there.`, 'info');
-      return refresh();
+      return refreshLinks();
     })
     .catch(failed);
 });
-refresh().catch(failed);
+byId('mute').addEventListener('click', () => {
+  api<{ chats: number; muted_until: string }>('POST', '/api/v1/telegram/mute', { duration: byId<HTMLSelectElement>('mute-for').value })
+    .then((r) => {
+      say(`Muted until ${when(r.muted_until)} (${r.chats} chat(s)). Alerts meanwhile stay on the dashboard.`, 'info');
+      return refreshLinks();
+    })
+    .catch(failed);
+});
+byId('unmute').addEventListener('click', () => {
+  api('POST', '/api/v1/telegram/mute', { duration: null })
+    .then(() => {
+      say('Unmuted.', 'info');
+      return refreshLinks();
+    })
+    .catch(failed);
+});
+refreshLinks().catch(failed);
+refreshPreferences().catch(failed);

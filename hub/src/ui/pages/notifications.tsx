@@ -2,7 +2,15 @@ import type { SessionUser } from '../../auth/middleware.ts';
 import { Page } from '../layout.tsx';
 import { DataTable } from './data-table.tsx';
 
-/** The messaging bot for the signed-in user (client/notifications.ts over `/api/v1/telegram/*`). */
+const CHANNELS = [
+  { id: 'telegram', title: 'Telegram', note: 'Quiet hours: alerts are kept and shown on the dashboard, but not sent to your chats.' },
+  { id: 'web', title: 'Web (the live page)', note: 'Off or in quiet hours: alerts still appear on the live page, without sound or desktop notification.' },
+] as const;
+
+/**
+ * Notifications for the signed-in user (client/notifications.ts): the bot link, mute, and
+ * preferences per channel (default and per subscribed watchlist) with quiet hours.
+ */
 export function NotificationsPage(props: { user: SessionUser; botConfigured: boolean }) {
   return (
     <Page title="Notifications" script="notifications" user={props.user} path="/notifications">
@@ -20,7 +28,38 @@ export function NotificationsPage(props: { user: SessionUser; botConfigured: boo
         </p>
       </section>
       <DataTable id="links" caption="Linked chats" columns={['Chat', 'Linked', 'State', 'Muted until', 'Last alert sent']} />
-      <button type="button" id="unlink" class="secondary">Unlink every chat</button>
+      <div class="actions">
+        <label for="mute-for">Mute every chat for</label>
+        <select id="mute-for">
+          <option value="30m">30 minutes</option>
+          <option value="2h">2 hours</option>
+          <option value="8h">8 hours</option>
+          <option value="1d">1 day</option>
+        </select>
+        <button type="button" id="mute" class="secondary">Mute</button>
+        <button type="button" id="unmute" class="secondary">Unmute</button>
+        <button type="button" id="unlink" class="secondary">Unlink every chat</button>
+      </div>
+      {CHANNELS.map((ch) => (
+        <form class="card preference" data-channel={ch.id} aria-labelledby={`pref-${ch.id}-title`}>
+          <h2 id={`pref-${ch.id}-title`}>{ch.title}: default for your watchlists</h2>
+          <p>{ch.note}</p>
+          <label>
+            <input type="checkbox" name="enabled" checked /> Alerts on
+          </label>
+          <label>
+            Quiet from <input type="time" name="quiet_hours_start" />
+          </label>
+          <label>
+            until <input type="time" name="quiet_hours_end" />
+          </label>
+          <label>
+            Time zone <input type="text" name="timezone" autocomplete="off" spellcheck={false} required maxlength={64} />
+          </label>
+          <button type="submit">Save {ch.title.split(' ')[0]} default</button>
+        </form>
+      ))}
+      <DataTable id="per-watchlist" caption="Per watchlist (overrides the default; quiet hours come from the default)" columns={['Watchlist', 'Telegram', 'Web']} />
     </Page>
   );
 }
