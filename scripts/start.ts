@@ -1,7 +1,9 @@
 /**
  * `npm start`: the whole product on this machine with embedded defaults: a hub on embedded
  * Postgres (PGlite), an appliance claimed to it, and three simulated cameras (vendor_a pull
- * with Digest, vendor_a push, vendor_b NVR over WebSocket). Prints where to look. Ctrl-C stops
+ * with Digest, vendor_a push, vendor_b NVR over WebSocket), plus a camera passing watched
+ * cars and a simulated Telegram Bot API whose chat gets the alerts (a transcript line per
+ * message). Prints where to look. Ctrl-C stops
  * everything; data stays in .data/demo, so a restart resumes where it left off.
  */
 import { access, mkdir, writeFile } from 'node:fs/promises';
@@ -14,13 +16,21 @@ import { applianceToml } from './demo/appliance-toml.ts';
 import { createDemoAdmin } from './demo/demo-admin.ts';
 import { createPendingCollector } from './demo/enroll.ts';
 import { startApplianceProcess, startHubProcess } from './demo/processes.ts';
+import { startBotApi } from './simulators/telegram-bot-api.ts';
+import { setupDemoBot } from './demo/demo-bot.ts';
+import { startWatchedCars } from './demo/watched-cars.ts';
 
 const root = join(import.meta.dirname, '..');
 const dataDir = join(root, '.data', 'demo');
 const hubPort = Number(process.env.DEMO_HUB_PORT ?? 8000);
 const appliancePort = Number(process.env.DEMO_APPLIANCE_PORT ?? 8080);
-const hubEnv = { HUB_DATA_DIR: join(dataDir, 'hub'), HUB_PORT: String(hubPort), HUB_HOST: '127.0.0.1', HUB_LOG_LEVEL: 'warn', DATABASE_URL: '' };
 const hubUrl = `http://127.0.0.1:${hubPort}`;
+// The messaging bot talks to a simulated Bot API on loopback (docs/messaging.md "Simulator").
+const bot = await startBotApi({ token: '424242:demo-bot-token' });
+const hubEnv = {
+  HUB_DATA_DIR: join(dataDir, 'hub'), HUB_PORT: String(hubPort), HUB_HOST: '127.0.0.1', HUB_LOG_LEVEL: 'warn', DATABASE_URL: '',
+  HUB_PUBLIC_URL: hubUrl, HUB_TELEGRAM_BOT_TOKEN: bot.token, HUB_TELEGRAM_API_URL: bot.url,
+};
 const say = (line: string): void => void process.stdout.write(`[demo] ${line}\n`);
 
 await mkdir(dataDir, { recursive: true, mode: 0o700 });
@@ -35,8 +45,20 @@ if (!claimed) {
 }
 // The dashboard's demo admin: created once (before the hub opens PGlite), password kept 0600.
 const admin = await createDemoAdmin(hubEnv, join(dataDir, 'admin-password'));
+const linkCode = await setupDemoBot(hubEnv, admin.email);
 say(`starting the hub on ${hubUrl} (embedded Postgres in ${hubEnv.HUB_DATA_DIR})`);
 const hub = await startHubProcess({ env: hubEnv, timeoutMs: 120_000 });
+// The demo admin's phone: a chat that links itself with the code, as a user would.
+const DEMO_CHAT = 4242;
+if (linkCode) await bot.userSays(DEMO_CHAT, `/link ${linkCode}`);
+let transcribed = 0;
+const transcript = setInterval(() => {
+  for (const m of bot.sent.slice(transcribed)) {
+    const photo = m.method === 'sendPhoto' ? ` with a ${Math.round(m.photoBytes / 1024)} kB photo` : '';
+    say(`bot -> chat ${m.chatId}${photo}: ${m.text.replace(/\s*\n+\s*/g, ' | ')}`);
+  }
+  transcribed = bot.sent.length;
+}, 1000);
 
 // It also answers ONVIF WS-Discovery (on 127.0.0.1, and on the multicast group where the host allows it).
 // A field fault a newcomer should see: this camera's clock is 8 years ahead. Its reads arrive
@@ -66,6 +88,7 @@ const pusher = await startVendorACamera({
   // A field fault: now and then a text part labelled image/jpeg (diagnostics: imagesNotImages).
   mislabelledImageRate: 0.1,
 });
+const watchedCars = startWatchedCars({ pushUrl: `http://127.0.0.1:${appliance.port}/api/v1/ingest/vendor_a` });
 // What "Find cameras" on an unclaimed appliance's setup page does, pointed at the simulator.
 const found = cameraA.discovery
   ? await probeLan({ target: { address: cameraA.discovery.address, port: cameraA.discovery.port }, interfaces: ['127.0.0.1'], windowMs: 2_000 })
@@ -80,6 +103,8 @@ say('                         or run `npm run totp -- <key shown under the QR co
 say(`  hub                    ${hubUrl}/healthz`);
 say(`  appliance diagnostics  http://127.0.0.1:${appliance.port}/   (JSON: /api/v1/status)`);
 say(`  vendor_a camera (pull) ${cameraA.url}   vendor_b NVR ${nvr.url}   vendor_a camera pushing to the appliance`);
+say(`  messaging bot          simulated Bot API ${bot.url}; chat ${DEMO_CHAT} is linked to ${admin.email} and prints`);
+say('                         a "bot -> chat" line per alert (watchlist "Demo: watched cars", a car every 40 s)');
 say('  hub CLI (after stopping): npm run hub -- collector list   |   chain check: npm run hub -- chain verify <collector-id>');
 say('Ctrl-C to stop.');
 
@@ -102,10 +127,13 @@ async function stop(): Promise<void> {
   if (stopping) return;
   stopping = true;
   clearInterval(report);
+  clearInterval(transcript);
+  watchedCars.close();
   say('stopping');
   await Promise.allSettled([pusher.close(), cameraA.close(), nvr.close()]);
   await appliance.stop();
   await hub.stop();
+  await bot.close();
   process.exit(0);
 }
 process.on('SIGINT', () => void stop());
