@@ -6,7 +6,7 @@
  */
 import t from 'tap';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { startAlertWorkerProcess, type RunningProcess } from '../../../scripts/demo/processes.ts';
+import { drainWithWorker, killWorkerRepeatedly } from '../workers/fault-cycles.ts';
 import { createLog } from '../log.ts';
 import { systemClock } from '../clock.ts';
 import { testDatabase } from '../db/test-database.ts';
@@ -50,26 +50,10 @@ if (db.kind !== 'postgres' || !db.url) {
   })();
 
   const env = { DATABASE_URL: url, HUB_LOG_LEVEL: 'warn', HUB_ALERT_LOCK_TIMEOUT_SECONDS: '2' };
-  let worker: RunningProcess | undefined;
-  t.teardown(() => worker?.kill());
-  for (let cycle = 1; cycle <= CYCLES; cycle++) {
-    worker = await startAlertWorkerProcess({ env });
-    await sleep(150 + ((cycle * 397) % 900));
-    await worker.kill();
-  }
+  await killWorkerRepeatedly(env, CYCLES, 150, 900);
   uploading = false;
   await uploader;
-
-  worker = await startAlertWorkerProcess({ env });
-  const deadline = Date.now() + 60_000;
-  let open = -1;
-  while (Date.now() < deadline) {
-    const [row] = await db.sql<{ open: number }>(`SELECT count(*)::int AS open FROM alert_queue WHERE status IN ('pending', 'processing')`);
-    open = Number(row?.open ?? -1);
-    if (open === 0) break;
-    await sleep(200);
-  }
-  await worker.stop();
+  const open = await drainWithWorker(db, env, `SELECT count(*)::int AS open FROM alert_queue WHERE status IN ('pending', 'processing')`, 60_000);
   t.equal(open, 0, `the queue drained after ${CYCLES} SIGKILLs (${sent} detections)`);
 
   const [queue] = await db.sql<{ complete: number; failed: number; total: number; retried: number }>(

@@ -4,7 +4,6 @@
  * to 100 items at a time; a stale claim (its worker died) is returned within the lock
  * timeout plus one reaper period (30 s + 10 s by default, under the promised 60 s).
  */
-import type { Unlisten } from '../db/client.ts';
 import { NOTIFY_CHANNEL as DETECTIONS_CHANNEL } from '../ingest/batch-sql.ts';
 import type { WatchlistCache } from '../watchlists/cache.ts';
 import type { Listen } from '../watchlists/cache.ts';
@@ -12,6 +11,7 @@ import type { WatchlistContext } from '../watchlists/context.ts';
 import { claimItems, failItem, reapStaleClaims, type ClaimedItem } from './queue.ts';
 import { raiseAlerts, type RaisedAlert } from './raise.ts';
 import { MAX_ALERT_ATTEMPTS } from './retry.ts';
+import { createWakeableLoop } from '../workers/wakeable-loop.ts';
 import type { DeliveryPolicy } from '../messaging/delivery/enqueue.ts';
 
 export interface AlertWorkerOptions {
@@ -51,11 +51,14 @@ export function createAlertWorker(ctx: WatchlistContext, cache: WatchlistCache, 
   const reapEveryMs = options.reapEveryMs ?? 10_000;
   const stats: AlertWorkerStats = { batches: 0, items: 0, alerts: 0, failures: 0, reaped: 0 };
   let lastReapMs = -Infinity;
-  let running = false;
-  let loop: Promise<void> | undefined;
-  let wakeUp: (() => void) | undefined;
-  let woken = false;
-  let unlisten: Unlisten | undefined;
+  const loop = createWakeableLoop({
+    channel: DETECTIONS_CHANNEL,
+    errorWaitMs: pollMs,
+    log: ctx.log,
+    name: 'alert worker',
+    // A full claim means more is waiting: go again at once.
+    pass: async () => ((await runOnce()) < batchSize ? pollMs : 0),
+  });
 
   async function settleOneByOne(items: readonly ClaimedItem[], batchError: unknown): Promise<void> {
     // The batch failed as a whole: try each item alone so one bad detection cannot hold
@@ -105,59 +108,11 @@ export function createAlertWorker(ctx: WatchlistContext, cache: WatchlistCache, 
     return items.length;
   }
 
-  function sleep(ms: number): Promise<void> {
-    return new Promise((resolve) => {
-      if (woken) {
-        woken = false;
-        resolve();
-        return;
-      }
-      const timer = setTimeout(done, ms);
-      function done(): void {
-        clearTimeout(timer);
-        wakeUp = undefined;
-        woken = false;
-        resolve();
-      }
-      wakeUp = done;
-    });
-  }
-
-  function wake(): void {
-    if (wakeUp) wakeUp();
-    else woken = true;
-  }
-
-  async function run(): Promise<void> {
-    while (running) {
-      let claimed = 0;
-      try {
-        claimed = await runOnce();
-      } catch (err) {
-        // The database is away: keep polling, it is the safety net.
-        ctx.log.error({ err }, 'alert worker pass failed; retrying');
-      }
-      if (running && claimed < batchSize) await sleep(pollMs);
-    }
-  }
-
   return {
     runOnce,
-    wake,
     stats: () => ({ ...stats }),
-    async start(listen) {
-      if (running) return;
-      running = true;
-      if (listen) unlisten = await listen(DETECTIONS_CHANNEL, () => wake());
-      loop = run();
-    },
-    async stop() {
-      running = false;
-      wake();
-      await loop;
-      loop = undefined;
-      await unlisten?.();
-      unlisten = undefined;
-    },
+    wake: () => loop.wake(),
+    start: (listen) => loop.start(listen),
+    stop: () => loop.stop(),
   };
 }

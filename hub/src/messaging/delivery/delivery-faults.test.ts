@@ -11,7 +11,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { startAlertWorkerProcess, type RunningProcess } from '../../../../scripts/demo/processes.ts';
+import { drainWithWorker, killWorkerRepeatedly } from '../../workers/fault-cycles.ts';
 import { startBotApi } from '../../../../scripts/simulators/telegram-bot-api.ts';
 import { someUser } from '../../alerts/testing.ts';
 import { systemClock } from '../../clock.ts';
@@ -72,28 +72,14 @@ if (db.kind !== 'postgres' || !db.url) {
       DATABASE_URL: url, HUB_LOG_LEVEL: 'warn', HUB_DATA_DIR: dataDir, HUB_ALERT_LOCK_TIMEOUT_SECONDS: '2', HUB_PUBLIC_URL: 'https://hub.example.test',
       HUB_TELEGRAM_BOT_TOKEN: sim.token, HUB_TELEGRAM_API_URL: sim.url, HUB_TELEGRAM_AGGREGATE_SECONDS: '0.5', HUB_TELEGRAM_COOLDOWN_SECONDS: '0',
     };
-    let worker: RunningProcess | undefined;
-    t.teardown(() => worker?.kill());
-    for (let cycle = 1; cycle <= CYCLES; cycle++) {
-      worker = await startAlertWorkerProcess({ env });
-      await sleep(300 + ((cycle * 397) % 1200));
-      await worker.kill();
-    }
+    await killWorkerRepeatedly(env, CYCLES, 300, 1200);
     uploading = false;
     await uploader;
-
-    worker = await startAlertWorkerProcess({ env });
-    const deadline = Date.now() + 90_000;
-    let open = -1;
-    while (Date.now() < deadline) {
-      const [row] = await db.sql<{ open: number }>(
-        `SELECT (SELECT count(*) FROM alert_queue WHERE status IN ('pending', 'processing')) + (SELECT count(*) FROM notification_queue WHERE status IN ('pending', 'processing'))::int AS open`,
-      );
-      open = Number(row?.open ?? -1);
-      if (open === 0) break;
-      await sleep(250);
-    }
-    await worker.stop();
+    const open = await drainWithWorker(
+      db, env,
+      `SELECT ((SELECT count(*) FROM alert_queue WHERE status IN ('pending', 'processing')) + (SELECT count(*) FROM notification_queue WHERE status IN ('pending', 'processing')))::int AS open`,
+      90_000,
+    );
     t.equal(open, 0, 'both queues drained');
 
     // What each chat should have: every alert of a list it follows (3004 is muted).

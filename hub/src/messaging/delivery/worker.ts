@@ -7,7 +7,6 @@
  * most `pollMs`). Several may run on one database: claims never overlap.
  */
 import type { Clock } from '../../clock.ts';
-import type { Unlisten } from '../../db/client.ts';
 import type { DbSession } from '../../db/session.ts';
 import type { Log } from '../../log.ts';
 import { ALERT_CHANNEL } from '../../alerts/raise.ts';
@@ -18,6 +17,7 @@ import { aggregatedText, singleAlertText } from './message-text.ts';
 import { claimChat, dueChats, markSending, releaseItems, pausedUntil, pauseSending, reapStaleDeliveries, settleFailed, settleSent, type ClaimedMessage, type Failure } from './queue.ts';
 import { pauseAfter429 } from './retry.ts';
 import { createSendLimits, type SendLimits } from './send-limits.ts';
+import { createWakeableLoop } from '../../workers/wakeable-loop.ts';
 
 export interface DeliveryOptions {
   /** Alerts for one chat within this window go as one message (HUB_TELEGRAM_AGGREGATE_SECONDS). */
@@ -65,29 +65,8 @@ export function createDeliveryWorker(deps: DeliveryDeps, options: DeliveryOption
   const stats: DeliveryStats = { messages: 0, failures: 0, rateLimited: 0, reaped: 0 };
   let consecutive429 = 0;
   let lastReapMs = -Infinity;
-  let running = false;
-  let loop: Promise<void> | undefined;
-  let wakeUp: (() => void) | undefined;
-  let woken = false;
-  let unlisten: Unlisten | undefined;
   let nextDueAt: Date | null = null;
-
-  const sleep = (ms: number): Promise<void> =>
-    new Promise((resolve) => {
-      if (woken || ms <= 0) {
-        woken = false;
-        resolve();
-        return;
-      }
-      const timer = setTimeout(done, ms);
-      function done(): void {
-        clearTimeout(timer);
-        wakeUp = undefined;
-        woken = false;
-        resolve();
-      }
-      wakeUp = done;
-    });
+  let started = false;
 
   async function attempt<T>(fn: () => Promise<T>): Promise<Result<T>> {
     try {
@@ -163,7 +142,8 @@ export function createDeliveryWorker(deps: DeliveryDeps, options: DeliveryOption
     nextDueAt = chats.nextDueAt;
     let messages = 0;
     for (const chatId of chats.due) {
-      if (!running && loop) break;
+      // Stopping: leave the other chats to the next worker rather than hold up the shutdown.
+      if (started && !loop.running) break;
       const wait = limits.reserve(chatId, Date.now());
       if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
       now = deps.clock.now();
@@ -180,43 +160,27 @@ export function createDeliveryWorker(deps: DeliveryDeps, options: DeliveryOption
     return messages;
   }
 
-  async function run(): Promise<void> {
-    while (running) {
-      let sent = 0;
-      try {
-        sent = await runOnce();
-      } catch (err) {
-        deps.log.error({ err }, 'telegram delivery pass failed; retrying');
-      }
-      if (!running) break;
-      if (sent > 0) continue;
+  const loop = createWakeableLoop({
+    channel: ALERT_CHANNEL,
+    errorWaitMs: pollMs,
+    log: deps.log,
+    name: 'telegram delivery',
+    // After a message, look again at once; otherwise sleep until the next item is due.
+    pass: async () => {
+      if ((await runOnce()) > 0) return 0;
       const untilDue = nextDueAt ? nextDueAt.getTime() - deps.clock.now().getTime() : pollMs;
-      await sleep(Math.max(10, Math.min(pollMs, untilDue)));
-    }
-  }
-
-  function wake(): void {
-    if (wakeUp) wakeUp();
-    else woken = true;
-  }
+      return Math.max(10, Math.min(pollMs, untilDue));
+    },
+  });
 
   return {
     runOnce,
-    wake,
     stats: () => ({ ...stats }),
-    async start(listen) {
-      if (running) return;
-      running = true;
-      if (listen) unlisten = await listen(ALERT_CHANNEL, () => wake());
-      loop = run();
+    wake: () => loop.wake(),
+    start: (listen) => {
+      started = true;
+      return loop.start(listen);
     },
-    async stop() {
-      running = false;
-      wake();
-      await loop;
-      loop = undefined;
-      await unlisten?.();
-      unlisten = undefined;
-    },
+    stop: () => loop.stop(),
   };
 }

@@ -1,0 +1,87 @@
+/**
+ * The loop every queue worker runs (alert worker, bot delivery): one pass, then sleep for
+ * as long as the pass says, or until woken (a NOTIFY on `channel`, or `wake()`). A pass that
+ * throws is logged and retried after `errorWaitMs`: the database may be away, and polling
+ * is the safety net. `stop()` lets the pass in hand finish.
+ */
+import type { Unlisten } from '../db/client.ts';
+import type { Log } from '../log.ts';
+import type { Listen } from '../watchlists/cache.ts';
+
+export interface WakeableLoop {
+  start(listen?: Listen): Promise<void>;
+  stop(): Promise<void>;
+  wake(): void;
+  readonly running: boolean;
+}
+
+export function createWakeableLoop(options: {
+  channel: string;
+  /** One pass; resolves to the milliseconds to sleep before the next (0: at once). */
+  pass: () => Promise<number>;
+  errorWaitMs: number;
+  log: Log;
+  /** Names the worker in the log line of a failed pass. */
+  name: string;
+}): WakeableLoop {
+  let running = false;
+  let loop: Promise<void> | undefined;
+  let wakeUp: (() => void) | undefined;
+  let woken = false;
+  let unlisten: Unlisten | undefined;
+
+  const sleep = (ms: number): Promise<void> =>
+    new Promise((resolve) => {
+      if (woken || ms <= 0) {
+        woken = false;
+        resolve();
+        return;
+      }
+      const timer = setTimeout(done, ms);
+      function done(): void {
+        clearTimeout(timer);
+        wakeUp = undefined;
+        woken = false;
+        resolve();
+      }
+      wakeUp = done;
+    });
+
+  function wake(): void {
+    if (wakeUp) wakeUp();
+    else woken = true;
+  }
+
+  async function run(): Promise<void> {
+    while (running) {
+      let waitMs = options.errorWaitMs;
+      try {
+        waitMs = await options.pass();
+      } catch (err) {
+        options.log.error({ err }, `${options.name} pass failed; retrying`);
+      }
+      if (running && waitMs > 0) await sleep(waitMs);
+    }
+  }
+
+  return {
+    get running() {
+      return running;
+    },
+    wake,
+    async start(listen) {
+      if (running) return;
+      running = true;
+      if (listen) unlisten = await listen(options.channel, () => wake());
+      loop = run();
+    },
+    async stop() {
+      running = false;
+      wake();
+      await loop;
+      loop = undefined;
+      await unlisten?.();
+      unlisten = undefined;
+    },
+  };
+}
