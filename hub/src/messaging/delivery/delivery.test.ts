@@ -117,6 +117,17 @@ t.test('per-plate cooldown: the same plate again is not sent until the cooldown 
   t.equal(sentTo(1001).length, before + 2, 'after the cooldown: sent again');
 });
 
+t.test('muted or unlinked after the alert was queued: nothing is sent, the items say why', async (t) => {
+  const before = sentTo(1001).length;
+  await watched(1);
+  await db.sql(`UPDATE telegram_links SET muted_until = $1 WHERE chat_id = 1001`, [new Date(clock.now().getTime() + 60_000).toISOString()]);
+  await pass(WINDOW);
+  t.equal(sentTo(1001).length, before, 'muted inside the window: not sent');
+  const [item] = (await queue()).filter((r) => Number(r.chat_id) === 1001).slice(-1);
+  t.same([item?.status, item?.last_error], ['suppressed', 'muted']);
+  await db.sql(`UPDATE telegram_links SET muted_until = NULL WHERE chat_id = 1001`);
+});
+
 t.test('20 alerts within 5 s for one chat: one aggregated message', async (t) => {
   const before = sentTo(1001).length;
   const plates: string[] = [];

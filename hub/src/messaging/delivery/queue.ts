@@ -42,9 +42,22 @@ export interface ClaimedMessage {
   itemIds: string[];
 }
 
-/** Claims the chat's pending items (at most `limit`, oldest first) into one prepared message. */
+/**
+ * Claims the chat's pending items (at most `limit`, oldest first) into one prepared message.
+ * A chat unlinked or muted since its items were queued gets none of them: they turn
+ * `suppressed` (`unlinked` / `muted`), as if the alert had come after.
+ */
 export async function claimChat(db: DbSession, chatId: string, now: Date, limit = 50): Promise<ClaimedMessage | null> {
   return db.transaction(async (tx) => {
+    const [link] = await tx.sql<{ is_active: boolean; muted_until: Date | null }>(`SELECT is_active, muted_until FROM telegram_links WHERE chat_id = $1::bigint`, [chatId]);
+    const silent = !link?.is_active ? 'unlinked' : link.muted_until && new Date(link.muted_until) > now ? 'muted' : undefined;
+    if (silent) {
+      await tx.sql(
+        `UPDATE notification_queue SET status = 'suppressed', last_error = $2 WHERE chat_id = $1::bigint AND channel = 'telegram' AND status = 'pending'`,
+        [chatId, silent],
+      );
+      return null;
+    }
     const picked = await tx.sql<{ id: string }>(
       `SELECT id FROM notification_queue
        WHERE chat_id = $1::bigint AND channel = 'telegram' AND status = 'pending' AND next_retry_at <= $2::timestamptz
