@@ -104,6 +104,13 @@ async function runSteps(tx: DbSession, deps: RetentionDeps, cutoffs: RetentionCu
       AND NOT EXISTS (SELECT 1 FROM legal_holds lh WHERE lh.detection_id = a.detection_id)`;
   await tx.sql(`DELETE FROM notification_queue q WHERE q.alert_id IN (${alertIds})`, [cutoffs.alerts]);
   report.alertsRemoved = (await tx.sql(`DELETE FROM alerts WHERE id IN (${alertIds}) RETURNING id`, [cutoffs.alerts])).length;
+  // The bot's message records go with the alerts they carried; expired plate cooldowns
+  // are nothing but rows (docs/messaging.md).
+  await tx.sql(
+    `DELETE FROM telegram_messages m WHERE m.created_at < $1 AND NOT EXISTS (SELECT 1 FROM notification_queue q WHERE q.message_id = m.id)`,
+    [cutoffs.alerts],
+  );
+  await tx.sql(`DELETE FROM telegram_plate_cooldowns WHERE until < $1`, [now]);
 
   const removed = await tx.sql<{ kind: string; name: string; from_seq: string | null; upto_seq: string | null; removed: string }>(
     `SELECT kind, name, from_seq::text AS from_seq, upto_seq::text AS upto_seq, removed::text AS removed
