@@ -22,7 +22,8 @@ else
   state="This appliance is not claimed yet. Open its setup page from a computer on this network:"
   steps="
 To claim it:
-  1. On the hub, open Collectors > Add collector and copy the claim code (ALPR-XXXX-XXXX).
+  1. On the hub's Collectors page, create a collector for this site: the hub shows its
+     claim code (ALPR-XXXX-XXXX) once.
   2. On the setup page, enter the hub URL (https://...) and the claim code, then Claim.
   3. The page turns into read-only diagnostics; the hub lists the collector as online."
 fi
