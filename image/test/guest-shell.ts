@@ -10,6 +10,9 @@ export interface CommandResult {
   out: string;
 }
 
+// Terminal control sequences (colours, bracketed paste) the login shell may still send.
+const ESCAPES = /\u001b\[[0-9;?]*[A-Za-z]/g;
+
 export class GuestShell {
   private buffer = '';
   private counter = 0;
@@ -37,7 +40,8 @@ export class GuestShell {
   async ready(timeoutMs: number): Promise<void> {
     const deadline = Date.now() + timeoutMs;
     while (Date.now() < deadline) {
-      const r = await this.run('stty -echo; echo ready', 3000).catch(() => undefined);
+      // No echo, no prompt, no bracketed-paste escapes: the output is only what commands print.
+      const r = await this.run("stty -echo; PS1=''; PROMPT_COMMAND=''; bind 'set enable-bracketed-paste off' 2>/dev/null; echo ready", 3000).catch(() => undefined);
       if (r?.code === 0) return;
     }
     throw new Error(`guest shell did not answer in ${timeoutMs} ms; last output: ${this.buffer.slice(-500)}`);
@@ -47,10 +51,11 @@ export class GuestShell {
     const n = ++this.counter;
     const begin = `__BEGIN_${n}__`;
     const end = new RegExp(`__END_${n}_(\\d+)__`);
-    this.socket.write(`echo ${begin}; ${command}\necho __END_${n}_$?__\n`);
+    // One line: a second one would put the shell's prompt inside the output.
+    this.socket.write(`echo ${begin}; ${command}; echo __END_${n}_$?__\n`);
     const deadline = Date.now() + timeoutMs;
     while (Date.now() < deadline) {
-      const text = this.buffer.replace(/\r/g, '');
+      const text = this.buffer.replace(/\r/g, '').replace(ESCAPES, '');
       const match = end.exec(text);
       const from = text.lastIndexOf(`${begin}\n`);
       if (match && from >= 0 && match.index > from) {
