@@ -5,7 +5,8 @@ set -euo pipefail
 data=/data
 device=$data/device
 mkdir -p "$device"
-chmod 0755 "$device"
+# Root only: the identity is one of the vault key's inputs (the vault itself is the alpr user's).
+chmod 0700 "$device"
 
 # 1. First boot: the data partition is the last one and was made small (the image stays small);
 #    grow it to the end of the disk, online (ext4 grows while mounted).
@@ -13,11 +14,14 @@ if [ ! -e "$device/grown" ]; then
   part=$(findmnt -no SOURCE "$data")
   disk=/dev/$(lsblk -no PKNAME "$part")
   number=$(cat "/sys/class/block/$(basename "$part")/partition")
+  # sfdisk's expected warnings (backup GPT not at the end, partition table in use) would fill
+  # the installer's console: shown only when a step fails.
+  run() { local out; out=$("$@" 2>&1) || { echo "alpr-device: $* failed: $out" >&2; return 1; }; }
   # The backup GPT sits where the image ended; move it to the disk's real end first.
-  sfdisk --quiet --relocate gpt-bak-std "$disk"
-  echo ', +' | sfdisk --quiet --no-reread --no-tell-kernel -N "$number" "$disk"
-  partx -u -n "$number" "$disk"
-  resize2fs "$part" >/dev/null 2>&1
+  run sfdisk --relocate gpt-bak-std "$disk"
+  run sfdisk --no-reread --no-tell-kernel -N "$number" "$disk" <<< ', +'
+  run partx -u -n "$number" "$disk"
+  run resize2fs "$part"
   touch "$device/grown"
   echo "alpr-device: data partition $part grown to $(lsblk -bno SIZE "$part" | awk '{printf "%d MiB", $1/1048576}')"
 fi
