@@ -8,14 +8,16 @@
 #      GPT raw file with dd (lib/assemble-disk.sh);
 #   4. zstd + SHA-256 into image/out/.
 # Usage: image/build.sh            (npm run image)
-# Env: ALPR_IMAGE_MIRROR (default http://deb.debian.org/debian), ALPR_IMAGE_WORK (image/work).
+# Env: ALPR_IMAGE_MIRROR (default http://deb.debian.org/debian), ALPR_IMAGE_WORK (image/work),
+#      ALPR_IMAGE_OUT (image/out), ALPR_IMAGE_VERSION (default: appliance/package.json's version;
+#      the boot test stamps a second build as the "newer" one it updates to).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/.." && pwd)
 work=${ALPR_IMAGE_WORK:-$here/work}
-out=$here/out
+out=${ALPR_IMAGE_OUT:-$here/out}
 mirror=${ALPR_IMAGE_MIRROR:-http://deb.debian.org/debian}
-version=$(node -p "require('$root/appliance/package.json').version")
+version=${ALPR_IMAGE_VERSION:-$(node -p "require('$root/appliance/package.json').version")}
 name=alpr-appliance-$version-amd64
 began=$(date +%s)
 step() { printf '== [%4ss] %s\n' "$(( $(date +%s) - began ))" "$*"; }

@@ -29,9 +29,9 @@ import { startVm, type Vm } from './qemu-vm.ts';
 const root = join(import.meta.dirname, '..', '..');
 const version = (JSON.parse(readFileSync(join(root, 'appliance/package.json'), 'utf8')) as { version: string }).version;
 const image = process.env['ALPR_IMAGE'] ?? join(root, 'image/out', `alpr-appliance-${version}-amd64.img.zst`);
-// The update's source: by default the same build (its pristine root replaces the used one);
-// ALPR_IMAGE_UPDATE names a newer build.
-const updateImage = process.env['ALPR_IMAGE_UPDATE'] ?? image;
+// The update's source: ALPR_IMAGE_UPDATE names a newer build; by default the test makes one
+// (image/build.sh again, stamped <version>+update-test: its own mmdebstrap run and root).
+const givenUpdateImage = process.env['ALPR_IMAGE_UPDATE'];
 // What the appliance in the guest calls the hub: loopback, relayed by the test overlay (see
 // test/overlay/alpr-test-hub.socket) to 10.0.2.100:80, which qemu hands to the host's hub.
 const GUEST_HUB_URL = 'http://127.0.0.1:8090';
@@ -51,6 +51,21 @@ if (!existsSync(image)) {
     await truncate(disk, 3 * 1024 ** 3);
     const addOverlay = (): void => void execFileSync(join(import.meta.dirname, 'add-test-overlay.sh'), [disk]);
     addOverlay();
+
+    let updateImage = givenUpdateImage;
+    let updateVersion: string | undefined;
+    if (!updateImage) {
+      updateVersion = `${version}+update-test`;
+      const began = Date.now();
+      execFileSync('bash', [join(root, 'image/build.sh')], {
+        env: { ...process.env, ALPR_IMAGE_VERSION: updateVersion, ALPR_IMAGE_WORK: join(work, 'build'), ALPR_IMAGE_OUT: join(work, 'out') },
+        stdio: ['ignore', 'ignore', 'inherit'],
+      });
+      updateImage = join(work, 'out', `alpr-appliance-${updateVersion}-amd64.img.zst`);
+      await rm(join(work, 'build'), { recursive: true, force: true });
+      figures['newer build for the update (s)'] = Number(((Date.now() - began) / 1000).toFixed(1));
+      say(`built the newer image for the update (${updateVersion}) in ${((Date.now() - began) / 1000).toFixed(0)} s`);
+    }
 
     let claimCode = '';
     const hub = await hubUnderTest(t, {
@@ -127,6 +142,9 @@ if (!existsSync(image)) {
     t.ok(dataBytes > 1024 ** 3, `the data partition grew to the disk's end (${Math.round(dataBytes / 2 ** 20)} MiB)`);
     const banner = await until(async () => (await vm!.serialLog()).includes(`http://${hostname}.local:8080/`), 60_000);
     t.ok(banner, 'the console shows the setup URL and the claim instructions');
+    t.equal(await guest().check('systemctl is-active systemd-networkd systemd-resolved systemd-timesyncd | sort -u'), 'active', 'DHCP, mDNS and time sync services run');
+    t.match(await guest().check('systemctl show -p ProtectSystem -p ReadWritePaths -p NoNewPrivileges -p Restart alpr-appliance | sort | tr "\\n" " "'),
+      /NoNewPrivileges=yes ProtectSystem=strict ReadWritePaths=\/data\/alpr Restart=always/, 'the service is hardened, writes /data/alpr only, restarts always');
     const pid = await mainPid();
     t.equal(await guest().check(`stat -c %U /proc/${pid}`), 'alpr', 'the appliance runs as the alpr user');
     t.equal(await guest().check(`grep ^CapEff /proc/${pid}/status | cut -f2`), '0000000000000000', 'with no capabilities');
@@ -207,6 +225,7 @@ if (!existsSync(image)) {
     addOverlay();
     await boot('after update');
     t.equal((await guest().run('test -e /etc/alpr-test-marker')).code, 1, 'the root was replaced (a file written before the update is gone)');
+    if (updateVersion) t.equal(await guest().check('cat /opt/alpr/VERSION'), updateVersion, `the guest runs the newer build ${updateVersion}`);
     status = await appliance.status();
     t.equal(status.claimed, true, 'claimed after the update');
     t.same(status.warnings, [], 'the vault opens on the same hardware after the update');
