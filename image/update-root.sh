@@ -22,7 +22,7 @@ if [[ "$new" == *.zst ]]; then
 fi
 
 # start and size (sectors) of the partition named $2 in disk $1
-part() { sfdisk --json "$1" | node -e '
+part() { sfdisk --json "$1" 2>/dev/null | node -e '
   const table = JSON.parse(require("fs").readFileSync(0, "utf8")).partitiontable;
   const p = table.partitions.find((x) => x.name === process.argv[1]);
   if (!p) process.exit(1);

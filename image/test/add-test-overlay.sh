@@ -6,7 +6,7 @@
 set -euo pipefail
 disk=$1
 overlay=$(cd "$(dirname "$0")/overlay" && pwd)
-start=$(sfdisk --json "$disk" | node -e '
+start=$(sfdisk --json "$disk" 2>/dev/null | node -e '
   const p = JSON.parse(require("fs").readFileSync(0, "utf8")).partitiontable.partitions.find((x) => x.name === "root");
   if (!p) process.exit(1);
   console.log(p.start * 512);')

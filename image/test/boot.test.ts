@@ -92,7 +92,7 @@ if (!existsSync(image)) {
       if (journal) say(`guest journal:\n${journal.out}`);
     };
 
-    const waitForSetupPage = async (what: string, began: number): Promise<void> => {
+    const waitForSetupPage = async (what: string, began: number, since = 'qemu started'): Promise<void> => {
       const ok = await until(async () => (await appliance.page()).status === 200, 420_000, 2000);
       if (!ok) {
         await dumpOnFailure();
@@ -100,7 +100,7 @@ if (!existsSync(image)) {
       }
       const seconds = (Date.now() - began) / 1000;
       figures[`${what}: first 200 (s)`] = Number(seconds.toFixed(1));
-      say(`${what}: first 200 from the setup page ${seconds.toFixed(1)} s after qemu started`);
+      say(`${what}: first 200 from the setup page ${seconds.toFixed(1)} s after ${since}`);
     };
     const boot = async (what: string): Promise<void> => {
       const began = Date.now();
@@ -208,7 +208,7 @@ if (!existsSync(image)) {
     const rebootAt = Date.now();
     await guest().run('systemctl reboot', 5000).catch(() => undefined);
     await until(async () => (await appliance.page()).status !== 200, 120_000, 1000);
-    await waitForSetupPage('reboot', rebootAt);
+    await waitForSetupPage('reboot', rebootAt, '`systemctl reboot`');
     await guest().ready(180_000);
     let status = await appliance.status();
     t.equal(status.claimed, true, 'claimed after a reboot');
@@ -221,7 +221,7 @@ if (!existsSync(image)) {
     const updateAt = Date.now();
     const updateOutput = execFileSync(join(root, 'image/update-root.sh'), [updateImage, disk], { encoding: 'utf8' });
     figures['update-root.sh (s)'] = Number(((Date.now() - updateAt) / 1000).toFixed(1));
-    say(updateOutput.trim());
+    for (const line of updateOutput.trim().split('\n')) say(line);
     addOverlay();
     await boot('after update');
     t.equal((await guest().run('test -e /etc/alpr-test-marker')).code, 1, 'the root was replaced (a file written before the update is gone)');

@@ -38,6 +38,15 @@ $steps
 Hardware identity: $(cat /data/device/hardware-id 2>/dev/null || echo unknown)
 ==========================================================================
 "
+# Every active console: /dev/console is only the last `console=` of the kernel command line
+# (the serial port), while the installer looks at the monitor (tty0) - or at the serial port.
+for c in $(cat /sys/class/tty/console/active 2>/dev/null); do
+  [ "$c" = tty0 ] && c=tty1
+  [ -c "/dev/$c" ] && timeout 5 bash -c 'printf "%s\n" "$1" > "/dev/$2"' _ "$text" "$c" 2>/dev/null || true
+done
 echo "$text"
+# Above the login prompt too: written, then the gettys that are already waiting are told to
+# show it again.
 mkdir -p /run/issue.d
 printf '%s\n' "$text" > /run/issue.d/50-alpr.issue
+agetty --reload 2>/dev/null || true
