@@ -20,7 +20,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t from 'tap';
 import { createPendingCollector } from '../../scripts/demo/enroll.ts';
-import { freePort, hubUnderTest } from '../../test/e2e/hub-under-test.ts';
+import { freePort, hubUnderTest, traced } from '../../test/e2e/hub-under-test.ts';
 import { applianceAt, pending, until } from './appliance-over-forward.ts';
 import { startGuestCameras } from './guest-cameras.ts';
 import { GuestShell } from './guest-shell.ts';
@@ -44,7 +44,7 @@ if (!existsSync(image)) {
 } else {
   t.test('device image boots, claims, survives a kill, a reboot and an update', async (t) => {
     const work = await mkdtemp(join(tmpdir(), 'alpr-image-test-'));
-    t.teardown(() => rm(work, { recursive: true, force: true }));
+    t.teardown(traced('rm work folder', () => rm(work, { recursive: true, force: true })));
     const disk = join(work, 'disk.img');
     execFileSync('zstd', ['-q', '-d', '--sparse', image, '-o', disk]);
     // A 3 GiB "card": the first boot grows the data partition to its end.
@@ -75,7 +75,7 @@ if (!existsSync(image)) {
     const hubPort = Number(new URL(hub.url).port);
     const setupPort = await freePort();
     const cameras = await startGuestCameras(setupPort);
-    t.teardown(() => cameras.close());
+    t.teardown(traced('close cameras', () => cameras.close()));
     const appliance = applianceAt(setupPort);
     const serial = `QEMU-${randomBytes(4).toString('hex').toUpperCase()}`;
 
@@ -247,5 +247,6 @@ if (!existsSync(image)) {
     if (t.passing()) await writeFile(join(root, 'image/out/boot-test-result.json'), `${JSON.stringify({ at: new Date().toISOString(), image, figures }, null, 2)}\n`);
     else await dumpOnFailure();
     say(`figures: ${JSON.stringify(figures)}`);
+    say('test body done; teardown follows');
   });
 }
