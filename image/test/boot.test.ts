@@ -116,7 +116,10 @@ if (!existsSync(image)) {
       const running = vm;
       if (!running) return;
       await shell?.run('systemctl poweroff', 5000).catch(() => undefined);
-      const off = await Promise.race([running.exited.then(() => true), new Promise<false>((r) => setTimeout(() => r(false), 180_000))]);
+      // The timer is cleared once qemu exits: left pending, it kept the test process alive for 3 minutes.
+      let timer: NodeJS.Timeout | undefined;
+      const off = await Promise.race([running.exited.then(() => true), new Promise<false>((r) => (timer = setTimeout(() => r(false), 180_000)))]);
+      clearTimeout(timer);
       if (!off) running.kill();
       shell?.close();
       shell = undefined;

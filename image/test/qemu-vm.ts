@@ -60,7 +60,9 @@ export async function startVm(options: VmOptions): Promise<Vm> {
   child.stderr?.on('data', (d: Buffer) => (output += d.toString()));
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   // A qemu that fails on its arguments exits at once: say why instead of timing out later.
-  const early = await Promise.race([exited.then(() => true), new Promise<false>((r) => setTimeout(() => r(false), 1500))]);
+  let timer: NodeJS.Timeout | undefined;
+  const early = await Promise.race([exited.then(() => true), new Promise<false>((r) => (timer = setTimeout(() => r(false), 1500)))]);
+  clearTimeout(timer);
   if (early) throw new Error(`qemu exited at start: ${output}`);
   return {
     shellSocket,
