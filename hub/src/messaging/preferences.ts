@@ -10,7 +10,7 @@ import { writeAudit } from '../audit/write.ts';
 import type { Clock } from '../clock.ts';
 import type { DbSession } from '../db/session.ts';
 import { HubError } from '../errors.ts';
-import { isTimeZone } from './delivery/quiet-hours.ts';
+import { isValidTimeZone } from '@alpr/shared/detection/time';
 
 const time = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'a time as HH:MM (24 hours)');
 
@@ -21,7 +21,7 @@ export const preferenceSchema = z
     enabled: z.boolean(),
     quiet_hours_start: time.nullable(),
     quiet_hours_end: time.nullable(),
-    timezone: z.string().min(1).max(64).refine(isTimeZone, 'not a time zone this hub knows (an IANA name such as Europe/Berlin)'),
+    timezone: z.string().min(1).max(64).refine(isValidTimeZone, 'not a time zone this hub knows (an IANA name such as Europe/Berlin)'),
   })
   .strict()
   .refine((p) => (p.quiet_hours_start === null) === (p.quiet_hours_end === null), { message: 'give both ends of the quiet hours, or neither', path: ['quiet_hours_end'] });

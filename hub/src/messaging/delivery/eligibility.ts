@@ -1,13 +1,13 @@
 /**
  * Who gets an alert on the bot, decided when the alert is raised (docs/messaging.md
  * "Who gets a message"), pure: a subscriber with an active linked chat whose telegram
- * preference is enabled (the watchlist's own row, else the user's default, else on; the
- * query in enqueue.ts merges them as effective-preference.ts does for the web). Muted
+ * preference is enabled (the watchlist's own row, else the user's default, else on; merged
+ * by effective-preference.ts, as for the live page). Muted
  * chats and quiet hours still get a queue item, `suppressed` with the reason, so the
  * dashboard can say why a phone stayed silent; the alert itself is stored and shown on the
  * web either way. The per-plate cooldown is decided afterwards, in the database.
  */
-import { inQuietHours } from './quiet-hours.ts';
+import { inQuietHours, type QuietHours } from './quiet-hours.ts';
 
 export interface Candidate {
   alertId: string;
@@ -16,18 +16,16 @@ export interface Candidate {
   plate: string;
   detectionId: string;
   mutedUntil: Date | null;
-  /** null: no preference row (the default: on, no quiet hours, UTC). */
-  enabled: boolean | null;
-  quietStart: string | null;
-  quietEnd: string | null;
-  timeZone: string;
+  /** The effective telegram preference (effective-preference.ts). */
+  enabled: boolean;
+  quiet: QuietHours;
 }
 
 export type Verdict = { send: true } | { send: false; reason: 'muted' | 'quiet_hours' } | { skip: true };
 
 export function verdictFor(c: Candidate, now: Date): Verdict {
-  if (c.enabled === false) return { skip: true };
+  if (!c.enabled) return { skip: true };
   if (c.mutedUntil && c.mutedUntil.getTime() > now.getTime()) return { send: false, reason: 'muted' };
-  if (inQuietHours(now, { start: c.quietStart, end: c.quietEnd, timeZone: c.timeZone })) return { send: false, reason: 'quiet_hours' };
+  if (inQuietHours(now, c.quiet)) return { send: false, reason: 'quiet_hours' };
   return { send: true };
 }

@@ -5,6 +5,7 @@
  * per detection and watchlist, and only newly raised ones come here).
  */
 import type { DbSession } from '../../db/session.ts';
+import { effectivePreference, type PreferenceRow } from '../effective-preference.ts';
 import { verdictFor, type Candidate } from './eligibility.ts';
 
 export interface NewAlert {
@@ -19,6 +20,7 @@ export interface DeliveryPolicy {
   cooldownMs: number;
 }
 
+type Pref = { enabled: boolean | null; start: string | null; end: string | null; zone: string | null };
 type Row = {
   alert_id: string;
   user_id: string;
@@ -26,11 +28,21 @@ type Row = {
   plate: string;
   detection_id: string;
   muted_until: Date | null;
-  enabled: boolean | null;
-  quiet_hours_start: string | null;
-  quiet_hours_end: string | null;
-  timezone: string | null;
+  watchlist_id: string;
+  w_enabled: boolean | null; w_start: string | null; w_end: string | null; w_zone: string | null;
+  d_enabled: boolean | null; d_start: string | null; d_end: string | null; d_zone: string | null;
 };
+
+/** The row's two preference columns as the rows effectivePreference reads (absent ones left out). */
+function preferenceRows(r: Row): PreferenceRow[] {
+  const rows: PreferenceRow[] = [];
+  const add = (watchlistId: string | null, p: Pref): void => {
+    if (p.enabled !== null) rows.push({ watchlist_id: watchlistId, channel: 'telegram', enabled: p.enabled, quiet_hours_start: p.start, quiet_hours_end: p.end, timezone: p.zone ?? 'UTC' });
+  };
+  add(r.watchlist_id, { enabled: r.w_enabled, start: r.w_start, end: r.w_end, zone: r.w_zone });
+  add(null, { enabled: r.d_enabled, start: r.d_start, end: r.d_end, zone: r.d_zone });
+  return rows;
+}
 
 export interface EnqueueCounts {
   pending: number;
@@ -41,16 +53,14 @@ export async function enqueueTelegram(tx: DbSession, alerts: readonly NewAlert[]
   if (alerts.length === 0) return { pending: 0, suppressed: 0 };
   const rows = await tx.sql<Row>(
     `SELECT v.id AS alert_id, s.user_id, l.chat_id, v.plate, v.detection_pk AS detection_id, l.muted_until,
-            COALESCE(pw.enabled, pd.enabled) AS enabled,
-            CASE WHEN pw.quiet_hours_start IS NOT NULL THEN pw.quiet_hours_start ELSE pd.quiet_hours_start END::text AS quiet_hours_start,
-            CASE WHEN pw.quiet_hours_start IS NOT NULL THEN pw.quiet_hours_end ELSE pd.quiet_hours_end END::text AS quiet_hours_end,
-            CASE WHEN pw.quiet_hours_start IS NOT NULL THEN pw.timezone ELSE pd.timezone END AS timezone
+            v.watchlist_id, pw.enabled AS w_enabled, pw.quiet_hours_start::text AS w_start, pw.quiet_hours_end::text AS w_end, pw.timezone AS w_zone,
+            pd.enabled AS d_enabled, pd.quiet_hours_start::text AS d_start, pd.quiet_hours_end::text AS d_end, pd.timezone AS d_zone
      FROM json_to_recordset($1::json) AS v (id bigint, detection_pk bigint, watchlist_id uuid, plate text)
      JOIN subscriptions s ON s.watchlist_id = v.watchlist_id
      JOIN users u ON u.id = s.user_id AND u.is_active
      JOIN telegram_links l ON l.user_id = s.user_id AND l.is_active
-     -- The watchlist's own preference decides on/off and, when it sets them, the quiet
-     -- hours; otherwise the user's default for the channel does.
+     -- The watchlist's own telegram preference and the user's default, merged below as
+     -- the live page merges them (effective-preference.ts).
      LEFT JOIN notification_preferences pw ON pw.user_id = s.user_id AND pw.channel = 'telegram' AND pw.watchlist_id = v.watchlist_id
      LEFT JOIN notification_preferences pd ON pd.user_id = s.user_id AND pd.channel = 'telegram' AND pd.watchlist_id IS NULL
      ORDER BY l.chat_id, v.plate, v.detection_pk, v.id`,
@@ -63,10 +73,10 @@ export async function enqueueTelegram(tx: DbSession, alerts: readonly NewAlert[]
   // plate on two watchlists) go out together.
   const granted = new Map<string, string | null>();
   for (const r of rows) {
+    const preference = effectivePreference(preferenceRows(r), r.watchlist_id, 'telegram');
     const candidate: Candidate = {
       alertId: String(r.alert_id), userId: r.user_id, chatId: String(r.chat_id), plate: r.plate, detectionId: String(r.detection_id),
-      mutedUntil: r.muted_until ? new Date(r.muted_until) : null, enabled: r.enabled, quietStart: r.quiet_hours_start, quietEnd: r.quiet_hours_end,
-      timeZone: r.timezone ?? 'UTC',
+      mutedUntil: r.muted_until ? new Date(r.muted_until) : null, enabled: preference.enabled, quiet: preference.quiet,
     };
     const verdict = verdictFor(candidate, now);
     if ('skip' in verdict) continue;

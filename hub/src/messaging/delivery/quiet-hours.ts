@@ -4,6 +4,8 @@
  * its end wraps midnight (22:00-07:00); equal start and end is no window at all (a user who
  * wants silence all day switches the channel off).
  */
+import { zoneOffsetMs } from '@alpr/shared/detection/time';
+
 export interface QuietHours {
   start: string | null;
   end: string | null;
@@ -17,14 +19,14 @@ const secondsOf = (hhmmss: string): number => {
 
 /** Seconds since local midnight at `now` in `timeZone` (UTC when the zone is unknown). */
 export function localSecondsOfDay(now: Date, timeZone: string): number {
-  let parts: Intl.DateTimeFormatPart[];
+  let offsetMs = 0;
   try {
-    parts = new Intl.DateTimeFormat('en-GB', { timeZone, hourCycle: 'h23', hour: '2-digit', minute: '2-digit', second: '2-digit' }).formatToParts(now);
+    offsetMs = zoneOffsetMs(timeZone, now.getTime());
   } catch {
-    return Math.floor((now.getTime() % 86_400_000) / 1000);
+    // An unknown zone (validated on input, so only a zone dropped from Intl's data) reads as UTC.
   }
-  const get = (type: string): number => Number(parts.find((p) => p.type === type)?.value ?? 0);
-  return get('hour') * 3600 + get('minute') * 60 + get('second');
+  const local = (now.getTime() + offsetMs) % 86_400_000;
+  return Math.floor((local < 0 ? local + 86_400_000 : local) / 1000);
 }
 
 export function inQuietHours(now: Date, quiet: QuietHours): boolean {
@@ -34,14 +36,4 @@ export function inQuietHours(now: Date, quiet: QuietHours): boolean {
   if (start === end) return false;
   const t = localSecondsOfDay(now, quiet.timeZone);
   return start < end ? t >= start && t < end : t >= start || t < end;
-}
-
-/** True for a zone this runtime knows (validation of user input). */
-export function isTimeZone(zone: string): boolean {
-  try {
-    new Intl.DateTimeFormat('en-GB', { timeZone: zone });
-    return true;
-  } catch {
-    return false;
-  }
 }
