@@ -4,7 +4,7 @@ import { generateApiKey } from '@alpr/shared/credentials/index';
 import { apiKeys } from '../db/schema/api-keys.ts';
 import { collectors } from '../db/schema/collectors.ts';
 import { HubError } from '../errors.ts';
-import { authenticateCollector, UNAUTHORIZED_MESSAGE } from './api-key-auth.ts';
+import { authenticateCollector, LAST_USE_WRITE_INTERVAL_MS, lastUseIsStale, UNAUTHORIZED_MESSAGE } from './api-key-auth.ts';
 import { HOUR_MS, SYSTEM_ACTOR } from './context.ts';
 import { revokeKey } from './revoke-key.ts';
 import { claimedCollector, collectorTestContext } from './testing.ts';
@@ -31,6 +31,37 @@ t.test('a valid key authenticates and records last use', async (t) => {
   const [row] = await ctx.db.db.select().from(apiKeys).where(eq(apiKeys.id, who.keyId));
   t.equal(row?.lastUsedIp, '198.51.100.7');
   t.equal(row?.lastUsedAt?.getTime(), before.getTime() + 5_000);
+});
+
+t.test('last use is written at most once a minute per key, at once on a new address', async (t) => {
+  const { apiKey } = await claimedCollector(ctx);
+  const lastUse = async () => {
+    const [row] = await ctx.db.db.select().from(apiKeys).where(eq(apiKeys.keyPrefix, apiKey.slice(0, 10)));
+    return { at: row?.lastUsedAt?.getTime(), ip: row?.lastUsedIp };
+  };
+  const first = ctx.clock.now().getTime();
+  await authenticateCollector(ctx, apiKey, '198.51.100.7');
+  t.same(await lastUse(), { at: first, ip: '198.51.100.7' }, 'first use recorded at once');
+  ctx.clock.advance(LAST_USE_WRITE_INTERVAL_MS - 1);
+  await authenticateCollector(ctx, apiKey, '198.51.100.7');
+  t.same(await lastUse(), { at: first, ip: '198.51.100.7' }, 'a use inside the minute writes nothing');
+  ctx.clock.advance(1);
+  await authenticateCollector(ctx, apiKey, '198.51.100.7');
+  t.same(await lastUse(), { at: first + LAST_USE_WRITE_INTERVAL_MS, ip: '198.51.100.7' }, 'a minute later it moves');
+  ctx.clock.advance(1_000);
+  await authenticateCollector(ctx, apiKey, '203.0.113.9');
+  t.same(await lastUse(), { at: first + LAST_USE_WRITE_INTERVAL_MS + 1_000, ip: '203.0.113.9' }, 'a new address is written at once');
+});
+
+t.test('lastUseIsStale: first use, address change, a minute either way', async (t) => {
+  const at = new Date('2026-11-25T10:00:00Z');
+  const later = (ms: number) => new Date(at.getTime() + ms);
+  t.equal(lastUseIsStale(null, null, at, '192.0.2.1'), true, 'never used');
+  t.equal(lastUseIsStale(at, '192.0.2.1', later(59_999), '192.0.2.1'), false);
+  t.equal(lastUseIsStale(at, '192.0.2.1', later(60_000), '192.0.2.1'), true);
+  t.equal(lastUseIsStale(at, '192.0.2.1', later(10), '192.0.2.2'), true, 'new address');
+  t.equal(lastUseIsStale(at, null, later(10), null), false, 'unknown address both times');
+  t.equal(lastUseIsStale(at, '192.0.2.1', later(-86_400_000), '192.0.2.1'), true, 'clock set back a day');
 });
 
 t.test('every failing check is the same 401', async (t) => {
