@@ -16,30 +16,44 @@ import type { DbSession } from './session.ts';
  * for 85 million years).
  */
 
-/** Locks the collector's chain head (creating it at genesis) and returns the next link. */
+/**
+ * Locks the collector's chain head (creating it at genesis) and returns the next link. One
+ * statement, one round trip: ON CONFLICT DO UPDATE takes the row lock and, when another
+ * batch holds it, waits and returns the values that batch committed, as SELECT ... FOR
+ * UPDATE would (READ COMMITTED re-reads the newest version after the wait).
+ */
 export async function nextChainLink(tx: DbSession, collectorId: string): Promise<ChainLink> {
   if (!tx.inTransaction) throw new Error('nextChainLink needs a transaction: the head lock lasts until commit');
-  await tx.sql(
-    `INSERT INTO collector_chain_heads (collector_id) VALUES ($1) ON CONFLICT (collector_id) DO NOTHING`,
-    [collectorId],
-  );
   const [head] = await tx.sql<{ last_seq: string; last_hash: string }>(
-    `SELECT last_seq, last_hash FROM collector_chain_heads WHERE collector_id = $1 FOR UPDATE`,
+    `INSERT INTO collector_chain_heads AS h (collector_id) VALUES ($1)
+     ON CONFLICT (collector_id) DO UPDATE SET last_seq = h.last_seq
+     RETURNING last_seq, last_hash`,
     [collectorId],
   );
   if (!head) throw new Error(`chain head of collector ${collectorId} vanished`);
   return { collectorId, chainSeq: Number(head.last_seq) + 1, prevHash: head.last_hash };
 }
 
+/**
+ * The UPDATE that records a new head, with the placeholders it is given, so ingest can run
+ * it inside its one storing statement (batch-sql.ts). Returns a row only if the head moved
+ * forwards (or stayed): no row means the chain would go backwards.
+ */
+export function advanceHeadUpdate(p: { collectorId: string; lastSeq: string; lastHash: string }): string {
+  return `UPDATE collector_chain_heads SET last_seq = ${p.lastSeq}, last_hash = ${p.lastHash}, updated_at = now()
+     WHERE collector_id = ${p.collectorId} AND last_seq <= ${p.lastSeq} RETURNING collector_id`;
+}
+
+/** The values advanceHeadUpdate records for `next` (the link after the last appended record). */
+export const advanceHeadValues = (next: ChainLink): [number, string] => [next.chainSeq - 1, next.prevHash];
+
+export const chainMovedBackwards = (collectorId: string): Error => new Error(`chain head of collector ${collectorId} moved backwards`);
+
 /** Records `next` (the link after the last appended record) as the collector's head. */
 export async function advanceChainHead(tx: DbSession, next: ChainLink): Promise<void> {
   if (!tx.inTransaction) throw new Error('advanceChainHead needs the transaction of nextChainLink');
-  const rows = await tx.sql(
-    `UPDATE collector_chain_heads SET last_seq = $2, last_hash = $3, updated_at = now()
-     WHERE collector_id = $1 AND last_seq <= $2 RETURNING collector_id`,
-    [next.collectorId, next.chainSeq - 1, next.prevHash],
-  );
-  if (rows.length !== 1) throw new Error(`chain head of collector ${next.collectorId} moved backwards`);
+  const rows = await tx.sql(advanceHeadUpdate({ collectorId: '$1', lastSeq: '$2', lastHash: '$3' }), [next.collectorId, ...advanceHeadValues(next)]);
+  if (rows.length !== 1) throw chainMovedBackwards(next.collectorId);
 }
 
 export type ChainBreakReason = 'sequence' | 'prev_hash' | 'record_hash' | 'head';

@@ -1,6 +1,9 @@
+import { advanceHeadUpdate, advanceHeadValues } from '../db/chain.ts';
+import type { ChainLink } from '../db/hash-chain.ts';
+
 /**
- * Multi-row statements for storing a batch, pure text + parameter builders. One statement
- * per table for the whole batch, so 50 detections cost a handful of round trips instead of
+ * Multi-row statements for storing a batch, pure text + parameter builders. A handful of
+ * statements for the whole batch, so 50 detections cost four round trips instead of
  * 150 (the spec's target is under 100 ms per batch of 50). The rows travel as ONE json
  * parameter expanded by `json_to_recordset`: a 50-row VALUES list would be 1,000 bound
  * parameters, and building those through drizzle's SQL template cost more CPU than the
@@ -103,28 +106,54 @@ const asJsonRow = (r: DetectionRow) => ({
   prev_hash: r.prevHash, record_hash: r.recordHash, attributes: r.attributes,
 });
 
-/** The batch's new detections; collector and position are the same for every row. */
-export function insertDetections(
+/**
+ * Everything after the keys are claimed, in ONE statement (one round trip instead of four;
+ * on a production server each round trip is a wake-up of both processes, ~1-4 ms under load):
+ *   - the batch's new detections (collector and position are the same for every row);
+ *   - a pending alert check per detection, in batch order (spec "Alert queue");
+ *   - the collector's chain head moved to `next` (db/chain.ts; `advanced` 0 = it would go
+ *     backwards, and the caller throws);
+ *   - pg_notify on NOTIFY_CHANNEL: delivered on commit only, never for a rolled-back batch;
+ *     a wake-up for the alert worker and live feed, which treat the tables as the truth.
+ * The data-modifying CTEs all run to completion; their order does not matter: the alert
+ * queue's foreign key names detection_keys (claimed earlier), and the keys' own key to
+ * detections is deferred to commit.
+ */
+export function storeDetections(
   collectorId: string,
   position: { latitude: string | null; longitude: string | null },
   rows: readonly DetectionRow[],
+  next: ChainLink,
 ): Statement {
   const names = DETECTION_COLUMNS.map(([name]) => name);
+  const ids = rows.map((r) => r.id);
   return {
-    text: `INSERT INTO detections (collector_id, latitude, longitude, ${names.join(', ')})
-           SELECT $1::uuid, $2::numeric, $3::numeric, ${names.map((n) => `v.${n}`).join(', ')}
-           FROM json_to_recordset($4::json) AS v (${DETECTION_COLUMNS.map(([n, t]) => `${n} ${t}`).join(', ')})`,
-    params: [collectorId, position.latitude, position.longitude, JSON.stringify(rows.map(asJsonRow))],
-  };
-}
-
-/** Pending alert checks for the stored detections (spec "Alert queue"). */
-export function enqueueAlertChecks(detectionPks: readonly string[]): Statement {
-  return {
-    text: `INSERT INTO alert_queue (detection_id, status)
-           SELECT ids.id::bigint, 'pending' FROM json_array_elements_text($1::json) WITH ORDINALITY AS ids (id, n)
-           ORDER BY ids.n`,
-    params: [JSON.stringify(detectionPks)],
+    text: `WITH inserted AS (
+             INSERT INTO detections (collector_id, latitude, longitude, ${names.join(', ')})
+             SELECT $1::uuid, $2::numeric, $3::numeric, ${names.map((n) => `v.${n}`).join(', ')}
+             FROM json_to_recordset($4::json) AS v (${DETECTION_COLUMNS.map(([n, t]) => `${n} ${t}`).join(', ')})
+             RETURNING 1
+           ), queued AS (
+             INSERT INTO alert_queue (detection_id, status)
+             SELECT ids.id::bigint, 'pending' FROM json_array_elements_text($5::json) WITH ORDINALITY AS ids (id, n)
+             ORDER BY ids.n
+             RETURNING 1
+           ), advanced AS (
+             ${advanceHeadUpdate({ collectorId: '$1::uuid', lastSeq: '$6::bigint', lastHash: '$7::text' })}
+           )
+           SELECT (SELECT count(*) FROM inserted)::int AS inserted,
+                  (SELECT count(*) FROM queued)::int AS queued,
+                  (SELECT count(*) FROM advanced)::int AS advanced,
+                  pg_notify('${NOTIFY_CHANNEL}', $8::text) IS NULL AS notified`,
+    params: [
+      collectorId,
+      position.latitude,
+      position.longitude,
+      JSON.stringify(rows.map(asJsonRow)),
+      JSON.stringify(ids),
+      ...advanceHeadValues(next),
+      notifyPayload(collectorId, ids),
+    ],
   };
 }
 
@@ -134,14 +163,8 @@ export const NOTIFY_CHANNEL = 'detections';
 /** NOTIFY payloads are capped at 8000 bytes; past that the listener reads the tables anyway. */
 const MAX_NOTIFY_BYTES = 7_900;
 
-/**
- * `pg_notify` inside the transaction: delivered on commit, never for a rolled-back batch.
- * A wake-up for the alert worker and live feed, which treat the tables as the truth.
- */
-export function notifyDetections(collectorId: string, detectionPks: readonly string[]): Statement {
-  let payload = JSON.stringify({ collector_id: collectorId, count: detectionPks.length, ids: detectionPks });
-  if (Buffer.byteLength(payload) > MAX_NOTIFY_BYTES) {
-    payload = JSON.stringify({ collector_id: collectorId, count: detectionPks.length });
-  }
-  return { text: `SELECT pg_notify('${NOTIFY_CHANNEL}', $1::text)`, params: [payload] };
+function notifyPayload(collectorId: string, detectionPks: readonly string[]): string {
+  const payload = JSON.stringify({ collector_id: collectorId, count: detectionPks.length, ids: detectionPks });
+  if (Buffer.byteLength(payload) <= MAX_NOTIFY_BYTES) return payload;
+  return JSON.stringify({ collector_id: collectorId, count: detectionPks.length });
 }

@@ -1,18 +1,9 @@
 import { ocrNormalize } from '@alpr/shared/detection/ocr';
-import { advanceChainHead, nextChainLink } from '../db/chain.ts';
+import { chainMovedBackwards, nextChainLink } from '../db/chain.ts';
 import { chainDetections, type ChainedFields } from '../db/hash-chain.ts';
 import type { DbSession } from '../db/session.ts';
 import type { ReadyDetection } from './batch-items.ts';
-import {
-  claimKeys,
-  contextQuery,
-  enqueueAlertChecks,
-  existingKeys,
-  insertDetections,
-  notifyDetections,
-  type DetectionRow,
-  type Statement,
-} from './batch-sql.ts';
+import { claimKeys, contextQuery, existingKeys, storeDetections, type DetectionRow, type Statement } from './batch-sql.ts';
 
 export interface CommitOutcome {
   status: 'stored' | 'duplicate';
@@ -23,15 +14,16 @@ export interface CommitOutcome {
 const run = <T extends Record<string, unknown>>(tx: DbSession, s: Statement) => tx.sql<T>(s.text, s.params);
 
 /**
- * Everything a batch writes, in ONE transaction (docs/ingest.md, "Transaction"):
- *   1. lock the collector's chain head (first, so two batches of one collector serialize
- *      before either claims a key: no lock-order deadlock on shared detection ids);
- *   2. collector position + registered cameras of the batch's MACs;
- *   3. claim idempotency keys (ON CONFLICT DO NOTHING RETURNING): new -> stored,
- *      conflict -> duplicate with the id stored earlier;
- *   4. insert the new detections, chained in batch order;
- *   5. enqueue an alert check per stored detection, advance the chain head;
- *   6. pg_notify('detections'), delivered on commit only.
+ * Everything a batch writes, in ONE transaction (docs/ingest.md, "Transaction"), in three
+ * round trips between BEGIN and COMMIT (four when the batch repeats stored detections):
+ *   1. lock the collector's chain head (first, and awaited, so two batches of one collector
+ *      serialize before either claims a key: no lock-order deadlock on shared detection ids);
+ *   2. collector position + registered cameras of the batch's MACs, and the idempotency keys
+ *      claimed (ON CONFLICT DO NOTHING RETURNING: new -> stored, conflict -> duplicate with
+ *      the id stored earlier), sent together: neither needs the other's answer;
+ *   3. one statement (batch-sql.ts storeDetections): the new detections chained in batch
+ *      order, an alert check per detection, the chain head advanced, pg_notify('detections')
+ *      (delivered on commit only).
  * `items` must have distinct detection ids (the caller folds in-batch repeats).
  */
 export async function commitDetections(
@@ -44,17 +36,18 @@ export async function commitDetections(
   const link = await nextChainLink(tx, collectorId);
 
   const macs = [...new Set(items.map((i) => i.detection.camera.mac))];
-  const [context] = await run<{ latitude: string | null; longitude: string | null; cameras: Record<string, string> | string }>(
-    tx,
-    contextQuery(collectorId, macs),
-  );
+  // Both sent before either answer is read: postgres.js pipelines them on the transaction's
+  // connection (PGlite runs them one after the other); the database runs them in order.
+  const [[context], claimed] = await Promise.all([
+    run<{ latitude: string | null; longitude: string | null; cameras: Record<string, string> | string }>(tx, contextQuery(collectorId, macs)),
+    run<{ detection_id: string; detection_pk: string }>(
+      tx,
+      claimKeys(collectorId, items.map((i) => ({ detectionId: i.detection.detection_id, capturedAt: i.capturedAt }))),
+    ),
+  ]);
   if (!context) throw new Error(`collector ${collectorId} vanished during ingest`);
   const cameras = typeof context.cameras === 'string' ? (JSON.parse(context.cameras) as Record<string, string>) : context.cameras;
 
-  const claimed = await run<{ detection_id: string; detection_pk: string }>(
-    tx,
-    claimKeys(collectorId, items.map((i) => ({ detectionId: i.detection.detection_id, capturedAt: i.capturedAt }))),
-  );
   const newIds = new Map(claimed.map((r) => [r.detection_id, String(r.detection_pk)]));
   const repeated = items.filter((i) => !newIds.has(i.detection.detection_id)).map((i) => i.detection.detection_id);
   if (repeated.length > 0) {
@@ -100,11 +93,13 @@ export async function commitDetections(
       attributes: item.detection.attributes ?? null,
     };
   });
-  await run(tx, insertDetections(collectorId, { latitude: context.latitude, longitude: context.longitude }, rows));
+  const position = { latitude: context.latitude, longitude: context.longitude };
+  const [stored] = await run<{ inserted: number; queued: number; advanced: number }>(tx, storeDetections(collectorId, position, rows, next));
+  if (stored?.advanced !== 1) throw chainMovedBackwards(collectorId);
+  if (stored.inserted !== rows.length || stored.queued !== rows.length) {
+    throw new Error(`stored ${stored.inserted} detections and ${stored.queued} alert checks for ${rows.length} rows`);
+  }
   const ids = rows.map((r) => r.id);
-  await run(tx, enqueueAlertChecks(ids));
-  await advanceChainHead(tx, next);
-  await run(tx, notifyDetections(collectorId, ids));
   for (const [i, item] of fresh.entries()) outcomes.set(item.index, { status: 'stored', id: ids[i] ?? '' });
   return outcomes;
 }
