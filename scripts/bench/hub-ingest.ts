@@ -1,6 +1,8 @@
 /**
  * Hub ingest benchmark: the real hub (Postgres, image store on disk, HTTP on 127.0.0.1)
- * in this process, batches of 50 posted with undici.
+ * in this process, batches of 50 posted with undici by a child process standing for the
+ * collectors (ingest-uploaders.ts: in production they are other machines, so their work
+ * must not run on the hub's event loop).
  *
  *   eval "$(scripts/bench/production-postgres.sh start)"; export DATABASE_URL
  *   npx tsx scripts/bench/hub-ingest.ts [--batches 200] [--concurrency 4] [--repeat 3]
@@ -11,17 +13,17 @@
  *
  * Two workloads, each run twice: one collector uploading one batch at a time (latency), and
  * `--concurrency` collectors uploading at once (sustained detections/s). Request bodies are built
- * before each timed chunk, so the client's own encoding and hashing are not counted.
+ * before each timed chunk, so the collectors' own encoding and hashing are not counted.
  * Uses a fresh database (created and dropped here) and a temporary image folder.
  */
-import { randomBytes, randomUUID } from 'node:crypto';
+import { fork } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { readdir, stat } from 'node:fs/promises';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import postgres from 'postgres';
-import { Agent, request } from 'undici';
 import { verifyChain } from '../../hub/src/db/chain.ts';
 import { openDatabase } from '../../hub/src/db/client.ts';
 import { createBenchDatabase } from './bench-database.ts';
@@ -32,7 +34,8 @@ import { createLog } from '../../hub/src/log.ts';
 import { startAlerts } from '../../hub/src/alerts/run.ts';
 import { systemClock } from '../../hub/src/clock.ts';
 import { JOURNAL_FOLDER } from '../../hub/src/ingest/image-store.ts';
-import { encodeBatch, sampleDetection, startTestHub, type BatchEntry, type TestHub } from '../../hub/src/ingest/test-support.ts';
+import { startTestHub, type TestHub } from '../../hub/src/ingest/test-support.ts';
+import type { UploaderMessage, UploadRun } from './ingest-uploaders.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -49,33 +52,8 @@ const BATCHES = Number(args.batches);
 const CONCURRENCY = Number(args.concurrency);
 const BATCH_SIZE = Number(args.size);
 const REPEAT = Number(args.repeat);
-/** Bodies built ahead of each timed chunk (bounded memory: 40 x 4.3 MB). */
-const CHUNK = 40;
 const CROP_BYTES = 20 * 1024;
 const SCENE_BYTES = 65 * 1024;
-
-// Unique image bytes without 4 MB of CSPRNG per batch: slices of one random pool, each
-// stamped with a counter so every image has its own SHA-256 (the store writes each one).
-const pool = randomBytes(16 * 1024 * 1024);
-let stamp = 0;
-function image(size: number): Buffer {
-  const at = Math.floor(Math.random() * (pool.length - size));
-  const bytes = Buffer.from(pool.subarray(at, at + size));
-  bytes.writeUInt32BE(0xffd8ffe0, 0);
-  bytes.writeDoubleBE(++stamp, 4);
-  bytes.write(randomUUID(), 12, 'latin1');
-  return bytes;
-}
-
-const plate = (): string => `${randomBytes(3).toString('hex').toUpperCase()}${Math.floor(Math.random() * 90 + 10)}`;
-
-function buildBatch(withImages: boolean): { body: Buffer; contentType: string } {
-  const entries: BatchEntry[] = Array.from({ length: BATCH_SIZE }, () => ({
-    detection: sampleDetection({ plate: { text: plate(), confidence: 0.9 } }),
-    ...(withImages ? { plateCrop: image(CROP_BYTES), fullScene: image(SCENE_BYTES) } : {}),
-  }));
-  return encodeBatch(entries);
-}
 
 interface RunResult {
   latencies: number[];
@@ -100,49 +78,32 @@ async function collectorKeys(hub: TestHub, count: number): Promise<string[]> {
   return keys;
 }
 
-async function run(hub: TestHub, agent: Agent, withImages: boolean, keys: readonly string[]): Promise<RunResult> {
-  const concurrency = keys.length;
+/**
+ * One run of uploads from the collectors' child process (ingest-uploaders.ts); the hub's own
+ * EWMAs are sampled here, in the hub's process, as each answer is reported.
+ */
+async function run(hub: TestHub, withImages: boolean, keys: readonly string[]): Promise<RunResult> {
   const latencies: number[] = [];
   const dbMs: number[] = [];
   const imageMs: number[] = [];
   const statuses = new Map<string, number>();
-  let busySeconds = 0;
-  for (let done = 0; done < BATCHES; done += CHUNK) {
-    const bodies = Array.from({ length: Math.min(CHUNK, BATCHES - done) }, () => buildBatch(withImages));
-    const started = performance.now();
-    let next = 0;
-    const worker = async (apiKey: string): Promise<void> => {
-      for (let i = next++; i < bodies.length; i = next++) {
-        const batch = bodies[i];
-        if (!batch) return;
-        const t0 = performance.now();
-        const post = () =>
-          request(`${hub.url}/api/v1/detections/batch`, {
-            method: 'POST',
-            dispatcher: agent,
-            headers: { 'content-type': batch.contentType, 'x-api-key': apiKey },
-            body: batch.body,
-          });
-        // A keep-alive connection the server closed while bodies were being built (seconds on
-        // a loaded machine) resets on reuse: retried once on a new connection, and counted.
-        const res = await post().catch((error: unknown) => {
-          if ((error as { code?: string }).code !== 'ECONNRESET') throw error;
-          statuses.set('retried after ECONNRESET', (statuses.get('retried after ECONNRESET') ?? 0) + 1);
-          return post();
-        });
-        const answer = (await res.body.json()) as { backpressure?: { reason: string }; error?: { message: string } };
-        latencies.push(performance.now() - t0);
-        const load = hub.deps.load.measurements();
-        dbMs.push(load.dbWriteLatencyMs);
-        imageMs.push(load.imageStoreLatencyMs);
-        const key = answer.backpressure ? `${res.statusCode} ${answer.backpressure.reason}` : answer.error ? `${res.statusCode} ${answer.error.message}` : String(res.statusCode);
-        statuses.set(key, (statuses.get(key) ?? 0) + 1);
-      }
-    };
-    await Promise.all(keys.slice(0, concurrency).map(worker));
-    busySeconds += (performance.now() - started) / 1000;
-  }
-  return { latencies, dbMs, imageMs, seconds: busySeconds, statuses };
+  const child = fork(join(import.meta.dirname, 'ingest-uploaders.ts'), [], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const seconds = await new Promise<number>((resolve, reject) => {
+    child.on('message', (message: UploaderMessage) => {
+      if (message.kind === 'failed') reject(new Error(`uploader failed: ${message.error}`));
+      if (message.kind === 'done') resolve(message.busySeconds);
+      if (message.kind !== 'batch') return;
+      latencies.push(message.latencyMs);
+      const load = hub.deps.load.measurements();
+      dbMs.push(load.dbWriteLatencyMs);
+      imageMs.push(load.imageStoreLatencyMs);
+      statuses.set(message.status, (statuses.get(message.status) ?? 0) + 1);
+    });
+    child.once('exit', (code) => reject(new Error(`uploader exited (${code}) before it was done`)));
+    const upload: UploadRun = { url: hub.url, keys, batches: BATCHES, batchSize: BATCH_SIZE, withImages, cropBytes: CROP_BYTES, sceneBytes: SCENE_BYTES };
+    child.send(upload);
+  });
+  return { latencies, dbMs, imageMs, seconds, statuses };
 }
 
 function percentile(sorted: readonly number[], p: number): number {
@@ -182,21 +143,20 @@ async function main(): Promise<void> {
   // The alert worker runs as in a real hub: it drains the alert queue the uploads fill (without
   // it the queue passes 10,000 and every answer becomes a queue-depth 202), and it shares the CPU.
   const alerts = await startAlerts({ db, clock: systemClock, log: createLog('error', process.stderr) }, { lockTimeoutMs: 30_000 });
-  const agent = new Agent({ connections: CONCURRENCY, keepAliveTimeout: 30_000 });
   try {
     console.log(await serverDurability(admin));
     console.log(`hub ingest: ${BATCHES} batches of ${BATCH_SIZE} per run, images ${CROP_BYTES / 1024} KB crop + ${SCENE_BYTES / 1024} KB scene`);
     const keys = await collectorKeys(hub, CONCURRENCY);
     const one = keys.slice(0, 1);
-    await run(hub, agent, false, one); // warm-up: JIT, connections, thread pool
+    await run(hub, false, one); // warm-up: JIT, connections, thread pool
     for (let i = 0; i < REPEAT; i++) {
       if (args.workload !== 'images') {
-        report('no images, sequential', await run(hub, agent, false, one));
-        report(`no images, ${CONCURRENCY} collectors`, await run(hub, agent, false, keys));
+        report('no images, sequential', await run(hub, false, one));
+        report(`no images, ${CONCURRENCY} collectors`, await run(hub, false, keys));
       }
       if (args.workload !== 'plain') {
-        report('with images, sequential', await run(hub, agent, true, one));
-        report(`with images, ${CONCURRENCY} collectors`, await run(hub, agent, true, keys));
+        report('with images, sequential', await run(hub, true, one));
+        report(`with images, ${CONCURRENCY} collectors`, await run(hub, true, keys));
       }
     }
     // The image journal's mover runs behind the uploads: how far behind, and how long it
@@ -215,7 +175,6 @@ async function main(): Promise<void> {
     const verified = await Promise.all(chains.map((c) => verifyChain(db, c.id)));
     console.log(`stored ${row?.n} detections; hash chains: ${JSON.stringify(verified)}`);
   } finally {
-    await agent.close();
     await alerts.stop();
     await hub.close();
     await db.close();

@@ -1,4 +1,6 @@
-import { readEdgeBody } from '@alpr/shared/text/read-body';
+import type { IncomingMessage } from 'node:http';
+import { readEdgeBody, type EdgeBody } from '@alpr/shared/text/read-body';
+import { readIncomingBody } from '@alpr/shared/text/read-incoming';
 import { HubError } from '../errors.ts';
 
 /**
@@ -7,9 +9,13 @@ import { HubError } from '../errors.ts';
  * body cannot grow past the cap either), as HubErrors: 413 with `Connection: close` (the
  * rest of the body is not read, so the connection cannot be reused), 400 when the client
  * went away or sent a broken chunked encoding.
+ *
+ * Given Node's request (`nodeRequestOf`, under @hono/node-server), the body is read from it
+ * directly (read-incoming.ts: one buffer instead of two more copies of a 4.3 MB batch);
+ * without it (`app.request()`), or once something has read it, from the web Request.
  */
-export async function readBodyLimited(request: Request, maxBytes: number): Promise<Uint8Array> {
-  const body = await readEdgeBody(request, maxBytes);
+export async function readBodyLimited(request: Request, maxBytes: number, incoming?: IncomingMessage): Promise<Uint8Array> {
+  const body: EdgeBody = incoming && !incoming.readableDidRead ? await readIncomingBody(incoming, maxBytes) : await readEdgeBody(request, maxBytes);
   if (body.kind === 'too_large') throw new HubError('payload_too_large', `request body exceeds ${maxBytes} bytes`, { Connection: 'close' });
   if (body.kind === 'aborted') throw new HubError('bad_request', 'request body could not be read');
   return body.bytes;

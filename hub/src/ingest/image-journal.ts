@@ -32,13 +32,19 @@ export interface RecordLocation {
   offset: number;
 }
 
-/** Pure: the bytes to append for `entries` when the segment is `start` bytes long. */
-export function encodeRecords(entries: readonly JournalEntry[], start: number): { buffer: Buffer; locations: RecordLocation[] } {
+/**
+ * Pure: the bytes to append for `entries` when the segment is `start` bytes long, as the
+ * pieces to hand to ONE writev (headers from one small allocation, images as they are): a
+ * concatenated copy was 4.3 MB of fresh memory per batch of 50, and such external memory is
+ * what triggered V8's full collections on the hub (one per batch, measured).
+ */
+export function encodeRecords(entries: readonly JournalEntry[], start: number): { chunks: Uint8Array[]; byteLength: number; locations: RecordLocation[] } {
+  const headers = Buffer.alloc(RECORD_HEADER_BYTES * entries.length);
   const chunks: Uint8Array[] = [];
   const locations: RecordLocation[] = [];
   let offset = start;
-  for (const entry of entries) {
-    const header = Buffer.alloc(RECORD_HEADER_BYTES);
+  for (const [i, entry] of entries.entries()) {
+    const header = headers.subarray(i * RECORD_HEADER_BYTES, (i + 1) * RECORD_HEADER_BYTES);
     header.writeUInt32BE(MAGIC, 0);
     header.writeUInt32BE(entry.bytes.byteLength, 4);
     header.write(entry.sha256, 8, 32, 'hex');
@@ -46,7 +52,7 @@ export function encodeRecords(entries: readonly JournalEntry[], start: number): 
     locations.push({ sha256: entry.sha256, size: entry.bytes.byteLength, offset: offset + RECORD_HEADER_BYTES });
     offset += RECORD_HEADER_BYTES + entry.bytes.byteLength;
   }
-  return { buffer: Buffer.concat(chunks, offset - start), locations };
+  return { chunks, byteLength: offset - start, locations };
 }
 
 /**
@@ -162,14 +168,14 @@ export function openJournalWriter(options: JournalWriterOptions): JournalWriter 
       queue = [];
       try {
         const segment = await segmentFor();
-        const { buffer, locations } = encodeRecords(
+        const { chunks, byteLength, locations } = encodeRecords(
           group.flatMap((p) => p.entries),
           segment.size,
         );
-        await writeFully(segment.handle, buffer, segment.size);
+        await writeFully(segment.handle, chunks, byteLength, segment.size);
         await segment.handle.datasync();
         // Advanced only after the flush: a failed write is overwritten by the next one.
-        segment.size += buffer.length;
+        segment.size += byteLength;
         segment.unmoved += locations.length;
         lastAppendAt = performance.now();
         let at = 0;
@@ -213,13 +219,31 @@ export function openJournalWriter(options: JournalWriterOptions): JournalWriter 
   };
 }
 
-async function writeFully(handle: FileHandle, buffer: Buffer, position: number): Promise<void> {
+/** All of `chunks` at `position`, in as few writev calls as the kernel allows. */
+async function writeFully(handle: FileHandle, chunks: readonly Uint8Array[], byteLength: number, position: number): Promise<void> {
+  let pending = [...chunks];
   let written = 0;
-  while (written < buffer.length) {
-    const { bytesWritten } = await handle.write(buffer, written, buffer.length - written, position + written);
+  while (written < byteLength) {
+    const { bytesWritten } = await handle.writev(pending, position + written);
     if (bytesWritten === 0) throw new Error('image journal write made no progress');
     written += bytesWritten;
+    pending = skipBytes(pending, bytesWritten);
   }
+}
+
+/** Pure: what is left of `chunks` once their first `count` bytes are written. */
+export function skipBytes(chunks: readonly Uint8Array[], count: number): Uint8Array[] {
+  const rest: Uint8Array[] = [];
+  let skip = count;
+  for (const chunk of chunks) {
+    if (skip >= chunk.byteLength) {
+      skip -= chunk.byteLength;
+      continue;
+    }
+    rest.push(skip > 0 ? chunk.subarray(skip) : chunk);
+    skip = 0;
+  }
+  return rest;
 }
 
 /** Makes a directory's entries (a created or renamed file) durable. */

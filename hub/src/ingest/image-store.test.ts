@@ -2,7 +2,7 @@ import t from 'tap';
 import { appendFile, mkdir, mkdtemp, readdir, readFile, stat, truncate, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { encodeRecords, RECORD_HEADER_BYTES, scanRecords, segmentName } from './image-journal.ts';
+import { encodeRecords, RECORD_HEADER_BYTES, scanRecords, segmentName, skipBytes } from './image-journal.ts';
 import { JOURNAL_FOLDER, openImageStore, sha256Hex } from './image-store.ts';
 import { jpegLike } from './test-support.ts';
 
@@ -73,14 +73,14 @@ t.test('start-up replays a crashed journal: intact records into the tree, torn t
   const torn = jpegLike(25_000);
   const corrupt = jpegLike(9_000);
   // Segment 7: two whole records, then a record cut short by the crash.
-  const first = encodeRecords([...kept, torn].map(entry), 0);
-  const cut = first.buffer.length - 1_000;
-  await writeFile(join(journal, segmentName(7)), first.buffer);
+  const first = Buffer.concat(encodeRecords([...kept, torn].map(entry), 0).chunks);
+  const cut = first.length - 1_000;
+  await writeFile(join(journal, segmentName(7)), first);
   await truncate(join(journal, segmentName(7)), cut);
   // Segment 8: one record whose bytes were damaged (hash mismatch), then garbage.
-  const second = encodeRecords([entry(corrupt)], 0);
-  second.buffer[RECORD_HEADER_BYTES + 10] = (second.buffer[RECORD_HEADER_BYTES + 10] ?? 0) ^ 0xff;
-  await writeFile(join(journal, segmentName(8)), second.buffer);
+  const second = Buffer.concat(encodeRecords([entry(corrupt)], 0).chunks);
+  second[RECORD_HEADER_BYTES + 10] = (second[RECORD_HEADER_BYTES + 10] ?? 0) ^ 0xff;
+  await writeFile(join(journal, segmentName(8)), second);
   await appendFile(join(journal, segmentName(8)), Buffer.from('not a record'));
 
   const store = openImageStore(root);
@@ -97,10 +97,21 @@ t.test('start-up replays a crashed journal: intact records into the tree, torn t
 
 t.test('scanRecords stops at the first bad record', async (t) => {
   const a = jpegLike(100);
-  const { buffer } = encodeRecords([entry(a)], 0);
+  const buffer = Buffer.concat(encodeRecords([entry(a)], 0).chunks);
   t.same(scanRecords(buffer).records.length, 1);
   t.same(scanRecords(buffer.subarray(0, RECORD_HEADER_BYTES - 1)).records, [], 'header cut short');
   t.same(scanRecords(Buffer.alloc(200)).records, [], 'zeros (preallocated space) are not a record');
+});
+
+t.test('skipBytes: what a partial writev leaves', async (t) => {
+  const chunks = [Buffer.from('abc'), Buffer.from('de'), Buffer.from('fghi')];
+  const left = (n: number) => Buffer.concat(skipBytes(chunks, n)).toString();
+  t.equal(left(0), 'abcdefghi');
+  t.equal(left(2), 'cdefghi', 'inside the first');
+  t.equal(left(3), 'defghi', 'at a boundary');
+  t.equal(left(6), 'ghi');
+  t.equal(left(9), '', 'all written');
+  t.equal(skipBytes(chunks, 0)[0], chunks[0], 'untouched chunks are not copied');
 });
 
 t.test('an unusable folder fails every write (the route answers 503)', async (t) => {

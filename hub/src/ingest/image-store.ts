@@ -101,11 +101,17 @@ export function openImageStore(root: string, options: ImageStoreOptions = {}): I
     for (const resolve of waiters) resolve();
   };
 
-  const runTask = async (task: Task): Promise<void> => {
+  // One reusable buffer per parallel move: a fresh zero-filled one per image was 4.3 MB of
+  // external memory per batch, and external memory is what drove V8's full collections.
+  const scratch: Buffer[] = [];
+  const runTask = async (task: Task, slot: number): Promise<void> => {
     if (task.kind === 'move') {
       const { segment, location } = task;
-      const bytes = Buffer.alloc(location.size);
-      await segment.handle.read(bytes, 0, location.size, location.offset);
+      let buffer = scratch[slot];
+      if (!buffer || buffer.length < location.size) scratch[slot] = buffer = Buffer.allocUnsafe(Math.max(location.size, 256 * 1024));
+      const bytes = buffer.subarray(0, location.size);
+      const { bytesRead } = await segment.handle.read(bytes, 0, location.size, location.offset);
+      if (bytesRead !== location.size) throw new Error(`journal segment ${segment.seq}: ${bytesRead} of ${location.size} bytes read`);
       const path = await tree.write(location.sha256, bytes);
       if (path) written.set(segment, [...(written.get(segment) ?? []), path]);
       if (journaled.get(location.sha256)?.location === location) journaled.delete(location.sha256);
@@ -140,7 +146,7 @@ export function openImageStore(root: string, options: ImageStoreOptions = {}): I
         }
         chunk.push(task);
       }
-      const outcomes = await Promise.allSettled(chunk.map(runTask));
+      const outcomes = await Promise.allSettled(chunk.map((task, slot) => runTask(task, slot)));
       const failed = chunk.filter((_, i) => outcomes[i]?.status === 'rejected');
       if (failed.length === 0) continue;
       tasks.unshift(...failed);

@@ -4,6 +4,7 @@ import type { CameraIdentity } from '@alpr/shared/adapters/types';
 import { MAC_PATTERN } from '@alpr/shared/detection/schema';
 import { authenticateCollector, requireCollector, type CollectorEnv } from '../collectors/api-key-auth.ts';
 import { clientIp } from '../http/client-ip.ts';
+import { nodeRequestOf } from '../http/node-request.ts';
 import type { HubDeps } from '../deps.ts';
 import { HubError } from '../errors.ts';
 import { assertMultipartFormData, parseBatchUpload } from './batch-upload.ts';
@@ -32,7 +33,7 @@ export function ingestRoutes(deps: HubDeps): Hono {
   const batch = async (c: Context<CollectorEnv>) => {
     const contentType = c.req.header('content-type');
     assertMultipartFormData(contentType);
-    const body = await readBodyLimited(c.req.raw, deps.config.maxBatchBytes);
+    const body = await readBodyLimited(c.req.raw, deps.config.maxBatchBytes, nodeRequestOf(c));
     const upload = parseBatchUpload(body, contentType, deps.config.maxBatchBytes);
     const response = await storeBatch(ingest, { collectorId: c.var.collector.collectorId, ...upload });
     // 202 under load: accepted all the same, the collector waits the recommended delay.
@@ -49,7 +50,7 @@ export function ingestRoutes(deps: HubDeps): Hono {
     // The `key` query parameter is checked exactly like an X-API-Key (docs/ingest.md).
     const collector = await authenticateCollector(deps, c.req.query('key'), clientIp(c));
     const camera = cameraFromQuery(c.req.query('mac'), c.req.query('camera'));
-    const body = await readBodyLimited(c.req.raw, deps.config.maxWebhookBytes);
+    const body = await readBodyLimited(c.req.raw, deps.config.maxWebhookBytes, nodeRequestOf(c));
     const response = await ingestWebhook(ingest, {
       collectorId: collector.collectorId,
       vendor,
