@@ -113,7 +113,11 @@ export function openImageStore(root: string, options: ImageStoreOptions = {}): I
       const { bytesRead } = await segment.handle.read(bytes, 0, location.size, location.offset);
       if (bytesRead !== location.size) throw new Error(`journal segment ${segment.seq}: ${bytesRead} of ${location.size} bytes read`);
       const path = await tree.write(location.sha256, bytes);
-      if (path) written.set(segment, [...(written.get(segment) ?? []), path]);
+      if (path) {
+        const paths = written.get(segment);
+        if (paths) paths.push(path);
+        else written.set(segment, [path]);
+      }
       if (journaled.get(location.sha256)?.location === location) journaled.delete(location.sha256);
       segment.unmoved -= 1;
       return;
