@@ -119,25 +119,28 @@ function splitParts(buf: Buffer, boundary: string, limits: MultipartLimits): Mul
 
 /**
  * Finds the next `\n--boundary` that is a real delimiter: followed by `--`, a line end or
- * transport padding. Each ending is searched for as a whole needle with the native
- * `indexOf`, and the position found for each is remembered while the scan moves forward,
- * so a body full of near-delimiters (`\n--boundaryX` a million times) still costs one pass.
+ * transport padding. ONE native `indexOf` pass for the common prefix, each candidate's
+ * ending checked in place (an earlier version searched each of the five endings as its own
+ * needle: five passes over a 4.3 MB batch). Linear even for a body full of near-delimiters
+ * (`\n--boundaryX` a million times): candidates cannot overlap, since a boundary holds no
+ * line feed, and each is checked once.
  */
 function delimiterFinder(buf: Buffer, boundary: string): (from: number) => number {
-  const needles = ['\r\n', '\n', '--', ' ', '\t'].map((end) => Buffer.from(`\n--${boundary}${end}`, 'latin1'));
-  const found = needles.map(() => -2);
+  const prefix = Buffer.from(`\n--${boundary}`, 'latin1');
   return (from: number): number => {
-    let best = -1;
-    needles.forEach((needle, k) => {
-      let at = found[k] ?? -2;
-      if (at !== -1 && at < from) {
-        at = buf.indexOf(needle, from);
-        found[k] = at;
-      }
-      if (at >= 0 && (best < 0 || at < best)) best = at;
-    });
-    return best;
+    for (let at = buf.indexOf(prefix, from); at >= 0; at = buf.indexOf(prefix, at + prefix.length)) {
+      if (endsDelimiter(buf, at + prefix.length)) return at;
+    }
+    return -1;
   };
+}
+
+/** What may follow `\n--boundary` in a delimiter: CRLF, LF, `--`, a space or a tab. */
+function endsDelimiter(buf: Buffer, i: number): boolean {
+  const c = buf[i];
+  if (c === LF || c === 0x20 || c === 0x09) return true;
+  if (c === CR) return buf[i + 1] === LF;
+  return c === DASH && buf[i + 1] === DASH;
 }
 
 /** After a boundary: optional transport padding, then CRLF or LF. Returns the next index or -1. */
