@@ -108,3 +108,15 @@ t.test('parts are views of the input bytes of a subarray input', async (t) => {
   const [p] = parts(parseMultipart(framed, CT));
   t.equal(str(p?.body ?? new Uint8Array()), 'abc');
 });
+
+t.test('near-delimiters inside a part stay content; every real ending is a delimiter', async (t) => {
+  // `\n--XyZ` followed by anything but CRLF, LF, `--`, space or tab is content, including a
+  // lone CR; 10,000 of them in one part (a flood a hostile sender could try) parse exactly.
+  const near = ['\n--XyZX', '\n--XyZ\rX', '\n--XyZ-X', '\n--Xy'].join('');
+  const flood = near.repeat(10_000);
+  const body = enc(`--XyZ\r\nContent-Disposition: form-data; name="a"\r\n\r\n${flood}x\r\n--XyZ\r\nContent-Disposition: form-data; name="b"\r\n\r\nB\n--XyZ \r\nContent-Disposition: form-data; name="c"\r\n\r\nC\n--XyZ\t\nContent-Disposition: form-data; name="d"\r\n\r\nD\n--XyZ--`);
+  const [a, b, c, d, ...rest] = parts(parseMultipart(body, CT));
+  t.same(rest, []);
+  t.equal(str(a?.body ?? new Uint8Array()), `${flood}x`, 'the flood is the part body, byte for byte');
+  t.same([b, c, d].map((p) => [p?.name, str(p?.body ?? new Uint8Array())]), [['b', 'B'], ['c', 'C'], ['d', 'D']], 'LF, space and tab endings are delimiters');
+});
