@@ -3,6 +3,7 @@ import { mkdir, readdir, readFile, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { openJournalWriter, scanRecords, segmentSeq, type JournalEntry, type RecordLocation, type Segment } from './image-journal.ts';
 import { isSha256, openImageTree, type ImageTree } from './image-tree.ts';
+import { startTreeMover } from './tree-mover.ts';
 
 /**
  * The hub's image store (docs/ingest.md, "Image journal"). An upload's images are made
@@ -53,15 +54,15 @@ export interface ImageStoreOptions {
 export const JOURNAL_FOLDER = 'journal';
 const RETRY_MS = 5_000;
 /**
- * Images copied into the tree at once: measured under load, one at a time fell behind the
- * uploads (266 MiB of journal after 80 batches, 29 s to catch up at load average 25); three
- * keeps one of libuv's four threads free for the uploads' journal flush.
+ * Images handed to the mover thread per call (tree-mover.ts): a batch of 50 with images is
+ * 100; one message per batch instead of one per image.
  */
-const MOVER_PARALLEL = 3;
+const MOVES_PER_CALL = 128;
 
 export const sha256Hex = (bytes: Uint8Array): string => createHash('sha256').update(bytes).digest('hex');
 
-type Task = { kind: 'move'; segment: Segment; location: RecordLocation } | { kind: 'retire'; segment: Segment };
+type MoveTask = { kind: 'move'; segment: Segment; location: RecordLocation };
+type Task = MoveTask | { kind: 'retire'; segment: Segment };
 
 export function openImageStore(root: string, options: ImageStoreOptions = {}): ImageStore {
   const tree = openImageTree(root);
@@ -101,28 +102,22 @@ export function openImageStore(root: string, options: ImageStoreOptions = {}): I
     for (const resolve of waiters) resolve();
   };
 
-  // One reusable buffer per parallel move: a fresh zero-filled one per image was 4.3 MB of
-  // external memory per batch, and external memory is what drove V8's full collections.
-  const scratch: Buffer[] = [];
-  const runTask = async (task: Task, slot: number): Promise<void> => {
-    if (task.kind === 'move') {
-      const { segment, location } = task;
-      let buffer = scratch[slot];
-      if (!buffer || buffer.length < location.size) scratch[slot] = buffer = Buffer.allocUnsafe(Math.max(location.size, 256 * 1024));
-      const bytes = buffer.subarray(0, location.size);
-      const { bytesRead } = await segment.handle.read(bytes, 0, location.size, location.offset);
-      if (bytesRead !== location.size) throw new Error(`journal segment ${segment.seq}: ${bytesRead} of ${location.size} bytes read`);
-      const path = await tree.write(location.sha256, bytes);
-      if (path) {
-        const paths = written.get(segment);
-        if (paths) paths.push(path);
-        else written.set(segment, [path]);
-      }
+  const mover = startTreeMover(root);
+  /** Consecutive moves of one segment, copied by the mover thread in one call. */
+  const runMoves = async (moves: readonly MoveTask[]): Promise<void> => {
+    const segment = moves[0]?.segment;
+    if (!segment) return;
+    const paths = await mover.move(segment.path, moves.map((m) => m.location));
+    const segmentPaths = written.get(segment) ?? [];
+    written.set(segment, segmentPaths);
+    for (const [i, { location }] of moves.entries()) {
+      const path = paths[i];
+      if (path) segmentPaths.push(path);
       if (journaled.get(location.sha256)?.location === location) journaled.delete(location.sha256);
       segment.unmoved -= 1;
-      return;
     }
-    const { segment } = task;
+  };
+  const retire = async (segment: Segment): Promise<void> => {
     // Appended records are always scheduled before the seal, so unmoved is 0 here unless
     // a move failed and is waiting for its retry (it re-queues this task behind it).
     if (segment.unmoved > 0) throw new Error(`segment ${segment.seq} still has ${segment.unmoved} unmoved images`);
@@ -134,10 +129,15 @@ export function openImageStore(root: string, options: ImageStoreOptions = {}): I
 
   const runTasks = async (): Promise<void> => {
     while (tasks.length > 0 && !stopped) {
-      // Consecutive moves run a few at a time; a retire runs alone, after the moves queued
-      // before it (its segment's), so it never sees one still in flight.
+      // Consecutive moves of one segment go to the mover thread in one call; a retire runs
+      // alone, after the moves queued before it (its segment's), so it never sees one in flight.
       const chunk: Task[] = [];
-      while (chunk.length < MOVER_PARALLEL && tasks[0]?.kind === 'move') chunk.push(tasks.shift() as Task);
+      const first = tasks[0];
+      while (first?.kind === 'move' && chunk.length < MOVES_PER_CALL) {
+        const next = tasks[0];
+        if (next?.kind !== 'move' || next.segment !== first.segment) break;
+        chunk.push(tasks.shift() as Task);
+      }
       if (chunk.length === 0) {
         const task = tasks.shift() as Task;
         // A segment sealed by rotation is queued for retirement synchronously, before the
@@ -150,12 +150,17 @@ export function openImageStore(root: string, options: ImageStoreOptions = {}): I
         }
         chunk.push(task);
       }
-      const outcomes = await Promise.allSettled(chunk.map((task, slot) => runTask(task, slot)));
-      const failed = chunk.filter((_, i) => outcomes[i]?.status === 'rejected');
+      const moves = chunk.filter((t): t is MoveTask => t.kind === 'move');
+      const only = chunk[0];
+      const step = moves.length > 0 || !only ? runMoves(moves) : retire(only.segment);
+      const outcome = await step.then(
+        () => undefined,
+        (error: unknown) => ({ error }),
+      );
+      const failed = outcome ? chunk : [];
       if (failed.length === 0) continue;
       tasks.unshift(...failed);
-      const first = outcomes.find((o): o is PromiseRejectedResult => o.status === 'rejected');
-      onError(first?.reason);
+      onError(outcome?.error);
       retryTimer = setTimeout(() => {
         retryTimer = undefined;
         kick();
@@ -235,6 +240,7 @@ export function openImageStore(root: string, options: ImageStoreOptions = {}): I
       stopped = true;
       if (retryTimer) clearTimeout(retryTimer);
       await moving;
+      await mover.close();
       for (const segment of new Set([...journaled.values()].map((e) => e.segment))) await segment.handle.close().catch(() => undefined);
     },
   };

@@ -1,5 +1,6 @@
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { closeSync, mkdirSync, openSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { mkdir, open, readFile, rename, stat, unlink } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { syncDirectory } from './image-journal.ts';
@@ -18,6 +19,8 @@ export interface ImageTree {
   pathOf(sha256: string): string;
   /** Writes the image unless a file of that size is there. Returns the path written, if any. */
   write(sha256: string, bytes: Uint8Array): Promise<string | undefined>;
+  /** The same with blocking calls, for the mover's worker thread (tree-mover-worker.ts), where nothing else waits. */
+  writeSync(sha256: string, bytes: Uint8Array): string | undefined;
   read(sha256: string): Promise<Uint8Array | undefined>;
   has(sha256: string, size: number): Promise<boolean>;
   /** Deletes the image; false when there was none. */
@@ -37,6 +40,7 @@ export function openImageTree(root: string): ImageTree {
   // system in one call: one flush per 64 MiB segment instead of ~750 fsyncs.
   let syncfsWorks: boolean | undefined;
   const has = async (sha256: string, size: number): Promise<boolean> => (await stat(pathOf(sha256)).catch(() => undefined))?.size === size;
+  const tempName = (folder: string, sha256: string): string => join(folder, `.${sha256}.${randomBytes(6).toString('hex')}.tmp`);
 
   return {
     pathOf,
@@ -49,7 +53,7 @@ export function openImageTree(root: string): ImageTree {
         await mkdir(folder, { recursive: true });
         folders.add(folder);
       }
-      const temp = join(folder, `.${sha256}.${randomBytes(6).toString('hex')}.tmp`);
+      const temp = tempName(folder, sha256);
       const handle = await open(temp, 'wx', 0o640);
       try {
         await handle.writeFile(bytes);
@@ -60,6 +64,33 @@ export function openImageTree(root: string): ImageTree {
         await rename(temp, target);
       } catch (error) {
         await unlink(temp).catch(() => undefined);
+        throw error;
+      }
+      return target;
+    },
+    writeSync(sha256, bytes) {
+      const target = pathOf(sha256);
+      if (statSync(target, { throwIfNoEntry: false })?.size === bytes.byteLength) return undefined;
+      const folder = dirname(target);
+      if (!folders.has(folder)) {
+        mkdirSync(folder, { recursive: true });
+        folders.add(folder);
+      }
+      const temp = tempName(folder, sha256);
+      const fd = openSync(temp, 'wx', 0o640);
+      try {
+        for (let at = 0; at < bytes.byteLength; ) at += writeSync(fd, bytes, at, bytes.byteLength - at);
+      } finally {
+        closeSync(fd);
+      }
+      try {
+        renameSync(temp, target);
+      } catch (error) {
+        try {
+          unlinkSync(temp);
+        } catch {
+          // already gone
+        }
         throw error;
       }
       return target;
