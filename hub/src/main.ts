@@ -16,6 +16,7 @@ import { systemClock } from './clock.ts';
 import { loadHubConfig } from './config.ts';
 import { openDatabase } from './db/client.ts';
 import { ensureUpcomingPartitions } from './db/partitions.ts';
+import { giveHeapHeadroom } from './ingest/heap-headroom.ts';
 import { openImageStore } from './ingest/image-store.ts';
 import { createLoadMonitor } from './ingest/load-monitor.ts';
 import { createLog } from './log.ts';
@@ -25,6 +26,7 @@ import { startPolling } from './messaging/polling.ts';
 import { startDelivery } from './messaging/delivery/run.ts';
 import { TELEGRAM_WEBHOOK_PATH } from './messaging/routes.ts';
 
+giveHeapHeadroom();
 const config = loadHubConfig(process.env);
 const log = createLog(config.logLevel);
 await mkdir(config.imageDir, { recursive: true });

@@ -33,6 +33,7 @@ import { createCollector } from '../../hub/src/collectors/create-collector.ts';
 import { createLog } from '../../hub/src/log.ts';
 import { startAlerts } from '../../hub/src/alerts/run.ts';
 import { systemClock } from '../../hub/src/clock.ts';
+import { giveHeapHeadroom } from '../../hub/src/ingest/heap-headroom.ts';
 import { JOURNAL_FOLDER } from '../../hub/src/ingest/image-store.ts';
 import { startTestHub, type TestHub } from '../../hub/src/ingest/test-support.ts';
 import type { UploaderMessage, UploadRun } from './ingest-uploaders.ts';
@@ -135,6 +136,8 @@ async function serverDurability(admin: postgres.Sql): Promise<string> {
 }
 
 async function main(): Promise<void> {
+  giveHeapHeadroom(); // as the hub's entry points do
+
   const bench = await createBenchDatabase(process.env['DATABASE_URL'], 'alpr_bench', 'eval "$(scripts/bench/production-postgres.sh start)"; export DATABASE_URL');
   const admin = bench.admin;
   const db = await openDatabase({ url: bench.url, log: createLog('silent'), maxConnections: 10 });
