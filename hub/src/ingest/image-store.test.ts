@@ -126,3 +126,38 @@ t.test('rejects names that are not a digest (no path traversal)', async (t) => {
   t.throws(() => store.pathOf('../../etc/passwd'));
   t.equal(await store.get('../../etc/passwd'), undefined);
 });
+
+/** Polls until `check` holds (the mover and its tick run in the background), at most ~10 s. */
+async function eventually(check: () => Promise<boolean>): Promise<boolean> {
+  for (let i = 0; i < 200; i++) {
+    if (await check()) return true;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return false;
+}
+
+t.test('a moved segment waits for its flush: kept until old enough, deleted by drain() at once', async (t) => {
+  const root = await tempRoot();
+  const store = openImageStore(root, { segmentBytes: 50_000, idleSealMs: 100, retireAfterMs: 60_000 });
+  t.teardown(() => store.close());
+  const images = [jpegLike(40_000), jpegLike(40_000), jpegLike(40_000)];
+  for (const image of images) await store.putBatch([entry(image)]);
+  const inTree = async () => (await Promise.all(images.map((i) => stat(store.pathOf(sha256Hex(i))).then(() => true, () => false)))).every(Boolean);
+  t.ok(await eventually(inTree), 'every image copied into the tree');
+  await new Promise((resolve) => setTimeout(resolve, 1_500)); // sealed (100 ms idle), ticks passed
+  const kept = await segmentsWithRecords(root);
+  t.ok(kept.length > 0, 'moved, but not yet flushed: still on disk');
+  await new Promise((resolve) => setTimeout(resolve, 1_500));
+  t.same(await segmentsWithRecords(root), kept, 'and still there after more ticks');
+  await store.drain();
+  t.same(await segmentsWithRecords(root), [], 'drain() flushes and deletes them');
+  for (const image of images) t.same(await readFile(store.pathOf(sha256Hex(image))), image);
+});
+
+t.test('moved segments past the byte bound are flushed and deleted without waiting', async (t) => {
+  const root = await tempRoot();
+  const store = openImageStore(root, { segmentBytes: 50_000, idleSealMs: 100, retireAfterMs: 60_000, retireBytes: 100_000 });
+  t.teardown(() => store.close());
+  for (let i = 0; i < 4; i++) await store.putBatch([entry(jpegLike(40_000))]);
+  t.ok(await eventually(async () => (await segmentsWithRecords(root)).length < 2), 'deleted by the tick once over 100 kB');
+});
