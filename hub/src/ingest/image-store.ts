@@ -165,8 +165,9 @@ export function openImageStore(root: string, options: ImageStoreOptions = {}): I
     try {
       await retiring;
     } catch (error) {
-      // Not flushed (or not all deleted): kept, tried again on the next tick; a segment
-      // deleted already is skipped then (its unlink fails with ENOENT, which is fine).
+      // Not flushed: every segment is kept and tried again on the next tick. One whose
+      // deletion had begun is not retried; if its file is still there, the next start
+      // replays it (a copy of what the tree already holds, flushed again).
       moved.unshift(...due.filter(({ segment }) => written.has(segment)));
       throw error;
     } finally {
