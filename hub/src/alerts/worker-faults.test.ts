@@ -11,9 +11,7 @@ import { createLog } from '../log.ts';
 import { systemClock } from '../clock.ts';
 import { testDatabase } from '../db/test-database.ts';
 import { startTestHub } from '../ingest/test-support.ts';
-import { importEntries } from '../watchlists/entries.ts';
-import { createWatchlist } from '../watchlists/watchlists.ts';
-import { someUser, uploadPlates } from './testing.ts';
+import { someUser, twoOverlappingWatchlists, uploadPlates } from './testing.ts';
 
 const CYCLES = Number(process.env.ALPR_ALERT_FAULT_CYCLES ?? 20);
 const db = await testDatabase(t);
@@ -28,10 +26,7 @@ if (db.kind !== 'postgres' || !db.url) {
   const ctx = { db, clock: systemClock, log: createLog('silent') };
   const actor = { userId: await someUser(hub.deps), ip: null, userAgent: null };
   const watched = Array.from({ length: 40 }, (_, i) => `WK${String(i).padStart(3, '0')}X`);
-  const first = await createWatchlist(ctx, actor, { name: 'Faults A' });
-  const second = await createWatchlist(ctx, actor, { name: 'Faults B' });
-  await importEntries(ctx, actor, first.id, `plate\n${watched.join('\n')}\n`);
-  await importEntries(ctx, actor, second.id, `plate\n${watched.slice(0, 10).join('\n')}\n`);
+  const { listA: first, listB: second } = await twoOverlappingWatchlists(ctx, actor, watched);
 
   // Plates keep coming for the whole run: a third watched, a sixth on both lists.
   let uploading = true;

@@ -322,7 +322,8 @@ async function recover(journalDir: string, tree: ImageTree): Promise<number> {
     const bytes = await readFile(path);
     const written: string[] = [];
     for (const record of scanRecords(bytes).records) {
-      const target = await tree.write(record.sha256, bytes.subarray(record.offset, record.offset + record.size));
+      // Blocking calls are fine here: nothing is served until recovery is done.
+      const target = tree.writeSync(record.sha256, bytes.subarray(record.offset, record.offset + record.size));
       // One already there may never have been flushed (the process stopped before it was).
       written.push(target ?? tree.pathOf(record.sha256));
     }

@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { closeSync, mkdirSync, openSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
-import { mkdir, open, readFile, rename, stat, unlink } from 'node:fs/promises';
+import { open, readFile, stat, unlink } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { syncDirectory } from './image-journal.ts';
 
@@ -17,9 +17,10 @@ export const isSha256 = (value: string): boolean => HASH.test(value);
 
 export interface ImageTree {
   pathOf(sha256: string): string;
-  /** Writes the image unless a file of that size is there. Returns the path written, if any. */
-  write(sha256: string, bytes: Uint8Array): Promise<string | undefined>;
-  /** The same with blocking calls, for the mover's worker thread (tree-mover-worker.ts), where nothing else waits. */
+  /**
+   * Writes the image unless a file of that size is there; returns the path written, if any.
+   * Blocking calls: used where nothing else waits (the mover's worker thread, start-up recovery).
+   */
   writeSync(sha256: string, bytes: Uint8Array): string | undefined;
   read(sha256: string): Promise<Uint8Array | undefined>;
   has(sha256: string, size: number): Promise<boolean>;
@@ -45,29 +46,6 @@ export function openImageTree(root: string): ImageTree {
   return {
     pathOf,
     has,
-    async write(sha256, bytes) {
-      if (await has(sha256, bytes.byteLength)) return undefined;
-      const target = pathOf(sha256);
-      const folder = dirname(target);
-      if (!folders.has(folder)) {
-        await mkdir(folder, { recursive: true });
-        folders.add(folder);
-      }
-      const temp = tempName(folder, sha256);
-      const handle = await open(temp, 'wx', 0o640);
-      try {
-        await handle.writeFile(bytes);
-      } finally {
-        await handle.close();
-      }
-      try {
-        await rename(temp, target);
-      } catch (error) {
-        await unlink(temp).catch(() => undefined);
-        throw error;
-      }
-      return target;
-    },
     writeSync(sha256, bytes) {
       const target = pathOf(sha256);
       if (statSync(target, { throwIfNoEntry: false })?.size === bytes.byteLength) return undefined;

@@ -13,15 +13,13 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { drainWithWorker, killWorkerRepeatedly } from '../../workers/fault-cycles.ts';
 import { startBotApi } from '../../../../scripts/simulators/telegram-bot-api.ts';
-import { someUser } from '../../alerts/testing.ts';
+import { someUser, twoOverlappingWatchlists } from '../../alerts/testing.ts';
 import { systemClock } from '../../clock.ts';
 import { testDatabase } from '../../db/test-database.ts';
 import { openImageStore } from '../../ingest/image-store.ts';
 import { encodeBatch, jpegLike, sampleDetection, startTestHub } from '../../ingest/test-support.ts';
 import { createLog } from '../../log.ts';
-import { importEntries } from '../../watchlists/entries.ts';
 import { subscribe } from '../../watchlists/subscriptions.ts';
-import { createWatchlist } from '../../watchlists/watchlists.ts';
 
 const CYCLES = Number(process.env.ALPR_DELIVERY_FAULT_CYCLES ?? 20);
 const db = await testDatabase(t);
@@ -40,10 +38,7 @@ if (db.kind !== 'postgres' || !db.url) {
     const ctx = { db, clock: systemClock, log: createLog('silent') };
     const admin = { userId: await someUser(hub.deps), ip: null, userAgent: null };
     const watched = Array.from({ length: 30 }, (_, i) => `DF${String(i).padStart(3, '0')}Z`);
-    const listA = await createWatchlist(ctx, admin, { name: 'Faults A' });
-    const listB = await createWatchlist(ctx, admin, { name: 'Faults B' });
-    await importEntries(ctx, admin, listA.id, `plate\n${watched.join('\n')}\n`);
-    await importEntries(ctx, admin, listB.id, `plate\n${watched.slice(0, 10).join('\n')}\n`);
+    const { listA, listB } = await twoOverlappingWatchlists(ctx, admin, watched);
     // Chats 3001 and 3002 follow list A, 3003 list B, 3004 list A but muted (gets nothing).
     const people = [[3001, [listA.id]], [3002, [listA.id]], [3003, [listB.id]], [3004, [listA.id]]] as const;
     for (const [chat, lists] of people) {
