@@ -12,7 +12,8 @@
  * off. Each figure is printed with the 1-minute load average at its end (shared machine).
  *
  * Two workloads, each run twice: one collector uploading one batch at a time (latency), and
- * `--concurrency` collectors uploading at once (sustained detections/s). Request bodies are built
+ * `--concurrency` collectors uploading at once (sustained detections/s). With images, a third
+ * run paces the same collectors at `--rate` detections/s (latency at that load, see `rate`). Request bodies are built
  * before each timed chunk, so the collectors' own encoding and hashing are not counted.
  * Uses a fresh database (created and dropped here) and a temporary image folder.
  */
@@ -47,12 +48,21 @@ const { values: args } = parseArgs({
     workload: { type: 'string', default: 'both' },
     /** Runs of each workload (each printed): the machine is shared, one run can be unlucky. */
     repeat: { type: 'string', default: '1' },
+    /**
+     * Detections/s offered by the collectors together in the paced run with images (0: no
+     * paced run). The flat-out run measures the most the hub takes, and its latency is the
+     * queue that saturation builds (4 collectors x 50 / throughput); the paced run measures
+     * the latency a site sees at that load.
+     */
+    rate: { type: 'string', default: '1500' },
   },
 });
 const BATCHES = Number(args.batches);
 const CONCURRENCY = Number(args.concurrency);
 const BATCH_SIZE = Number(args.size);
 const REPEAT = Number(args.repeat);
+const RATE = Number(args.rate);
+if (!Number.isFinite(RATE) || RATE < 0) throw new Error(`--rate ${args.rate}: detections per second, or 0 for no paced run`);
 const CROP_BYTES = 20 * 1024;
 const SCENE_BYTES = 65 * 1024;
 
@@ -83,7 +93,7 @@ async function collectorKeys(hub: TestHub, count: number): Promise<string[]> {
  * One run of uploads from the collectors' child process (ingest-uploaders.ts); the hub's own
  * EWMAs are sampled here, in the hub's process, as each answer is reported.
  */
-async function run(hub: TestHub, withImages: boolean, keys: readonly string[]): Promise<RunResult> {
+async function run(hub: TestHub, withImages: boolean, keys: readonly string[], ratePerSecond?: number): Promise<RunResult> {
   const latencies: number[] = [];
   const dbMs: number[] = [];
   const imageMs: number[] = [];
@@ -101,7 +111,7 @@ async function run(hub: TestHub, withImages: boolean, keys: readonly string[]): 
       statuses.set(message.status, (statuses.get(message.status) ?? 0) + 1);
     });
     child.once('exit', (code) => reject(new Error(`uploader exited (${code}) before it was done`)));
-    const upload: UploadRun = { url: hub.url, keys, batches: BATCHES, batchSize: BATCH_SIZE, withImages, cropBytes: CROP_BYTES, sceneBytes: SCENE_BYTES };
+    const upload: UploadRun = { url: hub.url, keys, batches: BATCHES, batchSize: BATCH_SIZE, withImages, cropBytes: CROP_BYTES, sceneBytes: SCENE_BYTES, ratePerSecond };
     child.send(upload);
   });
   return { latencies, dbMs, imageMs, seconds, statuses };
@@ -160,6 +170,7 @@ async function main(): Promise<void> {
       if (args.workload !== 'plain') {
         report('with images, sequential', await run(hub, true, one));
         report(`with images, ${CONCURRENCY} collectors`, await run(hub, true, keys));
+        if (RATE > 0) report(`with images, ${CONCURRENCY} paced ${RATE}/s`, await run(hub, true, keys, RATE));
       }
     }
     // The image journal's mover runs behind the uploads: how far behind, and how long it

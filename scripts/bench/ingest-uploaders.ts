@@ -22,6 +22,14 @@ export interface UploadRun {
   withImages: boolean;
   cropBytes: number;
   sceneBytes: number;
+  /**
+   * Detections per second offered by all collectors together (open loop), or undefined to
+   * upload flat out (closed loop: each collector sends its next batch when the last is
+   * answered). Paced, batch i of a chunk is due at i x batchSize / rate after the chunk's
+   * start and its latency runs from that moment, so time spent waiting for a free collector
+   * counts (no coordinated omission).
+   */
+  ratePerSecond?: number;
 }
 
 export type UploaderMessage =
@@ -55,6 +63,8 @@ function buildBatch(run: UploadRun): { body: Buffer; contentType: string } {
   return encodeBatch(entries);
 }
 
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
 const send = (message: UploaderMessage): void => {
   process.send?.(message);
 };
@@ -71,7 +81,9 @@ async function upload(run: UploadRun): Promise<void> {
         for (let i = next++; i < bodies.length; i = next++) {
           const batch = bodies[i];
           if (!batch) return;
-          const t0 = performance.now();
+          const due = run.ratePerSecond ? started + (i * run.batchSize * 1000) / run.ratePerSecond : undefined;
+          if (due !== undefined && due > performance.now()) await sleep(due - performance.now());
+          const t0 = due ?? performance.now();
           const post = () =>
             request(`${run.url}/api/v1/detections/batch`, {
               method: 'POST',
