@@ -51,7 +51,7 @@ export interface ImageStoreOptions {
   onError?: (error: unknown) => void;
   /** A fully moved segment is flushed and deleted once this old (default 40 s, RETIRE_AFTER_MS)... */
   retireAfterMs?: number;
-  /** ...or, oldest first, while moved segments hold more than this many bytes (default 2 GiB; down to half). */
+  /** ...or, oldest first, while moved segments hold more than this many bytes (default 2 GiB). */
   retireBytes?: number;
 }
 
@@ -73,7 +73,7 @@ const MOVES_PER_CALL = 128;
  * upload for ~400 ms (measured, paced 1,000 det/s: p95 205-405 ms with it, 82-94 ms without).
  * Each segment's own files are flushed, not the file system (syncfs would also write the
  * newest images and PostgreSQL's pages). RETIRE_BYTES bounds the journal's disk: past it the
- * oldest segments are flushed at once until half of it is left. drain() and start-up
+ * oldest segments are flushed at once until it is not. drain() and start-up
  * recovery flush at once, with one syncfs.
  */
 const RETIRE_AFTER_MS = 40_000;
@@ -153,11 +153,10 @@ export function openImageStore(root: string, options: ImageStoreOptions = {}): I
     const now = performance.now();
     let count = 0;
     while (count < moved.length && now - (moved[count]?.at ?? now) >= retireAfterMs) count++;
+    // Past the byte bound, the oldest until under it: one segment or two a tick, a steady
+    // stream instead of one burst of gigabytes.
     let rest = moved.slice(count).reduce((bytes, m) => bytes + m.segment.size, 0);
-    // Down to half the bound, so that a busy hub flushes a few segments at a time, not one per tick.
-    if (rest > retireBytes) {
-      while (count < moved.length && rest > retireBytes / 2) rest -= moved[count++]?.segment.size ?? 0;
-    }
+    while (count < moved.length && rest > retireBytes) rest -= moved[count++]?.segment.size ?? 0;
     return moved.splice(0, count);
   };
   /** One flush for every segment due, then their deletion; one run at a time. */
