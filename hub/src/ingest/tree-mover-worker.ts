@@ -1,5 +1,4 @@
-import { closeSync, fsyncSync, openSync, readSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { closeSync, openSync, readSync } from 'node:fs';
 import { setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import { openImageTree } from './image-tree.ts';
@@ -10,8 +9,7 @@ import type { MoveReply, MoveRequest } from './tree-mover.ts';
  * blocking calls. Its ~6 file calls per image (stat, open, write, close, rename, a read of
  * the segment) and their garbage stay off the hub's event loop and heap.
  */
-const root = (workerData as { root: string }).root;
-const tree = openImageTree(root);
+const tree = openImageTree((workerData as { root: string }).root);
 /** 10 of 19: yields to the hub's main thread and PostgreSQL, still runs when they wait. */
 const MOVER_NICE = 10;
 
@@ -29,14 +27,14 @@ let scratch = Buffer.allocUnsafe(256 * 1024);
 parentPort?.on('message', (request: MoveRequest) => {
   let reply: MoveReply;
   try {
-    reply = { id: request.id, paths: request.kind === 'move' ? move(request) : sync(request.paths) };
+    reply = { id: request.id, paths: move(request) };
   } catch (error) {
     reply = { id: request.id, error: error instanceof Error ? error.message : String(error) };
   }
   parentPort?.postMessage(reply);
 });
 
-function move({ segmentPath, records }: Extract<MoveRequest, { kind: 'move' }>): (string | null)[] {
+function move({ segmentPath, records }: MoveRequest): (string | null)[] {
   const fd = openSync(segmentPath, 'r');
   try {
     return records.map((record) => {
@@ -53,37 +51,4 @@ function move({ segmentPath, records }: Extract<MoveRequest, { kind: 'move' }>):
   } finally {
     closeSync(fd);
   }
-}
-
-/**
- * fsync of each file, then of each folder that may have a new entry (<bb>, <aa>, the root).
- * Files older than the kernel's writeback delay are already on disk: each call is then a
- * few microseconds (measured ~0.04 ms on the development VM), not a write burst.
- */
-function sync(paths: readonly string[]): [] {
-  const folders = new Set<string>();
-  for (const path of paths) {
-    if (!fsyncPath(path)) continue;
-    folders.add(dirname(path)).add(dirname(dirname(path)));
-  }
-  if (folders.size > 0) folders.add(root);
-  for (const folder of folders) fsyncPath(folder);
-  return [];
-}
-
-/** False when the path is gone (retention deleted the image after it was moved). */
-function fsyncPath(path: string): boolean {
-  let fd: number;
-  try {
-    fd = openSync(path, 'r');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
-    throw error;
-  }
-  try {
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-  return true;
 }

@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, unlink, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t from 'tap';
@@ -37,21 +37,4 @@ t.test('a failed call is rejected with its reason; the thread keeps serving', as
   const whole = join(root, 'whole.aij');
   await writeFile(whole, Buffer.concat(encodeRecords([{ sha256: sha256Hex(bytes), bytes }], 0).chunks));
   t.same((await mover.move(whole, scanRecords(await readFile(whole)).records)).length, 1, 'the next call works');
-});
-
-t.test('sync flushes the files it is given; one deleted meanwhile is skipped, other failures reject', async (t) => {
-  const root = await mkdtemp(join(tmpdir(), 'mover-'));
-  const images = [jpegLike(3_000), jpegLike(4_000)];
-  const segment = join(root, 'segment.aij');
-  await writeFile(segment, Buffer.concat(encodeRecords(images.map((bytes) => ({ sha256: sha256Hex(bytes), bytes })), 0).chunks));
-  const mover = startTreeMover(root);
-  t.teardown(() => mover.close());
-  const paths = (await mover.move(segment, scanRecords(await readFile(segment)).records)).filter((p): p is string => p !== null);
-  t.equal(paths.length, 2);
-  await t.resolves(mover.sync(paths), 'both flushed');
-  await unlink(paths[0] as string);
-  await t.resolves(mover.sync(paths), 'a file retention deleted needs no flush');
-  await t.rejects(mover.sync([join(segment, 'not-a-folder.jpg')]), /image mover: .*ENOTDIR/, 'anything else is an error');
-  t.same(await readFile(paths[1] as string), images[1], 'the thread keeps serving');
-  await t.resolves(mover.sync([]), 'nothing to flush');
 });

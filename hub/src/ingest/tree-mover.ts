@@ -11,21 +11,15 @@ import type { RecordLocation } from './image-journal.ts';
 export interface TreeMover {
   /** Path written for each record, null where the tree already had it. */
   move(segmentPath: string, records: readonly RecordLocation[]): Promise<(string | null)[]>;
-  /**
-   * Makes these tree files and their folders' entries durable, one fsync each (a file gone
-   * meanwhile, deleted by retention, needs none). Only these: syncfs would also flush every
-   * other dirty page of the file system (the newest images, PostgreSQL's) in one burst.
-   */
-  sync(paths: readonly string[]): Promise<void>;
   close(): Promise<void>;
 }
 
-export type MoveRequest =
-  | { id: number; kind: 'move'; segmentPath: string; records: readonly RecordLocation[] }
-  | { id: number; kind: 'sync'; paths: readonly string[] };
+export interface MoveRequest {
+  id: number;
+  segmentPath: string;
+  records: readonly RecordLocation[];
+}
 export type MoveReply = { id: number; paths: (string | null)[] } | { id: number; error: string };
-
-type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 
 const WORKER_BOOT = `import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))})
   .then((tsx) => { tsx.register(); return import(${JSON.stringify(new URL('./tree-mover-worker.ts', import.meta.url).href)}); })`;
@@ -61,23 +55,18 @@ export function startTreeMover(root: string): TreeMover {
     return started;
   };
 
-  const call = (request: DistributiveOmit<MoveRequest, 'id'>): Promise<(string | null)[]> => {
-    worker ??= spawn();
-    const id = nextId++;
-    const target = worker;
-    target.ref();
-    return new Promise<(string | null)[]>((resolve, reject) => {
-      pending.set(id, { resolve, reject });
-      target.postMessage({ id, ...request } satisfies MoveRequest);
-    }).finally(() => {
-      if (pending.size === 0) target.unref();
-    });
-  };
-
   return {
-    move: (segmentPath, records) => call({ kind: 'move', segmentPath, records }),
-    sync: async (paths) => {
-      await call({ kind: 'sync', paths });
+    move(segmentPath, records) {
+      worker ??= spawn();
+      const id = nextId++;
+      const target = worker;
+      target.ref();
+      return new Promise<(string | null)[]>((resolve, reject) => {
+        pending.set(id, { resolve, reject });
+        target.postMessage({ id, segmentPath, records } satisfies MoveRequest);
+      }).finally(() => {
+        if (pending.size === 0) target.unref();
+      });
     },
     async close() {
       const running = worker;
