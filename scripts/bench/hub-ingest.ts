@@ -13,8 +13,9 @@
  *
  * Two workloads, each run twice: one collector uploading one batch at a time (latency), and
  * `--concurrency` collectors uploading at once (sustained detections/s). With images, a third
- * run paces the same collectors at `--rate` detections/s (latency at that load, see `rate`). Request bodies are built
- * before each timed chunk, so the collectors' own encoding and hashing are not counted.
+ * run paces the same collectors at `--rate` detections/s (latency at that load, see `rate`).
+ * Request bodies are built before each timed chunk, so the collectors' own encoding and
+ * hashing are not counted.
  * Uses a fresh database (created and dropped here) and a temporary image folder.
  */
 import { fork } from 'node:child_process';

@@ -10,6 +10,7 @@
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { Agent, request } from 'undici';
 import { encodeBatch, sampleDetection, type BatchEntry } from '../../hub/src/ingest/test-support.ts';
 
@@ -62,8 +63,6 @@ function buildBatch(run: UploadRun): { body: Buffer; contentType: string } {
   }));
   return encodeBatch(entries);
 }
-
-const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 const send = (message: UploaderMessage): void => {
   process.send?.(message);
