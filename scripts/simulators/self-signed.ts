@@ -47,10 +47,21 @@ export interface SelfSigned {
   cert: string;
 }
 
+/**
+ * A DER INTEGER must be positive and minimal: its first byte may be neither 0x00 followed by a
+ * byte under 0x80 nor have its top bit set. Clearing only the top bit left a 0x00 first byte
+ * about once in 256 certificates, and OpenSSL rejects that ("illegal padding"), so the first
+ * byte is forced into 0x01-0x7f.
+ */
+export function certificateSerial(random: Uint8Array): Buffer {
+  const serial = Buffer.from(random);
+  serial[0] = ((serial[0] ?? 0) & 0x7f) || 0x01;
+  return serial;
+}
+
 export function selfSignedCertificate(ip = '127.0.0.1', days = 30): SelfSigned {
   const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
-  const serial = randomBytes(8);
-  serial[0] = (serial[0] ?? 0) & 0x7f; // positive INTEGER
+  const serial = certificateSerial(randomBytes(8));
   const now = new Date();
   const name = commonName('alpr-simulator');
   const altNames = seq(der(0x87, Buffer.from(ip.split('.').map(Number))), der(0x82, Buffer.from('localhost', 'ascii')));
