@@ -13,6 +13,7 @@ import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Agent, request } from 'undici';
 import { encodeBatch, sampleDetection, type BatchEntry } from '../../hub/src/ingest/test-support.ts';
+import { uploadChunk } from './paced-collectors.ts';
 
 export interface UploadRun {
   url: string;
@@ -23,13 +24,7 @@ export interface UploadRun {
   withImages: boolean;
   cropBytes: number;
   sceneBytes: number;
-  /**
-   * Detections per second offered by all collectors together (open loop), or undefined to
-   * upload flat out (closed loop: each collector sends its next batch when the last is
-   * answered). Paced, batch i of a chunk is due at i x batchSize / rate after the chunk's
-   * start and its latency runs from that moment, so time spent waiting for a free collector
-   * counts (no coordinated omission).
-   */
+  /** Detections per second offered by all collectors together, or undefined: flat out (see paced-collectors.ts). */
   ratePerSecond?: number;
 }
 
@@ -74,15 +69,11 @@ async function upload(run: UploadRun): Promise<void> {
   try {
     for (let done = 0; done < run.batches; done += CHUNK) {
       const bodies = Array.from({ length: Math.min(CHUNK, run.batches - done) }, () => buildBatch(run));
-      const started = performance.now();
-      let next = 0;
-      const collector = async (apiKey: string): Promise<void> => {
-        for (let i = next++; i < bodies.length; i = next++) {
-          const batch = bodies[i];
-          if (!batch) return;
-          const due = run.ratePerSecond ? started + (i * run.batchSize * 1000) / run.ratePerSecond : undefined;
-          if (due !== undefined && due > performance.now()) await sleep(due - performance.now());
-          const t0 = due ?? performance.now();
+      const chunkMs = await uploadChunk(bodies, run, {
+        now: () => performance.now(),
+        sleep: (ms) => sleep(ms),
+        answered: (latencyMs, status) => send({ kind: 'batch', latencyMs, status }),
+        post: async (batch, apiKey) => {
           const post = () =>
             request(`${run.url}/api/v1/detections/batch`, {
               method: 'POST',
@@ -99,17 +90,15 @@ async function upload(run: UploadRun): Promise<void> {
             return post();
           });
           const answer = (await res.body.json()) as { backpressure?: { reason: string }; error?: { message: string } };
-          const latencyMs = performance.now() - t0;
           const status = answer.backpressure
             ? `${res.statusCode} ${answer.backpressure.reason}`
             : answer.error
               ? `${res.statusCode} ${answer.error.message}`
               : String(res.statusCode);
-          send({ kind: 'batch', latencyMs, status: retried ? `${status} (retried after ECONNRESET)` : status });
-        }
-      };
-      await Promise.all(run.keys.map(collector));
-      busySeconds += (performance.now() - started) / 1000;
+          return retried ? `${status} (retried after ECONNRESET)` : status;
+        },
+      });
+      busySeconds += chunkMs / 1000;
     }
     send({ kind: 'done', busySeconds });
   } finally {
