@@ -11,7 +11,7 @@ t.test('the serial is a positive, minimal DER INTEGER whatever the random bytes'
 });
 
 t.test('the certificate parses, names 127.0.0.1 and localhost, and verifies with its own key', async (t) => {
-  // 300 certificates: the old serial rule produced an unparseable one about once in 512.
+  // 300 certificates: the old serial rule produced an unparseable one about once in 256.
   for (let i = 0; i < 300; i++) {
     const { cert } = selfSignedCertificate('127.0.0.1', 1);
     const x509 = new X509Certificate(cert);

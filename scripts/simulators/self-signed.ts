@@ -49,9 +49,9 @@ export interface SelfSigned {
 
 /**
  * A DER INTEGER must be positive and minimal: its first byte may be neither 0x00 followed by a
- * byte under 0x80 nor have its top bit set. Clearing only the top bit left a 0x00 first byte
- * about once in 256 certificates, and OpenSSL rejects that ("illegal padding"), so the first
- * byte is forced into 0x01-0x7f.
+ * byte under 0x80 nor have its top bit set. Clearing only the top bit left such a 0x00 first
+ * byte in about one certificate in 256, and OpenSSL rejects it ("illegal padding"), so the
+ * first byte is forced into 0x01-0x7f.
  */
 export function certificateSerial(random: Uint8Array): Buffer {
   const serial = Buffer.from(random);
