@@ -11,14 +11,13 @@
  * `npm run bench` starts one): the settings are printed first, with a warning when any is
  * off. Each figure is printed with the 1-minute load average at its end (shared machine).
  *
- * Two workloads, each run twice: one collector uploading one batch at a time (latency), and
+ * Two workloads, each run `--repeat` times: one collector uploading one batch at a time (latency), and
  * `--concurrency` collectors uploading at once (sustained detections/s). With images, a third
  * run paces the same collectors at `--rate` detections/s (latency at that load, see `rate`).
  * Request bodies are built before each timed chunk, so the collectors' own encoding and
  * hashing are not counted.
  * Uses a fresh database (created and dropped here) and a temporary image folder.
  */
-import { fork } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { readdir, stat } from 'node:fs/promises';
 import { loadavg } from 'node:os';
@@ -38,7 +37,8 @@ import { systemClock } from '../../hub/src/clock.ts';
 import { giveHeapHeadroom } from '../../hub/src/ingest/heap-headroom.ts';
 import { JOURNAL_FOLDER } from '../../hub/src/ingest/image-store.ts';
 import { startTestHub, type TestHub } from '../../hub/src/ingest/test-support.ts';
-import type { UploaderMessage, UploadRun } from './ingest-uploaders.ts';
+import type { UploadRun } from './ingest-uploaders.ts';
+import { runUploaders } from './uploaders-process.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -99,21 +99,13 @@ async function run(hub: TestHub, withImages: boolean, keys: readonly string[], r
   const dbMs: number[] = [];
   const imageMs: number[] = [];
   const statuses = new Map<string, number>();
-  const child = fork(join(import.meta.dirname, 'ingest-uploaders.ts'), [], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-  const seconds = await new Promise<number>((resolve, reject) => {
-    child.on('message', (message: UploaderMessage) => {
-      if (message.kind === 'failed') reject(new Error(`uploader failed: ${message.error}`));
-      if (message.kind === 'done') resolve(message.busySeconds);
-      if (message.kind !== 'batch') return;
-      latencies.push(message.latencyMs);
-      const load = hub.deps.load.measurements();
-      dbMs.push(load.dbWriteLatencyMs);
-      imageMs.push(load.imageStoreLatencyMs);
-      statuses.set(message.status, (statuses.get(message.status) ?? 0) + 1);
-    });
-    child.once('exit', (code) => reject(new Error(`uploader exited (${code}) before it was done`)));
-    const upload: UploadRun = { url: hub.url, keys, batches: BATCHES, batchSize: BATCH_SIZE, withImages, cropBytes: CROP_BYTES, sceneBytes: SCENE_BYTES, ratePerSecond };
-    child.send(upload);
+  const upload: UploadRun = { url: hub.url, keys, batches: BATCHES, batchSize: BATCH_SIZE, withImages, cropBytes: CROP_BYTES, sceneBytes: SCENE_BYTES, ratePerSecond };
+  const seconds = await runUploaders(upload, (latencyMs, status) => {
+    latencies.push(latencyMs);
+    const load = hub.deps.load.measurements();
+    dbMs.push(load.dbWriteLatencyMs);
+    imageMs.push(load.imageStoreLatencyMs);
+    statuses.set(status, (statuses.get(status) ?? 0) + 1);
   });
   return { latencies, dbMs, imageMs, seconds, statuses };
 }

@@ -1,14 +1,13 @@
-import { fork } from 'node:child_process';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
 import t from 'tap';
-import type { UploaderMessage } from './ingest-uploaders.ts';
+import { runUploaders } from './uploaders-process.ts';
 
 /**
- * The bench's collectors process (ingest-uploaders.ts) against a loopback server: every
- * batch is posted once, to the batch route, with a collector's key and a multipart body, and
- * each answer is reported over IPC. Pacing and latency accounting: paced-collectors.test.ts.
+ * The bench's collectors process (ingest-uploaders.ts, started as the bench starts it)
+ * against a loopback server: every batch is posted once, to the batch route, with a
+ * collector's key and a multipart body, and each answer is reported over IPC. Pacing and
+ * latency accounting: paced-collectors.test.ts.
  */
 t.test('every batch is posted once with a collector key, and each answer is reported', async (t) => {
   const seen: { url: string; key: string; type: string; bytes: number }[] = [];
@@ -26,17 +25,9 @@ t.test('every batch is posted once with a collector key, and each answer is repo
   t.teardown(() => new Promise<void>((resolve) => server.close(() => resolve())));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
-  const child = fork(join(import.meta.dirname, 'ingest-uploaders.ts'), [], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   const statuses: string[] = [];
-  await new Promise<void>((resolve, reject) => {
-    child.on('message', (message: UploaderMessage) => {
-      if (message.kind === 'failed') reject(new Error(message.error));
-      if (message.kind === 'done') resolve();
-      if (message.kind === 'batch') statuses.push(message.status);
-    });
-    child.once('exit', (code) => reject(new Error(`uploader exited (${code}) before it was done`)));
-    child.send({ url, keys: ['key-a', 'key-b'], batches: 10, batchSize: 5, withImages: true, cropBytes: 1024, sceneBytes: 4096 });
-  });
+  const upload = { url, keys: ['key-a', 'key-b'], batches: 10, batchSize: 5, withImages: true, cropBytes: 1024, sceneBytes: 4096 };
+  await runUploaders(upload, (_latencyMs, status) => statuses.push(status));
 
   t.equal(seen.length, 10, 'ten batches posted');
   t.ok(seen.every((s) => s.url === 'POST /api/v1/detections/batch'), 'to the batch route');

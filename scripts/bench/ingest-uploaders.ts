@@ -71,7 +71,7 @@ async function upload(run: UploadRun): Promise<void> {
       const bodies = Array.from({ length: Math.min(CHUNK, run.batches - done) }, () => buildBatch(run));
       const chunkMs = await uploadChunk(bodies, run, {
         now: () => performance.now(),
-        sleep: (ms) => sleep(ms),
+        sleep,
         answered: (latencyMs, status) => send({ kind: 'batch', latencyMs, status }),
         post: async (batch, apiKey) => {
           const post = () =>
