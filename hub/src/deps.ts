@@ -1,5 +1,5 @@
 import type { DbSession } from './db/session.ts';
-import type { ImageStore } from './ingest/image-store.ts';
+import type { ImageStore } from './images/image-store.ts';
 import type { LoadMonitor } from './ingest/load-monitor.ts';
 import type { Clock } from './clock.ts';
 import type { HubConfig } from './config.ts';

@@ -17,7 +17,7 @@ import { loadHubConfig } from './config.ts';
 import { openDatabase } from './db/client.ts';
 import { ensureUpcomingPartitions } from './db/partitions.ts';
 import { giveHeapHeadroom } from './ingest/heap-headroom.ts';
-import { openImageStore } from './ingest/image-store.ts';
+import { openImageStore } from './images/image-store.ts';
 import { createLoadMonitor } from './ingest/load-monitor.ts';
 import { createLog } from './log.ts';
 import { startRetentionSchedule } from './retention/schedule.ts';
@@ -36,7 +36,7 @@ const db = await openDatabase({
 });
 // Replays image-journal segments a crash left behind before anything is served
 // (docs/ingest.md, "Image journal"); background move failures are logged and retried.
-const images = openImageStore(config.imageDir, { onError: (err) => log.error({ err }, 'image journal mover failed; retrying') });
+const images = openImageStore(config.imageDir, { db, onError: (err) => log.error({ err }, 'image store') });
 await images.ready();
 const app = createHubApp({
   db,

@@ -33,7 +33,7 @@ import { loadHubConfig } from '../../hub/src/config.ts';
 import { openDatabase } from '../../hub/src/db/client.ts';
 import { createBenchDatabase } from './bench-database.ts';
 import type { HubDeps } from '../../hub/src/deps.ts';
-import { openImageStore } from '../../hub/src/ingest/image-store.ts';
+import { openImageStore } from '../../hub/src/images/image-store.ts';
 import { createLoadMonitor } from '../../hub/src/ingest/load-monitor.ts';
 import { encodeBatch, sampleDetection } from '../../hub/src/ingest/test-support.ts';
 import { createLiveBroker } from '../../hub/src/live/broker.ts';
@@ -61,7 +61,7 @@ async function main(): Promise<void> {
   const log = createLog('error', process.stderr);
   const db = await openDatabase({ url: bench.url, log: createLog('silent'), maxConnections: 10 });
   const config = loadHubConfig({ HUB_DATA_DIR: dataDir, HUB_SESSION_SECRET: randomBytes(32).toString('hex'), HUB_PUBLIC_URL: 'http://127.0.0.1:1' });
-  const images = openImageStore(join(dataDir, 'images'));
+  const images = openImageStore(join(dataDir, 'images'), { db });
   const deps: HubDeps = { db, images, load: createLoadMonitor(() => 0), clock: systemClock, log, config };
   const server = serve({ fetch: createHubApp(deps).fetch, hostname: '127.0.0.1', port: 0 }) as Server;
   await new Promise<void>((resolve) => server.once('listening', () => resolve()));

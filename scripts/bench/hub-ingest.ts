@@ -35,7 +35,7 @@ import { createLog } from '../../hub/src/log.ts';
 import { startAlerts } from '../../hub/src/alerts/run.ts';
 import { systemClock } from '../../hub/src/clock.ts';
 import { giveHeapHeadroom } from '../../hub/src/ingest/heap-headroom.ts';
-import { JOURNAL_FOLDER } from '../../hub/src/ingest/image-store.ts';
+import { SEGMENTS_FOLDER, sha256Hex } from '../../hub/src/images/image-store.ts';
 import { startTestHub, type TestHub } from '../../hub/src/ingest/test-support.ts';
 import type { UploadRun } from './ingest-uploaders.ts';
 import { runUploaders } from './uploaders-process.ts';
@@ -166,17 +166,16 @@ async function main(): Promise<void> {
         if (RATE > 0) report(`with images, ${CONCURRENCY} paced ${RATE}/s`, await run(hub, true, keys, RATE));
       }
     }
-    // The image journal's mover runs behind the uploads: how far behind, and how long it
-    // takes to catch up once they stop (the journal holds that much disk meanwhile).
-    const journalDir = join(hub.imageDir, JOURNAL_FOLDER);
-    const segments = await readdir(journalDir).catch(() => []);
-    const backlog = (await Promise.all(segments.map(async (n) => (await stat(join(journalDir, n))).size))).reduce((a, b) => a + b, 0);
-    const drainStarted = performance.now();
-    await hub.deps.images.drain();
-    console.log(
-      `image journal at the end: ${segments.length} segment(s), ${(backlog / 1024 / 1024).toFixed(1)} MiB; ` +
-        `mover caught up in ${((performance.now() - drainStarted) / 1000).toFixed(1)} s  load ${loadavg()[0]?.toFixed(2)}`,
-    );
+    // Images stay in their segments (ADR 0004): nothing runs behind the uploads. What they
+    // take on disk, and a check that every stored image is indexed and reads back intact.
+    const segmentsDir = join(hub.imageDir, SEGMENTS_FOLDER);
+    const segments = await readdir(segmentsDir).catch(() => []);
+    const bytes = (await Promise.all(segments.map(async (n) => (await stat(join(segmentsDir, n))).size))).reduce((a, b) => a + b, 0);
+    const [indexed] = await db.sql<{ n: string }>('SELECT count(*) AS n FROM image_locations');
+    const sample = await db.sql<{ h: string }>(`SELECT encode(sha256, 'hex') AS h FROM image_locations ORDER BY random() LIMIT 200`);
+    let intact = 0;
+    for (const { h } of sample) if (sha256Hex((await hub.deps.images.get(h)) ?? new Uint8Array()) === h) intact += 1;
+    console.log(`image segments at the end: ${segments.length}, ${(bytes / 1024 / 1024).toFixed(1)} MiB, ${indexed?.n} images indexed; ${intact}/${sample.length} sampled read back intact`);
     const [row] = await db.sql<{ n: string }>('SELECT count(*) AS n FROM detections');
     const chains = await db.sql<{ id: string }>('SELECT collector_id AS id FROM collector_chain_heads');
     const verified = await Promise.all(chains.map((c) => verifyChain(db, c.id)));

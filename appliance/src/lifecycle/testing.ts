@@ -14,7 +14,7 @@ import { createHubApp } from '../../../hub/src/app.ts';
 import { SYSTEM_ACTOR } from '../../../hub/src/collectors/context.ts';
 import { createCollector } from '../../../hub/src/collectors/create-collector.ts';
 import { collectorTestContext, type CollectorTestContext } from '../../../hub/src/collectors/testing.ts';
-import { openImageStore } from '../../../hub/src/ingest/image-store.ts';
+import { openImageStore } from '../../../hub/src/images/image-store.ts';
 import { createLoadMonitor } from '../../../hub/src/ingest/load-monitor.ts';
 import type { CameraState } from '../cameras/status.ts';
 import type { ApplianceConfig } from '../config/schema.ts';
@@ -35,7 +35,7 @@ export async function startTestHub(t: Test): Promise<TestHub> {
   const ctx = await collectorTestContext(t);
   const imageDir = await mkdtemp(join(tmpdir(), 'alpr-lifecycle-hub-'));
   t.teardown(() => rm(imageDir, { recursive: true, force: true }));
-  const app = createHubApp({ ...ctx, images: openImageStore(imageDir), load: createLoadMonitor() });
+  const app = createHubApp({ ...ctx, images: openImageStore(imageDir, { db: ctx.db }), load: createLoadMonitor() });
   const server = serve({ fetch: app.fetch, hostname: '127.0.0.1', port: 0 });
   await new Promise<void>((resolve) => server.once('listening', () => resolve()));
   t.teardown(() => new Promise<void>((resolve) => server.close(() => resolve())));

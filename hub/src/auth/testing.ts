@@ -13,7 +13,7 @@ import { loadHubConfig } from '../config.ts';
 import { testDatabase, type TestDatabase, type TestHandle } from '../db/test-database.ts';
 import type { UserRole } from '../db/schema/users.ts';
 import type { HubDeps } from '../deps.ts';
-import { openImageStore } from '../ingest/image-store.ts';
+import { openImageStore } from '../images/image-store.ts';
 import { createLoadMonitor } from '../ingest/load-monitor.ts';
 import { createLog } from '../log.ts';
 import { startSetup, verifySetup } from './enrollment.ts';
@@ -35,8 +35,8 @@ export async function authTestContext(t: TestHandle, env: Record<string, string>
   const imageDir = await mkdtemp(join(tmpdir(), 'alpr-auth-'));
   const clock = movableClock();
   const config = loadHubConfig({ HUB_PUBLIC_URL: 'https://hub.example.test', HUB_SESSION_SECRET: TEST_SECRET, HUB_DATA_DIR: imageDir, ...env });
-  const images = openImageStore(imageDir);
-  // Stop the image mover before removing its folder (it may still be moving uploads).
+  const images = openImageStore(imageDir, { db: database });
+  // Close the image store (its appends in flight) before removing its folder.
   t.teardown(async () => {
     await images.close();
     await rm(imageDir, { recursive: true, force: true });

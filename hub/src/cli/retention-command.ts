@@ -8,7 +8,7 @@ import { parseArgs } from 'node:util';
 import { systemClock } from '../clock.ts';
 import { loadHubConfig } from '../config.ts';
 import { openDatabase } from '../db/client.ts';
-import { openImageStore } from '../ingest/image-store.ts';
+import { openImageStore } from '../images/image-store.ts';
 import { createLog } from '../log.ts';
 import { runRetention, type RetentionReport } from '../retention/run.ts';
 import { createOutput } from './output.ts';
@@ -27,7 +27,7 @@ export async function runRetentionCommand(args: readonly string[]): Promise<numb
   const config = loadHubConfig(process.env);
   const log = createLog(config.logLevel === 'info' ? 'warn' : config.logLevel, process.stderr);
   const db = await openDatabase({ ...(config.databaseUrl ? { url: config.databaseUrl } : { dataDir: config.pgliteDir }), log, maxConnections: 2 });
-  const images = openImageStore(config.imageDir, { onError: (err) => log.error({ err }, 'image journal mover failed; retrying') });
+  const images = openImageStore(config.imageDir, { db, onError: (err) => log.error({ err }, 'image store') });
   try {
     await images.ready();
     const report = await runRetention({ db, images, clock: systemClock }, config.retention, { dryRun: options['dry-run'] === true });
@@ -48,7 +48,13 @@ function summary(report: RetentionReport): Record<string, unknown> {
     at: report.at,
     cutoffs: report.cutoffs,
     [`images ${verb}`]: report.images.removed + report.images.missing,
-    'images kept (in use / held / in journal)': `${report.images.keptInUse} / ${report.images.keptHeld} / ${report.images.journaled}`,
+    'images kept (in use / held)': `${report.images.keptInUse} / ${report.images.keptHeld}`,
+    ...(report.compaction
+      ? {
+          'image segments deleted / rewritten': `${report.compaction.deleted} / ${report.compaction.rewritten} (${report.compaction.moved} images kept and moved)`,
+          ...(report.compaction.damaged.length > 0 ? { 'image segments kept: damaged records': report.compaction.damaged.join(', ') } : {}),
+        }
+      : {}),
     'images looked at up to': report.images.doneUntil,
     [`hold records ${verb}`]: report.holdsRemoved,
     [`alerts ${verb}`]: report.alertsRemoved,

@@ -7,10 +7,10 @@
  */
 import { startAlerts } from '../alerts/run.ts';
 import { startDelivery } from '../messaging/delivery/run.ts';
-import { treeImageReader } from '../messaging/delivery/images.ts';
 import { systemClock } from '../clock.ts';
 import { loadHubConfig } from '../config.ts';
 import { openDatabase } from '../db/client.ts';
+import { openImageStore } from '../images/image-store.ts';
 import { createLog } from '../log.ts';
 
 export async function runWorkerCommand(args: readonly string[]): Promise<number> {
@@ -22,9 +22,11 @@ export async function runWorkerCommand(args: readonly string[]): Promise<number>
   const log = createLog(config.logLevel, process.stderr);
   const db = await openDatabase({ ...(config.databaseUrl ? { url: config.databaseUrl } : { dataDir: config.pgliteDir }), log, maxConnections: 3 });
   const alerts = await startAlerts({ db, clock: systemClock, log }, { lockTimeoutMs: config.alertLockTimeoutMs, ...(config.telegram ? { telegram: { cooldownMs: config.telegram.cooldownMs } } : {}) });
-  // The bot's deliveries too, when a bot is configured; crops are read from the image tree
-  // (this process must not open the hub's image journal).
-  const delivery = await startDelivery({ db, clock: systemClock, log, image: treeImageReader(config.imageDir) }, config);
+  // The bot's deliveries too, when a bot is configured. Crops are read through the image
+  // store: this process only reads (the hub alone appends), and an alert's detection was
+  // committed with its images' locations, so a crop is readable at once.
+  const images = openImageStore(config.imageDir, { db, onError: (err) => log.error({ err }, 'image store') });
+  const delivery = await startDelivery({ db, clock: systemClock, log, image: (sha) => images.get(sha) }, config);
   process.send?.({ ready: true });
   const signal = await new Promise<NodeJS.Signals>((resolve) => {
     process.once('SIGTERM', () => resolve('SIGTERM'));
@@ -33,6 +35,7 @@ export async function runWorkerCommand(args: readonly string[]): Promise<number>
   log.info({ signal, ...alerts.worker.stats() }, 'alert worker stopping');
   setTimeout(() => process.exit(1), 10_000).unref();
   await Promise.all([alerts.stop(), delivery?.stop()]);
+  await images.close();
   await db.close();
   return 0;
 }

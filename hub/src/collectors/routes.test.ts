@@ -13,7 +13,7 @@ import { loadHubConfig } from '../config.ts';
 import { apiKeys } from '../db/schema/api-keys.ts';
 import { collectors } from '../db/schema/collectors.ts';
 import type { HubDeps } from '../deps.ts';
-import { openImageStore } from '../ingest/image-store.ts';
+import { openImageStore } from '../images/image-store.ts';
 import { createLoadMonitor } from '../ingest/load-monitor.ts';
 import { SYSTEM_ACTOR } from './context.ts';
 import { createCollector } from './create-collector.ts';
@@ -24,7 +24,7 @@ import { updateConfig } from './update-config.ts';
 const ctx = await collectorTestContext(t);
 const imageDir = await mkdtemp(join(tmpdir(), 'alpr-collector-routes-'));
 t.teardown(() => rm(imageDir, { recursive: true, force: true }));
-const deps: HubDeps = { ...ctx, images: openImageStore(imageDir), load: createLoadMonitor() };
+const deps: HubDeps = { ...ctx, images: openImageStore(imageDir, { db: ctx.db }), load: createLoadMonitor() };
 const beat = { uptime_seconds: 5, queue_depth: 0, cameras_online: 1, config_version: 1 };
 
 function post(app: ReturnType<typeof createHubApp>, path: string, body: unknown, headers: Record<string, string> = {}) {

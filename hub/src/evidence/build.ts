@@ -8,9 +8,9 @@
 import { Readable } from 'node:stream';
 import { ZipFile } from 'yazl';
 import type { DbSession } from '../db/session.ts';
-import type { ImageStore } from '../ingest/image-store.ts';
+import type { ImageStore } from '../images/image-store.ts';
 import { csvField } from '../watchlists/csv.ts';
-import { sha256Hex } from '../ingest/image-store.ts';
+import { sha256Hex } from '../images/image-store.ts';
 import { CHAIN_FILE, chainEntry, FORMAT, MANIFEST_FILE, PUBLIC_KEY_FILE, SIGNATURE_FILE, signManifest, type Manifest, type ManifestFile } from './manifest.ts';
 
 export const MAX_EXPORT_DETECTIONS = 1_000;

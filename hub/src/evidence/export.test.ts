@@ -101,7 +101,7 @@ t.test('an image removed by retention: named in the signed manifest, 410 at its 
   const [row] = await ctx.database.sql<{ crop: string }>(`SELECT crop_image_hash::text AS crop FROM detections WHERE plate_number = 'OTHER1'`);
   const crop = row!.crop;
   // What the retention run does for an image past its year (retention/images.ts).
-  t.equal(await ctx.deps.images.remove(crop), 'removed');
+  t.same([...(await ctx.deps.images.remove(ctx.database, [crop]))], [crop], 'its location forgotten');
   await ctx.database.sql('INSERT INTO removed_images (sha256) VALUES ($1)', [crop]);
 
   const link = new URL(imageLink(linkSigner(ctx.deps.config, ctx.clock.now()), crop) ?? '');

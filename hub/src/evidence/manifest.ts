@@ -4,7 +4,7 @@
  */
 import nacl from 'tweetnacl';
 import { canonicalDetectionFields, computeRecordHash } from '../db/hash-chain.ts';
-import { sha256Hex } from '../ingest/image-store.ts';
+import { sha256Hex } from '../images/image-store.ts';
 
 export const MANIFEST_FILE = 'manifest.json';
 export const SIGNATURE_FILE = 'manifest.sig';

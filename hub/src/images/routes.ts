@@ -1,5 +1,5 @@
 import { Hono } from 'hono';
-import { isSha256 } from '../ingest/image-tree.ts';
+import { isSha256 } from './image-tree.ts';
 import { authKeys } from '../auth/hub-secret.ts';
 import type { HubDeps } from '../deps.ts';
 import { HubError } from '../errors.ts';

@@ -1,6 +1,6 @@
 import t from 'tap';
 import { prepareItems } from './batch-items.ts';
-import { sha256Hex } from './image-store.ts';
+import { sha256Hex } from '../images/image-store.ts';
 import { jpegLike, sampleDetection } from './test-support.ts';
 
 const DAY_MS = 86_400_000;

@@ -1,5 +1,5 @@
 import { batchDetectionSchema, type BatchDetection, type BatchItemResult, type ImageRef } from '@alpr/shared/protocol/batch';
-import { sha256Hex } from './image-store.ts';
+import { sha256Hex } from '../images/image-store.ts';
 
 /**
  * Per-item validation of a batch, pure: each item either becomes a detection ready to store

@@ -7,7 +7,8 @@ import postgres from 'postgres';
 import { batchResponseSchema, type BatchResponse } from '@alpr/shared/protocol/batch';
 import { verifyChain } from '../db/chain.ts';
 import { testDatabase } from '../db/test-database.ts';
-import { JOURNAL_FOLDER, openImageStore, sha256Hex } from './image-store.ts';
+import { openImageStore, SEGMENTS_FOLDER, sha256Hex } from '../images/image-store.ts';
+import { scanRecords, segmentName } from '../images/segment-files.ts';
 import { encodeBatch, encodeMultipart, jpegLike, sampleDetection, startTestHub, type BatchEntry, type TestHub } from './test-support.ts';
 
 const MAX_BATCH = 1024 * 1024;
@@ -73,16 +74,14 @@ t.test('a batch with images is stored, hashed, chained and queued in one go', as
     t.equal(row.vehicle_type, 'car');
     t.equal(row.lat, '51.50000000', "collector's position copied for the bounding-box filter");
     t.equal((row.captured_at as Date).toISOString(), entry.detection.timestamp);
-    t.same(Buffer.from((await hub.deps.images.get(sha256Hex(full))) ?? []), full, 'scene readable as soon as acknowledged (journal)');
+    t.same(Buffer.from((await hub.deps.images.get(sha256Hex(full))) ?? []), full, 'scene readable as soon as acknowledged');
+    t.same(Buffer.from((await hub.deps.images.get(sha256Hex(entry.plateCrop))) ?? []), entry.plateCrop, 'crop too');
   }
-  // The mover copies the journal into the content-addressed tree in the background.
-  await hub.deps.images.drain();
-  for (const entry of entries) {
-    t.same(await readFile(hub.deps.images.pathOf(sha256Hex(entry.fullScene))), entry.fullScene, 'scene file stored under its hash');
-    t.same(await readFile(hub.deps.images.pathOf(sha256Hex(entry.plateCrop))), entry.plateCrop, 'crop stored');
-  }
-  const left = await readdir(join(hub.imageDir, JOURNAL_FOLDER));
-  t.ok(left.length <= 1, 'journal emptied once moved (at most the empty spare segment remains)');
+  // Indexed in the upload's transaction, in one segment written once.
+  const located = await hub.deps.db.sql<{ segment: string; n: string }>(`SELECT segment::text AS segment, count(*)::text AS n FROM image_locations GROUP BY segment`);
+  t.same(located.map((r) => r.n), [String(entries.length * 2)], 'every image indexed, all in one segment');
+  const segment = await readFile(join(hub.imageDir, SEGMENTS_FOLDER, segmentName(Number(located[0]?.segment))));
+  t.equal(scanRecords(segment).records.length, entries.length * 2, 'each image appended once');
   const queued = await hub.deps.db.sql<{ detection_id: string; status: string }>(`SELECT detection_id, status FROM alert_queue ORDER BY id`);
   t.same(queued.map((q) => [String(q.detection_id), q.status]), body.results.map((r) => [r.id, 'pending']));
   t.same(await verifyChain(hub.deps.db, hub.collectorId), { ok: true, count: 3 });
@@ -156,7 +155,7 @@ t.test('one invalid item or a hash mismatch rejects that item only', async (t) =
 t.test('an image store failure rolls the batch back: 503, nothing committed', async (t) => {
   const db = await testDatabase(t);
   // A path under a regular file: every mkdir fails with ENOTDIR, even for root.
-  const hub = await startTestHub({ db, images: openImageStore('/dev/null/images') });
+  const hub = await startTestHub({ db, images: openImageStore('/dev/null/images', { db }) });
   t.teardown(() => hub.close());
   const res = await upload(hub, [{ detection: sampleDetection(), fullScene: jpegLike(2_000) }, { detection: sampleDetection() }]);
   t.equal(res.status, 503);

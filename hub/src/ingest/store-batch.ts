@@ -1,6 +1,7 @@
 import type { BatchItemResult, BatchResponse } from '@alpr/shared/protocol/batch';
 import type { HubDeps } from '../deps.ts';
 import { HubError } from '../errors.ts';
+import { indexImages, type ImageLocation } from '../images/locations.ts';
 import { decideBackpressure } from './backpressure.ts';
 import { prepareItems, type ReadyDetection, type ReadyImage } from './batch-items.ts';
 import type { QueueDepthRefresher } from './queue-depth.ts';
@@ -68,8 +69,9 @@ export async function storeBatch(deps: IngestDeps, input: BatchInput): Promise<B
 
 /**
  * Runs the image writes and the transaction side by side, and commits only once every
- * image is durable: an acknowledged row never names a missing file, and a batch costs
- * max(images, database) instead of their sum. A failed image write rolls the transaction
+ * image is durable, with the images' locations indexed in the same transaction: an
+ * acknowledged row never names a missing image, and a batch costs max(images, database)
+ * plus one statement instead of their sum. A failed image write rolls the transaction
  * back (503). The chain-head lock is held meanwhile, which only serializes batches of the
  * same collector (they are sequential anyway). `observeDbWrite` gets the transaction's own
  * time, without the wait for images, so the two backpressure triggers stay apart.
@@ -85,8 +87,9 @@ async function commitWithImages(deps: IngestDeps, collectorId: string, unique: r
     const started = performance.now();
     const result = await commitDetections(tx, collectorId, unique);
     statementsMs = performance.now() - started;
-    await images;
+    const locations = await images;
     commitStarted = performance.now();
+    await indexImages(tx, deps.clock.now(), locations);
     return result;
   });
   deps.load.observeDbWrite(statementsMs + (performance.now() - commitStarted));
@@ -94,20 +97,20 @@ async function commitWithImages(deps: IngestDeps, collectorId: string, unique: r
 }
 
 /**
- * Makes the batch's images durable in the image journal (one write and one flush for the
- * whole batch, shared with concurrent batches; image-journal.ts), and feeds the wall time
+ * Makes the batch's images durable in the current image segment (one write and one flush
+ * for the whole batch, shared with concurrent batches; images/segment-files.ts), and feeds the wall time
  * to the load monitor (the "object storage latency" backpressure trigger). A failure is the
  * server's problem, not the batch's: 503, the appliance keeps the batch and retries.
  */
-async function writeImages(deps: IngestDeps, items: readonly ReadyDetection[]): Promise<void> {
+async function writeImages(deps: IngestDeps, items: readonly ReadyDetection[]): Promise<ImageLocation[]> {
   const images = new Map<string, ReadyImage>();
   for (const item of items) {
     for (const image of [item.fullScene, item.plateCrop]) if (image) images.set(image.sha256, image);
   }
-  if (images.size === 0) return;
+  if (images.size === 0) return [];
   const started = performance.now();
   try {
-    await deps.images.putBatch([...images.values()]);
+    return await deps.images.putBatch([...images.values()]);
   } catch (err) {
     deps.log.error({ err }, 'image store write failed');
     throw new HubError('unavailable', 'image store unavailable; retry later');

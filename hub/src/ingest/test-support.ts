@@ -19,7 +19,7 @@ import { loadHubConfig, type HubConfig } from '../config.ts';
 import type { DbSession } from '../db/session.ts';
 import type { HubDeps } from '../deps.ts';
 import { createLog, type Log } from '../log.ts';
-import { openImageStore, sha256Hex, type ImageStore } from './image-store.ts';
+import { openImageStore, sha256Hex, type ImageStore } from '../images/image-store.ts';
 import { createLoadMonitor } from './load-monitor.ts';
 
 /** Random bytes framed as a JPEG (SOI ... EOI): unique per call, so every image is new. */
@@ -118,7 +118,7 @@ export async function startTestHub(options: TestHubOptions): Promise<TestHub> {
   const config: HubConfig = { ...loadHubConfig({ HUB_LOG_LEVEL: 'silent' }), imageDir, ...options.config };
   const deps: HubDeps = {
     db: options.db,
-    images: options.images ?? openImageStore(imageDir),
+    images: options.images ?? openImageStore(imageDir, { db: options.db }),
     load: createLoadMonitor(() => 0),
     clock: options.clock ?? systemClock,
     log: options.log ?? createLog('silent'),

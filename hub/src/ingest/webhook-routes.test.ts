@@ -5,7 +5,7 @@ import { request } from 'undici';
 import { verifyChain } from '../db/chain.ts';
 import { testDatabase } from '../db/test-database.ts';
 import { createLog } from '../log.ts';
-import { sha256Hex } from './image-store.ts';
+import { sha256Hex } from '../images/image-store.ts';
 import { startTestHub, type TestHub } from './test-support.ts';
 
 const fixture = (path: string): Buffer => readFileSync(new URL(`../../../shared/src/adapters/${path}`, import.meta.url));

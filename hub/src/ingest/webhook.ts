@@ -4,7 +4,7 @@ import type { AdapterContext, AdapterType, CameraIdentity, ParseInput } from '@a
 import type { BatchItemResult, ImageRef } from '@alpr/shared/protocol/batch';
 import { IMAGE_KINDS } from '@alpr/shared/detection/schema';
 import { HubError } from '../errors.ts';
-import { sha256Hex } from './image-store.ts';
+import { sha256Hex } from '../images/image-store.ts';
 import { storeBatch, type IngestDeps } from './store-batch.ts';
 
 /**

@@ -1,5 +1,5 @@
 import type { DbSession } from '../db/session.ts';
-import type { ImageStore } from '../ingest/image-store.ts';
+import type { ImageStore } from '../images/image-store.ts';
 
 /**
  * Image retention (docs/retention.md "Images"). Images are content-addressed and may be
@@ -19,8 +19,6 @@ export interface ImageRetentionReport {
   keptHeld: number;
   /** Already gone from the store (recorded as removed all the same). */
   missing: number;
-  /** Still in the image journal: left for a later run. */
-  journaled: number;
   /** Capture time up to which images have now been looked at. */
   doneUntil: string | null;
 }
@@ -38,7 +36,7 @@ export interface ImagePhaseInput {
 }
 
 export async function retainImages(tx: DbSession, store: ImageStore, input: ImagePhaseInput): Promise<ImageRetentionReport> {
-  const report: ImageRetentionReport = { checked: 0, removed: 0, keptInUse: 0, keptHeld: 0, missing: 0, journaled: 0, doneUntil: null };
+  const report: ImageRetentionReport = { checked: 0, removed: 0, keptInUse: 0, keptHeld: 0, missing: 0, doneUntil: null };
   const [progress] = await tx.sql<{ done_until: Date }>(`SELECT done_until FROM retention_progress WHERE kind = 'images'`);
   let from = progress?.done_until ?? new Date(0);
   let extra = [...new Set(input.released)];
@@ -132,18 +130,14 @@ async function settle(tx: DbSession, store: ImageStore, candidates: string[], in
   for (const hash of todo) {
     if (held.has(hash)) report.keptHeld += 1;
     else if (inUse.has(hash)) report.keptInUse += 1;
-    else if (input.dryRun) {
-      report.removed += 1;
-      gone.push(hash);
-    } else {
-      const outcome = await store.remove(hash);
-      if (outcome === 'journaled') report.journaled += 1;
-      else {
-        if (outcome === 'removed') report.removed += 1;
-        else report.missing += 1;
-        gone.push(hash);
-      }
-    }
+    else gone.push(hash);
+  }
+  if (input.dryRun) report.removed += gone.length;
+  else if (gone.length > 0) {
+    // Locations forgotten in this transaction; the bytes go at the compaction after COMMIT.
+    const stored = await store.remove(tx, gone);
+    report.removed += stored.size;
+    report.missing += gone.length - stored.size;
   }
   if (gone.length > 0) {
     await tx.sql(`INSERT INTO removed_images (sha256) SELECT unnest($1::text[]) ON CONFLICT DO NOTHING`, [gone]);

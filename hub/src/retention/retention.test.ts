@@ -5,7 +5,9 @@ import t, { type Test } from 'tap';
 import { verifyChain } from '../db/chain.ts';
 import { appendChainedDetections, insertCollector, sampleDetection } from '../db/test-fixtures.ts';
 import { testDatabase, type TestDatabase } from '../db/test-database.ts';
-import { openImageStore, sha256Hex, type ImageStore } from '../ingest/image-store.ts';
+import { readdir, readFile } from 'node:fs/promises';
+import { openImageStore, SEGMENTS_FOLDER, sha256Hex, type ImageStore } from '../images/image-store.ts';
+import { indexImages } from '../images/locations.ts';
 import { DEFAULT_HORIZONS } from './horizons.ts';
 import { runRetention, type RetentionReport } from './run.ts';
 
@@ -25,31 +27,51 @@ const clock = { now: () => new Date() };
 interface World {
   db: TestDatabase;
   store: ImageStore;
+  dir: string;
   a: string;
   b: string;
   ids: Record<string, string>;
   img: Record<string, string>;
 }
 
-async function image(store: ImageStore, label: string): Promise<string> {
-  const bytes = Buffer.from(`\xff\xd8 image ${label}`);
-  await store.put(bytes);
-  return sha256Hex(bytes);
+const imageBytes = (label: string): Buffer => Buffer.from(`\xff\xd8 image ${label}.`);
+
+/** As an upload stores them: appended to a segment, indexed in a transaction. */
+async function storeImages(db: TestDatabase, store: ImageStore, labels: readonly string[]): Promise<Record<string, string>> {
+  const entries = labels.map((label) => ({ label, bytes: imageBytes(label), sha256: sha256Hex(imageBytes(label)) }));
+  const locations = await store.putBatch(entries);
+  await db.transaction((tx) => indexImages(tx, new Date(), locations));
+  return Object.fromEntries(entries.map((e) => [e.label, e.sha256]));
+}
+
+/**
+ * Waits for the store's idle timer to seal every segment holding images (compaction touches
+ * sealed ones only; the writer's spare, created ahead and still empty, stays open).
+ */
+async function allSealed(db: TestDatabase): Promise<void> {
+  const open = 'image_segments s WHERE s.sealed_at IS NULL AND EXISTS (SELECT 1 FROM image_locations l WHERE l.segment = s.id)';
+  while ((await count(db, open)) > 0) await new Promise((resolve) => setTimeout(resolve, 10));
+}
+
+/** Labels of the test images whose bytes are anywhere in the segment files. */
+async function labelsOnDisk(dir: string, labels: readonly string[]): Promise<string[]> {
+  const files = await Promise.all((await readdir(join(dir, SEGMENTS_FOLDER))).map((name) => readFile(join(dir, SEGMENTS_FOLDER, name))));
+  return labels.filter((label) => files.some((bytes) => bytes.includes(imageBytes(label))));
 }
 
 async function build(t: Test): Promise<World> {
   const db = await testDatabase(t);
   const dir = await mkdtemp(join(tmpdir(), 'retention-'));
-  const store = openImageStore(dir);
+  // Sealed after 20 ms idle and compactable at once: the clock's stand-ins for 10 minutes and an hour.
+  const store = openImageStore(dir, { db, idleSealMs: 20, graceMs: 0 });
   t.teardown(async () => {
     await store.close();
     await rm(dir, { recursive: true, force: true });
   });
   // January, February and March eight years ago get their own monthly partitions.
   await db.sql('SELECT ensure_detection_partitions($1, 3)', [old(0, 1)]);
-  const img: Record<string, string> = {};
-  for (const label of ['a1full', 'a1crop', 'shared', 'held', 'a6', 'a7', 'a10', 'young', 'b1', 'b2', 'b3']) img[label] = await image(store, label);
-  await store.drain();
+  const img = await storeImages(db, store, ['a1full', 'a1crop', 'shared', 'held', 'a6', 'a7', 'a10', 'young', 'b1', 'b2', 'b3']);
+  await allSealed(db);
 
   const a = await insertCollector(db, 'Site A');
   const b = await insertCollector(db, 'Site B');
@@ -88,7 +110,7 @@ async function build(t: Test): Promise<World> {
   // A hold on a7 released eight years ago: its record is past its years and goes.
   await db.sql(`INSERT INTO legal_holds (detection_id, case_id, reason, created_at, released_at) VALUES ($1, 'CASE-0', 'old case', $2, $3)`, [ids['a7'], old(0, 9), old(0, 20)]);
   await db.sql(`INSERT INTO audit_log (at, action) VALUES ($1, 'old.thing'), ($2, 'recent.thing')`, [old(0, 1), young]);
-  return { db, store, a, b, ids, img };
+  return { db, store, dir, a, b, ids, img };
 }
 
 const count = async (db: TestDatabase, sql: string, params: unknown[] = []): Promise<number> => Number((await db.sql<{ n: string }>(`SELECT count(*)::text AS n FROM ${sql}`, params))[0]?.n);
@@ -106,8 +128,8 @@ function expectFirstRun(t: Test, w: World, report: RetentionReport): void {
   t.equal(report.detections.removed, 7);
   t.same(report.detections.partitionsDropped, [{ name: month(2), rows: 0 }, { name: month(3), rows: 3 }], 'empty February and B-only March dropped whole; January keeps the held row');
   t.same(
-    { removed: report.images.removed + report.images.missing, inUse: report.images.keptInUse, held: report.images.keptHeld, journaled: report.images.journaled },
-    { removed: 8, inUse: 1, held: 1, journaled: 0 },
+    { removed: report.images.removed + report.images.missing, inUse: report.images.keptInUse, held: report.images.keptHeld },
+    { removed: 8, inUse: 1, held: 1 },
     'old images go; the one a young detection shares and the held one stay',
   );
   t.equal(report.holdsRemoved, 1, 'the hold record released 8 years ago');
@@ -134,6 +156,8 @@ t.test('retention: dry run, run, holds, images, chain checkpoints', async (t) =>
     t.equal(await count(db, `audit_log WHERE action = 'retention.run'`), 0);
     t.ok((await partitions(db)).includes(month(3)));
     t.ok(await store.get(img['a1full']!), 'files untouched');
+    t.notOk(report.compaction, 'no compaction in a dry run');
+    t.equal((await labelsOnDisk(w.dir, Object.keys(img))).length, 11, 'every image still on disk');
     t.same(await verifyChain(db, a), { ok: true, count: 10 });
   });
 
@@ -158,6 +182,11 @@ t.test('retention: dry run, run, holds, images, chain checkpoints', async (t) =>
     for (const gone of ['a1full', 'a1crop', 'a6', 'a7', 'a10', 'b1', 'b2', 'b3']) t.equal(await store.get(img[gone]!), undefined, `${gone} removed`);
     for (const kept of ['shared', 'held', 'young']) t.ok(await store.get(img[kept]!), `${kept} kept`);
     t.equal(await count(db, 'removed_images'), 8);
+    t.match(report.compaction, { deleted: 0, rewritten: 1, moved: 3, damaged: [] }, 'the one segment rewritten with its three live images');
+    t.same((await labelsOnDisk(w.dir, Object.keys(img))).sort(), ['held', 'shared', 'young'], "no removed image's bytes are left in any segment");
+    const files = await readdir(join(w.dir, SEGMENTS_FOLDER));
+    const written = await Promise.all(files.map(async (name) => (await readFile(join(w.dir, SEGMENTS_FOLDER, name))).length > 0));
+    t.equal(written.filter(Boolean).length, 1, "the old segment file is gone; the new one holds the live images (beside the writer's empty spare)");
 
     t.same(
       (await db.sql<{ id: string }>('SELECT detection_id::text AS id FROM alerts ORDER BY alerts.id')).map((r) => r.id),
@@ -190,6 +219,8 @@ t.test('retention: dry run, run, holds, images, chain checkpoints', async (t) =>
     t.equal(report.images.removed, 1, 'the held image, freed with its hold record');
     t.equal(await store.get(img['held']!), undefined);
     t.ok(await store.get(img['shared']!), 'still shared with a young read');
+    t.match(report.compaction, { rewritten: 1, moved: 2 }, 'the compacted segment compacted again');
+    t.same((await labelsOnDisk(w.dir, Object.keys(img))).sort(), ['shared', 'young'], 'the held image survived one compaction and left with the next');
     t.equal(report.alertsRemoved, 1, "a5's old alert, no longer kept by a hold");
     t.same((await db.sql<{ id: string }>('SELECT detection_id::text AS id FROM alerts')).map((r) => r.id), [ids['a9']]);
     t.same(await verifyChain(db, a), { ok: true, count: 3, from: { chain_seq: 7, record_hash: (await checkpoint(db, a)).record_hash } });
@@ -245,7 +276,7 @@ t.test('only retention deletes, and never anything under a year old', async (t) 
 t.test('a second run while one holds the lock is skipped', { skip: process.env['DATABASE_URL'] ? false : 'needs two connections (PostgreSQL)' }, async (t) => {
   const db = await testDatabase(t, { maxConnections: 3 });
   const dir = await mkdtemp(join(tmpdir(), 'retention-lock-'));
-  const store = openImageStore(dir);
+  const store = openImageStore(dir, { db });
   t.teardown(async () => {
     await store.close();
     await rm(dir, { recursive: true, force: true });

@@ -1,19 +1,22 @@
 import { writeAudit } from '../audit/write.ts';
 import type { Clock } from '../clock.ts';
 import type { DbSession } from '../db/session.ts';
-import type { ImageStore } from '../ingest/image-store.ts';
+import type { CompactionReport } from '../images/compaction.ts';
+import type { ImageStore } from '../images/image-store.ts';
 import { cutoffsFor, type RetentionCutoffs, type RetentionHorizons } from './horizons.ts';
 import { retainImages, type ImageRetentionReport } from './images.ts';
 
 /**
  * One retention run (docs/retention.md): in ONE transaction, so a crash or an error leaves
- * everything as it was (an image file already unlinked is recorded by the next run):
- *   1. images past their year (read and unlinked first, while nothing is locked);
+ * everything as it was (a pre-segment tree file already unlinked is recorded by the next run):
+ *   1. images past their year (their locations forgotten; their bytes go at step 5);
  *   2. hold records that ended 7 years ago, then alerts past their years;
  *   3. detections, as a prefix of each collector's chain (retention_remove_detections:
  *      whole monthly partitions where it can), with a checkpoint per collector;
- *   4. the audit log past its years; and an audit row for the run itself.
- * A dry run does all of it except unlinking files, reports, and rolls back.
+ *   4. the audit log past its years; and an audit row for the run itself;
+ *   5. after COMMIT, segment compaction (images/compaction.ts): the removed images' bytes
+ *      leave the disk. A crash before it leaves them for the next run (segments stay dirty).
+ * A dry run does steps 1-4 without unlinking files, reports, rolls back, and skips step 5.
  */
 export interface RetentionReport {
   dryRun: boolean;
@@ -30,6 +33,8 @@ export interface RetentionReport {
     partitionsDropped: { name: string; rows: number }[];
   };
   auditRemoved: number;
+  /** Step 5; absent in a dry run or a skipped one. */
+  compaction?: CompactionReport;
 }
 
 export interface RetentionDeps {
@@ -58,20 +63,22 @@ export async function runRetention(deps: RetentionDeps, horizons: RetentionHoriz
       audit: cutoffs.audit.toISOString(),
       holds: cutoffs.holds.toISOString(),
     },
-    images: { checked: 0, removed: 0, keptInUse: 0, keptHeld: 0, missing: 0, journaled: 0, doneUntil: null },
+    images: { checked: 0, removed: 0, keptInUse: 0, keptHeld: 0, missing: 0, doneUntil: null },
     holdsRemoved: 0,
     alertsRemoved: 0,
     detections: { removed: 0, chains: [], partitionsDropped: [] },
     auditRemoved: 0,
   };
   try {
-    return await deps.db.transaction(async (tx) => {
+    const done = await deps.db.transaction(async (tx) => {
       const [lock] = await tx.sql<{ ok: boolean }>(`SELECT pg_try_advisory_xact_lock(hashtext('alpr_retention')) AS ok`);
       if (!lock?.ok) return { ...report, skipped: 'another retention run is in progress' };
       await runSteps(tx, deps, cutoffs, report, now);
       if (dryRun) throw new DryRunRollback(report);
       return report;
     });
+    if (!done.skipped) done.compaction = await deps.images.compact();
+    return done;
   } catch (err) {
     if (err instanceof DryRunRollback) return err.report;
     throw err;

@@ -7,7 +7,7 @@ import t from 'tap';
 import { cliDatabaseEnv } from '../cli/cli-database.test-helper.ts';
 import { loadHubConfig } from '../config.ts';
 import { testDatabase } from '../db/test-database.ts';
-import { openImageStore } from '../ingest/image-store.ts';
+import { openImageStore } from '../images/image-store.ts';
 import { createLog } from '../log.ts';
 import { DEFAULT_HORIZONS } from './horizons.ts';
 import type { RetentionReport } from './run.ts';
@@ -30,7 +30,7 @@ t.test('retention configuration', async (t) => {
 t.test('the schedule runs retention and reports', async (t) => {
   const db = await testDatabase(t);
   const dir = await mkdtemp(join(tmpdir(), 'retention-schedule-'));
-  const images = openImageStore(dir);
+  const images = openImageStore(dir, { db });
   t.teardown(async () => {
     await images.close();
     await rm(dir, { recursive: true, force: true });

@@ -16,7 +16,7 @@ import { startBotApi } from '../../../../scripts/simulators/telegram-bot-api.ts'
 import { someUser, twoOverlappingWatchlists } from '../../alerts/testing.ts';
 import { systemClock } from '../../clock.ts';
 import { testDatabase } from '../../db/test-database.ts';
-import { openImageStore } from '../../ingest/image-store.ts';
+import { openImageStore } from '../../images/image-store.ts';
 import { encodeBatch, jpegLike, sampleDetection, startTestHub } from '../../ingest/test-support.ts';
 import { createLog } from '../../log.ts';
 import { subscribe } from '../../watchlists/subscriptions.ts';
@@ -31,7 +31,7 @@ if (db.kind !== 'postgres' || !db.url) {
   await t.test(`${CYCLES} SIGKILLs of the worker process with alerts flowing to three chats`, async (t) => {
     const dataDir = await mkdtemp(join(tmpdir(), 'alpr-delivery-faults-'));
     t.teardown(() => rm(dataDir, { recursive: true, force: true }));
-    const hub = await startTestHub({ db, images: openImageStore(join(dataDir, 'images')) });
+    const hub = await startTestHub({ db, images: openImageStore(join(dataDir, 'images'), { db }) });
     t.teardown(() => hub.close());
     const sim = await startBotApi();
     t.teardown(() => sim.close());

@@ -1,15 +1,17 @@
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { closeSync, mkdirSync, openSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
-import { open, readFile, stat, unlink } from 'node:fs/promises';
+import { open, readFile, unlink } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { syncDirectory } from './image-journal.ts';
+import { syncDirectory } from './segment-files.ts';
 
 /**
- * The content-addressed image tree, `<root>/<aa>/<bb>/<sha256>.jpg`: where images live for
- * good once the journal's mover has copied them out of a segment. Files are written to a
- * temp name and renamed, so a name always holds the whole image; durability is settled in
- * bulk by `makeDurable` before the journal segment that held the images is deleted.
+ * The content-addressed image tree, `<root>/<aa>/<bb>/<sha256>.jpg`: where hubs before ADR
+ * 0004 kept images for good. New images stay in their segments; the tree is still read
+ * (older images), removed from by retention, and written once at start to replay a journal
+ * an older hub left. Files are written to a temp name and renamed, so a name always holds
+ * the whole image; durability is settled in bulk by `makeDurable` before the journal
+ * segment that held the images is deleted.
  */
 const HASH = /^[0-9a-f]{64}$/;
 
@@ -19,11 +21,10 @@ export interface ImageTree {
   pathOf(sha256: string): string;
   /**
    * Writes the image unless a file of that size is there; returns the path written, if any.
-   * Blocking calls: used where nothing else waits (the mover's worker thread, start-up recovery).
+   * Blocking calls: used where nothing else waits (start-up replay of a legacy journal).
    */
   writeSync(sha256: string, bytes: Uint8Array): string | undefined;
   read(sha256: string): Promise<Uint8Array | undefined>;
-  has(sha256: string, size: number): Promise<boolean>;
   /** Deletes the image; false when there was none. */
   remove(sha256: string): Promise<boolean>;
   /** Makes every file written so far (`paths`) and its directory entry durable. */
@@ -40,12 +41,10 @@ export function openImageTree(root: string): ImageTree {
   // undefined: not tried yet. `sync -f` (syncfs(2), GNU coreutils) flushes the whole file
   // system in one call: one flush per 64 MiB segment instead of ~750 fsyncs.
   let syncfsWorks: boolean | undefined;
-  const has = async (sha256: string, size: number): Promise<boolean> => (await stat(pathOf(sha256)).catch(() => undefined))?.size === size;
   const tempName = (folder: string, sha256: string): string => join(folder, `.${sha256}.${randomBytes(6).toString('hex')}.tmp`);
 
   return {
     pathOf,
-    has,
     writeSync(sha256, bytes) {
       const target = pathOf(sha256);
       if (statSync(target, { throwIfNoEntry: false })?.size === bytes.byteLength) return undefined;

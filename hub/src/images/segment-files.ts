@@ -1,9 +1,9 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomInt } from 'node:crypto';
 import { open, unlink, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 
 /**
- * The image journal's write side (docs/ingest.md, "Image journal"): a batch's images are
+ * Image segment files (docs/ingest.md, "Image segments"): a batch's images are
  * appended to the current segment file in ONE write followed by ONE fdatasync, so the
  * critical path of an upload costs one sequential write and one flush instead of ~100
  * file creations with an fsync each. Appends that arrive while a flush is in progress are
@@ -16,7 +16,7 @@ import { join } from 'node:path';
  * crash (never acknowledged, since acknowledgement waits for the flush) is ignored.
  */
 export const RECORD_HEADER_BYTES = 40;
-const MAGIC = 0x41494a31;
+export const RECORD_MAGIC = 0x41494a31;
 export const SEGMENT_SUFFIX = '.aij';
 
 export interface JournalEntry {
@@ -45,7 +45,7 @@ export function encodeRecords(entries: readonly JournalEntry[], start: number): 
   let offset = start;
   for (const [i, entry] of entries.entries()) {
     const header = headers.subarray(i * RECORD_HEADER_BYTES, (i + 1) * RECORD_HEADER_BYTES);
-    header.writeUInt32BE(MAGIC, 0);
+    header.writeUInt32BE(RECORD_MAGIC, 0);
     header.writeUInt32BE(entry.bytes.byteLength, 4);
     header.write(entry.sha256, 8, 32, 'hex');
     chunks.push(header, entry.bytes);
@@ -66,7 +66,7 @@ export function scanRecords(segment: Uint8Array): { records: RecordLocation[]; v
   const records: RecordLocation[] = [];
   let at = 0;
   while (at + RECORD_HEADER_BYTES <= view.length) {
-    if (view.readUInt32BE(at) !== MAGIC) break;
+    if (view.readUInt32BE(at) !== RECORD_MAGIC) break;
     const size = view.readUInt32BE(at + 4);
     const sha256 = view.toString('hex', at + 8, at + 40);
     const offset = at + RECORD_HEADER_BYTES;
@@ -79,30 +79,55 @@ export function scanRecords(segment: Uint8Array): { records: RecordLocation[]; v
   return { records, validBytes: at };
 }
 
-export const segmentName = (seq: number): string => `${String(seq).padStart(12, '0')}${SEGMENT_SUFFIX}`;
+/**
+ * Segment ids come from the clock (milliseconds x 1000 plus a random part), not from the
+ * database, so creating a segment never waits for a connection an upload's transaction may
+ * hold; ids stay below 2^53. A clash (same millisecond, same draw; or a clock set back) is
+ * caught by the exclusive create and drawn again.
+ */
+export const newSegmentId = (): number => Date.now() * 1000 + randomInt(1000);
 
+export async function createSegmentFile(dir: string, flags: 'wx' | 'wx+', id = newSegmentId()): Promise<{ id: number; path: string; handle: FileHandle }> {
+  for (let attempt = 0; ; attempt += 1) {
+    const candidate = attempt === 0 ? id : newSegmentId() + attempt;
+    const path = join(dir, segmentName(candidate));
+    try {
+      return { id: candidate, path, handle: await open(path, flags, 0o640) };
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST' || attempt >= 20) throw error;
+    }
+  }
+}
+
+export const segmentName = (seq: number): string => `${String(seq).padStart(16, '0')}${SEGMENT_SUFFIX}`;
+
+/** The id in a segment file's name; legacy journals used 12 digits. */
 export function segmentSeq(name: string): number | undefined {
-  const match = /^(\d{12})\.aij$/.exec(name);
+  const match = /^(\d{12}|\d{16})\.aij$/.exec(name);
   return match?.[1] === undefined ? undefined : Number(match[1]);
 }
 
 export interface Segment {
+  /** Its image_segments id, also its file name. */
   seq: number;
   path: string;
   handle: FileHandle;
   /** Bytes durably appended so far. */
   size: number;
-  /** Records appended and not yet moved into the tree. */
-  unmoved: number;
-  /** No more appends: retired (deleted) once every record is moved and durable. */
+  /** When it was created (performance.now()), for sealing by age. */
+  openedAt: number;
+  /** No more appends. */
   sealed: boolean;
 }
 
 export interface JournalWriterOptions {
   dir: string;
-  firstSeq: number;
+  /** Called once per segment file created (the store registers it, in the background). */
+  onCreated(segment: Segment): void;
   /** A segment takes no more appends past this size (default 64 MiB). */
   segmentBytes: number;
+  /** A segment takes no more appends once this old (ms): retention compacts sealed segments only. */
+  maxAgeMs: number;
   /** Called once per segment when it takes no more appends. */
   onSealed(segment: Segment): void;
 }
@@ -110,7 +135,7 @@ export interface JournalWriterOptions {
 export interface JournalWriter {
   /** Appends durably: resolves after the flush that covers these records. */
   append(entries: readonly JournalEntry[]): Promise<{ segment: Segment; locations: RecordLocation[] }>;
-  /** Seals the current segment when nothing has been appended for `idleMs` (a quiet hub empties its journal). */
+  /** Seals the current segment when nothing has been appended for `idleMs`. */
   sealIfIdle(idleMs: number): void;
   close(): Promise<void>;
 }
@@ -122,7 +147,6 @@ interface Pending {
 }
 
 export function openJournalWriter(options: JournalWriterOptions): JournalWriter {
-  let nextSeq = options.firstSeq;
   let current: Segment | undefined;
   // The next segment, created (and its directory entry flushed) ahead of need, so rotating
   // never puts a file creation and a directory fsync on an upload's critical path.
@@ -133,12 +157,11 @@ export function openJournalWriter(options: JournalWriterOptions): JournalWriter 
   let closed = false;
 
   const createSegment = async (): Promise<Segment> => {
-    const seq = nextSeq++;
-    const path = join(options.dir, segmentName(seq));
-    // wx+: created fresh, and readable: reads and the mover use the same descriptor.
-    const handle = await open(path, 'wx+', 0o640);
+    const { id: seq, path, handle } = await createSegmentFile(options.dir, 'wx+');
     await syncDirectory(options.dir);
-    return { seq, path, handle, size: 0, unmoved: 0, sealed: false };
+    const segment = { seq, path, handle, size: 0, openedAt: performance.now(), sealed: false };
+    options.onCreated(segment);
+    return segment;
   };
   const prepareSpare = (): void => {
     spare = createSegment();
@@ -150,7 +173,7 @@ export function openJournalWriter(options: JournalWriterOptions): JournalWriter 
     options.onSealed(segment);
   };
   const segmentFor = async (): Promise<Segment> => {
-    if (current && current.size < options.segmentBytes) return current;
+    if (current && current.size < options.segmentBytes && performance.now() - current.openedAt < options.maxAgeMs) return current;
     if (current) seal(current);
     const next = spare ?? createSegment();
     spare = undefined;
@@ -176,7 +199,6 @@ export function openJournalWriter(options: JournalWriterOptions): JournalWriter 
         await segment.handle.datasync();
         // Advanced only after the flush: a failed write is overwritten by the next one.
         segment.size += byteLength;
-        segment.unmoved += locations.length;
         lastAppendAt = performance.now();
         let at = 0;
         for (const pending of group) {
@@ -211,7 +233,7 @@ export function openJournalWriter(options: JournalWriterOptions): JournalWriter 
       spare = undefined;
       const unused = await pendingSpare?.catch(() => undefined);
       if (unused) {
-        // Never written: remove it rather than leave an empty segment for the next start.
+        // Never written: remove it (its row, sealed by the next start, is dropped by compaction).
         await unused.handle.close();
         await unlink(unused.path).catch(() => undefined);
       }
@@ -220,7 +242,7 @@ export function openJournalWriter(options: JournalWriterOptions): JournalWriter 
 }
 
 /** All of `chunks` at `position`, in as few writev calls as the kernel allows. */
-async function writeFully(handle: FileHandle, chunks: readonly Uint8Array[], byteLength: number, position: number): Promise<void> {
+export async function writeFully(handle: FileHandle, chunks: readonly Uint8Array[], byteLength: number, position: number): Promise<void> {
   let pending = [...chunks];
   let written = 0;
   while (written < byteLength) {

@@ -1,0 +1,148 @@
+import { open, unlink } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { DbSession } from '../db/session.ts';
+import { registerSegment } from './locations.ts';
+import { recordMatches } from './segment-reader.ts';
+import { createSegmentFile, encodeRecords, newSegmentId, RECORD_HEADER_BYTES, segmentName, syncDirectory, writeFully, type JournalEntry } from './segment-files.ts';
+
+/**
+ * Segment compaction (docs/retention.md "Images"; ADR 0004): retention forgets locations in
+ * its transaction; this makes the bytes go. Run after that transaction commits:
+ *  - a sealed segment with no live location is deleted (row, then file);
+ *  - a sealed segment marked dirty (retention forgot a location in it) that still holds
+ *    live images (under a legal hold, or shared with a younger detection) has them
+ *    rewritten into a new segment: written and flushed, their rows moved in one
+ *    transaction; the old segment, now with nothing live, is then deleted as above (a
+ *    crash in between leaves it for the next run, which deletes it the same way).
+ * A file is unlinked before its row is deleted, so no file is ever left without a row
+ * that leads compaction back to it.
+ * Segments fill in arrival order, so most expire whole; the rewrite copies held images only.
+ * Only segments sealed longer than `graceMs` are touched: an upload's transaction commits
+ * its locations within moments of the append, so a just-sealed segment with no row yet may
+ * be about to get some.
+ */
+/** A location in segment `s` (alias of image_segments) of its store. */
+const LIVE = 'SELECT 1 FROM image_locations l WHERE l.store = s.store AND l.segment = s.id';
+
+export interface CompactionReport {
+  /** Segments deleted because nothing in them was live. */
+  deleted: number;
+  /** Dirty segments whose live images were copied out before deletion. */
+  rewritten: number;
+  /** Images copied by those rewrites. */
+  moved: number;
+  /** Segments kept because a live record in them no longer matched its hash (logged by the caller). */
+  damaged: number[];
+}
+
+export async function compactSegments(db: DbSession, store: string, dir: string, options: { graceMs: number }): Promise<CompactionReport> {
+  const report: CompactionReport = { deleted: 0, rewritten: 0, moved: 0, damaged: [] };
+  const due = await db.sql<{ id: string | number; dirty: boolean; live: boolean }>(
+    `SELECT s.id, s.dirty, EXISTS (${LIVE}) AS live
+       FROM image_segments s
+      WHERE s.store = $2 AND s.sealed_at < now() - make_interval(secs => $1::double precision / 1000)
+        AND (s.dirty OR NOT EXISTS (${LIVE}))
+      ORDER BY s.id`,
+    [options.graceMs, store],
+  );
+  for (const row of due) {
+    const id = Number(row.id);
+    if (!row.live) {
+      if (await dropSegment(db, store, dir, id)) report.deleted += 1;
+    } else {
+      const moved = await rewriteSegment(db, store, dir, id);
+      if (moved === 'damaged') report.damaged.push(id);
+      else if (moved !== undefined) {
+        report.rewritten += 1;
+        report.moved += moved;
+      }
+    }
+  }
+  return report;
+}
+
+/**
+ * Deletes a segment with no live location: under its row's lock (a rewrite elsewhere waits),
+ * checked again, the file unlinked, then the row. If the commit fails after the unlink, the
+ * row stays and the next run finds no file and deletes the row.
+ */
+async function dropSegment(db: DbSession, store: string, dir: string, id: number): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    const [row] = await tx.sql(`SELECT s.id FROM image_segments s WHERE s.store = $1 AND s.id = $2 AND NOT EXISTS (${LIVE}) FOR UPDATE`, [store, id]);
+    if (!row) return false;
+    await unlinkIfThere(join(dir, segmentName(id)));
+    await tx.sql(`DELETE FROM image_segments WHERE store = $1 AND id = $2`, [store, id]);
+    return true;
+  });
+}
+
+/**
+ * Copies a dirty segment's live records into a new segment and deletes the old one.
+ * Returns how many moved, `undefined` when another compaction got there first, `damaged`
+ * when a live record no longer matches its hash (the segment is kept as it is).
+ */
+async function rewriteSegment(db: DbSession, store: string, dir: string, id: number): Promise<number | 'damaged' | undefined> {
+  const live = await db.sql<{ arrival_week: number; h: string; byte_offset: string | number; size: number }>(
+    `SELECT arrival_week, encode(sha256, 'hex') AS h, byte_offset, size FROM image_locations WHERE store = $1 AND segment = $2 ORDER BY byte_offset`,
+    [store, id],
+  );
+  const entries: (JournalEntry & { week: number })[] = [];
+  const old = await open(join(dir, segmentName(id)), 'r');
+  try {
+    for (const row of live) {
+      const location = { sha256: row.h, store, segment: id, offset: Number(row.byte_offset), size: row.size };
+      const record = Buffer.alloc(RECORD_HEADER_BYTES + location.size);
+      const { bytesRead } = await old.read(record, 0, record.length, location.offset - RECORD_HEADER_BYTES);
+      if (bytesRead !== record.length || !recordMatches(record, location)) return 'damaged';
+      entries.push({ sha256: row.h, bytes: record.subarray(RECORD_HEADER_BYTES), week: row.arrival_week });
+    }
+  } finally {
+    await old.close();
+  }
+
+  const { chunks, byteLength, locations } = encodeRecords(entries, 0);
+  const proposed = newSegmentId();
+  // Registered (sealed: nothing appends to it) before the file exists.
+  await registerSegment(db, store, proposed, { sealed: true });
+  const { id: newId, path, handle } = await createSegmentFile(dir, 'wx', proposed);
+  if (newId !== proposed) {
+    await registerSegment(db, store, newId, { sealed: true });
+    await db.sql(`DELETE FROM image_segments WHERE store = $1 AND id = $2`, [store, proposed]);
+  }
+  try {
+    await writeFully(handle, chunks, byteLength, 0);
+    await handle.datasync();
+  } finally {
+    await handle.close();
+  }
+  await syncDirectory(dir);
+
+  const moved = await db.transaction(async (tx) => {
+    const [still] = await tx.sql(`SELECT id FROM image_segments WHERE store = $1 AND id = $2 FOR UPDATE`, [store, id]);
+    if (!still) return undefined;
+    const updated = await tx.sql(
+      `UPDATE image_locations l SET segment = $1, byte_offset = m.o
+         FROM unnest($2::int[], $3::text[], $4::bigint[]) AS m(w, h, o)
+        WHERE l.arrival_week = m.w AND l.sha256 = decode(m.h, 'hex') AND l.store = $6 AND l.segment = $5
+        RETURNING l.size`,
+      [newId, entries.map((e) => e.week), locations.map((l) => l.sha256), locations.map((l) => l.offset), id, store],
+    );
+    // Some were forgotten meanwhile (a retention run beside this one): their copies in the
+    // new segment are garbage, so it is marked for the next compaction.
+    if (updated.length < entries.length) await tx.sql(`UPDATE image_segments SET dirty = true WHERE store = $1 AND id = $2`, [store, newId]);
+    return entries.length;
+  });
+  if (moved === undefined) {
+    await db.sql(`DELETE FROM image_segments WHERE store = $1 AND id = $2`, [store, newId]);
+    await unlinkIfThere(path);
+    return undefined;
+  }
+  await dropSegment(db, store, dir, id);
+  return moved;
+}
+
+async function unlinkIfThere(path: string): Promise<void> {
+  await unlink(path).catch((error: NodeJS.ErrnoException) => {
+    if (error.code !== 'ENOENT') throw error;
+  });
+}
