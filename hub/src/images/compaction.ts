@@ -1,9 +1,9 @@
-import { open, unlink } from 'node:fs/promises';
+import { open, unlink, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { DbSession } from '../db/session.ts';
-import { registerSegment } from './locations.ts';
+import { claimSealedSegment } from './locations.ts';
 import { recordMatches } from './segment-reader.ts';
-import { createSegmentFile, encodeRecords, newSegmentId, RECORD_HEADER_BYTES, segmentName, syncDirectory, writeFully, type JournalEntry } from './segment-files.ts';
+import { encodeRecords, newSegmentId, RECORD_HEADER_BYTES, segmentName, syncDirectory, writeFully, type JournalEntry } from './segment-files.ts';
 
 /**
  * Segment compaction (docs/retention.md "Images"; ADR 0004): retention forgets locations in
@@ -33,10 +33,12 @@ export interface CompactionReport {
   moved: number;
   /** Segments kept because a live record in them no longer matched its hash (logged by the caller). */
   damaged: number[];
+  /** Segments left for the next run by an error. */
+  failed: { segment: number; error: string }[];
 }
 
 export async function compactSegments(db: DbSession, store: string, dir: string, options: { graceMs: number }): Promise<CompactionReport> {
-  const report: CompactionReport = { deleted: 0, rewritten: 0, moved: 0, damaged: [] };
+  const report: CompactionReport = { deleted: 0, rewritten: 0, moved: 0, damaged: [], failed: [] };
   const due = await db.sql<{ id: string | number; dirty: boolean; live: boolean }>(
     `SELECT s.id, s.dirty, EXISTS (${LIVE}) AS live
        FROM image_segments s
@@ -47,15 +49,21 @@ export async function compactSegments(db: DbSession, store: string, dir: string,
   );
   for (const row of due) {
     const id = Number(row.id);
-    if (!row.live) {
-      if (await dropSegment(db, store, dir, id)) report.deleted += 1;
-    } else {
-      const moved = await rewriteSegment(db, store, dir, id);
-      if (moved === 'damaged') report.damaged.push(id);
-      else if (moved !== undefined) {
-        report.rewritten += 1;
-        report.moved += moved;
+    try {
+      if (!row.live) {
+        if (await dropSegment(db, store, dir, id)) report.deleted += 1;
+      } else {
+        const moved = await rewriteSegment(db, store, dir, id);
+        if (moved === 'damaged') report.damaged.push(id);
+        else if (moved !== undefined) {
+          report.rewritten += 1;
+          report.moved += moved;
+        }
       }
+    } catch (error) {
+      // One segment's failure (disk full, database gone) leaves it for the next run, as it
+      // was; the others are still compacted.
+      report.failed.push({ segment: id, error: error instanceof Error ? error.message : String(error) });
     }
   }
   return report;
@@ -87,7 +95,12 @@ async function rewriteSegment(db: DbSession, store: string, dir: string, id: num
     [store, id],
   );
   const entries: (JournalEntry & { week: number })[] = [];
-  const old = await open(join(dir, segmentName(id)), 'r');
+  const old = await open(join(dir, segmentName(id)), 'r').catch((error: NodeJS.ErrnoException) => {
+    // Another compaction (the hub's beside the retention command's) got there first.
+    if (error.code === 'ENOENT') return undefined;
+    throw error;
+  });
+  if (!old) return undefined;
   try {
     for (const row of live) {
       const location = { sha256: row.h, store, segment: id, offset: Number(row.byte_offset), size: row.size };
@@ -101,14 +114,7 @@ async function rewriteSegment(db: DbSession, store: string, dir: string, id: num
   }
 
   const { chunks, byteLength, locations } = encodeRecords(entries, 0);
-  const proposed = newSegmentId();
-  // Registered (sealed: nothing appends to it) before the file exists.
-  await registerSegment(db, store, proposed, { sealed: true });
-  const { id: newId, path, handle } = await createSegmentFile(dir, 'wx', proposed);
-  if (newId !== proposed) {
-    await registerSegment(db, store, newId, { sealed: true });
-    await db.sql(`DELETE FROM image_segments WHERE store = $1 AND id = $2`, [store, proposed]);
-  }
+  const { id: newId, path, handle } = await claimNewSegment(db, store, dir);
   try {
     await writeFully(handle, chunks, byteLength, 0);
     await handle.datasync();
@@ -139,6 +145,28 @@ async function rewriteSegment(db: DbSession, store: string, dir: string, id: num
   }
   await dropSegment(db, store, dir, id);
   return moved;
+}
+
+/**
+ * A new segment for a rewrite: its row claimed first (sealed: nothing appends to it), then
+ * its file created exclusively. An id whose row or file exists (the writer's segment whose
+ * registration is still queued has a file and no row) is given back and another drawn.
+ */
+async function claimNewSegment(db: DbSession, store: string, dir: string): Promise<{ id: number; path: string; handle: FileHandle }> {
+  for (let attempt = 0; attempt < 20; attempt += 1) {
+    const id = newSegmentId();
+    if (!(await claimSealedSegment(db, store, id))) continue;
+    const path = join(dir, segmentName(id));
+    try {
+      return { id, path, handle: await open(path, 'wx', 0o640) };
+    } catch (error) {
+      // Only the row claimed here (still sealed): the writer's registration, if it ran
+      // meanwhile, reopened it and keeps it.
+      await db.sql(`DELETE FROM image_segments WHERE store = $1 AND id = $2 AND sealed_at IS NOT NULL`, [store, id]);
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
+  }
+  throw new Error('no free segment id after 20 draws');
 }
 
 async function unlinkIfThere(path: string): Promise<void> {

@@ -198,6 +198,49 @@ t.test('two hub processes on one database, each with its own folder, keep to the
   t.same(Buffer.from((await b.get(sha256Hex(shared))) ?? []), shared, 'the live image moved and reads back');
 });
 
+t.test('every copy of an image is indexed, and retention removes them all', async (t) => {
+  const { db, root, store } = await open(t, { idleSealMs: 20, graceMs: 0 });
+  const [x, y, z] = [jpegLike(5_000), jpegLike(5_000), jpegLike(5_000)];
+  await index(db, await store.putBatch([entry(x), entry(y)]));
+  await new Promise((r) => setTimeout(r, 200)); // sealed: the retry lands in another segment
+  // The appliance retries after a lost answer: x is appended (and indexed) again.
+  await index(db, await store.putBatch([entry(x), entry(z)]));
+  await new Promise((r) => setTimeout(r, 200));
+  t.equal(await count(db, `image_locations WHERE sha256 = decode('${sha256Hex(x)}', 'hex')`), 2, 'one row per copy');
+  await db.transaction((tx) => store.remove(tx, [sha256Hex(x)]));
+  t.match(await store.compact(), { rewritten: 2, moved: 2 });
+  const files = await Promise.all((await readdir(join(root, SEGMENTS_FOLDER))).map((n) => readFile(join(root, SEGMENTS_FOLDER, n))));
+  t.notOk(files.some((bytes) => bytes.includes(x)), "no copy of the removed image's bytes is left");
+  t.same(Buffer.from((await store.get(sha256Hex(y))) ?? []), y);
+  t.same(Buffer.from((await store.get(sha256Hex(z))) ?? []), z);
+});
+
+t.test('a registry update that fails (the database restarting) is retried until it lands', async (t) => {
+  const db = await testDatabase(t);
+  const root = await mkdtemp(join(tmpdir(), 'images-'));
+  let failures = 2;
+  const flaky = {
+    ...db,
+    sql: (async (text: string, params?: readonly unknown[]) => {
+      if (/image_segments/.test(text) && failures > 0) {
+        failures -= 1;
+        throw new Error('connection refused');
+      }
+      return db.sql(text, params);
+    }) as TestDatabase['sql'],
+  };
+  const errors: unknown[] = [];
+  const store = openImageStore(root, { db: flaky, registryRetryMs: 20, onError: (e) => errors.push(e) });
+  t.teardown(async () => {
+    await store.close();
+    await rm(root, { recursive: true, force: true });
+  });
+  const [location] = await store.putBatch([entry(jpegLike(1_000))]);
+  for (let i = 0; i < 200 && (await count(db, `image_segments WHERE id = ${location!.segment}`)) === 0; i++) await new Promise((r) => setTimeout(r, 10));
+  t.equal(await count(db, `image_segments WHERE id = ${location!.segment}`), 1, 'registered in the end');
+  t.equal(errors.length, 2, 'each failure reported');
+});
+
 t.test('scanRecords stops at the first bad record', async (t) => {
   const a = jpegLike(100);
   const buffer = Buffer.concat(encodeRecords([entry(a)], 0).chunks);

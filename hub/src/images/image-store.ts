@@ -1,10 +1,11 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { link, mkdir, open as openFile, readdir, readFile, rmdir, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { DbSession } from '../db/session.ts';
 import { compactSegments, type CompactionReport } from './compaction.ts';
 import { isSha256, openImageTree, type ImageTree } from './image-tree.ts';
-import { forgetImages, locateImage, registerSegment, sealLeftoverSegments, sealSegment, type ImageLocation } from './locations.ts';
+import { forgetImages, locateImage, registerOpenSegment, sealLeftoverSegments, sealSegment, type ImageLocation } from './locations.ts';
 import { readFromSegment } from './segment-reader.ts';
 import { newSegmentId, openJournalWriter, scanRecords, segmentSeq, syncDirectory, type JournalEntry, type JournalWriter, type Segment } from './segment-files.ts';
 
@@ -51,9 +52,12 @@ export interface ImageStoreOptions {
   graceMs?: number;
   /** Background failures (sealing a segment's row): logged by the caller. */
   onError?: (error: unknown) => void;
+  /** A failed registry update is tried again after this long (default 5 s). */
+  registryRetryMs?: number;
 }
 
 export const SEGMENTS_FOLDER = 'segments';
+const REGISTRY_RETRY_MS = 5_000;
 /** Names this image folder in the database (image_segments.store, image_locations.store). */
 export const STORE_ID_FILE = 'store-id';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -92,7 +96,7 @@ export function openImageStore(root: string, options: ImageStoreOptions): ImageS
     background(() => sealLeftoverSegments(db, store, leftovers, startedAt));
     return openJournalWriter({
       dir: segmentsDir,
-      onCreated: (segment) => background(() => registerSegment(db, store, segment.seq, { sealed: false })),
+      onCreated: (segment) => background(() => registerOpenSegment(db, store, segment.seq)),
       segmentBytes: options.segmentBytes ?? 64 * 1024 * 1024,
       maxAgeMs: options.maxSegmentAgeMs ?? 24 * 3600_000,
       onSealed: (segment) => {
@@ -103,10 +107,25 @@ export function openImageStore(root: string, options: ImageStoreOptions): ImageS
       },
     });
   };
-  /** Registry updates, in order, off the uploads' path. */
+  /**
+   * Registry updates, in order, off the uploads' path; a failed one (the database
+   * restarting) is retried every REGISTRY_RETRY_MS until it lands or the store closes
+   * (the next start then registers and seals every file on disk).
+   */
   let registry: Promise<void> = Promise.resolve();
+  let closing = false;
   const background = (step: () => Promise<void>): void => {
-    registry = registry.then(step).catch(onError);
+    registry = registry.then(async () => {
+      for (;;) {
+        try {
+          return await step();
+        } catch (error) {
+          onError(error);
+          if (closing) return;
+          await sleep(options.registryRetryMs ?? REGISTRY_RETRY_MS, undefined, { ref: false });
+        }
+      }
+    });
   };
   const sealTimer = setInterval(() => {
     void writer?.then((w) => w.sealIfIdle(idleSealMs)).catch(() => undefined);
@@ -135,7 +154,14 @@ export function openImageStore(root: string, options: ImageStoreOptions): ImageS
       const unique = [...new Map(images.map((i) => [i.sha256, i])).values()];
       if (unique.length === 0) return [];
       const store = await ready;
-      writer ??= startWriter();
+      if (!writer) {
+        const starting = startWriter();
+        writer = starting;
+        // A failed start (a transient readdir error) is not kept: the next upload tries again.
+        starting.catch(() => {
+          if (writer === starting) writer = undefined;
+        });
+      }
       const { segment, locations } = await (await writer).append(unique);
       if (!segment.sealed) open.add(segment);
       return locations.map((l) => ({ sha256: l.sha256, store, segment: segment.seq, offset: l.offset, size: l.size }));
@@ -158,6 +184,7 @@ export function openImageStore(root: string, options: ImageStoreOptions): ImageS
     },
     async close() {
       clearInterval(sealTimer);
+      closing = true;
       const w = await writer?.catch(() => undefined);
       await w?.close();
       await registry;
@@ -217,7 +244,13 @@ async function replayLegacyJournal(journalDir: string, tree: ImageTree): Promise
   });
   for (const name of names.filter((n) => segmentSeq(n) !== undefined).sort()) {
     const path = join(journalDir, name);
-    const bytes = await readFile(path);
+    // Another process on this folder (the worker, the retention command) may be replaying
+    // it too: the tree's writes are idempotent, and a file it already deleted is done.
+    const bytes = await readFile(path).catch((error: NodeJS.ErrnoException) => {
+      if (error.code === 'ENOENT') return undefined;
+      throw error;
+    });
+    if (!bytes) continue;
     const written: string[] = [];
     for (const record of scanRecords(bytes).records) {
       // Blocking calls are fine here: nothing is served until this is done.
@@ -225,7 +258,9 @@ async function replayLegacyJournal(journalDir: string, tree: ImageTree): Promise
       written.push(target ?? tree.pathOf(record.sha256));
     }
     await tree.makeDurable(written);
-    await unlink(path);
+    await unlink(path).catch((error: NodeJS.ErrnoException) => {
+      if (error.code !== 'ENOENT') throw error;
+    });
   }
   // Gone once empty, so later starts skip this; fails harmlessly when it never existed.
   await rmdir(journalDir).catch(() => undefined);

@@ -20,9 +20,9 @@ const WEEK_MS = 7 * 24 * 3600 * 1000;
 export const arrivalWeek = (at: Date): number => Math.floor(at.getTime() / WEEK_MS);
 
 /**
- * In the upload's transaction, after the segment flush: one statement for the batch. An
- * image already indexed this week in this store keeps its first location (the second copy
- * is garbage that compaction drops with its segment).
+ * In the upload's transaction, after the segment flush: one statement for the batch. A copy
+ * in a segment that already has one this week keeps the first row; the second copy's bytes
+ * go when that segment is compacted (a rewrite copies indexed records only).
  */
 export async function indexImages(tx: DbSession, at: Date, locations: readonly ImageLocation[]): Promise<void> {
   if (locations.length === 0) return;
@@ -74,8 +74,10 @@ export async function forgetImages(tx: DbSession, hashes: readonly string[]): Pr
   );
   const segments = [...new Map(rows.map((r) => [`${r.store}/${r.segment}`, r])).values()];
   if (segments.length > 0) {
+    // An upsert: a segment whose registration is still queued (or was lost) keeps the mark.
     await tx.sql(
-      `UPDATE image_segments s SET dirty = true FROM unnest($1::uuid[], $2::bigint[]) AS d(store, id) WHERE s.store = d.store AND s.id = d.id`,
+      `INSERT INTO image_segments (store, id, dirty) SELECT store, id, true FROM unnest($1::uuid[], $2::bigint[]) AS d(store, id)
+       ON CONFLICT (store, id) DO UPDATE SET dirty = true`,
       [segments.map((r) => r.store), segments.map((r) => r.segment)],
     );
   }
@@ -83,21 +85,37 @@ export async function forgetImages(tx: DbSession, hashes: readonly string[]): Pr
 }
 
 /**
- * Registers a segment (idempotent). The writer calls this in the background, never on an
- * upload's path (on PGlite the upload's transaction holds the only connection); a file
- * whose registration was lost is registered, sealed, at the writer's next start.
- * Compaction registers its own segments, sealed, before creating their files.
+ * The writer registers each segment it creates, in the background, never on an upload's
+ * path (on PGlite the upload's transaction holds the only connection). The file was just
+ * created exclusively, so a row already there is a stale one (a clock set back to an id
+ * whose file is long gone): it starts over as open. A registration a crash lost is made
+ * up, sealed, at the writer's next start.
  */
-export async function registerSegment(db: DbSession, store: string, id: number, options: { sealed: boolean }): Promise<void> {
+export async function registerOpenSegment(db: DbSession, store: string, id: number): Promise<void> {
   await db.sql(
-    `INSERT INTO image_segments (store, id, sealed_at) VALUES ($1, $2, CASE WHEN $3 THEN now() END)
-     ON CONFLICT (store, id) DO UPDATE SET sealed_at = COALESCE(image_segments.sealed_at, EXCLUDED.sealed_at)`,
-    [store, id, options.sealed],
+    `INSERT INTO image_segments (store, id) VALUES ($1, $2)
+     ON CONFLICT (store, id) DO UPDATE SET sealed_at = NULL, created_at = now()`,
+    [store, id],
   );
 }
 
 /** Takes no more appends: compaction may touch it once the grace has passed. */
-export const sealSegment = (db: DbSession, store: string, id: number): Promise<void> => registerSegment(db, store, id, { sealed: true });
+export async function sealSegment(db: DbSession, store: string, id: number): Promise<void> {
+  await db.sql(
+    `INSERT INTO image_segments (store, id, sealed_at) VALUES ($1, $2, now())
+     ON CONFLICT (store, id) DO UPDATE SET sealed_at = COALESCE(image_segments.sealed_at, now())`,
+    [store, id],
+  );
+}
+
+/**
+ * Compaction's own segment, registered sealed (nothing appends to it) before its file is
+ * created; false when the id is taken (draw another).
+ */
+export async function claimSealedSegment(db: DbSession, store: string, id: number): Promise<boolean> {
+  const rows = await db.sql(`INSERT INTO image_segments (store, id, sealed_at) VALUES ($1, $2, now()) ON CONFLICT DO NOTHING RETURNING id`, [store, id]);
+  return rows.length > 0;
+}
 
 /**
  * At the writer's start, in the background: every segment file already on disk (a previous

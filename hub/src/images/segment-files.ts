@@ -179,6 +179,8 @@ export function openJournalWriter(options: JournalWriterOptions): JournalWriter 
     spare = undefined;
     try {
       current = await next;
+      // Its age counts from now: a spare may have waited long for its turn.
+      current.openedAt = performance.now();
     } finally {
       prepareSpare();
     }
@@ -207,6 +209,9 @@ export function openJournalWriter(options: JournalWriterOptions): JournalWriter 
         }
       } catch (error) {
         for (const pending of group) pending.reject(error);
+        // A write or flush that failed (EIO, disk full) may have left the file in any state
+        // past its acknowledged size: the next batch goes to a fresh segment.
+        if (current) seal(current);
       }
     }
   };

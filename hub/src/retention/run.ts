@@ -33,7 +33,7 @@ export interface RetentionReport {
     partitionsDropped: { name: string; rows: number }[];
   };
   auditRemoved: number;
-  /** Step 5; absent in a dry run or a skipped one. */
+  /** Step 5 (this process's image folder); absent in a dry run. Runs even when the rest was skipped. */
   compaction?: CompactionReport;
 }
 
@@ -77,7 +77,15 @@ export async function runRetention(deps: RetentionDeps, horizons: RetentionHoriz
       if (dryRun) throw new DryRunRollback(report);
       return report;
     });
-    if (!done.skipped) done.compaction = await deps.images.compact();
+    // Also when skipped: hub processes sharing a database each compact their own image
+    // folder, and the run that forgot the locations may have been another's.
+    done.compaction = await deps.images.compact().catch((error: unknown) => ({
+      deleted: 0,
+      rewritten: 0,
+      moved: 0,
+      damaged: [],
+      failed: [{ segment: 0, error: error instanceof Error ? error.message : String(error) }],
+    }));
     return done;
   } catch (err) {
     if (err instanceof DryRunRollback) return err.report;

@@ -24,6 +24,11 @@ export function startRetentionSchedule(
       const run = runRetention(deps, options.horizons).then(
         (report) => {
           deps.log.info({ retention: report }, report.skipped ? 'retention skipped' : 'retention run done');
+          const compaction = report.compaction;
+          if (compaction && (compaction.failed.length > 0 || compaction.damaged.length > 0)) {
+            // Removed images' bytes may still be on disk until a later run succeeds.
+            deps.log.error({ failed: compaction.failed, damaged: compaction.damaged }, 'image segment compaction left segments behind');
+          }
           options.onRun?.(report);
         },
         (err: unknown) => deps.log.error({ err }, 'retention run failed; the next run tries again'),

@@ -14,7 +14,9 @@ CREATE TABLE IF NOT EXISTS image_segments (
 );
 
 -- Where each image's bytes are, inserted in the upload's own transaction (after the segment's
--- flush, before COMMIT): a committed detection names a readable image by construction.
+-- flush, before COMMIT): a committed detection names a readable image by construction. Every
+-- copy in a different segment gets its row (an upload retried after a lost answer appends
+-- the image again), so retention finds, and compaction deletes, every copy.
 -- Keyed by arrival week first so the inserts of a week touch one small, hot part of the
 -- index (random hashes over a year-sized key cost a full-page WAL write each, measured in the
 -- ADR); a read by hash probes each week kept. No foreign key to image_segments: it would cost
@@ -26,7 +28,7 @@ CREATE TABLE IF NOT EXISTS image_locations (
   segment      bigint NOT NULL,
   byte_offset  bigint NOT NULL,
   size         integer NOT NULL,
-  PRIMARY KEY (arrival_week, sha256, store)
+  PRIMARY KEY (arrival_week, sha256, store, segment)
 );
 CREATE INDEX IF NOT EXISTS image_locations_segment_idx ON image_locations (store, segment);
 
