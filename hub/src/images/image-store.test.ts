@@ -241,6 +241,44 @@ t.test('a registry update that fails (the database restarting) is retried until 
   t.equal(errors.length, 2, 'each failure reported');
 });
 
+t.test('compaction: a segment that fails is left for the next run, the others are done; two at once agree', async (t) => {
+  const { db, root, store } = await open(t, { idleSealMs: 20, graceMs: 0 });
+  const images = [jpegLike(3_000), jpegLike(3_000), jpegLike(3_000)];
+  const located: ImageLocation[] = [];
+  for (const image of images) {
+    // Each in its own segment, with a second image that stays live.
+    const locations = await store.putBatch([entry(image), entry(jpegLike(3_000))]);
+    await index(db, locations);
+    located.push(...locations);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  await new Promise((r) => setTimeout(r, 100));
+  await db.transaction((tx) => store.remove(tx, images.map((i) => sha256Hex(i))));
+  // The first segment's file replaced by a folder: reading it fails (EISDIR).
+  const broken = located[0]!.segment;
+  const brokenPath = segmentFile(root, broken);
+  const original = await readFile(brokenPath);
+  await rm(brokenPath);
+  await mkdir(brokenPath);
+  const first = await store.compact();
+  t.same(first.failed.map((f) => f.segment), [broken], 'the broken segment reported');
+  t.equal(first.rewritten, 2, 'the other two compacted all the same');
+  t.equal(await count(db, `image_segments WHERE id = ${broken} AND dirty`), 1, 'the broken one still dirty, for the next run');
+
+  await rm(brokenPath, { recursive: true });
+  await writeFile(brokenPath, original); // repaired
+  // Two compactions of one folder at once (the hub's schedule and the retention command).
+  const other = openImageStore(root, { db, graceMs: 0 });
+  t.teardown(() => other.close());
+  const [a, b] = await Promise.all([store.compact(), other.compact()]);
+  t.same([...a.failed, ...b.failed], [], 'neither fails');
+  const files = await Promise.all((await readdir(join(root, SEGMENTS_FOLDER))).map((n) => readFile(join(root, SEGMENTS_FOLDER, n))));
+  t.notOk(images.some((image) => files.some((bytes) => bytes.includes(image))), "no removed image's bytes left");
+  for (const l of located.filter((l) => !images.some((i) => sha256Hex(i) === l.sha256))) {
+    t.ok(await store.get(l.sha256), 'every live image still reads back');
+  }
+});
+
 t.test('scanRecords stops at the first bad record', async (t) => {
   const a = jpegLike(100);
   const buffer = Buffer.concat(encodeRecords([entry(a)], 0).chunks);
