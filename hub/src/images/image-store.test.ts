@@ -155,8 +155,8 @@ t.test('a segment file whose registration was lost (a crash) is registered, seal
   const { db, root, store } = await open(t);
   const image = jpegLike(6_000);
   const lostId = 1_000_000_000_000_123;
-  await writeFile(segmentFile(root, lostId), Buffer.concat(encodeRecords([entry(image)], 0).chunks));
   await store.ready();
+  await writeFile(segmentFile(root, lostId), Buffer.concat(encodeRecords([entry(image)], 0).chunks));
   const storeId = (await readFile(join(root, STORE_ID_FILE), 'utf8')).trim();
   await index(db, [{ sha256: sha256Hex(image), store: storeId, segment: lostId, offset: RECORD_HEADER_BYTES, size: image.length }]);
   t.same(Buffer.from((await store.get(sha256Hex(image))) ?? []), image, 'readable through its location');

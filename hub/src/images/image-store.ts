@@ -36,7 +36,7 @@ export interface ImageStore {
   compact(): Promise<CompactionReport>;
   /** Resolves once a pre-segment journal left by an older hub is replayed into the tree. */
   ready(): Promise<void>;
-  /** Finishes the appends in flight; the current segment stays open for the next start to seal. */
+  /** Finishes opening and the appends in flight; the current segment stays open for the next start to seal. */
   close(): Promise<void>;
 }
 
@@ -185,6 +185,9 @@ export function openImageStore(root: string, options: ImageStoreOptions): ImageS
     async close() {
       clearInterval(sealTimer);
       closing = true;
+      // Opening may still be writing the folder's store id (a store closed at once): a caller
+      // that removes the folder next must find nothing more being written into it.
+      await ready.catch(() => undefined);
       const w = await writer?.catch(() => undefined);
       await w?.close();
       await registry;
