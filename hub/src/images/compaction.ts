@@ -2,8 +2,9 @@ import { open, unlink, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { DbSession } from '../db/session.ts';
 import { claimSealedSegment } from './locations.ts';
-import { recordMatches } from './segment-reader.ts';
-import { encodeRecords, newSegmentId, RECORD_HEADER_BYTES, segmentName, syncDirectory, writeFully, type JournalEntry } from './segment-files.ts';
+import { ifMissing } from './missing.ts';
+import { readRecord } from './segment-reader.ts';
+import { encodeRecords, newSegmentId, segmentName, syncDirectory, writeFully, type JournalEntry } from './segment-files.ts';
 
 /**
  * Segment compaction (docs/retention.md "Images"; ADR 0004): retention forgets locations in
@@ -37,8 +38,11 @@ export interface CompactionReport {
   failed: { segment: number; error: string }[];
 }
 
+/** A report of nothing done yet. */
+export const emptyCompactionReport = (): CompactionReport => ({ deleted: 0, rewritten: 0, moved: 0, damaged: [], failed: [] });
+
 export async function compactSegments(db: DbSession, store: string, dir: string, options: { graceMs: number }): Promise<CompactionReport> {
-  const report: CompactionReport = { deleted: 0, rewritten: 0, moved: 0, damaged: [], failed: [] };
+  const report = emptyCompactionReport();
   const due = await db.sql<{ id: string | number; dirty: boolean; live: boolean }>(
     `SELECT s.id, s.dirty, EXISTS (${LIVE}) AS live
        FROM image_segments s
@@ -95,19 +99,14 @@ async function rewriteSegment(db: DbSession, store: string, dir: string, id: num
     [store, id],
   );
   const entries: (JournalEntry & { week: number })[] = [];
-  const old = await open(join(dir, segmentName(id)), 'r').catch((error: NodeJS.ErrnoException) => {
-    // Another compaction (the hub's beside the retention command's) got there first.
-    if (error.code === 'ENOENT') return undefined;
-    throw error;
-  });
+  // Gone: another compaction (the hub's beside the retention command's) got there first.
+  const old = await ifMissing(open(join(dir, segmentName(id)), 'r'), undefined);
   if (!old) return undefined;
   try {
     for (const row of live) {
-      const location = { sha256: row.h, store, segment: id, offset: Number(row.byte_offset), size: row.size };
-      const record = Buffer.alloc(RECORD_HEADER_BYTES + location.size);
-      const { bytesRead } = await old.read(record, 0, record.length, location.offset - RECORD_HEADER_BYTES);
-      if (bytesRead !== record.length || !recordMatches(record, location)) return 'damaged';
-      entries.push({ sha256: row.h, bytes: record.subarray(RECORD_HEADER_BYTES), week: row.arrival_week });
+      const bytes = await readRecord(old, { sha256: row.h, store, segment: id, offset: Number(row.byte_offset), size: row.size });
+      if (!bytes) return 'damaged';
+      entries.push({ sha256: row.h, bytes, week: row.arrival_week });
     }
   } finally {
     await old.close();
@@ -170,7 +169,5 @@ async function claimNewSegment(db: DbSession, store: string, dir: string): Promi
 }
 
 async function unlinkIfThere(path: string): Promise<void> {
-  await unlink(path).catch((error: NodeJS.ErrnoException) => {
-    if (error.code !== 'ENOENT') throw error;
-  });
+  await ifMissing(unlink(path), undefined);
 }

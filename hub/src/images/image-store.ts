@@ -5,6 +5,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { DbSession } from '../db/session.ts';
 import { compactSegments, type CompactionReport } from './compaction.ts';
 import { isSha256, openImageTree, type ImageTree } from './image-tree.ts';
+import { ifMissing } from './missing.ts';
 import { forgetImages, locateImage, registerOpenSegment, sealLeftoverSegments, sealSegment, type ImageLocation } from './locations.ts';
 import { readFromSegment } from './segment-reader.ts';
 import { newSegmentId, openJournalWriter, scanRecords, segmentSeq, syncDirectory, type JournalEntry, type JournalWriter, type Segment } from './segment-files.ts';
@@ -205,10 +206,7 @@ export function openImageStore(root: string, options: ImageStoreOptions): ImageS
 async function storeIdentity(root: string): Promise<string> {
   const path = join(root, STORE_ID_FILE);
   const read = async (): Promise<string | undefined> => {
-    const text = await readFile(path, 'utf8').catch((error: NodeJS.ErrnoException) => {
-      if (error.code === 'ENOENT') return undefined;
-      throw error;
-    });
+    const text = await ifMissing(readFile(path, 'utf8'), undefined);
     if (text === undefined) return undefined;
     const id = text.trim();
     if (!UUID.test(id)) throw new Error(`${path} does not hold a store id (a UUID); it names this image folder in the database`);
@@ -241,18 +239,12 @@ async function storeIdentity(root: string): Promise<string> {
  * never acknowledged and is dropped.
  */
 async function replayLegacyJournal(journalDir: string, tree: ImageTree): Promise<void> {
-  const names = await readdir(journalDir).catch((error: NodeJS.ErrnoException) => {
-    if (error.code === 'ENOENT') return [];
-    throw error;
-  });
+  const names = await ifMissing(readdir(journalDir), []);
   for (const name of names.filter((n) => segmentSeq(n) !== undefined).sort()) {
     const path = join(journalDir, name);
     // Another process on this folder (the worker, the retention command) may be replaying
     // it too: the tree's writes are idempotent, and a file it already deleted is done.
-    const bytes = await readFile(path).catch((error: NodeJS.ErrnoException) => {
-      if (error.code === 'ENOENT') return undefined;
-      throw error;
-    });
+    const bytes = await ifMissing(readFile(path), undefined);
     if (!bytes) continue;
     const written: string[] = [];
     for (const record of scanRecords(bytes).records) {
@@ -261,9 +253,7 @@ async function replayLegacyJournal(journalDir: string, tree: ImageTree): Promise
       written.push(target ?? tree.pathOf(record.sha256));
     }
     await tree.makeDurable(written);
-    await unlink(path).catch((error: NodeJS.ErrnoException) => {
-      if (error.code !== 'ENOENT') throw error;
-    });
+    await ifMissing(unlink(path), undefined);
   }
   // Gone once empty, so later starts skip this; fails harmlessly when it never existed.
   await rmdir(journalDir).catch(() => undefined);

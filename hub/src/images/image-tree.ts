@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { closeSync, mkdirSync, openSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { open, readFile, unlink } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
+import { ifMissing } from './missing.ts';
 import { syncDirectory } from './segment-files.ts';
 
 /**
@@ -77,13 +78,7 @@ export function openImageTree(root: string): ImageTree {
       return readFile(pathOf(sha256)).catch(() => undefined);
     },
     async remove(sha256) {
-      try {
-        await unlink(pathOf(sha256));
-        return true;
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
-        throw error;
-      }
+      return ifMissing(unlink(pathOf(sha256)).then(() => true), false);
     },
     async makeDurable(paths) {
       if (paths.length === 0) return;

@@ -87,12 +87,13 @@ export function scanRecords(segment: Uint8Array): { records: RecordLocation[]; v
  */
 export const newSegmentId = (): number => Date.now() * 1000 + randomInt(1000);
 
-export async function createSegmentFile(dir: string, flags: 'wx' | 'wx+', id = newSegmentId()): Promise<{ id: number; path: string; handle: FileHandle }> {
+/** A new segment file, created exclusively (wx+: readable too) under a fresh id. */
+async function createSegmentFile(dir: string): Promise<{ id: number; path: string; handle: FileHandle }> {
   for (let attempt = 0; ; attempt += 1) {
-    const candidate = attempt === 0 ? id : newSegmentId() + attempt;
+    const candidate = newSegmentId() + attempt;
     const path = join(dir, segmentName(candidate));
     try {
-      return { id: candidate, path, handle: await open(path, flags, 0o640) };
+      return { id: candidate, path, handle: await open(path, 'wx+', 0o640) };
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST' || attempt >= 20) throw error;
     }
@@ -157,7 +158,7 @@ export function openJournalWriter(options: JournalWriterOptions): JournalWriter 
   let closed = false;
 
   const createSegment = async (): Promise<Segment> => {
-    const { id: seq, path, handle } = await createSegmentFile(options.dir, 'wx+');
+    const { id: seq, path, handle } = await createSegmentFile(options.dir);
     await syncDirectory(options.dir);
     const segment = { seq, path, handle, size: 0, openedAt: performance.now(), sealed: false };
     options.onCreated(segment);

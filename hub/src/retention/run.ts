@@ -1,7 +1,7 @@
 import { writeAudit } from '../audit/write.ts';
 import type { Clock } from '../clock.ts';
 import type { DbSession } from '../db/session.ts';
-import type { CompactionReport } from '../images/compaction.ts';
+import { emptyCompactionReport, type CompactionReport } from '../images/compaction.ts';
 import type { ImageStore } from '../images/image-store.ts';
 import { cutoffsFor, type RetentionCutoffs, type RetentionHorizons } from './horizons.ts';
 import { retainImages, type ImageRetentionReport } from './images.ts';
@@ -80,10 +80,7 @@ export async function runRetention(deps: RetentionDeps, horizons: RetentionHoriz
     // Also when skipped: hub processes sharing a database each compact their own image
     // folder, and the run that forgot the locations may have been another's.
     done.compaction = await deps.images.compact().catch((error: unknown) => ({
-      deleted: 0,
-      rewritten: 0,
-      moved: 0,
-      damaged: [],
+      ...emptyCompactionReport(),
       failed: [{ segment: 0, error: error instanceof Error ? error.message : String(error) }],
     }));
     return done;
