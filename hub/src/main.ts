@@ -34,9 +34,14 @@ const db = await openDatabase({
   ...(config.databaseUrl ? { url: config.databaseUrl } : { dataDir: config.pgliteDir }),
   log,
 });
-// Replays image-journal segments a crash left behind before anything is served
-// (docs/ingest.md, "Image journal"); background move failures are logged and retried.
-const images = openImageStore(config.imageDir, { db, onError: (err) => log.error({ err }, 'image store') });
+// The image folder is ready before anything is served (docs/ingest.md, "Image segments"):
+// a journal left by a hub before segments is replayed first; registry failures are logged
+// and retried in the background.
+const images = openImageStore(config.imageDir, {
+  db,
+  onError: (err) => log.error({ err }, 'image store'),
+  onWarning: (message) => log.warn(message),
+});
 await images.ready();
 const app = createHubApp({
   db,

@@ -49,8 +49,12 @@ t.test('a batch is one append, indexed, read back byte for byte; nothing is copi
 t.test('concurrent batches share flushes and all become readable; segments rotate by size and are sealed', async (t) => {
   // Smaller than one batch: every flush (one group of batches) fills its segment.
   const { db, store } = await open(t, { segmentBytes: 50_000 });
-  const batches = Array.from({ length: 8 }, () => [jpegLike(40_000), jpegLike(15_000)]);
-  const located = await Promise.all(batches.map((b) => store.putBatch(b.map(entry))));
+  const batches = Array.from({ length: 9 }, () => [jpegLike(40_000), jpegLike(15_000)]);
+  // Three waves of three at once: each wave shares a flush, and each flush fills its segment.
+  const located = [];
+  for (let wave = 0; wave < 3; wave += 1) {
+    located.push(...(await Promise.all(batches.slice(wave * 3, wave * 3 + 3).map((b) => store.putBatch(b.map(entry))))));
+  }
   await index(db, located.flat());
   for (const image of batches.flat()) t.same(Buffer.from((await store.get(sha256Hex(image))) ?? []), image);
   const used = new Set(located.flat().map((l) => l.segment));

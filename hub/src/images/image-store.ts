@@ -55,6 +55,10 @@ export interface ImageStoreOptions {
   onError?: (error: unknown) => void;
   /** A failed registry update is tried again after this long (default 5 s). */
   registryRetryMs?: number;
+  /** Append images with O_DIRECT where the file system allows it (default true; direct-append.ts). */
+  directIo?: boolean;
+  /** Conditions worth a warning that are not failures (direct appends refused): logged by the caller. */
+  onWarning?: (message: string) => void;
 }
 
 export const SEGMENTS_FOLDER = 'segments';
@@ -100,6 +104,8 @@ export function openImageStore(root: string, options: ImageStoreOptions): ImageS
       onCreated: (segment) => background(() => registerOpenSegment(db, store, segment.seq)),
       segmentBytes: options.segmentBytes ?? 64 * 1024 * 1024,
       maxAgeMs: options.maxSegmentAgeMs ?? 24 * 3600_000,
+      directIo: options.directIo,
+      onDirectIoRefused: (reason) => options.onWarning?.(`image segments are written through the page cache: ${reason}`),
       onSealed: (segment) => {
         background(() => sealSegment(db, store, segment.seq));
         // Reads open the file themselves; this descriptor only served appends.

@@ -1,6 +1,8 @@
 import { createHash, randomInt } from 'node:crypto';
+import { constants } from 'node:fs';
 import { open, unlink, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
+import { createDirectAppender, MAX_STAGED_BYTES, type DirectAppender } from './direct-append.ts';
 
 /**
  * Image segment files (docs/ingest.md, "Image segments"): a batch's images are
@@ -9,6 +11,8 @@ import { join } from 'node:path';
  * file creations with an fsync each. Appends that arrive while a flush is in progress are
  * grouped into the next write (group commit): four collectors uploading at once share
  * flushes instead of queueing for the disk one by one.
+ *
+ * Appends bypass the page cache where the file system allows it (direct-append.ts).
  *
  * Segment file: a sequence of records, each
  *   magic 'AIJ1' (u32 BE) | image size (u32 BE) | SHA-256 of the image (32 raw bytes) | image bytes
@@ -87,13 +91,27 @@ export function scanRecords(segment: Uint8Array): { records: RecordLocation[]; v
  */
 export const newSegmentId = (): number => Date.now() * 1000 + randomInt(1000);
 
-/** A new segment file, created exclusively (wx+: readable too) under a fresh id. */
-async function createSegmentFile(dir: string): Promise<{ id: number; path: string; handle: FileHandle }> {
+/** Where the platform has no O_DIRECT (not Linux) the constant is absent: page cache only. */
+const O_DIRECT: number | undefined = constants.O_DIRECT;
+const CREATE_FLAGS = constants.O_RDWR | constants.O_CREAT | constants.O_EXCL;
+
+/**
+ * A new segment file, created exclusively (readable too) under a fresh id; with O_DIRECT
+ * when `direct` and the file system takes the flag (some refuse it at open: EINVAL).
+ */
+async function createSegmentFile(dir: string, direct: boolean): Promise<{ id: number; path: string; handle: FileHandle; direct: boolean }> {
   for (let attempt = 0; ; attempt += 1) {
     const candidate = newSegmentId() + attempt;
     const path = join(dir, segmentName(candidate));
     try {
-      return { id: candidate, path, handle: await open(path, 'wx+', 0o640) };
+      if (direct && O_DIRECT !== undefined) {
+        const handle = await open(path, CREATE_FLAGS | O_DIRECT, 0o640).catch((error: NodeJS.ErrnoException) => {
+          if (error.code === 'EINVAL') return undefined;
+          throw error;
+        });
+        if (handle) return { id: candidate, path, handle, direct: true };
+      }
+      return { id: candidate, path, handle: await open(path, CREATE_FLAGS, 0o640), direct: false };
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST' || attempt >= 20) throw error;
     }
@@ -115,6 +133,10 @@ export interface Segment {
   handle: FileHandle;
   /** Bytes durably appended so far. */
   size: number;
+  /** Appends bypass the page cache (O_DIRECT). */
+  direct: boolean;
+  /** Direct appends: the bytes of the last, partial block (size % BLOCK), rewritten by the next append. */
+  tail: Uint8Array;
   /** When it was created (performance.now()), for sealing by age. */
   openedAt: number;
   /** No more appends. */
@@ -131,6 +153,12 @@ export interface JournalWriterOptions {
   maxAgeMs: number;
   /** Called once per segment when it takes no more appends. */
   onSealed(segment: Segment): void;
+  /** Append with O_DIRECT where the file system allows it (default true). */
+  directIo?: boolean;
+  /** Told once when direct appends were wanted and the file system refused them. */
+  onDirectIoRefused?(reason: string): void;
+  /** Tests: stands in for the O_DIRECT appender (one that refuses, to prove the fallback). */
+  directAppender?: DirectAppender;
 }
 
 export interface JournalWriter {
@@ -152,15 +180,24 @@ export function openJournalWriter(options: JournalWriterOptions): JournalWriter 
   // The next segment, created (and its directory entry flushed) ahead of need, so rotating
   // never puts a file creation and a directory fsync on an upload's critical path.
   let spare: Promise<Segment> | undefined;
-  let queue: Pending[] = [];
+  const queue: Pending[] = [];
   let flushing: Promise<void> | undefined;
   let lastAppendAt = 0;
   let closed = false;
+  let directIo = options.directIo ?? true;
+  const direct = options.directAppender ?? createDirectAppender();
+  const refuseDirectIo = (reason: string): void => {
+    if (!directIo) return;
+    directIo = false;
+    options.onDirectIoRefused?.(reason);
+  };
 
   const createSegment = async (): Promise<Segment> => {
-    const { id: seq, path, handle } = await createSegmentFile(options.dir);
+    const created = await createSegmentFile(options.dir, directIo);
+    if (directIo && !created.direct) refuseDirectIo('the file system refuses O_DIRECT at open');
     await syncDirectory(options.dir);
-    const segment = { seq, path, handle, size: 0, openedAt: performance.now(), sealed: false };
+    const { id: seq, path, handle } = created;
+    const segment: Segment = { seq, path, handle, size: 0, direct: created.direct, tail: new Uint8Array(0), openedAt: performance.now(), sealed: false };
     options.onCreated(segment);
     return segment;
   };
@@ -188,20 +225,63 @@ export function openJournalWriter(options: JournalWriterOptions): JournalWriter 
     return current;
   };
 
+  /** Writes and flushes; resolves to the segment's new tail (direct appends). */
+  const appendTo = async (segment: Segment, chunks: readonly Uint8Array[], byteLength: number): Promise<Uint8Array> => {
+    if (segment.direct && directIo) {
+      const tail = await direct.write(segment.handle, segment.size, segment.tail, chunks, byteLength);
+      if (tail !== 'unsupported') {
+        await segment.handle.datasync();
+        return tail;
+      }
+      refuseDirectIo('no aligned direct write was taken (EINVAL)');
+    }
+    if (segment.direct) {
+      // Direct appends refused: the same file through the page cache from here on.
+      await segment.handle.close();
+      segment.handle = await open(segment.path, 'r+');
+      segment.direct = false;
+    }
+    await writeFully(segment.handle, chunks, byteLength, segment.size);
+    await segment.handle.datasync();
+    return new Uint8Array(0);
+  };
+
+  /** The next group: every waiting append, up to what one staged write holds (at least one). */
+  const takeGroup = (): Pending[] => {
+    let bytes = 0;
+    let count = 0;
+    for (const pending of queue) {
+      const size = pending.entries.reduce((sum, e) => sum + RECORD_HEADER_BYTES + e.bytes.byteLength, 0);
+      if (count > 0 && bytes + size > MAX_STAGED_BYTES) break;
+      bytes += size;
+      count += 1;
+    }
+    return queue.splice(0, count);
+  };
+
+  /**
+   * Runs until the queue is empty. `flushing` is cleared in the same tick as the last look
+   * at the queue: cleared later (in a `.finally`), an append made by a caller resumed in
+   * between saw a flush still "running", queued, and waited forever.
+   */
   const flush = async (): Promise<void> => {
-    while (queue.length > 0) {
-      const group = queue;
-      queue = [];
+    await Promise.resolve(); // `flushing` is assigned before this can end
+    for (;;) {
+      if (queue.length === 0) {
+        flushing = undefined;
+        return;
+      }
+      const group = takeGroup();
       try {
         const segment = await segmentFor();
         const { chunks, byteLength, locations } = encodeRecords(
           group.flatMap((p) => p.entries),
           segment.size,
         );
-        await writeFully(segment.handle, chunks, byteLength, segment.size);
-        await segment.handle.datasync();
+        const tail = await appendTo(segment, chunks, byteLength);
         // Advanced only after the flush: a failed write is overwritten by the next one.
         segment.size += byteLength;
+        segment.tail = tail;
         lastAppendAt = performance.now();
         let at = 0;
         for (const pending of group) {
@@ -222,9 +302,7 @@ export function openJournalWriter(options: JournalWriterOptions): JournalWriter 
       if (closed) return Promise.reject(new Error('image journal is closed'));
       return new Promise((resolve, reject) => {
         queue.push({ entries, resolve, reject });
-        flushing ??= flush().finally(() => {
-          flushing = undefined;
-        });
+        flushing ??= flush();
       });
     },
     sealIfIdle(idleMs) {
