@@ -14,14 +14,14 @@ export interface CommitOutcome {
 const run = <T extends Record<string, unknown>>(tx: DbSession, s: Statement) => tx.sql<T>(s.text, s.params);
 
 /**
- * Everything a batch writes, in ONE transaction (docs/ingest.md, "Transaction"), in three
- * round trips between BEGIN and COMMIT (four when the batch repeats stored detections):
- *   1. lock the collector's chain head (first, and awaited, so two batches of one collector
- *      serialize before either claims a key: no lock-order deadlock on shared detection ids);
- *   2. collector position + registered cameras of the batch's MACs, and the idempotency keys
- *      claimed (ON CONFLICT DO NOTHING RETURNING: new -> stored, conflict -> duplicate with
- *      the id stored earlier), sent together: neither needs the other's answer;
- *   3. one statement (batch-sql.ts storeDetections): the new detections chained in batch
+ * Everything a batch writes, in ONE transaction (docs/ingest.md, "Transaction"), in two
+ * round trips between BEGIN and COMMIT (three when the batch repeats stored detections):
+ *   1. sent together, run by the database in this order: lock the collector's chain head
+ *      (first, so two batches of one collector serialize before either claims a key: no
+ *      lock-order deadlock on shared detection ids); the collector's position + registered
+ *      cameras of the batch's MACs; the idempotency keys claimed (ON CONFLICT DO NOTHING
+ *      RETURNING: new -> stored, conflict -> duplicate with the id stored earlier);
+ *   2. one statement (batch-sql.ts storeDetections): the new detections chained in batch
  *      order, an alert check per detection, the chain head advanced, pg_notify('detections')
  *      (delivered on commit only).
  * `items` must have distinct detection ids (the caller folds in-batch repeats).
@@ -33,12 +33,13 @@ export async function commitDetections(
 ): Promise<Map<number, CommitOutcome>> {
   const outcomes = new Map<number, CommitOutcome>();
   if (items.length === 0) return outcomes;
-  const link = await nextChainLink(tx, collectorId);
-
   const macs = [...new Set(items.map((i) => i.detection.camera.mac))];
-  // Both sent before either answer is read: postgres.js pipelines them on the transaction's
-  // connection (PGlite runs them one after the other); the database runs them in order.
-  const [[context], claimed] = await Promise.all([
+  // All three sent before any answer is read: postgres.js pipelines them on the
+  // transaction's connection (PGlite runs them one after the other). The database runs them
+  // in the order sent, so the head lock is held before a key is claimed, as if awaited
+  // first; a failed lock aborts the transaction and the other two fail after it.
+  const [link, [context], claimed] = await Promise.all([
+    nextChainLink(tx, collectorId),
     run<{ latitude: string | null; longitude: string | null; cameras: Record<string, string> | string }>(tx, contextQuery(collectorId, macs)),
     run<{ detection_id: string; detection_pk: string }>(
       tx,
