@@ -20,7 +20,8 @@
 export const BLOCK = 4096;
 /** A group of appends larger than this is written as several groups (each with its flush). */
 export const MAX_STAGED_BYTES = 32 * 1024 * 1024;
-const MIN_STAGING_BYTES = 8 * 1024 * 1024;
+/** The staging buffer grows in these steps: 8 MiB holds one batch of 50, 40 MiB the largest group. */
+const STAGING_STEP = 8 * 1024 * 1024;
 /** malloc's alignment: the aligned start is one of these offsets. */
 const PROBE_STEP = 16;
 
@@ -51,9 +52,7 @@ export function createDirectAppender(): DirectAppender {
     // BLOCK of slack: the aligned start can be anywhere in the first block.
     const needed = bytes + BLOCK;
     if (staging && staging.byteLength >= needed) return;
-    let size = MIN_STAGING_BYTES;
-    while (size < needed) size *= 2;
-    staging = new ArrayBuffer(size);
+    staging = new ArrayBuffer(Math.ceil(needed / STAGING_STEP) * STAGING_STEP);
     aligned = undefined;
   };
 

@@ -3,7 +3,7 @@ import { constants } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { DirectAppender } from './direct-append.ts';
+import { MAX_STAGED_BYTES, type DirectAppender } from './direct-append.ts';
 import { sha256Hex } from './image-store.ts';
 import { openJournalWriter, scanRecords, type JournalWriterOptions, type Segment } from './segment-files.ts';
 import { jpegLike } from '../ingest/test-support.ts';
@@ -82,4 +82,24 @@ t.test('direct appends refused after the first: the segment continues through th
   const scanned = scanRecords(await readFile(segment.path));
   t.same(scanned.records.map((r) => r.sha256), batches.flat().map((e) => e.sha256), 'every record, in order');
   t.equal(scanned.validBytes, segment.size);
+});
+
+t.test('more waiting than one staged write holds: written as several groups, every record intact', async (t) => {
+  const real = (await import('./direct-append.ts')).createDirectAppender();
+  const groupBytes: number[] = [];
+  const counting: DirectAppender = {
+    write: (handle, size, tail, chunks, byteLength) => {
+      groupBytes.push(byteLength);
+      return real.write(handle, size, tail, chunks, byteLength);
+    },
+  };
+  const { journal, created } = await writer(t, { directAppender: counting, segmentBytes: 1024 * 1024 * 1024 });
+  const batches = Array.from({ length: 10 }, () => entries([4 * 1024 * 1024]));
+  const appended = await Promise.all(batches.map((b) => journal.append(b)));
+  t.ok(groupBytes.length >= 2, `${groupBytes.length} writes`);
+  t.ok(groupBytes.every((n) => n <= MAX_STAGED_BYTES), 'none larger than the staging limit');
+  const segment = created[0]!;
+  t.ok(appended.every((a) => a.segment === segment), 'one segment');
+  const scanned = scanRecords(await readFile(segment.path));
+  t.same(scanned.records.map((r) => r.sha256).sort(), batches.flat().map((e) => e.sha256).sort(), 'every record, intact');
 });
