@@ -4,7 +4,8 @@ import type { DbSession } from '../db/session.ts';
 import { claimSealedSegment } from './locations.ts';
 import { ifMissing } from './missing.ts';
 import { readRecord } from './segment-reader.ts';
-import { encodeRecords, newSegmentId, segmentName, syncDirectory, writeFully, type JournalEntry } from './segment-files.ts';
+import { encodeRecords, newSegmentId, segmentName, syncDirectory, type JournalEntry } from './segment-files.ts';
+import { writeFully } from './write-fully.ts';
 
 /**
  * Segment compaction (docs/retention.md "Images"; ADR 0004): retention forgets locations in

@@ -4,7 +4,8 @@ import { constants } from 'node:fs';
 import { mkdtemp, open, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { BLOCK, createDirectAppender, type PositionalWriter } from './direct-append.ts';
+import { BLOCK, createDirectAppender } from './direct-append.ts';
+import type { PositionalWriter } from './write-fully.ts';
 
 /**
  * The O_DIRECT appender: on a real file opened with O_DIRECT (this machine's temporary
@@ -53,15 +54,16 @@ function alignedOnly(alignment: number): PositionalWriter & { bytes: Buffer; ref
     bytes: Buffer.alloc(0),
     refused: 0,
     taken: 0,
-    async write(buffer: Uint8Array, offset: number, length: number, position: number) {
-      if ((buffer.byteOffset + offset) % alignment !== 0 || position % BLOCK !== 0 || length % BLOCK !== 0) {
+    async writev(buffers: readonly Uint8Array[], position: number) {
+      const length = buffers.reduce((n, b) => n + b.byteLength, 0);
+      if (buffers.some((b) => b.byteOffset % alignment !== 0 || b.byteLength % BLOCK !== 0) || position % BLOCK !== 0) {
         state.refused += 1;
         throw Object.assign(new Error('EINVAL: invalid argument, write'), { code: 'EINVAL' });
       }
       state.taken += 1;
       const end = position + length;
       if (state.bytes.length < end) state.bytes = Buffer.concat([state.bytes, Buffer.alloc(end - state.bytes.length)]);
-      state.bytes.set(buffer.subarray(offset, offset + length), position);
+      state.bytes.set(Buffer.concat(buffers), position);
       return { bytesWritten: length };
     },
   };
@@ -86,7 +88,7 @@ t.test('the aligned start in the staging buffer is found by trying, once, and ev
 t.test('a file system that takes no direct write: reported as unsupported, nothing written; other errors are thrown', async (t) => {
   let tries = 0;
   const refusing: PositionalWriter = {
-    write: async () => {
+    writev: async () => {
       tries += 1;
       throw Object.assign(new Error('EINVAL: invalid argument, write'), { code: 'EINVAL' });
     },
@@ -95,7 +97,7 @@ t.test('a file system that takes no direct write: reported as unsupported, nothi
   t.equal(result, 'unsupported');
   t.equal(tries, BLOCK / 16, 'every 16-byte offset of the first block tried, none taken');
   const failing: PositionalWriter = {
-    write: async () => {
+    writev: async () => {
       throw Object.assign(new Error('EIO: i/o error, write'), { code: 'EIO' });
     },
   };

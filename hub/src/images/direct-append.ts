@@ -1,3 +1,5 @@
+import { writeFully, type PositionalWriter } from './write-fully.ts';
+
 /**
  * Appends to a segment file opened with O_DIRECT (docs/ingest.md, "Image segments"): the
  * image bytes go from one reused, aligned staging buffer straight to the disk instead of
@@ -25,13 +27,8 @@ const STAGING_STEP = 8 * 1024 * 1024;
 /** malloc's alignment: the aligned start is one of these offsets. */
 const PROBE_STEP = 16;
 
-/** The part of a file handle used here (node:fs/promises FileHandle). */
-export interface PositionalWriter {
-  write(buffer: Uint8Array, offset: number, length: number, position: number): Promise<{ bytesWritten: number }>;
-}
-
-export const alignDown = (n: number): number => n - (n % BLOCK);
-export const alignUp = (n: number): number => alignDown(n + BLOCK - 1);
+const alignDown = (n: number): number => n - (n % BLOCK);
+const alignUp = (n: number): number => alignDown(n + BLOCK - 1);
 
 export interface DirectAppender {
   /**
@@ -48,23 +45,24 @@ export function createDirectAppender(): DirectAppender {
   /** Where an aligned block starts in `staging`; unknown until a write was taken. */
   let aligned: number | undefined;
 
-  const ensureCapacity = (bytes: number): void => {
+  /** The staging buffer, holding at least `bytes` after its aligned start. */
+  const stagingFor = (bytes: number): ArrayBuffer => {
     // BLOCK of slack: the aligned start can be anywhere in the first block.
     const needed = bytes + BLOCK;
-    if (staging && staging.byteLength >= needed) return;
+    if (staging && staging.byteLength >= needed) return staging;
     staging = new ArrayBuffer(Math.ceil(needed / STAGING_STEP) * STAGING_STEP);
     aligned = undefined;
+    return staging;
   };
 
   /** Finds the aligned start by writing the first block (tail + zeros) from each candidate. */
-  const probe = async (handle: PositionalWriter, base: number, tail: Uint8Array): Promise<number | undefined> => {
-    if (!staging) throw new Error('staging buffer missing');
+  const probe = async (handle: PositionalWriter, buffer: ArrayBuffer, base: number, tail: Uint8Array): Promise<number | undefined> => {
     for (let offset = 0; offset < BLOCK; offset += PROBE_STEP) {
-      const block = new Uint8Array(staging, offset, BLOCK);
+      const block = new Uint8Array(buffer, offset, BLOCK);
       block.fill(0);
       block.set(tail);
       try {
-        await writeAll(handle, block, base);
+        await writeFully(handle, [block], BLOCK, base);
         return offset;
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code !== 'EINVAL') throw error;
@@ -79,13 +77,12 @@ export function createDirectAppender(): DirectAppender {
       const base = alignDown(size);
       const end = tail.byteLength + byteLength;
       const padded = alignUp(end);
-      ensureCapacity(padded);
+      const buffer = stagingFor(padded);
       if (aligned === undefined) {
-        aligned = await probe(handle, base, tail);
+        aligned = await probe(handle, buffer, base, tail);
         if (aligned === undefined) return 'unsupported';
       }
-      if (!staging) throw new Error('staging buffer missing');
-      const area = new Uint8Array(staging, aligned, padded);
+      const area = new Uint8Array(buffer, aligned, padded);
       area.set(tail, 0);
       let at = tail.byteLength;
       for (const chunk of chunks) {
@@ -93,22 +90,9 @@ export function createDirectAppender(): DirectAppender {
         at += chunk.byteLength;
       }
       area.fill(0, end, padded);
-      await writeAll(handle, area, base);
+      await writeFully(handle, [area], padded, base);
       const newTail = (size + byteLength) % BLOCK;
       return area.slice(end - newTail, end);
     },
   };
-}
-
-/**
- * All of `bytes` at `position`. A short direct write ends on a block boundary in practice;
- * if one did not, the next write fails (EINVAL) and the caller abandons the segment.
- */
-async function writeAll(handle: PositionalWriter, bytes: Uint8Array, position: number): Promise<void> {
-  let written = 0;
-  while (written < bytes.byteLength) {
-    const { bytesWritten } = await handle.write(bytes, written, bytes.byteLength - written, position + written);
-    if (bytesWritten === 0) throw new Error('image segment write made no progress');
-    written += bytesWritten;
-  }
 }

@@ -6,7 +6,8 @@ import { testDatabase, type TestDatabase } from '../db/test-database.ts';
 import { jpegLike } from '../ingest/test-support.ts';
 import { LEGACY_JOURNAL_FOLDER, openImageStore, SEGMENTS_FOLDER, sha256Hex, STORE_ID_FILE, type ImageStore, type ImageStoreOptions } from './image-store.ts';
 import { indexImages, type ImageLocation } from './locations.ts';
-import { encodeRecords, RECORD_HEADER_BYTES, scanRecords, segmentName, skipBytes } from './segment-files.ts';
+import { encodeRecords, RECORD_HEADER_BYTES, scanRecords, segmentName } from './segment-files.ts';
+import { skipBytes } from './write-fully.ts';
 
 /*
  * The image store over a real database and real files: images appended once to segment

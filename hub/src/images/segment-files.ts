@@ -3,6 +3,7 @@ import { constants } from 'node:fs';
 import { open, unlink, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createDirectAppender, MAX_STAGED_BYTES, type DirectAppender } from './direct-append.ts';
+import { writeFully } from './write-fully.ts';
 
 /**
  * Image segment files (docs/ingest.md, "Image segments"): a batch's images are
@@ -323,33 +324,6 @@ export function openJournalWriter(options: JournalWriterOptions): JournalWriter 
       }
     },
   };
-}
-
-/** All of `chunks` at `position`, in as few writev calls as the kernel allows. */
-export async function writeFully(handle: FileHandle, chunks: readonly Uint8Array[], byteLength: number, position: number): Promise<void> {
-  let pending = [...chunks];
-  let written = 0;
-  while (written < byteLength) {
-    const { bytesWritten } = await handle.writev(pending, position + written);
-    if (bytesWritten === 0) throw new Error('image journal write made no progress');
-    written += bytesWritten;
-    pending = skipBytes(pending, bytesWritten);
-  }
-}
-
-/** Pure: what is left of `chunks` once their first `count` bytes are written. */
-export function skipBytes(chunks: readonly Uint8Array[], count: number): Uint8Array[] {
-  const rest: Uint8Array[] = [];
-  let skip = count;
-  for (const chunk of chunks) {
-    if (skip >= chunk.byteLength) {
-      skip -= chunk.byteLength;
-      continue;
-    }
-    rest.push(skip > 0 ? chunk.subarray(skip) : chunk);
-    skip = 0;
-  }
-  return rest;
 }
 
 /** Makes a directory's entries (a created or renamed file) durable. */
