@@ -29,6 +29,7 @@ export async function claimItems(db: DbSession, limit: number, now: Date): Promi
      FROM picked WHERE q.id = picked.id
      RETURNING q.id, q.detection_id, q.attempts`,
     [limit, now.toISOString()],
+    { prepare: true },
   );
   return rows.map((r) => ({ id: String(r.id), detectionPk: String(r.detection_id), attempts: Number(r.attempts) })).sort((a, b) => Number(a.id) - Number(b.id));
 }
@@ -40,6 +41,7 @@ export async function completeItems(tx: DbSession, ids: readonly string[], now: 
     `UPDATE alert_queue SET status = 'complete', processed_at = $2::timestamptz, locked_at = NULL, last_error = NULL
      WHERE id IN (SELECT value::bigint FROM json_array_elements_text($1::json))`,
     [JSON.stringify(ids), now.toISOString()],
+    { prepare: true },
   );
 }
 

@@ -32,6 +32,7 @@ export async function raiseAlerts(tx: DbSession, items: readonly ClaimedItem[], 
      FROM detection_keys k JOIN detections d ON d.id = k.detection_pk AND d.captured_at = k.captured_at
      WHERE k.detection_pk IN (SELECT value::bigint FROM json_array_elements_text($1::json))`,
     [JSON.stringify(pks)],
+    { prepare: true },
   );
   const rows: { detection_id: string; watchlist_id: string; entry_id: string; match_kind: string; entry: AlertEntrySnapshot }[] = [];
   for (const d of detections) {
@@ -59,6 +60,7 @@ export async function raiseAlerts(tx: DbSession, items: readonly ClaimedItem[], 
        ON CONFLICT (detection_id, watchlist_id) DO NOTHING
        RETURNING id, detection_id, watchlist_id`,
       [JSON.stringify(rows), now.toISOString()],
+      { prepare: true },
     );
     const plates = new Map(detections.map((d) => [String(d.pk), d.plate_normalized]));
     raised = inserted.map((r) => ({ id: String(r.id), detectionPk: String(r.detection_id), watchlistId: r.watchlist_id, plate: plates.get(String(r.detection_id)) ?? '' }));

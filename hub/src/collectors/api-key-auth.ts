@@ -2,7 +2,6 @@ import { eq } from 'drizzle-orm';
 import { createMiddleware } from 'hono/factory';
 import { apiKeyPrefix, constantTimeEqual, hashSecret, isWellFormedApiKey } from '@alpr/shared/credentials/index';
 import { apiKeys } from '../db/schema/api-keys.ts';
-import { collectors } from '../db/schema/collectors.ts';
 import { HubError } from '../errors.ts';
 import { clientIp } from '../http/client-ip.ts';
 import type { CollectorContext } from './context.ts';
@@ -20,6 +19,20 @@ export interface CollectorVariables {
 }
 export interface CollectorEnv {
   Variables: CollectorVariables;
+}
+
+/** api_keys joined with its collector's status (raw columns; timestamps as Date, raw.ts). */
+interface KeyRow extends Record<string, unknown> {
+  key_id: string;
+  key_hash: string;
+  key_prefix: string;
+  is_active: boolean;
+  revoked_at: Date | null;
+  expires_at: Date | null;
+  last_used_at: Date | null;
+  last_used_ip: string | null;
+  collector_id: string;
+  collector_status: string;
 }
 
 /** Why a key was refused: logged for operators, never sent to the client. */
@@ -54,38 +67,30 @@ export async function authenticateCollector(
 ): Promise<AuthenticatedCollector> {
   if (!isWellFormedApiKey(rawKey)) throw reject(ctx, 'malformed', { ip });
   const keyHash = hashSecret(rawKey);
-  const [row] = await ctx.db.db
-    .select({
-      keyId: apiKeys.id,
-      keyHash: apiKeys.keyHash,
-      keyPrefix: apiKeys.keyPrefix,
-      isActive: apiKeys.isActive,
-      revokedAt: apiKeys.revokedAt,
-      expiresAt: apiKeys.expiresAt,
-      lastUsedAt: apiKeys.lastUsedAt,
-      lastUsedIp: apiKeys.lastUsedIp,
-      collectorId: apiKeys.collectorId,
-      collectorStatus: collectors.status,
-    })
-    .from(apiKeys)
-    .innerJoin(collectors, eq(collectors.id, apiKeys.collectorId))
-    .where(eq(apiKeys.keyHash, keyHash))
-    .limit(1);
+  const [row] = await ctx.db.sql<KeyRow>(
+    `SELECT k.id AS key_id, k.key_hash, k.key_prefix, k.is_active, k.revoked_at, k.expires_at,
+            k.last_used_at, k.last_used_ip, k.collector_id, c.status AS collector_status
+     FROM api_keys k JOIN collectors c ON c.id = k.collector_id
+     WHERE k.key_hash = $1 LIMIT 1`,
+    [keyHash],
+    // Every upload asks this: prepared once per connection, one round trip after.
+    { prepare: true },
+  );
   // The unique index finds the row; the constant-time check keeps the final comparison
   // independent of how many leading characters match.
-  if (!row || !constantTimeEqual(row.keyHash, keyHash)) {
+  if (!row || !constantTimeEqual(row.key_hash, keyHash)) {
     throw reject(ctx, 'unknown', { ip, key_prefix: apiKeyPrefix(rawKey) });
   }
-  const seen = { ip, key_prefix: row.keyPrefix, collector_id: row.collectorId };
-  if (row.revokedAt !== null) throw reject(ctx, 'revoked', seen);
-  if (!row.isActive) throw reject(ctx, 'inactive', seen);
+  const seen = { ip, key_prefix: row.key_prefix, collector_id: row.collector_id };
+  if (row.revoked_at !== null) throw reject(ctx, 'revoked', seen);
+  if (!row.is_active) throw reject(ctx, 'inactive', seen);
   const now = ctx.clock.now();
-  if (row.expiresAt !== null && row.expiresAt.getTime() <= now.getTime()) throw reject(ctx, 'expired', seen);
-  if (row.collectorStatus !== 'active') throw reject(ctx, 'collector_not_active', seen);
-  if (lastUseIsStale(row.lastUsedAt, row.lastUsedIp, now, ip)) {
-    await ctx.db.db.update(apiKeys).set({ lastUsedAt: now, lastUsedIp: ip }).where(eq(apiKeys.id, row.keyId));
+  if (row.expires_at !== null && row.expires_at.getTime() <= now.getTime()) throw reject(ctx, 'expired', seen);
+  if (row.collector_status !== 'active') throw reject(ctx, 'collector_not_active', seen);
+  if (lastUseIsStale(row.last_used_at, row.last_used_ip, now, ip)) {
+    await ctx.db.db.update(apiKeys).set({ lastUsedAt: now, lastUsedIp: ip }).where(eq(apiKeys.id, row.key_id));
   }
-  return { collectorId: row.collectorId, keyId: row.keyId, keyPrefix: row.keyPrefix };
+  return { collectorId: row.collector_id, keyId: row.key_id, keyPrefix: row.key_prefix };
 }
 
 /** Whether this use must be written (LAST_USE_WRITE_INTERVAL_MS). Pure. */

@@ -29,6 +29,7 @@ export async function nextChainLink(tx: DbSession, collectorId: string): Promise
      ON CONFLICT (collector_id) DO UPDATE SET last_seq = h.last_seq
      RETURNING last_seq, last_hash`,
     [collectorId],
+    { prepare: true },
   );
   if (!head) throw new Error(`chain head of collector ${collectorId} vanished`);
   return { collectorId, chainSeq: Number(head.last_seq) + 1, prevHash: head.last_hash };

@@ -36,6 +36,7 @@ export async function checkDriverContract(t: Test, session: DbSession): Promise<
   t.equal(params?.['found'], true, 'array parameter');
   t.same(params?.['again'], at, 'a placeholder may repeat');
   await t.rejects(session.sql('SELECT $2::int', [1]), /parameter/, 'missing parameter is refused before the server');
+  await checkPreparedQueries(t, session, at);
 
   // drizzle: bigint ids as strings, bytea as Buffer, timestamps as Date.
   const [entry] = await session.db
@@ -112,4 +113,33 @@ export async function checkListenContract(t: Test, database: Database): Promise<
   await database.sql('SELECT 1');
   await new Promise((resolve) => setTimeout(resolve, 100));
   t.same(received, ['one', 'two'], 'nothing after unlisten');
+}
+
+/**
+ * `prepare: true` (raw.ts QueryOptions) gives the same rows and checks as an unprepared
+ * query, and on PostgreSQL really leaves one named statement on the connection, reused.
+ */
+async function checkPreparedQueries(t: Test, session: DbSession, at: Date): Promise<void> {
+  const text = `SELECT $1::timestamptz AS at, $2::int8 + 1 AS next, ($3::jsonb) ->> 'k' AS k, $4::text AS nothing, 'prepared contract' AS tag`;
+  const params = [at, 9007199254740993n, { k: 'v' }, null];
+  const plain = await session.sql(text, params);
+  const first = await session.sql(text, params, { prepare: true });
+  const again = await session.sql(text, params, { prepare: true });
+  t.same(first, plain, 'a prepared query returns what the unprepared one does');
+  t.same(again, plain, 'and so does its reuse');
+  await t.rejects(session.sql('SELECT $2::int', [1], { prepare: true }), /parameter/, 'prepared: a missing parameter is refused too');
+  await t.rejects(session.sql('SELECT 1/$1::int', [0], { prepare: true }), { code: '22012' }, 'prepared: the server error keeps its code');
+  if (session.kind !== 'postgres') return;
+  // pg_prepared_statements lists the statements of the connection asking, so ask inside
+  // one transaction: the prepared statement must be there once, whatever the reuse count.
+  await session.transaction(async (tx) => {
+    const probe = `SELECT $1::int AS n, 'prepared probe' AS tag`;
+    await tx.sql(probe, [1], { prepare: true });
+    await tx.sql(probe, [2], { prepare: true });
+    const [named] = await tx.sql<{ n: number }>(`SELECT count(*)::int AS n FROM pg_prepared_statements WHERE statement = $1`, [probe]);
+    t.equal(named?.n, 1, 'PostgreSQL: one named statement, prepared once and reused');
+    await tx.sql(`SELECT $1::int AS n, 'unprepared probe' AS tag`, [1]);
+    const [unnamed] = await tx.sql<{ n: number }>(`SELECT count(*)::int AS n FROM pg_prepared_statements WHERE statement LIKE '%unprepared probe%' AND statement NOT LIKE '%pg_prepared_statements%'`);
+    t.equal(unnamed?.n, 0, 'PostgreSQL: a query without the option leaves nothing prepared');
+  });
 }

@@ -8,9 +8,30 @@ export type Row = Record<string, unknown>;
  * json/jsonb -> parsed value. Parameters: Date -> ISO string, bigint -> string, plain
  * objects -> JSON text (for jsonb); arrays and Uint8Array pass through.
  */
-export type RawQuery = <T extends Row = Row>(text: string, params?: readonly unknown[]) => Promise<T[]>;
+export type RawQuery = <T extends Row = Row>(text: string, params?: readonly unknown[], options?: QueryOptions) => Promise<T[]>;
+
+export interface QueryOptions {
+  /**
+   * Keep the statement prepared on its connection and reuse it (PostgreSQL; PGlite ignores
+   * it). Unprepared, postgres.js sends every statement with parameters in two round trips
+   * (parse and describe, then bind and execute) and cannot pipeline it with the next one;
+   * prepared, a reuse is one round trip and the server skips the parse. Only for text
+   * drawn from a fixed set (hot paths: ingest, alert queue, key lookup): each distinct text
+   * stays prepared on the server until its connection closes.
+   */
+  prepare?: boolean;
+}
 
 const PLACEHOLDER = /\$(\d+)/;
+
+/** The first `$n` in `text` beyond `count` parameters (or $0), if any. */
+export function missingPlaceholder(text: string, count: number): number | undefined {
+  for (const match of text.matchAll(new RegExp(PLACEHOLDER.source, 'g'))) {
+    const n = Number(match[1]);
+    if (n < 1 || n > count) return n;
+  }
+  return undefined;
+}
 
 /** Turns `text` with `$n` placeholders into a drizzle SQL object with bound parameters. */
 export function toDrizzleSql(text: string, params: readonly unknown[] = []): SQL {
@@ -33,7 +54,7 @@ export function toDrizzleSql(text: string, params: readonly unknown[] = []): SQL
   return sql.join(chunks);
 }
 
-function serializeParam(value: unknown): unknown {
+export function serializeParam(value: unknown): unknown {
   if (value instanceof Date) return value.toISOString();
   if (typeof value === 'bigint') return value.toString();
   if (value === null || value === undefined) return null;

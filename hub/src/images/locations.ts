@@ -38,6 +38,7 @@ export async function indexImages(tx: DbSession, at: Date, locations: readonly I
       locations.map((l) => l.offset),
       locations.map((l) => l.size),
     ],
+    { prepare: true },
   );
 }
 
@@ -55,6 +56,7 @@ export async function locateImage(db: DbSession, store: string, sha256: string):
       WHERE ${EVERY_WEEK} AND sha256 = decode($1, 'hex')
       ORDER BY (store = $2::uuid) DESC, arrival_week DESC LIMIT 1`,
     [sha256, store],
+    { prepare: true },
   );
   return row ? { sha256, store: row.store, segment: Number(row.segment), offset: Number(row.byte_offset), size: row.size } : undefined;
 }

@@ -11,7 +11,8 @@ export interface CommitOutcome {
   id: string;
 }
 
-const run = <T extends Record<string, unknown>>(tx: DbSession, s: Statement) => tx.sql<T>(s.text, s.params);
+/** batch-sql.ts texts never vary with the batch, so each is prepared once per connection. */
+const run = <T extends Record<string, unknown>>(tx: DbSession, s: Statement) => tx.sql<T>(s.text, s.params, { prepare: true });
 
 /**
  * Everything a batch writes, in ONE transaction (docs/ingest.md, "Transaction"), in two
