@@ -14,9 +14,19 @@ import { MAX_ALERT_ATTEMPTS } from './retry.ts';
 import { createWakeableLoop } from '../workers/wakeable-loop.ts';
 import type { DeliveryPolicy } from '../messaging/delivery/enqueue.ts';
 
+/**
+ * At most ten passes a second when woken: a busy hub's NOTIFYs (one per stored batch) are
+ * gathered into one claim, which saves two commits per batch, for at most 100 ms more
+ * before an alert (spec: "within seconds"). The first NOTIFY after a quiet spell is served
+ * at once.
+ */
+export const DEFAULT_MIN_PASS_INTERVAL_MS = 100;
+
 export interface AlertWorkerOptions {
   batchSize?: number;
   pollMs?: number;
+  /** Passes begin at most this often when woken (wakeable-loop.ts minIntervalMs). */
+  minPassIntervalMs?: number;
   lockTimeoutMs?: number;
   reapEveryMs?: number;
   /** Told about every alert raised (tests, metrics); never awaited by the loop. */
@@ -56,6 +66,7 @@ export function createAlertWorker(ctx: WatchlistContext, cache: WatchlistCache, 
     errorWaitMs: pollMs,
     log: ctx.log,
     name: 'alert worker',
+    minIntervalMs: options.minPassIntervalMs ?? DEFAULT_MIN_PASS_INTERVAL_MS,
     // A full claim means more is waiting: go again at once.
     pass: async () => ((await runOnce()) < batchSize ? pollMs : 0),
   });
