@@ -61,7 +61,8 @@ export function createWakeableLoop(options: {
     else woken = true;
   }
 
-  /** Waits `ms` unless stop() comes first; wake-ups meanwhile stay noted for the next sleep. */
+  /** Waits `ms` unless stop() comes first; wake-ups meanwhile stay noted for the next pass. */
+  let release: (() => void) | undefined;
   const hold = (ms: number): Promise<void> =>
     new Promise((resolve) => {
       const timer = setTimeout(done, ms);
@@ -72,7 +73,6 @@ export function createWakeableLoop(options: {
       }
       release = done;
     });
-  let release: (() => void) | undefined;
 
   async function run(): Promise<void> {
     while (running) {
