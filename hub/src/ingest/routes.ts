@@ -8,6 +8,7 @@ import { nodeRequestOf } from '../http/node-request.ts';
 import type { HubDeps } from '../deps.ts';
 import { HubError } from '../errors.ts';
 import { assertMultipartFormData, parseBatchUpload } from './batch-upload.ts';
+import { createBodyBuffers, DEFAULT_BODY_BUFFER_BYTES, DEFAULT_IDLE_BODY_BUFFERS } from './body-buffers.ts';
 import { readBodyLimited } from './body-limit.ts';
 import { createQueueDepthRefresher } from './queue-depth.ts';
 import { storeBatch, type IngestDeps } from './store-batch.ts';
@@ -29,15 +30,26 @@ export function ingestRoutes(deps: HubDeps): Hono {
   };
   const app = new Hono();
   const uploads = new Hono<CollectorEnv>();
+  const bodyBuffers = createBodyBuffers({ bufferBytes: DEFAULT_BODY_BUFFER_BYTES, maxIdle: DEFAULT_IDLE_BODY_BUFFERS });
 
   const batch = async (c: Context<CollectorEnv>) => {
     const contentType = c.req.header('content-type');
     assertMultipartFormData(contentType);
-    const body = await readBodyLimited(c.req.raw, deps.config.maxBatchBytes, nodeRequestOf(c));
-    const upload = parseBatchUpload(body, contentType, deps.config.maxBatchBytes);
-    const response = await storeBatch(ingest, { collectorId: c.var.collector.collectorId, ...upload });
-    // 202 under load: accepted all the same, the collector waits the recommended delay.
-    return c.json(response, response.backpressure ? 202 : 201);
+    let leased: ArrayBuffer | undefined;
+    const allocate = (size: number): Uint8Array<ArrayBuffer> | undefined => {
+      leased = bodyBuffers.take(size);
+      return leased && new Uint8Array(leased, 0, size);
+    };
+    try {
+      const body = await readBodyLimited(c.req.raw, deps.config.maxBatchBytes, nodeRequestOf(c), allocate);
+      const upload = parseBatchUpload(body, contentType, deps.config.maxBatchBytes);
+      const response = await storeBatch(ingest, { collectorId: c.var.collector.collectorId, ...upload });
+      // 202 under load: accepted all the same, the collector waits the recommended delay.
+      return c.json(response, response.backpressure ? 202 : 201);
+    } finally {
+      // storeBatch has settled, its image writes with it: nothing refers to the body now.
+      if (leased) bodyBuffers.give(leased);
+    }
   };
   // spec: the upload path "also appears as /api/v1/events/batch"; both name one operation.
   uploads.post('/api/v1/detections/batch', requireCollector(deps), batch);

@@ -83,15 +83,23 @@ async function commitWithImages(deps: IngestDeps, collectorId: string, unique: r
   images.catch(() => undefined);
   let statementsMs = 0;
   let commitStarted = 0;
-  const outcomes = await deps.db.transaction(async (tx) => {
-    const started = performance.now();
-    const result = await commitDetections(tx, collectorId, unique);
-    statementsMs = performance.now() - started;
-    const locations = await images;
-    commitStarted = performance.now();
-    await indexImages(tx, deps.clock.now(), locations);
-    return result;
-  });
+  let outcomes: Map<number, CommitOutcome>;
+  try {
+    outcomes = await deps.db.transaction(async (tx) => {
+      const started = performance.now();
+      const result = await commitDetections(tx, collectorId, unique);
+      statementsMs = performance.now() - started;
+      const locations = await images;
+      commitStarted = performance.now();
+      await indexImages(tx, deps.clock.now(), locations);
+      return result;
+    });
+  } catch (err) {
+    // Not before the image writes settle: they read the request body, which the route
+    // hands to the next upload once this returns (body-buffers.ts).
+    await images.catch(() => undefined);
+    throw err;
+  }
   deps.load.observeDbWrite(statementsMs + (performance.now() - commitStarted));
   return outcomes;
 }

@@ -5,10 +5,14 @@ import type { EdgeBody } from './read-body.ts';
 import { readIncomingBody } from './read-incoming.ts';
 
 /** A real server on loopback whose handler reads the body with `readIncomingBody` under `max`. */
-async function serverReading(t: Test, max: number): Promise<{ port: number; results: Promise<EdgeBody>[] }> {
+async function serverReading(
+  t: Test,
+  max: number,
+  allocate?: (size: number) => Uint8Array<ArrayBuffer> | undefined,
+): Promise<{ port: number; results: Promise<EdgeBody>[] }> {
   const results: Promise<EdgeBody>[] = [];
   const server: Server = createServer((req: IncomingMessage, res) => {
-    const result = readIncomingBody(req, max);
+    const result = readIncomingBody(req, max, allocate);
     results.push(result);
     void result.then((body) => {
       if (res.destroyed) return;
@@ -94,4 +98,28 @@ t.test('a client that goes away mid-body is `aborted`, not an exception', async 
   }).catch(() => undefined);
   for (let i = 0; i < 100 && results.length === 0; i++) await new Promise((r) => setTimeout(r, 10));
   t.same(await results[0], { kind: 'aborted' });
+});
+
+t.test('a given buffer receives the body; without one (undefined) a fresh one does', async (t) => {
+  const reused = new ArrayBuffer(1 << 20);
+  new Uint8Array(reused).fill(0xee);
+  const asked: number[] = [];
+  let give = true;
+  const { port, results } = await serverReading(t, 1 << 20, (size) => {
+    asked.push(size);
+    return give ? new Uint8Array(reused, 0, size) : undefined;
+  });
+  const first = [bytes(70_000, 1), bytes(30_000, 2)];
+  t.same(await post(port, { 'content-length': '100000' }, (req) => (first.forEach((p) => req.write(p)), req.end())), { status: 200, text: '100000' });
+  const body = await results[0];
+  if (body?.kind !== 'ok') throw new Error('expected a body');
+  t.equal(body.bytes.buffer, reused, 'read into the buffer given');
+  t.same(Buffer.from(body.bytes), Buffer.concat(first), 'exactly the bytes sent, none of what the buffer held before');
+
+  give = false;
+  t.same(await post(port, { 'content-length': '10' }, (req) => req.end(bytes(10, 5))), { status: 200, text: '10' });
+  const second = await results[1];
+  if (second?.kind !== 'ok') throw new Error('expected a body');
+  t.not(second.bytes.buffer, reused, 'allocate declined: a fresh buffer');
+  t.same(asked, [100_000, 10], 'asked once per body, for its declared length');
 });

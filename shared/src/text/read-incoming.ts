@@ -12,17 +12,19 @@ import type { EdgeBody } from './read-body.ts';
  * buffer of that size as it arrives; without one, chunks are joined at the end.
  *
  * Call it only before anything has read the body (`incoming.readableDidRead` false).
+ * `allocate` may give the buffer for a body of a declared length (the hub's batch route hands
+ * out reused ones, hub/src/ingest/body-buffers.ts; undefined: a fresh one); every byte of it
+ * is overwritten before the body is handed on.
  */
-export function readIncomingBody(incoming: IncomingMessage, maxBytes: number): Promise<EdgeBody> {
+export function readIncomingBody(incoming: IncomingMessage, maxBytes: number, allocate?: (size: number) => Uint8Array<ArrayBuffer> | undefined): Promise<EdgeBody> {
   const header = incoming.headers['content-length'];
   const declared = header !== undefined && /^\d+$/.test(header.trim()) ? Number(header) : undefined;
   if (declared !== undefined && declared > maxBytes) return Promise.resolve({ kind: 'too_large' });
   if (declared === 0 || incoming.readableEnded) return Promise.resolve({ kind: 'ok', bytes: new Uint8Array(0) });
 
   return new Promise<EdgeBody>((resolve) => {
-    // Unpooled and not zero-filled: every byte is overwritten before the body is handed on
-    // (a short body is `aborted`). allocUnsafeSlow's backing store is a plain ArrayBuffer.
-    const whole = declared === undefined ? undefined : new Uint8Array(Buffer.allocUnsafeSlow(declared).buffer as ArrayBuffer, 0, declared);
+    const whole = declared === undefined ? undefined : (allocate?.(declared) ?? freshBuffer(declared));
+    if (whole && whole.byteLength !== declared) throw new RangeError(`allocate(${declared}) gave ${whole.byteLength} bytes`);
     const chunks: Uint8Array[] = [];
     let total = 0;
     const finish = (body: EdgeBody): void => {
@@ -69,4 +71,12 @@ export function readIncomingBody(incoming: IncomingMessage, maxBytes: number): P
     incoming.once('aborted', onAborted);
     incoming.once('close', onClose);
   });
+}
+
+/**
+ * Unpooled and not zero-filled: every byte is overwritten before the body is handed on (a
+ * short body is `aborted`). allocUnsafeSlow's backing store is a plain ArrayBuffer.
+ */
+function freshBuffer(size: number): Uint8Array<ArrayBuffer> {
+  return new Uint8Array(Buffer.allocUnsafeSlow(size).buffer as ArrayBuffer, 0, size);
 }
