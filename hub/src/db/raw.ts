@@ -24,13 +24,20 @@ export interface QueryOptions {
 
 const PLACEHOLDER = /\$(\d+)/;
 
-/** The first `$n` in `text` beyond `count` parameters (or $0), if any. */
-export function missingPlaceholder(text: string, count: number): number | undefined {
-  for (const match of text.matchAll(new RegExp(PLACEHOLDER.source, 'g'))) {
-    const n = Number(match[1]);
-    if (n < 1 || n > count) return n;
-  }
-  return undefined;
+/** The parameter index of placeholder `$n` (n as written), refused before the server when not given. */
+function parameterIndex(n: string, count: number): number {
+  const index = Number(n) - 1;
+  if (index < 0 || index >= count) throw new RangeError(`query uses $${n} but ${count} parameter(s) were given`);
+  return index;
+}
+
+/**
+ * `params` as sent to postgres.js directly (prepared statements, session.ts): the same
+ * checks and value conventions as toDrizzleSql.
+ */
+export function driverParams(text: string, params: readonly unknown[]): unknown[] {
+  for (const match of text.matchAll(new RegExp(PLACEHOLDER.source, 'g'))) parameterIndex(match[1] ?? '', params.length);
+  return params.map(serializeParam);
 }
 
 /** Turns `text` with `$n` placeholders into a drizzle SQL object with bound parameters. */
@@ -44,17 +51,14 @@ export function toDrizzleSql(text: string, params: readonly unknown[] = []): SQL
       if (part !== '') chunks.push(sql.raw(part));
       continue;
     }
-    const index = Number(part) - 1;
-    if (index < 0 || index >= params.length) {
-      throw new RangeError(`query uses $${part} but ${params.length} parameter(s) were given`);
-    }
+    const index = parameterIndex(part, params.length);
     // sql.param, not sql`${v}`: drizzle would expand an array into a list of parameters.
     chunks.push(sql`${sql.param(serializeParam(params[index]))}`);
   }
   return sql.join(chunks);
 }
 
-export function serializeParam(value: unknown): unknown {
+function serializeParam(value: unknown): unknown {
   if (value instanceof Date) return value.toISOString();
   if (typeof value === 'bigint') return value.toString();
   if (value === null || value === undefined) return null;

@@ -1,7 +1,7 @@
 import type { ExtractTablesWithRelations } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { runPrepared } from './postgres-js-prepared.ts';
-import { missingPlaceholder, normalizeRows, serializeParam, toDrizzleSql, unwrapDriverError, type ColumnType, type QueryOptions, type RawQuery, type Row } from './raw.ts';
+import { driverParams, normalizeRows, toDrizzleSql, unwrapDriverError, type ColumnType, type QueryOptions, type RawQuery, type Row } from './raw.ts';
 import type * as schema from './schema/index.ts';
 
 export type Schema = typeof schema;
@@ -29,7 +29,7 @@ export function makeSession(kind: DatabaseKind, db: AppDb, inTransaction: boolea
     let result: unknown;
     try {
       result = kind === 'postgres' && options.prepare === true
-        ? await runPrepared(db, text, preparedParams(text, params))
+        ? await runPrepared(db, text, driverParams(text, params))
         : await db.execute(toDrizzleSql(text, params));
     } catch (err) {
       throw unwrapDriverError(err);
@@ -43,16 +43,6 @@ export function makeSession(kind: DatabaseKind, db: AppDb, inTransaction: boolea
     inTransaction,
     transaction: (fn) => db.transaction((tx) => fn(makeSession(kind, tx, true))),
   };
-}
-
-/**
- * The parameters as drizzle's path sends them (raw.ts serializeParam), with the same check
- * that every `$n` the text uses was given.
- */
-function preparedParams(text: string, params: readonly unknown[]): unknown[] {
-  const missing = missingPlaceholder(text, params.length);
-  if (missing !== undefined) throw new RangeError(`query uses $${missing} but ${params.length} parameter(s) were given`);
-  return params.map(serializeParam);
 }
 
 interface PgliteResult {

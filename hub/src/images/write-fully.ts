@@ -15,7 +15,7 @@ export async function writeFully(handle: PositionalWriter, chunks: readonly Uint
   let written = 0;
   while (written < byteLength) {
     const { bytesWritten } = await handle.writev(pending, position + written);
-    if (bytesWritten === 0) throw new Error('image journal write made no progress');
+    if (bytesWritten === 0) throw new Error('image segment write made no progress');
     written += bytesWritten;
     pending = skipBytes(pending, bytesWritten);
   }
