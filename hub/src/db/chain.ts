@@ -2,7 +2,7 @@ import { and, asc, eq, gt } from 'drizzle-orm';
 import { canonicalDetectionFields, computeRecordHash, GENESIS_HASH, type ChainLink } from './hash-chain.ts';
 import { collectorChainHeads } from './schema/collector-chain-heads.ts';
 import { detections } from './schema/detections.ts';
-import type { DbSession } from './session.ts';
+import type { DbSession, StatementSession } from './session.ts';
 
 /*
  * Appending to a collector's chain, inside ONE transaction:
@@ -22,7 +22,7 @@ import type { DbSession } from './session.ts';
  * batch holds it, waits and returns the values that batch committed, as SELECT ... FOR
  * UPDATE would (READ COMMITTED re-reads the newest version after the wait).
  */
-export async function nextChainLink(tx: DbSession, collectorId: string): Promise<ChainLink> {
+export async function nextChainLink(tx: StatementSession, collectorId: string): Promise<ChainLink> {
   if (!tx.inTransaction) throw new Error('nextChainLink needs a transaction: the head lock lasts until commit');
   const [head] = await tx.sql<{ last_seq: string; last_hash: string }>(
     `INSERT INTO collector_chain_heads AS h (collector_id) VALUES ($1)

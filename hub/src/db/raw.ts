@@ -133,3 +133,10 @@ export function unwrapDriverError(err: unknown): unknown {
   if (err instanceof Error && err.cause instanceof Error && 'code' in err.cause) return err.cause;
   return err;
 }
+
+/** postgres.js resolves to an array of rows carrying a `columns` description. */
+export function rowsFromPostgresJs<T extends Row>(result: unknown): T[] {
+  const rows = result as Row[] & { columns?: { name: string; type: number }[] };
+  const columns: ColumnType[] = (rows.columns ?? []).map((c) => ({ name: c.name, oid: c.type }));
+  return normalizeRows<T>([...rows], columns);
+}

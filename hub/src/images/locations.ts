@@ -1,4 +1,4 @@
-import type { DbSession } from '../db/session.ts';
+import type { DbSession, StatementSession } from '../db/session.ts';
 
 /**
  * The image location index and the segment registry (migration 0020; docs/ingest.md "Image
@@ -24,7 +24,7 @@ export const arrivalWeek = (at: Date): number => Math.floor(at.getTime() / WEEK_
  * in a segment that already has one this week keeps the first row; the second copy's bytes
  * go when that segment is compacted (a rewrite copies indexed records only).
  */
-export async function indexImages(tx: DbSession, at: Date, locations: readonly ImageLocation[]): Promise<void> {
+export async function indexImages(tx: StatementSession, at: Date, locations: readonly ImageLocation[]): Promise<void> {
   if (locations.length === 0) return;
   await tx.sql(
     `INSERT INTO image_locations (arrival_week, sha256, store, segment, byte_offset, size)

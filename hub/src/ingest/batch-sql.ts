@@ -19,6 +19,20 @@ export interface Statement {
 }
 
 /**
+ * Sent first in a batch's transaction. COMMIT checks each new idempotency key's deferred
+ * foreign key to its detection (0004_detections.sql): 50 runs of one query on the
+ * partitioned detections table. PostgreSQL plans such a query afresh at every run when a
+ * custom plan looks cheaper than a generic one, which on a partitioned table it always does
+ * (pruning at plan time): pg_stat_statements counted 24,000 plans for 24,000 checks, 0.1 ms
+ * each, 5 ms of the server's CPU per batch. A generic plan prunes to the one partition when
+ * it runs and is planned once per connection: the server's CPU per benchmark run fell by a
+ * fifth (docs/performance.md). LOCAL: it ends with the transaction, so no other query of
+ * the pooled connection is affected. The batch's own statements are unaffected: each already
+ * ran on its generic plan.
+ */
+export const GENERIC_PLANS: Statement = { text: 'SET LOCAL plan_cache_mode = force_generic_plan', params: [] };
+
+/**
  * The collector's position (copied onto each detection for the bounding-box filter) and
  * its registered cameras among `macs`, as `{ mac: camera uuid }`, in one round trip. The
  * MACs travel as one JSON array, so the text is the same for every batch.

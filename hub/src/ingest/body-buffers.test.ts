@@ -116,8 +116,8 @@ t.test('a failed transaction answers only once its image writes have settled (th
   let transactionFailed = false;
   const watched: DbSession = {
     ...hub.deps.db,
-    transaction: (fn) =>
-      hub.deps.db.transaction(fn).catch((err: unknown) => {
+    pipelinedTransaction: (fn) =>
+      hub.deps.db.pipelinedTransaction(fn).catch((err: unknown) => {
         transactionFailed = true;
         throw err;
       }),

@@ -71,7 +71,8 @@ export async function storeBatch(deps: IngestDeps, input: BatchInput): Promise<B
  * Runs the image writes and the transaction side by side, and commits only once every
  * image is durable, with the images' locations indexed in the same transaction: an
  * acknowledged row never names a missing image, and a batch costs max(images, database)
- * plus one statement instead of their sum. A failed image write rolls the transaction
+ * plus one round trip (the index with the COMMIT) instead of their sum. A pipelined
+ * transaction (db/pipelined-transaction.ts): BEGIN and COMMIT add no round trips of their own. A failed image write rolls the transaction
  * back (503). The chain-head lock is held meanwhile, which only serializes batches of the
  * same collector (they are sequential anyway). `observeDbWrite` gets the transaction's own
  * time, without the wait for images, so the two backpressure triggers stay apart.
@@ -85,13 +86,14 @@ async function commitWithImages(deps: IngestDeps, collectorId: string, unique: r
   let commitStarted = 0;
   let outcomes: Map<number, CommitOutcome>;
   try {
-    outcomes = await deps.db.transaction(async (tx) => {
+    outcomes = await deps.db.pipelinedTransaction(async (tx) => {
       const started = performance.now();
       const result = await commitDetections(tx, collectorId, unique);
       statementsMs = performance.now() - started;
       const locations = await images;
       commitStarted = performance.now();
-      await indexImages(tx, deps.clock.now(), locations);
+      // Sent with the COMMIT, in one round trip: committed with the rest, or nothing is.
+      tx.commitWith(indexImages(tx, deps.clock.now(), locations));
       return result;
     });
   } catch (err) {

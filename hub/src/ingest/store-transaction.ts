@@ -1,9 +1,9 @@
 import { ocrNormalize } from '@alpr/shared/detection/ocr';
 import { chainMovedBackwards, nextChainLink } from '../db/chain.ts';
 import { chainDetections, type ChainedFields } from '../db/hash-chain.ts';
-import type { DbSession } from '../db/session.ts';
+import type { StatementSession } from '../db/session.ts';
 import type { ReadyDetection } from './batch-items.ts';
-import { claimKeys, contextQuery, existingKeys, storeDetections, type DetectionRow, type Statement } from './batch-sql.ts';
+import { claimKeys, contextQuery, existingKeys, GENERIC_PLANS, storeDetections, type DetectionRow, type Statement } from './batch-sql.ts';
 
 export interface CommitOutcome {
   status: 'stored' | 'duplicate';
@@ -12,12 +12,14 @@ export interface CommitOutcome {
 }
 
 /** batch-sql.ts texts never vary with the batch, so each is prepared once per connection. */
-const run = <T extends Record<string, unknown>>(tx: DbSession, s: Statement) => tx.sql<T>(s.text, s.params, { prepare: true });
+const run = <T extends Record<string, unknown>>(tx: StatementSession, s: Statement) => tx.sql<T>(s.text, s.params, { prepare: true });
 
 /**
  * Everything a batch writes, in ONE transaction (docs/ingest.md, "Transaction"), in two
- * round trips between BEGIN and COMMIT (three when the batch repeats stored detections):
- *   1. sent together, run by the database in this order: lock the collector's chain head
+ * round trips (three when the batch repeats stored detections); in a pipelined transaction
+ * (store-batch.ts) BEGIN travels with the first and COMMIT after the last:
+ *   1. sent together, run by the database in this order: generic plans for the rest of the
+ *      transaction (batch-sql.ts GENERIC_PLANS); lock the collector's chain head
  *      (first, so two batches of one collector serialize before either claims a key: no
  *      lock-order deadlock on shared detection ids); the collector's position + registered
  *      cameras of the batch's MACs; the idempotency keys claimed (ON CONFLICT DO NOTHING
@@ -28,18 +30,19 @@ const run = <T extends Record<string, unknown>>(tx: DbSession, s: Statement) => 
  * `items` must have distinct detection ids (the caller folds in-batch repeats).
  */
 export async function commitDetections(
-  tx: DbSession,
+  tx: StatementSession,
   collectorId: string,
   items: readonly ReadyDetection[],
 ): Promise<Map<number, CommitOutcome>> {
   const outcomes = new Map<number, CommitOutcome>();
   if (items.length === 0) return outcomes;
   const macs = [...new Set(items.map((i) => i.detection.camera.mac))];
-  // All three sent before any answer is read: postgres.js pipelines them on the
+  // All four sent before any answer is read: postgres.js pipelines them on the
   // transaction's connection (PGlite runs them one after the other). The database runs them
   // in the order sent, so the head lock is held before a key is claimed, as if awaited
   // first; a failed lock aborts the transaction and the other two fail after it.
-  const [link, [context], claimed] = await Promise.all([
+  const [, link, [context], claimed] = await Promise.all([
+    run(tx, GENERIC_PLANS),
     nextChainLink(tx, collectorId),
     run<{ latitude: string | null; longitude: string | null; cameras: Record<string, string> | string }>(tx, contextQuery(collectorId, macs)),
     run<{ detection_id: string; detection_pk: string }>(
