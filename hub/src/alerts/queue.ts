@@ -9,6 +9,8 @@ export interface ClaimedItem {
   id: string;
   detectionPk: string;
   attempts: number;
+  /** The detection's normalized plate; null for an item queued before migration 0021. */
+  plateNormalized: string | null;
 }
 
 /**
@@ -17,7 +19,7 @@ export interface ClaimedItem {
  * database's clock, not ours); a retried one waits for its backoff.
  */
 export async function claimItems(db: DbSession, limit: number, now: Date): Promise<ClaimedItem[]> {
-  const rows = await db.sql<{ id: string; detection_id: string; attempts: number }>(
+  const rows = await db.sql<{ id: string; detection_id: string; attempts: number; plate_normalized: string | null }>(
     `WITH picked AS (
        SELECT id FROM alert_queue
        WHERE status = 'pending' AND (attempts = 0 OR next_retry_at <= $2::timestamptz)
@@ -27,11 +29,12 @@ export async function claimItems(db: DbSession, limit: number, now: Date): Promi
      )
      UPDATE alert_queue q SET status = 'processing', attempts = q.attempts + 1, locked_at = $2::timestamptz
      FROM picked WHERE q.id = picked.id
-     RETURNING q.id, q.detection_id, q.attempts`,
+     RETURNING q.id, q.detection_id, q.attempts, q.plate_normalized`,
     [limit, now.toISOString()],
     { prepare: true },
   );
-  return rows.map((r) => ({ id: String(r.id), detectionPk: String(r.detection_id), attempts: Number(r.attempts) })).sort((a, b) => Number(a.id) - Number(b.id));
+  return rows
+    .map((r) => ({ id: String(r.id), detectionPk: String(r.detection_id), attempts: Number(r.attempts), plateNormalized: r.plate_normalized })).sort((a, b) => Number(a.id) - Number(b.id));
 }
 
 /** Marks items done (inside the transaction that raised their alerts). */

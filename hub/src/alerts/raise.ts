@@ -26,14 +26,7 @@ export interface RaisedAlert {
  * no bot is configured, so nothing piles up for a worker that does not run).
  */
 export async function raiseAlerts(tx: DbSession, items: readonly ClaimedItem[], index: WatchlistIndex, now: Date, telegram?: DeliveryPolicy): Promise<RaisedAlert[]> {
-  const pks = [...new Set(items.map((i) => i.detectionPk))];
-  const detections = await tx.sql<{ pk: string; plate_normalized: string }>(
-    `SELECT k.detection_pk AS pk, d.plate_normalized
-     FROM detection_keys k JOIN detections d ON d.id = k.detection_pk AND d.captured_at = k.captured_at
-     WHERE k.detection_pk IN (SELECT value::bigint FROM json_array_elements_text($1::json))`,
-    [JSON.stringify(pks)],
-    { prepare: true },
-  );
+  const detections = await platesOf(tx, items);
   const rows: { detection_id: string; watchlist_id: string; entry_id: string; match_kind: string; entry: AlertEntrySnapshot }[] = [];
   for (const d of detections) {
     for (const m of matchPlate(index, d.plate_normalized)) {
@@ -72,4 +65,29 @@ export async function raiseAlerts(tx: DbSession, items: readonly ClaimedItem[], 
     await tx.sql(`SELECT pg_notify('${ALERT_CHANNEL}', $1::text)`, [JSON.stringify({ ids })]);
   }
   return raised;
+}
+
+/**
+ * Each item's detection and normalized plate. Items carry the plate since migration 0021;
+ * one queued by an older hub is looked up in detections (a probe per item across the
+ * partitions, which is why the plate now travels with the item).
+ */
+async function platesOf(tx: DbSession, items: readonly ClaimedItem[]): Promise<{ pk: string; plate_normalized: string }[]> {
+  const plates = new Map<string, string>();
+  const missing = new Set<string>();
+  for (const item of items) {
+    if (item.plateNormalized === null) missing.add(item.detectionPk);
+    else plates.set(item.detectionPk, item.plateNormalized);
+  }
+  if (missing.size > 0) {
+    const found = await tx.sql<{ pk: string; plate_normalized: string }>(
+      `SELECT k.detection_pk AS pk, d.plate_normalized
+       FROM detection_keys k JOIN detections d ON d.id = k.detection_pk AND d.captured_at = k.captured_at
+       WHERE k.detection_pk IN (SELECT value::bigint FROM json_array_elements_text($1::json))`,
+      [JSON.stringify([...missing])],
+      { prepare: true },
+    );
+    for (const d of found) plates.set(String(d.pk), d.plate_normalized);
+  }
+  return [...plates].map(([pk, plate]) => ({ pk, plate_normalized: plate }));
 }

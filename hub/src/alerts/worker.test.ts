@@ -1,4 +1,5 @@
 import t from 'tap';
+import { ocrNormalize } from '@alpr/shared/detection/ocr';
 import { createLog } from '../log.ts';
 import { testDatabase } from '../db/test-database.ts';
 import { startTestHub } from '../ingest/test-support.ts';
@@ -52,6 +53,27 @@ t.test('a watched plate raises one alert with what matched; others none; every i
   t.same((await queueOf(ids)).map((q) => q.status), ['complete', 'complete', 'complete']);
   await drain(worker);
   t.equal((await alertsFor(ids)).length, 2, 'a second pass raises nothing more');
+});
+
+t.test('items carry their plate; one queued by a hub before 0021 (no plate) is matched from detections', async (t) => {
+  const cache = createWatchlistCache(ctx);
+  const worker = createAlertWorker(ctx, cache);
+  const ids = await uploadPlates(hub, ['WAT1CH', 'OTHER2']);
+  const queued = await db.sql<{ plate_normalized: string | null }>(
+    `SELECT q.plate_normalized FROM alert_queue q JOIN detection_keys k ON k.detection_pk = q.detection_id
+     WHERE k.detection_id IN (SELECT value FROM json_array_elements_text($1::json)) ORDER BY q.id`,
+    [JSON.stringify(ids)],
+  );
+  t.same(queued.map((q) => q.plate_normalized), ['WAT1CH', ocrNormalize('OTHER2')], 'ingest wrote each item with its normalized plate');
+  // What an older hub left: the same items without a plate.
+  await db.sql(
+    `UPDATE alert_queue q SET plate_normalized = NULL FROM detection_keys k
+     WHERE k.detection_pk = q.detection_id AND k.detection_id IN (SELECT value FROM json_array_elements_text($1::json))`,
+    [JSON.stringify(ids)],
+  );
+  await drain(worker);
+  t.same((await alertsFor(ids)).map((a) => a.detection_id), [ids[0]], 'the watched plate still raised its alert');
+  t.same((await queueOf(ids)).map((q) => q.status), ['complete', 'complete']);
 });
 
 t.test('OCR tolerance is per watchlist: one confusable character differs', async (t) => {

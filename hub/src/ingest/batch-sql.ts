@@ -121,7 +121,8 @@ const asJsonRow = (r: DetectionRow) => ({
  * Everything after the keys are claimed, in ONE statement (one round trip instead of four;
  * on a production server each round trip is a wake-up of both processes, ~1-4 ms under load):
  *   - the batch's new detections (collector and position are the same for every row);
- *   - a pending alert check per detection, in batch order (spec "Alert queue");
+ *   - a pending alert check per detection, in batch order (spec "Alert queue"), with its
+ *     normalized plate so the worker matches without reading detections back (0021);
  *   - the collector's chain head moved to `next` (db/chain.ts; `advanced` 0 = it would go
  *     backwards, and the caller throws);
  *   - pg_notify on NOTIFY_CHANNEL: delivered on commit only, never for a rolled-back batch;
@@ -145,9 +146,9 @@ export function storeDetections(
              FROM json_to_recordset($4::json) AS v (${DETECTION_COLUMNS.map(([n, t]) => `${n} ${t}`).join(', ')})
              RETURNING 1
            ), queued AS (
-             INSERT INTO alert_queue (detection_id, status)
-             SELECT ids.id::bigint, 'pending' FROM json_array_elements_text($5::json) WITH ORDINALITY AS ids (id, n)
-             ORDER BY ids.n
+             INSERT INTO alert_queue (detection_id, plate_normalized, status)
+             SELECT (q.item->>0)::bigint, q.item->>1, 'pending' FROM json_array_elements($5::json) WITH ORDINALITY AS q (item, n)
+             ORDER BY q.n
              RETURNING 1
            ), advanced AS (
              ${advanceHeadUpdate({ collectorId: '$1::uuid', lastSeq: '$6::bigint', lastHash: '$7::text' })}
@@ -161,7 +162,7 @@ export function storeDetections(
       position.latitude,
       position.longitude,
       JSON.stringify(rows.map(asJsonRow)),
-      JSON.stringify(ids),
+      JSON.stringify(rows.map((r) => [r.id, r.plateNormalized])),
       ...advanceHeadValues(next),
       notifyPayload(collectorId, ids),
     ],

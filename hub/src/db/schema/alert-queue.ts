@@ -23,6 +23,8 @@ export const alertQueue = pgTable(
     /** Set on claim; the reaper returns items locked for too long. */
     lockedAt: timestamptz('locked_at'),
     nextRetryAt: timestamptz('next_retry_at').notNull().defaultNow(),
+    /** The detection's normalized plate, so matching needs no join (NULL: queued by a hub before 0021). */
+    plateNormalized: text('plate_normalized'),
   },
   (t) => [index('alert_queue_status_created_idx').on(t.status, t.createdAt)],
 );
