@@ -64,6 +64,7 @@ const BATCH_SIZE = Number(args.size);
 const REPEAT = Number(args.repeat);
 const RATE = Number(args.rate);
 if (!Number.isFinite(RATE) || RATE < 0) throw new Error(`--rate ${args.rate}: detections per second, or 0 for no paced run`);
+const WARMUP_BATCHES = 10 * CONCURRENCY;
 const CROP_BYTES = 20 * 1024;
 const SCENE_BYTES = 65 * 1024;
 
@@ -94,12 +95,12 @@ async function collectorKeys(hub: TestHub, count: number): Promise<string[]> {
  * One run of uploads from the collectors' child process (ingest-uploaders.ts); the hub's own
  * EWMAs are sampled here, in the hub's process, as each answer is reported.
  */
-async function run(hub: TestHub, withImages: boolean, keys: readonly string[], ratePerSecond?: number): Promise<RunResult> {
+async function run(hub: TestHub, withImages: boolean, keys: readonly string[], ratePerSecond?: number, batches = BATCHES): Promise<RunResult> {
   const latencies: number[] = [];
   const dbMs: number[] = [];
   const imageMs: number[] = [];
   const statuses = new Map<string, number>();
-  const upload: UploadRun = { url: hub.url, keys, batches: BATCHES, batchSize: BATCH_SIZE, withImages, cropBytes: CROP_BYTES, sceneBytes: SCENE_BYTES, ratePerSecond };
+  const upload: UploadRun = { url: hub.url, keys, batches, batchSize: BATCH_SIZE, withImages, cropBytes: CROP_BYTES, sceneBytes: SCENE_BYTES, ratePerSecond };
   const seconds = await runUploaders(upload, (latencyMs, status) => {
     latencies.push(latencyMs);
     const load = hub.deps.load.measurements();
@@ -154,7 +155,14 @@ async function main(): Promise<void> {
     console.log(`hub ingest: ${BATCHES} batches of ${BATCH_SIZE} per run, images ${CROP_BYTES / 1024} KB crop + ${SCENE_BYTES / 1024} KB scene`);
     const keys = await collectorKeys(hub, CONCURRENCY);
     const one = keys.slice(0, 1);
-    await run(hub, false, one); // warm-up: JIT, connections, thread pool
+    // Warm-up, not reported: JIT, the thread pool, and what a long-running hub pays once per
+    // collector or connection: a pool connection per concurrent upload with its prepared
+    // statements and their plans, each key's first use, each chain's genesis row, the first
+    // image segment, the reused body buffers. Measured without it, the first batches of
+    // the first four-collector run took 220-290 ms against a median of ~90 ms, which alone
+    // moved that run's p95 from 151 to 193 ms (docs/performance.md).
+    console.log(`warm-up (not reported): ${WARMUP_BATCHES} batches with images from the ${keys.length} collectors at once`);
+    await run(hub, true, keys, undefined, WARMUP_BATCHES);
     for (let i = 0; i < REPEAT; i++) {
       if (args.workload !== 'images') {
         report('no images, sequential', await run(hub, false, one));
