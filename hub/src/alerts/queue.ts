@@ -34,7 +34,8 @@ export async function claimItems(db: DbSession, limit: number, now: Date): Promi
     { prepare: true },
   );
   return rows
-    .map((r) => ({ id: String(r.id), detectionPk: String(r.detection_id), attempts: Number(r.attempts), plateNormalized: r.plate_normalized })).sort((a, b) => Number(a.id) - Number(b.id));
+    .map((r) => ({ id: String(r.id), detectionPk: String(r.detection_id), attempts: Number(r.attempts), plateNormalized: r.plate_normalized }))
+    .sort((a, b) => Number(a.id) - Number(b.id));
 }
 
 /** Marks items done (inside the transaction that raised their alerts). */

@@ -3,9 +3,9 @@ import type { AppDb } from './session.ts';
 
 /**
  * The postgres.js client under a drizzle database or transaction (`session.client`: the
- * pool, which can `reserve`, or the transaction's or savepoint's connection). That is drizzle's internal shape;
- * if a release changes it, this throws at the first use (client.test.ts checks it on the
- * real server) instead of silently doing something else.
+ * pool, which can `reserve`, or the transaction's or savepoint's connection). That is
+ * drizzle's internal shape; if a release changes it, this throws at the first use
+ * (client.test.ts checks it on the real server) instead of silently doing something else.
  */
 export function postgresJsClient(db: AppDb): Pick<postgres.Sql, 'unsafe'> & Partial<Pick<postgres.Sql, 'reserve'>> {
   const client = (db as unknown as { session?: { client?: Partial<postgres.Sql> } }).session?.client;

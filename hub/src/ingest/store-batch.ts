@@ -71,9 +71,9 @@ export async function storeBatch(deps: IngestDeps, input: BatchInput): Promise<B
  * Runs the image writes and the transaction side by side, and commits only once every
  * image is durable, with the images' locations indexed in the same transaction: an
  * acknowledged row never names a missing image, and a batch costs max(images, database)
- * plus one round trip (the index with the COMMIT) instead of their sum. A pipelined
- * transaction (db/pipelined-transaction.ts): BEGIN and COMMIT add no round trips of their own. A failed image write rolls the transaction
- * back (503). The chain-head lock is held meanwhile, which only serializes batches of the
+ * plus one round trip (the index with the COMMIT) instead of their sum: a pipelined
+ * transaction (db/pipelined-transaction.ts), where BEGIN and COMMIT add no round trips of
+ * their own. A failed image write rolls the transaction back (503). The chain-head lock is held meanwhile, which only serializes batches of the
  * same collector (they are sequential anyway). `observeDbWrite` gets the transaction's own
  * time, without the wait for images, so the two backpressure triggers stay apart.
  */
