@@ -26,12 +26,12 @@ export interface RaisedAlert {
  * no bot is configured, so nothing piles up for a worker that does not run).
  */
 export async function raiseAlerts(tx: DbSession, items: readonly ClaimedItem[], index: WatchlistIndex, now: Date, telegram?: DeliveryPolicy): Promise<RaisedAlert[]> {
-  const detections = await platesOf(tx, items);
+  const plates = await platesOf(tx, items);
   const rows: { detection_id: string; watchlist_id: string; entry_id: string; match_kind: string; entry: AlertEntrySnapshot }[] = [];
-  for (const d of detections) {
-    for (const m of matchPlate(index, d.plate_normalized)) {
+  for (const [pk, plate] of plates) {
+    for (const m of matchPlate(index, plate)) {
       rows.push({
-        detection_id: String(d.pk),
+        detection_id: pk,
         watchlist_id: m.entry.watchlistId,
         entry_id: m.entry.entryId,
         match_kind: m.kind,
@@ -55,7 +55,6 @@ export async function raiseAlerts(tx: DbSession, items: readonly ClaimedItem[], 
       [JSON.stringify(rows), now.toISOString()],
       { prepare: true },
     );
-    const plates = new Map(detections.map((d) => [String(d.pk), d.plate_normalized]));
     raised = inserted.map((r) => ({ id: String(r.id), detectionPk: String(r.detection_id), watchlistId: r.watchlist_id, plate: plates.get(String(r.detection_id)) ?? '' }));
     if (telegram) await enqueueTelegram(tx, raised, now, telegram);
   }
@@ -68,11 +67,11 @@ export async function raiseAlerts(tx: DbSession, items: readonly ClaimedItem[], 
 }
 
 /**
- * Each item's detection and normalized plate. Items carry the plate since migration 0021;
+ * Each item's normalized plate by detection pk. Items carry the plate since migration 0021;
  * one queued by an older hub is looked up in detections (a probe per item across the
  * partitions, which is why the plate now travels with the item).
  */
-async function platesOf(tx: DbSession, items: readonly ClaimedItem[]): Promise<{ pk: string; plate_normalized: string }[]> {
+async function platesOf(tx: DbSession, items: readonly ClaimedItem[]): Promise<Map<string, string>> {
   const plates = new Map<string, string>();
   const missing = new Set<string>();
   for (const item of items) {
@@ -89,5 +88,5 @@ async function platesOf(tx: DbSession, items: readonly ClaimedItem[]): Promise<{
     );
     for (const d of found) plates.set(String(d.pk), d.plate_normalized);
   }
-  return [...plates].map(([pk, plate]) => ({ pk, plate_normalized: plate }));
+  return plates;
 }

@@ -40,7 +40,7 @@ export async function commitDetections(
   // All four sent before any answer is read: postgres.js pipelines them on the
   // transaction's connection (PGlite runs them one after the other). The database runs them
   // in the order sent, so the head lock is held before a key is claimed, as if awaited
-  // first; a failed lock aborts the transaction and the other two fail after it.
+  // first; a failed lock aborts the transaction and the statements behind it fail.
   const [, link, [context], claimed] = await Promise.all([
     run(tx, GENERIC_PLANS),
     nextChainLink(tx, collectorId),
