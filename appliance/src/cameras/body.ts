@@ -1,4 +1,4 @@
-import { readEdgeBody } from '@alpr/shared/text/read-body';
+import { readEdgeBody } from '@alpr/shared/http/read-body';
 
 /**
  * Request body under a byte cap, for the push routes: the shared edge reader (the declared

@@ -1,5 +1,5 @@
 import type { MiddlewareHandler } from 'hono';
-import { bodyEncoding } from '@alpr/shared/text/inspect-body';
+import { bodyEncoding } from '@alpr/shared/http/inspect-body';
 
 /**
  * CSRF for the setup page's POSTs (docs/security.md "Hostile input"). Any web page a LAN

@@ -1,6 +1,8 @@
 import type { Context, MiddlewareHandler } from 'hono';
-import { checkAtEdge } from '@alpr/shared/text/edge';
+import { checkAtEdge } from '@alpr/shared/http/edge';
 import type { ServerTimeouts } from '@alpr/shared/http/timeouts';
+import { isClientAbort } from '@alpr/shared/http/client-abort';
+import { ABORTED_ENVELOPE, INTERNAL_ENVELOPE, errorEnvelope } from '@alpr/shared/http/error-envelope';
 
 type LogFn = (obj: Record<string, unknown>, msg: string) => void;
 /** The logger the edge needs (pino satisfies it). */
@@ -25,11 +27,9 @@ export const APPLIANCE_TIMEOUTS: ServerTimeouts = { headersMs: 10_000, requestMs
 /** Camera pushes: raw multipart/XML/JSON, parsed leniently by the adapters under their own limits. */
 export const isRawBodyPath = (path: string): boolean => path.startsWith('/api/v1/ingest/');
 
-const errorBody = (code: string, message: string) => ({ error: { code, message } });
-
 /**
  * The appliance's one body edge (docs/security.md "Hostile input"): the same check as the
- * hub's (shared/src/text/edge.ts) before any setup route reads a body, so a malformed
+ * hub's (shared/src/http/edge.ts) before any setup route reads a body, so a malformed
  * multipart post, a NUL or a lone surrogate is a 400 here and never a 500 inside a route.
  */
 export function bodyEdge(log: EdgeLog): MiddlewareHandler {
@@ -39,27 +39,21 @@ export function bodyEdge(log: EdgeLog): MiddlewareHandler {
     if (!outcome.ok) {
       if (outcome.aborted) log.info({ path: c.req.path, method: c.req.method }, 'client aborted mid-body');
       if (outcome.status === 413) c.header('Connection', 'close');
-      return c.json(errorBody(outcome.code, outcome.message), outcome.status);
+      return c.json(errorEnvelope(outcome.code, outcome.message), outcome.status);
     }
     c.req.raw = outcome.request;
     return next();
   };
 }
 
-/** A client that went away mid-request (or was cut off by a timeout): not a server fault. */
-function isClientAbort(error: Error, c: Context): boolean {
-  const code = (error as { code?: unknown }).code;
-  return c.req.raw.signal?.aborted === true || error.message === 'aborted' || code === 'ECONNRESET' || code === 'ERR_STREAM_PREMATURE_CLOSE';
-}
-
 /** One error mapping for port 8080: the `{ error: { code, message } }` envelope, never a bare 500 page. */
 export function errorHandler(log: EdgeLog) {
   return (error: Error, c: Context): Response => {
-    if (isClientAbort(error, c)) {
+    if (isClientAbort(error, c.req.raw)) {
       log.info({ path: c.req.path, method: c.req.method }, 'client aborted mid-request');
-      return c.json(errorBody('bad_request', 'request aborted'), 400);
+      return c.json(ABORTED_ENVELOPE, 400);
     }
     log.error({ err: error, path: c.req.path }, 'unhandled error');
-    return c.json(errorBody('internal', 'internal server error'), 500);
+    return c.json(INTERNAL_ENVELOPE, 500);
   };
 }

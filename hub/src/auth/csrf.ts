@@ -3,7 +3,7 @@ import type { Context, MiddlewareHandler } from 'hono';
 import { getCookie, setCookie } from 'hono/cookie';
 import type { HubConfig } from '../config.ts';
 import { DETAIL } from './failure.ts';
-import { bodyEncoding } from '@alpr/shared/text/inspect-body';
+import { bodyEncoding } from '@alpr/shared/http/inspect-body';
 import { SESSION_COOKIE } from './cookies.ts';
 
 export const CSRF_COOKIE = 'csrf_token';

@@ -1,6 +1,6 @@
 import type { MiddlewareHandler } from 'hono';
-import { checkAtEdge } from '@alpr/shared/text/edge';
-import type { JsonShapeLimits } from '@alpr/shared/text/json-shape';
+import { checkAtEdge } from '@alpr/shared/http/edge';
+import type { JsonShapeLimits } from '@alpr/shared/http/json-shape';
 import { HubError } from '../errors.ts';
 import type { Log } from '../log.ts';
 

@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
-import { readEdgeBody, type EdgeBody } from '@alpr/shared/text/read-body';
-import { readIncomingBody } from '@alpr/shared/text/read-incoming';
+import { readEdgeBody, type EdgeBody } from '@alpr/shared/http/read-body';
+import { readIncomingBody } from '@alpr/shared/http/read-incoming';
 import { HubError } from '../errors.ts';
 
 /**

@@ -1,7 +1,7 @@
 import { Hono, type Context } from 'hono';
 import { every } from 'hono/combine';
 import { z } from 'zod';
-import { readEdgeBody } from '@alpr/shared/text/read-body';
+import { readEdgeBody } from '@alpr/shared/http/read-body';
 import type { AuthContext } from '../auth/context.ts';
 import { requestMeta } from '../auth/request.ts';
 import { requireUser, type AuthEnv } from '../auth/middleware.ts';

@@ -1,7 +1,7 @@
 import t from 'tap';
 import { z } from 'zod';
 import { findHostileText, safeText, textProblem } from './hostile-text.ts';
-import { EDGE_JSON_LIMITS, jsonShapeProblem } from './json-shape.ts';
+import { EDGE_JSON_LIMITS, jsonShapeProblem } from '../http/json-shape.ts';
 
 const bytes = (s: string): Uint8Array => new TextEncoder().encode(s);
 

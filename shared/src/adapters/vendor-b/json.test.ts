@@ -1,5 +1,5 @@
 import t from 'tap';
-import { jsonShapeProblem } from '../../text/json-shape.ts';
+import { jsonShapeProblem } from '../../http/json-shape.ts';
 import { MAX_JSON_DEPTH, parseJsonBytes } from './json.ts';
 
 const b = (s: string): Uint8Array => Buffer.from(s);

@@ -1,4 +1,4 @@
-import { jsonShapeProblem } from '../../text/json-shape.ts';
+import { jsonShapeProblem } from '../../http/json-shape.ts';
 import type { Result } from './packet.ts';
 
 /**

@@ -1,4 +1,4 @@
-import { findHostileText, textProblem } from './hostile-text.ts';
+import { findHostileText, textProblem } from '../text/hostile-text.ts';
 import { EDGE_JSON_LIMITS, jsonShapeProblem, type JsonShapeLimits } from './json-shape.ts';
 
 /**
