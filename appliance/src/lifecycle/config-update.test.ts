@@ -13,7 +13,7 @@ import { SYSTEM_ACTOR } from '../../../hub/src/collectors/context.ts';
 import { updateConfig } from '../../../hub/src/collectors/update-config.ts';
 import { loadEnrollment } from '../keystore/keystore.ts';
 import { fixedIdentity } from '../vault/hardware-identity.ts';
-import { sealToDevice } from '../vault/sealed.ts';
+import { sealToDevice } from '@alpr/shared/protocol/sealed-box';
 import { previousLayerFile, readCentralLayer } from './central-layer.ts';
 import { claimOverHttp, fakeAppliance, startTestHeartbeat, startTestHub, type ClaimedAppliance, type FakeAppliance } from './testing.ts';
 

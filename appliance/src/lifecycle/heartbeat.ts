@@ -5,7 +5,7 @@ import { initialBackoff, nextBackoff, resetBackoff, type BackoffConfig, type Bac
 import { systemTimers } from '../uplink/ports.ts';
 import type { CommandRunner } from './commands.ts';
 import { initialHeartbeatState, type HeartbeatState } from './heartbeat-state.ts';
-import { postAck, postHeartbeat } from './hub-client.ts';
+import { postAck, postHeartbeat } from '../hub-api/heartbeat.ts';
 import type { Clock, KeyProof, LifecycleLog, Random, Timers } from './ports.ts';
 import { commandIdOf } from './verify-command.ts';
 

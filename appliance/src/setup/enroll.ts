@@ -6,7 +6,7 @@ import type { HardwareIdentity } from '../vault/hardware-identity.ts';
 import { generateDeviceKeyPair } from '../vault/sealed.ts';
 import type { Vault } from '../vault/vault.ts';
 import type { SetupCameraStore } from './camera-store.ts';
-import { claimAtHub, provisionAtHub } from './hub-enroll.ts';
+import { claimAtHub, provisionAtHub } from '../hub-api/enroll.ts';
 import { checkHubUrl } from './hub-url.ts';
 import type { SetupLog } from './ports.ts';
 

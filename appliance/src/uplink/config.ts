@@ -4,8 +4,8 @@ import { DEFAULT_BACKOFF } from './backoff.ts';
 import type { WindowConfig } from './batch-trigger.ts';
 import { DEFAULT_BATCH_LIMITS, DEFAULT_WINDOW_SECONDS, MAX_WINDOW_SECONDS, MIN_WINDOW_SECONDS } from './batch-trigger.ts';
 import type { BatchLimits } from './ports.ts';
-import type { UploadTimeouts } from './uploader.ts';
-import { DEFAULT_UPLOAD_TIMEOUTS } from './uploader.ts';
+import type { CallTimeouts } from '@alpr/shared/http/timeouts';
+import { DEFAULT_UPLOAD_TIMEOUTS } from '../hub-api/timeouts.ts';
 
 /**
  * The tunables of the uplink as they may appear in the appliance TOML (`[uplink]`), with
@@ -33,7 +33,7 @@ export interface UplinkConfig {
   windows: WindowConfig;
   limits: BatchLimits;
   backoff: BackoffConfig;
-  timeouts: UploadTimeouts;
+  timeouts: CallTimeouts;
   /** Upper bound on a hub's `recommended_delay_seconds` (a buggy hub must not stall us for days). */
   maxBackpressureSeconds: number;
   /** See deliver.ts: single-item refusals in a row before the poison hunt stops. */

@@ -1,6 +1,7 @@
 import { apiKeyPrefix } from '@alpr/shared/credentials/index';
-import { Agent } from 'undici';
 import type { Dispatcher } from 'undici';
+import { createHubAgent } from '../hub-api/tls.ts';
+import { uploadBatch } from '../hub-api/upload.ts';
 import type { BackoffState } from './backoff.ts';
 import { initialBackoff, nextBackoff, resetBackoff } from './backoff.ts';
 import { decideUpload, windowMsFor } from './batch-trigger.ts';
@@ -10,7 +11,6 @@ import type { DeliveryReport } from './deliver.ts';
 import { deliverBatch } from './deliver.ts';
 import type { Clock, Random, TimerHandle, Timers, UplinkBufferPort, UplinkLog } from './ports.ts';
 import { systemTimers } from './ports.ts';
-import { uploadBatch } from './uploader.ts';
 import type { UplinkErrorKind, UplinkState } from './uplink-state.ts';
 import { copyState, initialUplinkState } from './uplink-state.ts';
 
@@ -49,7 +49,7 @@ export function startUplink(deps: UplinkDeps): UplinkHandle {
   const { buffer, clock, random, log } = deps;
   const timers = deps.timers ?? systemTimers;
   // One connection: one upload in flight at a time, kept alive across a drain.
-  const ownDispatcher = deps.dispatcher ? undefined : new Agent({ connections: 1, connect: { timeout: 10_000 } });
+  const ownDispatcher = deps.dispatcher ? undefined : createHubAgent({ connections: 1 });
   const dispatcher: Dispatcher = deps.dispatcher ?? (ownDispatcher as Dispatcher);
   const uploaderDeps = { dispatcher, hubUrl: config.hubUrl, timeouts: config.timeouts, nowMs: () => clock.now() };
 

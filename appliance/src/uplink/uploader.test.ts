@@ -4,8 +4,8 @@ import { Agent } from 'undici';
 import { encodeBatch } from './encode-batch.ts';
 import { HubDouble, unusedPort } from './testing/hub-double.ts';
 import { makeItems } from './testing/fixtures.ts';
-import type { UploaderDeps } from './uploader.ts';
-import { batchUrl, uploadBatch } from './uploader.ts';
+import type { UploaderDeps } from '../hub-api/upload.ts';
+import { batchUrl, uploadBatch } from '../hub-api/upload.ts';
 
 const KEY = 'alpr_test_key_0123456789abcdef';
 const T0 = Date.UTC(2025, 0, 1);

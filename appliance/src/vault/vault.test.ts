@@ -6,7 +6,8 @@ import { join } from 'node:path';
 import { cameraCredentials, deviceSecretKey, openSealedCredentials, putCameraCredentials, storeDeviceSecretKey } from './credentials.ts';
 import { deriveMasterKey, keyMaterial, VAULT_KDF } from './derive-key.ts';
 import { hardwareIdentity, fixedIdentity } from './hardware-identity.ts';
-import { generateDeviceKeyPair, openSealed, sealToDevice } from './sealed.ts';
+import { sealToDevice } from '@alpr/shared/protocol/sealed-box';
+import { generateDeviceKeyPair, openSealed } from './sealed.ts';
 import { createVault, openVault, vaultFileOf } from './vault.ts';
 
 const COLLECTOR = '6f1c2b1e-3d4a-4c5b-8e9f-0a1b2c3d4e5f';

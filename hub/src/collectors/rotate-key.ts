@@ -5,7 +5,7 @@ import { addMs, HOUR_MS, type Actor, type CollectorContext } from './context.ts'
 import { lockCollector, requireActive } from './find-collector.ts';
 import { expireOtherKeys, issueApiKey } from './issue-key.ts';
 import { rotateKeyInputSchema, type RotateKeyInput } from './schema.ts';
-import { sealToDevice } from './seal-to-device.ts';
+import { sealToDevice } from '@alpr/shared/protocol/sealed-box';
 
 /**
  * How the new key reaches the collector: `command` = a signed `rotate_key` command carrying

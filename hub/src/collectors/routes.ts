@@ -10,6 +10,7 @@ import {
 } from '@alpr/shared/protocol/collector';
 import { HubError } from '../errors.ts';
 import { errorHandler } from '../http/on-error.ts';
+import { CLAIM_PATHS, COMMAND_ACK_ROUTE, HEARTBEAT_PATH, PROVISION_PATHS } from '@alpr/shared/protocol/paths';
 import { ackCommand } from './ack-command.ts';
 import { requireCollector } from './api-key-auth.ts';
 import { claim } from './claim.ts';
@@ -65,24 +66,24 @@ export function collectorRoutes(deps: CollectorContext, options: CollectorRouteO
     await next();
   };
 
-  for (const path of ['/api/v1/collectors/claim', '/api/v1/claim']) {
+  for (const path of CLAIM_PATHS) {
     app.post(path, rateLimited, limitBody, async (c) => {
       const body = await readJson(c, claimRequestSchema);
       return c.json(await claim(deps, body, clientIp(c)), 200);
     });
   }
-  for (const path of ['/api/v1/collectors/provision', '/api/v1/provision']) {
+  for (const path of PROVISION_PATHS) {
     app.post(path, rateLimited, limitBody, async (c) => {
       const body = await readJson(c, provisionRequestSchema);
       return c.json(await provision(deps, body, clientIp(c)), 200);
     });
   }
   const authenticated = requireCollector(deps);
-  app.post('/api/v1/heartbeat', authenticated, limitBody, async (c) => {
+  app.post(HEARTBEAT_PATH, authenticated, limitBody, async (c) => {
     const body = await readJson(c, heartbeatRequestSchema);
     return c.json(await heartbeat(deps, c.var.collector.collectorId, body), 200);
   });
-  app.post('/api/v1/commands/:id/ack', authenticated, limitBody, async (c) => {
+  app.post(COMMAND_ACK_ROUTE, authenticated, limitBody, async (c) => {
     const body = await readJson(c, commandAckRequestSchema);
     return c.json(await ackCommand(deps, c.var.collector, c.req.param('id'), body), 200);
   });

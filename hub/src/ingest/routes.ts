@@ -2,6 +2,7 @@ import { Hono, type Context } from 'hono';
 import { isAdapterType } from '@alpr/shared/adapters/factory';
 import type { CameraIdentity } from '@alpr/shared/adapters/types';
 import { MAC_PATTERN } from '@alpr/shared/detection/schema';
+import { BATCH_PATHS } from '@alpr/shared/protocol/paths';
 import { authenticateCollector, requireCollector, type CollectorEnv } from '../collectors/api-key-auth.ts';
 import { clientIp } from '../http/client-ip.ts';
 import { nodeRequestOf } from '../http/node-request.ts';
@@ -52,8 +53,7 @@ export function ingestRoutes(deps: HubDeps): Hono {
     }
   };
   // spec: the upload path "also appears as /api/v1/events/batch"; both name one operation.
-  uploads.post('/api/v1/detections/batch', requireCollector(deps), batch);
-  uploads.post('/api/v1/events/batch', requireCollector(deps), batch);
+  for (const path of BATCH_PATHS) uploads.post(path, requireCollector(deps), batch);
   app.route('/', uploads);
 
   app.post('/api/v1/ingest/:vendor', async (c) => {

@@ -40,3 +40,12 @@ export function serverOptionsFor(t: ServerTimeouts): {
  * with no response). A client stalling mid-body is cut by `requestMs`, a silent connection
  * by `headersMs`, an idle keep-alive connection by `keepAliveMs`.
  */
+
+/**
+ * Client-side bounds for one outbound call (undici `request`): how long to wait for the
+ * response head once the body is sent, and the longest silence between response body chunks.
+ */
+export interface CallTimeouts {
+  headersMs: number;
+  bodyMs: number;
+}

@@ -35,7 +35,7 @@ export type SignedCommand = z.infer<typeof signedCommandSchema>;
 /**
  * Payload of a `rotate_key` command (docs/collectors.md "Key rotation"). The new key travels
  * only sealed to the appliance's X25519 key from the claim (nacl box, the construction of
- * appliance/src/vault/sealed.ts), so neither the command table nor a log line holds it in
+ * shared/src/protocol/sealed-box.ts), so neither the command table nor a log line holds it in
  * clear. `key_prefix` lets the appliance check what it opened.
  */
 export const rotateKeyPayloadSchema = z.object({

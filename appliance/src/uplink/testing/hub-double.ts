@@ -6,6 +6,7 @@ import { parseMultipart } from '@alpr/shared/adapters/multipart';
 import type { MultipartPart } from '@alpr/shared/adapters/multipart';
 import { IMAGE_KINDS } from '@alpr/shared/detection/schema';
 import type { Backpressure, BatchDetection, BatchItemResult } from '@alpr/shared/protocol/batch';
+import { BATCH_PATH } from '@alpr/shared/protocol/paths';
 import {
   BATCH_METADATA_PART,
   MAX_BATCH_DETECTIONS,
@@ -89,7 +90,7 @@ export class HubDouble {
       log.status = status;
       res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(typeof json === 'string' ? json : JSON.stringify(json));
     };
-    if (req.method !== 'POST' || req.url !== '/api/v1/detections/batch') return reply(404, { error: { code: 'not_found', message: 'no route' } });
+    if (req.method !== 'POST' || req.url !== BATCH_PATH) return reply(404, { error: { code: 'not_found', message: 'no route' } });
     if (!apiKey || !this.keys.has(apiKey)) return reply(401, { error: { code: 'unauthorized', message: 'invalid API key' } });
     const parsed = parseMultipart(body, req.headers['content-type'], { maxParts: 1 + 2 * MAX_BATCH_DETECTIONS });
     if (!parsed.ok) return reply(400, { error: { code: 'bad_multipart', message: parsed.reason } });

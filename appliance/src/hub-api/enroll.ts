@@ -1,23 +1,19 @@
-import { request, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
 import {
   enrollmentResponseSchema,
   type ClaimRequest,
   type EnrollmentResponse,
   type ProvisionRequest,
 } from '@alpr/shared/protocol/collector';
+import { CLAIM_PATH, PROVISION_PATH } from '@alpr/shared/protocol/paths';
+import { headerValue, postJson } from './request.ts';
+import { ENROLL_MAX_RESPONSE_BYTES, ENROLL_TIMEOUTS } from './timeouts.ts';
 
 /**
  * The two unauthenticated enrollment calls to the hub (docs/collectors.md "Claim and
  * provision errors"). Never throws: a refusal is a value with a message a person can act
  * on. The answer holds the API key: it is parsed here and never logged or echoed.
  */
-export const CLAIM_PATH = '/api/v1/collectors/claim';
-export const PROVISION_PATH = '/api/v1/collectors/provision';
-
-/** 15 s: a claim is one transaction on the hub; longer means the hub is not reachable. */
-const TIMEOUT_MS = 15_000;
-const MAX_RESPONSE_BYTES = 256 * 1024;
-
 export type EnrollFailureKind = 'refused' | 'rate_limited' | 'unreachable' | 'bad_answer';
 
 export type EnrollResult =
@@ -48,38 +44,18 @@ export const provisionAtHub = (deps: HubEnrollDeps, hubUrl: string, body: Provis
   postEnrollment(deps, hubUrl, PROVISION_PATH, body);
 
 async function postEnrollment(deps: HubEnrollDeps, hubUrl: string, path: string, body: unknown): Promise<EnrollResult> {
-  const url = `${hubUrl.replace(/\/+$/, '')}${path}`;
-  let status: number;
-  let headers: Record<string, string | string[] | undefined>;
-  let text: string;
-  try {
-    const response = await request(url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json' },
-      body: JSON.stringify(body),
-      headersTimeout: TIMEOUT_MS,
-      bodyTimeout: TIMEOUT_MS,
-      ...(deps.dispatcher ? { dispatcher: deps.dispatcher } : {}),
-    });
-    status = response.statusCode;
-    headers = response.headers;
-    const chunks: Buffer[] = [];
-    let size = 0;
-    for await (const chunk of response.body) {
-      size += (chunk as Buffer).byteLength;
-      if (size > MAX_RESPONSE_BYTES) {
-        response.body.destroy();
-        return { ok: false, kind: 'bad_answer', status, message: `The hub answered HTTP ${status} with an oversized body: is ${hubUrl} the hub?` };
-      }
-      chunks.push(Buffer.from(chunk as Buffer));
-    }
-    text = Buffer.concat(chunks).toString('utf8');
-  } catch (error) {
-    const code = (error as { code?: unknown }).code;
-    const detail = typeof code === 'string' ? code : error instanceof Error ? error.message : String(error);
+  const target = { hubUrl, ...(deps.dispatcher ? { dispatcher: deps.dispatcher } : {}) };
+  const reply = await postJson(target, { path, json: body, timeouts: ENROLL_TIMEOUTS, maxResponseBytes: ENROLL_MAX_RESPONSE_BYTES });
+  if (reply.kind === 'oversized') {
+    return { ok: false, kind: 'bad_answer', status: reply.status, message: `The hub answered HTTP ${reply.status} with an oversized body: is ${hubUrl} the hub?` };
+  }
+  if (reply.kind === 'network') {
+    const code = (reply.error as { code?: unknown }).code;
+    const detail = typeof code === 'string' ? code : reply.error instanceof Error ? reply.error.message : String(reply.error);
     return { ok: false, kind: 'unreachable', message: `Cannot reach the hub at ${hubUrl} (${detail}). Check the hub URL and this device's network.` };
   }
-  const json = safeJson(text);
+  const { status, headers } = reply;
+  const json = safeJson(reply.text);
   if (status === 200) {
     const parsed = enrollmentResponseSchema.safeParse(json);
     if (parsed.success) return { ok: true, enrollment: parsed.data };
@@ -109,8 +85,6 @@ function refusal(status: number, headers: Record<string, string | string[] | und
     message: kind === 'bad_answer' && status >= 500 ? `The hub at ${hubUrl} failed (HTTP ${status}). Try again later.` : message,
   };
 }
-
-const headerValue = (value: string | string[] | undefined): string | undefined => (Array.isArray(value) ? value[0] : value);
 
 function safeJson(text: string): unknown {
   try {
