@@ -14,8 +14,7 @@ module.exports = {
   forbidden: [
     {
       name: 'shared-stands-alone',
-      comment:
-        'shared/ is the code both sides import: it must not reach into the appliance, the hub, scripts or tests.',
+      comment: 'shared/ is the code both sides import: it must not reach into the appliance, the hub, scripts or tests.',
       severity: 'error',
       from: { path: '^shared/' },
       to: { path: '^(appliance|hub|scripts|test)/' },
@@ -31,8 +30,7 @@ module.exports = {
     },
     {
       name: 'hub-not-appliance',
-      comment:
-        'The hub never imports appliance code, scripts or cross-package tests: what both need lives in shared/.',
+      comment: 'The hub never imports appliance code, scripts or cross-package tests: what both need lives in shared/.',
       severity: 'error',
       from: { path: '^hub/src/' },
       to: { path: '^(appliance|scripts|test)/', pathNot: '^scripts/simulators/' },
