@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# `npm test`: type check, import rules (.dependency-cruiser.cjs), formatting (Prettier), then every
-# tap test, on the best database this machine has.
+# `npm test`: type check, import rules (.dependency-cruiser.cjs), formatting (Prettier), comments
+# that cite documents outside the repo (scripts/test/no-outside-citations.mjs), then every tap test, on the best database this machine has.
 #   - DATABASE_URL set: that server (CI sets it; so can a developer).
 #   - otherwise, PostgreSQL server binaries installed: a throwaway cluster on loopback
 #     (scripts/test-postgres.sh), stopped again afterwards when this script started it.
@@ -12,6 +12,7 @@ cd "$(dirname "$0")/../.."
 npm run -s typecheck || exit 1
 npm run -s lint:deps || exit 1
 npm run -s format:check || { echo '== formatting differs from Prettier: npm run format' >&2; exit 1; }
+node scripts/test/no-outside-citations.mjs || exit 1
 
 started=0
 if [ -n "${DATABASE_URL:-}" ]; then
