@@ -4,14 +4,13 @@
  * so a worker that dies mid-batch leaves nothing half-done; the unique (detection,
  * watchlist) constraint keeps a re-run after a lost claim from doubling an alert.
  */
+import { ALERT_CHANNEL } from '../db/channels.ts';
 import type { DbSession } from '../db/session.ts';
 import type { AlertEntrySnapshot } from '../db/schema/alerts.ts';
 import { matchPlate, type WatchlistIndex } from '../watchlists/match.ts';
 import { completeItems, type ClaimedItem } from './queue.ts';
 import { enqueueTelegram, type DeliveryPolicy } from '../messaging/delivery/enqueue.ts';
 
-/** Channel the live channel LISTENs on; payload: the new alert ids (JSON). */
-export const ALERT_CHANNEL = 'alerts';
 const MAX_NOTIFY_IDS = 500;
 
 export interface RaisedAlert {

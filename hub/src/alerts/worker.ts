@@ -4,9 +4,9 @@
  * to 100 items at a time; a stale claim (its worker died) is returned within the lock
  * timeout plus one reaper period (30 s + 10 s by default, under the promised 60 s).
  */
-import { NOTIFY_CHANNEL as DETECTIONS_CHANNEL } from '../ingest/batch-sql.ts';
+import { DETECTIONS_CHANNEL } from '../db/channels.ts';
+import type { Listen } from '../db/listen.ts';
 import type { WatchlistCache } from '../watchlists/cache.ts';
-import type { Listen } from '../watchlists/cache.ts';
 import type { WatchlistContext } from '../watchlists/context.ts';
 import { claimItems, failItem, reapStaleClaims, type ClaimedItem } from './queue.ts';
 import { raiseAlerts, type RaisedAlert } from './raise.ts';

@@ -1,7 +1,8 @@
 import type { Log } from '../log.ts';
+import type { Listen } from './listen.ts';
 import { runMigrations, type Migration, type MigrationReport } from './migrate.ts';
 import { openPglite } from './open-pglite.ts';
-import { openPostgres, type OpenedDriver, type Unlisten } from './open-postgres.ts';
+import { openPostgres, type OpenedDriver } from './open-postgres.ts';
 import { ensureUpcomingPartitions } from './partitions.ts';
 import { makeSession, type DatabaseKind, type DbSession } from './session.ts';
 
@@ -28,7 +29,7 @@ export interface Database extends DbSession {
    * LISTEN on `channel` (not inside a transaction: a listener outlives them). Payloads come
    * from NOTIFYs committed after the returned promise resolves, in commit order.
    */
-  listen(channel: string, onPayload: (payload: string) => void): Promise<Unlisten>;
+  listen: Listen;
   close(): Promise<void>;
 }
 

@@ -1,3 +1,4 @@
+import { DETECTIONS_CHANNEL } from '../db/channels.ts';
 import { advanceHeadUpdate, advanceHeadValues } from '../db/chain.ts';
 import type { ChainLink } from '../db/hash-chain.ts';
 
@@ -125,7 +126,7 @@ const asJsonRow = (r: DetectionRow) => ({
  *     normalized plate so the worker matches without reading detections back (0021);
  *   - the collector's chain head moved to `next` (db/chain.ts; `advanced` 0 = it would go
  *     backwards, and the caller throws);
- *   - pg_notify on NOTIFY_CHANNEL: delivered on commit only, never for a rolled-back batch;
+ *   - pg_notify on DETECTIONS_CHANNEL: delivered on commit only, never for a rolled-back batch;
  *     a wake-up for the alert worker and live feed, which treat the tables as the truth.
  * The data-modifying CTEs all run to completion; their order does not matter: the alert
  * queue's foreign key names detection_keys (claimed earlier), and the keys' own key to
@@ -156,7 +157,7 @@ export function storeDetections(
            SELECT (SELECT count(*) FROM inserted)::int AS inserted,
                   (SELECT count(*) FROM queued)::int AS queued,
                   (SELECT count(*) FROM advanced)::int AS advanced,
-                  pg_notify('${NOTIFY_CHANNEL}', $8::text) IS NULL AS notified`,
+                  pg_notify('${DETECTIONS_CHANNEL}', $8::text) IS NULL AS notified`,
     params: [
       collectorId,
       position.latitude,
@@ -168,9 +169,6 @@ export function storeDetections(
     ],
   };
 }
-
-/** Channel the alert worker and the live feed LISTEN on. */
-export const NOTIFY_CHANNEL = 'detections';
 
 /** NOTIFY payloads are capped at 8000 bytes; past that the listener reads the tables anyway. */
 const MAX_NOTIFY_BYTES = 7_900;

@@ -4,15 +4,14 @@
  * when any hub process commits a watchlist change (the NOTIFY in notify.ts), so it is at
  * most 60 s stale even if a notification is lost (a dropped LISTEN connection).
  */
+import { WATCHLIST_CHANNEL } from '../db/channels.ts';
+import type { Listen } from '../db/listen.ts';
 import type { Unlisten } from '../db/open-postgres.ts';
 import type { WatchlistPriority } from '../db/schema/watchlists.ts';
 import type { WatchlistContext } from './context.ts';
 import { buildWatchlistIndex, type IndexedEntry, type WatchlistIndex } from './match.ts';
-import { WATCHLIST_CHANNEL } from './notify.ts';
 
 export const WATCHLIST_CACHE_REFRESH_MS = 60_000;
-
-export type Listen = (channel: string, onPayload: (payload: string) => void) => Promise<Unlisten>;
 
 export interface WatchlistCacheStats {
   loads: number;

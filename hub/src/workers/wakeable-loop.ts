@@ -5,8 +5,8 @@
  * is the safety net. `stop()` lets the pass in hand finish.
  */
 import type { Unlisten } from '../db/client.ts';
+import type { Listen } from '../db/listen.ts';
 import type { Log } from '../log.ts';
-import type { Listen } from '../watchlists/cache.ts';
 
 export interface WakeableLoop {
   start(listen?: Listen): Promise<void>;

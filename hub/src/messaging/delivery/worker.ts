@@ -9,8 +9,8 @@
 import type { Clock } from '../../clock.ts';
 import type { DbSession } from '../../db/session.ts';
 import type { Log } from '../../log.ts';
-import { ALERT_CHANNEL } from '../../alerts/raise.ts';
-import type { Listen } from '../../watchlists/cache.ts';
+import { ALERT_CHANNEL } from '../../db/channels.ts';
+import type { Listen } from '../../db/listen.ts';
 import { BotApiError, type BotApi } from '../bot-api.ts';
 import { loadMessage } from './load-message.ts';
 import { aggregatedText, singleAlertText } from './message-text.ts';

@@ -1,0 +1,25 @@
+/**
+ * The hub's NOTIFY channels, each named once: the transaction that changes the tables sends
+ * the NOTIFY (delivered on commit, never for a rolled-back change), and every process that
+ * LISTENs treats it as a wake-up only: the tables stay the truth, and polling covers a lost
+ * notification (a dropped LISTEN connection).
+ */
+
+/**
+ * A stored batch of detections (ingest/batch-sql.ts). Payload: `{ collector_id, count, ids? }`,
+ * `ids` (detection pks) left out when the payload would pass PostgreSQL's 8000-byte cap.
+ * Listeners: the alert worker (alerts/worker.ts) and the live feed (live/broker.ts).
+ */
+export const DETECTIONS_CHANNEL = 'detections';
+
+/**
+ * Alerts raised (alerts/raise.ts). Payload: `{ ids }`, the new alert ids, at most 500 a
+ * NOTIFY. Listeners: the live feed and the messaging bot's delivery worker.
+ */
+export const ALERT_CHANNEL = 'alerts';
+
+/**
+ * A watchlist or its entries changed (watchlists/notify.ts). Payload: the watchlist id.
+ * Listener: every process's watchlist cache (watchlists/cache.ts), which drops its index.
+ */
+export const WATCHLIST_CHANNEL = 'watchlists';
