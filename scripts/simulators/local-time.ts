@@ -1,5 +1,5 @@
 /**
- * Camera wall-clock formats (vendor-formats §1.6). vendor_a cameras print local time in
+ * Camera wall-clock formats (docs/camera-formats.md "vendor_a time formats"). vendor_a cameras print local time in
  * their configured zone; the offset comes from Intl so DST is right for any IANA zone.
  */
 import { formatterFor } from '../../shared/src/detection/time.ts';
@@ -42,7 +42,7 @@ function offset(minutes: number, colon: boolean): string {
   return `${sign}${hh}${colon ? ':' : ''}${mm}`;
 }
 
-/** Push `dateTime`: `2030-01-02T03:04:05.123+01:00` (the millisecond variant of [A11]). */
+/** Push `dateTime`: `2030-01-02T03:04:05.123+01:00` (the millisecond variant of ). */
 export function isoLocal(timeMs: number, timeZone: string): string {
   const w = wallClock(timeMs, timeZone);
   return `${w.year}-${w.month}-${w.day}T${w.hour}:${w.minute}:${w.second}.${w.millis}${offset(w.offsetMinutes, true)}`;

@@ -4,7 +4,7 @@ import { generateKeyPairSync, randomBytes, sign } from 'node:crypto';
  * A self-signed X.509 v3 certificate made with node:crypto only (no openssl binary): an
  * EC P-256 key, ecdsa-with-SHA256, subjectAltName IP 127.0.0.1 and DNS localhost. vendor_b
  * consoles serve exactly this kind of certificate, so clients must be able to skip
- * verification for them (vendor-formats §2.1).
+ * verification for them (docs/camera-formats.md "vendor_b auth and TLS").
  */
 
 function der(tag: number, content: Uint8Array): Buffer {

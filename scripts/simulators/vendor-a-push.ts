@@ -5,7 +5,7 @@ import { alertXml, multipartBody, MULTIPART_BOUNDARY, NAMESPACES } from './vendo
 import type { MultipartPart } from './vendor-a-xml.ts';
 
 /**
- * The camera's alarm-server client (vendor-formats §1.1, §1.3): POSTs each ANPR event to the
+ * The camera's alarm-server client (docs/camera-formats.md "vendor_a transport and auth", "vendor_a push transport"): POSTs each ANPR event to the
  * configured URL, as plain XML or multipart with the pictures. A failed post is retried a
  * few times with `activePostCount` raised, as the camera re-uploads the same alarm.
  */
@@ -18,7 +18,7 @@ export interface PushConfig {
   /** Extra attempts after the first. Default 3. */
   retries: number;
   retryDelayMs: number;
-  /** Share of multipart posts where one image part is empty (Content-Length: 0), as captured [A8]. */
+  /** Share of multipart posts where one image part is empty (Content-Length: 0), as captured. */
   emptyImageRate: number;
   /**
    * Share of multipart posts whose plate-crop part is labelled `image/jpeg` but holds 11 bytes
@@ -59,7 +59,7 @@ function buildBody(read: PlateRead, uuid: string, config: PushConfig, rng: Rng):
   const xml = (activePostCount: number): string =>
     alertXml(read, { uuid, mac: config.mac, channelId: config.channelId, timezone: config.timezone, activePostCount, namespace, pictures: [...pictures] });
   if (format === 'xml') {
-    // The document still names pictures it does not attach (§1.3): no images arrive.
+    // The document still names pictures it does not attach (docs/camera-formats.md "vendor_a push transport"): no images arrive.
     return { contentType: 'application/xml; charset="UTF-8"', bytes: (n) => Buffer.from(xml(n), 'utf8'), images: {} };
   }
   const emptyCrop = chance(rng, config.emptyImageRate) && chance(rng, 0.5);

@@ -4,7 +4,7 @@ import type { PlateRead, Rng } from './plates.ts';
 import type { PlateEntry } from './vendor-a-xml.ts';
 
 /**
- * The camera's read memory and its pull semantics (vendor-formats §1.5). Pure apart from
+ * The camera's read memory and its pull semantics (docs/camera-formats.md "vendor_a pull"). Pure apart from
  * the PRNG it is given: picName assignment, cursor parsing, what a pull returns.
  */
 
@@ -30,7 +30,7 @@ export function nextPicName(read: PlateRead, timezone: string, previous: string 
 
 export type Cursor = { kind: 'picName'; value: bigint } | { kind: 'local'; value: string } | { kind: 'instant'; ms: number };
 
-/** The three cursor shapes seen in public clients [A3][A5][A9]; undefined when unreadable. */
+/** The three cursor shapes seen in public clients; undefined when unreadable. */
 export function parseCursor(raw: string): Cursor | undefined {
   const text = raw.trim();
   if (/^\d{14}$/.test(text)) return { kind: 'local', value: text };
@@ -73,7 +73,7 @@ function shuffle<T>(items: T[], rng: Rng): T[] {
 
 export interface PullOptions {
   limit: number;
-  /** Chance of appending an exact copy of an old entry [A3]. */
+  /** Chance of appending an exact copy of an old entry. */
   oldCopyRate: number;
 }
 

@@ -1,12 +1,12 @@
 import { absTime, compactLocal, isoLocal } from './local-time.ts';
 import type { PlateRead } from './plates.ts';
 
-/** Documents a vendor_a camera writes (vendor-formats §1.2, §1.3, §1.5). Pure. */
+/** Documents a vendor_a camera writes (docs/camera-formats.md "vendor_a push document", "vendor_a push transport", "vendor_a pull"). Pure. */
 
 export const escapeXml = (s: string): string =>
   s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
-/** The three namespace habits of vendor_a firmware (§1.2); the simulator rotates through them. */
+/** The three namespace habits of vendor_a firmware (docs/camera-formats.md "vendor_a push document"); the simulator rotates through them. */
 export const NAMESPACES = [
   ' xmlns="http://www.hikvision.com/ver20/XMLSchema"',
   ' xmlns="http://www.isapi.org/ver20/XMLSchema"',
@@ -88,7 +88,7 @@ export interface MultipartPart {
 
 export const MULTIPART_BOUNDARY = 'boundary';
 
-/** `multipart/form-data` with CRLF line ends and a Content-Length per part, as captured [A8]. */
+/** `multipart/form-data` with CRLF line ends and a Content-Length per part, as captured. */
 export function multipartBody(parts: readonly MultipartPart[], boundary = MULTIPART_BOUNDARY): Buffer {
   const chunks: Buffer[] = [];
   for (const part of parts) {

@@ -2,14 +2,14 @@ import { normalizedPlate, pick, randomInt } from './plates.ts';
 import type { PlateRead, Rng } from './plates.ts';
 
 /**
- * vendor_b event objects and their lifecycle (vendor-formats §2.3, §2.4, §2.6): an `add`
+ * vendor_b event objects and their lifecycle (docs/camera-formats.md "vendor_b event object", "vendor_b plate location", "vendor_b updates WebSocket"): an `add`
  * without plate and with `end: null`, an `update` with the plate metadata, an `update` with
  * `end`. Pure builders; the NVR simulator applies the patches and broadcasts them.
  */
 
 export interface NvrCamera {
   id: string;
-  /** Upper-case hex without separators, as the bootstrap prints it [B2]. */
+  /** Upper-case hex without separators, as the bootstrap prints it. */
   mac: string;
   name: string;
 }
@@ -52,7 +52,7 @@ const VEHICLE_TYPES: Record<string, string> = { vehicle: 'car', SUVMPV: 'suv' };
 
 /**
  * The plate update. Protect 6.x shape (`detectedThumbnails`) unless `legacy`, then the
- * older `metadata.licensePlate` [B1][B4]. Unknown reads carry an empty name (drop them).
+ * older `metadata.licensePlate`. Unknown reads carry an empty name (drop them).
  */
 export function platePatch(read: PlateRead, camera: NvrCamera, legacy: boolean, rng: Rng): JsonObject {
   const name = read.unknown ? '' : read.plate;
@@ -95,7 +95,7 @@ export interface EventQuery {
   smartDetectTypes: string[];
 }
 
-/** Parse the events query; a string is the 400 message (start needs end or limit [B2]). */
+/** Parse the events query; a string is the 400 message (start needs end or limit ). */
 export function parseEventQuery(params: URLSearchParams): EventQuery | string {
   const num = (k: string): number | undefined | 'bad' => {
     const v = params.get(k);

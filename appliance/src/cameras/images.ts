@@ -10,7 +10,7 @@ import type { TokenBucket } from './token-bucket.ts';
  * errors, log, keep the detection without the image). The request timeout is the camera
  * client's (`requestTimeoutMs`). vendor_b adds two things: a token bucket in front of
  * every request, and 404 = "not yet" because a thumbnail exists only once its event has
- * ended (§2.5), retried until `notFoundWaitMs` (uiprotect waits up to 10 s [B2]).
+ * ended (docs/camera-formats.md "vendor_b images"), retried until `notFoundWaitMs` (uiprotect waits up to 10 s ).
  */
 
 export interface ImageFetchPolicy {

@@ -17,7 +17,7 @@ import { clockWarning, correctCaptureTime, cursorForClock, effectiveOffset, pars
 import type { ParsedDetection } from '@alpr/shared/adapters/types';
 
 /**
- * vendor_a pull (vendor-formats §1.5): every `pollIntervalMs` (default 2 s) POST
+ * vendor_a pull (docs/camera-formats.md "vendor_a pull"): every `pollIntervalMs` (default 2 s) POST
  * `<AfterTime><picTime>CURSOR</picTime></AfterTime>` with Digest auth to
  * `/ISAPI/Traffic/channels/{channel}/vehicleDetect/plates` (or GET `?picTime=CURSOR`, the
  * spec's variant, when configured or when the device refuses POST), parse with the shared adapter,

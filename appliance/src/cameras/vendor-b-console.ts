@@ -13,7 +13,7 @@ import type { CameraLog, Clock, Sleep } from './ports.ts';
 import { createTokenBucket } from './token-bucket.ts';
 
 /**
- * One vendor_b console as both runners see it (vendor-formats §2.1, §2.2, §2.5, §2.8):
+ * One vendor_b console as both runners see it (docs/camera-formats.md "vendor_b auth and TLS", "vendor_b pull", "vendor_b images", "vendor_b camera identity"):
  * the bearer client, the bootstrap (camera id -> MAC, `lastUpdateId`), the events query
  * and thumbnail downloads behind one token bucket, so pull and push never exceed the
  * console's image budget together.
@@ -26,7 +26,7 @@ const bootstrapSchema = z
   })
   .loose();
 
-/** Event types that can carry plates (§2.3); `types` must always be set (§2.2). */
+/** Event types that can carry plates (docs/camera-formats.md "vendor_b event object"); `types` must always be set (docs/camera-formats.md "vendor_b pull"). */
 export const SMART_TYPES = ['smartDetectZone', 'smartDetectLine', 'smartDetectLoiterZone'] as const;
 const EVENTS_PATH = '/proxy/protect/api/events';
 export const BOOTSTRAP_PATH = '/proxy/protect/api/bootstrap';
@@ -56,7 +56,7 @@ export function olderEventsQueryString(q: EventsQuery): string {
 
 const CURRENT_THUMBNAIL = /^\/proxy\/protect\/api\/events\/([^/]+)\/thumbnail$/;
 
-/** `events/{id}/thumbnail` (Protect ≥ 1.21) → `thumbnails/e-{id}` (before, vendor-formats §2.5). */
+/** `events/{id}/thumbnail` (Protect ≥ 1.21) → `thumbnails/e-{id}` (before, docs/camera-formats.md "vendor_b images"). */
 export function olderThumbnailPath(path: string): string | undefined {
   const id = CURRENT_THUMBNAIL.exec(path)?.[1];
   return id === undefined ? undefined : `/proxy/protect/api/thumbnails/e-${id}`;

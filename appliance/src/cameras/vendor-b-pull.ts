@@ -13,7 +13,7 @@ import { EVENTS_PAGE, cameraIdsOf, openVendorBConsole, wantedCamera } from './ve
 import type { VendorBConsole } from './vendor-b-console.ts';
 
 /**
- * vendor_b pull (vendor-formats §2.2): every `pollIntervalMs` (default 5 s) GET the events
+ * vendor_b pull (docs/camera-formats.md "vendor_b pull"): every `pollIntervalMs` (default 5 s) GET the events
  * history with `start` = cursor (INCLUSIVE, docs/adapters.md "Pull cursor"), `end` = now,
  * the smart `types` and `smartDetectTypes=licensePlate`. Ended events become detections;
  * their thumbnails are fetched through the console's token bucket; the cursor (epoch ms)

@@ -16,7 +16,7 @@ import type { VendorBConsole } from './vendor-b-console.ts';
 import { catchUpMessages } from './vendor-b-catch-up.ts';
 
 /**
- * vendor_b push (vendor-formats §2.6): the private updates WebSocket
+ * vendor_b push (docs/camera-formats.md "vendor_b updates WebSocket"): the private updates WebSocket
  * `/proxy/protect/ws/updates?lastUpdateId=<bootstrap.lastUpdateId>`, binary packets fed to
  * the shared stream decoder, thumbnails fetched like the pull runner's.
  *

@@ -1,5 +1,5 @@
 /**
- * The alert queue's SQL (spec "Alert queue"; CONVENTIONS 10): claim with FOR UPDATE SKIP
+ * The alert queue's SQL (docs/alerts.md; the queue pattern in docs/conventions.md "Boundaries"): claim with FOR UPDATE SKIP
  * LOCKED, return stale claims, settle items. Times come from the injected clock.
  */
 import type { DbSession } from '../db/session.ts';

@@ -23,8 +23,8 @@ export type TotpCheck = { valid: true; step: number } | { valid: false; reason: 
 /**
  * Accepts the code of the current step or one step either side. A code whose step is at or
  * before `lastUsedStep` is refused as a replay: the same code twice, and also an older code
- * once a newer one was used (stricter than "equal to the last code", and what RFC 6238
- * §5.2 recommends).
+ * once a newer one was used (stricter than "equal to the last code", and what
+ * RFC 6238 §5.2 recommends).
  */
 export async function checkTotp(secret: string, code: string, now: Date, lastUsedStep: number | null): Promise<TotpCheck> {
   if (!/^\d{6}$/.test(code)) return { valid: false, reason: 'format' };

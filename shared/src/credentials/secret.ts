@@ -3,7 +3,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 /**
  * SHA-256 hex of a secret (API key, provisioning token). Stored instead of the secret: the
  * secrets carry 256 random bits, so a fast unsalted hash is enough (argon2id is for
- * human passwords only; CONVENTIONS.md 9).
+ * human passwords only; docs/conventions.md "Boundaries").
  */
 export function hashSecret(secret: string): string {
   return createHash('sha256').update(secret, 'utf8').digest('hex');

@@ -1,6 +1,6 @@
 /**
  * Chinese ITS firmware (vendor_a) writes the plate colour in front of the plate, e.g.
- * `蓝京A12345` for a blue Beijing plate (vendor-formats.md §1, [A11]). The colour is not part
+ * `蓝京A12345` for a blue Beijing plate (docs/camera-formats.md "vendor_a"). The colour is not part
  * of the registration: kept, the same car read by a camera without the prefix would not
  * match. Stripped only when what is left still looks like a Chinese plate (one Han province
  * character, then a Latin letter), because `黑` is also the Heilongjiang province character:

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { textProblem } from '../text/hostile-text.ts';
 
-/** Enum tuples from spec.md "Detection (common format produced by adapters)". */
+/** Enum tuples of the common detection format every adapter produces (docs/normalization.md). */
 export const DIRECTIONS = ['entering', 'exiting', 'unknown'] as const;
 export type Direction = (typeof DIRECTIONS)[number];
 

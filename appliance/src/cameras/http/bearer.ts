@@ -3,10 +3,10 @@ import type { CameraHttpOptions, CameraRequest, CameraResponse } from './transpo
 
 /**
  * HTTP client for vendor_b consoles: a static token in `Authorization: Bearer` or in
- * `X-API-KEY` (the integration API's header, vendor-formats §2.1).
+ * `X-API-KEY` (the integration API's header, docs/camera-formats.md "vendor_b auth and TLS").
  *
  * TLS verification is OFF unless asked for: consoles ship self-signed certificates and
- * both public client libraries skip verification by default [B1][B2]. The agent is per
+ * both public client libraries skip verification by default. The agent is per
  * console, so this leniency never applies to any other host.
  */
 

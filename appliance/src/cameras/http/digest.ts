@@ -7,7 +7,7 @@ import type { CameraHttpOptions, CameraRequest, CameraResponse } from './transpo
 
 /**
  * HTTP client for vendor_a cameras (ISAPI): Digest (RFC 7616) with Basic as the fallback
- * when the camera offers only Basic (vendor-formats §1.1).
+ * when the camera offers only Basic (docs/camera-formats.md "vendor_a transport and auth").
  *
  * The nonce from the last challenge is reused with an increasing nonce count, so a
  * 2 s poll costs one round trip instead of two. When a request with a reused nonce gets a

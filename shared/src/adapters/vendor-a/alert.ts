@@ -1,5 +1,5 @@
 /**
- * vendor_a push document `EventNotificationAlert` (vendor-formats.md §1.2) -> one detection.
+ * vendor_a push document `EventNotificationAlert` (docs/camera-formats.md "vendor_a push document") -> one detection.
  * Elements are addressed by path of local names: `ANPR/vehicleType` (a string class) and
  * `ANPR/vehicleInfo/vehicleType` (a numeric size class on ITS models) are different fields.
  */
@@ -53,7 +53,7 @@ export function parseAlert(root: XmlValue, context: AdapterContext, images: Dete
     outcome.errors.push({ reason: 'EventNotificationAlert without eventType' });
     return outcome;
   }
-  // The alarm-server target also receives motion, VMD, videoloss heartbeats... [A1][A10].
+  // The alarm-server target also receives motion, VMD, videoloss heartbeats....
   if (eventType.toUpperCase() !== 'ANPR') {
     outcome.ignored = 1;
     return outcome;

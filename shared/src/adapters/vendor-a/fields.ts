@@ -1,11 +1,11 @@
-/** Field rules shared by the vendor_a push and pull parsers (vendor-formats.md §1, §3). */
+/** Field rules shared by the vendor_a push and pull parsers (docs/camera-formats.md "vendor_a"). */
 import type { ParseOutcome } from '../types.ts';
 
 export const VENDOR = 'vendor_a';
 
 /**
  * `country`/region: kept only when textual. Push sends a numeric country index (no public
- * table), pull a three-letter code where `NON` means "none" [A1][A3].
+ * table), pull a three-letter code where `NON` means "none".
  */
 export function textualRegion(raw: string | undefined): string | undefined {
   const value = raw?.trim();

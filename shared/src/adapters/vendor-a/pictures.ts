@@ -1,5 +1,5 @@
 /**
- * vendor_a multipart push (vendor-formats.md §1.3): find the alert XML among the parts and
+ * vendor_a multipart push (docs/camera-formats.md "vendor_a push transport"): find the alert XML among the parts and
  * assign the attached JPEGs to our image kinds. Part names vary by firmware (`anpr.xml`,
  * `ANPR.xml`, `file.xml`, the event type...), so the XML part is found by content type or
  * a leading `<`, and pictures by `pictureInfo` file name/type, Content-ID or part name.

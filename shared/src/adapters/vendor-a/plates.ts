@@ -1,11 +1,11 @@
 /**
- * vendor_a pull list `<Plates>` (vendor-formats.md §1.5): zero or more `<Plate>` entries in
- * no guaranteed order, sometimes with an exact copy of an old entry appended [A3]. No MAC,
+ * vendor_a pull list `<Plates>` (docs/camera-formats.md "vendor_a pull"): zero or more `<Plate>` entries in
+ * no guaranteed order, sometimes with an exact copy of an old entry appended. No MAC,
  * no confidence, no vehicle attributes: the MAC comes from the camera configuration and the
  * confidence is 0. `picName` (18-25 digits, > 2^53) stays a string; it is the detection id,
  * the image name and the cursor.
  *
- * Our spec describes base64 images inside the list; no public sample has them (§0). We
+ * Our spec describes base64 images inside the list; no public sample has them. We
  * accept them as optional: `<plateImage>` or `<picData>` (plate crop) and `<sceneImage>` or
  * `<fullSceneImage>` (whole scene), base64 text. Without an inline plate crop the runner
  * fetches `/doc/ui/images/plate/<picName>.jpg`.
@@ -64,7 +64,7 @@ export function parsePlates(root: XmlValue, context: AdapterContext): ParseOutco
       // Advance past broken entries too: a cursor stuck before one would refetch it forever.
       if (outcome.cursor === undefined || compareDigitStrings(picName, outcome.cursor) > 0) outcome.cursor = picName;
       if (seen.has(picName)) {
-        // A camera re-sent an old entry [A3]: not a new read, not an error.
+        // A camera re-sent an old entry: not a new read, not an error.
         outcome.ignored += 1;
         return;
       }

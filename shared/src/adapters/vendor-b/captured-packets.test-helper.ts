@@ -1,13 +1,13 @@
 /**
  * vendor_b updates-socket packets written byte by byte from the documented layout
- * (vendor-formats §2.6), NOT produced by `packet-encoder.ts`, so the decoder is checked
+ * (docs/camera-formats.md "vendor_b updates WebSocket"), NOT produced by `packet-encoder.ts`, so the decoder is checked
  * against the format rather than against our own reading of it:
  *
  *   byte 0 packet type (1 action, 2 data) | 1 format (1 JSON, 2 UTF-8 string, 3 raw)
  *   byte 2 deflated (0/1) | 3 reserved, 0 | 4-7 payload size on the wire, uint32 big-endian
  *
  * followed by that many payload bytes, then the data frame's header and payload. Deflated
- * payloads are zlib streams (`78 9c ...`) as in the real capture [B2], pasted as hex.
+ * payloads are zlib streams (`78 9c ...`) as in the real capture pasted as hex.
  * One event's life: an `add` (plain frames), a plate `update` (plain action frame, data as
  * a format-2 UTF-8 string holding JSON) and the closing `update` (both frames deflated,
  * `01 01 01 00` as captured).
@@ -53,7 +53,7 @@ export const CAMERA_DATA = '{"lastMotion":1900000500100,"isMotionDetected":true}
 export const CAMERA_PACKET = bytes(hex('01 01 00 00 00 00 00 7c'), utf8(CAMERA_ACTION), hex('02 01 00 00 00 00 00 34'), utf8(CAMERA_DATA));
 
 /**
- * Packets whose headers disagree with their bytes (§2.6: "reject anything else"), each with
+ * Packets whose headers disagree with their bytes (docs/camera-formats.md "vendor_b updates WebSocket": "reject anything else"), each with
  * the reason the decoder gives. Built from ADD_PACKET's documented bytes.
  */
 export const MALFORMED_PACKETS: ReadonlyArray<{ name: string; bytes: Uint8Array; reason: RegExp }> = [

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * The parts of a vendor_b event object (vendor-formats.md §2.3, §2.4) this adapter reads.
+ * The parts of a vendor_b event object (docs/camera-formats.md "vendor_b event object", "vendor_b plate location") this adapter reads.
  * Only the fields we use are checked; unknown fields are dropped, so a firmware that adds
  * or reshapes an unrelated field does not break parsing. Every read field is `nullish`:
  * Protect sends `null` for "not yet known" (e.g. `end` while the event is in progress).
@@ -49,21 +49,21 @@ export const eventSchema = z.object({
     .object({
       detectedThumbnails: z.array(thumbnailSchema).nullish(),
       licensePlate: legacyPlateSchema.nullish(),
-      // A type definition declares a string; no sample has one (§0). Other types: ignored.
+      // A type definition declares a string; no sample has one. Other types: ignored.
       direction: z.unknown().optional(),
     })
     .nullish(),
 });
 export type VendorBEvent = z.infer<typeof eventSchema>;
 
-/** Event types that can carry a plate (§2.3); motion, ring, access... never do. */
+/** Event types that can carry a plate (docs/camera-formats.md "vendor_b event object"); motion, ring, access... never do. */
 export const SMART_EVENT_TYPES: ReadonlySet<string> = new Set([
   'smartDetectZone',
   'smartDetectLine',
   'smartDetectLoiterZone',
 ]);
 
-/** Thumbnail types that can carry plate text (§2.4: [B3][B5] vehicle, [B4] licensePlate). */
+/** Thumbnail types that can carry plate text (docs/camera-formats.md "vendor_b plate location": vehicle, licensePlate). */
 export const PLATE_THUMBNAIL_TYPES: ReadonlySet<string> = new Set(['vehicle', 'licensePlate']);
 
 /** `a.b[0].c: message` for the first zod issue, for a log line. */

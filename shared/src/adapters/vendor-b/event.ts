@@ -34,8 +34,8 @@ interface PlateRead {
   confidence: unknown;
 }
 
-/** Only smart-detect events carry plates (§2.3); a partial payload without `type` counts
- *  when it still says `licensePlate` in `smartDetectTypes` (the [B1] classification). */
+/** Only smart-detect events carry plates (docs/camera-formats.md "vendor_b event object"); a partial payload without `type` counts
+ *  when it still says `licensePlate` in `smartDetectTypes` (the classification). */
 export function isCandidate(event: VendorBEvent): boolean {
   if (typeof event.type === 'string') return SMART_EVENT_TYPES.has(event.type);
   return event.smartDetectTypes?.includes('licensePlate') ?? false;
@@ -49,7 +49,7 @@ const plateOf = (t: Thumbnail): { text: string; source: PlateRead['source'] } | 
 };
 
 /**
- * The best thumbnail, as Home Assistant picks it [B3]: one with a plate first, then the
+ * The best thumbnail, as Home Assistant picks it: one with a plate first, then the
  * higher detection confidence, then the later `clockBestWall` (the more recent best frame).
  */
 export function bestThumbnail(thumbnails: readonly Thumbnail[]): Thumbnail | undefined {
@@ -68,9 +68,9 @@ export function bestThumbnail(thumbnails: readonly Thumbnail[]): Thumbnail | und
 }
 
 /**
- * Confidence (vendor-formats §2.4 OPEN), decided in docs/adapters.md: `group.confidence` is
+ * Confidence (docs/camera-formats.md "vendor_b plate location"), decided in docs/adapters.md: `group.confidence` is
  * the plate match score, the closest thing to an OCR confidence; the thumbnail `confidence`
- * is the object-detection score ([B4] warns it is not OCR) and is used only when there is
+ * is the object-detection score (warns it is not OCR) and is used only when there is
  * no group score; the legacy shape has `confidenceLevel`. All are 0..100; an out-of-range
  * value falls through to the next candidate.
  */
@@ -96,7 +96,7 @@ function readPlate(event: VendorBEvent): PlateRead | undefined {
   return undefined;
 }
 
-/** Event ids are 24 hex characters (§2.3); anything else must not reach a URL path. */
+/** Event ids are 24 hex characters (docs/camera-formats.md "vendor_b event object"); anything else must not reach a URL path. */
 const SAFE_ID = /^[A-Za-z0-9_-]{1,64}$/;
 
 /** The event id, or the id inside a `thumbnail` value `e-<id>` when the event has none. */
@@ -106,14 +106,14 @@ export function eventIdOf(event: VendorBEvent): string | undefined {
   return thumb ? thumb.replace(/^e-/, '') : undefined;
 }
 
-/** Current thumbnail path (§2.5, Protect ≥ 1.21), not the spec's older `thumbnails/{id}`. */
+/** Current thumbnail path (docs/camera-formats.md "vendor_b images", Protect ≥ 1.21), not the spec's older `thumbnails/{id}`. */
 export function thumbnailFetch(eventId: string | undefined): ImageFetch[] {
   if (!eventId || !SAFE_ID.test(eventId)) return [];
   return [{ kind: 'full_scene', path: `/proxy/protect/api/events/${eventId}/thumbnail` }];
 }
 
 /**
- * The camera MAC: the bootstrap map (§2.8) first; the single configured camera only when it
+ * The camera MAC: the bootstrap map (docs/camera-formats.md "vendor_b camera identity") first; the single configured camera only when it
  * is not pinned to a different camera id, so one camera's MAC is never given to another.
  */
 function cameraMacOf(cameraId: string | undefined, context: AdapterContext): string | undefined {
@@ -142,7 +142,7 @@ export function evaluateEvent(raw: unknown, context: AdapterContext): EventVerdi
   const built = buildDetection({
     vendor: 'vendor_b',
     sourceId: eventId,
-    // Times are epoch ms UTC (§2.8): the best frame when known, else the event start.
+    // Times are epoch ms UTC (docs/camera-formats.md "vendor_b camera identity"): the best frame when known, else the event start.
     timestamp: epochMsToDate(thumbnail?.clockBestWall ?? undefined) ?? epochMsToDate(event.start ?? undefined),
     cameraId,
     cameraMac: cameraMacOf(cameraId, context),

@@ -10,8 +10,8 @@ const finiteMs = (v: unknown): number | undefined =>
   typeof v === 'number' && Number.isFinite(v) && v > 0 ? Math.trunc(v) : undefined;
 
 /**
- * The pull response (§2.2): an array of events. Only ended events are yielded; an event
- * still in progress (`end: null`) may not have its plate yet (§2.2, [B5]), so it is counted
+ * The pull response (docs/camera-formats.md "vendor_b pull"): an array of events. Only ended events are yielded; an event
+ * still in progress (`end: null`) may not have its plate yet (docs/camera-formats.md "vendor_b pull"), so it is counted
  * as ignored and holds the cursor back to its own `start`, which makes the next poll
  * return it again.
  *

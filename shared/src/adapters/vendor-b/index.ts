@@ -3,7 +3,7 @@ import { parseVendorB } from './parse.ts';
 import { recognizesVendorB } from './recognize.ts';
 import { openVendorBStream } from './stream.ts';
 
-/** vendor_b (UniFi-Protect-style); formats in vendor-formats.md §2, choices in docs/adapters.md. */
+/** vendor_b (UniFi-Protect-style); formats in docs/camera-formats.md "vendor_b", choices in docs/adapters.md. */
 export const vendorB: Adapter = {
   type: 'vendor_b',
   recognizes: (input) => {

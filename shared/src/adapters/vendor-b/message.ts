@@ -5,7 +5,7 @@ import { frameJson, splitPacket } from './packet.ts';
 
 /**
  * One realtime message, whichever socket it came from: a binary packet of the private
- * updates WebSocket (§2.6) or a JSON text of the Integration API events WebSocket (§2.7).
+ * updates WebSocket (docs/camera-formats.md "vendor_b updates WebSocket") or a JSON text of the Integration API events WebSocket (docs/camera-formats.md "vendor_b integration WebSocket").
  * `data` is decoded lazily: most private-socket traffic is device state (`camera`, `nvr`...)
  * that we drop after reading the action frame, so we never inflate its data frame.
  */

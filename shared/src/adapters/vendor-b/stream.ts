@@ -36,7 +36,7 @@ export function mergePatch(base: Json, patch: Json, depth = 0): Json {
 type Entry = { state: 'pending'; event: Json } | { state: 'done' };
 
 /**
- * The realtime decoder (§2.6, §2.7). `add` is remembered by id, `update` patches merge into
+ * The realtime decoder (docs/camera-formats.md "vendor_b updates WebSocket", "vendor_b integration WebSocket"). `add` is remembered by id, `update` patches merge into
  * it (they carry no camera or start), and the detection is emitted once the merged event
  * has ended and has plate text, once per event id. Per pushed message the outcome counts:
  * a detection when one is emitted; an error for a broken message or an event that turns
@@ -116,7 +116,7 @@ export class VendorBStream implements PacketStream {
       this.settle(verdict, outcome);
       this.entries.set(message.id, { state: 'done' });
     } else {
-      // Ended without plate text stays pending too: the plate can come in a later update [B5].
+      // Ended without plate text stays pending too: the plate can come in a later update.
       this.entries.set(message.id, { state: 'pending', event: merged });
     }
   }
