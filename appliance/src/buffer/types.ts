@@ -21,11 +21,11 @@ export type SynchronousMode = (typeof SYNCHRONOUS_MODES)[number];
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 export interface BufferLimits {
-  /** Spec "Local buffer retention": 7 days, measured from when the appliance received it. */
+  /** docs/buffer.md: 7 days, measured from when the appliance received it. */
   retentionMs: number;
   /** Live database pages (free pages excluded) above this evict images, then rows. */
   diskCapBytes: number;
-  /** Spec "Local duplicate window": 30 s around the capture time, per camera MAC + plate. */
+  /** docs/buffer.md: 30 s around the capture time, per camera MAC + plate. */
   dedupeWindowMs: number;
   /**
    * How long every read is remembered (its id, and for a kept read its MAC, plate, capture

@@ -55,7 +55,7 @@ export const cameraConfigSchema = z
     direction: z.object({ forward: direction, reverse: direction }).optional(),
     /** vendor_b: NVR camera ids to take; absent = every camera of the console. */
     cameraIds: z.array(z.string().min(1).max(64)).max(256).optional(),
-    /** Default 2 s (vendor_a) / 5 s (vendor_b), spec "Camera adapters". */
+    /** Default 2 s (vendor_a) / 5 s (vendor_b), docs/adapters.md. */
     pollIntervalMs: z.number().int().min(10).max(3_600_000).optional(),
     /** vendor_a: how far back the very first poll reaches (no stored cursor). Default 10 min. */
     initialBacklogMs: z.number().int().min(0).max(7 * 24 * 3_600_000).default(600_000),

@@ -17,7 +17,7 @@ import { createPushClock, type PushClock } from './push-clock.ts';
 import type { ParsedDetection } from '@alpr/shared/adapters/types';
 
 /**
- * Camera push receiver (spec "Ingest webhooks"), mounted on the appliance's port 8080:
+ * Camera push receiver (docs/ingest.md), mounted on the appliance's port 8080:
  * `POST /api/v1/ingest/{vendor_a|vendor_b|auto}`. vendor_a cameras post
  * `EventNotificationAlert` XML or multipart with the JPEGs (docs/camera-formats.md "vendor_a push document", "vendor_a push transport"); a relay may post
  * vendor_b event JSON (docs/camera-formats.md "vendor_b event object").

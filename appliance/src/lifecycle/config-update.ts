@@ -8,7 +8,7 @@ import { detectRegressions, type HealthSample } from './health.ts';
 import { DEFAULT_WATCH, sleep, type CommandRunnerDeps } from './ports.ts';
 
 /**
- * config_update (spec "Commands to collectors", "Command acknowledgment"): validate the
+ * config_update (docs/protocol.md): validate the
  * merged result, write the layer (previous kept), apply, watch, and roll back on failure.
  * docs/appliance-lifecycle.md "Rollback rules".
  */

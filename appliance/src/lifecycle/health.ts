@@ -2,7 +2,7 @@ import type { CameraState } from '../cameras/status.ts';
 import type { KeyStatus } from '../uplink/uplink-state.ts';
 
 /**
- * What the rollback watch looks at after a config_update (spec "Command acknowledgment": a
+ * What the rollback watch looks at after a config_update (docs/protocol.md: a
  * configuration that causes failures is rolled back). main.ts builds a sample from the
  * camera runners' statuses and the uplink state.
  */

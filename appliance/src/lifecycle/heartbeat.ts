@@ -10,7 +10,7 @@ import type { Clock, KeyProof, LifecycleLog, Random, Timers } from './ports.ts';
 import { commandIdOf } from './verify-command.ts';
 
 /**
- * The heartbeat loop (spec "Heartbeat and command"): every `heartbeat_interval_seconds`
+ * The heartbeat loop (docs/protocol.md): every `heartbeat_interval_seconds`
  * POST /api/v1/heartbeat, hand each pending command to the runner, acknowledge it. The hub
  * redelivers a command until it is acknowledged, so ids are remembered: a command runs once
  * per process, an ack that got through is never sent again, one that did not is re-sent

@@ -9,7 +9,7 @@ import type { CommandRunnerDeps } from './ports.ts';
 import { secureDeleteFile, secureDeleteTree } from './secure-delete.ts';
 
 /**
- * wipe (spec "Commands to collectors"): stop, securely delete credential files, the local
+ * wipe (docs/protocol.md): stop, securely delete credential files, the local
  * buffer, logs and central configuration, then restart awaiting a new claim. The ack is
  * sent between the deletion and the restart with the key still in memory (the file is
  * gone by then); docs/appliance-lifecycle.md "Wipe".

@@ -1,7 +1,7 @@
 import { BlockList, isIP } from 'node:net';
 
 /**
- * Which source addresses may use the local setup page (spec "Local collector interface":
+ * Which source addresses may use the local setup page (docs/setup-page.md:
  * reachable from the LAN only). Pure: a string in, a verdict out. docs/setup-page.md.
  *
  * Allowed: loopback (127/8, ::1), RFC 1918 (10/8, 172.16/12, 192.168/16), link-local

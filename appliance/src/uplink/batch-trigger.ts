@@ -1,6 +1,6 @@
 import type { BatchLimits, PendingStats } from './ports.ts';
 
-/** Spec "Other constants": batch window 5-30 s, 50 detections, 5 MB. */
+/** docs/uplink.md: batch window 5-30 s, 50 detections, 5 MB. */
 export const MIN_WINDOW_SECONDS = 5;
 export const MAX_WINDOW_SECONDS = 30;
 export const DEFAULT_WINDOW_SECONDS = 10;

@@ -3,7 +3,7 @@ import { promisify } from 'node:util';
 
 const pbkdf2Async = promisify(pbkdf2);
 
-/** spec "Collector to central" 9: PBKDF2, 100,000 iterations. SHA-256, 32-byte output. */
+/** docs/protocol.md: PBKDF2, 100,000 iterations. SHA-256, 32-byte output. */
 export const VAULT_KDF = { name: 'pbkdf2-sha256', iterations: 100_000, keyBytes: 32 } as const;
 
 export interface KeyInputs {

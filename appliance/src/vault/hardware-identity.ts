@@ -3,7 +3,7 @@ import si from 'systeminformation';
 import { VaultError } from './errors.ts';
 
 /**
- * The hardware serial that binds the vault to this device (spec "Collector to central" 9).
+ * The hardware serial that binds the vault to this device (docs/protocol.md).
  * Behind a function so tests pass a fake serial and a second "device".
  */
 export type HardwareIdentity = () => Promise<string>;

@@ -9,7 +9,7 @@ import type { HardwareIdentity } from './hardware-identity.ts';
 import { openBox, sealBox } from './secretbox.ts';
 
 /**
- * The credential vault (spec "Collector to central" 9): secrets sealed with tweetnacl
+ * The credential vault (docs/protocol.md): secrets sealed with tweetnacl
  * secretbox under a key derived at run time by PBKDF2 from collector id + hardware serial +
  * install timestamp. vault.json holds the salt, the install time and the collector id (none
  * secret), a check value and the sealed entries; the derived key exists only in memory.

@@ -7,7 +7,7 @@ import { requireUser, type AuthEnv } from '../auth/middleware.ts';
 import { RATE_LIMITS, rateLimit } from '../auth/rate-limit.ts';
 import { HubError } from '../errors.ts';
 
-/** spec "Collector to central" 8: admin key operations need the second factor proven within 5 minutes. */
+/** docs/protocol.md: admin key operations need the second factor proven within 5 minutes. */
 export const FRESH_SECOND_FACTOR_SECONDS = 300;
 
 /** A collector configuration is the largest admin body; 256 KB leaves room for many cameras. */
@@ -17,11 +17,11 @@ export const MAX_ADMIN_BODY_BYTES = 256 * 1024;
 export interface AdminGuards {
   /** GET: admin session. Reads are not rate limited (the spec lists none for them). */
   read: MiddlewareHandler<AuthEnv>;
-  /** POST: admin, 30/min per user (spec "POST /api/v1/admin/*"), CSRF for forms, body cap. */
+  /** POST: admin, 30/min per user (docs/admin-api.md), CSRF for forms, body cap. */
   post: MiddlewareHandler<AuthEnv>;
   /** POST that touches keys: as `post`, plus a second factor at most 5 minutes old. */
   keyPost: MiddlewareHandler<AuthEnv>;
-  /** DELETE that touches keys: fresh second factor, 10/min per user (spec "DELETE /api/v1/*"). */
+  /** DELETE that touches keys: fresh second factor, 10/min per user (docs/admin-api.md). */
   keyDelete: MiddlewareHandler<AuthEnv>;
 }
 

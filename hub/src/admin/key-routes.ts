@@ -13,8 +13,8 @@ import { presentKey } from './present.ts';
 import { DEFAULT_DELETE_REASON, deleteKeyBodySchema, revokeKeyBodySchema, rotateKeyBodySchema } from './schema.ts';
 
 /**
- * API key administration (spec "Key management"): rotate, revoke, list. Rotation and
- * revocation need a second factor proven within 5 minutes (spec "Collector to central" 8).
+ * API key administration (docs/collectors.md): rotate, revoke, list. Rotation and
+ * revocation need a second factor proven within 5 minutes (docs/protocol.md).
  */
 export function adminKeyRoutes(deps: HubDeps, guards: AdminGuards): Hono<AuthEnv> {
   const app = new Hono<AuthEnv>();

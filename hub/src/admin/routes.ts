@@ -9,7 +9,7 @@ import { adminAuditRoutes } from './audit-routes.ts';
 
 /**
  * Admin HTTP API for collectors and their keys (docs/admin-api.md). Thin: each route
- * checks the session (admin only, spec "Users: session cookie" 9), validates JSON, calls
+ * checks the session (admin only, docs/auth.md), validates JSON, calls
  * one verb from `collectors/`, and writes an audit row. Errors are HubErrors mapped by
  * the app's one error handler (404 unknown collector/key, 409 wrong state).
  */

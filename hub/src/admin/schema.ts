@@ -2,7 +2,7 @@ import { z } from 'zod';
 
 /**
  * Bodies of the admin HTTP routes, in the wire's snake_case. Limits mirror the verbs'
- * schemas (collectors/schema.ts, spec "Collector"). Objects are strict: an admin typing
+ * schemas (collectors/schema.ts, docs/admin-api.md). Objects are strict: an admin typing
  * `grace_hours` instead of `grace_period_hours` gets a 400, not a silent default of 24 h.
  */
 const configObject = z.record(z.string(), z.unknown());
@@ -24,7 +24,7 @@ export const createCollectorBodySchema = z
   });
 export type CreateCollectorBody = z.infer<typeof createCollectorBodySchema>;
 
-/** spec "Key management": `grace_period_hours` (integer, default 24); a week at most. */
+/** docs/collectors.md: `grace_period_hours` (integer, default 24); a week at most. */
 export const rotateKeyBodySchema = z.object({ grace_period_hours: z.number().int().min(0).max(168).default(24) }).strict();
 
 export const revokeKeyBodySchema = z.object({ reason: z.string().trim().min(1).max(500) }).strict();

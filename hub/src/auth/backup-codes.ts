@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { BACKUP_CODE_COUNT } from './constants.ts';
 
-/** `XXXX-XXXX`, uppercase hex (spec "Users: session cookie" 7): 32 random bits each. */
+/** `XXXX-XXXX`, uppercase hex (docs/auth.md): 32 random bits each. */
 export function generateBackupCodes(count = BACKUP_CODE_COUNT): string[] {
   const codes = new Set<string>();
   while (codes.size < count) {

@@ -1,4 +1,4 @@
-/** Lifetimes and limits from spec "Limits → Other constants" and "Users: session cookie". */
+/** Lifetimes and limits from docs/auth.md. */
 export const PARTIAL_TOKEN_SECONDS = 300;
 export const SESSION_SECONDS = 24 * 3600;
 export const TOTP_PERIOD_SECONDS = 30;

@@ -3,7 +3,7 @@ import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import type { HubConfig } from '../config.ts';
 import { PARTIAL_TOKEN_SECONDS, SESSION_SECONDS } from './constants.ts';
 
-/** spec "Users: session cookie" 2: HTTP-only cookie `access_token`. */
+/** docs/auth.md: HTTP-only cookie `access_token`. */
 export const SESSION_COOKIE = 'access_token';
 
 /**

@@ -1,7 +1,7 @@
 /**
  * A refusal whose body the spec fixes: `{ "detail": ... }` plus headers. Auth verbs throw
  * it; auth routes and middleware turn it into the response (not the HubError body, because
- * spec "Errors" prescribes `detail` for these endpoints).
+ * docs/auth.md prescribes `detail` for these endpoints).
  */
 export class AuthFailure extends Error {
   readonly status: 400 | 401 | 403 | 409 | 429;
@@ -20,7 +20,7 @@ export class AuthFailure extends Error {
   }
 }
 
-/** Exact texts from spec "Users: session cookie" 4 and "Errors", plus our own (docs/auth.md). */
+/** Exact texts from docs/auth.md, plus our own. */
 export const DETAIL = {
   notAuthenticated: 'Not authenticated',
   twoFactorRequired: '2FA verification required',

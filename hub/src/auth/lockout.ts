@@ -7,7 +7,7 @@ import { LOCKOUT_DURATION_MS, LOCKOUT_FAILURES, LOCKOUT_WINDOW_MS } from './cons
 export const LOCKED_OUT_REASON = 'locked_out';
 
 /**
- * Pure rule (spec "Users: session cookie" 8): any 5 failures within 5 minutes lock the
+ * Pure rule (docs/auth.md): any 5 failures within 5 minutes lock the
  * user for 15 minutes after the 5th. Attempts refused while locked are logged but not
  * counted, otherwise an attacker could keep a user locked out forever with one request
  * every few minutes. Returns the unlock time, or null when not locked at `now`.

@@ -15,7 +15,7 @@ export interface LoginInput {
 export type LoginResult = { next: 'setup' | 'two_factor'; userId: string; partialToken: string };
 
 /**
- * Password step (spec "Login and two-factor"). Unknown email, wrong password and inactive
+ * Password step (docs/auth.md). Unknown email, wrong password and inactive
  * account all give the same 401 after the same Argon2 work, so neither the body nor the
  * time says which emails exist. The audit row keeps the real reason for admins.
  */

@@ -27,14 +27,14 @@ export type AuthEnv = { Variables: { user: SessionUser } };
 export interface RequireUserOptions {
   /** Allowed roles; absent: any signed-in user. */
   roles?: readonly Role[];
-  /** Sensitive actions (spec "Collector to central" 8): 2FA proven at most this long ago. */
+  /** Sensitive actions (docs/protocol.md): 2FA proven at most this long ago. */
   freshSecondFactorWithinSeconds?: number;
   /** The password-change route: reachable while a one-time password is still unchanged. */
   allowPendingPasswordChange?: boolean;
 }
 
 /**
- * The protected-resource checks of spec "Users: session cookie" 4, in its order, then
+ * The protected-resource checks of docs/auth.md, in its order, then
  * ours: role (403 `Insufficient permissions`) and second-factor freshness (403
  * `Recent 2FA verification required`, `X-2FA-Fresh-Required: true`). Usable outside HTTP
  * routes (the live channel's upgrade) with the raw cookie value.

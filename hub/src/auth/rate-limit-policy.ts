@@ -1,7 +1,7 @@
 import { takeToken } from '@alpr/shared/rate-limit/index';
 
 /**
- * Pure rate-limit decisions (spec "Limits → Rate limits"). Two algorithms:
+ * Pure rate-limit decisions (docs/auth.md). Two algorithms:
  * - sliding log, for per-user API endpoints: at most `limit` hits in any `window`;
  * - GCRA (a token bucket of `limit` tokens refilled evenly over `window`), for the
  *   per-address auth endpoints, which "tolerate bursts": 5 logins may come at once, and

@@ -11,7 +11,7 @@ import { issuePartialToken } from './sessions.ts';
 import type { UserRow } from './users.ts';
 
 /**
- * `POST /auth/2fa/recovery` (spec "Login and two-factor", last row): an unused backup code
+ * `POST /auth/2fa/recovery` (docs/auth.md, last row): an unused backup code
  * is spent, the current TOTP secret is deleted and the user must enrol again. Returns a
  * fresh partial token so the setup page that follows has its full 5 minutes.
  */

@@ -34,7 +34,7 @@ const changePasswordSchema = z.object({
 const codeSchema = z.object({ code: z.string().trim().min(1).max(32), partial_token: z.string().max(2048).optional() });
 
 /**
- * `/auth/*` (spec "Authentication endpoints (session)"). Every POST takes JSON or an HTML
+ * `/auth/*` (docs/auth.md). Every POST takes JSON or an HTML
  * form with the same field names (docs/auth.md); form posts need the CSRF token.
  */
 export function authRoutes(deps: AuthContext): Hono<AuthEnv> {

@@ -4,7 +4,7 @@ import type { AuthContext } from './context.ts';
 import { authKeys } from './hub-secret.ts';
 import { epochSeconds, signToken, verifyToken, type TokenCheck } from './tokens.ts';
 
-/** Partial token (spec "Users: session cookie" 3): sub, type `partial`, iat, exp = iat + 5 min. */
+/** Partial token (docs/auth.md): sub, type `partial`, iat, exp = iat + 5 min. */
 export function issuePartialToken(ctx: AuthContext, userId: string): string {
   const iat = epochSeconds(ctx.clock.now());
   return signToken(authKeys(ctx.config).sessionKey, { sub: userId, type: 'partial', iat, exp: iat + PARTIAL_TOKEN_SECONDS });

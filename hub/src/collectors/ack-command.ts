@@ -14,7 +14,7 @@ export interface CommandAck {
 }
 
 /**
- * Records a collector's acknowledgment (spec "Command acknowledgment"). Only the owning
+ * Records a collector's acknowledgment (docs/protocol.md). Only the owning
  * collector may acknowledge; for any other the command does not exist (404, so ids of other
  * collectors' commands are not confirmed). A repeated ack returns the first answer
  * unchanged: the collector may resend after a lost response.

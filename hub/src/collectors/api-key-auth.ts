@@ -51,7 +51,7 @@ export const LAST_USE_WRITE_INTERVAL_MS = 60_000;
 export const UNAUTHORIZED_MESSAGE = 'missing or invalid API key';
 
 /**
- * spec "Authentication, Collector to central: API key", in its order:
+ * docs/protocol.md, in its order:
  * 1. `alpr_` prefix and exact length (before any hashing or lookup);
  * 2. the SHA-256 of the key matches a stored record;
  * 3. the record is active (a revoked key is logged with prefix, collector and address);

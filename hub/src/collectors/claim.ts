@@ -17,7 +17,7 @@ import { deviceFromWire, enrollDevice, isUniqueViolation } from './enrollment.ts
 const CONSUMED_TARGET = 'claim_code';
 
 /**
- * Claim (spec "Collector status", pending -> active): a valid, unexpired, unused code and a
+ * Claim (docs/collectors.md, pending -> active): a valid, unexpired, unused code and a
  * device not registered elsewhere give the collector id, a new API key (shown once), the
  * initial configuration and the hub's command-signing key. Each refusal has its own
  * status and `reason` (docs/collectors.md, "Claim errors").

@@ -4,7 +4,7 @@ import { writeAudit } from './audit.ts';
 import { addMs, HOUR_MS, userReference, type Actor, type CollectorContext } from './context.ts';
 import { createCollectorInputSchema, type CreateCollectorInput } from './schema.ts';
 
-/** spec "Other constants": claim code lifetime 48 hours. */
+/** docs/collectors.md: claim code lifetime 48 hours. */
 export const CLAIM_CODE_LIFETIME_MS = 48 * HOUR_MS;
 
 /** 31^8 codes: a collision is very unlikely; a few retries make it impossible in practice. */

@@ -6,7 +6,7 @@ import { writeAudit } from './audit.ts';
 import { isUuid, type Actor, type CollectorContext } from './context.ts';
 
 /**
- * spec "API key": the old key goes inactive when the grace period ends "or admin deactivates
+ * docs/collectors.md: the old key goes inactive when the grace period ends "or admin deactivates
  * after verifying the new key by heartbeat". Deactivation is not a revocation: no alarm on
  * later use, no `revoked_*` fields; the key simply stops validating (401).
  */

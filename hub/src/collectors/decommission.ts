@@ -7,7 +7,7 @@ import type { Actor, CollectorContext } from './context.ts';
 import { lockCollector } from './find-collector.ts';
 
 /**
- * Decommission (spec "Collector status" -> `decommissioned`): every key not yet revoked is
+ * Decommission (docs/collectors.md -> `decommissioned`): every key not yet revoked is
  * revoked now, the claim code is cleared, and the record stays (detections, commands and
  * keys keep pointing at it). Unused provisioning tokens die with it: `provision` refuses a
  * decommissioned collector.

@@ -8,7 +8,7 @@ import { addMs, HOUR_MS, SYSTEM_ACTOR_ID, type CollectorContext } from './contex
 import { loadOrCreateHubKey } from './hub-key.ts';
 import { expireOtherKeys, issueApiKey } from './issue-key.ts';
 
-/** spec "Other constants": default rotation grace period, also used by re-provisioning. */
+/** docs/collectors.md: default rotation grace period, also used by re-provisioning. */
 export const DEFAULT_GRACE_MS = 24 * HOUR_MS;
 
 export interface EnrollmentDevice {

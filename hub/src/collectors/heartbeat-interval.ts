@@ -1,6 +1,6 @@
 import type { HubConfig } from '../config.ts';
 
-/** spec "Other constants": 3 missed heartbeats make a collector offline. */
+/** docs/collectors.md: 3 missed heartbeats make a collector offline. */
 export const MISSED_HEARTBEATS_OFFLINE = 3;
 
 /**

@@ -7,7 +7,7 @@ import type { CollectorContext } from './context.ts';
 import { heartbeatIntervalSeconds } from './heartbeat-interval.ts';
 
 /**
- * A heartbeat (spec "Heartbeat and command"): keeps the body as the collector's last
+ * A heartbeat (docs/protocol.md): keeps the body as the collector's last
  * snapshot with its time and versions, and answers with every unacknowledged command,
  * signed, plus the interval to keep (docs/collectors.md, "Commands").
  */

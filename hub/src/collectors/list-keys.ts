@@ -26,7 +26,7 @@ export function keyStatus(key: { isActive: boolean; revokedAt: Date | null; expi
   return 'active';
 }
 
-/** A collector's keys, oldest first: prefix, status, last use (spec "Key management"). */
+/** A collector's keys, oldest first: prefix, status, last use (docs/collectors.md). */
 export async function listKeys(ctx: CollectorContext, collectorId: string): Promise<KeySummary[]> {
   if (!isUuid(collectorId)) throw new HubError('not_found', 'no such collector');
   const now = ctx.clock.now();

@@ -9,7 +9,7 @@ import { CollectorError } from './collector-error.ts';
 import { addMs, HOUR_MS, isUuid, type Actor, type CollectorContext } from './context.ts';
 import { deviceFromWire, enrollDevice, isUniqueViolation } from './enrollment.ts';
 
-/** spec "Other constants": provisioning token lifetime 1 hour. */
+/** docs/collectors.md: provisioning token lifetime 1 hour. */
 export const PROVISIONING_TOKEN_LIFETIME_MS = HOUR_MS;
 
 export interface IssuedProvisioningToken {
@@ -49,7 +49,7 @@ export async function issueProvisioningToken(ctx: CollectorContext, actor: Actor
 }
 
 /**
- * Exchanges a provisioning token (spec "Provisioning token": issued -> used) for the same
+ * Exchanges a provisioning token (docs/collectors.md: issued -> used) for the same
  * enrollment answer a claim gives. Single use: `used_at` is set in the transaction that
  * issues the key, under a row lock, so two concurrent exchanges cannot both succeed.
  */

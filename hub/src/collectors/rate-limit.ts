@@ -2,7 +2,7 @@ import { createMemoryRateLimiter } from '@alpr/shared/rate-limit/index';
 
 /**
  * In-memory token bucket per client address, for the unauthenticated enrollment endpoints
- * (claim, provision). spec "Authentication" 10: "the claim code is rate limited"; the rate
+ * (claim, provision). the claim code must be rate limited (docs/auth.md); the rate
  * is not given: 10 attempts per minute per address, burst 10. A claim code has ~40 bits,
  * so 10/min makes guessing hopeless while a technician retyping a code is never blocked.
  * In memory: one hub process; limits reset on restart (acceptable, see docs/collectors.md).

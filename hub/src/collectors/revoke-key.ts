@@ -13,7 +13,7 @@ export interface RevokedKey {
 }
 
 /**
- * Revocation (spec "API key": active -> inactive): immediate, no grace. The next request
+ * Revocation (docs/collectors.md: active -> inactive): immediate, no grace. The next request
  * with the key gets 401 and is logged as a revoked-key use. Revoking twice is a conflict:
  * the first revocation's who/when/why are kept.
  */

@@ -14,7 +14,7 @@ import { sealToDevice } from '@alpr/shared/protocol/sealed-box';
  */
 export type KeyDelivery = 'command' | 'manual';
 
-/** spec "Key management" response, in the spec's field names, plus how it is delivered. */
+/** docs/collectors.md response, in the contract's field names, plus how it is delivered. */
 export interface RotatedKey {
   new_key: string;
   new_key_id: string;
@@ -26,7 +26,7 @@ export interface RotatedKey {
 }
 
 /**
- * Rotation (spec "API key": active -> both active): a new key, and every other valid key
+ * Rotation (docs/collectors.md: active -> both active): a new key, and every other valid key
  * of the collector now expires at now + grace (default 24 h) unless it already expires
  * earlier. Both validate until then. The new key is returned here once and, when the
  * collector registered a public key at its claim, queued for it sealed in a signed

@@ -30,7 +30,7 @@ export interface CollectorRouteOptions {
 const MAX_JSON_BYTES = 64 * 1024;
 
 /**
- * Collector-facing endpoints (spec "Collector endpoints"). Thin: validate, call one verb,
+ * Collector-facing endpoints (docs/protocol.md). Thin: validate, call one verb,
  * let the error handler map HubError. Accepts HubDeps (a superset of CollectorContext).
  */
 export function collectorRoutes(deps: CollectorContext, options: CollectorRouteOptions = {}): Hono {

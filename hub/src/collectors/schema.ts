@@ -2,7 +2,7 @@ import { z } from 'zod';
 
 /**
  * Inputs of the admin verbs, validated at the boundary (CLI today, admin HTTP routes
- * later) with the same schemas. Field limits follow spec "Collector".
+ * later) with the same schemas. Field limits follow docs/collectors.md.
  */
 export const collectorConfigSchema = z.record(z.string(), z.unknown());
 
@@ -18,7 +18,7 @@ export type CreateCollectorInput = z.infer<typeof createCollectorInputSchema>;
 
 export const rotateKeyInputSchema = z.object({
   collectorId: z.string(),
-  /** spec "Key management": `grace_period_hours`, default 24. A week at most. */
+  /** docs/collectors.md: `grace_period_hours`, default 24. A week at most. */
   gracePeriodHours: z.number().int().min(0).max(168).default(24),
 });
 export type RotateKeyInput = z.input<typeof rotateKeyInputSchema>;

@@ -13,7 +13,7 @@ export interface ConfigUpdated {
 }
 
 /**
- * Stores a new configuration, increments `config_version` (spec "Versioning" 5) and, for an
+ * Stores a new configuration, increments `config_version` (docs/collectors.md) and, for an
  * active collector, queues a signed `config_update` carrying `{ config, config_version }`.
  * A pending collector gets the configuration at claim instead. Older unacknowledged
  * config_update commands stay queued: the appliance skips any whose config_version is

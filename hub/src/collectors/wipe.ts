@@ -4,7 +4,7 @@ import type { Actor, CollectorContext } from './context.ts';
 import { lockCollector, requireActive } from './find-collector.ts';
 
 /**
- * Queues a signed `wipe` (spec "Commands to collectors": the collector deletes its
+ * Queues a signed `wipe` (docs/protocol.md: the collector deletes its
  * credentials, buffer, logs and configuration, then waits for a new claim). The collector
  * record and its keys are left as they are: decommission it, or issue a provisioning
  * token, once the wipe is acknowledged.

@@ -1,5 +1,5 @@
 /**
- * Time-limited image links (spec "Live channel messages": `image_urls`; docs/images.md).
+ * Time-limited image links (docs/live.md: `image_urls`; docs/images.md).
  * The link is the capability, like a presigned object-store URL, so it works in an <img>
  * tag, a messaging bot's photo or a download without a session: an HMAC-SHA256 over the
  * path and the expiry, with a key derived from the hub secret (every hub process that

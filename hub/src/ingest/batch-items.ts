@@ -24,7 +24,7 @@ export interface ReadyDetection {
 
 export type ItemVerdict = { ok: true; ready: ReadyDetection } | { ok: false; result: BatchItemResult };
 
-/** `plate_number` and `plate_normalized` are varchar(20) (spec "Stored detection record"). */
+/** `plate_number` and `plate_normalized` are varchar(20) (docs/ingest.md). */
 export const MAX_STORED_PLATE_LENGTH = 20;
 /** Earliest capture time accepted: a camera clock reset to 1970 is still stored, not refused. */
 const MIN_CAPTURE_YEAR = 1970;

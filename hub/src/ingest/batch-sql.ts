@@ -122,7 +122,7 @@ const asJsonRow = (r: DetectionRow) => ({
  * Everything after the keys are claimed, in ONE statement (one round trip instead of four;
  * on a production server each round trip is a wake-up of both processes, ~1-4 ms under load):
  *   - the batch's new detections (collector and position are the same for every row);
- *   - a pending alert check per detection, in batch order (spec "Alert queue"), with its
+ *   - a pending alert check per detection, in batch order (docs/alerts.md), with its
  *     normalized plate so the worker matches without reading detections back (0021);
  *   - the collector's chain head moved to `next` (db/chain.ts; `advanced` 0 = it would go
  *     backwards, and the caller throws);

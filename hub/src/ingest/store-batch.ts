@@ -23,7 +23,7 @@ export interface BatchInput {
 }
 
 /**
- * Stores one batch (spec "End-to-end behavior" 5; docs/ingest.md): validates each item
+ * Stores one batch (docs/ingest.md): validates each item
  * (a bad one is `rejected`, the others proceed), writes the images (content-addressed)
  * while the transaction runs and commits metadata, idempotency keys, hash chain, alert-queue
  * rows and the NOTIFY in one transaction once the images are durable (an image orphaned by

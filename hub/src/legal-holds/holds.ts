@@ -1,5 +1,5 @@
 /**
- * Legal hold (spec "Legal hold"; docs/legal-hold.md): preservation recorded beside the
+ * Legal hold (docs/legal-hold.md): preservation recorded beside the
  * write-once detections, never on them. Placing and releasing each commit with their audit
  * row. A held detection cannot be deleted (the foreign key) and retention skips it.
  */

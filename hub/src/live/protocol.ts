@@ -1,5 +1,5 @@
 /**
- * The live channel's wire format (spec "Live channel messages"; docs/live.md). Pure:
+ * The live channel's wire format (docs/live.md). Pure:
  * envelopes, client-message parsing and feed rules, with no sockets.
  */
 import { randomUUID } from 'node:crypto';

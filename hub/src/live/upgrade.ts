@@ -1,5 +1,5 @@
 /**
- * `GET /ws` (spec "Live channel"): the HTTP upgrade of the hub's own server. The session
+ * `GET /ws` (docs/live.md): the HTTP upgrade of the hub's own server. The session
  * cookie is checked before upgrading (401/403 with the auth body otherwise), like every
  * protected route; the Origin, when a browser sends one, must be the hub's own (a page on
  * another site must not ride a user's cookie into a live feed: cross-site WebSocket

@@ -1,5 +1,5 @@
 /**
- * The bot's commands (spec "Messaging bot notifications" 5), parsed from a chat message.
+ * The bot's commands (docs/messaging.md), parsed from a chat message.
  * Pure. `/link@alpr_hub_bot CODE` (Telegram adds the bot's name in groups) is `/link CODE`.
  */
 export const COMMANDS = ['start', 'link', 'unlink', 'status', 'mute', 'unmute', 'help'] as const;

@@ -4,7 +4,7 @@ import { HELP_TEXT, normalizeLinkCode, parseCommand, parseDuration } from './bot
 
 /**
  * One update from the bot platform (a chat message), applied inside the caller's transaction:
- * the commands of spec "Messaging bot notifications" 5 and "Messaging bot link". Returns the
+ * the commands of docs/messaging.md. Returns the
  * reply for that chat; every message gets one (unknown commands and codes included), never
  * silence. Updates that are not private text messages are ignored.
  */

@@ -4,7 +4,7 @@ import type { Clock } from '../clock.ts';
 import type { DbSession } from '../db/session.ts';
 
 /**
- * Link codes (spec "Messaging bot link"): 8 characters, valid 10 minutes, one active per
+ * Link codes (docs/messaging.md): 8 characters, valid 10 minutes, one active per
  * user (a new one ends the previous), used once by the bot's `/link`. Letters and digits
  * that cannot be misread (no 0/O, 1/I/L): 31 symbols, ~40 bits, guessed by nobody in 10
  * minutes at the bot's rate.

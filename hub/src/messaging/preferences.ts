@@ -1,5 +1,5 @@
 /**
- * Notification preferences (spec "Notification preference"; docs/messaging.md
+ * Notification preferences (docs/messaging.md
  * "Preferences"): per channel, per watchlist or as the user's default (`watchlist_id`
  * null), enabled, quiet hours as wall-clock times in an IANA zone. No row means the
  * default: on, no quiet hours, UTC. The zone of the telegram default is also the zone

@@ -1,5 +1,5 @@
 /**
- * Investigations (spec "Investigation queries"; docs/search.md "Investigations"): plate
+ * Investigations (docs/search.md "Investigations"): plate
  * history, one collector's day, plates travelling with a target (convoy), and a target's
  * route. Each is one SQL statement over the indexes search uses; results are bounded.
  */

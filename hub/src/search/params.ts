@@ -1,5 +1,5 @@
 /**
- * `GET /api/v1/events/search` parameters (spec "Detection queries"; docs/search.md). Pure:
+ * `GET /api/v1/events/search` parameters (docs/search.md). Pure:
  * the query string in, a checked query out, or a 400 naming the field.
  */
 import { z } from 'zod';

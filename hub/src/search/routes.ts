@@ -17,7 +17,7 @@ import { auditLookup, queryWithoutReason } from './lookup-audit.ts';
 import { investigationRoutes } from './investigation-routes.ts';
 
 /**
- * Detection search, one detection, and plate autocomplete (spec "Detection queries";
+ * Detection search, one detection, and plate autocomplete (docs/search.md;
  * docs/search.md). Every call names its reason and is audited with who, when, the query
  * and the result count: looking people up is what the audit exists for.
  */

@@ -4,7 +4,7 @@
  */
 import type { SearchQuery } from './params.ts';
 
-/** Fuzzy threshold (spec "Fuzzy similarity threshold": above 0.6). */
+/** Fuzzy threshold (docs/search.md: above 0.6). */
 export const FUZZY_THRESHOLD = 0.6;
 
 export interface Built {

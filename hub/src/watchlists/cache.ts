@@ -1,5 +1,5 @@
 /**
- * The watchlist cache (spec "Watchlist cache"; docs/watchlists.md "Cache"): every active
+ * The watchlist cache (docs/watchlists.md "Cache"): every active
  * entry in memory, indexed for matching. Fully reloaded every 60 s, and dropped at once
  * when any hub process commits a watchlist change (the NOTIFY in notify.ts), so it is at
  * most 60 s stale even if a notification is lost (a dropped LISTEN connection).

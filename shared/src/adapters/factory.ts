@@ -4,7 +4,7 @@ import { vendorA } from './vendor-a/index.ts';
 import { vendorB } from './vendor-b/index.ts';
 
 /**
- * The adapter factory of spec "Camera adapters": adapter type string -> adapter. Both the
+ * The adapter factory of docs/adapters.md: adapter type string -> adapter. Both the
  * appliance (pull runners, push receivers) and the hub (direct camera webhooks) use it.
  */
 const registry: ReadonlyMap<AdapterType, Adapter> = new Map<AdapterType, Adapter>([
@@ -22,7 +22,7 @@ export function getAdapter(type: string): Adapter | undefined {
 }
 
 /**
- * The `auto` route (spec "Ingest webhooks"): vendor_a only for an `EventNotificationAlert`
+ * The `auto` route (docs/ingest.md): vendor_a only for an `EventNotificationAlert`
  * root (bare XML with an XML or absent content type, or the XML part of a multipart push),
  * vendor_b by its JSON fields, packet header or headers. Any other XML matches no vendor.
  * vendor_a is asked first because its test is the stricter one (an XML root name).

@@ -3,7 +3,7 @@ import { cryptoRandom } from './random.ts';
 import { TOKEN_BODY_LENGTH, generatePrefixedToken, isWellFormedPrefixedToken } from './prefixed-token.ts';
 
 /**
- * Collector API key (spec "API key record"): `alpr_` + 32 CSPRNG bytes as base64url without
+ * Collector API key (docs/collectors.md): `alpr_` + 32 CSPRNG bytes as base64url without
  * padding. The spec says "about 49 characters"; the exact length is 5 + 43 = 48.
  */
 export const API_KEY_PREFIX = 'alpr_';

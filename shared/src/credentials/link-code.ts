@@ -3,7 +3,7 @@ import { cryptoRandom, randomSymbols } from './random.ts';
 import { HUMAN_CODE_ALPHABET, compactCode } from './alphabet.ts';
 
 /**
- * Messaging link code (spec "Link code: 8 characters alphanumeric"): 8 symbols from the
+ * Messaging link code (docs/messaging.md): 8 symbols from the
  * claim-code alphabet (uppercase, no 0/O/I/L/1) because a person copies it from the web UI
  * into a chat. 31^8 ≈ 8.5e11, ≈ 39.6 bits, against a 10-minute lifetime and a rate limit.
  * Shown without separators, e.g. `K7M2QX9C`.

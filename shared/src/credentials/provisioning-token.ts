@@ -3,7 +3,7 @@ import { cryptoRandom } from './random.ts';
 import { TOKEN_BODY_LENGTH, generatePrefixedToken, isWellFormedPrefixedToken } from './prefixed-token.ts';
 
 /**
- * One-time provisioning token (spec "Provisioning token"): `prov_` + 32 CSPRNG bytes as
+ * One-time provisioning token (docs/collectors.md): `prov_` + 32 CSPRNG bytes as
  * base64url without padding, 48 characters. Stored as `hashSecret(token)`.
  */
 export const PROVISIONING_TOKEN_PREFIX = 'prov_';

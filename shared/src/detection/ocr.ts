@@ -1,7 +1,6 @@
 /**
  * OCR-aware plate comparison, shared by hub search and watchlist matching so that SQL
- * pre-filtering and in-code ranking agree (spec "Stored detection record" and "Search
- * semantics" 3). Pure; see docs/normalization.md.
+ * pre-filtering and in-code ranking agree (docs/search.md). Pure; see docs/normalization.md.
  */
 
 /** Longest `plate_normalized` value the hub stores (spec: string, max 20). */
@@ -11,7 +10,7 @@ export const OCR_NORMALIZED_MAX_LENGTH = 20;
 const OCR_SUBSTITUTIONS: Readonly<Record<string, string>> = { O: '0', Q: '0', D: '0', I: '1', L: '1', S: '5' };
 
 /**
- * spec "Search semantics" 3. The first member of each group is its canonical
+ * docs/search.md. The first member of each group is its canonical
  * representative; it is a digit, so a key never depends on which letter OCR chose.
  */
 export const CONFUSION_GROUPS = [

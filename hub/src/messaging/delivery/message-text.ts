@@ -1,5 +1,5 @@
 /**
- * The words of an alert message (spec "Messaging bot notifications" 2), pure: plate,
+ * The words of an alert message (docs/messaging.md), pure: plate,
  * watchlist, time in the user's zone, site and camera, confidence as a percentage, a link to
  * the detection on the dashboard. Plain text (no parse mode): plates and names come from
  * cameras and users, and nothing in them can break the formatting. One alert becomes a

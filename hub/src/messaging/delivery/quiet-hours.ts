@@ -1,5 +1,5 @@
 /**
- * Quiet hours (spec "Notification preference": per channel, time-zone aware), pure. Times
+ * Quiet hours (docs/messaging.md: per channel, time-zone aware), pure. Times
  * are wall-clock `HH:MM[:SS]` in the preference's IANA zone; a window whose start is after
  * its end wraps midnight (22:00-07:00); equal start and end is no window at all (a user who
  * wants silence all day switches the channel off).

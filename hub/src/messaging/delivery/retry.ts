@@ -1,5 +1,5 @@
 /**
- * The delivery retry rule (spec "Notification queue item"; docs/messaging.md "Failures"),
+ * The delivery retry rule (docs/messaging.md "Failures"),
  * pure: the first send and up to three retries after 1 s, 5 s and 30 s; when the third
  * retry fails too the item is `failed` and logged for review. A 429 is not a failure of the
  * item (the platform asks everyone to wait): it pauses all sending and costs no attempt.

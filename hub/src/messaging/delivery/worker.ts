@@ -1,5 +1,5 @@
 /**
- * The delivery worker (spec "Messaging bot notifications"; docs/messaging.md "Delivery"):
+ * The delivery worker (docs/messaging.md "Delivery"):
  * finds chats whose pending items are due (the 5 s aggregation window or a retry's
  * backoff), claims each chat's items into one message, waits for the platform's limits,
  * and sends a photo with a caption (one alert with a crop) or a text (several, or no crop).

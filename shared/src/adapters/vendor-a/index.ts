@@ -59,7 +59,7 @@ function parseMultipartPush(input: ParseInput, context: AdapterContext): ParseOu
 }
 
 /**
- * The `auto` route test (spec "Ingest webhooks"): a vendor_a push, i.e. an
+ * The `auto` route test (docs/ingest.md): a vendor_a push, i.e. an
  * `EventNotificationAlert` root, bare (XML content type, or none at all) or as the XML part
  * of a multipart push. Any other XML root is not vendor_a here: `Plates` is a pull response
  * that no camera pushes, and `<Other/>` must get "matches no known camera vendor" rather than

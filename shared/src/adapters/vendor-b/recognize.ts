@@ -37,7 +37,7 @@ export function looksLikeVendorBJson(root: unknown): boolean {
  */
 const HEADER_PREFIXES = ['x-unifi-', 'x-protect-'] as const;
 
-/** The `auto` route test (spec "Ingest webhooks"). Never throws. */
+/** The `auto` route test (docs/ingest.md). Never throws. */
 export function recognizesVendorB(input: ParseInput): boolean {
   const headerNames = Object.keys(input.headers ?? {});
   if (headerNames.some((name) => HEADER_PREFIXES.some((p) => name.toLowerCase().startsWith(p)))) return true;
