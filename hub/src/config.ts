@@ -56,9 +56,9 @@ const envSchema = z.object({
    * `off` (then run `npm run hub -- retention` from the system's own scheduler).
    */
   HUB_RETENTION_SCHEDULE: z.string().default('17 3 * * *'),
-  /** Images by capture time (spec: 1 year). */
+  /** Images by capture time (1 year). */
   HUB_RETENTION_IMAGES_DAYS: z.coerce.number().int().min(1).max(36_500).default(DEFAULT_HORIZONS.imagesDays),
-  /** Detection metadata by capture time (spec: 7 years); the database refuses under a year. */
+  /** Detection metadata by capture time (7 years); the database refuses under a year. */
   HUB_RETENTION_DETECTIONS_DAYS: z.coerce.number().int().min(MIN_RECORD_DAYS).max(36_500).default(DEFAULT_HORIZONS.detectionsDays),
   HUB_RETENTION_ALERTS_DAYS: z.coerce.number().int().min(MIN_RECORD_DAYS).max(36_500).default(DEFAULT_HORIZONS.alertsDays),
   HUB_RETENTION_AUDIT_DAYS: z.coerce.number().int().min(MIN_RECORD_DAYS).max(36_500).default(DEFAULT_HORIZONS.auditDays),
@@ -73,7 +73,7 @@ const envSchema = z.object({
   HUB_TELEGRAM_API_URL: z.string().url().default('https://api.telegram.org'),
   HUB_TELEGRAM_MODE: z.enum(['polling', 'webhook']).default('polling'),
   HUB_TELEGRAM_WEBHOOK_SECRET: z.string().regex(/^[A-Za-z0-9_-]{16,256}$/, '16-256 letters, digits, _ or -').optional(),
-  /** Alerts for one chat within this many seconds go out as one message (spec: 5); 0 sends each at once. */
+  /** Alerts for one chat within this many seconds go out as one message (5); 0 sends each at once. */
   HUB_TELEGRAM_AGGREGATE_SECONDS: z.coerce.number().min(0).max(60).default(5),
   /** A plate that reached a chat is not sent there again for this long (one parked car, one message). */
   HUB_TELEGRAM_COOLDOWN_SECONDS: z.coerce.number().int().min(0).max(7 * 86_400).default(600),

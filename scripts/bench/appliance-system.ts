@@ -2,7 +2,7 @@
  * Appliance system benchmark (issue 4): real hub + real appliance processes on loopback.
  *  1. Drain after an outage: N detections with images are buffered while no hub is reachable,
  *     then the hub comes up; prints the drain rate (detections/s) and how much faster than
- *     the spec's arrival rates (50-200 detections/min per appliance) it is.
+ *     the planned arrival rates (50-200 detections/min per appliance) it is.
  *  2. Resident memory of the appliance process with 4 simulated cameras (2 vendor_a pull,
  *     1 vendor_a push, 1 vendor_b WebSocket) for a while; goal under 150 MB.
  *

@@ -39,7 +39,7 @@ const SHAPES: ReadonlyArray<(rng: Rng) => string> = [
 
 export const plateText = (rng: Rng): string => pick(rng, SHAPES)(rng);
 
-/** The normalized form the hub stores (spec normalization rule 1), for test comparisons. */
+/** The normalized form the hub stores (normalization rule 1 in docs/normalization.md), for test comparisons. */
 export const normalizedPlate = (raw: string): string => raw.toUpperCase().replace(/[^A-Z0-9]/g, '');
 
 /**

@@ -46,7 +46,7 @@ export interface VendorBNvrOptions extends ReadGeneratorOptions {
   /** Thumbnail requests per second before 429. Default 10. */
   thumbnailRatePerSecond?: number;
   /**
-   * A console before Protect 1.21 (the spec's API): no `events/{id}/thumbnail` (only
+   * A console before Protect 1.21 (the older API): no `events/{id}/thumbnail` (only
    * `thumbnails/{id}`), and the events query takes `type=licensePlate`, refusing `types` /
    * `smartDetectTypes` with 400.
    */

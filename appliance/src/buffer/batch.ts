@@ -8,7 +8,7 @@ import { deadLetter } from './dead-letter.ts';
 import type { StoredImages } from './images.ts';
 import type { BufferDb, DetectionBuffer } from './types.ts';
 
-/** Spec batch triggers: 50 detections or 5 MB (5 MiB here: the safe reading). */
+/** Batch triggers: 50 detections or 5 MB (5 MiB here: the safe reading). */
 export const DEFAULT_BATCH_LIMITS = { maxItems: 50, maxBytes: 5 * 1024 * 1024 } as const;
 export interface BatchLimits {
   maxItems: number;

@@ -45,7 +45,7 @@ export interface IncomingDetection {
 /**
  * Buffers one detection with its images in ONE transaction. When it returns, the row is
  * committed (durable per the `synchronous` setting): only then may the camera be answered.
- * Dedupe (spec: 30 s per camera MAC + plate) keeps the best-confidence read; a detection_id
+ * Dedupe (30 s per camera MAC + plate) keeps the best-confidence read; a detection_id
  * already seen is an idempotent re-delivery. docs/buffer.md "Dedupe" has the rules.
  */
 export function insertDetection(buffer: DetectionBuffer, detection: Detection, images: DetectionImages = {}): InsertResult {

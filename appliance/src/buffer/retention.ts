@@ -29,7 +29,7 @@ const CHUNK = 64;
 
 /**
  * One retention pass (run it every minute or so):
- * 1. detections received more than 7 days ago leave, oldest first (spec: buffer holds 7 days);
+ * 1. detections received more than 7 days ago leave, oldest first (buffer holds 7 days);
  * 2. over the disk cap, images go first, oldest first (a detection without images still
  *    proves a plate passed), then whole rows, oldest first, and last the oldest remembered reads;
  * 3. dedupe memory and dead letters past their keep time are purged;

@@ -1,7 +1,7 @@
 import type { Random } from './ports.ts';
 
 /**
- * Camera reconnect backoff, spec adapter error rule 1 and "Camera reconnect backoff":
+ * Camera reconnect backoff, error rule 1 in docs/cameras.md and "Camera reconnect backoff":
  * 1 s, 2 s, 4 s ... capped at 60 s, with jitter, reset after a success. Pure: the runner
  * holds the state, draws the random number and logs each attempt.
  *
@@ -11,9 +11,9 @@ import type { Random } from './ports.ts';
  * the cap.
  */
 export interface ReconnectBackoffConfig {
-  /** First delay (spec: 1 s). */
+  /** First delay (1 s). */
   baseMs: number;
-  /** Largest delay (spec: 60 s). */
+  /** Largest delay (60 s). */
   capMs: number;
   /** Share of the nominal delay the jitter may add or take away, 0..1 (default 0.2). */
   jitter: number;

@@ -33,7 +33,7 @@ export const cameraConfigSchema = z
     tokenHeader: z.enum(['bearer', 'x-api-key']).default('bearer'),
     /**
      * vendor_a pull request: `POST` with an `<AfterTime>` body (the real devices [A3]), `GET`
-     * with `?picTime=` (the spec's variant, images inline), or `auto`: POST until the device
+     * with `?picTime=` (the GET variant, images inline), or `auto`: POST until the device
      * refuses the method (405/501), then GET for the life of the runner.
      */
     pullMethod: z.enum(['auto', 'POST', 'GET']).default('auto'),
@@ -61,10 +61,10 @@ export const cameraConfigSchema = z
     initialBacklogMs: z.number().int().min(0).max(7 * 24 * 3_600_000).default(600_000),
     /** vendor_a pull: how often the camera's own clock is read (docs/cameras.md "Camera clocks"). Default 30 s. */
     clockCheckMs: z.number().int().min(10).max(3_600_000).default(30_000),
-    /** Reconnect backoff (spec rule 1: 1 s doubling to 60 s); smaller only in tests. */
+    /** Reconnect backoff (error rule 1 in docs/cameras.md: 1 s doubling to 60 s); smaller only in tests. */
     backoffBaseMs: z.number().int().min(1).max(60_000).default(1_000),
     backoffCapMs: z.number().int().min(1).max(600_000).default(60_000),
-    /** Headers and body timeout of every camera request, images included (spec rule 3). */
+    /** Headers and body timeout of every camera request, images included (error rule 3 in docs/cameras.md). */
     requestTimeoutMs: z.number().int().min(10).max(60_000).default(5_000),
     /** vendor_b thumbnail budget; consoles allow about 10/s [B2]. */
     thumbnailsPerSecond: z.number().min(0.1).max(100).default(5),

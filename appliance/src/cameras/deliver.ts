@@ -8,7 +8,7 @@ import type { CameraLog, DetectionSink, SinkStatus } from './ports.ts';
 import type { CameraStatusTracker } from './status.ts';
 
 /**
- * The part every runner shares: report what could not be parsed (spec adapter rule 2),
+ * The part every runner shares: report what could not be parsed (error rule 2 in docs/cameras.md),
  * fetch the images a detection names (rule 3), and hand each detection to the sink IN
  * ORDER. The caller advances its cursor / answers the camera only when this resolves: a
  * throw (SinkRefusedError) means some detection was not committed.

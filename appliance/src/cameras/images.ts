@@ -6,7 +6,7 @@ import type { Clock, Sleep } from './ports.ts';
 import type { TokenBucket } from './token-bucket.ts';
 
 /**
- * Image downloads from a camera (spec adapter rule 3: a timeout, one retry on transient
+ * Image downloads from a camera (error rule 3 in docs/cameras.md: a timeout, one retry on transient
  * errors, log, keep the detection without the image). The request timeout is the camera
  * client's (`requestTimeoutMs`). vendor_b adds two things: a token bucket in front of
  * every request, and 404 = "not yet" because a thumbnail exists only once its event has
@@ -14,7 +14,7 @@ import type { TokenBucket } from './token-bucket.ts';
  */
 
 export interface ImageFetchPolicy {
-  /** Extra attempts after a network error, a timeout, a 5xx or a 429 (spec: one). */
+  /** Extra attempts after a network error, a timeout, a 5xx or a 429 (one). */
   transientRetries: number;
   transientRetryDelayMs: number;
   /** How long a 404 keeps being retried; 0 = a 404 is final (vendor_a). */

@@ -7,7 +7,7 @@ import type { CameraStatusTracker } from './status.ts';
 
 /**
  * The cycle every pull runner (and the vendor_b socket client) lives in: do one step,
- * wait, repeat; on failure back off per spec adapter rule 1 (OFFLINE, 1 s doubling to
+ * wait, repeat; on failure back off per error rule 1 in docs/cameras.md (OFFLINE, 1 s doubling to
  * 60 s with jitter, each attempt logged, reset after a success). A refused sink backs
  * off the same way but leaves the camera's state alone: the camera is fine.
  */

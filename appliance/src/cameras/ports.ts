@@ -17,7 +17,7 @@ export type SinkStatus = 'stored' | 'duplicate' | 'replaced' | 'refused';
 
 export interface SinkItem {
   detection: Detection;
-  /** Images received or fetched; a failed fetch leaves the kind out (spec adapter rule 3). */
+  /** Images received or fetched; a failed fetch leaves the kind out (error rule 3 in docs/cameras.md). */
   images: DetectionImages;
   /** The configured camera (`CameraConfig.id`) the detection came through. */
   source: string;

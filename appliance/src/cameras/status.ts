@@ -2,7 +2,7 @@ import type { AdapterType } from '@alpr/shared/adapters/types';
 import type { Clock } from './ports.ts';
 
 /**
- * Per-camera health for the diagnostics page and the heartbeat (spec adapter rule 1: a
+ * Per-camera health for the diagnostics page and the heartbeat (error rule 1 in docs/cameras.md: a
  * camera we cannot reach is OFFLINE). CONNECTING is the state before the first answer and
  * while a reconnect is under way after a failure.
  */
@@ -12,15 +12,15 @@ export type CameraState = (typeof CAMERA_STATES)[number];
 export interface CameraCounters {
   /** Detections handed to the sink (stored, replaced or duplicate). */
   reads: number;
-  /** Items or payloads that could not be parsed (spec adapter rule 2). */
+  /** Items or payloads that could not be parsed (error rule 2 in docs/cameras.md). */
   errors: number;
-  /** Images given up on after timeout/retry (spec adapter rule 3). */
+  /** Images given up on after timeout/retry (error rule 3 in docs/cameras.md). */
   imageFailures: number;
   /** Images dropped because their bytes are not a JPEG/PNG within the size limit; the read was kept. */
   imagesNotImages: number;
   /** Image requests answered 429 (vendor_b thumbnail rate limit). */
   imageRateLimited: number;
-  /** Connection attempts after a failure (spec adapter rule 1). */
+  /** Connection attempts after a failure (error rule 1 in docs/cameras.md). */
   reconnects: number;
   /** Times the sink refused a detection (buffer full or broken); the read was retried. */
   sinkFailures: number;

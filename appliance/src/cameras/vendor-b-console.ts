@@ -42,7 +42,7 @@ export interface EventsQuery {
 }
 
 /**
- * The spec's form of the query (consoles before Protect 1.21, docs/adapters.md):
+ * The older form of the query (consoles before Protect 1.21, docs/adapters.md):
  * `type=licensePlate` instead of `types` + `smartDetectTypes`. A catch-up asks for every
  * event (no type), as it does on a current console.
  */

@@ -15,7 +15,7 @@ export interface ApplianceEnvironment {
   localConfigFile: string;
   /** Central (hub-pushed) configuration, written by the command runner (JSON). */
   centralConfigFile: string;
-  /** Preferred key storage (spec: environment variable first). */
+  /** Preferred key storage (environment variable first). */
   apiKey?: string;
   /**
    * `ALPR_LOG_TO=file` (the device's unit sets it): logs go to `logs/appliance.log` under

@@ -11,7 +11,7 @@ export const applianceConfigSchema = z.object({
   hub_url: z.string().url().optional(),
   setup: z
     .object({
-      /** LAN-facing diagnostics/setup page and camera push receiver (spec: port 8080). */
+      /** LAN-facing diagnostics/setup page and camera push receiver (port 8080). */
       host: z.string().default('0.0.0.0'),
       port: z.number().int().min(0).max(65535).default(8080),
     })

@@ -8,7 +8,7 @@ const MINUTE = 60_000;
 t.test('intake rate: nothing before 10 minutes, then bytes per day at the rate seen', async (t) => {
   let now = 0;
   const meter = createIntakeMeter(() => now);
-  // 50 detections a minute, 100 KB of images and 1 KB of metadata each (the spec's load).
+  // 50 detections a minute, 100 KB of images and 1 KB of metadata each (the planned load).
   const minute = () => {
     for (let i = 0; i < 50; i++) meter.record(100_000, 1_000);
     now += MINUTE;

@@ -12,7 +12,7 @@ import type { DeviceKeyPair } from '../vault/sealed.ts';
 import { createVault, openVault, vaultFileOf, type Vault, type VaultContext } from '../vault/vault.ts';
 
 /**
- * API key storage in the spec's order of preference ("Collector to central" 9):
+ * API key storage in this order of preference (docs/appliance-lifecycle.md):
  * 1. an environment variable (ALPR_API_KEY, read by config/load.ts and passed in here);
  * 2. `credentials.enc`, mode 0600, sealed with the vault's key-store subkey, so the key is
  *    never on disk in clear and the file opens only on the device that was claimed;

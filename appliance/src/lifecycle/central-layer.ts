@@ -27,7 +27,7 @@ export async function readCentralLayer(file: string): Promise<CentralLayer | und
   const parsed: unknown = JSON.parse(text);
   if (!isTree(parsed)) throw new Error(`${file}: not a JSON object`);
   const { [CONFIG_VERSION_KEY]: version, ...config } = parsed;
-  // A layer written before versions were stored counts as the spec's starting version.
+  // A layer written before versions were stored counts as the starting version.
   return { config, configVersion: typeof version === 'number' && Number.isInteger(version) ? version : 1 };
 }
 

@@ -1,7 +1,7 @@
 import { statfs } from 'node:fs/promises';
 
 /**
- * The buffer's disk cap. The spec's buffer holds 7 days; a fixed 2 GiB held only 6-8 hours
+ * The buffer's disk cap. The buffer holds 7 days; a fixed 2 GiB held only 6-8 hours
  * of images at 50 detections/min (~100 KB each: ~7 GB a day). So unless the configuration
  * sets `buffer.disk_cap_bytes`, the cap is sized from the data partition at start:
  *

@@ -4,7 +4,7 @@ import type { HeartbeatState } from '../lifecycle/heartbeat-state.ts';
 import { layout, noticeBox, type Html } from './page-layout.ts';
 
 /**
- * What `/` shows once claimed: read-only, no form (spec: the setup interface is closed
+ * What `/` shows once claimed: read-only, no form (the setup interface is closed
  * after a successful claim). The key appears as its 10-character prefix only.
  */
 export interface DiagnosticsView {

@@ -18,9 +18,9 @@ export interface BufferedItem {
 }
 
 export interface BatchLimits {
-  /** Detections per batch (spec: 50). */
+  /** Detections per batch (50). */
   maxItems: number;
-  /** Payload bytes per batch, images included (spec: 5 MB). */
+  /** Payload bytes per batch, images included (5 MB). */
   maxBytes: number;
 }
 

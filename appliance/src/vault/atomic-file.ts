@@ -3,7 +3,7 @@ import { open, rename, unlink } from 'node:fs/promises';
 import { dirname, basename, join } from 'node:path';
 
 /**
- * Write-then-rename with fsync, mode 0600 (spec: credential files readable by the owner
+ * Write-then-rename with fsync, mode 0600 (credential files readable by the owner
  * only): a crash leaves either the old file or the new one, never half of each.
  */
 export async function writeFileAtomic(file: string, data: string | Uint8Array): Promise<void> {

@@ -15,7 +15,7 @@ export const MAX_ADMIN_BODY_BYTES = 256 * 1024;
 
 /** One middleware per kind of admin route (each a chain), built once per app. */
 export interface AdminGuards {
-  /** GET: admin session. Reads are not rate limited (the spec lists none for them). */
+  /** GET: admin session. Reads are not rate limited (none are listed for them). */
   read: MiddlewareHandler<AuthEnv>;
   /** POST: admin, 30/min per user (docs/admin-api.md), CSRF for forms, body cap. */
   post: MiddlewareHandler<AuthEnv>;
@@ -32,7 +32,7 @@ export interface AdminGuards {
 export function adminGuards(deps: AuthContext): AdminGuards {
   const admin = requireUser(deps, { roles: ['admin'] });
   const freshAdmin = requireUser(deps, { roles: ['admin'], freshSecondFactorWithinSeconds: FRESH_SECOND_FACTOR_SECONDS });
-  // One limiter for every admin POST, including the spec's /api/v1/collectors/{id}/rotate-key:
+  // One limiter for every admin POST, including /api/v1/collectors/{id}/rotate-key:
   // the scope (`api.admin`) is shared, so the 30 are per user across all of them.
   const postLimit = rateLimit(deps, RATE_LIMITS.admin);
   const deleteLimit = rateLimit(deps, RATE_LIMITS.delete);

@@ -29,7 +29,7 @@ export function adminKeyRoutes(deps: HubDeps, guards: AdminGuards): Hono<AuthEnv
       detail: { new_key_id: rotated.new_key_id, new_key_prefix: rotated.new_key_prefix, grace_period_hours: body.grace_period_hours },
     };
   };
-  // The spec's path, and the same verb under /admin beside the other admin routes.
+  // The collector-scoped path, and the same verb under /admin beside the other admin routes.
   app.post('/api/v1/collectors/:id/rotate-key', guards.keyPost, audited(deps, 'admin.collector.rotate_key', rotate));
   app.post('/api/v1/admin/collectors/:id/rotate-key', guards.keyPost, audited(deps, 'admin.collector.rotate_key', rotate));
 

@@ -1,5 +1,5 @@
 /**
- * The spec's `alert` payload (docs/live.md), built once per alert for the
+ * The `alert` payload (docs/live.md), built once per alert for the
  * REST list and the live channel alike (docs/alerts.md "Payload"). Image links are signed
  * at build time and expire (images/signed-link.ts).
  */

@@ -11,6 +11,6 @@ export const LOCKOUT_WINDOW_MS = 5 * 60_000;
 export const LOCKOUT_DURATION_MS = 15 * 60_000;
 /** Shown as `issuer` in the authenticator app. */
 export const TOTP_ISSUER = 'ALPR Hub';
-/** Where a full session lands (spec: "302 to the dashboard"). */
+/** Where a full session lands (a 302 to the dashboard). */
 export const DASHBOARD_PATH = '/';
 export const SETUP_PATH = '/auth/2fa/setup';

@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
  */
 export const ARGON2_OPTIONS = { type: argon2.argon2id, memoryCost: 19 * 1024, timeCost: 2, parallelism: 1 } as const;
 
-/** Password policy (spec: not shown): 12 to 256 characters; long passphrases welcome. */
+/** Password policy (our choice): 12 to 256 characters; long passphrases welcome. */
 export const PASSWORD_MIN = 12;
 /** Argon2 hashes any length, but a 1 MB "password" would be a cheap CPU attack. */
 export const PASSWORD_MAX = 256;

@@ -28,7 +28,7 @@ export const RATE_LIMITS = {
   export: { scope: 'api.export', limit: 5, windowSeconds: 60, key: 'user' },
   admin: { scope: 'api.admin', limit: 30, windowSeconds: 60, key: 'user' },
   delete: { scope: 'api.delete', limit: 10, windowSeconds: 60, key: 'user' },
-  /** Messaging bot link codes (spec: "rate limited"; docs/messaging.md): 5 in 10 minutes a user. */
+  /** Messaging bot link codes (docs/messaging.md): 5 in 10 minutes a user. */
   linkCode: { scope: 'telegram.link_code', limit: 5, windowSeconds: 600, key: 'user' },
   /** The bot platform's webhook, per address: generous (it retries), bounded against floods. */
   botWebhook: { scope: 'telegram.webhook', limit: 600, windowSeconds: 60, key: 'address' },

@@ -15,7 +15,7 @@ export function bodyKind(c: Context): BodyKind | null {
 }
 
 /**
- * The fields of a JSON object or form body (spec: encodings "not shown"; both accepted).
+ * The fields of a JSON object or form body (no encoding is prescribed; both accepted).
  * JSON numbers become strings so `{"code": 123456}` works like `code=123456`; a leading
  * zero is the client's problem (codes are documented as strings).
  */

@@ -2,7 +2,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
 
 /**
- * Session and partial tokens: JWT compact form, HS256 only (spec: algorithm "not shown").
+ * Session and partial tokens: JWT compact form, HS256 only (our choice of algorithm).
  * A fixed header is compared byte for byte, so `alg: none` or RS/HS confusion cannot pass.
  */
 export const tokenTypes = ['partial', 'access'] as const;

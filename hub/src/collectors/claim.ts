@@ -11,7 +11,7 @@ import { deviceFromWire, enrollDevice, isUniqueViolation } from './enrollment.ts
 
 /**
  * The audit row that marks a claim code as consumed. The code itself is cleared from the
- * collector (spec), so only its SHA-256 remains, as the audit target: it lets a second
+ * collector, so only its SHA-256 remains, as the audit target: it lets a second
  * attempt with the same code be told "already used" instead of "unknown".
  */
 const CONSUMED_TARGET = 'claim_code';

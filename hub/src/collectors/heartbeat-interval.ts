@@ -5,7 +5,7 @@ export const MISSED_HEARTBEATS_OFFLINE = 3;
 
 /**
  * The heartbeat interval a collector is told to use: its pushed configuration's
- * `heartbeat_interval_seconds` when that is a positive integer (spec: "a pushed
+ * `heartbeat_interval_seconds` when that is a positive integer ("a pushed
  * configuration may override"), else the hub default (HUB_HEARTBEAT_SECONDS, 60).
  */
 export function heartbeatIntervalSeconds(config: Pick<HubConfig, 'heartbeatSeconds'>, collectorConfig: Record<string, unknown>): number {

@@ -54,7 +54,7 @@ export async function collectorStatus(ctx: CollectorContext, collectorId: string
   return summarize(ctx, row, ctx.clock.now());
 }
 
-/** Every collector (100 at the spec's scale target), oldest first. */
+/** Every collector (100 at the scale target), oldest first. */
 export async function listCollectors(ctx: CollectorContext): Promise<CollectorSummary[]> {
   const rows = await ctx.db.db.select().from(collectors).orderBy(asc(collectors.createdAt), asc(collectors.id));
   const now = ctx.clock.now();

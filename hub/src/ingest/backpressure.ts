@@ -12,7 +12,7 @@ export interface LoadMeasurements {
   cpuPercent: number;
 }
 
-/** The spec's four triggers (Limits, Backpressure triggers) with their recommended delays. */
+/** The four triggers (Limits, Backpressure triggers) with their recommended delays. */
 export const BACKPRESSURE_TRIGGERS = [
   { reason: 'db_write_latency', delay: 10, active: (m: LoadMeasurements) => m.dbWriteLatencyMs > 500 },
   { reason: 'queue_depth', delay: 30, active: (m: LoadMeasurements) => m.queueDepth > 10_000 },

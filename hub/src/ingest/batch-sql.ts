@@ -6,7 +6,7 @@ import type { ChainLink } from '../db/hash-chain.ts';
  * Multi-row statements for storing a batch, pure text + parameter builders. Each text is
  * the same whatever the batch holds (lists travel as JSON), so it is prepared once per
  * connection (raw.ts QueryOptions). A handful of statements for the whole batch, so 50
- * detections cost a few round trips instead of 150 (the spec's target is under 100 ms per
+ * detections cost a few round trips instead of 150 (the target is under 100 ms per
  * batch of 50). The rows travel as ONE json
  * parameter expanded by `json_to_recordset`: a 50-row VALUES list would be 1,000 bound
  * parameters, and building those through drizzle's SQL template cost more CPU than the

@@ -1,7 +1,7 @@
 import type { HubDeps } from '../deps.ts';
 
 /**
- * Keeps `deps.load`'s queue depth (pending alert checks, the spec's "detection queue")
+ * Keeps `deps.load`'s queue depth (pending alert checks, the "detection queue")
  * fresh without a count(*) per batch: at most one refresh per interval, run in the
  * background so no batch waits for it. The backpressure decision uses the last value.
  */

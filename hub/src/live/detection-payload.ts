@@ -1,4 +1,4 @@
-/** The spec's `detection` payload for the `detections:live` feed, fetched once per process per batch. */
+/** The `detection` payload for the `detections:live` feed, fetched once per process per batch. */
 import type { DbSession } from '../db/session.ts';
 import { cameraName } from '../alerts/payload.ts';
 import { imageLink, type LinkSigner } from '../images/signed-link.ts';
@@ -32,7 +32,7 @@ export async function detectionRowsById(db: DbSession, pks: readonly string[]): 
   );
 }
 
-/** The spec's `detection` message payload. */
+/** The `detection` message payload. */
 export interface DetectionPayload {
   id: string;
   plate_number: string;

@@ -1,6 +1,6 @@
 /**
  * A connection's outgoing queue (docs/live.md "Rates"): at most 100 server messages a second
- * (spec), the excess waits in a bounded queue. Pure over an injected clock; the connection
+ * and the excess waits in a bounded queue. Pure over an injected clock; the connection
  * calls `take` when it may send. What does not fit, by kind:
  *   - `detection` (a high-volume feed): dropped, counted, and reported once in an `error`
  *     message (`code: "overflow"`) when the queue has room again;

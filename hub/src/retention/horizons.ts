@@ -3,15 +3,15 @@
  * derives from them. Pure: the run and its tests share it.
  */
 export interface RetentionHorizons {
-  /** Full scene and crop images, by capture time (spec: 1 year). */
+  /** Full scene and crop images, by capture time (1 year). */
   imagesDays: number;
-  /** Detection metadata, by capture time (spec: 7 years). */
+  /** Detection metadata, by capture time (7 years). */
   detectionsDays: number;
-  /** Alerts, by creation time (spec: 7 years). */
+  /** Alerts, by creation time (7 years). */
   alertsDays: number;
-  /** The audit log (spec: 7 years). */
+  /** The audit log (7 years). */
   auditDays: number;
-  /** A legal hold record, counted from when the hold ended (released or expired; spec: 7 years). */
+  /** A legal hold record, counted from when the hold ended (released or expired; 7 years). */
   holdsDays: number;
 }
 

@@ -91,7 +91,7 @@ export async function locationActivity(db: DbSession, collectorId: string, daySt
 
 /**
  * Plates seen at the same collector within ±`windowMinutes` of the target on at least
- * `minOccasions` distinct sightings of the target (spec: 5 minutes, 3 times), ranked by
+ * `minOccasions` distinct sightings of the target (5 minutes, 3 times), ranked by
  * occasions, then sightings. Looks at the target's latest 1,000 sightings in the range.
  */
 /** The convoy statement (exported for the search benchmark's EXPLAIN). */

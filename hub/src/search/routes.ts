@@ -51,7 +51,7 @@ export function searchRoutes(deps: AuthContext): Hono<AuthEnv> {
     });
   };
   app.get('/api/v1/events/search', eventsLimit, search);
-  // The spec's rate limit names `GET /api/v1/search` (60 a minute): the same search.
+  // The rate-limit table names `GET /api/v1/search` (60 a minute): the same search.
   app.get('/api/v1/search', searchLimit, search);
 
   app.get('/api/v1/detections/:id', eventsLimit, async (c) => {

@@ -41,7 +41,7 @@ export function buildSearch(q: SearchQuery): Built {
       const key = p(q.plate.key);
       // The similar plates come from `plates` (one row per distinct plate, migration 0015):
       // `%` lets its trigram index find candidates (threshold set per transaction); the strict
-      // comparison keeps the spec's "above 0.6".
+      // comparison keeps the rule "above 0.6".
       similarity = `similarity(alpr_confusion_key(d.plate_normalized), ${key})`;
       fuzzyPlates = `SELECT pl.plate_normalized, similarity(alpr_confusion_key(pl.plate_normalized), ${key}) AS sim FROM plates pl
         WHERE alpr_confusion_key(pl.plate_normalized) % ${key} AND similarity(alpr_confusion_key(pl.plate_normalized), ${key}) > ${FUZZY_THRESHOLD}`;
@@ -61,7 +61,7 @@ export function buildSearch(q: SearchQuery): Built {
   }
   const filters = (fuzzyPlates ? where.slice(1) : where).join(' AND ') || 'TRUE';
   const dir = q.order === 'asc' ? 'ASC' : 'DESC';
-  // Fuzzy: similarity first (spec), then capture time; the id breaks ties so pages are stable.
+  // Fuzzy: similarity first, then capture time; the id breaks ties so pages are stable.
   const orderBy = similarity
     ? `${similarity} DESC, d.captured_at DESC, d.id DESC`
     : `d.${q.sort} ${dir}, d.captured_at ${dir}, d.id ${dir}`;

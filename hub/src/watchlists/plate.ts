@@ -1,7 +1,7 @@
 import { normalizePlateText } from '@alpr/shared/detection/normalize';
 import { ocrNormalize } from '@alpr/shared/detection/ocr';
 
-/** Stored plates are varchar(20), like detections' (spec: string, max 20). */
+/** Stored plates are varchar(20), like detections' (string, max 20). */
 export const MAX_PLATE_LENGTH = 20;
 
 export type WatchedPlate = { plate: string; key: string };

@@ -51,7 +51,7 @@ async function readCsv(c: Context): Promise<string> {
 /**
  * Watchlists, entries, import/export and subscriptions (docs/watchlists.md). Viewers read
  * and manage their own subscriptions; operators and admins change watchlists. Writes are
- * limited per user (spec: `POST /api/v1/watchlist/*` 30/min, `DELETE /api/v1/*` 10/min);
+ * limited per user (`POST /api/v1/watchlist/*` 30/min, `DELETE /api/v1/*` 10/min);
  * every change is audited inside its verb's transaction.
  */
 export function watchlistRoutes(deps: AuthContext): Hono<AuthEnv> {

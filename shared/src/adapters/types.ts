@@ -52,7 +52,7 @@ export interface ParsedDetection {
   raw?: Readonly<Record<string, string>>;
 }
 
-/** One item that could not be turned into a detection (spec adapter error rule 2). */
+/** One item that could not be turned into a detection (error rule 2 in docs/cameras.md). */
 export interface ParseIssue {
   /** Position of the item within the payload, when it has one. */
   item?: number;

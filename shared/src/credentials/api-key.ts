@@ -15,7 +15,7 @@ export function generateApiKey(random: RandomSource = cryptoRandom): string {
   return generatePrefixedToken(API_KEY_PREFIX, random);
 }
 
-/** spec security rule "Validation" step 1: prefix and length, checked before any hashing or lookup. */
+/** Key validation, step 1: prefix and length, checked before any hashing or lookup (docs/security.md). */
 export function isWellFormedApiKey(text: unknown): text is string {
   return isWellFormedPrefixedToken(API_KEY_PREFIX, text);
 }

@@ -3,7 +3,7 @@ import { PLATE_TEXT_PATTERN } from './schema.ts';
 import { stripPlateColourPrefix } from './plate-colour.ts';
 
 /**
- * Plate text (spec normalization rule 1): uppercase, then keep letters and digits only.
+ * Plate text (normalization rule 1 in docs/normalization.md): uppercase, then keep letters and digits only.
  * "Letters" includes Unicode letters so that a Cyrillic, Arabic or CJK plate is not erased
  * (docs/normalization.md); spaces, dashes, dots and every other separator are dropped, and
  * so is a leading Chinese plate-colour character (plate-colour.ts).
@@ -23,7 +23,7 @@ export function normalizePlateText(raw: string | undefined | null): string | und
   return PLATE_TEXT_PATTERN.test(plate) ? plate : undefined;
 }
 
-/** MAC (spec rule 2): lowercase, separators removed. Undefined unless 12 hex digits remain. */
+/** MAC (normalization rule 2 in docs/normalization.md): lowercase, separators removed. Undefined unless 12 hex digits remain. */
 export function normalizeMac(raw: string | undefined | null): string | undefined {
   if (typeof raw !== 'string') return undefined;
   const hex = raw.toLowerCase().replace(/[^0-9a-f]/g, '');
@@ -45,7 +45,7 @@ const DIRECTION_SYNONYMS: Readonly<Record<string, Direction>> = {
 };
 
 /**
- * Direction (spec rule 4). vendor_a's `forward`/`reverse` are relative to the camera, not
+ * Direction (normalization rule 4 in docs/normalization.md). vendor_a's `forward`/`reverse` are relative to the camera, not
  * to the site, so they map through a per-camera setting; the default follows ExNVR
  * (forward = approaching = entering). Anything unrecognised is `unknown`.
  */
@@ -87,7 +87,7 @@ const VEHICLE_TYPE_SYNONYMS: Readonly<Record<string, VehicleType>> = {
   minivan: 'van',
 };
 
-/** Vehicle type (spec rule 5, plus the vendor_a classes in docs/normalization.md). */
+/** Vehicle type (normalization rule 5 in docs/normalization.md, plus the vendor_a classes in docs/normalization.md). */
 export function normalizeVehicleType(raw: string | undefined | null): VehicleType | undefined {
   if (typeof raw !== 'string') return undefined;
   const key = raw.trim().toLowerCase().replace(/[\s_\-]/g, '');

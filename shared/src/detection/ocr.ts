@@ -3,7 +3,7 @@
  * pre-filtering and in-code ranking agree (docs/search.md). Pure; see docs/normalization.md.
  */
 
-/** Longest `plate_normalized` value the hub stores (spec: string, max 20). */
+/** Longest `plate_normalized` value the hub stores (string, max 20). */
 export const OCR_NORMALIZED_MAX_LENGTH = 20;
 
 /** spec `plate_normalized`: O, Q, D become 0; I, L become 1; S becomes 5. */
@@ -32,7 +32,7 @@ function cleanPlate(plate: string): string[] {
 }
 
 /**
- * The spec's `plate_normalized`. Idempotent, so it may be given raw text, normalized plate
+ * The stored `plate_normalized` form. Idempotent, so it may be given raw text, normalized plate
  * text or its own output. Truncated to 20 characters (code points, as PostgreSQL counts
  * `varchar(20)`), which only bites reads that are mostly garbage anyway.
  */

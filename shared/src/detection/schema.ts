@@ -8,7 +8,7 @@ export type Direction = (typeof DIRECTIONS)[number];
 export const VEHICLE_TYPES = ['car', 'truck', 'motorcycle', 'bus', 'van'] as const;
 export type VehicleType = (typeof VEHICLE_TYPES)[number];
 
-/** Lowercase hex, no separators (spec normalization rule 2). 12 digits for EUI-48. */
+/** Lowercase hex, no separators (normalization rule 2 in docs/normalization.md). 12 digits for EUI-48. */
 export const MAC_PATTERN = /^[0-9a-f]{12}$/;
 
 /**
@@ -40,7 +40,7 @@ export const vehicleSchema = z.object({
 });
 
 /**
- * Camera-side facts kept beside a detection, outside the spec's fields: the camera's own
+ * Camera-side facts kept beside a detection, outside the common fields: the camera's own
  * capture time when the appliance corrected it (`camera_time`), raw vendor codes. Small and
  * flat: up to 16 lowercase keys, string values up to 200 characters. Not covered by the
  * hub's hash chain (docs/protocol.md "attributes").
@@ -66,5 +66,5 @@ export type Detection = z.infer<typeof detectionSchema>;
 export const IMAGE_KINDS = ['full_scene', 'plate_crop'] as const;
 export type ImageKind = (typeof IMAGE_KINDS)[number];
 
-/** JPEG bytes keyed by the spec's image names; a zero-length image is "no image". */
+/** JPEG bytes keyed by the wire image names; a zero-length image is "no image". */
 export type DetectionImages = Partial<Record<ImageKind, Uint8Array>>;

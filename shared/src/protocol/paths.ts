@@ -19,6 +19,6 @@ export const HEARTBEAT_PATH = '/api/v1/heartbeat';
 export const COMMAND_ACK_ROUTE = '/api/v1/commands/:id/ack';
 export const commandAckPath = (commandId: string): string => `/api/v1/commands/${encodeURIComponent(commandId)}/ack`;
 
-/** Multipart detection batch (batch.ts). The `events` form is the spec's alias of the same operation. */
+/** Multipart detection batch (batch.ts). The `events` form is an alias of the same operation. */
 export const BATCH_PATH = '/api/v1/detections/batch';
 export const BATCH_PATHS = [BATCH_PATH, '/api/v1/events/batch'] as const;

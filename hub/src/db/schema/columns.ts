@@ -3,7 +3,7 @@ import { customType, timestamp } from 'drizzle-orm/pg-core';
 /**
  * bigint columns come back as decimal strings on both drivers. postgres.js returns int8 as
  * a string and PGlite as a lossy JS number unless told otherwise; ids are shown as strings
- * on the wire anyway (spec: "the live feed and search show it as a string").
+ * on the wire anyway ("the live feed and search show it as a string").
  */
 export const bigintString = customType<{ data: string; driverData: string | number | bigint }>({
   dataType() {

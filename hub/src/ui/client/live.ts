@@ -8,7 +8,7 @@ import { inQuietHours } from '../../messaging/delivery/quiet-hours.ts';
 
 /*
  * The live page over `GET /ws` (docs/live.md): detections:live for the feed, alerts:* for
- * the banner. On a lost connection it says so, waits min(1 s x 2^n, 60 s) + 0-1 s (spec),
+ * the banner. On a lost connection it says so, waits min(1 s x 2^n, 60 s) + 0-1 s,
  * reconnects, subscribes again, and fetches the alerts it missed with `since`, dropping
  * repeats by alert id.
  */
@@ -47,7 +47,7 @@ let connectedBefore = false;
 const FEED_MAX = 100;
 // The user's web preferences (docs/messaging.md "Preferences"): a watchlist switched off
 // for the web, or quiet hours, silence the sound and the desktop notification; the alert
-// is still listed and bannered (spec: alerts stay visible on the web).
+// is still listed and bannered (alerts stay visible on the web).
 let webPreferences: PreferenceRow[] = [];
 void api<{ preferences: PreferenceRow[] }>('GET', '/api/v1/notifications/preferences')
   .then((r) => (webPreferences = r.preferences))

@@ -106,7 +106,7 @@ export function eventIdOf(event: VendorBEvent): string | undefined {
   return thumb ? thumb.replace(/^e-/, '') : undefined;
 }
 
-/** Current thumbnail path (docs/camera-formats.md "vendor_b images", Protect ≥ 1.21), not the spec's older `thumbnails/{id}`. */
+/** Current thumbnail path (docs/camera-formats.md "vendor_b images", Protect ≥ 1.21), not the older `thumbnails/{id}`. */
 export function thumbnailFetch(eventId: string | undefined): ImageFetch[] {
   if (!eventId || !SAFE_ID.test(eventId)) return [];
   return [{ kind: 'full_scene', path: `/proxy/protect/api/events/${eventId}/thumbnail` }];

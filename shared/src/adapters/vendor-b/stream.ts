@@ -57,7 +57,7 @@ export class VendorBStream implements PacketStream {
     try {
       this.pushInto(packet, outcome);
     } catch (error) {
-      // Defence in depth: a socket reader must survive any packet (spec adapter rule 2).
+      // Defence in depth: a socket reader must survive any packet (error rule 2 in docs/cameras.md).
       outcome.errors.push({ reason: `vendor_b stream fault: ${String(error)}` });
     }
     return outcome;
