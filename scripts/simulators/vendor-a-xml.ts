@@ -20,7 +20,7 @@ export interface PlateEntry {
 
 export interface PlatesXmlOptions {
   timezone: string;
-  /** GET variant of our spec: base64 images inline (`<plateImage>`, `<sceneImage>`). */
+  /** The older documented GET variant: base64 images inline (`<plateImage>`, `<sceneImage>`). */
   inlineImages?: boolean;
 }
 

@@ -4,7 +4,7 @@ import { batteryFor, seededRandom, type Credentials, type HostileRequest, type R
 /**
  * Sends the battery to every route of an app over real HTTP and judges each answer:
  * never a 5xx, never slower than the stated bound, a 4xx always in the project's error
- * envelope (`{error:{code,message}}`, or `{detail}` where the spec fixes it, or the setup
+ * envelope (`{error:{code,message}}`, or `{detail}` where a route contract fixes it, or the setup
  * page's HTML), a refused request changes nothing stored, and the health check answers.
  */
 

@@ -79,7 +79,7 @@ export function sampleDetection(o: SampleOptions = {}): Detection {
   };
 }
 
-/** Random bytes sized like real JPEGs: plate crop ~20 KB, full scene ~65 KB (spec ranges). */
+/** Random bytes sized like real JPEGs: plate crop ~20 KB, full scene ~65 KB (typical camera sizes). */
 export function sampleImages(cropBytes = 20 * 1024, sceneBytes = 65 * 1024): DetectionImages {
   return { plate_crop: randomBytes(cropBytes), full_scene: randomBytes(sceneBytes) };
 }

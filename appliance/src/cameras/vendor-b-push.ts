@@ -20,7 +20,7 @@ import { catchUpMessages } from './vendor-b-catch-up.ts';
  * `/proxy/protect/ws/updates?lastUpdateId=<bootstrap.lastUpdateId>`, binary packets fed to
  * the shared stream decoder, thumbnails fetched like the pull runner's.
  *
- * The socket drops (spec quirk). Every (re)connect loads the bootstrap again (a fresh
+ * The socket drops now and then (docs/camera-formats.md "vendor_b updates WebSocket"). Every (re)connect loads the bootstrap again (a fresh
  * `lastUpdateId`, new cameras) and then runs ONE catch-up query over the gap: every smart
  * event since `seenUpTo - catchUpMarginMs` is pushed into the SAME decoder as an `add`
  * before any socket message, so an event whose updates were lost while disconnected is

@@ -1,5 +1,5 @@
 /**
- * Configuration layers (spec Versioning 6): base defaults, then the hub-pushed
+ * Configuration layers (docs/appliance-lifecycle.md): base defaults, then the hub-pushed
  * configuration, then local overrides; later layers win. Objects merge key by key at every
  * depth; arrays and scalars are replaced whole (a camera list is one value: merging two
  * lists element by element would invent cameras nobody configured).

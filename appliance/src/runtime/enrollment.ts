@@ -50,7 +50,7 @@ export function reportOf(state: EnrollmentState): EnrollmentReport {
 }
 
 /**
- * The key in spec order (keystore.ts loadApiKey, without opening the vault again): the
+ * The key in the documented order (keystore.ts loadApiKey, without opening the vault again): the
  * environment wins, unless rotation has since replaced it (its prefix is in
  * `replaced_key_prefixes`): then the sealed file's key, and the caller warns.
  */

@@ -1,6 +1,6 @@
 /**
- * The hub URL typed on the setup page. Pure. https is required (spec "Collector to
- * central" 5: keys travel only over TLS) except to a hub on this very machine (loopback)
+ * The hub URL typed on the setup page. Pure. https is required (keys travel only over TLS;
+ * docs/security.md) except to a hub on this very machine (loopback)
  * or when the installation explicitly allows plain http (a lab hub). No user info, query
  * or fragment: the enrollment paths are appended to it.
  */

@@ -16,7 +16,7 @@ export interface KeyInputs {
 }
 
 /**
- * The PBKDF2 password is the three spec inputs, length-prefixed so that no two different
+ * The PBKDF2 password is the three inputs (collector id, hardware serial, install time), length-prefixed so that no two different
  * triples can give the same string ("ab"+"c" vs "a"+"bc").
  */
 export function keyMaterial(inputs: Omit<KeyInputs, 'salt'>): Buffer {

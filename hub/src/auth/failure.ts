@@ -1,5 +1,5 @@
 /**
- * A refusal whose body the spec fixes: `{ "detail": ... }` plus headers. Auth verbs throw
+ * A refusal whose body the auth contract fixes (docs/auth.md): `{ "detail": ... }` plus headers. Auth verbs throw
  * it; auth routes and middleware turn it into the response (not the HubError body, because
  * docs/auth.md prescribes `detail` for these endpoints).
  */

@@ -3,7 +3,7 @@ import { slidingWindowDecision, tokenBucketDecision, type RateDecision } from '.
 
 export type RateAlgorithm = 'sliding-window' | 'token-bucket';
 
-/** Rows older than this are garbage for every limit in the spec (the longest window is 1 min). */
+/** Rows older than this are garbage for every limit in RATE_LIMITS (the longest window is 1 min). */
 const PRUNE_AFTER_MS = 3_600_000;
 
 /**

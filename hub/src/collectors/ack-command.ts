@@ -20,7 +20,7 @@ export interface CommandAck {
  * unchanged: the collector may resend after a lost response.
  *
  * A `rotate_key` acknowledged `success` on a request authenticated by the very key it
- * delivered is the proof the spec asks for before the old key goes: the older keys are
+ * delivered is the proof required before the old key goes (docs/collectors.md): the older keys are
  * deactivated in the same transaction (deactivate-key.ts). An ack sent with the old key
  * proves nothing, and the old keys then simply run out at the end of the grace period.
  */

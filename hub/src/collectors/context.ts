@@ -26,7 +26,7 @@ export function userReference(actor: Actor): string | null {
   return actor.userId === SYSTEM_ACTOR_ID ? null : actor.userId;
 }
 
-/** Milliseconds in an hour, for lifetimes the spec gives in hours. */
+/** Milliseconds in an hour, for lifetimes given in hours. */
 export const HOUR_MS = 3_600_000;
 
 export function addMs(date: Date, ms: number): Date {

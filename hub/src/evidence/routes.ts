@@ -15,8 +15,8 @@ import { buildExport, exportRows, MAX_EXPORT_DETECTIONS } from './build.ts';
 /**
  * `GET /api/v1/export/detections?<search parameters>&reason=…` (docs/evidence-export.md):
  * every detection the search matches (at most 1,000; `page`/`per_page` ignored) as a signed
- * zip. Any signed-in user (they could search the same), 5 a minute (spec `GET
- * /api/v1/export/*`), audited with the reason and the count.
+ * zip. Any signed-in user (they could search the same), 5 a minute (the `GET
+ * /api/v1/export/*` limit), audited with the reason and the count.
  */
 export function evidenceRoutes(deps: HubDeps): Hono<AuthEnv> {
   const app = new Hono<AuthEnv>();

@@ -11,7 +11,7 @@ export interface IndexedEntry {
   watchlistName: string;
   priority: WatchlistPriority;
   ocrTolerant: boolean;
-  /** As typed (normalized plate text) and as matched (spec `plate_normalized`). */
+  /** As typed (normalized plate text) and as matched (`plate_normalized`). */
   plateNumber: string;
   plateNormalized: string;
   notes: string | null;

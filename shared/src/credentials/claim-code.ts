@@ -4,7 +4,7 @@ import { HUMAN_CODE_ALPHABET, compactCode } from './alphabet.ts';
 
 /**
  * Claim code `ALPR-XXXX-XXXX` (docs/collectors.md): 8 symbols from the 31-symbol alphabet,
- * 31^8 ≈ 8.5e11 codes, 8 × log2(31) ≈ 39.6 bits. The spec asks for "about 30 bits"; more is
+ * 31^8 ≈ 8.5e11 codes, 8 × log2(31) ≈ 39.6 bits. About 30 bits would do; more is
  * harmless and the code is also single use, 48-hour and rate limited.
  */
 export const CLAIM_CODE_PREFIX = 'ALPR';

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { timestamptz } from './columns.ts';
 import { users } from './users.ts';
 
-/** Ordered lowest to highest; the spec leaves the values open (documented in docs/database.md). */
+/** Ordered lowest to highest; the values are our choice (docs/database.md). */
 export const watchlistPriorities = ['low', 'medium', 'high', 'critical'] as const;
 export const watchlistPrioritySchema = z.enum(watchlistPriorities);
 export type WatchlistPriority = z.infer<typeof watchlistPrioritySchema>;

@@ -18,8 +18,8 @@ export function deliveryRetry(tries: number, now: Date): DeliveryRetry {
 }
 
 /**
- * A 429's global pause: the platform's retry_after, doubled for every 429 in a row (the
- * spec's "exponential backoff applied globally"), at most 10 minutes.
+ * A 429's global pause: the platform's retry_after, doubled for every 429 in a row (exponential
+ * backoff applied to every chat at once), at most 10 minutes.
  */
 export function pauseAfter429(retryAfterSeconds: number | undefined, consecutive: number): number {
   const base = Math.max(1, retryAfterSeconds ?? 1) * 1000;

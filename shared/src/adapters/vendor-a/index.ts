@@ -13,7 +13,7 @@ import { parsePlates, PLATES_ROOT } from './plates.ts';
 
 /** An alert is a few KB; 1 MiB leaves room for chatty ITS firmware and nothing more. */
 const ALERT_MAX_BYTES = DEFAULT_XML_MAX_BYTES;
-/** A pull list may carry base64 images (our spec): 50-80 KB scenes times a backlog. */
+/** A pull list may carry base64 images (the older documented variant): 50-80 KB scenes times a backlog. */
 const PLATES_MAX_BYTES = 8 * 1024 * 1024;
 /** Up to three pictures of about 200 KB each [A2]; 16 MiB and 16 parts bound the rest. */
 const MULTIPART_LIMITS = { maxBytes: 16 * 1024 * 1024, maxParts: 16 };

@@ -5,7 +5,7 @@
  * confidence is 0. `picName` (18-25 digits, > 2^53) stays a string; it is the detection id,
  * the image name and the cursor.
  *
- * Our spec describes base64 images inside the list; no public sample has them. We
+ * The older documented variant has base64 images inside the list; no captured sample has them. We
  * accept them as optional: `<plateImage>` or `<picData>` (plate crop) and `<sceneImage>` or
  * `<fullSceneImage>` (whole scene), base64 text. Without an inline plate crop the runner
  * fetches `/doc/ui/images/plate/<picName>.jpg`.
