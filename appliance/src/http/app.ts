@@ -1,4 +1,5 @@
 import { Hono } from 'hono';
+import { errorEnvelope } from '@alpr/shared/http/error-envelope';
 import { bodyEdge, errorHandler, type EdgeLog } from './edge.ts';
 
 /**
@@ -9,7 +10,7 @@ import { bodyEdge, errorHandler, type EdgeLog } from './edge.ts';
 export function createApplianceHttpApp(log: EdgeLog, parts: readonly Hono[]): Hono {
   const app = new Hono();
   app.onError(errorHandler(log));
-  app.notFound((c) => c.json({ error: { code: 'not_found', message: 'no such route' } }, 404));
+  app.notFound((c) => c.json(errorEnvelope('not_found', 'no such route'), 404));
   app.use('*', bodyEdge(log));
   for (const part of parts) app.route('/', part);
   return app;

@@ -1,5 +1,6 @@
 import type { MiddlewareHandler } from 'hono';
 import { bodyEncoding } from '@alpr/shared/http/inspect-body';
+import { ApplianceError } from '../errors.ts';
 
 /**
  * CSRF for the setup page's POSTs (docs/security.md "Hostile input"). Any web page a LAN
@@ -16,7 +17,7 @@ export function sameOriginPosts(): MiddlewareHandler {
     const origin = c.req.header('origin');
     const own = new URL(c.req.url).origin;
     const sameOrigin = origin !== undefined ? origin === own : c.req.header('sec-fetch-site') === 'same-origin';
-    if (!sameOrigin) return c.json({ error: { code: 'forbidden', message: 'cross-site request refused' } }, 403);
+    if (!sameOrigin) throw new ApplianceError('forbidden', 'cross-site request refused');
     return next();
   };
 }

@@ -3,6 +3,7 @@ import { checkAtEdge } from '@alpr/shared/http/edge';
 import type { ServerTimeouts } from '@alpr/shared/http/timeouts';
 import { isClientAbort } from '@alpr/shared/http/client-abort';
 import { ABORTED_ENVELOPE, INTERNAL_ENVELOPE, errorEnvelope } from '@alpr/shared/http/error-envelope';
+import { ApplianceError } from '../errors.ts';
 
 type LogFn = (obj: Record<string, unknown>, msg: string) => void;
 /** The logger the edge needs (pino satisfies it). */
@@ -46,9 +47,16 @@ export function bodyEdge(log: EdgeLog): MiddlewareHandler {
   };
 }
 
-/** One error mapping for port 8080: the `{ error: { code, message } }` envelope, never a bare 500 page. */
+/**
+ * One error mapping for port 8080: ApplianceError -> its status, headers and the
+ * `{ error: { code, message } }` envelope; anything else the envelope too, never a bare 500 page.
+ */
 export function errorHandler(log: EdgeLog) {
   return (error: Error, c: Context): Response => {
+    if (error instanceof ApplianceError) {
+      for (const [name, value] of Object.entries(error.headers)) c.header(name, value);
+      return c.json(errorEnvelope(error.code, error.message), error.status as 400);
+    }
     if (isClientAbort(error, c.req.raw)) {
       log.info({ path: c.req.path, method: c.req.method }, 'client aborted mid-request');
       return c.json(ABORTED_ENVELOPE, 400);

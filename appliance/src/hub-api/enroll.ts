@@ -1,6 +1,8 @@
 import type { Dispatcher } from 'undici';
 import {
+  enrollmentRefusalSchema,
   enrollmentResponseSchema,
+  type EnrollmentRefusalReason,
   type ClaimRequest,
   type EnrollmentResponse,
   type ProvisionRequest,
@@ -18,10 +20,10 @@ export type EnrollFailureKind = 'refused' | 'rate_limited' | 'unreachable' | 'ba
 
 export type EnrollResult =
   | { ok: true; enrollment: EnrollmentResponse }
-  | { ok: false; kind: EnrollFailureKind; status?: number; reason?: string; message: string; retryAfterSeconds?: number };
+  | { ok: false; kind: EnrollFailureKind; status?: number; reason?: EnrollmentRefusalReason; message: string; retryAfterSeconds?: number };
 
 /** What the person at the setup page reads for each hub `reason`. */
-const REASON_MESSAGES: Record<string, string> = {
+const REASON_MESSAGES: Partial<Record<EnrollmentRefusalReason, string>> = {
   claim_code_unknown: 'The hub does not know this claim code. Check what you typed (the code is on the collector page of the hub).',
   claim_code_expired: 'This claim code has expired (codes are valid 48 hours). Ask the hub administrator for a new one.',
   claim_code_used: 'This claim code was already used. Ask the hub administrator for a new one.',
@@ -65,9 +67,10 @@ async function postEnrollment(deps: HubEnrollDeps, hubUrl: string, path: string,
 }
 
 function refusal(status: number, headers: Record<string, string | string[] | undefined>, json: unknown, hubUrl: string): EnrollResult {
-  const error = (json as { error?: { message?: unknown; reason?: unknown } } | undefined)?.error;
-  const reason = typeof error?.reason === 'string' ? error.reason : undefined;
-  const hubMessage = typeof error?.message === 'string' ? error.message.slice(0, 300) : undefined;
+  const parsed = enrollmentRefusalSchema.safeParse(json);
+  const error = parsed.success ? parsed.data.error : undefined;
+  const reason = error?.reason;
+  const hubMessage = error?.message?.slice(0, 300);
   if (status === 429) {
     const retry = Number(headerValue(headers['retry-after']));
     const retryAfterSeconds = Number.isFinite(retry) && retry > 0 ? Math.ceil(retry) : undefined;

@@ -1,6 +1,7 @@
 import type { Dispatcher } from 'undici';
 import { parseClaimCode, parseProvisioningToken } from '@alpr/shared/credentials/index';
 import type { EnrollmentResponse } from '@alpr/shared/protocol/collector';
+import type { ApplianceErrorCode } from '../errors.ts';
 import { storeEnrollment } from '../keystore/keystore.ts';
 import type { HardwareIdentity } from '../vault/hardware-identity.ts';
 import { generateDeviceKeyPair } from '../vault/sealed.ts';
@@ -43,7 +44,7 @@ export type EnrollInput = { kind: 'claim'; hubUrl: string; secret: string } | { 
 
 export type EnrollOutcome =
   | { ok: true; claimed: Claimed }
-  | { ok: false; status: number; code: string; message: string; retryAfterSeconds?: number };
+  | { ok: false; status: number; code: ApplianceErrorCode; message: string; retryAfterSeconds?: number };
 
 export async function enroll(deps: EnrollDeps, input: EnrollInput): Promise<EnrollOutcome> {
   const hub = checkHubUrl(input.hubUrl, { allowPlainHttp: deps.allowPlainHttpHub ?? false });

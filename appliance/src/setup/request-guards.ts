@@ -2,6 +2,7 @@ import type { Context, MiddlewareHandler } from 'hono';
 import { getConnInfo } from '@hono/node-server/conninfo';
 import { isIP } from 'node:net';
 import { classifyAddress } from './lan-address.ts';
+import { ApplianceError } from '../errors.ts';
 
 /**
  * The setup page's request guards (docs/setup-page.md "LAN only"):
@@ -22,11 +23,13 @@ export const socketAddress: AddressOf = (c) => {
   }
 };
 
-const forbidden = (c: Context, message: string): Response => c.json({ error: { code: 'forbidden', message } }, 403);
+const forbidden = (message: string): never => {
+  throw new ApplianceError('forbidden', message);
+};
 
 export function lanOnly(addressOf: AddressOf): MiddlewareHandler {
   return async (c, next) => {
-    if (classifyAddress(addressOf(c)) !== 'lan') return forbidden(c, 'the setup interface answers the local network only');
+    if (classifyAddress(addressOf(c)) !== 'lan') return forbidden('the setup interface answers the local network only');
     await next();
   };
 }
@@ -48,7 +51,7 @@ export function isAcceptedHost(hostHeader: string | undefined, extraNames: reado
 
 export function knownHostOnly(extraNames: readonly string[]): MiddlewareHandler {
   return async (c, next) => {
-    if (!isAcceptedHost(c.req.header('host'), extraNames)) return forbidden(c, 'open the setup page by the appliance address');
+    if (!isAcceptedHost(c.req.header('host'), extraNames)) return forbidden('open the setup page by the appliance address');
     await next();
   };
 }

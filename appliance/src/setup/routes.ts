@@ -1,6 +1,7 @@
 import { Hono, type Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import type { DiagnosticsSnapshot } from '../diagnostics/snapshot.ts';
+import { ApplianceError, type ApplianceErrorCode } from '../errors.ts';
 import type { Discovery } from '../discovery/discovery.ts';
 import { createLanDiscovery } from '../discovery/lan-discovery.ts';
 import { sameOriginPosts } from '../http/csrf.ts';
@@ -20,7 +21,8 @@ import { renderSetupPage, type SetupView } from './setup-page.ts';
  * The local setup interface on port 8080 (spec "Local collector interface"): before the
  * claim, `/` is the setup page and `/setup/*` take forms (or JSON); after it, `/` is
  * read-only diagnostics and every `/setup/*` answers 410. Routes validate, call one verb
- * and render; docs/setup-page.md.
+ * and render; docs/setup-page.md. A refusal is an ApplianceError for a JSON client (the
+ * edge renders its body) and the page with the message beside the form for a browser.
  */
 export interface SetupDeps extends EnrollDeps {
   /** main's view: 'claimed' once credentials are loaded (also true after a claim made here). */
@@ -58,7 +60,7 @@ export function setupRoutes(deps: SetupDeps): Hono {
     app.use(path, lanOnly(addressOf), knownHostOnly(deps.hostNames ?? []));
   }
   app.use('/setup/*', async (c, next) => {
-    if (isClaimed()) return c.json({ error: { code: 'gone', message: 'already claimed' } }, 410);
+    if (isClaimed()) throw new ApplianceError('gone', 'already claimed');
     await next();
   });
   app.use('/setup/*', bodyLimit({ maxSize: SETUP_BODY_LIMIT }), sameOriginPosts());
@@ -108,15 +110,16 @@ export function setupRoutes(deps: SetupDeps): Hono {
       const body = await readBody(c);
       const hubUrl = str(body['hub_url']).trim() || (deps.defaultHubUrl ?? '');
       const secret = str(body[secretField]);
-      const refuse = (status: number, code: string, message: string): Promise<Response> | Response => {
-        if (json) return c.json({ error: { code, message } }, status as 400);
+      const refuse = (status: number, code: ApplianceErrorCode, message: string, headers: Record<string, string> = {}): Promise<Response> => {
+        if (json) throw new ApplianceError(code, message, { status, headers });
+        for (const [name, value] of Object.entries(headers)) c.header(name, value);
         const form = kind === 'claim' ? { claim: { code: secret, error: message } } : { provision: { token: secret, error: message } };
         return page(c, status, { hubUrl, ...form });
       };
       const decision = limiter.take(addressOf(c) ?? 'unknown');
       if (!decision.allowed) {
-        c.header('Retry-After', String(decision.retryAfterSeconds));
-        return refuse(429, 'rate_limited', `Too many attempts from this computer. Try again in ${decision.retryAfterSeconds} s.`);
+        const message = `Too many attempts from this computer. Try again in ${decision.retryAfterSeconds} s.`;
+        return refuse(429, 'rate_limited', message, { 'Retry-After': String(decision.retryAfterSeconds) });
       }
       if (enrolling) return refuse(409, 'conflict', 'A claim is already in progress; wait for it to finish.');
       enrolling = true;
@@ -127,8 +130,8 @@ export function setupRoutes(deps: SetupDeps): Hono {
         enrolling = false;
       }
       if (!outcome.ok) {
-        if (outcome.retryAfterSeconds !== undefined) c.header('Retry-After', String(outcome.retryAfterSeconds));
-        return refuse(outcome.status, outcome.code, outcome.message);
+        const headers: Record<string, string> = outcome.retryAfterSeconds !== undefined ? { 'Retry-After': String(outcome.retryAfterSeconds) } : {};
+        return refuse(outcome.status, outcome.code, outcome.message, headers);
       }
       claimedHere = outcome.claimed;
       const { collectorId, keyPrefix, hubUrl: centralUrl } = outcome.claimed;
@@ -139,13 +142,16 @@ export function setupRoutes(deps: SetupDeps): Hono {
   app.post('/setup/cameras', async (c) => {
     const json = wantsJson(c);
     const form = parseCameraForm(await readBody(c));
-    const refuse = (status: number, code: string, errors: string[], values = form.values): Promise<Response> | Response =>
-      json ? c.json({ error: { code, message: errors.join('; ') } }, status as 400) : page(c, status, { camera: { values, errors } });
-    if (!form.ok) return refuse(400, 'bad_request', form.errors);
+    const refuse = (code: ApplianceErrorCode, errors: string[], values = form.values): Promise<Response> => {
+      const error = new ApplianceError(code, errors.join('; '));
+      if (json) throw error;
+      return page(c, error.status, { camera: { values, errors } });
+    };
+    if (!form.ok) return refuse('bad_request', form.errors);
     try {
       await deps.cameras.add(form.entry, form.credentials);
     } catch (error) {
-      if (error instanceof CameraStoreError) return refuse(409, 'conflict', [error.message]);
+      if (error instanceof CameraStoreError) return refuse('conflict', [error.message]);
       throw error;
     }
     deps.log.info({ camera_id: form.camera.id, vendor: form.camera.vendor, host: form.camera.host }, 'camera added on the setup page');
@@ -156,9 +162,10 @@ export function setupRoutes(deps: SetupDeps): Hono {
   app.post('/setup/discover', async (c) => {
     const outcome = await discovery.run();
     if (!outcome.ok) {
-      c.header('Retry-After', String(outcome.retryAfterSeconds));
+      const retryAfter = { 'Retry-After': String(outcome.retryAfterSeconds) };
       const message = `A search ran moments ago; try again in ${outcome.retryAfterSeconds} s.`;
-      if (wantsJson(c)) return c.json({ error: { code: 'rate_limited', message } }, 429);
+      if (wantsJson(c)) throw new ApplianceError('rate_limited', message, { headers: retryAfter });
+      c.header('Retry-After', retryAfter['Retry-After']);
       return page(c, 429, { discovery: { ...(outcome.last ? { result: outcome.last } : {}), error: message } });
     }
     const { devices, interfaces } = outcome.result;
@@ -183,14 +190,17 @@ export function setupRoutes(deps: SetupDeps): Hono {
     const stored = await deps.cameras.storedCredentials(id);
     // The id is the key of the vault entry, the cursors and the buffered rows: it does not change.
     const form = parseCameraForm({ ...(await readBody(c)), id }, stored ?? {});
-    const refuse = (status: number, code: string, errors: string[]): Promise<Response> | Response =>
-      json ? c.json({ error: { code, message: errors.join('; ') } }, status as 400) : page(c, status, { edit: { id, values: form.values, errors } });
-    if (!(await deps.cameras.list()).some((cam) => cam.id === id)) return refuse(404, 'not_found', [`no camera ${id}`]);
-    if (!form.ok) return refuse(400, 'bad_request', form.errors);
+    const refuse = (code: ApplianceErrorCode, errors: string[]): Promise<Response> => {
+      const error = new ApplianceError(code, errors.join('; '));
+      if (json) throw error;
+      return page(c, error.status, { edit: { id, values: form.values, errors } });
+    };
+    if (!(await deps.cameras.list()).some((cam) => cam.id === id)) return refuse('not_found', [`no camera ${id}`]);
+    if (!form.ok) return refuse('bad_request', form.errors);
     try {
       await deps.cameras.update(id, form.entry, form.credentials);
     } catch (error) {
-      if (error instanceof CameraStoreError) return refuse(404, 'not_found', [error.message]);
+      if (error instanceof CameraStoreError) return refuse('not_found', [error.message]);
       throw error;
     }
     probes.delete(id);
@@ -206,7 +216,8 @@ export function setupRoutes(deps: SetupDeps): Hono {
       await deps.cameras.remove(id);
     } catch (error) {
       if (!(error instanceof CameraStoreError)) throw error;
-      return json ? c.json({ error: { code: 'not_found', message: error.message } }, 404) : page(c, 404, { notice: `No camera ${id}.` });
+      if (json) throw new ApplianceError('not_found', error.message);
+      return page(c, 404, { notice: `No camera ${id}.` });
     }
     probes.delete(id);
     deps.log.info({ camera_id: id }, 'camera removed on the setup page');
@@ -225,7 +236,10 @@ export function setupRoutes(deps: SetupDeps): Hono {
       probes.set(id, report);
       return wantsJson(c) ? c.json(report, 200) : page(c, 200);
     }
-    if (!camera) return wantsJson(c) ? c.json({ error: { code: 'not_found', message: `no camera ${id}` } }, 404) : page(c, 404, { notice: `No camera ${id}.` });
+    if (!camera) {
+      if (wantsJson(c)) throw new ApplianceError('not_found', `no camera ${id}`);
+      return page(c, 404, { notice: `No camera ${id}.` });
+    }
     const report = await probeCamera(camera);
     probes.set(id, report);
     return wantsJson(c) ? c.json(report, 200) : page(c, 200);

@@ -11,6 +11,7 @@ import { serve } from '@hono/node-server';
 import type { Test } from 'tap';
 import { SYSTEM_ACTOR } from '../../../hub/src/collectors/context.ts';
 import { createCollector } from '../../../hub/src/collectors/create-collector.ts';
+import { createApplianceHttpApp } from '../http/app.ts';
 import type { TestHub } from '../lifecycle/testing.ts';
 import { fixedIdentity } from '../vault/hardware-identity.ts';
 import { fileCameraStore } from './camera-store.ts';
@@ -62,19 +63,22 @@ export async function startSetup(t: Test, overrides: Partial<SetupDeps> & { seri
       nowMs += ms;
     },
   };
-  const app = setupRoutes({
-    clock,
-    log,
-    identity,
-    dataDir,
-    centralConfigFile,
-    edgeVersion: '0.1.0-test',
-    cameras: fileCameraStore({ dataDir, localConfigFile, identity, now: clock.now }),
-    state: () => (setup.claimed.length > 0 ? 'claimed' : 'unclaimed'),
-    onClaimed: (c) => void setup.claimed.push(c),
-    onCamerasChanged: () => void (setup.camerasChanged += 1),
-    ...overrides,
-  });
+  // Behind the same edge as in production (runtime/local-server.ts): it renders the routes' errors.
+  const app = createApplianceHttpApp(log, [
+    setupRoutes({
+      clock,
+      log,
+      identity,
+      dataDir,
+      centralConfigFile,
+      edgeVersion: '0.1.0-test',
+      cameras: fileCameraStore({ dataDir, localConfigFile, identity, now: clock.now }),
+      state: () => (setup.claimed.length > 0 ? 'claimed' : 'unclaimed'),
+      onClaimed: (c) => void setup.claimed.push(c),
+      onCamerasChanged: () => void (setup.camerasChanged += 1),
+      ...overrides,
+    }),
+  ]);
   const server = serve({ fetch: app.fetch, hostname: '127.0.0.1', port: 0 });
   await new Promise<void>((resolve) => server.once('listening', () => resolve()));
   t.teardown(() => new Promise<void>((resolve) => server.close(() => resolve())));

@@ -84,6 +84,37 @@ export const enrollmentResponseSchema = z.object({
 });
 export type EnrollmentResponse = z.infer<typeof enrollmentResponseSchema>;
 
+/**
+ * Why the hub refused a claim or provision, beside the usual `{ code, message }` as
+ * `error.reason`: an expired and a used claim code are both 410, and the setup page tells
+ * the person at the device a different next step for each.
+ */
+export const ENROLLMENT_REFUSAL_REASONS = [
+  'claim_code_unknown',
+  'claim_code_expired',
+  'claim_code_used',
+  'hardware_already_registered',
+  'hardware_mismatch',
+  'provisioning_token_unknown',
+  'provisioning_token_expired',
+  'provisioning_token_used',
+  'collector_not_claimable',
+  /** 503: the hub has no public URL configured to hand out as `central_url`. */
+  'hub_public_url_unset',
+] as const;
+export type EnrollmentRefusalReason = (typeof ENROLLMENT_REFUSAL_REASONS)[number];
+
+/** A refusal body as the appliance reads it: anything missing or unknown is left out, never fatal. */
+export const enrollmentRefusalSchema = z.object({
+  error: z
+    .object({
+      message: z.string().optional().catch(undefined),
+      reason: z.enum(ENROLLMENT_REFUSAL_REASONS).optional().catch(undefined),
+    })
+    .optional()
+    .catch(undefined),
+});
+
 export const provisionRequestSchema = z.object({
   provisioning_token: z.string().min(1).max(100),
   hardware_id: z.string().min(1).max(100).optional(),

@@ -1,0 +1,58 @@
+import { ENROLLMENT_REFUSAL_REASONS, type EnrollmentRefusalReason } from '@alpr/shared/protocol/collector';
+
+/**
+ * The appliance's one error model for port 8080: a closed set of codes, one class, one
+ * mapping to status and `{ error: { code, message } }` (http/edge.ts `errorHandler`).
+ * Routes and guards throw `ApplianceError`; nothing builds an error body by hand.
+ */
+export const APPLIANCE_ERROR_STATUS = {
+  bad_request: 400,
+  forbidden: 403,
+  not_found: 404,
+  conflict: 409,
+  /** The setup routes once the appliance is claimed. */
+  gone: 410,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  rate_limited: 429,
+  internal: 500,
+  /** The hub accepted a claim but this device could not store its key. */
+  not_stored: 500,
+  /** The hub refused an enrollment for a reason it did not name (the hub's status is relayed). */
+  refused: 400,
+  /** The hub could not be reached, or did not answer like a hub. */
+  unreachable: 502,
+  bad_answer: 502,
+} as const;
+
+export type ApplianceErrorCode = keyof typeof APPLIANCE_ERROR_STATUS | EnrollmentRefusalReason;
+
+/** A named hub refusal keeps the hub's code on the setup page's wire; its status is the hub's. */
+const isRefusalReason = (code: string): code is EnrollmentRefusalReason => (ENROLLMENT_REFUSAL_REASONS as readonly string[]).includes(code);
+
+export interface ApplianceErrorOptions {
+  /** Response headers (Retry-After on a rate limit). */
+  headers?: Record<string, string>;
+  /**
+   * Only for enrollment refusals: the setup page relays the hub's own status (404 unknown
+   * code, 410 expired, 409 bound elsewhere) instead of one status per code.
+   */
+  status?: number;
+}
+
+export class ApplianceError extends Error {
+  override name = 'ApplianceError';
+  readonly code: ApplianceErrorCode;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly #status: number | undefined;
+  constructor(code: ApplianceErrorCode, message: string, options: ApplianceErrorOptions = {}) {
+    super(message);
+    this.code = code;
+    this.headers = options.headers ?? {};
+    this.#status = options.status;
+  }
+  get status(): number {
+    if (this.#status !== undefined) return this.#status;
+    return isRefusalReason(this.code) ? 502 : APPLIANCE_ERROR_STATUS[this.code];
+  }
+}
