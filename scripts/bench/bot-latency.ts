@@ -14,7 +14,9 @@
 import { loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { createAlertHooks } from '../../hub/src/alerts/hooks.ts';
 import { startAlerts } from '../../hub/src/alerts/run.ts';
+import { queueDeliveriesOnRaise } from '../../hub/src/messaging/delivery/enqueue.ts';
 import { createUser } from '../../hub/src/auth/registration.ts';
 import { systemClock } from '../../hub/src/clock.ts';
 import { openDatabase } from '../../hub/src/db/client.ts';
@@ -44,7 +46,9 @@ const log = createLog('error', process.stderr);
 const db = await openDatabase({ url: bench.url, log: createLog('silent'), maxConnections: 10 });
 const hub = await startTestHub({ db });
 const sim = await startBotApi();
-const alerts = await startAlerts({ db, clock: systemClock, log }, { lockTimeoutMs: 30_000, telegram: { cooldownMs: 0 } });
+const hooks = createAlertHooks();
+queueDeliveriesOnRaise(hooks, { cooldownMs: 0 });
+const alerts = await startAlerts({ db, clock: systemClock, log }, { lockTimeoutMs: 30_000, hooks });
 try {
   const user = await createUser(hub.deps, { email: 'op@bench.test', password: 'bench correct horse battery staple', role: 'operator' });
   if (!user) throw new Error('user exists');

@@ -9,22 +9,17 @@ import type { DbSession } from '../db/session.ts';
 import type { AlertEntrySnapshot } from '../db/schema/alerts.ts';
 import { matchPlate, type WatchlistIndex } from '../watchlists/match.ts';
 import { completeItems, type ClaimedItem } from './queue.ts';
-import { enqueueTelegram, type DeliveryPolicy } from '../messaging/delivery/enqueue.ts';
+import type { AlertHooks, RaisedAlert } from './hooks.ts';
+
+export type { RaisedAlert } from './hooks.ts';
 
 const MAX_NOTIFY_IDS = 500;
 
-export interface RaisedAlert {
-  id: string;
-  detectionPk: string;
-  watchlistId: string;
-  plate: string;
-}
-
 /**
- * `telegram`: queue bot deliveries for the new alerts in the same transaction (absent when
- * no bot is configured, so nothing piles up for a worker that does not run).
+ * `hooks`: what other domains do with the new alerts in the same transaction (hooks.ts; the
+ * messaging bot queues its deliveries when a bot is configured).
  */
-export async function raiseAlerts(tx: DbSession, items: readonly ClaimedItem[], index: WatchlistIndex, now: Date, telegram?: DeliveryPolicy): Promise<RaisedAlert[]> {
+export async function raiseAlerts(tx: DbSession, items: readonly ClaimedItem[], index: WatchlistIndex, now: Date, hooks?: AlertHooks): Promise<RaisedAlert[]> {
   const plates = await platesOf(tx, items);
   const rows: { detection_id: string; watchlist_id: string; entry_id: string; match_kind: string; entry: AlertEntrySnapshot }[] = [];
   for (const [pk, plate] of plates) {
@@ -55,7 +50,7 @@ export async function raiseAlerts(tx: DbSession, items: readonly ClaimedItem[], 
       { prepare: true },
     );
     raised = inserted.map((r) => ({ id: String(r.id), detectionPk: String(r.detection_id), watchlistId: r.watchlist_id, plate: plates.get(String(r.detection_id)) ?? '' }));
-    if (telegram) await enqueueTelegram(tx, raised, now, telegram);
+    await hooks?.raisedInTransaction(tx, raised, now);
   }
   await completeItems(tx, items.map((i) => i.id), now);
   for (let i = 0; i < raised.length; i += MAX_NOTIFY_IDS) {

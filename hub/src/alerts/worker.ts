@@ -12,7 +12,7 @@ import { claimItems, failItem, reapStaleClaims, type ClaimedItem } from './queue
 import { raiseAlerts, type RaisedAlert } from './raise.ts';
 import { MAX_ALERT_ATTEMPTS } from './retry.ts';
 import { createWakeableLoop } from '../workers/wakeable-loop.ts';
-import type { DeliveryPolicy } from '../messaging/delivery/enqueue.ts';
+import type { AlertHooks } from './hooks.ts';
 
 /**
  * At most ten passes a second when woken: a busy hub's NOTIFYs (one per stored batch) are
@@ -31,8 +31,8 @@ export interface AlertWorkerOptions {
   reapEveryMs?: number;
   /** Told about every alert raised (tests, metrics); never awaited by the loop. */
   onRaised?: (alerts: readonly RaisedAlert[]) => void;
-  /** Queue messaging-bot deliveries for raised alerts (docs/messaging.md "Delivery"). */
-  telegram?: DeliveryPolicy;
+  /** Run inside each transaction that raises alerts (hooks.ts; the bot's delivery queue). */
+  hooks?: AlertHooks;
 }
 
 export interface AlertWorkerStats {
@@ -78,7 +78,7 @@ export function createAlertWorker(ctx: WatchlistContext, cache: WatchlistCache, 
     for (const item of items) {
       try {
         const index = await cache.index();
-        const raised = await ctx.db.transaction((tx) => raiseAlerts(tx, [item], index, ctx.clock.now(), options.telegram));
+        const raised = await ctx.db.transaction((tx) => raiseAlerts(tx, [item], index, ctx.clock.now(), options.hooks));
         note(raised);
       } catch (err) {
         stats.failures += 1;
@@ -111,7 +111,7 @@ export function createAlertWorker(ctx: WatchlistContext, cache: WatchlistCache, 
     stats.items += items.length;
     try {
       const index = await cache.index();
-      const raised = await ctx.db.transaction((tx) => raiseAlerts(tx, items, index, ctx.clock.now(), options.telegram));
+      const raised = await ctx.db.transaction((tx) => raiseAlerts(tx, items, index, ctx.clock.now(), options.hooks));
       note(raised);
     } catch (err) {
       await settleOneByOne(items, err);

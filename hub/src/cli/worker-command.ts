@@ -5,13 +5,12 @@
  * a hub runs beside it (a PGlite folder opens in one process only; then keep
  * HUB_ALERT_WORKER=on and let the hub run it).
  */
-import { startAlerts } from '../alerts/run.ts';
-import { startDelivery } from '../messaging/delivery/run.ts';
 import { systemClock } from '../clock.ts';
 import { loadHubConfig } from '../config.ts';
 import { openDatabase } from '../db/client.ts';
 import { openImageStore } from '../images/image-store.ts';
 import { createLog } from '../log.ts';
+import { startWorkers } from '../workers/start.ts';
 
 export async function runWorkerCommand(args: readonly string[]): Promise<number> {
   if (args.length > 0) {
@@ -21,20 +20,19 @@ export async function runWorkerCommand(args: readonly string[]): Promise<number>
   const config = loadHubConfig(process.env);
   const log = createLog(config.logLevel, process.stderr);
   const db = await openDatabase({ ...(config.databaseUrl ? { url: config.databaseUrl } : { dataDir: config.pgliteDir }), log, maxConnections: 3 });
-  const alerts = await startAlerts({ db, clock: systemClock, log }, { lockTimeoutMs: config.alertLockTimeoutMs, ...(config.telegram ? { telegram: { cooldownMs: config.telegram.cooldownMs } } : {}) });
   // The bot's deliveries too, when a bot is configured. Crops are read through the image
   // store: this process only reads (the hub alone appends), and an alert's detection was
   // committed with its images' locations, so a crop is readable at once.
   const images = openImageStore(config.imageDir, { db, onError: (err) => log.error({ err }, 'image store') });
-  const delivery = await startDelivery({ db, clock: systemClock, log, image: (sha) => images.get(sha) }, config);
+  const workers = await startWorkers({ db, images, clock: systemClock, log }, config, 'worker');
   process.send?.({ ready: true });
   const signal = await new Promise<NodeJS.Signals>((resolve) => {
     process.once('SIGTERM', () => resolve('SIGTERM'));
     process.once('SIGINT', () => resolve('SIGINT'));
   });
-  log.info({ signal, ...alerts.worker.stats() }, 'alert worker stopping');
+  log.info({ signal, ...workers.alerts?.worker.stats() }, 'alert worker stopping');
   setTimeout(() => process.exit(1), 10_000).unref();
-  await Promise.all([alerts.stop(), delivery?.stop()]);
+  await workers.stop();
   await images.close();
   await db.close();
   return 0;

@@ -6,6 +6,7 @@
  */
 import t from 'tap';
 import { startBotApi } from '../../../../scripts/simulators/telegram-bot-api.ts';
+import { createAlertHooks } from '../../alerts/hooks.ts';
 import { createAlertWorker } from '../../alerts/worker.ts';
 import { someUser } from '../../alerts/testing.ts';
 import { movableClock } from '../../collectors/testing.ts';
@@ -18,6 +19,7 @@ import { subscribe } from '../../watchlists/subscriptions.ts';
 import { createWatchlist } from '../../watchlists/watchlists.ts';
 import { botApi } from '../bot-api.ts';
 import { claimChat, markSending } from './queue.ts';
+import { queueDeliveriesOnRaise } from './enqueue.ts';
 import { createDeliveryWorker } from './worker.ts';
 
 const db = await testDatabase(t);
@@ -34,7 +36,9 @@ const LOCK = 30_000;
 const PUBLIC = 'https://hub.example.test';
 
 const cache = createWatchlistCache(ctx);
-const alertWorker = createAlertWorker(ctx, cache, { telegram: { cooldownMs: COOLDOWN } });
+const hooks = createAlertHooks();
+queueDeliveriesOnRaise(hooks, { cooldownMs: COOLDOWN });
+const alertWorker = createAlertWorker(ctx, cache, { hooks });
 const worker = createDeliveryWorker({ db, clock, log, api: botApi(sim.url, sim.token), image: (sha) => hub.deps.images.get(sha) }, { windowMs: WINDOW, publicUrl: PUBLIC, lockTimeoutMs: LOCK });
 
 // Users: linked and subscribed (1001), muted (1002), in quiet hours (1003), not linked,

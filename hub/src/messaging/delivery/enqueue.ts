@@ -4,16 +4,10 @@
  * together, so a crash can neither lose the items nor queue them twice (alerts are unique
  * per detection and watchlist, and only newly raised ones come here).
  */
+import type { AlertHooks, RaisedAlert } from '../../alerts/hooks.ts';
 import type { DbSession } from '../../db/session.ts';
 import { effectivePreference, type PreferenceRow } from '../effective-preference.ts';
 import { verdictFor, type Candidate } from './eligibility.ts';
-
-export interface NewAlert {
-  id: string;
-  detectionPk: string;
-  watchlistId: string;
-  plate: string;
-}
 
 export interface DeliveryPolicy {
   /** Per-plate cooldown per chat (HUB_TELEGRAM_COOLDOWN_SECONDS). */
@@ -49,7 +43,7 @@ export interface EnqueueCounts {
   suppressed: number;
 }
 
-export async function enqueueTelegram(tx: DbSession, alerts: readonly NewAlert[], now: Date, policy: DeliveryPolicy): Promise<EnqueueCounts> {
+export async function enqueueTelegram(tx: DbSession, alerts: readonly RaisedAlert[], now: Date, policy: DeliveryPolicy): Promise<EnqueueCounts> {
   if (alerts.length === 0) return { pending: 0, suppressed: 0 };
   const rows = await tx.sql<Row>(
     `SELECT v.id AS alert_id, s.user_id, l.chat_id, v.plate, v.detection_pk AS detection_id, l.muted_until,
@@ -115,4 +109,15 @@ async function takeCooldown(tx: DbSession, c: Candidate, now: Date, cooldownMs: 
     [c.chatId, c.plate, c.detectionId, new Date(now.getTime() + cooldownMs).toISOString(), now.toISOString()],
   );
   return rows.length > 0;
+}
+
+/**
+ * Queue bot deliveries for every alert the alert worker raises, in its transaction (the
+ * hook of alerts/hooks.ts). Registered at start-up only when a bot is configured, so
+ * nothing piles up for a delivery worker that does not run.
+ */
+export function queueDeliveriesOnRaise(hooks: AlertHooks, policy: DeliveryPolicy): void {
+  hooks.onRaisedInTransaction(async (tx, raised, now) => {
+    await enqueueTelegram(tx, raised, now, policy);
+  });
 }

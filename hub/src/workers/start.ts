@@ -1,0 +1,98 @@
+/**
+ * The background work of a hub process, started one way by the hub (main.ts) and by
+ * `npm run hub -- worker` (cli/worker-command.ts):
+ *   - both: the alert worker and the bot's delivery worker (docs/alerts.md "Running it"),
+ *     in the hub only while HUB_ALERT_WORKER is on. Deliveries go where alerts go: the bot
+ *     registers its queueing with the alerts (alerts/hooks.ts) before the first claim.
+ *   - the hub only: the daily partition check, retention (it compacts image segments, which
+ *     the hub alone writes) and the bot's inbound side (long polling: the platform answers a
+ *     second poller of one bot with a conflict; or registering the webhook).
+ */
+import type { RunningAlerts } from '../alerts/run.ts';
+import { startAlerts } from '../alerts/run.ts';
+import { createAlertHooks } from '../alerts/hooks.ts';
+import type { Clock } from '../clock.ts';
+import type { HubConfig } from '../config.ts';
+import type { Database } from '../db/client.ts';
+import { ensureUpcomingPartitions } from '../db/partitions.ts';
+import type { ImageStore } from '../images/image-store.ts';
+import type { Log } from '../log.ts';
+import { botApi } from '../messaging/bot-api.ts';
+import { queueDeliveriesOnRaise } from '../messaging/delivery/enqueue.ts';
+import { startDelivery } from '../messaging/delivery/run.ts';
+import type { DeliveryWorker } from '../messaging/delivery/worker.ts';
+import { startPolling } from '../messaging/polling.ts';
+import { TELEGRAM_WEBHOOK_PATH } from '../messaging/routes.ts';
+import { startRetentionSchedule } from '../retention/schedule.ts';
+
+export interface WorkerDeps {
+  db: Database;
+  images: ImageStore;
+  clock: Clock;
+  log: Log;
+}
+
+export interface RunningWorkers {
+  /** Absent when this process does not run the alert worker. */
+  alerts: RunningAlerts | undefined;
+  delivery: DeliveryWorker | undefined;
+  /** Finish the work in hand, then stop; the database and image store stay open. */
+  stop(): Promise<void>;
+}
+
+/** Checked daily so a long-running hub never runs out of partitions for the months ahead. */
+const PARTITION_CHECK_MS = 24 * 3600_000;
+
+export async function startWorkers(deps: WorkerDeps, config: HubConfig, role: 'hub' | 'worker'): Promise<RunningWorkers> {
+  const { db, images, clock, log } = deps;
+  let alerts: RunningAlerts | undefined;
+  let delivery: DeliveryWorker | undefined;
+  if (role === 'worker' || config.alertWorker) {
+    const hooks = createAlertHooks();
+    if (config.telegram) queueDeliveriesOnRaise(hooks, { cooldownMs: config.telegram.cooldownMs });
+    alerts = await startAlerts({ db, clock, log }, { lockTimeoutMs: config.alertLockTimeoutMs, hooks });
+    delivery = await startDelivery({ db, clock, log, image: (sha) => images.get(sha) }, config);
+  }
+  const stops: (() => Promise<void>)[] = [];
+  for (const running of [alerts, delivery]) if (running) stops.push(() => running.stop());
+
+  if (role === 'hub') {
+    const partitionTimer = setInterval(() => {
+      ensureUpcomingPartitions(db, clock.now()).catch((err: unknown) => log.error({ err }, 'partition check failed'));
+    }, PARTITION_CHECK_MS);
+    partitionTimer.unref();
+    stops.push(async () => clearInterval(partitionTimer));
+
+    // Retention (docs/retention.md): daily by default; a second hub process skips a run in progress.
+    if (config.retentionSchedule) {
+      const retention = startRetentionSchedule({ db, images, clock, log }, { schedule: config.retentionSchedule, horizons: config.retention });
+      log.info({ schedule: config.retentionSchedule, next: retention.nextRun()?.toISOString() }, 'retention scheduled');
+      stops.push(() => retention.stop());
+    }
+
+    // The messaging bot's inbound side (docs/messaging.md): long polling, or the webhook route
+    // registered with the platform.
+    const telegram = config.telegram;
+    if (telegram) {
+      const bot = botApi(telegram.apiUrl, telegram.token);
+      if (telegram.mode === 'polling') {
+        const polling = startPolling({ db, clock, log }, bot);
+        stops.push(() => polling.stop());
+      } else {
+        const url = `${config.publicUrl}${TELEGRAM_WEBHOOK_PATH}`;
+        bot
+          .call('setWebhook', { url, secret_token: telegram.webhookSecret, allowed_updates: ['message'] })
+          .then(() => log.info({ url }, 'telegram webhook registered'))
+          .catch((err: unknown) => log.error({ err }, 'telegram setWebhook failed'));
+      }
+    }
+  }
+
+  return {
+    alerts,
+    delivery,
+    async stop() {
+      await Promise.all(stops.map((stop) => stop()));
+    },
+  };
+}
