@@ -49,7 +49,7 @@ const envSchema = z.object({
    * out again (docs/alerts.md): 30 s is ~100 times a normal batch; returned within 40 s.
    */
   HUB_ALERT_LOCK_TIMEOUT_SECONDS: z.coerce.number().int().min(2).max(600).default(30),
-  /** Live channel (`GET /ws`): connections a user may hold at once (spec default 5). */
+  /** Live channel (`GET /ws`): connections a user may hold at once (default 5). */
   HUB_LIVE_MAX_CONNECTIONS_PER_USER: z.coerce.number().int().min(1).max(100).default(5),
   /**
    * Retention (docs/retention.md): when the daily run starts, a cron expression in UTC, or

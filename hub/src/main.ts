@@ -46,7 +46,7 @@ const app = createHubApp({
   config,
 });
 // HTTPS itself when given a certificate (docs/security.md "TLS deployment"): TLS 1.3 only,
-// the spec's "keys travel only over TLS 1.3".
+// because keys travel only over TLS 1.3.
 const tls = config.tls ? { key: readFileSync(config.tls.keyFile), cert: readFileSync(config.tls.certFile), minVersion: 'TLSv1.3' as const } : undefined;
 const server = serve({
   fetch: app.fetch, hostname: config.host, port: config.port,

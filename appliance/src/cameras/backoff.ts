@@ -5,8 +5,8 @@ import type { Random } from './ports.ts';
  * 1 s, 2 s, 4 s ... capped at 60 s, with jitter, reset after a success. Pure: the runner
  * holds the state, draws the random number and logs each attempt.
  *
- * Jitter is +/- 20 % around the nominal step (not "full jitter"): the doubling the spec
- * describes stays visible in the logs, yet an NVR that dropped all its cameras at once
+ * Jitter is +/- 20 % around the nominal step (not "full jitter"): the documented doubling
+ * stays visible in the logs, yet an NVR that dropped all its cameras at once
  * does not get every reconnect in the same millisecond. The jittered delay never exceeds
  * the cap.
  */

@@ -103,7 +103,7 @@ export function openVendorBConsole(config: CameraConfig, deps: { clock: Clock; s
   let lastUpdateId: string | undefined;
   let loadedAt = Number.NEGATIVE_INFINITY;
   // Which API generation the console speaks, learned from its answers: `current` after a
-  // 200 on the current form, `older` after the current form was refused and the spec's
+  // 200 on the current form, `older` after the current form was refused and the
   // older form answered 200. Until then both are tried.
   let queryStyle: 'unknown' | 'current' | 'older' = 'unknown';
   let thumbnailStyle: 'unknown' | 'current' | 'older' = 'unknown';

@@ -18,7 +18,7 @@ import { formValuesOf } from './camera-form.ts';
 import { renderSetupPage, type SetupView } from './setup-page.ts';
 
 /**
- * The local setup interface on port 8080 (spec "Local collector interface"): before the
+ * The local setup interface on port 8080 (docs/setup-page.md): before the
  * claim, `/` is the setup page and `/setup/*` take forms (or JSON); after it, `/` is
  * read-only diagnostics and every `/setup/*` answers 410. Routes validate, call one verb
  * and render; docs/setup-page.md. A refusal is an ApplianceError for a JSON client (the

@@ -1,5 +1,5 @@
 /**
- * The alert worker (spec "Alert queue", "Alert queue item"; docs/alerts.md). Woken by the
+ * The alert worker (docs/alerts.md). Woken by the
  * ingest NOTIFY on `detections`, polling about once a second as the safety net; claims up
  * to 100 items at a time; a stale claim (its worker died) is returned within the lock
  * timeout plus one reaper period (30 s + 10 s by default, under the promised 60 s).
@@ -17,7 +17,7 @@ import type { AlertHooks } from './hooks.ts';
 /**
  * At most ten passes a second when woken: a busy hub's NOTIFYs (one per stored batch) are
  * gathered into one claim, which saves two commits per batch, for at most 100 ms more
- * before an alert (spec: "within seconds"). The first NOTIFY after a quiet spell is served
+ * before an alert (alerts are due within seconds). The first NOTIFY after a quiet spell is served
  * at once.
  */
 export const DEFAULT_MIN_PASS_INTERVAL_MS = 100;

@@ -17,7 +17,7 @@ export interface RateLimitOptions {
   algorithm?: RateAlgorithm;
 }
 
-/** The spec table, for the domains that mount these routes. */
+/** The table of limits (docs/auth.md), for the domains that mount these routes. */
 export const RATE_LIMITS = {
   login: { scope: 'auth.login', limit: 5, windowSeconds: 60, key: 'address' },
   register: { scope: 'auth.register', limit: 3, windowSeconds: 60, key: 'address' },

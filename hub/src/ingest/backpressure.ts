@@ -4,7 +4,7 @@ import type { Backpressure } from '@alpr/shared/protocol/batch';
 export interface LoadMeasurements {
   /** Recent database write latency (ms), e.g. an EWMA over batch transactions. */
   dbWriteLatencyMs: number;
-  /** Pending items in the alert queue (the "detection queue" of the spec). */
+  /** Pending items in the alert queue (the "detection queue" of the backpressure rules, docs/ingest.md). */
   queueDepth: number;
   /** Recent image store write latency (ms). */
   imageStoreLatencyMs: number;

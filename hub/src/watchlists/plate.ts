@@ -9,7 +9,7 @@ export type WatchedPlate = { plate: string; key: string };
 /**
  * A plate as an operator types it (`ab-12 cde`) into what the entry stores: plate text as
  * cameras' reads are normalized (uppercase letters and digits), and the matcher's key, the
- * spec's `plate_normalized` (O/Q/D as 0, I/L as 1, S as 5). Undefined when nothing is left.
+ * stored `plate_normalized` (O/Q/D as 0, I/L as 1, S as 5). Undefined when nothing is left.
  */
 export function watchedPlate(raw: string): WatchedPlate | { error: string } {
   const plate = normalizePlateText(raw);

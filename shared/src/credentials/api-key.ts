@@ -4,11 +4,11 @@ import { TOKEN_BODY_LENGTH, generatePrefixedToken, isWellFormedPrefixedToken } f
 
 /**
  * Collector API key (docs/collectors.md): `alpr_` + 32 CSPRNG bytes as base64url without
- * padding. The spec says "about 49 characters"; the exact length is 5 + 43 = 48.
+ * padding. About 49 characters was the first estimate; the exact length is 5 + 43 = 48.
  */
 export const API_KEY_PREFIX = 'alpr_';
 export const API_KEY_LENGTH = API_KEY_PREFIX.length + TOKEN_BODY_LENGTH;
-/** spec `key_prefix` (max 10): `alpr_` plus 5 characters, enough to tell keys apart in a list. */
+/** `key_prefix` (max 10): `alpr_` plus 5 characters, enough to tell keys apart in a list. */
 export const API_KEY_DISPLAY_PREFIX_LENGTH = 10;
 
 export function generateApiKey(random: RandomSource = cryptoRandom): string {

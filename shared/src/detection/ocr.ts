@@ -6,7 +6,7 @@
 /** Longest `plate_normalized` value the hub stores (string, max 20). */
 export const OCR_NORMALIZED_MAX_LENGTH = 20;
 
-/** spec `plate_normalized`: O, Q, D become 0; I, L become 1; S becomes 5. */
+/** `plate_normalized`: O, Q, D become 0; I, L become 1; S becomes 5. */
 const OCR_SUBSTITUTIONS: Readonly<Record<string, string>> = { O: '0', Q: '0', D: '0', I: '1', L: '1', S: '5' };
 
 /**

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** Heartbeat body (spec "Heartbeat and command"); extra fields are diagnostics. */
+/** Heartbeat body (docs/protocol.md); extra fields are diagnostics. */
 export const heartbeatRequestSchema = z.object({
   uptime_seconds: z.number().int().min(0),
   queue_depth: z.number().int().min(0),

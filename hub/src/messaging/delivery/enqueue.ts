@@ -1,6 +1,6 @@
 /**
- * Queueing bot deliveries for new alerts, inside the alert worker's transaction (spec
- * "Messaging bot notifications" 1): the alert, its live NOTIFY and its queue items commit
+ * Queueing bot deliveries for new alerts, inside the alert worker's transaction
+ * (docs/messaging.md): the alert, its live NOTIFY and its queue items commit
  * together, so a crash can neither lose the items nor queue them twice (alerts are unique
  * per detection and watchlist, and only newly raised ones come here).
  */
