@@ -4,7 +4,7 @@ import type { ClaimRequest, EnrollmentResponse } from '@alpr/shared/protocol/col
 import { auditLog } from '../db/schema/audit-log.ts';
 import { collectors } from '../db/schema/collectors.ts';
 import type { DbSession } from '../db/session.ts';
-import { writeAudit } from './audit.ts';
+import { writeAudit } from '../audit/write.ts';
 import { CollectorError } from './collector-error.ts';
 import type { CollectorContext } from './context.ts';
 import { deviceFromWire, enrollDevice, isUniqueViolation } from './enrollment.ts';
@@ -40,7 +40,7 @@ export async function claim(ctx: CollectorContext, input: ClaimRequest, ip: stri
       await writeAudit(tx, {
         at: now,
         action: 'collector.claimed',
-        actorCollectorId: row.id,
+        actor: { collectorId: row.id },
         targetType: CONSUMED_TARGET,
         targetId: hashSecret(code),
         ip,

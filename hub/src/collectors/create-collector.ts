@@ -1,6 +1,6 @@
 import { generateClaimCode } from '@alpr/shared/credentials/index';
 import { collectors } from '../db/schema/collectors.ts';
-import { writeAudit } from './audit.ts';
+import { writeAudit } from '../audit/write.ts';
 import { addMs, HOUR_MS, userReference, type Actor, type CollectorContext } from './context.ts';
 import { createCollectorInputSchema, type CreateCollectorInput } from './schema.ts';
 
@@ -51,7 +51,7 @@ export async function createCollector(ctx: CollectorContext, actor: Actor, input
       await writeAudit(tx, {
         at: now,
         action: 'collector.created',
-        actorUserId: actor.userId,
+        actor: { userId: actor.userId },
         targetType: 'collector',
         targetId: row.id,
         detail: { site_name: site.siteName, claim_code_expires_at: claimCodeExpiresAt.toISOString() },

@@ -2,7 +2,7 @@ import { and, eq, isNull, lte, ne } from 'drizzle-orm';
 import { apiKeys } from '../db/schema/api-keys.ts';
 import type { DbSession } from '../db/session.ts';
 import { HubError } from '../errors.ts';
-import { writeAudit } from './audit.ts';
+import { writeAudit } from '../audit/write.ts';
 import { isUuid, type Actor, type CollectorContext } from './context.ts';
 
 /**
@@ -50,7 +50,7 @@ export async function deactivateKey(ctx: CollectorContext, actor: Actor, keyId: 
     await writeAudit(tx, {
       at: now,
       action: 'collector.key_deactivated',
-      actorUserId: actor.userId,
+      actor: { userId: actor.userId },
       targetType: 'api_key',
       targetId: row.id,
       detail: { collector_id: row.collectorId, key_prefix: row.keyPrefix, rule: 'admin', proven_by_key_id: proven.id, proven_by_key_prefix: proven.keyPrefix },
@@ -91,7 +91,7 @@ export async function deactivateKeysReplacedBy(
     await writeAudit(tx, {
       at: input.now,
       action: 'collector.key_deactivated',
-      actorCollectorId: input.collectorId,
+      actor: { collectorId: input.collectorId },
       targetType: 'api_key',
       targetId: row.id,
       detail: { collector_id: input.collectorId, key_prefix: row.keyPrefix, rule: 'rotation_acknowledged', command_id: input.commandId, proven_by_key_id: newKey.id, proven_by_key_prefix: newKey.keyPrefix },

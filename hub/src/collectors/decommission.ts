@@ -2,7 +2,7 @@ import { and, eq, isNull } from 'drizzle-orm';
 import { apiKeys } from '../db/schema/api-keys.ts';
 import { collectors } from '../db/schema/collectors.ts';
 import { HubError } from '../errors.ts';
-import { writeAudit } from './audit.ts';
+import { writeAudit } from '../audit/write.ts';
 import type { Actor, CollectorContext } from './context.ts';
 import { lockCollector } from './find-collector.ts';
 
@@ -34,7 +34,7 @@ export async function decommission(
     await writeAudit(tx, {
       at: now,
       action: 'collector.decommissioned',
-      actorUserId: actor.userId,
+      actor: { userId: actor.userId },
       targetType: 'collector',
       targetId: row.id,
       detail: { previous_status: row.status, revoked_keys: revoked.length, reason },

@@ -2,7 +2,7 @@ import { generateClaimCode } from '@alpr/shared/credentials/index';
 import { eq } from 'drizzle-orm';
 import { collectors } from '../db/schema/collectors.ts';
 import { HubError } from '../errors.ts';
-import { writeAudit } from './audit.ts';
+import { writeAudit } from '../audit/write.ts';
 import { addMs, type Actor, type CollectorContext } from './context.ts';
 import { CLAIM_CODE_LIFETIME_MS, type CreatedCollector } from './create-collector.ts';
 import { isUniqueViolation } from './enrollment.ts';
@@ -26,7 +26,7 @@ export async function issueNewClaimCode(ctx: CollectorContext, actor: Actor, col
         await writeAudit(tx, {
           at: now,
           action: 'collector.claim_code_reissued',
-          actorUserId: actor.userId,
+          actor: { userId: actor.userId },
           targetType: 'collector',
           targetId: row.id,
           detail: { claim_code_expires_at: claimCodeExpiresAt.toISOString(), previous_expired: row.claimCodeExpiresAt !== null && row.claimCodeExpiresAt <= now },

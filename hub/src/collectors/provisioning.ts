@@ -4,7 +4,7 @@ import type { EnrollmentResponse, ProvisionRequest } from '@alpr/shared/protocol
 import { collectors } from '../db/schema/collectors.ts';
 import { provisioningTokens } from '../db/schema/provisioning-tokens.ts';
 import { HubError } from '../errors.ts';
-import { writeAudit } from './audit.ts';
+import { writeAudit } from '../audit/write.ts';
 import { CollectorError } from './collector-error.ts';
 import { addMs, HOUR_MS, isUuid, type Actor, type CollectorContext } from './context.ts';
 import { deviceFromWire, enrollDevice, isUniqueViolation } from './enrollment.ts';
@@ -39,7 +39,7 @@ export async function issueProvisioningToken(ctx: CollectorContext, actor: Actor
     await writeAudit(tx, {
       at: now,
       action: 'collector.provisioning_token_issued',
-      actorUserId: actor.userId,
+      actor: { userId: actor.userId },
       targetType: 'collector',
       targetId: collectorId,
       detail: { token_id: row.id, expires_at: expiresAt.toISOString() },
@@ -80,7 +80,7 @@ export async function provision(ctx: CollectorContext, input: ProvisionRequest, 
       await writeAudit(tx, {
         at: now,
         action: 'collector.provisioned',
-        actorCollectorId: collector.id,
+        actor: { collectorId: collector.id },
         targetType: 'collector',
         targetId: collector.id,
         ip,

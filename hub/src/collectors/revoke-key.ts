@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { apiKeys } from '../db/schema/api-keys.ts';
 import { HubError } from '../errors.ts';
-import { writeAudit } from './audit.ts';
+import { writeAudit } from '../audit/write.ts';
 import { isUuid, type Actor, type CollectorContext } from './context.ts';
 import { revokeKeyInputSchema, type RevokeKeyInput } from './schema.ts';
 
@@ -32,7 +32,7 @@ export async function revokeKey(ctx: CollectorContext, actor: Actor, input: Revo
     await writeAudit(tx, {
       at: now,
       action: 'collector.key_revoked',
-      actorUserId: actor.userId,
+      actor: { userId: actor.userId },
       targetType: 'api_key',
       targetId: row.id,
       detail: { collector_id: row.collectorId, key_prefix: row.keyPrefix, reason },

@@ -1,5 +1,5 @@
 import type { RotateKeyPayload } from '@alpr/shared/protocol/collector';
-import { writeAudit } from './audit.ts';
+import { writeAudit } from '../audit/write.ts';
 import { queueCommand } from './commands.ts';
 import { addMs, HOUR_MS, type Actor, type CollectorContext } from './context.ts';
 import { lockCollector, requireActive } from './find-collector.ts';
@@ -58,7 +58,7 @@ export async function rotateKey(ctx: CollectorContext, actor: Actor, input: Rota
     await writeAudit(tx, {
       at: now,
       action: 'collector.key_rotated',
-      actorUserId: actor.userId,
+      actor: { userId: actor.userId },
       targetType: 'collector',
       targetId: row.id,
       detail: { new_key_id: key.keyId, new_key_prefix: key.keyPrefix, old_keys: shortened, grace_period_hours: gracePeriodHours, delivery, command_id: commandId },

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { collectors } from '../db/schema/collectors.ts';
 import { HubError } from '../errors.ts';
-import { writeAudit } from './audit.ts';
+import { writeAudit } from '../audit/write.ts';
 import type { Actor, CollectorContext } from './context.ts';
 import { queueCommand } from './commands.ts';
 import { lockCollector } from './find-collector.ts';
@@ -45,7 +45,7 @@ export async function updateConfig(
     await writeAudit(tx, {
       at: now,
       action: 'collector.config_updated',
-      actorUserId: actor.userId,
+      actor: { userId: actor.userId },
       targetType: 'collector',
       targetId: row.id,
       detail: { config_version: configVersion, command_id: command?.id ?? null },

@@ -1,4 +1,4 @@
-import { writeAudit } from './audit.ts';
+import { writeAudit } from '../audit/write.ts';
 import { queueCommand } from './commands.ts';
 import type { Actor, CollectorContext } from './context.ts';
 import { lockCollector, requireActive } from './find-collector.ts';
@@ -18,7 +18,7 @@ export async function wipeCollector(ctx: CollectorContext, actor: Actor, collect
     await writeAudit(tx, {
       at: now,
       action: 'collector.wipe_queued',
-      actorUserId: actor.userId,
+      actor: { userId: actor.userId },
       targetType: 'collector',
       targetId: row.id,
       detail: { command_id: command.id },
