@@ -8,6 +8,8 @@
 const TEST_FILE = '\\.test\\.tsx?$';
 const TEST_HELPER = '(\\.test-helper\\.tsx?$|/testing/)';
 const TEST_TREE = '^test/';
+// Benchmarks are measurement harnesses that never ship: they may use the tests' sample builders.
+const BENCH = '^scripts/bench/';
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
@@ -56,18 +58,25 @@ module.exports = {
     {
       name: 'test-helpers-only-in-tests',
       comment:
-        'Test helpers (*.test-helper.ts, testing/ folders) are imported only by tests and other test helpers, ' +
-        'so production code never ships a test double.',
+        'Test helpers (*.test-helper.ts, testing/ folders) are imported only by tests, other test helpers and ' +
+        'benchmarks (scripts/bench), so production code never ships a test double.',
       severity: 'error',
-      from: { pathNot: [TEST_FILE, TEST_HELPER, TEST_TREE] },
+      from: { pathNot: [TEST_FILE, TEST_HELPER, TEST_TREE, BENCH] },
       to: { path: TEST_HELPER },
     },
     {
       name: 'production-not-tests',
       comment: 'Production code never imports a test file.',
       severity: 'error',
-      from: { pathNot: [TEST_FILE, TEST_HELPER, TEST_TREE] },
+      from: { pathNot: [TEST_FILE, TEST_HELPER, TEST_TREE, BENCH] },
       to: { path: [TEST_FILE, TEST_TREE] },
+    },
+    {
+      name: 'bench-not-test-files',
+      comment: 'Benchmarks may use test helpers (and helpers under test/), never a test file itself.',
+      severity: 'error',
+      from: { path: BENCH },
+      to: { path: TEST_FILE },
     },
     {
       name: 'no-domain-cycles',
