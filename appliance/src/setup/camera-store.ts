@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import TOML from '@iarna/toml';
 import { cameraConfigSchema, type CameraConfig } from '../cameras/config.ts';
 import type { ConfigTree } from '../config/merge.ts';
+import { ApplianceError } from '../errors.ts';
 import { readLocalLayer } from '../lifecycle/config-layers.ts';
 import { secureDeleteFile } from '../lifecycle/secure-delete.ts';
 import { writeFileAtomic } from '../vault/atomic-file.ts';
@@ -30,11 +31,11 @@ export interface SetupCamera {
 
 export interface SetupCameraStore {
   list(): Promise<SetupCamera[]>;
-  /** Throws CameraStoreError when the id is taken. */
+  /** Throws ApplianceError `conflict` when the id is taken. */
   add(entry: LocalCameraEntry, credentials: CameraCredentials): Promise<void>;
-  /** Replace a camera's entry (same id); non-empty credentials replace the stored ones field by field. Throws CameraStoreError when unknown. */
+  /** Replace a camera's entry (same id); non-empty credentials replace the stored ones field by field. Throws ApplianceError `not_found` when unknown. */
   update(id: string, entry: LocalCameraEntry, credentials: CameraCredentials): Promise<void>;
-  /** Remove the entry and its vaulted credentials. Throws CameraStoreError when unknown. */
+  /** Remove the entry and its vaulted credentials. Throws ApplianceError `not_found` when unknown. */
   remove(id: string): Promise<void>;
   /** The credentials stored for a camera (an edit keeps those not retyped). */
   storedCredentials(id: string): Promise<CameraCredentials | undefined>;
@@ -42,10 +43,6 @@ export interface SetupCameraStore {
   resolve(id: string): Promise<CameraConfig | undefined>;
   /** At claim: every staged credential into the real vault, then the setup vault deleted. */
   moveCredentialsInto(vault: Vault): Promise<number>;
-}
-
-export class CameraStoreError extends Error {
-  override name = 'CameraStoreError';
 }
 
 export interface FileCameraStoreOptions {
@@ -117,11 +114,11 @@ export function fileCameraStore(options: FileCameraStoreOptions): SetupCameraSto
     add: (entry, credentials) =>
       serial(async () => {
         const { layer, cameras } = await localCameras();
-        if (cameras.some((c) => c['id'] === entry['id'])) throw new CameraStoreError(`a camera with id ${String(entry['id'])} already exists`);
+        if (cameras.some((c) => c['id'] === entry['id'])) throw new ApplianceError('conflict', `a camera with id ${String(entry['id'])} already exists`);
         // Credentials first: a TOML entry without its credentials would fail validation at start.
         if (Object.keys(credentials).length > 0) {
           const vault = await stagingVault(true);
-          if (!vault) throw new CameraStoreError('the setup vault could not be created');
+          if (!vault) throw new ApplianceError('internal', 'the setup vault could not be created');
           await putCameraCredentials(vault, String(entry['id']), credentials);
         } else {
           // A secret left by an earlier camera of the same id must not be inherited.
@@ -135,10 +132,10 @@ export function fileCameraStore(options: FileCameraStoreOptions): SetupCameraSto
       serial(async () => {
         const { layer, cameras } = await localCameras();
         const index = cameras.findIndex((c) => c['id'] === id);
-        if (index < 0) throw new CameraStoreError(`no camera ${id}`);
+        if (index < 0) throw new ApplianceError('not_found', `no camera ${id}`);
         if (Object.keys(credentials).length > 0) {
           const vault = await stagingVault(true);
-          if (!vault) throw new CameraStoreError('the setup vault could not be created');
+          if (!vault) throw new ApplianceError('internal', 'the setup vault could not be created');
           await putCameraCredentials(vault, id, { ...cameraCredentials(vault, id), ...credentials });
         }
         const next = { ...layer, cameras: cameras.map((c, i) => (i === index ? { ...entry, id } : c)) };
@@ -148,7 +145,7 @@ export function fileCameraStore(options: FileCameraStoreOptions): SetupCameraSto
     remove: (id) =>
       serial(async () => {
         const { layer, cameras } = await localCameras();
-        if (!cameras.some((c) => c['id'] === id)) throw new CameraStoreError(`no camera ${id}`);
+        if (!cameras.some((c) => c['id'] === id)) throw new ApplianceError('not_found', `no camera ${id}`);
         // The TOML first: a camera still configured without its secret would fail validation at start;
         // a secret briefly without its camera harms nothing.
         await writeFileAtomic(options.localConfigFile, TOML.stringify({ ...layer, cameras: cameras.filter((c) => c['id'] !== id) } as TOML.JsonMap));
@@ -167,7 +164,7 @@ export function fileCameraStore(options: FileCameraStoreOptions): SetupCameraSto
       const vault = await stagingVault(false);
       const stored = vault ? cameraCredentials(vault, id) : undefined;
       const parsed = cameraConfigSchema.safeParse({ ...stored, ...entry });
-      if (!parsed.success) throw new CameraStoreError(`camera ${id}: ${parsed.error.issues[0]?.message ?? 'invalid'}`);
+      if (!parsed.success) throw new ApplianceError('bad_request', `camera ${id}: ${parsed.error.issues[0]?.message ?? 'invalid'}`);
       return parsed.data;
     },
 

@@ -8,7 +8,6 @@ import { sameOriginPosts } from '../http/csrf.ts';
 import type { HeartbeatState } from '../lifecycle/heartbeat-state.ts';
 import { createAttemptLimiter, DEFAULT_ATTEMPT_LIMITS, type AttemptLimits } from './attempt-limiter.ts';
 import { parseCameraForm } from './camera-form.ts';
-import { CameraStoreError } from './camera-store.ts';
 import { renderDiagnosticsPage } from './diagnostics-page.ts';
 import { enroll, type Claimed, type EnrollDeps } from './enroll.ts';
 import { probeCamera, type ProbeReport } from './probe.ts';
@@ -151,7 +150,7 @@ export function setupRoutes(deps: SetupDeps): Hono {
     try {
       await deps.cameras.add(form.entry, form.credentials);
     } catch (error) {
-      if (error instanceof CameraStoreError) return refuse('conflict', [error.message]);
+      if (error instanceof ApplianceError) return refuse(error.code, [error.message]);
       throw error;
     }
     deps.log.info({ camera_id: form.camera.id, vendor: form.camera.vendor, host: form.camera.host }, 'camera added on the setup page');
@@ -200,7 +199,7 @@ export function setupRoutes(deps: SetupDeps): Hono {
     try {
       await deps.cameras.update(id, form.entry, form.credentials);
     } catch (error) {
-      if (error instanceof CameraStoreError) return refuse('not_found', [error.message]);
+      if (error instanceof ApplianceError) return refuse(error.code, [error.message]);
       throw error;
     }
     probes.delete(id);
@@ -215,9 +214,8 @@ export function setupRoutes(deps: SetupDeps): Hono {
     try {
       await deps.cameras.remove(id);
     } catch (error) {
-      if (!(error instanceof CameraStoreError)) throw error;
-      if (json) throw new ApplianceError('not_found', error.message);
-      return page(c, 404, { notice: `No camera ${id}.` });
+      if (!(error instanceof ApplianceError) || json) throw error;
+      return page(c, error.status, { notice: `No camera ${id}.` });
     }
     probes.delete(id);
     deps.log.info({ camera_id: id }, 'camera removed on the setup page');
@@ -231,7 +229,7 @@ export function setupRoutes(deps: SetupDeps): Hono {
     try {
       camera = await deps.cameras.resolve(id);
     } catch (error) {
-      if (!(error instanceof CameraStoreError)) throw error;
+      if (!(error instanceof ApplianceError)) throw error;
       const report: ProbeReport = { cameraId: id, url: '', ok: false, summary: error.message, facts: [] };
       probes.set(id, report);
       return wantsJson(c) ? c.json(report, 200) : page(c, 200);
