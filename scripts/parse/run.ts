@@ -73,9 +73,10 @@ export async function runParse(args: ParseArgs, read: (path: string) => Promise<
     const contentType = args.contentType ?? sniffContentType(body);
     const input = { body, ...(contentType ? { contentType } : {}) };
     if (!args.contentType && args.vendor !== 'vendor_a' && looksLikeUpdatePacket(body)) {
-      // docs/camera-formats.md "vendor_b updates WebSocket": a packet is valid only if its length is exactly 8 + size1 + 8 + size2. The
-      // runtime drops such a packet and keeps the socket; this command is asked about one
-      // file, so it says the file cannot be parsed (exit 2) and why.
+      // docs/camera-formats.md "vendor_b updates WebSocket": a packet is valid only if its length
+      // is exactly 8 + size1 + 8 + size2. The runtime drops such a packet and keeps the socket;
+      // this command is asked about one file, so it says the file cannot be parsed (exit 2) and
+      // why.
       const packet = decodeMessage(body);
       if (!packet.ok) return { ...run, failure: `${file}: vendor_b packet cannot be parsed: ${packet.reason}` };
     }

@@ -1,6 +1,7 @@
 /**
- * Camera wall-clock formats (docs/camera-formats.md "vendor_a time formats"). vendor_a cameras print local time in
- * their configured zone; the offset comes from Intl so DST is right for any IANA zone.
+ * Camera wall-clock formats (docs/camera-formats.md "vendor_a time formats"). vendor_a cameras
+ * print local time in their configured zone; the offset comes from Intl so DST is right for any
+ * IANA zone.
  */
 import { formatterFor } from '../../shared/src/detection/time.ts';
 

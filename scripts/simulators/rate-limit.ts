@@ -2,8 +2,8 @@ import { createMemoryRateLimiter } from '../../shared/src/rate-limit/index.ts';
 
 /**
  * Token bucket for the NVR's image endpoints. vendor_b consoles allow about 10 requests/s
- * and answer 429 beyond (docs/camera-formats.md "vendor_b auth and TLS" ). The clock is injected so a test can
- * freeze time and see exactly `capacity` successes.
+ * and answer 429 beyond (docs/camera-formats.md "vendor_b auth and TLS"). The clock is injected so
+ * a test can freeze time and see exactly `capacity` successes.
  */
 export interface RateLimiter {
   /** True when the request may proceed (a token was taken). */

@@ -5,9 +5,10 @@ import { alertXml, multipartBody, MULTIPART_BOUNDARY, NAMESPACES } from './vendo
 import type { MultipartPart } from './vendor-a-xml.ts';
 
 /**
- * The camera's alarm-server client (docs/camera-formats.md "vendor_a transport and auth", "vendor_a push transport"): POSTs each ANPR event to the
- * configured URL, as plain XML or multipart with the pictures. A failed post is retried a
- * few times with `activePostCount` raised, as the camera re-uploads the same alarm.
+ * The camera's alarm-server client (docs/camera-formats.md "vendor_a transport and auth", "vendor_a
+ * push transport"): POSTs each ANPR event to the configured URL, as plain XML or multipart with the
+ * pictures. A failed post is retried a few times with `activePostCount` raised, as the camera
+ * re-uploads the same alarm.
  */
 
 export type PushFormat = 'xml' | 'multipart' | 'mixed';
@@ -59,7 +60,8 @@ function buildBody(read: PlateRead, uuid: string, config: PushConfig, rng: Rng):
   const xml = (activePostCount: number): string =>
     alertXml(read, { uuid, mac: config.mac, channelId: config.channelId, timezone: config.timezone, activePostCount, namespace, pictures: [...pictures] });
   if (format === 'xml') {
-    // The document still names pictures it does not attach (docs/camera-formats.md "vendor_a push transport"): no images arrive.
+    // The document still names pictures it does not attach (docs/camera-formats.md "vendor_a push
+    // transport"): no images arrive.
     return { contentType: 'application/xml; charset="UTF-8"', bytes: (n) => Buffer.from(xml(n), 'utf8'), images: {} };
   }
   const emptyCrop = chance(rng, config.emptyImageRate) && chance(rng, 0.5);

@@ -4,8 +4,8 @@ import type { PlateRead, Rng } from './plates.ts';
 import type { PlateEntry } from './vendor-a-xml.ts';
 
 /**
- * The camera's read memory and its pull semantics (docs/camera-formats.md "vendor_a pull"). Pure apart from
- * the PRNG it is given: picName assignment, cursor parsing, what a pull returns.
+ * The camera's read memory and its pull semantics (docs/camera-formats.md "vendor_a pull"). Pure
+ * apart from the PRNG it is given: picName assignment, cursor parsing, what a pull returns.
  */
 
 export interface StoredRead extends PlateEntry {

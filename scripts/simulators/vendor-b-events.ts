@@ -2,9 +2,10 @@ import { normalizedPlate, pick, randomInt } from './plates.ts';
 import type { PlateRead, Rng } from './plates.ts';
 
 /**
- * vendor_b event objects and their lifecycle (docs/camera-formats.md "vendor_b event object", "vendor_b plate location", "vendor_b updates WebSocket"): an `add`
- * without plate and with `end: null`, an `update` with the plate metadata, an `update` with
- * `end`. Pure builders; the NVR simulator applies the patches and broadcasts them.
+ * vendor_b event objects and their lifecycle (docs/camera-formats.md "vendor_b event object",
+ * "vendor_b plate location", "vendor_b updates WebSocket"): an `add` without plate and with
+ * `end: null`, an `update` with the plate metadata, an `update` with `end`. Pure builders; the NVR
+ * simulator applies the patches and broadcasts them.
  */
 
 export interface NvrCamera {

@@ -10,7 +10,8 @@ import type { TokenBucket } from './token-bucket.ts';
  * errors, log, keep the detection without the image). The request timeout is the camera
  * client's (`requestTimeoutMs`). vendor_b adds two things: a token bucket in front of
  * every request, and 404 = "not yet" because a thumbnail exists only once its event has
- * ended (docs/camera-formats.md "vendor_b images"), retried until `notFoundWaitMs` (uiprotect waits up to 10 s ).
+ * ended (docs/camera-formats.md "vendor_b images"), retried until `notFoundWaitMs` (uiprotect waits
+ * up to 10 s).
  */
 
 export interface ImageFetchPolicy {

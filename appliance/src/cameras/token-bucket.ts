@@ -2,7 +2,8 @@ import { createMemoryRateLimiter } from '@alpr/shared/rate-limit/index';
 
 /**
  * Token bucket for vendor_b image downloads (consoles rate-limit image
- * downloads, about 10 requests/s: docs/camera-formats.md "vendor_b auth and TLS"). Pure apart from the injected clock.
+ * downloads, about 10 requests/s: docs/camera-formats.md "vendor_b auth and TLS"). Pure apart from
+ * the injected clock.
  *
  * `reserve()` hands out the next slot and says how long to wait for it, so concurrent
  * fetches queue in order instead of polling the bucket.

@@ -2,9 +2,9 @@ import { compareDigitStrings } from '@alpr/shared/adapters/vendor-a/fields';
 import { zoneOffsetMs } from '@alpr/shared/detection/time';
 
 /**
- * vendor_a pull cursor (docs/camera-formats.md "vendor_a pull"): the largest `picName` seen, a digit string of
- * 18-25 digits that starts with the capture time `YYYYMMDDhhmmss` in CAMERA LOCAL time and
- * exceeds 2^53, so it is compared as a string of digits, never as a number.
+ * vendor_a pull cursor (docs/camera-formats.md "vendor_a pull"): the largest `picName` seen, a
+ * digit string of 18-25 digits that starts with the capture time `YYYYMMDDhhmmss` in CAMERA LOCAL
+ * time and exceeds 2^53, so it is compared as a string of digits, never as a number.
  *
  * First start (no stored cursor): a picName-shaped value for "now minus the backlog" in
  * the camera's local time, followed by `0000` (Supergiovane starts from a picName-shaped

@@ -5,8 +5,9 @@ import type { CameraResponse } from './http/transport.ts';
 
 /**
  * The camera's MAC from `GET /ISAPI/System/deviceInfo` (`<macAddress>`), for a vendor_a
- * pull camera configured without one: the pull list carries no MAC (docs/camera-formats.md "vendor_a pull"), yet every
- * detection needs it (normalization rule 2 in docs/normalization.md, dedupe key).
+ * pull camera configured without one: the pull list carries no MAC (docs/camera-formats.md
+ * "vendor_a pull"), yet every detection needs it (normalization rule 2 in docs/normalization.md,
+ * dedupe key).
  */
 export const DEVICE_INFO_PATH = '/ISAPI/System/deviceInfo';
 

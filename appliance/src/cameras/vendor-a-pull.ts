@@ -20,8 +20,8 @@ import type { ParsedDetection } from '@alpr/shared/adapters/types';
  * vendor_a pull (docs/camera-formats.md "vendor_a pull"): every `pollIntervalMs` (default 2 s) POST
  * `<AfterTime><picTime>CURSOR</picTime></AfterTime>` with Digest auth to
  * `/ISAPI/Traffic/channels/{channel}/vehicleDetect/plates` (or GET `?picTime=CURSOR`, the
- * older documented variant, when configured or when the device refuses POST), parse with the shared adapter,
- * fetch each plate image, sink every detection, and only THEN move and store the cursor:
+ * older documented variant, when configured or when the device refuses POST), parse with the shared
+ * adapter, fetch each plate image, sink every detection, and only THEN move and store the cursor:
  * a crash in between re-reads the page (the buffer drops the repeats by detection_id,
  * which is the picName) and never skips one.
  */

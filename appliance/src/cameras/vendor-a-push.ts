@@ -19,13 +19,15 @@ import type { ParsedDetection } from '@alpr/shared/adapters/types';
 /**
  * Camera push receiver (docs/ingest.md), mounted on the appliance's port 8080:
  * `POST /api/v1/ingest/{vendor_a|vendor_b|auto}`. vendor_a cameras post
- * `EventNotificationAlert` XML or multipart with the JPEGs (docs/camera-formats.md "vendor_a push document", "vendor_a push transport"); a relay may post
- * vendor_b event JSON (docs/camera-formats.md "vendor_b event object").
+ * `EventNotificationAlert` XML or multipart with the JPEGs (docs/camera-formats.md "vendor_a push
+ * document", "vendor_a push transport"); a relay may post vendor_b event JSON
+ * (docs/camera-formats.md "vendor_b event object").
  *
  * The camera is answered 2xx only after the sink committed every detection (docs/buffer.md:
  * a detection is acknowledged to the camera only after its insert commits): otherwise 503, and the
- * camera re-uploads (docs/camera-formats.md "vendor_a push document" `activePostCount`). A post without a plate (motion, `unknown`)
- * gets 200 so the camera does not retry it; an unreadable one 400 (a retry would not help).
+ * camera re-uploads (docs/camera-formats.md "vendor_a push document" `activePostCount`). A post
+ * without a plate (motion, `unknown`) gets 200 so the camera does not retry it; an unreadable one
+ * 400 (a retry would not help).
  */
 
 /** An alert is a few KB, a multipart post with three pictures about 200 KB. */

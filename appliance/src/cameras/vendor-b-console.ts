@@ -13,10 +13,10 @@ import type { CameraLog, Clock, Sleep } from './ports.ts';
 import { createTokenBucket } from './token-bucket.ts';
 
 /**
- * One vendor_b console as both runners see it (docs/camera-formats.md "vendor_b auth and TLS", "vendor_b pull", "vendor_b images", "vendor_b camera identity"):
- * the bearer client, the bootstrap (camera id -> MAC, `lastUpdateId`), the events query
- * and thumbnail downloads behind one token bucket, so pull and push never exceed the
- * console's image budget together.
+ * One vendor_b console as both runners see it (docs/camera-formats.md "vendor_b auth and TLS",
+ * "vendor_b pull", "vendor_b images", "vendor_b camera identity"): the bearer client, the bootstrap
+ * (camera id -> MAC, `lastUpdateId`), the events query and thumbnail downloads behind one token
+ * bucket, so pull and push never exceed the console's image budget together.
  */
 
 const bootstrapSchema = z

@@ -13,9 +13,9 @@ import { EVENTS_PAGE, cameraIdsOf, openVendorBConsole, wantedCamera } from './ve
 import type { VendorBConsole } from './vendor-b-console.ts';
 
 /**
- * vendor_b pull (docs/camera-formats.md "vendor_b pull"): every `pollIntervalMs` (default 5 s) GET the events
- * history with `start` = cursor (INCLUSIVE, docs/adapters.md "Pull cursor"), `end` = now,
- * the smart `types` and `smartDetectTypes=licensePlate`. Ended events become detections;
+ * vendor_b pull (docs/camera-formats.md "vendor_b pull"): every `pollIntervalMs` (default 5 s) GET
+ * the events history with `start` = cursor (INCLUSIVE, docs/adapters.md "Pull cursor"), `end` =
+ * now, the smart `types` and `smartDetectTypes=licensePlate`. Ended events become detections;
  * their thumbnails are fetched through the console's token bucket; the cursor (epoch ms)
  * is stored only after the sink took every detection of the reply. Events that come back
  * because the start is inclusive keep their detection_id (the event id): the buffer drops

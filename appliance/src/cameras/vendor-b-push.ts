@@ -16,17 +16,17 @@ import type { VendorBConsole } from './vendor-b-console.ts';
 import { catchUpMessages } from './vendor-b-catch-up.ts';
 
 /**
- * vendor_b push (docs/camera-formats.md "vendor_b updates WebSocket"): the private updates WebSocket
- * `/proxy/protect/ws/updates?lastUpdateId=<bootstrap.lastUpdateId>`, binary packets fed to
- * the shared stream decoder, thumbnails fetched like the pull runner's.
+ * vendor_b push (docs/camera-formats.md "vendor_b updates WebSocket"): the private updates
+ * WebSocket `/proxy/protect/ws/updates?lastUpdateId=<bootstrap.lastUpdateId>`, binary packets fed
+ * to the shared stream decoder, thumbnails fetched like the pull runner's.
  *
- * The socket drops now and then (docs/camera-formats.md "vendor_b updates WebSocket"). Every (re)connect loads the bootstrap again (a fresh
- * `lastUpdateId`, new cameras) and then runs ONE catch-up query over the gap: every smart
- * event since `seenUpTo - catchUpMarginMs` is pushed into the SAME decoder as an `add`
- * before any socket message, so an event whose updates were lost while disconnected is
- * completed from the history, one still in progress is completed by the socket later, and
- * one already emitted is ignored by the decoder (and by the buffer's detection_id check).
- * `seenUpTo` is the appliance time of the last message whose detections were committed;
+ * The socket drops now and then (docs/camera-formats.md "vendor_b updates WebSocket"). Every
+ * (re)connect loads the bootstrap again (a fresh `lastUpdateId`, new cameras) and then runs ONE
+ * catch-up query over the gap: every smart event since `seenUpTo - catchUpMarginMs` is pushed into
+ * the SAME decoder as an `add` before any socket message, so an event whose updates were lost while
+ * disconnected is completed from the history, one still in progress is completed by the socket
+ * later, and one already emitted is ignored by the decoder (and by the buffer's detection_id
+ * check). `seenUpTo` is the appliance time of the last message whose detections were committed;
  * it is stored, so a restart catches up too. The margin (60 s) covers events that started
  * before that message and clock skew between appliance and console.
  */

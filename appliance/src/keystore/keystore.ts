@@ -149,10 +149,10 @@ export interface LoadedApiKey {
 }
 
 /**
- * The key in order of preference (docs/appliance-lifecycle.md): the environment wins (an operator override, e.g. during a manual
- * rotation), else the sealed file. One exception: an environment key that a rotation has
- * since replaced (its prefix is in `replaced_key_prefixes`) is stale and would be refused
- * by the hub once the grace period ends, so the file's key is used and the caller warns.
+ * The key in order of preference (docs/appliance-lifecycle.md): the environment wins (an operator
+ * override, e.g. during a manual rotation), else the sealed file. One exception: an environment key
+ * that a rotation has since replaced (its prefix is in `replaced_key_prefixes`) is stale and would
+ * be refused by the hub once the grace period ends, so the file's key is used and the caller warns.
  * undefined = not claimed. A file that exists but does not open (moved to other hardware,
  * tampered) throws: running unclaimed would hide that.
  */

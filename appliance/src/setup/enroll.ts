@@ -12,10 +12,11 @@ import { checkHubUrl } from './hub-url.ts';
 import type { SetupLog } from './ports.ts';
 
 /**
- * The claim verb (pending -> active; docs/setup-page.md, docs/collectors.md): check what was typed, make the device key pair, ask the hub, store the answer in the
- * key store (sealed key, vault, central layer), move staged camera credentials into the new
- * vault, tell main. The API key exists in clear only in memory between the hub's answer
- * and storeEnrollment; the result carries its prefix only.
+ * The claim verb (pending -> active; docs/setup-page.md, docs/collectors.md): check what was typed,
+ * make the device key pair, ask the hub, store the answer in the key store (sealed key, vault,
+ * central layer), move staged camera credentials into the new vault, tell main. The API key exists
+ * in clear only in memory between the hub's answer and storeEnrollment; the result carries its
+ * prefix only.
  */
 export interface EnrollDeps {
   clock: { now(): Date };

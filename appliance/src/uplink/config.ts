@@ -9,8 +9,8 @@ import { DEFAULT_UPLOAD_TIMEOUTS } from '../hub-api/timeouts.ts';
 
 /**
  * The tunables of the uplink as they may appear in the appliance TOML (`[uplink]`), with
- * the documented values (docs/uplink.md) as defaults. The config module parses this once at start; the hub URL
- * and the key come from elsewhere (claim / vault) and are passed beside it.
+ * the documented values (docs/uplink.md) as defaults. The config module parses this once at start;
+ * the hub URL and the key come from elsewhere (claim / vault) and are passed beside it.
  */
 export const uplinkSettingsSchema = z.object({
   window_seconds: z.number().int().min(MIN_WINDOW_SECONDS).max(MAX_WINDOW_SECONDS).default(DEFAULT_WINDOW_SECONDS),

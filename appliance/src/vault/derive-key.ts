@@ -16,8 +16,8 @@ export interface KeyInputs {
 }
 
 /**
- * The PBKDF2 password is the three inputs (collector id, hardware serial, install time), length-prefixed so that no two different
- * triples can give the same string ("ab"+"c" vs "a"+"bc").
+ * The PBKDF2 password is the three inputs (collector id, hardware serial, install time),
+ * length-prefixed so that no two different triples can give the same string ("ab"+"c" vs "a"+"bc").
  */
 export function keyMaterial(inputs: Omit<KeyInputs, 'salt'>): Buffer {
   const parts = [inputs.collectorId, inputs.hardwareSerial, inputs.installedAt].map((p) => Buffer.from(p, 'utf8'));

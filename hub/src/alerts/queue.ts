@@ -1,6 +1,7 @@
 /**
- * The alert queue's SQL (docs/alerts.md; the queue pattern in docs/conventions.md "Boundaries"): claim with FOR UPDATE SKIP
- * LOCKED, return stale claims, settle items. Times come from the injected clock.
+ * The alert queue's SQL (docs/alerts.md; the queue pattern in docs/conventions.md "Boundaries"):
+ * claim with FOR UPDATE SKIP LOCKED, return stale claims, settle items. Times come from the
+ * injected clock.
  */
 import type { DbSession } from '../db/session.ts';
 import { retryDecision } from './retry.ts';

@@ -1,7 +1,7 @@
 /**
- * A refusal whose body the auth contract fixes (docs/auth.md): `{ "detail": ... }` plus headers. Auth verbs throw
- * it; auth routes and middleware turn it into the response (not the HubError body, because
- * docs/auth.md prescribes `detail` for these endpoints).
+ * A refusal whose body the auth contract fixes (docs/auth.md): `{ "detail": ... }` plus headers.
+ * Auth verbs throw it; auth routes and middleware turn it into the response (not the HubError body,
+ * because docs/auth.md prescribes `detail` for these endpoints).
  */
 export class AuthFailure extends Error {
   readonly status: 400 | 401 | 403 | 409 | 429;

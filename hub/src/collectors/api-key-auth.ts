@@ -102,7 +102,8 @@ export function lastUseIsStale(lastUsedAt: Date | null, lastUsedIp: string | nul
 
 function reject(ctx: CollectorContext, reason: KeyRejection, seen: Record<string, unknown>): HubError {
   // Use of a revoked key is logged with the key prefix, collector id and source address
-  // and may raise an alert (docs/security.md) -> warn. The other refusals are routine (a stale key after rotation).
+  // and may raise an alert (docs/security.md) -> warn. The other refusals are routine (a stale key
+  // after rotation).
   if (reason === 'revoked') ctx.log.warn({ ...seen, reason }, 'revoked collector API key used');
   else ctx.log.info({ ...seen, reason }, 'collector API key refused');
   return new HubError('unauthorized', UNAUTHORIZED_MESSAGE);

@@ -52,7 +52,8 @@ export function ingestRoutes(deps: HubDeps): Hono {
       if (leased) bodyBuffers.give(leased);
     }
   };
-  // The upload path also answers as /api/v1/events/batch (docs/protocol.md); both name one operation.
+  // The upload path also answers as /api/v1/events/batch (docs/protocol.md); both name one
+  // operation.
   for (const path of BATCH_PATHS) uploads.post(path, requireCollector(deps), batch);
   app.route('/', uploads);
 

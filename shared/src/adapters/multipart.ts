@@ -2,8 +2,8 @@
  * A pure multipart/form-data parser (RFC 7578 / RFC 2046) over bytes, for untrusted bodies:
  * camera pushes and the hub's batch upload. Vendor-neutral on purpose.
  *
- * Tolerances, from captured camera traffic (docs/camera-formats.md "vendor_a push transport"): lines may end
- * in LF only; part `Content-Length` headers are ignored (one vendor counts them
+ * Tolerances, from captured camera traffic (docs/camera-formats.md "vendor_a push transport"):
+ * lines may end in LF only; part `Content-Length` headers are ignored (one vendor counts them
  * differently, others omit them); `;filename=` without a space and a trailing `;` are
  * accepted; a part may be empty. A body without its closing `--boundary--` is refused:
  * its last part may be cut short, and a cut JPEG must not be stored as evidence.

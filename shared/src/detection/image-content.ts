@@ -6,7 +6,8 @@ import type { DetectionImages, ImageKind } from './schema.ts';
  * PNG, so those two signatures are the whole list.
  *
  * 4 MiB per image: a 4K full scene at high quality is 1.5-3 MB and a plate crop 10-30 KB
- * (the sizes cameras send); anything larger is not a camera still, and one such image would crowd a batch.
+ * (the sizes cameras send); anything larger is not a camera still, and one such image would crowd a
+ * batch.
  */
 export const MAX_IMAGE_BYTES = 4 * 1024 * 1024;
 

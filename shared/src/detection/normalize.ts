@@ -3,9 +3,9 @@ import { PLATE_TEXT_PATTERN } from './schema.ts';
 import { stripPlateColourPrefix } from './plate-colour.ts';
 
 /**
- * Plate text (normalization rule 1 in docs/normalization.md): uppercase, then keep letters and digits only.
- * "Letters" includes Unicode letters so that a Cyrillic, Arabic or CJK plate is not erased
- * (docs/normalization.md); spaces, dashes, dots and every other separator are dropped, and
+ * Plate text (normalization rule 1 in docs/normalization.md): uppercase, then keep letters and
+ * digits only. "Letters" includes Unicode letters so that a Cyrillic, Arabic or CJK plate is not
+ * erased (docs/normalization.md); spaces, dashes, dots and every other separator are dropped, and
  * so is a leading Chinese plate-colour character (plate-colour.ts).
  * Returns undefined when nothing readable is left or the camera reported `unknown`.
  */
@@ -45,9 +45,9 @@ const DIRECTION_SYNONYMS: Readonly<Record<string, Direction>> = {
 };
 
 /**
- * Direction (normalization rule 4 in docs/normalization.md). vendor_a's `forward`/`reverse` are relative to the camera, not
- * to the site, so they map through a per-camera setting; the default follows ExNVR
- * (forward = approaching = entering). Anything unrecognised is `unknown`.
+ * Direction (normalization rule 4 in docs/normalization.md). vendor_a's `forward`/`reverse` are
+ * relative to the camera, not to the site, so they map through a per-camera setting; the default
+ * follows ExNVR (forward = approaching = entering). Anything unrecognised is `unknown`.
  */
 export function normalizeDirection(
   raw: string | undefined | null,

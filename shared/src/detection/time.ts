@@ -1,7 +1,7 @@
 /**
- * Camera timestamps to UTC (normalization rule 3 in docs/normalization.md). Pure: uses Intl's time-zone data,
- * no clock. Rules (docs/normalization.md): an explicit offset in the payload (`Z`, `+hh:mm`,
- * `+hhmm`) wins; otherwise the wall-clock time is read in the camera's IANA zone; with no
+ * Camera timestamps to UTC (normalization rule 3 in docs/normalization.md). Pure: uses Intl's
+ * time-zone data, no clock. Rules (docs/normalization.md): an explicit offset in the payload (`Z`,
+ * `+hh:mm`, `+hhmm`) wins; otherwise the wall-clock time is read in the camera's IANA zone; with no
  * zone configured it is read as UTC. A suffix that is not a valid offset counts as none.
  */
 

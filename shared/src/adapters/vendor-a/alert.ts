@@ -1,7 +1,8 @@
 /**
- * vendor_a push document `EventNotificationAlert` (docs/camera-formats.md "vendor_a push document") -> one detection.
- * Elements are addressed by path of local names: `ANPR/vehicleType` (a string class) and
- * `ANPR/vehicleInfo/vehicleType` (a numeric size class on ITS models) are different fields.
+ * vendor_a push document `EventNotificationAlert` (docs/camera-formats.md "vendor_a push document")
+ * -> one detection. Elements are addressed by path of local names: `ANPR/vehicleType` (a string
+ * class) and `ANPR/vehicleInfo/vehicleType` (a numeric size class on ITS models) are different
+ * fields.
  */
 import { buildDetection } from '../../detection/build.ts';
 import type { DetectionImages } from '../../detection/schema.ts';

@@ -1,8 +1,8 @@
 /**
- * vendor_a multipart push (docs/camera-formats.md "vendor_a push transport"): find the alert XML among the parts and
- * assign the attached JPEGs to our image kinds. Part names vary by firmware (`anpr.xml`,
- * `ANPR.xml`, `file.xml`, the event type...), so the XML part is found by content type or
- * a leading `<`, and pictures by `pictureInfo` file name/type, Content-ID or part name.
+ * vendor_a multipart push (docs/camera-formats.md "vendor_a push transport"): find the alert XML
+ * among the parts and assign the attached JPEGs to our image kinds. Part names vary by firmware
+ * (`anpr.xml`, `ANPR.xml`, `file.xml`, the event type...), so the XML part is found by content type
+ * or a leading `<`, and pictures by `pictureInfo` file name/type, Content-ID or part name.
  */
 import type { DetectionImages } from '../../detection/schema.ts';
 import type { MultipartPart } from '../multipart.ts';

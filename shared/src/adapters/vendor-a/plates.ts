@@ -1,6 +1,6 @@
 /**
- * vendor_a pull list `<Plates>` (docs/camera-formats.md "vendor_a pull"): zero or more `<Plate>` entries in
- * no guaranteed order, sometimes with an exact copy of an old entry appended. No MAC,
+ * vendor_a pull list `<Plates>` (docs/camera-formats.md "vendor_a pull"): zero or more `<Plate>`
+ * entries in no guaranteed order, sometimes with an exact copy of an old entry appended. No MAC,
  * no confidence, no vehicle attributes: the MAC comes from the camera configuration and the
  * confidence is 0. `picName` (18-25 digits, > 2^53) stays a string; it is the detection id,
  * the image name and the cursor.

@@ -1,7 +1,7 @@
 /**
  * vendor_b updates-socket packets written byte by byte from the documented layout
- * (docs/camera-formats.md "vendor_b updates WebSocket"), NOT produced by `packet-encoder.ts`, so the decoder is checked
- * against the format rather than against our own reading of it:
+ * (docs/camera-formats.md "vendor_b updates WebSocket"), NOT produced by `packet-encoder.ts`, so
+ * the decoder is checked against the format rather than against our own reading of it:
  *
  *   byte 0 packet type (1 action, 2 data) | 1 format (1 JSON, 2 UTF-8 string, 3 raw)
  *   byte 2 deflated (0/1) | 3 reserved, 0 | 4-7 payload size on the wire, uint32 big-endian
@@ -53,8 +53,9 @@ export const CAMERA_DATA = '{"lastMotion":1900000500100,"isMotionDetected":true}
 export const CAMERA_PACKET = bytes(hex('01 01 00 00 00 00 00 7c'), utf8(CAMERA_ACTION), hex('02 01 00 00 00 00 00 34'), utf8(CAMERA_DATA));
 
 /**
- * Packets whose headers disagree with their bytes (docs/camera-formats.md "vendor_b updates WebSocket": "reject anything else"), each with
- * the reason the decoder gives. Built from ADD_PACKET's documented bytes.
+ * Packets whose headers disagree with their bytes (docs/camera-formats.md "vendor_b updates
+ * WebSocket": "reject anything else"), each with the reason the decoder gives. Built from
+ * ADD_PACKET's documented bytes.
  */
 export const MALFORMED_PACKETS: ReadonlyArray<{ name: string; bytes: Uint8Array; reason: RegExp }> = [
   { name: 'one padding byte after the data frame', bytes: bytes([...ADD_PACKET], [0x00]), reason: /packet length 403 does not match the frame sizes \(402\)/ },

@@ -1,10 +1,11 @@
 import { z } from 'zod';
 
 /**
- * The parts of a vendor_b event object (docs/camera-formats.md "vendor_b event object", "vendor_b plate location") this adapter reads.
- * Only the fields we use are checked; unknown fields are dropped, so a firmware that adds
- * or reshapes an unrelated field does not break parsing. Every read field is `nullish`:
- * Protect sends `null` for "not yet known" (e.g. `end` while the event is in progress).
+ * The parts of a vendor_b event object (docs/camera-formats.md "vendor_b event object", "vendor_b
+ * plate location") this adapter reads. Only the fields we use are checked; unknown fields are
+ * dropped, so a firmware that adds or reshapes an unrelated field does not break parsing. Every
+ * read field is `nullish`: Protect sends `null` for "not yet known" (e.g. `end` while the event is
+ * in progress).
  */
 
 const attributeValueSchema = z

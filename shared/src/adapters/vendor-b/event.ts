@@ -68,10 +68,10 @@ export function bestThumbnail(thumbnails: readonly Thumbnail[]): Thumbnail | und
 }
 
 /**
- * Confidence (docs/camera-formats.md "vendor_b plate location"), decided in docs/adapters.md: `group.confidence` is
- * the plate match score, the closest thing to an OCR confidence; the thumbnail `confidence`
- * is the object-detection score (warns it is not OCR) and is used only when there is
- * no group score; the legacy shape has `confidenceLevel`. All are 0..100; an out-of-range
+ * Confidence (docs/camera-formats.md "vendor_b plate location"), decided in docs/adapters.md:
+ * `group.confidence` is the plate match score, the closest thing to an OCR confidence; the
+ * thumbnail `confidence` is the object-detection score (warns it is not OCR) and is used only when
+ * there is no group score; the legacy shape has `confidenceLevel`. All are 0..100; an out-of-range
  * value falls through to the next candidate.
  */
 function pickConfidence(read: PlateRead): number | undefined {
@@ -113,8 +113,9 @@ export function thumbnailFetch(eventId: string | undefined): ImageFetch[] {
 }
 
 /**
- * The camera MAC: the bootstrap map (docs/camera-formats.md "vendor_b camera identity") first; the single configured camera only when it
- * is not pinned to a different camera id, so one camera's MAC is never given to another.
+ * The camera MAC: the bootstrap map (docs/camera-formats.md "vendor_b camera identity") first; the
+ * single configured camera only when it is not pinned to a different camera id, so one camera's MAC
+ * is never given to another.
  */
 function cameraMacOf(cameraId: string | undefined, context: AdapterContext): string | undefined {
   const mapped = cameraId ? context.cameras?.get(cameraId)?.mac : undefined;
@@ -142,7 +143,8 @@ export function evaluateEvent(raw: unknown, context: AdapterContext): EventVerdi
   const built = buildDetection({
     vendor: 'vendor_b',
     sourceId: eventId,
-    // Times are epoch ms UTC (docs/camera-formats.md "vendor_b camera identity"): the best frame when known, else the event start.
+    // Times are epoch ms UTC (docs/camera-formats.md "vendor_b camera identity"): the best frame
+    // when known, else the event start.
     timestamp: epochMsToDate(thumbnail?.clockBestWall ?? undefined) ?? epochMsToDate(event.start ?? undefined),
     cameraId,
     cameraMac: cameraMacOf(cameraId, context),

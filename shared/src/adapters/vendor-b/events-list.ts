@@ -10,10 +10,10 @@ const finiteMs = (v: unknown): number | undefined =>
   typeof v === 'number' && Number.isFinite(v) && v > 0 ? Math.trunc(v) : undefined;
 
 /**
- * The pull response (docs/camera-formats.md "vendor_b pull"): an array of events. Only ended events are yielded; an event
- * still in progress (`end: null`) may not have its plate yet (docs/camera-formats.md "vendor_b pull"), so it is counted
- * as ignored and holds the cursor back to its own `start`, which makes the next poll
- * return it again.
+ * The pull response (docs/camera-formats.md "vendor_b pull"): an array of events. Only ended events
+ * are yielded; an event still in progress (`end: null`) may not have its plate yet
+ * (docs/camera-formats.md "vendor_b pull"), so it is counted as ignored and holds the cursor back
+ * to its own `start`, which makes the next poll return it again.
  *
  * Cursor (docs/adapters.md): the largest `start` among ended events, lowered to the
  * smallest `start` of an in-progress smart event. The runner passes it back as the

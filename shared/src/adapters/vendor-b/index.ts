@@ -17,7 +17,8 @@ export const vendorB: Adapter = {
     try {
       return parseVendorB(input, context);
     } catch (error) {
-      // Defence in depth: the parsers return errors rather than throw (error rule 2 in docs/cameras.md).
+      // Defence in depth: the parsers return errors rather than throw (error rule 2 in
+      // docs/cameras.md).
       return { detections: [], errors: [], ignored: 0, failure: `vendor_b parser fault: ${String(error)}` };
     }
   },

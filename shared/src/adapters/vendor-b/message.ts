@@ -5,9 +5,10 @@ import { frameJson, splitPacket } from './packet.ts';
 
 /**
  * One realtime message, whichever socket it came from: a binary packet of the private
- * updates WebSocket (docs/camera-formats.md "vendor_b updates WebSocket") or a JSON text of the Integration API events WebSocket (docs/camera-formats.md "vendor_b integration WebSocket").
- * `data` is decoded lazily: most private-socket traffic is device state (`camera`, `nvr`...)
- * that we drop after reading the action frame, so we never inflate its data frame.
+ * updates WebSocket (docs/camera-formats.md "vendor_b updates WebSocket") or a JSON text of the
+ * Integration API events WebSocket (docs/camera-formats.md "vendor_b integration WebSocket").
+ * `data` is decoded lazily: most private-socket traffic is device state (`camera`, `nvr`...) that
+ * we drop after reading the action frame, so we never inflate its data frame.
  */
 export interface UpdateMessage {
   action: string;

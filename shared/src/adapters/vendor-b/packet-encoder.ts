@@ -2,9 +2,9 @@ import { deflateSync } from 'node:zlib';
 import { FORMAT_JSON, FORMAT_RAW, FORMAT_STRING, FRAME_ACTION, FRAME_DATA, HEADER_SIZE } from './packet.ts';
 
 /**
- * Encoder for the vendor_b updates WebSocket packet (docs/camera-formats.md "vendor_b updates WebSocket"), the inverse of
- * packet.ts. Tests build fixtures with it and the camera simulator speaks the real
- * protocol with it. Real consoles deflate both frames hence the default.
+ * Encoder for the vendor_b updates WebSocket packet (docs/camera-formats.md "vendor_b updates
+ * WebSocket"), the inverse of packet.ts. Tests build fixtures with it and the camera simulator
+ * speaks the real protocol with it. Real consoles deflate both frames hence the default.
  */
 
 export interface UpdateAction {

@@ -2,10 +2,10 @@ import { inflateSync } from 'node:zlib';
 import { parseJsonBytes } from './json.ts';
 
 /**
- * The private updates WebSocket packet (docs/camera-formats.md "vendor_b updates WebSocket"): an 8-byte header, the action
- * frame, an 8-byte header, the data frame. Header (big-endian): type (1 action, 2 data),
- * payload format (1 JSON, 2 UTF-8 string, 3 raw), deflated (0/1), reserved, uint32 size of
- * the payload as sent (compressed size when deflated).
+ * The private updates WebSocket packet (docs/camera-formats.md "vendor_b updates WebSocket"): an
+ * 8-byte header, the action frame, an 8-byte header, the data frame. Header (big-endian): type (1
+ * action, 2 data), payload format (1 JSON, 2 UTF-8 string, 3 raw), deflated (0/1), reserved, uint32
+ * size of the payload as sent (compressed size when deflated).
  */
 
 export const HEADER_SIZE = 8;
@@ -45,8 +45,9 @@ function readHeader(bytes: Uint8Array, offset: number, expectedType: number): Re
 
 /**
  * Split a packet into its two frames. The total length must be exactly
- * 8 + size1 + 8 + size2: anything else is a truncated or padded packet (docs/camera-formats.md "vendor_b updates WebSocket"). Sizes are
- * checked before any slice, so a huge declared size allocates nothing.
+ * 8 + size1 + 8 + size2: anything else is a truncated or padded packet (docs/camera-formats.md
+ * "vendor_b updates WebSocket"). Sizes are checked before any slice, so a huge declared size
+ * allocates nothing.
  */
 export function splitPacket(bytes: Uint8Array): Result<{ action: Frame; data: Frame }> {
   const first = readHeader(bytes, 0, FRAME_ACTION);

@@ -7,8 +7,9 @@ const isRecord = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /**
- * Top-level fields that only a vendor_b event has (docs/camera-formats.md "vendor_b event object"). `modelKey` and the smart-detect
- * fields are Protect's own words; `metadata` alone is too common to count.
+ * Top-level fields that only a vendor_b event has (docs/camera-formats.md "vendor_b event object").
+ * `modelKey` and the smart-detect fields are Protect's own words; `metadata` alone is too common to
+ * count.
  */
 const EVENT_FIELDS = ['modelKey', 'smartDetectTypes', 'smartDetectEvents'] as const;
 

@@ -36,13 +36,14 @@ export function mergePatch(base: Json, patch: Json, depth = 0): Json {
 type Entry = { state: 'pending'; event: Json } | { state: 'done' };
 
 /**
- * The realtime decoder (docs/camera-formats.md "vendor_b updates WebSocket", "vendor_b integration WebSocket"). `add` is remembered by id, `update` patches merge into
- * it (they carry no camera or start), and the detection is emitted once the merged event
- * has ended and has plate text, once per event id. Per pushed message the outcome counts:
- * a detection when one is emitted; an error for a broken message or an event that turns
- * out invalid; `ignored` for a message that can never yield a detection (another modelKey,
- * `remove`, a non-smart event, an update for an unknown or finished event). A message
- * that is merely held back counts nothing until it is emitted, flushed or evicted.
+ * The realtime decoder (docs/camera-formats.md "vendor_b updates WebSocket", "vendor_b integration
+ * WebSocket"). `add` is remembered by id, `update` patches merge into it (they carry no camera or
+ * start), and the detection is emitted once the merged event has ended and has plate text, once per
+ * event id. Per pushed message the outcome counts: a detection when one is emitted; an error for a
+ * broken message or an event that turns out invalid; `ignored` for a message that can never yield a
+ * detection (another modelKey, `remove`, a non-smart event, an update for an unknown or finished
+ * event). A message that is merely held back counts nothing until it is emitted, flushed or
+ * evicted.
  */
 export class VendorBStream implements PacketStream {
   private readonly entries = new Map<string, Entry>();
@@ -57,7 +58,8 @@ export class VendorBStream implements PacketStream {
     try {
       this.pushInto(packet, outcome);
     } catch (error) {
-      // Defence in depth: a socket reader must survive any packet (error rule 2 in docs/cameras.md).
+      // Defence in depth: a socket reader must survive any packet (error rule 2 in
+      // docs/cameras.md).
       outcome.errors.push({ reason: `vendor_b stream fault: ${String(error)}` });
     }
     return outcome;
