@@ -16,14 +16,21 @@ export function heartbeatIntervalSeconds(config: Pick<HubConfig, 'heartbeatSecon
 export type Connectivity = 'online' | 'offline';
 
 /**
- * Online when the last heartbeat is at most 3 intervals old (with a 60 s interval: 180 s).
- * A collector that never sent one, or that is not active, is offline.
+ * The one online rule, for the collectors API and page (status.ts) and the live feed's
+ * `collector_status` (live/broker.ts), so they cannot contradict each other. Online when the
+ * collector is `active` and its last heartbeat is at most 3 of its own intervals old (the
+ * interval it was told, heartbeatIntervalSeconds above; 180 s at the default 60 s). The
+ * boundary is inclusive: at exactly 3 intervals the third heartbeat is due, not yet missed,
+ * and one sent on time lands a few milliseconds after its due time anyway; offline from the
+ * first millisecond after. A collector that never sent a heartbeat is offline.
  */
 export function connectivity(
-  input: { status: string; lastHeartbeatAt: Date | null; intervalSeconds: number },
+  collector: { status: string; lastHeartbeatAt: Date | null; config: Record<string, unknown> },
+  hub: Pick<HubConfig, 'heartbeatSeconds'>,
   now: Date,
 ): Connectivity {
-  if (input.status !== 'active' || input.lastHeartbeatAt === null) return 'offline';
-  const ageMs = now.getTime() - input.lastHeartbeatAt.getTime();
-  return ageMs <= MISSED_HEARTBEATS_OFFLINE * input.intervalSeconds * 1000 ? 'online' : 'offline';
+  if (collector.status !== 'active' || collector.lastHeartbeatAt === null) return 'offline';
+  const ageMs = now.getTime() - collector.lastHeartbeatAt.getTime();
+  const limitMs = MISSED_HEARTBEATS_OFFLINE * heartbeatIntervalSeconds(hub, collector.config) * 1000;
+  return ageMs <= limitMs ? 'online' : 'offline';
 }

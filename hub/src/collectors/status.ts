@@ -32,7 +32,7 @@ function summarize(ctx: CollectorContext, row: Row, now: Date): CollectorSummary
     siteName: row.siteName,
     siteAddress: row.siteAddress,
     status: row.status,
-    connectivity: connectivity({ status: row.status, lastHeartbeatAt: row.lastHeartbeatAt, intervalSeconds }, now),
+    connectivity: connectivity(row, ctx.config, now),
     heartbeatIntervalSeconds: intervalSeconds,
     lastHeartbeatAt: row.lastHeartbeatAt,
     lastHeartbeat: row.lastHeartbeat,

@@ -14,7 +14,8 @@ import { alertPayload, alertRowsById } from '../alerts/payload.ts';
 import { ALERT_CHANNEL, DETECTIONS_CHANNEL } from '../db/channels.ts';
 import type { Unlisten } from '../db/client.ts';
 import type { Listen } from '../db/listen.ts';
-import { presenceChanges, presenceOf, type CollectorSnapshot, type Presence } from './collector-status.ts';
+import { connectivity } from '../collectors/heartbeat-interval.ts';
+import { presenceChanges, type CollectorSnapshot, type Presence } from './collector-status.ts';
 import { LiveConnection } from './connection.ts';
 import { detectionPayload, detectionRowsById } from './detection-payload.ts';
 import { CLOSE, defaultFeeds, envelope, parseFeed, PROTOCOL_VERSION, type ClientMessage } from './protocol.ts';
@@ -153,8 +154,10 @@ export function createLiveBroker(deps: AuthContext, options: LiveOptions): LiveB
 
   async function pollCollectors(): Promise<void> {
     const now = deps.clock.now();
-    const rows = await deps.db.sql<{ id: string; site_name: string; last_heartbeat_at: Date | null; last_heartbeat: { cameras_online?: number; cameras_total?: number } | null }>(
-      `SELECT id, site_name, last_heartbeat_at, last_heartbeat FROM collectors WHERE status = 'active'`,
+    const rows = await deps.db.sql<{
+      id: string; site_name: string; last_heartbeat_at: Date | null; last_heartbeat: { cameras_online?: number; cameras_total?: number } | null; config: Record<string, unknown>;
+    }>(
+      `SELECT id, site_name, last_heartbeat_at, last_heartbeat, config FROM collectors WHERE status = 'active'`,
     );
     const current = new Map<string, { presence: Presence; snapshot: CollectorSnapshot }>();
     for (const r of rows) {
@@ -162,7 +165,7 @@ export function createLiveBroker(deps: AuthContext, options: LiveOptions): LiveB
         id: r.id, name: r.site_name, lastHeartbeatAt: r.last_heartbeat_at ? new Date(r.last_heartbeat_at) : null,
         camerasOnline: r.last_heartbeat?.cameras_online ?? null, camerasTotal: r.last_heartbeat?.cameras_total ?? null,
       };
-      current.set(r.id, { presence: presenceOf(snapshot.lastHeartbeatAt, now, deps.config.heartbeatSeconds), snapshot });
+      current.set(r.id, { presence: connectivity({ status: 'active', lastHeartbeatAt: snapshot.lastHeartbeatAt, config: r.config }, deps.config, now), snapshot });
     }
     const changes = presence ? presenceChanges(presence, current) : [];
     presence = new Map([...current].map(([id, v]) => [id, v.presence]));

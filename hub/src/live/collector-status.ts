@@ -1,10 +1,9 @@
 /**
- * Collector online/offline for the `collectors:status` feed (docs/live.md "Collector
- * status"). Pure: a collector is online while its last heartbeat is younger than three
- * heartbeat intervals (3 x 60 s by default: two lost heartbeats are weather, three are an
- * outage), offline otherwise or when it never sent one.
+ * Collector online/offline changes for the `collectors:status` feed (docs/live.md "Collector
+ * status"). Pure. Whether a collector is online is collectors/heartbeat-interval.ts's
+ * `connectivity`, the rule the collectors API and page use too.
  */
-export const MISSED_HEARTBEATS_OFFLINE = 3;
+import type { Connectivity } from '../collectors/heartbeat-interval.ts';
 
 export interface CollectorSnapshot {
   id: string;
@@ -14,12 +13,7 @@ export interface CollectorSnapshot {
   camerasTotal: number | null;
 }
 
-export type Presence = 'online' | 'offline';
-
-export function presenceOf(lastHeartbeatAt: Date | null, now: Date, heartbeatSeconds: number): Presence {
-  if (!lastHeartbeatAt) return 'offline';
-  return now.getTime() - lastHeartbeatAt.getTime() < MISSED_HEARTBEATS_OFFLINE * heartbeatSeconds * 1000 ? 'online' : 'offline';
-}
+export type Presence = Connectivity;
 
 export interface PresenceChange {
   collector: CollectorSnapshot;

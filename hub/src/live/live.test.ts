@@ -179,7 +179,7 @@ t.test('collector status: admins hear a collector go offline after 3 missed hear
   await a.next('connected');
   await db.sql(`UPDATE collectors SET last_heartbeat_at = $2 WHERE id = $1`, [collector.collectorId, ctx.clock.now().toISOString()]);
   await broker.pollCollectors();
-  ctx.clock.advance(3 * 60_000);
+  ctx.clock.advance(3 * 60_000 + 1);
   await broker.pollCollectors();
   const offline = await a.next('collector_status');
   t.match(offline.payload, { collector_id: collector.collectorId, status: 'offline', previous_status: 'online' });
@@ -191,6 +191,31 @@ t.test('collector status: admins hear a collector go offline after 3 missed hear
   await viewer.next('connected');
   await sleep(100);
   t.same(viewer.all('collector_status'), [], 'viewers never see it');
+});
+
+t.test('collector status: the live feed and the collectors API agree at the boundary, on the collector\'s own interval', async (t) => {
+  // A pushed 20 s interval (the hub default is 60 s): offline after 60 s, in both.
+  await db.sql(`UPDATE collectors SET config = config || '{"heartbeat_interval_seconds": 20}'::jsonb, last_heartbeat_at = $2 WHERE id = $1`, [collector.collectorId, ctx.clock.now().toISOString()]);
+  t.teardown(() => db.sql(`UPDATE collectors SET config = config - 'heartbeat_interval_seconds' WHERE id = $1`, [collector.collectorId]));
+  const a = await client(admin);
+  await a.next('connected');
+  await broker.pollCollectors();
+  const api = async (): Promise<unknown> => ((await (await send(ctx, admin, 'GET', `/api/v1/admin/collectors/${collector.collectorId}`)).json()) as { connectivity: unknown }).connectivity;
+
+  ctx.clock.advance(3 * 20_000);
+  await broker.pollCollectors();
+  t.equal(await api(), 'online', 'API: exactly 3 intervals is online');
+  await sleep(100);
+  t.same(a.all('collector_status'), [], 'live: still online, no change sent');
+
+  ctx.clock.advance(1);
+  await broker.pollCollectors();
+  t.equal(await api(), 'offline', 'API: 1 ms later offline');
+  t.match((await a.next('collector_status')).payload, { collector_id: collector.collectorId, status: 'offline', previous_status: 'online' }, 'live: offline at the same instant');
+  await db.sql(`UPDATE collectors SET last_heartbeat_at = $2 WHERE id = $1`, [collector.collectorId, ctx.clock.now().toISOString()]);
+  await broker.pollCollectors();
+  t.equal(await api(), 'online');
+  t.match((await a.next('collector_status')).payload, { status: 'online', previous_status: 'offline' });
 });
 
 t.test('logout ends the live connection at the next ping', async (t) => {
