@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # `npm test`: type check, import rules (.dependency-cruiser.cjs), formatting (Prettier), comments
-# that cite documents outside the repo (scripts/test/no-outside-citations.mjs), then every tap test, on the best database this machine has.
+# citing documents outside the repo (scripts/test/no-outside-citations.mjs), then every tap
+# test, on the best database this machine has.
 #   - DATABASE_URL set: that server (CI sets it; so can a developer).
 #   - otherwise, PostgreSQL server binaries installed: a throwaway cluster on loopback
 #     (scripts/test-postgres.sh), stopped again afterwards when this script started it.
