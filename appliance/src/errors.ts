@@ -23,7 +23,25 @@ export const APPLIANCE_ERROR_STATUS = {
   /** The hub could not be reached, or did not answer like a hub. */
   unreachable: 502,
   bad_answer: 502,
+  // The vault and the key store: these never reach HTTP (a 500 if one did), but callers act
+  // on them: `not_claimed` starts the appliance unclaimed, the others make the stored
+  // enrollment unusable and are shown on the diagnostics page as they are.
+  /** No vault.json / credentials.enc: the appliance is not claimed (or was wiped). */
+  not_claimed: 500,
+  /** The derived key does not open the vault: other hardware, collector id or install time. */
+  device_mismatch: 500,
+  /** A sealed entry failed authentication: the file was edited or is corrupt. */
+  tampered: 500,
+  /** The file is not the JSON shape we write. */
+  corrupt: 500,
+  /** No usable hardware serial could be read. */
+  no_hardware_serial: 500,
+  /** A sealed credential from the hub could not be opened with the device key. */
+  sealed_unreadable: 500,
 } as const;
+
+export const VAULT_ERROR_CODES = ['not_claimed', 'device_mismatch', 'tampered', 'corrupt', 'no_hardware_serial', 'sealed_unreadable'] as const;
+export type VaultErrorCode = (typeof VAULT_ERROR_CODES)[number];
 
 export type ApplianceErrorCode = keyof typeof APPLIANCE_ERROR_STATUS | EnrollmentRefusalReason;
 
@@ -56,3 +74,7 @@ export class ApplianceError extends Error {
     return isRefusalReason(this.code) ? 502 : APPLIANCE_ERROR_STATUS[this.code];
   }
 }
+
+/** A vault or key store failure (one of VAULT_ERROR_CODES). */
+export const isVaultError = (error: unknown): error is ApplianceError & { code: VaultErrorCode } =>
+  error instanceof ApplianceError && (VAULT_ERROR_CODES as readonly string[]).includes(error.code);

@@ -7,7 +7,7 @@ import { writeInitialLayer } from '../lifecycle/central-layer.ts';
 import { secureDeleteFile } from '../lifecycle/secure-delete.ts';
 import { writeFileAtomic } from '../vault/atomic-file.ts';
 import { storeDeviceSecretKey } from '../vault/credentials.ts';
-import { VaultError } from '../vault/errors.ts';
+import { ApplianceError } from '../errors.ts';
 import type { DeviceKeyPair } from '../vault/sealed.ts';
 import { createVault, openVault, vaultFileOf, type Vault, type VaultContext } from '../vault/vault.ts';
 
@@ -110,7 +110,7 @@ export async function replaceStoredApiKey(
   return { previousPrefix, keyPrefix };
 }
 
-/** The stored enrollment and the open vault; VaultError('not_found') when not claimed. */
+/** The stored enrollment and the open vault; ApplianceError('not_claimed') when not claimed. */
 export async function loadEnrollment(ctx: VaultContext): Promise<{ enrollment: StoredEnrollment; vault: Vault }> {
   const text = await readCredentialsFile(ctx.dataDir);
   const vault = await openVault(ctx);
@@ -121,19 +121,19 @@ async function readCredentialsFile(dataDir: string): Promise<string> {
   try {
     return await readFile(credentialsFileOf(dataDir), 'utf8');
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new VaultError('not_found', `no ${CREDENTIALS_FILE}: not claimed`);
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new ApplianceError('not_claimed', `no ${CREDENTIALS_FILE}: not claimed`);
     throw error;
   }
 }
 
 function openEnrollment(dataDir: string, text: string, vault: Vault): StoredEnrollment {
   const file = fileSchema.safeParse(safeJson(text));
-  if (!file.success) throw new VaultError('corrupt', `${credentialsFileOf(dataDir)} is not a credentials file`);
+  if (!file.success) throw new ApplianceError('corrupt', `${credentialsFileOf(dataDir)} is not a credentials file`);
   const opened = vault.open(KEYSTORE_PURPOSE, file.data.sealed, CREDENTIALS_FILE);
   const enrollment = sealedSecretsSchema.safeParse(safeJson(Buffer.from(opened).toString('utf8')));
-  if (!enrollment.success) throw new VaultError('corrupt', `${CREDENTIALS_FILE} holds no enrollment`);
+  if (!enrollment.success) throw new ApplianceError('corrupt', `${CREDENTIALS_FILE} holds no enrollment`);
   if (enrollment.data.collector_id !== vault.collectorId) {
-    throw new VaultError('tampered', `${CREDENTIALS_FILE} belongs to another collector than the vault`);
+    throw new ApplianceError('tampered', `${CREDENTIALS_FILE} belongs to another collector than the vault`);
   }
   return enrollment.data;
 }
@@ -161,7 +161,7 @@ export async function loadApiKey(ctx: VaultContext, environmentKey: string | und
   try {
     ({ enrollment } = await loadEnrollment(ctx));
   } catch (error) {
-    if (!(error instanceof VaultError && error.code === 'not_found')) {
+    if (!(error instanceof ApplianceError && error.code === 'not_claimed')) {
       if (environmentKey) return { apiKey: environmentKey, source: 'environment', keyPrefix: apiKeyPrefix(environmentKey) };
       throw error;
     }

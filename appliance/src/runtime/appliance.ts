@@ -14,7 +14,7 @@ import { openCappedLogFile, type CappedLogFile } from '../log-file.ts';
 import { openSetupVault } from '../setup/camera-store.ts';
 import type { AddressOf } from '../setup/request-guards.ts';
 import { systemTimers } from '../uplink/ports.ts';
-import { VaultError } from '../vault/errors.ts';
+import { isVaultError } from '../errors.ts';
 import type { HardwareIdentity } from '../vault/hardware-identity.ts';
 import type { Vault } from '../vault/vault.ts';
 import { resolveDiskCap, type DiskSpace } from './disk-cap.ts';
@@ -88,7 +88,7 @@ export function createAppliance(environment: ApplianceEnvironment, deps: Applian
         vault = await openSetupVault(environment.dataDir, deps.identity);
       } catch (error) {
         // Same decision as the enrollment: shown, not fatal; cameras needing those secrets fail validation (ConfigError).
-        if (!(error instanceof VaultError)) throw error;
+        if (!isVaultError(error)) throw error;
         log?.error({ problem: error.message }, 'setup vault unusable: re-enter the camera credentials on the setup page');
       }
     }

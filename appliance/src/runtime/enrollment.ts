@@ -1,6 +1,6 @@
 import { apiKeyPrefix } from '@alpr/shared/credentials/index';
 import { loadEnrollment, type StoredEnrollment } from '../keystore/keystore.ts';
-import { VaultError, type VaultErrorCode } from '../vault/errors.ts';
+import { isVaultError, type VaultErrorCode } from '../errors.ts';
 import type { HardwareIdentity } from '../vault/hardware-identity.ts';
 import type { Vault } from '../vault/vault.ts';
 
@@ -16,8 +16,9 @@ import type { Vault } from '../vault/vault.ts';
  *   provisioning token), the problem is logged at error level on every start and shown on
  *   `/api/v1/status` and the page until a claim replaces the file.
  *
- * Anything that is not a VaultError (permission denied, I/O error) is a startup error:
- * the appliance cannot tell whether it is claimed, and guessing "unclaimed" would hide it.
+ * Anything that is not a vault error (`isVaultError`), such as permission denied or an I/O
+ * error, is a startup error: the appliance cannot tell whether it is claimed, and guessing
+ * "unclaimed" would hide it.
  */
 export type EnrollmentState =
   | { state: 'claimed'; enrollment: StoredEnrollment; vault: Vault }
@@ -33,8 +34,8 @@ export async function readEnrollment(ctx: { dataDir: string; identity: HardwareI
     const { enrollment, vault } = await loadEnrollment(ctx);
     return { state: 'claimed', enrollment, vault };
   } catch (error) {
-    if (error instanceof VaultError) {
-      if (error.code === 'not_found') return { state: 'unclaimed' };
+    if (isVaultError(error)) {
+      if (error.code === 'not_claimed') return { state: 'unclaimed' };
       return { state: 'unusable', code: error.code, problem: error.message };
     }
     throw new ApplianceStartError(`cannot read the stored enrollment in ${ctx.dataDir}: ${(error as Error).message}`, { cause: error });

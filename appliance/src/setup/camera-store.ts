@@ -8,7 +8,6 @@ import { readLocalLayer } from '../lifecycle/config-layers.ts';
 import { secureDeleteFile } from '../lifecycle/secure-delete.ts';
 import { writeFileAtomic } from '../vault/atomic-file.ts';
 import { cameraCredentials, putCameraCredentials, type CameraCredentials } from '../vault/credentials.ts';
-import { VaultError } from '../vault/errors.ts';
 import type { HardwareIdentity } from '../vault/hardware-identity.ts';
 import { createVault, openVault, vaultFileOf, type Vault, type VaultContext } from '../vault/vault.ts';
 import type { LocalCameraEntry } from './camera-form.ts';
@@ -65,7 +64,7 @@ export async function openSetupVault(dataDir: string, identity: HardwareIdentity
   try {
     return await openVault(setupVaultContext(dataDir, identity));
   } catch (error) {
-    if (error instanceof VaultError && error.code === 'not_found') return undefined;
+    if (error instanceof ApplianceError && error.code === 'not_claimed') return undefined;
     throw error;
   }
 }

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { openSealed } from './sealed.ts';
-import { VaultError } from './errors.ts';
+import { ApplianceError } from '../errors.ts';
 import type { Vault } from './vault.ts';
 
 /**
@@ -25,7 +25,7 @@ export const storeDeviceSecretKey = (vault: Vault, secretKey: Uint8Array): Promi
 
 export function deviceSecretKey(vault: Vault): Uint8Array {
   const key = vault.get(DEVICE_KEY_ENTRY);
-  if (!key) throw new VaultError('not_found', 'the vault holds no device key: re-claim the appliance');
+  if (!key) throw new ApplianceError('not_claimed', 'the vault holds no device key: re-claim the appliance');
   return key;
 }
 
@@ -46,6 +46,6 @@ function parseCredentials(bytes: Uint8Array, what: string): CameraCredentials {
   try {
     return cameraCredentialsSchema.parse(JSON.parse(Buffer.from(bytes).toString('utf8')));
   } catch {
-    throw new VaultError('corrupt', `${what}: not {username?, password?, token?}`);
+    throw new ApplianceError('corrupt', `${what}: not {username?, password?, token?}`);
   }
 }

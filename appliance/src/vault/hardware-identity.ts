@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import si from 'systeminformation';
-import { VaultError } from './errors.ts';
+import { ApplianceError } from '../errors.ts';
 
 /**
  * The hardware serial that binds the vault to this device (docs/protocol.md).
@@ -71,7 +71,7 @@ export function hardwareIdentity(sources: HardwareSources = realSources): Hardwa
       }
       if (isUsableSerial(value)) return `${label}:${value.trim()}`;
     }
-    throw new VaultError('no_hardware_serial', 'no hardware serial: DMI serial, hardware UUID and /etc/machine-id are all missing');
+    throw new ApplianceError('no_hardware_serial', 'no hardware serial: DMI serial, hardware UUID and /etc/machine-id are all missing');
   };
 }
 

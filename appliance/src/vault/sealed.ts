@@ -1,6 +1,6 @@
 import nacl from 'tweetnacl';
 import { openSealedBox } from '@alpr/shared/protocol/sealed-box';
-import { VaultError } from './errors.ts';
+import { ApplianceError } from '../errors.ts';
 
 /**
  * The device half of the sealed box (shared/src/protocol/sealed-box.ts holds the
@@ -22,7 +22,7 @@ export function generateDeviceKeyPair(): DeviceKeyPair {
 export function openSealed(sealedBase64: string, deviceSecretKey: Uint8Array): Uint8Array {
   const opened = openSealedBox(sealedBase64, deviceSecretKey);
   if (opened.ok) return opened.message;
-  throw new VaultError(
+  throw new ApplianceError(
     'sealed_unreadable',
     opened.problem === 'too_short'
       ? 'sealed credential is too short'

@@ -48,7 +48,7 @@ t.test('moved to another device, or with another collector id, the vault does no
   const other = await tempDir(t);
   await cp(dir, other, { recursive: true });
   await t.rejects(openVault({ dataDir: other, identity: fixedIdentity('serial:SN-B') }), {
-    name: 'VaultError',
+    name: 'ApplianceError',
     code: 'device_mismatch',
     message: /does not open on this device: hardware serial, collector id or install time differ/,
   });
@@ -58,7 +58,7 @@ t.test('moved to another device, or with another collector id, the vault does no
   await t.rejects(openVault({ dataDir: dir, identity: fixedIdentity('serial:SN-A') }), { code: 'device_mismatch' }, 'wrong collector id');
   await writeFile(vaultFileOf(dir), JSON.stringify({ ...file, installed_at: '2020-01-01T00:00:00.000Z' }));
   await t.rejects(openVault({ dataDir: dir, identity: fixedIdentity('serial:SN-A') }), { code: 'device_mismatch' }, 'wrong install time');
-  await t.rejects(openVault({ dataDir: await tempDir(t), identity: fixedIdentity('x') }), { code: 'not_found' });
+  await t.rejects(openVault({ dataDir: await tempDir(t), identity: fixedIdentity('x') }), { code: 'not_claimed' });
 });
 
 t.test('a tampered entry fails authentication; an entry moved to another name does not open', async (t) => {

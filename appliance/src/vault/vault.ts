@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { writeFileAtomic } from './atomic-file.ts';
 import { deriveMasterKey, subkey, VAULT_KDF } from './derive-key.ts';
-import { VaultError } from './errors.ts';
+import { ApplianceError } from '../errors.ts';
 import type { HardwareIdentity } from './hardware-identity.ts';
 import { openBox, sealBox } from './secretbox.ts';
 
@@ -39,7 +39,7 @@ export interface Vault {
   readonly installedAt: string;
   /** Seal bytes under this vault's subkey for `purpose` (the key store uses its own). */
   seal(purpose: string, plaintext: Uint8Array): string;
-  /** Throws VaultError('tampered') when the box does not authenticate. */
+  /** Throws ApplianceError('tampered') when the box does not authenticate. */
   open(purpose: string, sealed: string, what: string): Uint8Array;
   get(name: string): Uint8Array | undefined;
   put(name: string, value: Uint8Array): Promise<void>;
@@ -73,14 +73,14 @@ export async function openVault(ctx: VaultContext): Promise<Vault> {
   try {
     text = await readFile(path, 'utf8');
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new VaultError('not_found', `no vault at ${path}: not claimed`);
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new ApplianceError('not_claimed', `no vault at ${path}: not claimed`);
     throw error;
   }
   let file: VaultFile;
   try {
     file = vaultFileSchema.parse(JSON.parse(text));
   } catch {
-    throw new VaultError('corrupt', `${path} is not a vault file`);
+    throw new ApplianceError('corrupt', `${path} is not a vault file`);
   }
   const master = await deriveMasterKey({
     collectorId: file.collector_id,
@@ -90,7 +90,7 @@ export async function openVault(ctx: VaultContext): Promise<Vault> {
   });
   const check = openBox(subkey(master, 'check'), file.check);
   if (!check || Buffer.from(check).toString() !== CHECK_PLAINTEXT) {
-    throw new VaultError(
+    throw new ApplianceError(
       'device_mismatch',
       'the vault does not open on this device: hardware serial, collector id or install time differ from when it was created (copied from another device, or edited); re-claim the appliance',
     );
@@ -110,7 +110,7 @@ function vaultOver(ctx: VaultContext, file: VaultFile, master: Uint8Array): Vaul
   const seal = (purpose: string, plaintext: Uint8Array): string => sealBox(subkey(master, purpose), plaintext);
   const open = (purpose: string, sealed: string, what: string): Uint8Array => {
     const opened = openBox(subkey(master, purpose), sealed);
-    if (!opened) throw new VaultError('tampered', `${what} does not authenticate: the file was altered or is corrupt`);
+    if (!opened) throw new ApplianceError('tampered', `${what} does not authenticate: the file was altered or is corrupt`);
     return opened;
   };
   return {
