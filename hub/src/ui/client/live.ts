@@ -5,6 +5,10 @@ import { imagePath } from './images.ts';
 import { reconnectDelayMs } from './backoff.ts';
 import { effectivePreference, type PreferenceRow } from '../../messaging/effective-preference.ts';
 import { inQuietHours } from '../../messaging/delivery/quiet-hours.ts';
+// The wire shapes, written once by the modules that produce them (type-only: erased from the bundle).
+import type { AlertPayload as LiveAlert, AlertRecord } from '../../alerts/payload.ts';
+import type { DetectionPayload } from '../../live/detection-payload.ts';
+import type { Envelope } from '../../live/protocol.ts';
 
 /*
  * The live page over `GET /ws` (docs/live.md): detections:live for the feed, alerts:* for
@@ -12,28 +16,8 @@ import { inQuietHours } from '../../messaging/delivery/quiet-hours.ts';
  * reconnects, subscribes again, and fetches the alerts it missed with `since`, dropping
  * repeats by alert id.
  */
-interface AlertPayload {
-  alert_id: string;
-  plate_number: string;
-  watchlist: { id: string; name: string; priority: string };
-  entry: { notes: string | null };
-  detection: { captured_at: string; confidence: number; collector_name: string; camera_name: string; image_urls: { full: string | null; crop: string | null } };
-  state?: string;
-}
-interface DetectionPayload {
-  id: string;
-  plate_number: string;
-  confidence: number;
-  captured_at: string;
-  collector: { name: string };
-  camera: { name: string };
-  image_urls: { crop: string | null };
-}
-interface Envelope {
-  type: string;
-  payload: Record<string, unknown>;
-  timestamp: string;
-}
+/** An alert as the page keeps it: from the live feed (no state yet) or the REST list (with one). */
+type AlertPayload = LiveAlert & Partial<Pick<AlertRecord, 'state'>>;
 
 const status = byId('connection');
 const alertsList = byId('alerts');
@@ -140,7 +124,7 @@ async function catchUp(afterReconnect: boolean): Promise<void> {
   const since = lastAlertAt;
   for (let page = 0; page < 20; page++) {
     const query = cursor ? `cursor=${encodeURIComponent(cursor)}` : since ? `since=${encodeURIComponent(since)}` : '';
-    const result = await api<{ data: Array<AlertPayload & { created_at: string }>; next_cursor: string | null }>('GET', `/api/v1/alerts?${query}`);
+    const result = await api<{ data: AlertRecord[]; next_cursor: string | null }>('GET', `/api/v1/alerts?${query}`);
     for (const a of result.data) {
       addAlert(a, afterReconnect);
       if (!lastAlertAt || a.created_at > lastAlertAt) lastAlertAt = a.created_at;
