@@ -38,6 +38,15 @@ export const APPLIANCE_ERROR_STATUS = {
   no_hardware_serial: 500,
   /** A sealed credential from the hub could not be opened with the device key. */
   sealed_unreadable: 500,
+  // Start-up and the local buffer: never answered over HTTP, each stops or refuses one thing.
+  /** The configuration (TOML layers or environment) does not validate: the appliance does not start. */
+  invalid_config: 500,
+  /** The stored enrollment cannot be read for a reason other than the vault's (permissions, I/O). */
+  start_failed: 500,
+  /** A detection does not match the common schema: the buffer refuses it. */
+  invalid_detection: 500,
+  /** A write to a buffer opened read-only. */
+  read_only: 500,
 } as const;
 
 export const VAULT_ERROR_CODES = ['not_claimed', 'device_mismatch', 'tampered', 'corrupt', 'no_hardware_serial', 'sealed_unreadable'] as const;
@@ -49,6 +58,8 @@ export type ApplianceErrorCode = keyof typeof APPLIANCE_ERROR_STATUS | Enrollmen
 const isRefusalReason = (code: string): code is EnrollmentRefusalReason => (ENROLLMENT_REFUSAL_REASONS as readonly string[]).includes(code);
 
 export interface ApplianceErrorOptions {
+  /** The underlying error, kept for the logs. */
+  cause?: unknown;
   /** Response headers (Retry-After on a rate limit). */
   headers?: Record<string, string>;
   /**
@@ -64,7 +75,7 @@ export class ApplianceError extends Error {
   readonly headers: Readonly<Record<string, string>>;
   readonly #status: number | undefined;
   constructor(code: ApplianceErrorCode, message: string, options: ApplianceErrorOptions = {}) {
-    super(message);
+    super(message, options.cause !== undefined ? { cause: options.cause } : undefined);
     this.code = code;
     this.headers = options.headers ?? {};
     this.#status = options.status;

@@ -2,7 +2,7 @@ import t from 'tap';
 import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ConfigError, readEnvironment } from './config/load.ts';
+import { readEnvironment } from './config/load.ts';
 import { DEFAULT_LOG_MAX_BYTES, needsRotation, openCappedLogFile } from './log-file.ts';
 
 const dir = await mkdtemp(join(tmpdir(), 'alpr-log-file-'));
@@ -43,9 +43,10 @@ t.test('reopens an existing file and counts its size; survives its folder being 
 });
 
 t.test('ALPR_LOG_TO and ALPR_LOG_MAX_BYTES', async (t) => {
+  const INVALID_CONFIG = { name: 'ApplianceError', code: 'invalid_config' };
   t.same(readEnvironment({ ALPR_DATA_DIR: '/d' }).logFile, undefined, 'standard output by default');
   t.same(readEnvironment({ ALPR_DATA_DIR: '/d', ALPR_LOG_TO: 'file' }).logFile, { path: '/d/logs/appliance.log', maxBytes: DEFAULT_LOG_MAX_BYTES });
   t.same(readEnvironment({ ALPR_DATA_DIR: '/d', ALPR_LOG_TO: 'file', ALPR_LOG_MAX_BYTES: '65536' }).logFile?.maxBytes, 65536);
-  t.throws(() => readEnvironment({ ALPR_LOG_TO: 'syslog' }), ConfigError);
-  for (const bad of ['1000', '1e9', '-5', 'lots']) t.throws(() => readEnvironment({ ALPR_LOG_TO: 'file', ALPR_LOG_MAX_BYTES: bad }), ConfigError, bad);
+  t.throws(() => readEnvironment({ ALPR_LOG_TO: 'syslog' }), INVALID_CONFIG);
+  for (const bad of ['1000', '1e9', '-5', 'lots']) t.throws(() => readEnvironment({ ALPR_LOG_TO: 'file', ALPR_LOG_MAX_BYTES: bad }), INVALID_CONFIG, bad);
 });

@@ -18,6 +18,5 @@ export { pendingStats, oldestPendingAge, bufferStats, type PendingStats, type Bu
 export { getCursor, setCursor } from './cursors.ts';
 export { incrementCounter, readCounters } from './counters.ts';
 export { BUFFER_COUNTERS } from './schema/counters.ts';
-export { BufferError, type BufferErrorCode } from './errors.ts';
 export type { StoredImage, StoredImages } from './images.ts';
 export { DEFAULT_LIMITS, SYNCHRONOUS_MODES, type BufferLimits, type BufferLog, type Clock, type DetectionBuffer, type SynchronousMode } from './types.ts';

@@ -63,9 +63,9 @@ t.test('the same detection_id again is a duplicate, while buffered and after upl
 t.test('an invalid detection is refused before anything is written', async (t) => {
   const buffer = openTestBuffer(t.teardown);
   const bad = { ...sampleDetection(), plate: { text: 'ab-12', confidence: 0.5 } };
-  t.throws(() => insertDetection(buffer, bad), { name: 'BufferError', code: 'invalid_detection' });
+  t.throws(() => insertDetection(buffer, bad), { name: 'ApplianceError', code: 'invalid_detection' });
   const badTime = { ...sampleDetection(), timestamp: '2025-06-01 12:00' };
-  t.throws(() => insertDetection(buffer, badTime), { name: 'BufferError', code: 'invalid_detection' });
+  t.throws(() => insertDetection(buffer, badTime), { name: 'ApplianceError', code: 'invalid_detection' });
   t.equal(countRows(buffer, 'detections'), 0);
 });
 
@@ -73,7 +73,7 @@ t.test('a read-only buffer refuses inserts', async (t) => {
   const buffer = openTestBuffer(t.teardown);
   const reader = openBuffer({ file: buffer.file, clock: buffer.clock, log: memoryLog(), readonly: true });
   t.teardown(() => closeBuffer(reader));
-  t.throws(() => insertDetection(reader, sampleDetection()), { name: 'BufferError', code: 'read_only' });
+  t.throws(() => insertDetection(reader, sampleDetection()), { name: 'ApplianceError', code: 'read_only' });
 });
 
 t.test('detections survive close and reopen', async (t) => {
@@ -106,7 +106,7 @@ t.test('a group commits together, dedupes within itself, and an invalid member w
 
   t.throws(
     () => insertDetections(buffer, [{ detection: sampleDetection({ id: 'ok', plate: 'CC3' }) }, { detection: { ...sampleDetection(), camera: { id: 'x', mac: 'AA:BB' } } }]),
-    { name: 'BufferError', code: 'invalid_detection', message: /detection 1/ },
+    { name: 'ApplianceError', code: 'invalid_detection', message: /detection 1/ },
   );
   t.equal(countRows(buffer, 'detections'), 2, 'nothing of the failed group was written');
   t.same(insertDetections(buffer, []), []);

@@ -8,7 +8,7 @@ import { BUFFER_COUNTERS } from './schema/counters.ts';
 import { incrementCounter } from './counters.ts';
 import { decideDedupe, type KeptRead } from './dedupe.ts';
 import { asBuffer, prepareImages, type PreparedImage } from './images.ts';
-import { BufferError } from './errors.ts';
+import { ApplianceError } from '../errors.ts';
 import type { BufferDb, DetectionBuffer } from './types.ts';
 
 /**
@@ -61,7 +61,7 @@ export function insertDetection(buffer: DetectionBuffer, detection: Detection, i
  * are in input order; later items dedupe against earlier ones of the same group.
  */
 export function insertDetections(buffer: DetectionBuffer, items: readonly IncomingDetection[]): InsertResult[] {
-  if (buffer.readonly) throw new BufferError('read_only', 'buffer opened read-only');
+  if (buffer.readonly) throw new ApplianceError('read_only', 'buffer opened read-only');
   if (items.length === 0) return [];
   const nowMs = buffer.clock.now().getTime();
   const staged = items.map((item, index) => stage(item, nowMs, index));
@@ -95,7 +95,7 @@ interface Staged {
 /** Validation, hashing and JSON happen before the transaction, so it stays short. */
 function stage(item: IncomingDetection, nowMs: number, index: number): Staged {
   const parsed = detectionSchema.safeParse(item.detection);
-  if (!parsed.success) throw new BufferError('invalid_detection', `detection ${index}: ${parsed.error.message}`);
+  if (!parsed.success) throw new ApplianceError('invalid_detection', `detection ${index}: ${parsed.error.message}`);
   const d = parsed.data;
   const capturedMs = Date.parse(d.timestamp);
   const images = prepareImages(item.images ?? {});

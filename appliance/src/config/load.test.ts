@@ -2,7 +2,7 @@ import t from 'tap';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ConfigError, loadApplianceConfig, readEnvironment, resolveConfig } from './load.ts';
+import { loadApplianceConfig, readEnvironment, resolveConfig } from './load.ts';
 
 t.test('defaults alone are a valid configuration', async (t) => {
   const config = resolveConfig(undefined, undefined);
@@ -26,7 +26,7 @@ t.test('central then local TOML; local wins; invalid values named', async (t) =>
   t.equal(config.hub_url, 'http://127.0.0.1:9');
   t.equal(config.cameras[0]?.mac, '001122334455');
   await writeFile(env.localConfigFile, 'heartbeat_interval_seconds = "often"');
-  await t.rejects(loadApplianceConfig(env), ConfigError);
+  await t.rejects(loadApplianceConfig(env), { name: 'ApplianceError', code: 'invalid_config' });
   await writeFile(env.localConfigFile, 'this is = = not toml');
   await t.rejects(loadApplianceConfig(env), /appliance\.toml/);
 });

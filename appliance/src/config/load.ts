@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { ApplianceError } from '../errors.ts';
 import { DEFAULT_LOG_MAX_BYTES, logFileOf } from '../log-file.ts';
 import TOML from '@iarna/toml';
 import { mergeLayers, type ConfigTree } from './merge.ts';
@@ -38,7 +39,7 @@ export function readEnvironment(env: Readonly<Record<string, string | undefined>
 
 function logDestination(env: Readonly<Record<string, string | undefined>>): 'stdout' | 'file' {
   const value = env.ALPR_LOG_TO ?? 'stdout';
-  if (value !== 'stdout' && value !== 'file') throw new ConfigError(`ALPR_LOG_TO must be "stdout" or "file", not "${value}"`);
+  if (value !== 'stdout' && value !== 'file') throw new ApplianceError('invalid_config', `ALPR_LOG_TO must be "stdout" or "file", not "${value}"`);
   return value;
 }
 
@@ -47,12 +48,8 @@ function logMaxBytes(env: Readonly<Record<string, string | undefined>>): number 
   if (raw === undefined) return DEFAULT_LOG_MAX_BYTES;
   const n = /^\d+$/.test(raw) ? Number(raw) : NaN;
   // Below 64 KiB a single burst of errors would rotate away what explains it.
-  if (!(n >= 64 * 1024)) throw new ConfigError(`ALPR_LOG_MAX_BYTES must be a whole number of bytes, at least 65536, not "${raw}"`);
+  if (!(n >= 64 * 1024)) throw new ApplianceError('invalid_config', `ALPR_LOG_MAX_BYTES must be a whole number of bytes, at least 65536, not "${raw}"`);
   return n;
-}
-
-export class ConfigError extends Error {
-  override name = 'ConfigError';
 }
 
 /** A file's text, or undefined when it does not exist (a layer that is simply absent). */
@@ -70,13 +67,13 @@ async function readLayer(file: string, parse: (text: string) => ConfigTree): Pro
   try {
     text = await readOptionalText(file);
   } catch (error) {
-    throw new ConfigError(`${file}: ${(error as Error).message}`);
+    throw new ApplianceError('invalid_config', `${file}: ${(error as Error).message}`);
   }
   if (text === undefined) return undefined;
   try {
     return parse(text);
   } catch (error) {
-    throw new ConfigError(`${file}: ${(error as Error).message}`);
+    throw new ApplianceError('invalid_config', `${file}: ${(error as Error).message}`);
   }
 }
 
@@ -86,7 +83,7 @@ export function resolveConfig(central: ConfigTree | undefined, local: ConfigTree
   const parsed = applianceConfigSchema.safeParse(merged);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    throw new ConfigError(`invalid configuration at ${issue?.path.join('.') || '(root)'}: ${issue?.message}`);
+    throw new ApplianceError('invalid_config', `invalid configuration at ${issue?.path.join('.') || '(root)'}: ${issue?.message}`);
   }
   return parsed.data;
 }

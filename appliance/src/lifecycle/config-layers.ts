@@ -34,7 +34,7 @@ export function injectCredentials(merged: ConfigTree, vault: Vault | undefined):
   };
 }
 
-/** Pure apart from the vault reads: merge, fill credentials, validate (throws ConfigError/ApplianceError). */
+/** Pure apart from the vault reads: merge, fill credentials, validate (throws ApplianceError: invalid_config or a vault code). */
 export function resolveWithCredentials(central: ConfigTree | undefined, local: ConfigTree | undefined, vault: Vault | undefined): ApplianceConfig {
   return resolveConfig(injectCredentials(mergeLayers({}, central, local), vault), undefined);
 }

@@ -17,7 +17,6 @@ import { fixedIdentity } from '../vault/hardware-identity.ts';
 import { createAppliance, type ApplianceDeps } from './appliance.ts';
 import { SYSTEM_ACTOR } from '../../../hub/src/collectors/context.ts';
 import { wipeCollector } from '../../../hub/src/collectors/wipe.ts';
-import { ApplianceStartError } from './enrollment.ts';
 
 /**
  * The whole appliance (createAppliance: keystore, real SQLite buffer, pipeline with the
@@ -229,7 +228,7 @@ t.test('a keystore that does not open: visible degraded state, setup page open; 
   t.teardown(() => rm(broken, { recursive: true, force: true }));
   await mkdir(join(broken, 'credentials.enc'));
   const failing = createAppliance(readEnvironment({ ALPR_DATA_DIR: broken }), { identity: fixedIdentity('serial:X'), log: createLog('silent') });
-  await t.rejects(failing.start(), ApplianceStartError, 'an unreadable keystore is a startup error, not "unclaimed"');
+  await t.rejects(failing.start(), { name: 'ApplianceError', code: 'start_failed' }, 'an unreadable keystore is a startup error, not "unclaimed"');
   await failing.stop();
 });
 

@@ -47,7 +47,7 @@ export interface ApplianceDeps {
 }
 
 export interface Appliance {
-  /** Resolves once the local server listens; throws ApplianceStartError/ConfigError for a start that cannot work. */
+  /** Resolves once the local server listens; throws ApplianceError (`start_failed`, `invalid_config`) for a start that cannot work. */
   start(): Promise<Listening>;
   /** Stops every loop, the server and the buffer. Idempotent. */
   stop(): Promise<void>;
@@ -87,7 +87,7 @@ export function createAppliance(environment: ApplianceEnvironment, deps: Applian
       try {
         vault = await openSetupVault(environment.dataDir, deps.identity);
       } catch (error) {
-        // Same decision as the enrollment: shown, not fatal; cameras needing those secrets fail validation (ConfigError).
+        // Same decision as the enrollment: shown, not fatal; cameras needing those secrets fail validation (invalid_config).
         if (!isVaultError(error)) throw error;
         log?.error({ problem: error.message }, 'setup vault unusable: re-enter the camera credentials on the setup page');
       }

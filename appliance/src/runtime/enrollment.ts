@@ -1,6 +1,6 @@
 import { apiKeyPrefix } from '@alpr/shared/credentials/index';
 import { loadEnrollment, type StoredEnrollment } from '../keystore/keystore.ts';
-import { isVaultError, type VaultErrorCode } from '../errors.ts';
+import { ApplianceError, isVaultError, type VaultErrorCode } from '../errors.ts';
 import type { HardwareIdentity } from '../vault/hardware-identity.ts';
 import type { Vault } from '../vault/vault.ts';
 
@@ -25,10 +25,6 @@ export type EnrollmentState =
   | { state: 'unclaimed' }
   | { state: 'unusable'; code: VaultErrorCode; problem: string };
 
-export class ApplianceStartError extends Error {
-  override name = 'ApplianceStartError';
-}
-
 export async function readEnrollment(ctx: { dataDir: string; identity: HardwareIdentity }): Promise<EnrollmentState> {
   try {
     const { enrollment, vault } = await loadEnrollment(ctx);
@@ -38,7 +34,7 @@ export async function readEnrollment(ctx: { dataDir: string; identity: HardwareI
       if (error.code === 'not_claimed') return { state: 'unclaimed' };
       return { state: 'unusable', code: error.code, problem: error.message };
     }
-    throw new ApplianceStartError(`cannot read the stored enrollment in ${ctx.dataDir}: ${(error as Error).message}`, { cause: error });
+    throw new ApplianceError('start_failed', `cannot read the stored enrollment in ${ctx.dataDir}: ${(error as Error).message}`, { cause: error });
   }
 }
 
