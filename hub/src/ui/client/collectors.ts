@@ -3,20 +3,16 @@ import { api, ApiError, signInAgain } from './api.ts';
 import { byId, el, say, show, when } from './dom.ts';
 import { failed } from './failed.ts';
 import { reveal, withFreshFactor } from './fresh-factor.ts';
+// The wire shapes, written once by the server's presenters (type-only: erased from the bundle).
+import type { presentCollector, presentKey } from '../../admin/present.ts';
 
 /*
  * Collectors for admins (docs/admin-api.md): the list with health, create (the claim code
  * shown once), rotate a key (the new key shown once, behind "I have copied it"; a fresh
  * second factor asked for when needed: client/fresh-factor.ts).
  */
-interface Collector {
-  id: string;
-  site_name: string;
-  status: string;
-  connectivity: string;
-  last_heartbeat_at: string | null;
-  last_heartbeat: { queue_depth?: number; cameras_online?: number; cameras_total?: number } | null;
-}
+type Collector = ReturnType<typeof presentCollector>;
+type Key = ReturnType<typeof presentKey>;
 
 function rotate(c: Collector): Promise<void> {
   return withFreshFactor(async () => {
@@ -28,13 +24,6 @@ function rotate(c: Collector): Promise<void> {
 
 let managed: Collector | undefined;
 
-interface Key {
-  id: string;
-  prefix: string;
-  status: string;
-  created_at: string;
-  last_used_at: string | null;
-}
 interface Command {
   type: string;
   status: string;

@@ -2,26 +2,15 @@
 import { api, ApiError, signInAgain } from './api.ts';
 import { byId, el, percent, say, show, when } from './dom.ts';
 import { imagePath } from './images.ts';
+// The wire shape, written once by the verb that builds it (type-only: erased from the bundle).
+import type { detectionDetail } from '../../search/detail.ts';
 
 /*
  * One detection (`GET /api/v1/detections/{id}`, audited with a reason): the scene, the
  * crop, the raw plate, the hash-chain position, its legal holds; place a hold; download a
  * signed evidence export of it.
  */
-interface Detail {
-  id: string;
-  plate_number: string;
-  plate_normalized: string;
-  confidence: number;
-  captured_at: string;
-  received_at: string;
-  direction: string;
-  collector: { id: string; name: string };
-  camera: { id: string; name: string };
-  images: { full_url: string | null; crop_url: string | null };
-  chain: { seq: string; record_hash: string; prev_hash: string };
-  legal_holds: Array<{ id: string; case_id: string; reason: string; released_at: string | null; created_at: string }>;
-}
+type Detail = NonNullable<Awaited<ReturnType<typeof detectionDetail>>>;
 
 const reasonForm = byId<HTMLFormElement>('reason-form');
 const id = reasonForm.dataset['id'] ?? '';
@@ -60,7 +49,9 @@ function render(d: Detail): void {
       ? [el('li', {}, 'None')]
       : d.legal_holds.map((h) => el('li', {}, `${h.case_id}: ${h.reason} (since ${when(h.created_at)}${h.released_at ? `, released ${when(h.released_at)}` : ''})`))),
   );
-  const exportQuery = new URLSearchParams({ plate: d.plate_normalized, start_date: d.captured_at, end_date: d.captured_at, reason });
+  // captured_at is NOT NULL in the table; detail.ts's iso() types every time as nullable.
+  const capturedAt = d.captured_at ?? '';
+  const exportQuery = new URLSearchParams({ plate: d.plate_normalized, start_date: capturedAt, end_date: capturedAt, reason });
   byId<HTMLAnchorElement>('export').href = `/api/v1/export/detections?${exportQuery.toString()}`;
   show(byId('detail'), true);
 }

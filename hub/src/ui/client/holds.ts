@@ -2,16 +2,11 @@
 import { api } from './api.ts';
 import { byId, el, say, when } from './dom.ts';
 import { failed } from './failed.ts';
+// The wire shape, written once by the verb that lists holds (type-only: erased from the bundle).
+import type { listHolds } from '../../legal-holds/holds.ts';
 
 /* Legal holds (docs/legal-hold.md): list, release a case; the exports made, from the audit log. */
-interface Hold {
-  id: string;
-  detection_id: string;
-  case_id: string;
-  reason: string;
-  created_at: string;
-  released_at: string | null;
-}
+type Hold = Awaited<ReturnType<typeof listHolds>>['data'][number];
 
 async function refresh(): Promise<void> {
   const active = byId<HTMLInputElement>('active-only').checked;

@@ -2,20 +2,15 @@
 import { api, ApiError, signInAgain } from './api.ts';
 import { byId, el, say, show, when } from './dom.ts';
 import { barChart, routeMap } from './svg.ts';
+// The wire shapes, written once by the verbs that build them (type-only: erased from the bundle).
+import type { plateHistory, plateRoute } from '../../search/investigations.ts';
 
 /*
  * Investigations (docs/search.md "Investigations"): plate history, route (drawn over the
  * collectors' positions), convoy, one site's day per hour. Each is audited with its reason.
  */
-interface Sighting {
-  id: string;
-  plate_number: string;
-  captured_at: string;
-  confidence: number;
-  camera_id: string;
-  collector: { id: string; name: string; latitude: number | null; longitude: number | null };
-  gap_seconds?: number | null;
-}
+/** A sighting of the history, or a stop of the route with the time since the one before. */
+type Sighting = Awaited<ReturnType<typeof plateHistory>>['sightings'][number] & Partial<Pick<Awaited<ReturnType<typeof plateRoute>>['stops'][number], 'gap_seconds'>>;
 
 const input = (id: string): HTMLInputElement => byId<HTMLInputElement>(id);
 const kind = byId<HTMLSelectElement>('kind');

@@ -3,15 +3,13 @@ import { api } from './api.ts';
 import { byId, el, say, show, when } from './dom.ts';
 import { failed } from './failed.ts';
 import type { PreferenceRow } from '../../messaging/effective-preference.ts';
+import type { LinkState } from '../../messaging/link-codes.ts';
 
 /*
  * Notifications (docs/messaging.md): the bot link code and linked chats, mute, and the
  * preferences per channel: a default (on/off, quiet hours, time zone) and an on/off per
  * subscribed watchlist.
  */
-interface LinkState {
-  links: Array<{ chat_id: string; linked_at: string; is_active: boolean; muted_until: string | null; last_delivery_at: string | null }>;
-}
 interface Subscription {
   watchlist_id: string;
   name: string;

@@ -1,25 +1,16 @@
 /// <reference lib="dom" />
 import { api, ApiError, signInAgain } from './api.ts';
 import { byId, el, say, show, when } from './dom.ts';
+// The wire shapes, written once by the server's presenters (type-only: erased from the bundle).
+import type { presentEntry, presentWatchlist } from '../../watchlists/present.ts';
 
 /*
  * Watchlists (docs/watchlists.md): lists with the caller's subscription, a list's entries,
  * add and remove, CSV import with per-line errors, CSV export.
  */
-interface Watchlist {
-  id: string;
-  name: string;
-  priority: string;
-  is_active: boolean;
-  entry_count: number;
-  subscribed: boolean;
-}
-interface Entry {
-  id: string;
-  plate_number: string;
-  notes: string | null;
-  added_at: string;
-}
+/** The list and create answers carry the entry count and subscription (watchlists/present.ts). */
+type Watchlist = Required<ReturnType<typeof presentWatchlist>>;
+type Entry = ReturnType<typeof presentEntry>;
 
 const canWrite = byId('lists').dataset['canWrite'] === 'true';
 let current: Watchlist | undefined;
