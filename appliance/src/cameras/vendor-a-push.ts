@@ -1,6 +1,7 @@
 import { Hono } from 'hono';
 import type { Context } from 'hono';
 import { parseWith } from '@alpr/shared/adapters/factory';
+import { errorEnvelope } from '@alpr/shared/http/error-envelope';
 import type { RoutedOutcome } from '@alpr/shared/adapters/factory';
 import { ADAPTER_TYPES } from '@alpr/shared/adapters/types';
 import type { AdapterContext, AdapterType, CameraIdentity, ParseInput } from '@alpr/shared/adapters/types';
@@ -51,8 +52,6 @@ export interface IngestDeps {
    */
   admit?: (camera: CameraConfig | undefined, c: Context) => Promise<Response | undefined>;
 }
-
-const errorBody = (code: string, message: string) => ({ error: { code, message } });
 
 /**
  * The configured camera a payload came from, by the MAC a context-free parse found in it
@@ -113,12 +112,12 @@ export function createIngestApp(deps: IngestDeps): Hono {
   app.post('/api/v1/ingest/:vendor', async (c: Context) => {
     const vendor = c.req.param('vendor') ?? '';
     if (vendor !== 'auto' && !(ADAPTER_TYPES as readonly string[]).includes(vendor)) {
-      return c.json(errorBody('unknown_vendor', `no adapter ${vendor.slice(0, 40)}`), 404);
+      return c.json(errorEnvelope('unknown_vendor', `no adapter ${vendor.slice(0, 40)}`), 404);
     }
     const body = await readCappedBody(c.req.raw, maxBytes);
     if (!body.ok) {
-      if (body.reason === 'aborted') return c.json(errorBody('bad_request', 'the request body was cut off'), 400);
-      return c.json(errorBody('payload_too_large', `body above ${maxBytes} bytes`), 413);
+      if (body.reason === 'aborted') return c.json(errorEnvelope('bad_request', 'the request body was cut off'), 400);
+      return c.json(errorEnvelope('payload_too_large', `body above ${maxBytes} bytes`), 413);
     }
     const headers: Record<string, string> = {};
     c.req.raw.headers.forEach((value, name) => {
@@ -139,9 +138,9 @@ export function createIngestApp(deps: IngestDeps): Hono {
       createStatusTracker({ id: source, name: source, vendor: outcome.adapter ?? 'vendor_a', mode: 'push' }, deps.clock);
 
     reportIssues(outcome, { source, status, log: deps.log });
-    if (outcome.failure !== undefined) return c.json(errorBody('unparseable', outcome.failure), 400);
+    if (outcome.failure !== undefined) return c.json(errorEnvelope('unparseable', outcome.failure), 400);
     if (outcome.detections.length === 0 && outcome.errors.length > 0) {
-      return c.json(errorBody('unparseable', outcome.errors[0]?.reason ?? 'no readable detection'), 400);
+      return c.json(errorEnvelope('unparseable', outcome.errors[0]?.reason ?? 'no readable detection'), 400);
     }
     status.online();
     try {
@@ -152,7 +151,7 @@ export function createIngestApp(deps: IngestDeps): Hono {
       if (!(error instanceof SinkRefusedError)) throw error;
       deps.log.error({ camera: source, error: error.message }, 'push not committed; camera told to retry');
       c.header('retry-after', '5');
-      return c.json(errorBody('buffer_unavailable', 'detection not stored; retry later'), 503);
+      return c.json(errorEnvelope('buffer_unavailable', 'detection not stored; retry later'), 503);
     }
   });
 

@@ -2,6 +2,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
 import type { Context } from 'hono';
+import { errorEnvelope } from '@alpr/shared/http/error-envelope';
 import type { CameraConfig } from '../cameras/config.ts';
 import type { AddressOf } from '../setup/request-guards.ts';
 
@@ -83,6 +84,6 @@ export function pushAdmission(options: { addressOf: AddressOf; acceptUnknown: ()
     if (verdict.ok) return undefined;
     options.log.warn({ camera: camera?.id ?? null, peer: peer ?? null, code: verdict.code }, 'camera push refused');
     if (verdict.status === 401) c.header('www-authenticate', 'Basic realm="alpr-push"');
-    return c.json({ error: { code: verdict.code, message: verdict.message } }, verdict.status);
+    return c.json(errorEnvelope(verdict.code, verdict.message), verdict.status);
   };
 }
