@@ -9,6 +9,7 @@ import { createWatchlist, updateWatchlist } from '../watchlists/watchlists.ts';
 import { movableClock } from '../collectors/testing.ts';
 import { claimItems } from './queue.ts';
 import { someUser, uploadPlates } from './testing.ts';
+import { createAlertHooks } from './hooks.ts';
 import { createAlertWorker } from './worker.ts';
 
 const db = await testDatabase(t);
@@ -149,4 +150,35 @@ t.test('the loop: woken by the ingest NOTIFY, and the cache follows changes at o
   const ids = await uploadPlates(hub, ['NEW1PL']);
   t.ok(await until(() => raised.length >= 1), 'raised without waiting for the 60 s poll: the detections NOTIFY woke the worker');
   t.equal((await alertsFor(ids)).length, 1);
+});
+
+t.test('hooks run inside the raising transaction: their writes commit with the alert, and a throw rolls the alert back', async (t) => {
+  const cache = createWatchlistCache(ctx);
+  const seen: string[] = [];
+  const hooks = createAlertHooks();
+  hooks.onRaisedInTransaction(async (tx, raised) => {
+    // A write of the hook's own, in the same transaction as the alert.
+    const [row] = await tx.sql<{ n: number }>('SELECT count(*)::int AS n FROM alerts WHERE id IN (SELECT value::bigint FROM json_array_elements_text($1::json))', [JSON.stringify(raised.map((a) => a.id))]);
+    seen.push(`${raised.length} raised, ${row?.n} visible`);
+  });
+  const worker = createAlertWorker(ctx, cache, { hooks });
+  const ids = await uploadPlates(hub, ['WAT1CH']);
+  await drain(worker);
+  t.same(seen, ['1 raised, 1 visible'], 'the hook saw the alert rows of its own transaction');
+  t.equal((await alertsFor(ids)).length, 1);
+
+  let fail = true;
+  const failing = createAlertHooks();
+  failing.onRaisedInTransaction(async () => {
+    if (fail) throw new Error('hook down');
+  });
+  const second = createAlertWorker(ctx, cache, { hooks: failing, pollMs: 60_000 });
+  const more = await uploadPlates(hub, ['WAT1CH']);
+  await second.runOnce();
+  t.equal((await alertsFor(more)).length, 0, 'no alert without its hook work');
+  t.match(await queueOf(more), [{ status: 'pending', attempts: 1, last_error: /hook down/ }], 'the item is retried');
+  fail = false;
+  clock.advance(3_600_000);
+  await drain(second);
+  t.equal((await alertsFor(more)).length, 1, 'raised once the hook succeeds');
 });
