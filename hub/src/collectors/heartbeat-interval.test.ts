@@ -17,7 +17,7 @@ t.test('the interval: a pushed positive integer, else the hub default', async (t
   for (const [config, expected] of cases) t.equal(heartbeatIntervalSeconds(hub, config), expected, JSON.stringify(config));
 });
 
-t.test('online while the last heartbeat is at most 3 of the collector\'s own intervals old', async (t) => {
+t.test("online while the last heartbeat is at most 3 of the collector's own intervals old", async (t) => {
   const cases: [string, { status: string; lastHeartbeatAt: Date | null; config: Record<string, unknown> }, 'online' | 'offline'][] = [
     ['just now', { status: 'active', lastHeartbeatAt: ago(0), config: {} }, 'online'],
     ['default interval, 179.999 s', { status: 'active', lastHeartbeatAt: ago(179_999), config: {} }, 'online'],
