@@ -2,20 +2,15 @@
 import { api } from './api.ts';
 import { byId, el, say } from './dom.ts';
 import { failed, reveal, withFreshFactor } from './fresh-factor.ts';
+// The wire shape, written once by the server's presenter (type-only: erased from the bundle).
+import type { presentUser } from '../../admin/user-routes.ts';
 
 /*
  * Users for admins (docs/admin-api.md "Users"): create (the one-time password shown once),
  * change a role, deactivate or activate, reset two-factor or the password (a new one-time
  * password), end every session. Creating and the resets need a fresh second factor.
  */
-interface User {
-  id: string;
-  email: string;
-  role: 'admin' | 'operator' | 'viewer';
-  is_active: boolean;
-  twofa_enrolled: boolean;
-  must_change_password: boolean;
-}
+type User = ReturnType<typeof presentUser>;
 
 function action(label: string, user: User, run: () => Promise<void>): HTMLButtonElement {
   const button = el('button', { type: 'button', class: 'secondary' }, label);
