@@ -1,0 +1,33 @@
+/**
+ * The client scripts import the server's wire shapes as types (`import type`), which esbuild
+ * drops. This checks that the bundles really pull no server code: every module esbuild reads
+ * for them is a client script or one of the few pure modules the pages share with the server.
+ */
+import { build } from 'esbuild';
+import { fileURLToPath } from 'node:url';
+import { relative } from 'node:path';
+import t from 'tap';
+import { CLIENT_ENTRIES } from '../assets.ts';
+
+const clientDir = fileURLToPath(new URL('./', import.meta.url));
+const repo = fileURLToPath(new URL('../../../../', import.meta.url));
+/** Pure functions the live and notifications pages run as the server does (no I/O); shared/ is for both sides. */
+const SHARED_AT_RUN_TIME = ['hub/src/messaging/effective-preference.ts', 'hub/src/messaging/delivery/quiet-hours.ts'];
+const allowed = (path: string): boolean => path.startsWith('hub/src/ui/client/') || path.startsWith('shared/src/') || SHARED_AT_RUN_TIME.includes(path);
+
+t.test('the client bundles hold client code and the shared pure modules only', async (t) => {
+  const result = await build({
+    entryPoints: CLIENT_ENTRIES.map((name) => `${clientDir}${name}.ts`),
+    bundle: true,
+    write: false,
+    format: 'esm',
+    target: 'es2022',
+    outdir: '/ui',
+    metafile: true,
+    logLevel: 'silent',
+  });
+  const inputs = Object.keys(result.metafile.inputs).map((path) => relative(repo, fileURLToPath(new URL(path, `file://${process.cwd()}/`))));
+  t.ok(inputs.length >= CLIENT_ENTRIES.length, `${inputs.length} modules bundled`);
+  const foreign = inputs.filter((path) => !allowed(path));
+  t.same(foreign, [], 'no server module in a bundle');
+});
