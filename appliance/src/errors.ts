@@ -47,6 +47,21 @@ export const APPLIANCE_ERROR_STATUS = {
   invalid_detection: 500,
   /** A write to a buffer opened read-only. */
   read_only: 500,
+  // Camera runners: the cycle's outcome decides the camera's state and the retry, never an
+  // HTTP answer. Only `camera_unreachable` says anything about the camera: a refused sink
+  // (buffer full, disk error) must not mark a healthy camera OFFLINE.
+  /** The camera could not be reached or answered something other than expected. */
+  camera_unreachable: 502,
+  /** The sink did not commit a detection; nothing after it was acknowledged. */
+  sink_refused: 503,
+  /** A camera HTTP call: no answer in time (headers or body). */
+  timeout: 504,
+  /** A camera answer over the client's byte cap: retrying gets the same answer. */
+  body_too_large: 502,
+  /** A camera's TCP/TLS connection failed. */
+  connect_failed: 502,
+  /** Any other failure of a camera HTTP call. */
+  request_failed: 502,
 } as const;
 
 export const VAULT_ERROR_CODES = ['not_claimed', 'device_mismatch', 'tampered', 'corrupt', 'no_hardware_serial', 'sealed_unreadable'] as const;
@@ -89,3 +104,9 @@ export class ApplianceError extends Error {
 /** A vault or key store failure (one of VAULT_ERROR_CODES). */
 export const isVaultError = (error: unknown): error is ApplianceError & { code: VaultErrorCode } =>
   error instanceof ApplianceError && (VAULT_ERROR_CODES as readonly string[]).includes(error.code);
+
+/** The camera HTTP failures (cameras/http/transport.ts); all but an oversized answer are worth one retry. */
+export const CAMERA_HTTP_ERROR_CODES = ['timeout', 'body_too_large', 'connect_failed', 'request_failed'] as const;
+export type CameraHttpErrorCode = (typeof CAMERA_HTTP_ERROR_CODES)[number];
+export const isTransient = (error: unknown): boolean => !(error instanceof ApplianceError && error.code === 'body_too_large');
+export const isSinkRefused = (error: unknown): error is ApplianceError => error instanceof ApplianceError && error.code === 'sink_refused';

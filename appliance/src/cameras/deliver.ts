@@ -1,7 +1,8 @@
 import type { ParsedDetection, ParseOutcome } from '@alpr/shared/adapters/types';
 import type { DetectionImages } from '@alpr/shared/detection/schema';
 import { servableImages } from '@alpr/shared/detection/image-content';
-import { SinkRefusedError, messageOf } from './errors.ts';
+import { ApplianceError } from '../errors.ts';
+import { messageOf } from './errors.ts';
 import { fetchAll } from './images.ts';
 import type { ImageResult } from './images.ts';
 import type { CameraLog, DetectionSink, SinkStatus } from './ports.ts';
@@ -11,7 +12,7 @@ import type { CameraStatusTracker } from './status.ts';
  * The part every runner shares: report what could not be parsed (error rule 2 in docs/cameras.md),
  * fetch the images a detection names (rule 3), and hand each detection to the sink IN
  * ORDER. The caller advances its cursor / answers the camera only when this resolves: a
- * throw (SinkRefusedError) means some detection was not committed.
+ * throw (ApplianceError `sink_refused`) means some detection was not committed.
  */
 
 export interface DeliverContext {
@@ -107,7 +108,7 @@ async function withoutSeen(detections: readonly ParsedDetection[], ctx: DeliverC
     seen = await ctx.sink.seen(detections.map((d) => d.detection.detection_id));
   } catch (error) {
     ctx.status.count('sinkFailures');
-    throw new SinkRefusedError(messageOf(error), { cause: error });
+    throw new ApplianceError('sink_refused', messageOf(error), { cause: error });
   }
   if (seen.size === 0) return detections;
   const fresh = detections.filter((d) => !seen.has(d.detection.detection_id));
@@ -126,14 +127,14 @@ export async function deliver(all: readonly ParsedDetection[], ctx: DeliverConte
   for (const p of images) p.catch(() => undefined);
   for (const [i, parsed] of detections.entries()) {
     const item = { detection: parsed.detection, images: await (images[i] as Promise<DetectionImages>), source: ctx.source };
-    if (ctx.signal?.aborted) throw new SinkRefusedError('runner stopping; the rest is read again on restart');
+    if (ctx.signal?.aborted) throw new ApplianceError('sink_refused', 'runner stopping; the rest is read again on restart');
     let status: SinkStatus;
     try {
       status = await ctx.sink.accept(item);
     } catch (error) {
       ctx.status.count('sinkFailures');
       ctx.status.noteError(`sink refused a detection: ${messageOf(error)}`);
-      throw new SinkRefusedError(messageOf(error), { cause: error });
+      throw new ApplianceError('sink_refused', messageOf(error), { cause: error });
     }
     counts[status] += 1;
     if (status === 'refused') {

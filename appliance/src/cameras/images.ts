@@ -1,6 +1,6 @@
 import type { ImageFetch } from '@alpr/shared/adapters/types';
 import type { DetectionImages } from '@alpr/shared/detection/schema';
-import { CameraHttpError } from './http/transport.ts';
+import { isTransient } from '../errors.ts';
 import type { CameraResponse } from './http/transport.ts';
 import type { Clock, Sleep } from './ports.ts';
 import type { TokenBucket } from './token-bucket.ts';
@@ -68,7 +68,7 @@ export async function fetchImage(
     try {
       res = await get(path);
     } catch (error) {
-      const transient = error instanceof CameraHttpError ? error.transient : true;
+      const transient = isTransient(error);
       const reason = error instanceof Error ? error.message : String(error);
       if (!transient || transientLeft <= 0) return fail(reason);
       transientLeft -= 1;

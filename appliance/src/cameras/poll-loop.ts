@@ -1,7 +1,8 @@
 import { initialReconnectBackoff, nextReconnectDelay, resetReconnectBackoff } from './backoff.ts';
 import { DEFAULT_RECONNECT_BACKOFF, type ReconnectBackoffConfig } from './backoff.ts';
 import type { CameraConfig } from './config.ts';
-import { SinkRefusedError, messageOf } from './errors.ts';
+import { isSinkRefused } from '../errors.ts';
+import { messageOf } from './errors.ts';
 import type { CameraLog, Random, RunnerDeps, Sleep } from './ports.ts';
 import type { CameraStatusTracker } from './status.ts';
 
@@ -49,7 +50,7 @@ export async function runLoop(options: LoopOptions): Promise<void> {
       burst = 0;
       if (signal.aborted) return;
       const message = messageOf(error);
-      const sink = error instanceof SinkRefusedError;
+      const sink = isSinkRefused(error);
       if (!sink) status.offline(message);
       const next = nextReconnectDelay(backoff, options.backoff, options.random);
       backoff = next.state;

@@ -1,6 +1,6 @@
 import { childText, parseXmlSafely } from '@alpr/shared/adapters/xml';
 import { normalizeMac } from '@alpr/shared/detection/normalize';
-import { CameraConnectionError } from './errors.ts';
+import { ApplianceError } from '../errors.ts';
 import type { CameraResponse } from './http/transport.ts';
 
 /**
@@ -12,11 +12,11 @@ import type { CameraResponse } from './http/transport.ts';
 export const DEVICE_INFO_PATH = '/ISAPI/System/deviceInfo';
 
 export function macFromDeviceInfo(res: CameraResponse): string {
-  if (res.status !== 200) throw new CameraConnectionError(`deviceInfo answered HTTP ${res.status}`);
+  if (res.status !== 200) throw new ApplianceError('camera_unreachable', `deviceInfo answered HTTP ${res.status}`);
   const parsed = parseXmlSafely(res.body, { maxBytes: 256 * 1024 });
-  if (!parsed.ok) throw new CameraConnectionError(`deviceInfo is not XML: ${parsed.reason}`);
+  if (!parsed.ok) throw new ApplianceError('camera_unreachable', `deviceInfo is not XML: ${parsed.reason}`);
   const mac = normalizeMac(childText(parsed.root, 'macAddress'));
-  if (!mac) throw new CameraConnectionError('deviceInfo has no usable <macAddress>; set the camera MAC in its configuration');
+  if (!mac) throw new ApplianceError('camera_unreachable', 'deviceInfo has no usable <macAddress>; set the camera MAC in its configuration');
   return mac;
 }
 

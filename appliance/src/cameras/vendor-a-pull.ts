@@ -2,7 +2,8 @@ import { getAdapter } from '@alpr/shared/adapters/factory';
 import { baseUrlOf, contextOf, displayName, pollIntervalOf, verifiesTls } from './config.ts';
 import type { CameraConfig } from './config.ts';
 import { deliver, reportIssues } from './deliver.ts';
-import { CameraConnectionError, SinkRefusedError, messageOf } from './errors.ts';
+import { ApplianceError } from '../errors.ts';
+import { messageOf } from './errors.ts';
 import { createDigestClient } from './http/digest.ts';
 import type { CameraRequest, CameraResponse } from './http/transport.ts';
 import { VENDOR_A_IMAGE_POLICY, fetchImage } from './images.ts';
@@ -61,7 +62,7 @@ export function startVendorAPull(config: CameraConfig, deps: RunnerDeps): Camera
     try {
       return await client.request(req);
     } catch (error) {
-      throw new CameraConnectionError(messageOf(error), { cause: error });
+      throw new ApplianceError('camera_unreachable', messageOf(error), { cause: error });
     }
   }
 
@@ -149,7 +150,7 @@ export function startVendorAPull(config: CameraConfig, deps: RunnerDeps): Camera
       method = 'GET';
       res = await call(platesRequest(from));
     }
-    if (res.status !== 200) throw new CameraConnectionError(`plates list answered HTTP ${res.status}`);
+    if (res.status !== 200) throw new ApplianceError('camera_unreachable', `plates list answered HTTP ${res.status}`);
     status.online();
     const contentType = res.headers['content-type'];
     const outcome = adapter.parse(
@@ -175,7 +176,7 @@ export function startVendorAPull(config: CameraConfig, deps: RunnerDeps): Camera
     try {
       await deps.cursors.set(key, outcome.cursor);
     } catch (error) {
-      throw new SinkRefusedError(`cannot store the cursor: ${messageOf(error)}`, { cause: error });
+      throw new ApplianceError('sink_refused', `cannot store the cursor: ${messageOf(error)}`, { cause: error });
     }
     cursor = outcome.cursor;
     // The camera hands out a page at a time (50 in the simulator): ask again at once.

@@ -8,7 +8,7 @@ import type { AdapterContext, AdapterType, CameraIdentity, ParseInput } from '@a
 import { contextOf } from './config.ts';
 import type { CameraConfig } from './config.ts';
 import { deliver, reportIssues } from './deliver.ts';
-import { SinkRefusedError } from './errors.ts';
+import { isSinkRefused } from '../errors.ts';
 import type { CameraLog, Clock, DetectionSink } from './ports.ts';
 import { createStatusTracker } from './status.ts';
 import type { CameraStatusTracker } from './status.ts';
@@ -148,7 +148,7 @@ export function createIngestApp(deps: IngestDeps): Hono {
       const summary = await deliver(detections, { source, sink: deps.sink, status, log: deps.log });
       return c.json({ accepted: summary.accepted, duplicates: summary.counts.duplicate, ignored: outcome.ignored }, 200);
     } catch (error) {
-      if (!(error instanceof SinkRefusedError)) throw error;
+      if (!isSinkRefused(error)) throw error;
       deps.log.error({ camera: source, error: error.message }, 'push not committed; camera told to retry');
       c.header('retry-after', '5');
       return c.json(errorEnvelope('buffer_unavailable', 'detection not stored; retry later'), 503);

@@ -1,7 +1,7 @@
 import type { PacketStream, ParseOutcome } from '@alpr/shared/adapters/types';
 import { emptyOutcome } from '@alpr/shared/adapters/types';
 import { eventsListOf } from '@alpr/shared/adapters/vendor-b/events-list';
-import { CameraConnectionError } from './errors.ts';
+import { ApplianceError } from '../errors.ts';
 import { EVENTS_PAGE, cameraIdsOf } from './vendor-b-console.ts';
 import type { VendorBConsole } from './vendor-b-console.ts';
 
@@ -35,7 +35,7 @@ export async function catchUpMessages(
   let from = range.fromMs;
   for (let page = 0; page < MAX_PAGES; page++) {
     const res = await nvr.queryEvents({ startMs: from, endMs: Math.max(from, range.toMs), plateOnly: false });
-    if (res.status !== 200) throw new CameraConnectionError(`catch-up events query answered HTTP ${res.status}`);
+    if (res.status !== 200) throw new ApplianceError('camera_unreachable', `catch-up events query answered HTTP ${res.status}`);
     let list: readonly unknown[] | undefined;
     try {
       list = eventsListOf(JSON.parse(res.body.toString('utf8')));

@@ -3,7 +3,8 @@ import type { AdapterContext, CameraIdentity } from '@alpr/shared/adapters/types
 import { normalizeMac } from '@alpr/shared/detection/normalize';
 import { baseUrlOf, verifiesTls } from './config.ts';
 import type { CameraConfig } from './config.ts';
-import { CameraConnectionError, messageOf } from './errors.ts';
+import { ApplianceError } from '../errors.ts';
+import { messageOf } from './errors.ts';
 import { createBearerClient } from './http/bearer.ts';
 import type { BearerClient } from './http/bearer.ts';
 import type { CameraResponse } from './http/transport.ts';
@@ -112,21 +113,21 @@ export function openVendorBConsole(config: CameraConfig, deps: { clock: Clock; s
     try {
       return await client.request({ url: `${base}${path}` });
     } catch (error) {
-      throw new CameraConnectionError(messageOf(error), { cause: error });
+      throw new ApplianceError('camera_unreachable', messageOf(error), { cause: error });
     }
   }
 
   async function refreshBootstrap(): Promise<void> {
     const res = await get(BOOTSTRAP_PATH);
-    if (res.status !== 200) throw new CameraConnectionError(`bootstrap answered HTTP ${res.status}`);
+    if (res.status !== 200) throw new ApplianceError('camera_unreachable', `bootstrap answered HTTP ${res.status}`);
     let json: unknown;
     try {
       json = JSON.parse(res.body.toString('utf8'));
     } catch {
-      throw new CameraConnectionError('bootstrap is not JSON');
+      throw new ApplianceError('camera_unreachable', 'bootstrap is not JSON');
     }
     const parsed = bootstrapSchema.safeParse(json);
-    if (!parsed.success) throw new CameraConnectionError('bootstrap lacks cameras[] with id and mac');
+    if (!parsed.success) throw new ApplianceError('camera_unreachable', 'bootstrap lacks cameras[] with id and mac');
     cameras.clear();
     for (const c of parsed.data.cameras) {
       const mac = normalizeMac(c.mac);

@@ -3,7 +3,8 @@ import { eventsListOf } from '@alpr/shared/adapters/vendor-b/events-list';
 import { displayName, pollIntervalOf } from './config.ts';
 import type { CameraConfig } from './config.ts';
 import { deliver, reportIssues } from './deliver.ts';
-import { CameraConnectionError, SinkRefusedError, messageOf } from './errors.ts';
+import { ApplianceError } from '../errors.ts';
+import { messageOf } from './errors.ts';
 import { runCameraLoop } from './poll-loop.ts';
 import type { StepResult } from './poll-loop.ts';
 import type { RunnerDeps } from './ports.ts';
@@ -54,7 +55,7 @@ export function startVendorBPull(
     }
     const from = cursor;
     const res = await nvr.queryEvents({ startMs: from, endMs: Math.max(from, deps.clock.now()), plateOnly: true });
-    if (res.status !== 200) throw new CameraConnectionError(`events query answered HTTP ${res.status}`);
+    if (res.status !== 200) throw new ApplianceError('camera_unreachable', `events query answered HTTP ${res.status}`);
     status.online();
     const list = parseJsonList(res.body);
     // A camera adopted since the last bootstrap: learn its MAC before parsing.
@@ -77,7 +78,7 @@ export function startVendorBPull(
     try {
       await deps.cursors.set(key, String(next));
     } catch (error) {
-      throw new SinkRefusedError(`cannot store the cursor: ${messageOf(error)}`, { cause: error });
+      throw new ApplianceError('sink_refused', `cannot store the cursor: ${messageOf(error)}`, { cause: error });
     }
     cursor = next;
     return (list?.length ?? 0) >= EVENTS_PAGE ? 'more' : 'idle';

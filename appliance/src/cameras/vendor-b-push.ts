@@ -5,7 +5,8 @@ import type { PacketStream, ParseOutcome } from '@alpr/shared/adapters/types';
 import { baseUrlOf, displayName, verifiesTls } from './config.ts';
 import type { CameraConfig } from './config.ts';
 import { deliver, reportIssues } from './deliver.ts';
-import { CameraConnectionError, SinkRefusedError, messageOf } from './errors.ts';
+import { ApplianceError, isSinkRefused } from '../errors.ts';
+import { messageOf } from './errors.ts';
 import { runCameraLoop } from './poll-loop.ts';
 import type { StepResult } from './poll-loop.ts';
 import type { RunnerDeps } from './ports.ts';
@@ -55,7 +56,7 @@ export function startVendorBPush(config: CameraConfig, deps: RunnerDeps): Camera
   let seenUpTo: number | undefined;
   let current: WebSocket | undefined;
 
-  /** Rule 2 reporting, camera filter, thumbnails, sink; throws SinkRefusedError. */
+  /** Rule 2 reporting, camera filter, thumbnails, sink; throws ApplianceError `sink_refused`. */
   async function commit(outcome: ParseOutcome): Promise<number> {
     reportIssues(outcome, { source: config.id, status, log: deps.log });
     const wanted = outcome.detections.filter((d) => wantedCamera(config, d.detection.camera.id));
@@ -76,7 +77,7 @@ export function startVendorBPush(config: CameraConfig, deps: RunnerDeps): Camera
     try {
       await deps.cursors.set(key, String(seenUpTo));
     } catch (error) {
-      throw new SinkRefusedError(`cannot store the cursor: ${messageOf(error)}`, { cause: error });
+      throw new ApplianceError('sink_refused', `cannot store the cursor: ${messageOf(error)}`, { cause: error });
     }
   }
 
@@ -94,7 +95,7 @@ export function startVendorBPush(config: CameraConfig, deps: RunnerDeps): Camera
         ws.removeAllListeners('error');
         resolve(ws);
       });
-      ws.once('error', (error) => reject(new CameraConnectionError(`updates socket: ${messageOf(error)}`, { cause: error })));
+      ws.once('error', (error) => reject(new ApplianceError('camera_unreachable', `updates socket: ${messageOf(error)}`, { cause: error })));
     });
   }
 
@@ -141,7 +142,7 @@ export function startVendorBPush(config: CameraConfig, deps: RunnerDeps): Camera
     if (failure !== undefined) {
       // Detections the decoder emitted were not committed: a fresh decoder lets the next
       // catch-up emit them again.
-      if (failure instanceof SinkRefusedError) stream = openStream();
+      if (isSinkRefused(failure)) stream = openStream();
       throw failure;
     }
     return { messages };
@@ -163,7 +164,7 @@ export function startVendorBPush(config: CameraConfig, deps: RunnerDeps): Camera
     if (stopper.signal.aborted) return 'idle';
     // A socket that carried data worked: reconnect after the base delay, backoff reset.
     // One that closed before any message counts as a failed attempt (exponential backoff).
-    if (messages === 0) throw new CameraConnectionError('updates socket closed before any message');
+    if (messages === 0) throw new ApplianceError('camera_unreachable', 'updates socket closed before any message');
     status.offline('updates socket closed');
     status.count('reconnects');
     deps.log.warn({ camera: config.id, attempt: 1, delayMs: config.backoffBaseMs }, 'updates socket closed; reconnecting');

@@ -1,7 +1,7 @@
 import t from 'tap';
 import { startVendorBNvr } from '../../../../scripts/simulators/vendor-b-nvr.ts';
 import { createBearerClient } from './bearer.ts';
-import { CameraHttpError } from './transport.ts';
+import { ApplianceError } from '../../errors.ts';
 
 const BOOTSTRAP = '/proxy/protect/api/bootstrap';
 
@@ -33,7 +33,7 @@ t.test('self-signed console: verification off by default, on when asked', async 
   const strict = createBearerClient({ token: 'sim-token', rejectUnauthorized: true });
   t.teardown(() => strict.close());
   const err = await strict.request({ url: `${nvr.url}${BOOTSTRAP}` }).catch((e: unknown) => e);
-  t.ok(err instanceof CameraHttpError, 'strict client refuses the self-signed certificate');
+  t.ok(err instanceof ApplianceError, 'strict client refuses the self-signed certificate');
 });
 
 t.test('body cap applies to thumbnails', async (t) => {
@@ -45,7 +45,7 @@ t.test('body cap applies to thumbnails', async (t) => {
   const small = createBearerClient({ token: 'sim-token', maxBodyBytes: 10_000 });
   t.teardown(() => small.close());
   const err = await small.request({ url: `${nvr.url}/proxy/protect/api/events/${id}/thumbnail` }).catch((e: unknown) => e);
-  t.ok(err instanceof CameraHttpError && err.code === 'body_too_large');
+  t.ok(err instanceof ApplianceError && err.code === 'body_too_large');
   const big = createBearerClient({ token: 'sim-token' });
   t.teardown(() => big.close());
   const ok = await big.request({ url: `${nvr.url}/proxy/protect/api/events/${id}/thumbnail` });

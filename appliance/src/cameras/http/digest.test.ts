@@ -4,7 +4,7 @@ import { createServer } from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { startVendorACamera } from '../../../../scripts/simulators/vendor-a-camera.ts';
 import { createDigestClient } from './digest.ts';
-import { CameraHttpError } from './transport.ts';
+import { ApplianceError, isTransient } from '../../errors.ts';
 
 const PLATES = '/ISAPI/Traffic/channels/1/vehicleDetect/plates';
 const afterTime = (cursor: string): string => `<AfterTime><picTime>${cursor}</picTime></AfterTime>`;
@@ -101,7 +101,7 @@ t.test('a 401 without a challenge we can answer is returned as is', async (t) =>
   t.equal((await client.request({ url })).status, 401);
 });
 
-t.test('body cap and timeouts surface as CameraHttpError', async (t) => {
+t.test('body cap and timeouts surface as ApplianceError codes', async (t) => {
   const url = await loopback(t, (req, res) => {
     if (req.url === '/big') res.end(Buffer.alloc(64 * 1024));
     // any other path: never answer, so only the headers timeout can end the request
@@ -109,7 +109,7 @@ t.test('body cap and timeouts surface as CameraHttpError', async (t) => {
   const capped = createDigestClient({ username: 'a', password: 'b', maxBodyBytes: 1024 });
   t.teardown(() => capped.close());
   const big = await capped.request({ url: `${url}/big` }).catch((e: unknown) => e);
-  t.ok(big instanceof CameraHttpError && big.code === 'body_too_large' && !big.transient, 'cap; not transient');
+  t.ok(big instanceof ApplianceError && big.code === 'body_too_large' && !isTransient(big), 'cap; not transient');
   const roomy = createDigestClient({ username: 'a', password: 'b', maxBodyBytes: 64 * 1024 });
   t.teardown(() => roomy.close());
   t.equal((await roomy.request({ url: `${url}/big` })).body.length, 64 * 1024, 'exactly at the cap is fine');
@@ -117,7 +117,7 @@ t.test('body cap and timeouts surface as CameraHttpError', async (t) => {
   const hasty = createDigestClient({ username: 'a', password: 'b', headersTimeoutMs: 50, bodyTimeoutMs: 50 });
   t.teardown(() => hasty.close());
   const err = await hasty.request({ url: `${url}/never` }).catch((e: unknown) => e);
-  t.ok(err instanceof CameraHttpError && err.code === 'timeout' && err.transient, 'headers timeout');
+  t.ok(err instanceof ApplianceError && err.code === 'timeout' && isTransient(err), 'headers timeout');
 
   // A port that was just released: nothing listens there any more.
   const gone = createServer();
@@ -128,5 +128,5 @@ t.test('body cap and timeouts surface as CameraHttpError', async (t) => {
   const refused = createDigestClient({ username: 'a', password: 'b' });
   t.teardown(() => refused.close());
   const down = await refused.request({ url: `http://127.0.0.1:${address.port}/` }).catch((e: unknown) => e);
-  t.ok(down instanceof CameraHttpError && down.code === 'connect_failed' && down.transient, 'connection refused');
+  t.ok(down instanceof ApplianceError && down.code === 'connect_failed' && isTransient(down), 'connection refused');
 });

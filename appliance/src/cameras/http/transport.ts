@@ -1,5 +1,6 @@
 import { Agent, errors, request } from 'undici';
 import type { Dispatcher } from 'undici';
+import { ApplianceError, type CameraHttpErrorCode } from '../../errors.ts';
 
 /**
  * The undici plumbing both camera clients share: one `Agent` per camera (so a camera's
@@ -24,19 +25,12 @@ export const DEFAULT_HEADERS_TIMEOUT_MS = 10_000;
 export const DEFAULT_BODY_TIMEOUT_MS = 15_000;
 export const DEFAULT_MAX_BODY_BYTES = 8 * 1024 * 1024;
 
-export type CameraHttpErrorCode = 'timeout' | 'body_too_large' | 'connect_failed' | 'request_failed';
-
-/** Everything the clients throw. `transient` tells the adapter whether one retry makes sense. */
-export class CameraHttpError extends Error {
-  readonly code: CameraHttpErrorCode;
-  readonly transient: boolean;
-  constructor(code: CameraHttpErrorCode, message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.name = 'CameraHttpError';
-    this.code = code;
-    this.transient = code !== 'body_too_large';
-  }
-}
+/**
+ * Everything the clients throw: an ApplianceError with a CameraHttpErrorCode
+ * (appliance/src/errors.ts); `isTransient` tells the adapter whether one retry makes sense.
+ */
+const cameraHttpError = (code: CameraHttpErrorCode, message: string, cause?: unknown): ApplianceError =>
+  new ApplianceError(code, message, cause !== undefined ? { cause } : {});
 
 export interface CameraRequest {
   method?: string;
@@ -68,27 +62,27 @@ async function readCapped(body: Dispatcher.ResponseData['body'], max: number, ur
     total += buf.length;
     if (total > max) {
       body.destroy();
-      throw new CameraHttpError('body_too_large', `response from ${url} exceeds ${max} bytes`);
+      throw cameraHttpError('body_too_large', `response from ${url} exceeds ${max} bytes`);
     }
     chunks.push(buf);
   }
   return Buffer.concat(chunks);
 }
 
-function mapError(error: unknown, url: string): CameraHttpError {
-  if (error instanceof CameraHttpError) return error;
+function mapError(error: unknown, url: string): ApplianceError {
+  if (error instanceof ApplianceError) return error;
   if (error instanceof errors.HeadersTimeoutError || error instanceof errors.BodyTimeoutError) {
-    return new CameraHttpError('timeout', `timed out talking to ${url}`, { cause: error });
+    return cameraHttpError('timeout', `timed out talking to ${url}`, error);
   }
   if (error instanceof errors.ConnectTimeoutError) {
-    return new CameraHttpError('timeout', `connect timeout to ${url}`, { cause: error });
+    return cameraHttpError('timeout', `connect timeout to ${url}`, error);
   }
   const code = (error as { code?: unknown } | null)?.code;
   if (typeof code === 'string' && /^(ECONNREFUSED|ECONNRESET|EHOSTUNREACH|ENETUNREACH|ENOTFOUND|EAI_AGAIN|UND_ERR_SOCKET)$/.test(code)) {
-    return new CameraHttpError('connect_failed', `cannot reach ${url}: ${code}`, { cause: error });
+    return cameraHttpError('connect_failed', `cannot reach ${url}: ${code}`, error);
   }
   const message = error instanceof Error ? error.message : String(error);
-  return new CameraHttpError('request_failed', `request to ${url} failed: ${message}`, { cause: error });
+  return cameraHttpError('request_failed', `request to ${url} failed: ${message}`, error);
 }
 
 /** One request through the camera's agent, body read fully under the cap. */
