@@ -1,9 +1,11 @@
 import { ENROLLMENT_REFUSAL_REASONS, type EnrollmentRefusalReason } from '@alpr/shared/protocol/collector';
 
 /**
- * The appliance's one error model for port 8080: a closed set of codes, one class, one
- * mapping to status and `{ error: { code, message } }` (http/edge.ts `errorHandler`).
- * Routes and guards throw `ApplianceError`; nothing builds an error body by hand.
+ * The appliance's one error model: a closed set of codes, one class. On port 8080 the edge
+ * maps it to status and `{ error: { code, message } }` (http/edge.ts `errorHandler`):
+ * routes and guards throw `ApplianceError` and build no error body by hand. Codes that never
+ * reach HTTP (vault, start-up, buffer, camera runners) are here too, because callers act on
+ * them; their status only matters if one ever escapes to a request (500/502/503/504).
  */
 export const APPLIANCE_ERROR_STATUS = {
   bad_request: 400,
@@ -64,7 +66,7 @@ export const APPLIANCE_ERROR_STATUS = {
   request_failed: 502,
 } as const;
 
-export const VAULT_ERROR_CODES = ['not_claimed', 'device_mismatch', 'tampered', 'corrupt', 'no_hardware_serial', 'sealed_unreadable'] as const;
+export const VAULT_ERROR_CODES = ['not_claimed', 'device_mismatch', 'tampered', 'corrupt', 'no_hardware_serial', 'sealed_unreadable'] as const satisfies readonly (keyof typeof APPLIANCE_ERROR_STATUS)[];
 export type VaultErrorCode = (typeof VAULT_ERROR_CODES)[number];
 
 export type ApplianceErrorCode = keyof typeof APPLIANCE_ERROR_STATUS | EnrollmentRefusalReason;
@@ -97,6 +99,7 @@ export class ApplianceError extends Error {
   }
   get status(): number {
     if (this.#status !== undefined) return this.#status;
+    // A hub refusal relayed without the hub's status: the hub failed us, a bad gateway.
     return isRefusalReason(this.code) ? 502 : APPLIANCE_ERROR_STATUS[this.code];
   }
 }
@@ -106,7 +109,7 @@ export const isVaultError = (error: unknown): error is ApplianceError & { code: 
   error instanceof ApplianceError && (VAULT_ERROR_CODES as readonly string[]).includes(error.code);
 
 /** The camera HTTP failures (cameras/http/transport.ts); all but an oversized answer are worth one retry. */
-export const CAMERA_HTTP_ERROR_CODES = ['timeout', 'body_too_large', 'connect_failed', 'request_failed'] as const;
+export const CAMERA_HTTP_ERROR_CODES = ['timeout', 'body_too_large', 'connect_failed', 'request_failed'] as const satisfies readonly (keyof typeof APPLIANCE_ERROR_STATUS)[];
 export type CameraHttpErrorCode = (typeof CAMERA_HTTP_ERROR_CODES)[number];
 export const isTransient = (error: unknown): boolean => !(error instanceof ApplianceError && error.code === 'body_too_large');
 export const isSinkRefused = (error: unknown): error is ApplianceError => error instanceof ApplianceError && error.code === 'sink_refused';
