@@ -3,6 +3,7 @@ import type { HubDeps } from './deps.ts';
 import { csrfForSessions } from './auth/csrf.ts';
 import { bodyEdge } from './http/body-edge.ts';
 import { errorHandler } from './http/on-error.ts';
+import { queryEdge } from './http/query-edge.ts';
 import { clientAddressEdge } from './http/client-ip.ts';
 import { parseTrustedProxies } from './http/client-address.ts';
 import { collectorRoutes } from './collectors/routes.ts';
@@ -40,8 +41,9 @@ export function createHubApp(deps: HubDeps): Hono {
   app.onError(errorHandler(deps.log));
   app.notFound((c) => c.json({ error: { code: 'not_found', message: 'no such route' } }, 404));
   // One edge for every route, present and future: who is asking (trusted proxies honoured),
-  // bodies checked once, CSRF for sessions.
+  // query strings and bodies checked once, CSRF for sessions.
   app.use('*', clientAddressEdge(parseTrustedProxies(deps.config.trustedProxies)));
+  app.use('*', queryEdge());
   app.use('*', bodyEdge({ log: deps.log, maxBytes: EDGE_MAX_BODY_BYTES, rawBody: isRawBodyPath }));
   app.use('*', csrfForSessions());
   app.get('/healthz', (c) => c.json({ ok: true, database: deps.db.kind }));

@@ -74,6 +74,65 @@ const OTHER_FIELDS: Record<string, unknown> = {
 };
 const ABSURD_DATES = ['9999-12-31T23:59:59.999Z', '+275760-09-13T00:00:00.000Z', '-271821-04-20T00:00:00Z', '0000-00-00T00:00:00Z', '2026-02-30T25:61:61Z', '1e309'];
 
+/**
+ * Ids, cursors and dates the database would refuse or JavaScript cannot hold: one past the
+ * bigint range, far past it, zero and negative, exponent notation.
+ */
+export const HOSTILE_IDS = ['9223372036854775808', '99999999999999999999', '9223372036854775807', '0', '-1', '1e3'];
+/** Calendar edges: year 0, past JavaScript's range, 300 fractional digits, a 29 February that is not. */
+export const HOSTILE_DATES = [
+  '0000-01-01T00:00:00Z',
+  '+275760-09-13T00:00:00.000Z',
+  '275760-09-13T00:00:00Z',
+  `2026-01-01T00:00:00.${'1'.repeat(300)}Z`,
+  '2026-02-29T00:00:00Z',
+  '9999-12-31T23:59:59.999-23:59',
+];
+/** Hostile query values, written as they travel (percent-encoded). */
+const HOSTILE_QUERY_VALUES = [
+  '%00',
+  'a%00b',
+  '%ED%A0%80',
+  '%E0%A4%A',
+  'a'.repeat(3000),
+  '1e999',
+  ...HOSTILE_IDS,
+  ...HOSTILE_DATES.map(encodeURIComponent),
+  // Cursors shaped like the alert list's (base64url of `time|id`) that carry a bad time or id.
+  Buffer.from('0000-01-01T00:00:00.000Z|1').toString('base64url'),
+  Buffer.from('2026-01-01T00:00:00.000Z|99999999999999999999').toString('base64url'),
+];
+
+/**
+ * Every query parameter of every route that takes one, with a plausible value: the battery
+ * mutates one at a time so the route's schema passes the others and the mutation reaches as
+ * far as it can. A route whose schema refuses an unknown parameter but is missing here fails
+ * the sweep (`unlistedQueryProbe`), so a new query route joins the table the day it lands.
+ */
+export const QUERY_FIELDS: Record<string, Record<string, string>> = {
+  '/api/v1/events/search': {
+    plate: 'AB123', plate_fuzzy: 'false', start_date: '2026-01-01T00:00:00Z', end_date: '2026-01-02T00:00:00Z',
+    collector_id: '00000000-0000-4000-8000-000000000000', min_confidence: '0.5', direction: 'entering', lat_min: '1', lat_max: '2',
+    lon_min: '1', lon_max: '2', page: '1', per_page: '10', sort: 'captured_at', order: 'desc', reason: 'sweep case',
+  },
+  '/api/v1/search': { plate: 'AB123', start_date: '2026-01-01T00:00:00Z', end_date: '2026-01-02T00:00:00Z', page: '2', reason: 'sweep case' },
+  '/api/v1/detections/:id': { reason: 'sweep case' },
+  '/api/v1/plates/autocomplete': { q: 'AB', limit: '5', reason: 'sweep case' },
+  '/api/v1/investigations/plate-history': { plate: 'AB123', start_date: '2026-01-01T00:00:00Z', end_date: '2026-01-02T00:00:00Z', reason: 'sweep case' },
+  '/api/v1/investigations/route': { plate: 'AB123', start_date: '2026-01-01T00:00:00Z', end_date: '2026-01-02T00:00:00Z', reason: 'sweep case' },
+  '/api/v1/investigations/convoy': { plate: 'AB123', start_date: '2026-01-01T00:00:00Z', end_date: '2026-01-02T00:00:00Z', window_minutes: '5', min_occasions: '2', reason: 'sweep case' },
+  '/api/v1/investigations/location-activity': { collector_id: '00000000-0000-4000-8000-000000000000', date: '2026-01-01', timezone: 'Europe/Amsterdam', reason: 'sweep case' },
+  '/api/v1/alerts': { since: '2026-01-01T00:00:00Z', cursor: '2026-01-01T00:00:00.000Z_1', limit: '10', state: 'new', watchlist_id: '00000000-0000-4000-8000-000000000000' },
+  '/api/v1/legal-holds': { case_id: 'CASE-1', active: 'true', limit: '10', after: '1' },
+  '/api/v1/admin/audit': { action: 'search.', actor_user_id: '00000000-0000-4000-8000-000000000000', target_type: 'detection', target_id: '1', since: '2026-01-01T00:00:00Z', until: '2026-01-02T00:00:00Z', before: '5', limit: '10' },
+  '/api/v1/watchlists/:id/entries': { after: 'AB123', limit: '10' },
+  '/api/v1/export/detections': { start_date: '2026-01-01T00:00:00Z', end_date: '2026-01-02T00:00:00Z', reason: 'sweep case', plate: 'AB123' },
+  '/login': { next: '/live' },
+};
+
+/** The probe that tells whether a route checks its query against a schema (see QUERY_FIELDS). */
+export const QUERY_PROBE = 'sweep_probe_unknown';
+
 const superset = (): Record<string, unknown> => ({ ...TEXT_FIELDS, ...structuredClone(OTHER_FIELDS) });
 const json = (value: unknown): string => JSON.stringify(value);
 const deep = (levels: number): string => `{"site_name":"x","config":{"a":${'['.repeat(levels)}${']'.repeat(levels)}}}`;
@@ -101,6 +160,7 @@ function pathVariants(path: string, credentials: Credentials): { name: string; p
     { name: 'path: NUL', path: fill(() => 'x%00y') },
     { name: 'path: lone surrogate (CESU bytes)', path: fill(() => '%ED%A0%80') },
     { name: 'path: bad percent escape', path: fill(() => '%E0%A4%A') },
+    ...HOSTILE_IDS.map((id) => ({ name: `path: id ${id}`, path: fill(() => id) })),
   ];
 }
 
@@ -119,6 +179,14 @@ export function batteryFor(route: RouteEntry, credentials: Credentials, random: 
 
   for (const variant of paths.slice(1)) add(variant.name, {}, undefined, variant.path);
   add('query: absurd dates and NUL', {}, undefined, `${base}?start=${encodeURIComponent(ABSURD_DATES[0] as string)}&end=-1&key=%00&limit=1e999&page=%ED%A0%80`);
+  const fields = QUERY_FIELDS[route.path];
+  if (fields) {
+    const query = (values: Record<string, string>) => Object.entries(values).map(([k, v]) => `${k}=${v.startsWith('%') || /^[\w.:+-]*$/.test(v) ? v : encodeURIComponent(v)}`).join('&');
+    add('query: plausible', {}, undefined, `${base}?${query(fields)}`);
+    for (const name of Object.keys(fields)) {
+      for (const value of HOSTILE_QUERY_VALUES) add(`query: ${name}=${value.slice(0, 40)}`, {}, undefined, `${base}?${query({ ...fields, [name]: value })}`);
+    }
+  }
   out.push({ name: 'credentials: none', method: route.method, path: base, headers: {} });
   out.push({ name: 'credentials: wrong', method: route.method, path: base, headers: { cookie: 'access_token=forged.token.value; csrf_token=x', 'x-api-key': 'alpr_live_wrongwrongwrongwrongwrongwrong', 'x-csrf-token': 'x', authorization: 'Bearer nope' } });
   if (route.method === 'GET' || route.method === 'HEAD') return out;

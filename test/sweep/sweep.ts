@@ -1,5 +1,5 @@
 import type { Hono } from 'hono';
-import { batteryFor, seededRandom, type Credentials, type HostileRequest, type RouteEntry } from './battery.ts';
+import { batteryFor, QUERY_FIELDS, QUERY_PROBE, seededRandom, type Credentials, type HostileRequest, type RouteEntry } from './battery.ts';
 
 /**
  * Sends the battery to every route of an app over real HTTP and judges each answer:
@@ -100,6 +100,7 @@ export async function sweep(target: SweepTarget, seed: number): Promise<SweepRes
       before = after;
     }
   }
+  failures.push(...(await unlistedQueryRoutes(target)));
   const health = await fetch(`${target.base}${target.healthPath}`, { signal: AbortSignal.timeout(ANSWER_BOUND_MS) });
   if (health.status !== 200) failures.push(`health check answered ${health.status} after the sweep`);
   return { attempts, durationMs: Math.round(performance.now() - started), failures, statuses };
@@ -109,4 +110,20 @@ export async function sweep(target: SweepTarget, seed: number): Promise<SweepRes
 export function sweepSeed(): number {
   const given = Number(process.env['SWEEP_SEED']);
   return Number.isInteger(given) && given > 0 ? given : Math.floor(Math.random() * 2 ** 31) + 1;
+}
+
+/**
+ * GET routes that check their query against a schema (an unknown parameter is refused by
+ * name) but are missing from the battery's QUERY_FIELDS: their parameters would go unswept.
+ */
+async function unlistedQueryRoutes(target: SweepTarget): Promise<string[]> {
+  const out: string[] = [];
+  for (const route of target.routes) {
+    if (route.method !== 'GET' || QUERY_FIELDS[route.path]) continue;
+    const path = route.path.replace(/:([A-Za-z_]+)(\{[^}]*\})?/g, (_, n: string) => target.credentials.params[n] ?? 'x');
+    const res = await fetch(`${target.base}${path}?${QUERY_PROBE}=1`, { headers: target.credentials.valid, redirect: 'manual', signal: AbortSignal.timeout(ANSWER_BOUND_MS) });
+    const text = await res.text().catch(() => '');
+    if (res.status === 400 && text.includes(QUERY_PROBE)) out.push(`GET ${route.path}: takes query parameters but is not in the sweep's QUERY_FIELDS (test/sweep/battery.ts)`);
+  }
+  return out;
 }

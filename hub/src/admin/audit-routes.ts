@@ -1,3 +1,4 @@
+import { bigintId, isoTime } from '@alpr/shared/validation/params';
 import { Hono } from 'hono';
 import { z } from 'zod';
 import type { AuthEnv } from '../auth/middleware.ts';
@@ -12,9 +13,9 @@ const query = z
     actor_user_id: z.string().uuid().optional(),
     target_type: z.string().max(40).optional(),
     target_id: z.string().max(200).optional(),
-    since: z.string().datetime({ offset: true }).optional(),
-    until: z.string().datetime({ offset: true }).optional(),
-    before: z.string().regex(/^\d{1,19}$/).optional(),
+    since: isoTime.optional(),
+    until: isoTime.optional(),
+    before: bigintId.optional(),
     limit: z.coerce.number().int().min(1).max(500).default(100),
   })
   .strict();

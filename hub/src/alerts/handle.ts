@@ -3,6 +3,7 @@
  * (someone is on it) or `dismissed` (a false match, nothing to do), once, by an operator
  * or admin subscribed or not; audited in the same transaction.
  */
+import { isBigintId } from '@alpr/shared/validation/params';
 import { writeAudit } from '../audit/write.ts';
 import { HubError } from '../errors.ts';
 import type { WatchlistActor, WatchlistContext } from '../watchlists/context.ts';
@@ -10,7 +11,7 @@ import type { WatchlistActor, WatchlistContext } from '../watchlists/context.ts'
 export type AlertHandling = 'acknowledged' | 'dismissed';
 
 export async function handleAlert(ctx: WatchlistContext, actor: WatchlistActor, alertId: string, to: AlertHandling, note: string | null): Promise<{ state: AlertHandling; handledAt: Date }> {
-  if (!/^\d{1,19}$/.test(alertId)) throw new HubError('not_found', 'no such alert');
+  if (!isBigintId(alertId)) throw new HubError('not_found', 'no such alert');
   return ctx.db.transaction(async (tx) => {
     const [row] = await tx.sql<{ state: string; handled_by: string | null }>('SELECT state, handled_by FROM alerts WHERE id = $1::bigint FOR UPDATE', [alertId]);
     if (!row) throw new HubError('not_found', 'no such alert');

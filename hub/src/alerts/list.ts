@@ -3,6 +3,7 @@
  * watchlists' alerts raised at or after `since`, oldest first, in pages. A client that was
  * disconnected asks with the time of the last alert it saw and follows `next_cursor`.
  */
+import { isBigintId, timeProblem } from '@alpr/shared/validation/params';
 import { HubError } from '../errors.ts';
 import type { DbSession } from '../db/session.ts';
 import type { AlertState } from '../db/schema/alerts.ts';
@@ -27,7 +28,7 @@ export function encodeCursor(row: { created_at: Date; id: string }): string {
 export function decodeCursor(cursor: string): { at: Date; id: string } {
   const [iso, id] = Buffer.from(cursor, 'base64url').toString('utf8').split('|');
   const at = new Date(iso ?? '');
-  if (!iso || Number.isNaN(at.getTime()) || !id || !/^\d{1,19}$/.test(id)) throw new HubError('bad_request', 'cursor: not a cursor this hub gave out');
+  if (!iso || timeProblem(iso) !== undefined || Number.isNaN(at.getTime()) || !id || !isBigintId(id)) throw new HubError('bad_request', 'cursor: not a cursor this hub gave out');
   return { at, id };
 }
 

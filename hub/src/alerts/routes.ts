@@ -1,3 +1,4 @@
+import { isoTime } from '@alpr/shared/validation/params';
 import { Hono, type Context } from 'hono';
 import { every } from 'hono/combine';
 import { z } from 'zod';
@@ -19,7 +20,7 @@ const MAX_SINCE_DAYS = 30;
 
 const listQuerySchema = z
   .object({
-    since: z.string().datetime({ offset: true, message: 'since must be an ISO 8601 time, e.g. 2026-11-24T10:00:00.000Z' }).optional(),
+    since: isoTime.optional(),
     cursor: z.string().max(200).optional(),
     limit: z.coerce.number().int().min(1).max(MAX_ALERT_PAGE).default(DEFAULT_ALERT_PAGE),
     state: alertStateSchema.optional(),

@@ -1,3 +1,4 @@
+import { bigintId, isoTimeAsDate } from '@alpr/shared/validation/params';
 import { Hono } from 'hono';
 import { every } from 'hono/combine';
 import { z } from 'zod';
@@ -15,11 +16,11 @@ const MAX_IDS_PER_REQUEST = 1_000;
 
 const caseId = safeText(z.string().trim().min(1).max(100));
 const reason = safeText(z.string().trim().min(3).max(1000));
-const time = z.string().datetime({ offset: true }).transform((s) => new Date(s));
+const time = isoTimeAsDate;
 
 const placeSchema = z
   .object({
-    detection_ids: z.array(z.string().regex(/^\d{1,19}$/, 'detection ids are digits')).min(1).max(MAX_IDS_PER_REQUEST).optional(),
+    detection_ids: z.array(bigintId).min(1).max(MAX_IDS_PER_REQUEST).optional(),
     plate: safeText(z.string().min(1).max(40)).optional(),
     start_date: time.optional(),
     end_date: time.optional(),
@@ -31,8 +32,8 @@ const placeSchema = z
   .refine((b) => (b.detection_ids !== undefined) !== (b.plate !== undefined), 'give detection_ids, or plate with start_date and end_date')
   .refine((b) => b.plate === undefined || (b.start_date !== undefined && b.end_date !== undefined && b.start_date <= b.end_date), 'a plate needs start_date and end_date (in order)');
 
-const releaseSchema = z.object({ case_id: caseId, reason, hold_ids: z.array(z.string().regex(/^\d{1,19}$/)).min(1).max(MAX_IDS_PER_REQUEST).optional() }).strict();
-const listSchema = z.object({ case_id: caseId.optional(), active: z.enum(['true', 'false']).optional(), limit: z.coerce.number().int().min(1).max(1000).default(100), after: z.string().regex(/^\d{1,19}$/).optional() }).strict();
+const releaseSchema = z.object({ case_id: caseId, reason, hold_ids: z.array(bigintId).min(1).max(MAX_IDS_PER_REQUEST).optional() }).strict();
+const listSchema = z.object({ case_id: caseId.optional(), active: z.enum(['true', 'false']).optional(), limit: z.coerce.number().int().min(1).max(1000).default(100), after: bigintId.optional() }).strict();
 
 /**
  * Legal holds (docs/legal-hold.md): operators and admins place and release, everyone signed

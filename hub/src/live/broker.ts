@@ -4,6 +4,7 @@
  * each LISTEN and each deliver to their own clients, so every client gets every event once;
  * an event's rows are fetched and serialized once per process, not once per client.
  */
+import { isBigintId } from '@alpr/shared/validation/params';
 import type { WebSocket } from 'ws';
 import type { AuthContext } from '../auth/context.ts';
 import { linkSigner } from '../images/link-signer.ts';
@@ -181,7 +182,7 @@ export function createLiveBroker(deps: AuthContext, options: LiveOptions): LiveB
   const parseIds = (payload: string): string[] => {
     try {
       const parsed = JSON.parse(payload) as { ids?: unknown };
-      return Array.isArray(parsed.ids) ? parsed.ids.map(String).filter((id) => /^\d{1,19}$/.test(id)) : [];
+      return Array.isArray(parsed.ids) ? parsed.ids.map(String).filter(isBigintId) : [];
     } catch {
       return [];
     }

@@ -1,4 +1,5 @@
 /** `GET /api/v1/detections/{id}`: the full record (docs/search.md "One detection"). */
+import { isBigintId } from '@alpr/shared/validation/params';
 import type { DbSession } from '../db/session.ts';
 import { HubError } from '../errors.ts';
 import { cameraName } from '../alerts/payload.ts';
@@ -14,7 +15,7 @@ type DetailRow = {
 };
 
 export async function detectionDetail(db: DbSession, id: string, signer: LinkSigner) {
-  if (!/^\d{1,19}$/.test(id)) throw new HubError('not_found', 'no such detection');
+  if (!isBigintId(id)) throw new HubError('not_found', 'no such detection');
   const [row] = await db.sql<DetailRow>(
     `SELECT d.id::text AS id, d.detection_id, d.plate_number, d.plate_normalized, d.confidence, d.captured_at, d.received_at, d.direction,
             d.vehicle_type, d.color, d.brand, d.model, d.region, d.latitude, d.longitude, d.camera_id, d.collector_id,

@@ -1,3 +1,4 @@
+import { calendarDay, isoTimeAsDate } from '@alpr/shared/validation/params';
 import { Hono, type Context } from 'hono';
 import { every } from 'hono/combine';
 import { z } from 'zod';
@@ -16,7 +17,7 @@ const B = '/api/v1/investigations';
 const DEFAULT_DAYS = 90;
 const MAX_DAYS = 366;
 
-const datetime = z.string().datetime({ offset: true, message: 'must be an ISO 8601 time, e.g. 2026-11-24T10:00:00Z' }).transform((s) => new Date(s));
+const datetime = isoTimeAsDate;
 const plateParam = z.string().max(40).transform(ocrNormalize).refine((p) => p.length > 0, 'no letters or digits');
 const rangeFields = { start_date: datetime.optional(), end_date: datetime.optional() };
 
@@ -70,7 +71,7 @@ export function investigationRoutes(deps: AuthContext): Hono<AuthEnv> {
   const activitySchema = z
     .object({
       collector_id: z.string().uuid('must be a collector id (uuid)'),
-      date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a day, YYYY-MM-DD'),
+      date: calendarDay,
       timezone: z.string().max(64).refine(isValidTimeZone, 'not an IANA time zone').default('UTC'),
       reason: reasonSchema,
     })

@@ -2,6 +2,7 @@
  * `GET /api/v1/events/search` parameters (docs/search.md). Pure:
  * the query string in, a checked query out, or a 400 naming the field.
  */
+import { isoTimeAsDate } from '@alpr/shared/validation/params';
 import { z } from 'zod';
 import { confusionKey, ocrNormalize } from '@alpr/shared/detection/ocr';
 import { safeText } from '@alpr/shared/text/hostile-text';
@@ -35,11 +36,7 @@ export interface SearchQuery {
 
 const bool = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
 const finite = (min: number, max: number) => z.coerce.number().refine((n) => Number.isFinite(n) && n >= min && n <= max, `must be a number from ${min} to ${max}`);
-const datetime = z
-  .string()
-  .datetime({ offset: true, message: 'must be an ISO 8601 time, e.g. 2026-11-24T10:00:00Z' })
-  .transform((s) => new Date(s))
-  .refine((d) => d.getUTCFullYear() >= 2000 && d.getUTCFullYear() <= 2200, 'must be between the years 2000 and 2200');
+const datetime = isoTimeAsDate.refine((d) => d.getUTCFullYear() >= 2000 && d.getUTCFullYear() <= 2200, 'must be between the years 2000 and 2200');
 
 /** The audit reason every search carries (docs/search.md "Audit"): a case number or a purpose. */
 export const reasonSchema = safeText(z.string().trim().min(3, 'a reason (case number or purpose) is required').max(200));
