@@ -18,16 +18,42 @@ export const HUB_ERROR_STATUS = {
 } as const;
 export type HubErrorCode = keyof typeof HUB_ERROR_STATUS;
 
+/**
+ * Machine-readable reasons where two refusals share a code and status (an expired and a used
+ * claim code are both 410 `gone`): rendered as `error.reason` beside `{ code, message }`.
+ * The appliance's enrollment reads them (appliance/src/uplink/classify-response.ts).
+ */
+export const HUB_ERROR_REASONS = [
+  'claim_code_unknown',
+  'claim_code_expired',
+  'claim_code_used',
+  'hardware_already_registered',
+  'hardware_mismatch',
+  'provisioning_token_unknown',
+  'provisioning_token_expired',
+  'provisioning_token_used',
+  'collector_not_claimable',
+  'hub_public_url_unset',
+] as const;
+export type HubErrorReason = (typeof HUB_ERROR_REASONS)[number];
+
 export class HubError extends Error {
   readonly code: HubErrorCode;
   readonly headers: Readonly<Record<string, string>>;
-  constructor(code: HubErrorCode, message: string, headers: Record<string, string> = {}) {
+  readonly reason: HubErrorReason | undefined;
+  constructor(code: HubErrorCode, message: string, headers: Record<string, string> = {}, reason?: HubErrorReason) {
     super(message);
     this.name = 'HubError';
     this.code = code;
     this.headers = headers;
+    this.reason = reason;
   }
   get status(): number {
     return HUB_ERROR_STATUS[this.code];
   }
+}
+
+/** A refusal that carries a reason (see HUB_ERROR_REASONS). */
+export function reasonedError(code: HubErrorCode, reason: HubErrorReason, message: string, headers: Record<string, string> = {}): HubError {
+  return new HubError(code, message, headers, reason);
 }

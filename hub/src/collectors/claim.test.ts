@@ -6,18 +6,18 @@ import { auditLog } from '../db/schema/audit-log.ts';
 import { collectors } from '../db/schema/collectors.ts';
 import { authenticateCollector } from './api-key-auth.ts';
 import { claim } from './claim.ts';
-import { CollectorError } from './collector-error.ts';
+import { HubError } from '../errors.ts';
 import { HOUR_MS, SYSTEM_ACTOR } from './context.ts';
 import { createCollector } from './create-collector.ts';
 import { collectorTestContext, TEST_PUBLIC_URL } from './testing.ts';
 
 const ctx = await collectorTestContext(t);
 
-async function claimRefusal(code: string, hardwareId: string): Promise<CollectorError> {
+async function claimRefusal(code: string, hardwareId: string): Promise<HubError> {
   try {
     await claim(ctx, { claim_code: code, hardware_id: hardwareId }, '203.0.113.5');
   } catch (err) {
-    if (err instanceof CollectorError) return err;
+    if (err instanceof HubError) return err;
     throw err;
   }
   throw new Error('claim succeeded');
@@ -99,7 +99,7 @@ t.test('concurrent claims of one code: exactly one wins', async (t) => {
   ]);
   t.equal(results.filter((r) => r.status === 'fulfilled').length, 1);
   const failed = results.find((r) => r.status === 'rejected');
-  t.equal(failed?.status === 'rejected' && failed.reason instanceof CollectorError ? failed.reason.reason : undefined, 'claim_code_used');
+  t.equal(failed?.status === 'rejected' && failed.reason instanceof HubError ? failed.reason.reason : undefined, 'claim_code_used');
 });
 
 t.test('a malformed public key is a 400 and the code stays usable', async (t) => {

@@ -5,7 +5,7 @@ import { auditLog } from '../db/schema/audit-log.ts';
 import { collectors } from '../db/schema/collectors.ts';
 import type { DbSession } from '../db/session.ts';
 import { writeAudit } from '../audit/write.ts';
-import { CollectorError } from './collector-error.ts';
+import { reasonedError, type HubError } from '../errors.ts';
 import type { CollectorContext } from './context.ts';
 import { deviceFromWire, enrollDevice, isUniqueViolation } from './enrollment.ts';
 
@@ -31,10 +31,10 @@ export async function claim(ctx: CollectorContext, input: ClaimRequest, ip: stri
       if (!row) throw (await wasConsumed(tx, code)) ? usedCode() : unknownCode();
       const now = ctx.clock.now();
       if (row.claimCodeExpiresAt === null || row.claimCodeExpiresAt.getTime() <= now.getTime()) {
-        throw new CollectorError('gone', 'claim_code_expired', 'claim code has expired; ask the admin for a new one');
+        throw reasonedError('gone', 'claim_code_expired', 'claim code has expired; ask the admin for a new one');
       }
       if (row.status !== 'pending') {
-        throw new CollectorError('conflict', 'collector_not_claimable', `collector is ${row.status}; contact the admin`);
+        throw reasonedError('conflict', 'collector_not_claimable', `collector is ${row.status}; contact the admin`);
       }
       const enrolled = await enrollDevice(ctx, tx, row, deviceFromWire(input), ip);
       await writeAudit(tx, {
@@ -53,7 +53,7 @@ export async function claim(ctx: CollectorContext, input: ClaimRequest, ip: stri
   } catch (err) {
     // Two devices racing for one hardware id: the partial unique index decides.
     if (isUniqueViolation(err)) {
-      throw new CollectorError('conflict', 'hardware_already_registered', 'this device is already registered to another collector; contact the admin');
+      throw reasonedError('conflict', 'hardware_already_registered', 'this device is already registered to another collector; contact the admin');
     }
     throw err;
   }
@@ -68,10 +68,10 @@ async function wasConsumed(tx: DbSession, code: string): Promise<boolean> {
   return row !== undefined;
 }
 
-function unknownCode(): CollectorError {
-  return new CollectorError('not_found', 'claim_code_unknown', 'unknown claim code; check it and retry, or contact the admin');
+function unknownCode(): HubError {
+  return reasonedError('not_found', 'claim_code_unknown', 'unknown claim code; check it and retry, or contact the admin');
 }
 
-function usedCode(): CollectorError {
-  return new CollectorError('gone', 'claim_code_used', 'claim code was already used; ask the admin for a new one');
+function usedCode(): HubError {
+  return reasonedError('gone', 'claim_code_used', 'claim code was already used; ask the admin for a new one');
 }

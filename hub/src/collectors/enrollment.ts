@@ -2,8 +2,7 @@ import { and, eq, ne } from 'drizzle-orm';
 import type { EnrollmentResponse } from '@alpr/shared/protocol/collector';
 import { collectors } from '../db/schema/collectors.ts';
 import type { DbSession } from '../db/session.ts';
-import { HubError } from '../errors.ts';
-import { CollectorError } from './collector-error.ts';
+import { HubError, reasonedError } from '../errors.ts';
 import { addMs, HOUR_MS, SYSTEM_ACTOR_ID, type CollectorContext } from './context.ts';
 import { loadOrCreateHubKey } from './hub-key.ts';
 import { expireOtherKeys, issueApiKey } from './issue-key.ts';
@@ -55,7 +54,7 @@ export async function enrollDevice(
   const hardwareId = device.hardwareId?.trim() || undefined;
   if (hardwareId !== undefined) {
     if (target.hardwareId !== null && target.hardwareId !== hardwareId) {
-      throw new CollectorError('conflict', 'hardware_mismatch', 'this collector is bound to another device; ask the admin to replace it');
+      throw reasonedError('conflict', 'hardware_mismatch', 'this collector is bound to another device; ask the admin to replace it');
     }
     const [other] = await tx.db
       .select({ id: collectors.id })
@@ -64,7 +63,7 @@ export async function enrollDevice(
       .where(and(eq(collectors.hardwareId, hardwareId), ne(collectors.id, target.id), ne(collectors.status, 'decommissioned')))
       .limit(1);
     if (other) {
-      throw new CollectorError('conflict', 'hardware_already_registered', 'this device is already registered to another collector; contact the admin');
+      throw reasonedError('conflict', 'hardware_already_registered', 'this device is already registered to another collector; contact the admin');
     }
   }
   await tx.db
@@ -123,7 +122,7 @@ export function isUniqueViolation(err: unknown): boolean {
 export function refuseLoopbackUrlToRemote(publicUrl: string, ip: string | null): void {
   if (!isLoopbackHost(new URL(publicUrl).hostname)) return;
   if (ip !== null && isLoopbackHost(ip)) return;
-  throw new CollectorError(
+  throw reasonedError(
     'unavailable',
     'hub_public_url_unset',
     'the hub has no public address configured (HUB_PUBLIC_URL); the admin must set it before devices can be claimed',

@@ -5,7 +5,6 @@ import { collectors } from '../db/schema/collectors.ts';
 import { provisioningTokens } from '../db/schema/provisioning-tokens.ts';
 import { HubError } from '../errors.ts';
 import { authenticateCollector } from './api-key-auth.ts';
-import { CollectorError } from './collector-error.ts';
 import { HOUR_MS, SYSTEM_ACTOR } from './context.ts';
 import { createCollector } from './create-collector.ts';
 import { decommission } from './decommission.ts';
@@ -15,11 +14,11 @@ import { claimedCollector, collectorTestContext, TEST_PUBLIC_URL } from './testi
 
 const ctx = await collectorTestContext(t);
 
-async function refusal(token: string): Promise<CollectorError> {
+async function refusal(token: string): Promise<HubError> {
   try {
     await provision(ctx, { provisioning_token: token }, null);
   } catch (err) {
-    if (err instanceof CollectorError) return err;
+    if (err instanceof HubError) return err;
     throw err;
   }
   throw new Error('provision succeeded');
@@ -76,7 +75,7 @@ t.test('re-provisioning an active collector issues a new key; the old one keeps 
   t.same(keys.map((k) => k.status), ['expired', 'active']);
 
   const other = await provision(ctx, { provisioning_token: (await issueProvisioningToken(ctx, SYSTEM_ACTOR, collectorId)).token, hardware_id: 'SN-SOMETHING-ELSE' }, null).catch((e: unknown) => e);
-  t.equal(other instanceof CollectorError ? other.reason : undefined, 'hardware_mismatch');
+  t.equal(other instanceof HubError ? other.reason : undefined, 'hardware_mismatch');
 });
 
 t.test('a decommissioned collector gets no token and its outstanding tokens stop working', async (t) => {

@@ -3,9 +3,8 @@ import { generateProvisioningToken, hashSecret, parseProvisioningToken } from '@
 import type { EnrollmentResponse, ProvisionRequest } from '@alpr/shared/protocol/collector';
 import { collectors } from '../db/schema/collectors.ts';
 import { provisioningTokens } from '../db/schema/provisioning-tokens.ts';
-import { HubError } from '../errors.ts';
+import { HubError, reasonedError } from '../errors.ts';
 import { writeAudit } from '../audit/write.ts';
-import { CollectorError } from './collector-error.ts';
 import { addMs, HOUR_MS, isUuid, type Actor, type CollectorContext } from './context.ts';
 import { deviceFromWire, enrollDevice, isUniqueViolation } from './enrollment.ts';
 
@@ -66,14 +65,14 @@ export async function provision(ctx: CollectorContext, input: ProvisionRequest, 
       if (!row) throw unknownToken();
       const now = ctx.clock.now();
       if (row.usedAt !== null) {
-        throw new CollectorError('gone', 'provisioning_token_used', 'provisioning token was already used; ask the admin for a new one');
+        throw reasonedError('gone', 'provisioning_token_used', 'provisioning token was already used; ask the admin for a new one');
       }
       if (row.expiresAt.getTime() <= now.getTime()) {
-        throw new CollectorError('gone', 'provisioning_token_expired', 'provisioning token has expired; ask the admin for a new one');
+        throw reasonedError('gone', 'provisioning_token_expired', 'provisioning token has expired; ask the admin for a new one');
       }
       const [collector] = await tx.db.select().from(collectors).where(eq(collectors.id, row.collectorId)).for('update');
       if (!collector || collector.status === 'decommissioned' || collector.status === 'disabled') {
-        throw new CollectorError('conflict', 'collector_not_claimable', `collector is ${collector?.status ?? 'missing'}; contact the admin`);
+        throw reasonedError('conflict', 'collector_not_claimable', `collector is ${collector?.status ?? 'missing'}; contact the admin`);
       }
       await tx.db.update(provisioningTokens).set({ usedAt: now }).where(eq(provisioningTokens.id, row.id));
       const enrolled = await enrollDevice(ctx, tx, collector, deviceFromWire(input), ip);
@@ -91,12 +90,12 @@ export async function provision(ctx: CollectorContext, input: ProvisionRequest, 
     });
   } catch (err) {
     if (isUniqueViolation(err)) {
-      throw new CollectorError('conflict', 'hardware_already_registered', 'this device is already registered to another collector; contact the admin');
+      throw reasonedError('conflict', 'hardware_already_registered', 'this device is already registered to another collector; contact the admin');
     }
     throw err;
   }
 }
 
-function unknownToken(): CollectorError {
-  return new CollectorError('not_found', 'provisioning_token_unknown', 'unknown provisioning token; check it or ask the admin for a new one');
+function unknownToken(): HubError {
+  return reasonedError('not_found', 'provisioning_token_unknown', 'unknown provisioning token; check it or ask the admin for a new one');
 }

@@ -15,7 +15,6 @@ import { ackCommand } from './ack-command.ts';
 import { requireCollector } from './api-key-auth.ts';
 import { claim } from './claim.ts';
 import { clientIp } from '../http/client-ip.ts';
-import { CollectorError } from './collector-error.ts';
 import type { CollectorContext } from './context.ts';
 import { heartbeat } from './heartbeat.ts';
 import { provision } from './provisioning.ts';
@@ -36,13 +35,8 @@ const MAX_JSON_BYTES = 64 * 1024;
 export function collectorRoutes(deps: CollectorContext, options: CollectorRouteOptions = {}): Hono {
   const limiter = options.enrollmentLimiter ?? createTokenBucket(ENROLLMENT_RATE_LIMIT);
   const app = new Hono();
-  const fallback = errorHandler(deps.log);
-  // Same body as every HubError plus `reason` where two refusals share a status.
-  app.onError((err, c) => {
-    if (!(err instanceof CollectorError)) return fallback(err, c);
-    for (const [name, value] of Object.entries(err.headers)) c.header(name, value);
-    return c.json({ error: { code: err.code, message: err.message, reason: err.reason } }, err.status as 400);
-  });
+  // The hub's one handler; it renders `reason` where two refusals share a status.
+  app.onError(errorHandler(deps.log));
   const limitBody = bodyLimit({
     maxSize: MAX_JSON_BYTES,
     onError: () => {
