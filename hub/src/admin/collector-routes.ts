@@ -3,6 +3,7 @@ import type { AuthEnv } from '../auth/middleware.ts';
 import type { HubDeps } from '../deps.ts';
 import { createCollector } from '../collectors/create-collector.ts';
 import { decommission } from '../collectors/decommission.ts';
+import { listRecentCommands } from '../collectors/list-commands.ts';
 import { issueNewClaimCode } from '../collectors/new-claim-code.ts';
 import { issueProvisioningToken } from '../collectors/provisioning.ts';
 import { collectorStatus, listCollectors } from '../collectors/status.ts';
@@ -50,14 +51,9 @@ export function adminCollectorRoutes(deps: HubDeps, guards: AdminGuards): Hono<A
   app.get(`${BASE}/:id/commands`, guards.read, audited(deps, 'admin.collector.commands', async (c) => {
     const id = pathParam(c, 'id');
     await collectorStatus(deps, id);
-    const rows = await deps.db.sql<{ id: string; type: string; status: string; ack_status: string | null; ack_detail: string | null; created_at: Date; delivered_at: Date | null; acknowledged_at: Date | null }>(
-      `SELECT id, type, status, ack_status, ack_detail, created_at, delivered_at, acknowledged_at FROM commands
-        WHERE collector_id = $1 ORDER BY commands.created_at DESC LIMIT 20`,
-      [id],
-    );
-    const iso = (d: Date | null): string | null => (d === null ? null : new Date(d).toISOString());
+    const rows = await listRecentCommands(deps.db, id);
     return {
-      response: c.json({ data: rows.map((r) => ({ ...r, created_at: iso(r.created_at), delivered_at: iso(r.delivered_at), acknowledged_at: iso(r.acknowledged_at) })) }),
+      response: c.json({ data: rows }),
       detail: { count: rows.length },
     };
   }));

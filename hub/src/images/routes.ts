@@ -1,5 +1,6 @@
 import { Hono } from 'hono';
 import { isSha256 } from './image-tree.ts';
+import { imageRemovedAt } from './removed.ts';
 import { authKeys } from '../auth/hub-secret.ts';
 import type { HubDeps } from '../deps.ts';
 import { HubError } from '../errors.ts';
@@ -27,8 +28,8 @@ export function imageRoutes(deps: Pick<HubDeps, 'db' | 'images' | 'clock' | 'con
     if (!isSha256(hash)) throw new HubError('not_found', 'no such image');
     const bytes = await deps.images.get(hash);
     if (!bytes) {
-      const [removed] = await deps.db.sql<{ removed_at: Date }>('SELECT removed_at FROM removed_images WHERE sha256 = $1', [hash]);
-      if (removed) throw new HubError('gone', `this image was removed by retention on ${removed.removed_at.toISOString()} (images are kept a year)`);
+      const removedAt = await imageRemovedAt(deps.db, hash);
+      if (removedAt) throw new HubError('gone', `this image was removed by retention on ${removedAt.toISOString()} (images are kept a year)`);
       throw new HubError('not_found', 'no such image');
     }
     const maxAge = Math.max(0, Number(c.req.query('exp')) - Math.floor(now.getTime() / 1000));

@@ -15,6 +15,7 @@ import { AuditPage } from './pages/audit.tsx';
 import { HoldsPage } from './pages/holds.tsx';
 import { ReportsPage } from './pages/reports.tsx';
 import { NotificationsPage } from './pages/notifications.tsx';
+import { listCollectorNames } from '../collectors/list-names.ts';
 import { alertsPerDay, collectorHealth, detectionsPerHour } from '../reports/queries.ts';
 import type { Role, SessionUser } from '../auth/middleware.ts';
 import type { Context } from 'hono';
@@ -51,8 +52,7 @@ export function uiRoutes(deps: HubDeps): Hono {
   app.get('/search', async (c) => {
     const user = await pageUser(deps, c);
     if (user instanceof Response) return user;
-    // Every collector, decommissioned ones too: their detections stay searchable.
-    const collectors = await deps.db.sql<{ id: string; name: string }>('SELECT id, site_name AS name FROM collectors ORDER BY site_name, id');
+    const collectors = await listCollectorNames(deps.db);
     return c.html(<SearchPage user={user} collectors={collectors} />);
   });
   page('/detections/:id{[0-9]{1,19}}', (user, c) => <DetectionPage user={user} id={c.req.param('id') ?? ''} />);

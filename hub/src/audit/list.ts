@@ -1,0 +1,49 @@
+/**
+ * The audit log read back (`GET /api/v1/admin/audit`, docs/admin-api.md "Audit log"): newest
+ * first, filtered, one page at a time by `before` (the last id of the previous page).
+ */
+import type { DbSession } from '../db/session.ts';
+
+export interface AuditFilters {
+  /** An action, or a prefix ending in `.` that matches every action under it. */
+  action?: string | undefined;
+  actor_user_id?: string | undefined;
+  target_type?: string | undefined;
+  target_id?: string | undefined;
+  since?: string | undefined;
+  until?: string | undefined;
+  before?: string | undefined;
+  limit: number;
+}
+
+export interface AuditEntry {
+  id: string;
+  at: string;
+  action: string;
+  actor_user_id: string | null;
+  actor_collector_id: string | null;
+  target_type: string | null;
+  target_id: string | null;
+  ip: string | null;
+  user_agent: string | null;
+  detail: Record<string, unknown>;
+}
+
+/** LIKE treats `%`, `_` and `\` as pattern characters: an action name matches itself only. */
+const escapeLike = (s: string): string => s.replace(/[%_\\]/g, (m) => `\\${m}`);
+
+export async function listAuditLog(db: DbSession, q: AuditFilters): Promise<{ entries: AuditEntry[]; nextBefore: string | null }> {
+  const action = q.action === undefined ? null : q.action.endsWith('.') ? `${escapeLike(q.action)}%` : escapeLike(q.action);
+  const rows = await db.sql<Omit<AuditEntry, 'at'> & { at: Date }>(
+    `SELECT id::text AS id, at, action, actor_user_id, actor_collector_id, target_type, target_id, ip, user_agent, detail FROM audit_log
+     WHERE ($1::text IS NULL OR action LIKE $1) AND ($2::uuid IS NULL OR actor_user_id = $2::uuid)
+       AND ($3::text IS NULL OR target_type = $3) AND ($4::text IS NULL OR target_id = $4)
+       AND ($5::timestamptz IS NULL OR at >= $5::timestamptz) AND ($6::timestamptz IS NULL OR at <= $6::timestamptz)
+       AND ($7::bigint IS NULL OR id < $7::bigint)
+     ORDER BY audit_log.id DESC LIMIT $8`,
+    [action, q.actor_user_id ?? null, q.target_type ?? null, q.target_id ?? null, q.since ?? null, q.until ?? null, q.before ?? null, q.limit + 1],
+  );
+  const more = rows.length > q.limit;
+  const page = more ? rows.slice(0, q.limit) : rows;
+  return { entries: page.map((r) => ({ ...r, at: new Date(r.at).toISOString() })), nextBefore: more ? (page.at(-1)?.id ?? null) : null };
+}
