@@ -12,12 +12,12 @@
  */
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
-import { hostileVendorAInputs, wideVendorAInputs } from '../../shared/src/adapters/vendor-a/hostile-cases.ts';
+import { hostileVendorAInputs, wideVendorAInputs } from '../../shared/src/adapters/vendor-a/hostile-cases.test-helper.ts';
 import { vendorA } from '../../shared/src/adapters/vendor-a/index.ts';
-import { fixture } from '../../shared/src/adapters/vendor-a/test-support.ts';
-import { hostileVendorBInputs } from '../../shared/src/adapters/vendor-b/hostile-cases.ts';
+import { fixture } from '../../shared/src/adapters/vendor-a/fixtures.test-helper.ts';
+import { hostileVendorBInputs } from '../../shared/src/adapters/vendor-b/hostile-cases.test-helper.ts';
 import { vendorB } from '../../shared/src/adapters/vendor-b/index.ts';
-import { context as vendorBContext } from '../../shared/src/adapters/vendor-b/test-context.ts';
+import { context as vendorBContext } from '../../shared/src/adapters/vendor-b/fixtures.test-helper.ts';
 import type { ParseInput } from '../../shared/src/adapters/types.ts';
 
 const { values: args } = parseArgs({ options: { runs: { type: 'string', default: '5' } } });

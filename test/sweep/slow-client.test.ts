@@ -12,7 +12,7 @@ import t, { type Test } from 'tap';
 import { serverOptionsFor, type ServerTimeouts } from '@alpr/shared/http/timeouts';
 import { createApplianceHttpApp } from '../../appliance/src/http/app.ts';
 import { diagnosticsRoutes } from '../../appliance/src/diagnostics/routes.ts';
-import { openTestBuffer } from '../../appliance/src/buffer/testing.ts';
+import { openTestBuffer } from '../../appliance/src/buffer/buffer.test-helper.ts';
 import { authTestContext } from '../../hub/src/auth/testing.ts';
 
 const TIMEOUTS: ServerTimeouts = { headersMs: 1_000, requestMs: 2_000, keepAliveMs: 500 };

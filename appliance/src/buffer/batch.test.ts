@@ -6,7 +6,7 @@ import { listRejected } from './dead-letter.ts';
 import { enforceRetention } from './retention.ts';
 import { openBuffer, closeBuffer } from './open.ts';
 import { readCounters } from './counters.ts';
-import { countRows, memoryLog, openTestBuffer, sampleDetection } from './testing.ts';
+import { countRows, memoryLog, openTestBuffer, sampleDetection } from './buffer.test-helper.ts';
 
 const T0 = Date.parse('2025-06-01T12:00:00.000Z');
 /** Distinct plates so nothing dedupes. */

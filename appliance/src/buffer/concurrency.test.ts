@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { openBuffer, closeBuffer } from './open.ts';
 import { bufferStats } from './stats.ts';
 import { getCursor, setCursor } from './cursors.ts';
-import { countRows, fakeClock, memoryLog, tempDir } from './testing.ts';
+import { countRows, fakeClock, memoryLog, tempDir } from './buffer.test-helper.ts';
 
 const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const WRITER = fileURLToPath(new URL('./crash-writer.ts', import.meta.url));

@@ -8,7 +8,7 @@ import { eq } from 'drizzle-orm';
 import { openBuffer, closeBuffer } from './open.ts';
 import { detections } from './schema/detections.ts';
 import { images } from './schema/images.ts';
-import { countRows, memoryLog, tempDir, fakeClock } from './testing.ts';
+import { countRows, memoryLog, tempDir, fakeClock } from './buffer.test-helper.ts';
 import type { SynchronousMode } from './types.ts';
 
 const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));

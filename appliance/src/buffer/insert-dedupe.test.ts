@@ -4,7 +4,7 @@ import { insertDetection } from './insert.ts';
 import { nextBatch, markInFlight, markUploaded } from './batch.ts';
 import { enforceRetention } from './retention.ts';
 import { readCounters } from './counters.ts';
-import { countRows, openTestBuffer, sampleDetection, sampleImages } from './testing.ts';
+import { countRows, openTestBuffer, sampleDetection, sampleImages } from './buffer.test-helper.ts';
 
 const T0 = Date.parse('2025-06-01T12:00:00.000Z');
 const sha = (bytes: Uint8Array | undefined) => (bytes ? createHash('sha256').update(bytes).digest('hex') : undefined);

@@ -4,7 +4,7 @@ import { insertDetection, insertDetections } from './insert.ts';
 import { nextBatch, markUploaded } from './batch.ts';
 import { openBuffer, closeBuffer } from './open.ts';
 import { readCounters } from './counters.ts';
-import { countRows, memoryLog, openTestBuffer, sampleDetection, sampleImages } from './testing.ts';
+import { countRows, memoryLog, openTestBuffer, sampleDetection, sampleImages } from './buffer.test-helper.ts';
 
 const sha = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
 

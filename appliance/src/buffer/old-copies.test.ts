@@ -4,7 +4,7 @@ import { nextBatch, markInFlight, markUploaded, releaseInFlight } from './batch.
 import { enforceRetention } from './retention.ts';
 import { readCounters } from './counters.ts';
 import { closeBuffer, openBuffer } from './open.ts';
-import { countRows, memoryLog, openTestBuffer, sampleDetection } from './testing.ts';
+import { countRows, memoryLog, openTestBuffer, sampleDetection } from './buffer.test-helper.ts';
 import type { DetectionBuffer } from './types.ts';
 
 /**

@@ -8,7 +8,7 @@ import { enforceRetention } from './retention.ts';
 import { databaseUsedBytes } from './stats.ts';
 import { readCounters } from './counters.ts';
 import { openBuffer, closeBuffer } from './open.ts';
-import { countRows, memoryLog, openTestBuffer, sampleDetection } from './testing.ts';
+import { countRows, memoryLog, openTestBuffer, sampleDetection } from './buffer.test-helper.ts';
 import type { BufferLimits } from './types.ts';
 
 const T0 = Date.parse('2025-06-01T12:00:00.000Z');

@@ -5,7 +5,7 @@ import { pendingStats, oldestPendingAge, bufferStats } from './stats.ts';
 import { getCursor, setCursor } from './cursors.ts';
 import { incrementCounter } from './counters.ts';
 import { openBuffer, closeBuffer } from './open.ts';
-import { memoryLog, openTestBuffer, sampleDetection } from './testing.ts';
+import { memoryLog, openTestBuffer, sampleDetection } from './buffer.test-helper.ts';
 
 const T0 = Date.parse('2025-06-01T12:00:00.000Z');
 

@@ -3,7 +3,7 @@ import type { Test } from 'tap';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { nextBatch, markInFlight, markUploaded, readCounters } from '../buffer/index.ts';
-import { countRows, openTestBuffer } from '../buffer/testing.ts';
+import { countRows, openTestBuffer } from '../buffer/buffer.test-helper.ts';
 import { cursorStoreFor, sinkFor } from '../wiring/buffer-ports.ts';
 import { cameraConfigSchema } from './config.ts';
 import { memoryDeps, until } from './testing/memory.ts';

@@ -4,7 +4,7 @@ import TOML from '@iarna/toml';
 import { cameraCredentials } from '../vault/credentials.ts';
 import { fixedIdentity } from '../vault/hardware-identity.ts';
 import { openSetupVault } from './camera-store.ts';
-import { postForm, postJson, startSetup, type TestSetup } from './testing.ts';
+import { postForm, postJson, startSetup, type TestSetup } from './setup.test-helper.ts';
 
 /** Editing and removing cameras on the setup page, over real HTTP; secrets stay in the setup vault. */
 

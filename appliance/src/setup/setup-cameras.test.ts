@@ -6,7 +6,7 @@ import TOML from '@iarna/toml';
 import { startVendorACamera } from '../../../scripts/simulators/vendor-a-camera.ts';
 import { startVendorBNvr } from '../../../scripts/simulators/vendor-b-nvr.ts';
 import { SETUP_VAULT_DIR } from './camera-store.ts';
-import { postForm, postJson, startSetup } from './testing.ts';
+import { postForm, postJson, startSetup } from './setup.test-helper.ts';
 
 /** Cameras on the setup page: stored (secrets in the vault), listed, and tested for real. */
 

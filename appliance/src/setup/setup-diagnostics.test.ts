@@ -1,12 +1,12 @@
 import t from 'tap';
 import { generateApiKey } from '@alpr/shared/credentials/index';
 import { insertDetection } from '../buffer/index.ts';
-import { openTestBuffer, sampleDetection } from '../buffer/testing.ts';
+import { openTestBuffer, sampleDetection } from '../buffer/buffer.test-helper.ts';
 import { createStatusTracker } from '../cameras/status.ts';
 import { takeSnapshot } from '../diagnostics/snapshot.ts';
 import { initialHeartbeatState } from '../lifecycle/heartbeat-state.ts';
 import { initialUplinkState } from '../uplink/uplink-state.ts';
-import { postJson, startSetup } from './testing.ts';
+import { postJson, startSetup } from './setup.test-helper.ts';
 
 /**
  * An appliance that starts already claimed: `/` is the read-only diagnostics from the real

@@ -2,7 +2,7 @@ import t from 'tap';
 import { createSocket } from 'node:dgram';
 import { startVendorACamera } from '../../../scripts/simulators/vendor-a-camera.ts';
 import { createLanDiscovery } from '../discovery/lan-discovery.ts';
-import { postForm, postJson, startSetup } from './testing.ts';
+import { postForm, postJson, startSetup } from './setup.test-helper.ts';
 
 /** "Find cameras" on the setup page, against the simulated camera's WS-Discovery on loopback. */
 

@@ -64,3 +64,6 @@ function withDatabase(url: string, database: string): string {
   u.pathname = `/${database}`;
   return u.toString();
 }
+
+/** drizzle's `eq` from the hub's own copy, for tests outside hub/ (test/integration) that query hub tables. */
+export { eq } from 'drizzle-orm';

@@ -1,6 +1,6 @@
 import t from 'tap';
 import { detectAdapter, parseWith } from './factory.ts';
-import { fixture } from './vendor-a/test-support.ts';
+import { fixture } from './vendor-a/fixtures.test-helper.ts';
 
 const enc = (text: string): Uint8Array => new TextEncoder().encode(text);
 

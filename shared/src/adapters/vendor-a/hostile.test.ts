@@ -7,7 +7,7 @@ import t from 'tap';
 import type { Test } from 'tap';
 import type { ParseInput, ParseOutcome } from '../types.ts';
 import { vendorA } from './index.ts';
-import { hostileVendorAInputs, wideVendorAInputs } from './hostile-cases.ts';
+import { hostileVendorAInputs, wideVendorAInputs } from './hostile-cases.test-helper.ts';
 
 const enc = (text: string): Uint8Array => new TextEncoder().encode(text);
 const XML = 'application/xml';

@@ -1,6 +1,6 @@
 import t from 'tap';
 import { vendorA } from './index.ts';
-import { fixture, MULTIPART_TYPES } from './test-support.ts';
+import { fixture, MULTIPART_TYPES } from './fixtures.test-helper.ts';
 
 const enc = (text: string): Uint8Array => new TextEncoder().encode(text);
 

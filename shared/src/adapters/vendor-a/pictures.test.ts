@@ -1,6 +1,6 @@
 import t from 'tap';
 import { vendorA } from './index.ts';
-import { fixture, latin1, MULTIPART_TYPES, only, parseFixture } from './test-support.ts';
+import { fixture, latin1, MULTIPART_TYPES, only, parseFixture } from './fixtures.test-helper.ts';
 
 const isJpeg = (bytes: Uint8Array | undefined): boolean =>
   bytes !== undefined && bytes[0] === 0xff && bytes[1] === 0xd8 && bytes.at(-2) === 0xff && bytes.at(-1) === 0xd9;

@@ -1,6 +1,6 @@
 import t from 'tap';
 import { compareDigitStrings } from './fields.ts';
-import { latin1, only, parseFixture, parseText } from './test-support.ts';
+import { latin1, only, parseFixture, parseText } from './fixtures.test-helper.ts';
 
 const CAMERA = { camera: { mac: '00:11:22:aa:bb:cc' } };
 

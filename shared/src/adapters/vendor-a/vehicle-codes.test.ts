@@ -1,5 +1,5 @@
 import t from 'tap';
-import { parseText, only } from './test-support.ts';
+import { parseText, only } from './fixtures.test-helper.ts';
 import { makeFromCode, modelFromField, vehicleTypeOf } from './vehicle-codes.ts';
 
 t.test('make codes: a log-observed code becomes its name, every other code nothing', async (t) => {

@@ -15,7 +15,7 @@ import { decodeMessage } from './message.ts';
 import { encodePacket } from './packet-encoder.ts';
 import { splitPacket } from './packet.ts';
 import { VendorBStream } from './stream.ts';
-import { context } from './test-context.ts';
+import { context } from './fixtures.test-helper.ts';
 
 t.test('documented packets decode: header fields, frame boundaries, payloads', async (t) => {
   const cases = [

@@ -1,7 +1,7 @@
 import t from 'tap';
 import { bestThumbnail, evaluateEvent } from './event.ts';
 import type { Thumbnail } from './event-schema.ts';
-import { CAMERA_A, context, fixtureJson } from './test-context.ts';
+import { CAMERA_A, context, fixtureJson } from './fixtures.test-helper.ts';
 
 const list = fixtureJson('events-list-mixed.json') as Record<string, unknown>[];
 const lpr6 = list[0] as Record<string, unknown>;

@@ -1,6 +1,6 @@
 import t from 'tap';
 import { eventsListOf, parseEventsList } from './events-list.ts';
-import { context, fixtureJson } from './test-context.ts';
+import { context, fixtureJson } from './fixtures.test-helper.ts';
 
 const mixed = fixtureJson('events-list-mixed.json') as Record<string, unknown>[];
 

@@ -3,8 +3,8 @@ import { randomBytes } from 'node:crypto';
 import type { ParseInput, ParseOutcome } from '../types.ts';
 import { vendorB } from './index.ts';
 import { encodeFrame, encodePacket, FRAME_ACTION, joinFrames } from './packet-encoder.ts';
-import { hostileVendorBInputs, zipBombPacket } from './hostile-cases.ts';
-import { context, fixtureJson, fixtureText } from './test-context.ts';
+import { hostileVendorBInputs, zipBombPacket } from './hostile-cases.test-helper.ts';
+import { context, fixtureJson, fixtureText } from './fixtures.test-helper.ts';
 
 const body = (text: string | Uint8Array): ParseInput => ({ body: typeof text === 'string' ? Buffer.from(text) : text });
 const mixedText = fixtureText('events-list-mixed.json');

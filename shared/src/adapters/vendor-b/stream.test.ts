@@ -1,7 +1,7 @@
 import t from 'tap';
 import { encodeFrame, encodePacket, FRAME_ACTION, FRAME_DATA, joinFrames } from './packet-encoder.ts';
 import { MAX_REMEMBERED_EVENTS, VendorBStream, mergePatch } from './stream.ts';
-import { context, fixtureJson, fixtureText } from './test-context.ts';
+import { context, fixtureJson, fixtureText } from './fixtures.test-helper.ts';
 
 const ID = '6123456789abcdef01234567';
 const add = fixtureJson('event-in-progress-add.json');

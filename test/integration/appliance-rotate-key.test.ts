@@ -6,18 +6,18 @@
 import t from 'tap';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { eq } from 'drizzle-orm';
-import { authenticateCollector } from '../../../hub/src/collectors/api-key-auth.ts';
-import { SYSTEM_ACTOR } from '../../../hub/src/collectors/context.ts';
-import { listKeys } from '../../../hub/src/collectors/list-keys.ts';
-import { revokeKey } from '../../../hub/src/collectors/revoke-key.ts';
-import { rotateKey } from '../../../hub/src/collectors/rotate-key.ts';
-import { collectors } from '../../../hub/src/db/schema/collectors.ts';
-import { commands } from '../../../hub/src/db/schema/commands.ts';
-import { loadApiKey } from '../keystore/keystore.ts';
-import { fixedIdentity } from '../vault/hardware-identity.ts';
-import { generateDeviceKeyPair } from '../vault/sealed.ts';
-import { claimOverHttp, fakeAppliance, startTestHeartbeat, startTestHub } from './testing.ts';
+import { eq } from '../../hub/src/db/test-database.ts';
+import { authenticateCollector } from '../../hub/src/collectors/api-key-auth.ts';
+import { SYSTEM_ACTOR } from '../../hub/src/collectors/context.ts';
+import { listKeys } from '../../hub/src/collectors/list-keys.ts';
+import { revokeKey } from '../../hub/src/collectors/revoke-key.ts';
+import { rotateKey } from '../../hub/src/collectors/rotate-key.ts';
+import { collectors } from '../../hub/src/db/schema/collectors.ts';
+import { commands } from '../../hub/src/db/schema/commands.ts';
+import { loadApiKey } from '../../appliance/src/keystore/keystore.ts';
+import { fixedIdentity } from '../../appliance/src/vault/hardware-identity.ts';
+import { generateDeviceKeyPair } from '../../appliance/src/vault/sealed.ts';
+import { claimOverHttp, fakeAppliance, startTestHeartbeat, startTestHub } from './hub-for-appliance.ts';
 
 const hub = await startTestHub(t);
 

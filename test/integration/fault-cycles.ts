@@ -4,8 +4,8 @@
  * are drained. Not imported by production code.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { startAlertWorkerProcess, type RunningProcess } from '../../../scripts/demo/processes.ts';
-import type { DbSession } from '../db/session.ts';
+import { startAlertWorkerProcess, type RunningProcess } from '../../scripts/demo/processes.ts';
+import type { DbSession } from '../../hub/src/db/session.ts';
 
 /** `cycles` starts of the worker, each SIGKILLed after a varying `minMs`..`minMs + spreadMs`. */
 export async function killWorkerRepeatedly(env: Record<string, string>, cycles: number, minMs: number, spreadMs: number): Promise<void> {

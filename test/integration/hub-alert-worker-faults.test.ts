@@ -6,12 +6,12 @@
  */
 import t from 'tap';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { drainWithWorker, killWorkerRepeatedly } from '../workers/fault-cycles.ts';
-import { createLog } from '../log.ts';
-import { systemClock } from '../clock.ts';
-import { testDatabase } from '../db/test-database.ts';
-import { startTestHub } from '../ingest/test-support.ts';
-import { someUser, twoOverlappingWatchlists, uploadPlates } from './testing.ts';
+import { drainWithWorker, killWorkerRepeatedly } from './fault-cycles.ts';
+import { createLog } from '../../hub/src/log.ts';
+import { systemClock } from '../../hub/src/clock.ts';
+import { testDatabase } from '../../hub/src/db/test-database.ts';
+import { startTestHub } from '../../hub/src/ingest/test-support.ts';
+import { someUser, twoOverlappingWatchlists, uploadPlates } from '../../hub/src/alerts/testing.ts';
 
 const CYCLES = Number(process.env.ALPR_ALERT_FAULT_CYCLES ?? 20);
 const db = await testDatabase(t);

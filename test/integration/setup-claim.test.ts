@@ -2,16 +2,16 @@ import t, { type Test } from 'tap';
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { issueProvisioningToken } from '../../../hub/src/collectors/provisioning.ts';
-import { SYSTEM_ACTOR } from '../../../hub/src/collectors/context.ts';
-import { readCentralLayer } from '../lifecycle/central-layer.ts';
-import { loadConfigWithCredentials } from '../lifecycle/config-layers.ts';
-import { startTestHub } from '../lifecycle/testing.ts';
-import { loadEnrollment } from '../keystore/keystore.ts';
-import { cameraCredentials } from '../vault/credentials.ts';
-import { fixedIdentity } from '../vault/hardware-identity.ts';
-import { SETUP_VAULT_DIR } from './camera-store.ts';
-import { pendingCollector, postForm, postJson, startSetup } from './testing.ts';
+import { issueProvisioningToken } from '../../hub/src/collectors/provisioning.ts';
+import { SYSTEM_ACTOR } from '../../hub/src/collectors/context.ts';
+import { readCentralLayer } from '../../appliance/src/lifecycle/central-layer.ts';
+import { loadConfigWithCredentials } from '../../appliance/src/lifecycle/config-layers.ts';
+import { pendingCollector, startTestHub } from './hub-for-appliance.ts';
+import { loadEnrollment } from '../../appliance/src/keystore/keystore.ts';
+import { cameraCredentials } from '../../appliance/src/vault/credentials.ts';
+import { fixedIdentity } from '../../appliance/src/vault/hardware-identity.ts';
+import { SETUP_VAULT_DIR } from '../../appliance/src/setup/camera-store.ts';
+import { postForm, postJson, startSetup } from '../../appliance/src/setup/setup.test-helper.ts';
 
 /**
  * The claim and provisioning paths against a real hub (createHubApp over a fresh database),

@@ -6,17 +6,17 @@ import { tmpdir } from 'node:os';
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { join } from 'node:path';
-import { startVendorACamera } from '../../../scripts/simulators/vendor-a-camera.ts';
-import { alertXml, NAMESPACES } from '../../../scripts/simulators/vendor-a-xml.ts';
-import { closeBuffer, insertDetection, openBuffer } from '../buffer/index.ts';
-import { memoryLog, sampleDetection, sampleImages } from '../buffer/testing.ts';
-import { readEnvironment } from '../config/load.ts';
-import { claimOverHttp, startTestHub, type ClaimedAppliance, type TestHub } from '../lifecycle/testing.ts';
-import { createLog } from '../log.ts';
-import { fixedIdentity } from '../vault/hardware-identity.ts';
-import { createAppliance, type ApplianceDeps } from './appliance.ts';
-import { SYSTEM_ACTOR } from '../../../hub/src/collectors/context.ts';
-import { wipeCollector } from '../../../hub/src/collectors/wipe.ts';
+import { startVendorACamera } from '../../scripts/simulators/vendor-a-camera.ts';
+import { alertXml, NAMESPACES } from '../../scripts/simulators/vendor-a-xml.ts';
+import { closeBuffer, insertDetection, openBuffer } from '../../appliance/src/buffer/index.ts';
+import { memoryLog, sampleDetection, sampleImages } from '../../appliance/src/buffer/buffer.test-helper.ts';
+import { readEnvironment } from '../../appliance/src/config/load.ts';
+import { claimOverHttp, startTestHub, type ClaimedAppliance, type TestHub } from './hub-for-appliance.ts';
+import { createLog } from '../../appliance/src/log.ts';
+import { fixedIdentity } from '../../appliance/src/vault/hardware-identity.ts';
+import { createAppliance, type ApplianceDeps } from '../../appliance/src/runtime/appliance.ts';
+import { SYSTEM_ACTOR } from '../../hub/src/collectors/context.ts';
+import { wipeCollector } from '../../hub/src/collectors/wipe.ts';
 
 /**
  * The whole appliance (createAppliance: keystore, real SQLite buffer, pipeline with the

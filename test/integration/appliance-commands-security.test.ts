@@ -4,18 +4,18 @@ import { link, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
-import { eq } from 'drizzle-orm';
+import { eq } from '../../hub/src/db/test-database.ts';
 import nacl from 'tweetnacl';
 import { signCommand } from '@alpr/shared/protocol/signing';
-import { SYSTEM_ACTOR } from '../../../hub/src/collectors/context.ts';
-import { loadOrCreateHubKey } from '../../../hub/src/collectors/hub-key.ts';
-import { wipeCollector } from '../../../hub/src/collectors/wipe.ts';
-import { collectors } from '../../../hub/src/db/schema/collectors.ts';
-import { commands } from '../../../hub/src/db/schema/commands.ts';
-import { credentialsFileOf, loadApiKey } from '../keystore/keystore.ts';
-import { putCameraCredentials } from '../vault/credentials.ts';
-import { fixedIdentity } from '../vault/hardware-identity.ts';
-import { claimOverHttp, fakeAppliance, startTestHeartbeat, startTestHub } from './testing.ts';
+import { SYSTEM_ACTOR } from '../../hub/src/collectors/context.ts';
+import { loadOrCreateHubKey } from '../../hub/src/collectors/hub-key.ts';
+import { wipeCollector } from '../../hub/src/collectors/wipe.ts';
+import { collectors } from '../../hub/src/db/schema/collectors.ts';
+import { commands } from '../../hub/src/db/schema/commands.ts';
+import { credentialsFileOf, loadApiKey } from '../../appliance/src/keystore/keystore.ts';
+import { putCameraCredentials } from '../../appliance/src/vault/credentials.ts';
+import { fixedIdentity } from '../../appliance/src/vault/hardware-identity.ts';
+import { claimOverHttp, fakeAppliance, startTestHeartbeat, startTestHub } from './hub-for-appliance.ts';
 
 const hub = await startTestHub(t);
 const PASSWORD = 'Wipe-Me-Camera-Pw-91';

@@ -1,7 +1,7 @@
 /**
  * Test helpers for the setup routes: a setup server on a loopback listener over a fresh
- * data dir, form/JSON posts as a browser on the same origin would send them, and a pending
- * collector on a real hub (lifecycle/testing.ts startTestHub). Not imported by production code.
+ * data dir, form/JSON posts as a browser on the same origin would send them,.
+ * Not imported by production code.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
@@ -9,10 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { serve } from '@hono/node-server';
 import type { Test } from 'tap';
-import { SYSTEM_ACTOR } from '../../../hub/src/collectors/context.ts';
-import { createCollector } from '../../../hub/src/collectors/create-collector.ts';
 import { createApplianceHttpApp } from '../http/app.ts';
-import type { TestHub } from '../lifecycle/testing.ts';
 import { fixedIdentity } from '../vault/hardware-identity.ts';
 import { fileCameraStore } from './camera-store.ts';
 import type { Claimed } from './enroll.ts';
@@ -98,9 +95,4 @@ export function postForm(base: string, path: string, fields: Record<string, stri
 
 export function postJson(base: string, path: string, body: unknown): Promise<Response> {
   return fetch(`${base}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-}
-
-export async function pendingCollector(hub: TestHub, config: Record<string, unknown> = {}): Promise<{ collectorId: string; claimCode: string }> {
-  const created = await createCollector(hub.ctx, SYSTEM_ACTOR, { siteName: 'Setup page', config });
-  return { collectorId: created.collectorId, claimCode: created.claimCode };
 }

@@ -10,21 +10,21 @@ import { join } from 'node:path';
 import { serve } from '@hono/node-server';
 import type { Test } from 'tap';
 import { enrollmentResponseSchema, type EnrollmentResponse } from '@alpr/shared/protocol/collector';
-import { createHubApp } from '../../../hub/src/app.ts';
-import { SYSTEM_ACTOR } from '../../../hub/src/collectors/context.ts';
-import { createCollector } from '../../../hub/src/collectors/create-collector.ts';
-import { collectorTestContext, type CollectorTestContext } from '../../../hub/src/collectors/testing.ts';
-import { openImageStore } from '../../../hub/src/images/image-store.ts';
-import { createLoadMonitor } from '../../../hub/src/ingest/load-monitor.ts';
-import type { CameraState } from '../cameras/status.ts';
-import type { ApplianceConfig } from '../config/schema.ts';
-import { centralConfigFileOf, storeEnrollment } from '../keystore/keystore.ts';
-import { fixedIdentity } from '../vault/hardware-identity.ts';
-import { generateDeviceKeyPair, type DeviceKeyPair } from '../vault/sealed.ts';
-import type { Vault } from '../vault/vault.ts';
-import { createCommandRunner } from './commands.ts';
-import { startHeartbeat } from './heartbeat.ts';
-import type { CommandRunnerDeps, KeyProof, LifecycleLog, Timers } from './ports.ts';
+import { createHubApp } from '../../hub/src/app.ts';
+import { SYSTEM_ACTOR } from '../../hub/src/collectors/context.ts';
+import { createCollector } from '../../hub/src/collectors/create-collector.ts';
+import { collectorTestContext, type CollectorTestContext } from '../../hub/src/collectors/testing.ts';
+import { openImageStore } from '../../hub/src/images/image-store.ts';
+import { createLoadMonitor } from '../../hub/src/ingest/load-monitor.ts';
+import type { CameraState } from '../../appliance/src/cameras/status.ts';
+import type { ApplianceConfig } from '../../appliance/src/config/schema.ts';
+import { centralConfigFileOf, storeEnrollment } from '../../appliance/src/keystore/keystore.ts';
+import { fixedIdentity } from '../../appliance/src/vault/hardware-identity.ts';
+import { generateDeviceKeyPair, type DeviceKeyPair } from '../../appliance/src/vault/sealed.ts';
+import type { Vault } from '../../appliance/src/vault/vault.ts';
+import { createCommandRunner } from '../../appliance/src/lifecycle/commands.ts';
+import { startHeartbeat } from '../../appliance/src/lifecycle/heartbeat.ts';
+import type { CommandRunnerDeps, KeyProof, LifecycleLog, Timers } from '../../appliance/src/lifecycle/ports.ts';
 
 export interface TestHub {
   ctx: CollectorTestContext;
@@ -172,4 +172,10 @@ export function startTestHeartbeat(t: Test, hub: TestHub, claimed: ClaimedApplia
     await heartbeat.idle();
   };
   return { runner, heartbeat, timers, beat };
+}
+
+/** A collector waiting to be claimed on the test hub, for the setup page's claim flow. */
+export async function pendingCollector(hub: TestHub, config: Record<string, unknown> = {}): Promise<{ collectorId: string; claimCode: string }> {
+  const created = await createCollector(hub.ctx, SYSTEM_ACTOR, { siteName: 'Setup page', config });
+  return { collectorId: created.collectorId, claimCode: created.claimCode };
 }

@@ -1,8 +1,8 @@
 import t from 'tap';
-import { loadEnrollment } from '../keystore/keystore.ts';
-import { startTestHub } from '../lifecycle/testing.ts';
-import { fixedIdentity } from '../vault/hardware-identity.ts';
-import { pendingCollector, postJson, startSetup } from './testing.ts';
+import { loadEnrollment } from '../../appliance/src/keystore/keystore.ts';
+import { pendingCollector, startTestHub } from './hub-for-appliance.ts';
+import { fixedIdentity } from '../../appliance/src/vault/hardware-identity.ts';
+import { postJson, startSetup } from '../../appliance/src/setup/setup.test-helper.ts';
 
 /**
  * Issue 10 section 3: the claim response's central_url is held to the same rule as a typed

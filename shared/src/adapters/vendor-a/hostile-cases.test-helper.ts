@@ -4,7 +4,7 @@
  * expansion or a quadratic scan would show as seconds). Built on call: some are 5 MB.
  */
 import type { ParseInput } from '../types.ts';
-import { fixture } from './test-support.ts';
+import { fixture } from './fixtures.test-helper.ts';
 
 const enc = (text: string): Uint8Array => new TextEncoder().encode(text);
 const XML = 'application/xml';

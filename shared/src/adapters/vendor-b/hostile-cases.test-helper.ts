@@ -5,7 +5,7 @@
 import { deflateSync } from 'node:zlib';
 import { randomBytes } from 'node:crypto';
 import { encodeFrame, encodePacket, FRAME_ACTION, FRAME_DATA, joinFrames } from './packet-encoder.ts';
-import { fixtureJson } from './test-context.ts';
+import { fixtureJson } from './fixtures.test-helper.ts';
 
 /** 32 MiB of '{' deflated: a valid packet whose data frame would inflate 32x past the 1 MiB cap. */
 export function zipBombPacket(): { packet: Uint8Array; wireBytes: number } {

@@ -10,8 +10,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { request as httpsRequest } from 'node:https';
 import { promisify } from 'node:util';
-import { startHubProcess } from '../../../scripts/demo/processes.ts';
-import { freePort } from '../../../test/e2e/hub-under-test.ts';
+import { startHubProcess } from '../../scripts/demo/processes.ts';
+import { freePort } from '../e2e/hub-under-test.ts';
 
 const run = promisify(execFile);
 
@@ -49,7 +49,7 @@ t.test('the hub serves HTTPS with TLS 1.3 minimum when given a certificate and k
 });
 
 t.test('certificate and key go together', async (t) => {
-  const { loadHubConfig } = await import('../config.ts');
+  const { loadHubConfig } = await import('../../hub/src/config.ts');
   t.throws(() => loadHubConfig({ HUB_TLS_CERT_FILE: '/x/cert.pem' }), /go together/);
   t.match(loadHubConfig({ HUB_TLS_CERT_FILE: '/c', HUB_TLS_KEY_FILE: '/k', HUB_PORT: '9443' }), { tls: { certFile: '/c', keyFile: '/k' }, publicUrl: 'https://127.0.0.1:9443' });
 });

@@ -5,14 +5,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { request } from 'undici';
 import { batchResponseSchema } from '@alpr/shared/protocol/batch';
-import { claimCollector, createPendingCollector } from '../../../scripts/demo/enroll.ts';
-import { startHubProcess, type RunningProcess } from '../../../scripts/demo/processes.ts';
-import { openDatabase } from '../db/client.ts';
-import type { DbSession } from '../db/session.ts';
-import { testDatabase } from '../db/test-database.ts';
-import { encodeBatch, jpegLike, sampleDetection } from '../ingest/test-support.ts';
-import { createLog } from '../log.ts';
-import { openImageStore } from './image-store.ts';
+import { claimCollector, createPendingCollector } from '../../scripts/demo/enroll.ts';
+import { startHubProcess, type RunningProcess } from '../../scripts/demo/processes.ts';
+import { openDatabase } from '../../hub/src/db/client.ts';
+import type { DbSession } from '../../hub/src/db/session.ts';
+import { testDatabase } from '../../hub/src/db/test-database.ts';
+import { encodeBatch, jpegLike, sampleDetection } from '../../hub/src/ingest/test-support.ts';
+import { createLog } from '../../hub/src/log.ts';
+import { openImageStore } from '../../hub/src/images/image-store.ts';
 
 /**
  * The image store's promise under a crash, with a real hub process and real HTTP: every
