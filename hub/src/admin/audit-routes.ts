@@ -3,7 +3,7 @@ import { Hono } from 'hono';
 import { z } from 'zod';
 import type { AuthEnv } from '../auth/middleware.ts';
 import type { HubDeps } from '../deps.ts';
-import { validQuery } from '../http/validator.ts';
+import { parseQuery } from '../http/validate.ts';
 import { listAuditLog } from '../audit/list.ts';
 import { audited } from './audit.ts';
 import type { AdminGuards } from './guards.ts';
@@ -28,8 +28,8 @@ const query = z
  */
 export function adminAuditRoutes(deps: HubDeps, guards: AdminGuards): Hono<AuthEnv> {
   const app = new Hono<AuthEnv>();
-  app.get('/api/v1/admin/audit', guards.read, validQuery(query), audited(deps, 'admin.audit.read', async (c) => {
-    const q = c.req.valid('query');
+  app.get('/api/v1/admin/audit', guards.read, audited(deps, 'admin.audit.read', async (c) => {
+    const q = parseQuery(query, c.req.query());
     const { entries, nextBefore } = await listAuditLog(deps.db, q);
     return {
       response: c.json({

@@ -10,7 +10,7 @@ import { requireUser, type AuthEnv } from '../auth/middleware.ts';
 import { RATE_LIMITS, rateLimit } from '../auth/rate-limit.ts';
 import { alertStateSchema } from '../db/schema/alerts.ts';
 import { pathParam, readJsonBody } from '../http/json-body.ts';
-import { parseQuery } from '../http/validate.ts';
+import { validQuery } from '../http/validator.ts';
 import { handleAlert, type AlertHandling } from './handle.ts';
 import { DEFAULT_ALERT_PAGE, listAlertsForUser, MAX_ALERT_PAGE } from './list.ts';
 import { alertRecord } from './payload.ts';
@@ -40,8 +40,8 @@ export function alertRoutes(deps: AuthContext): Hono<AuthEnv> {
   const anyUser = requireUser(deps);
   const handler = every(requireUser(deps, { roles: ['operator', 'admin'] }), rateLimit(deps, RATE_LIMITS.watchlist));
 
-  app.get('/api/v1/alerts', anyUser, async (c) => {
-    const query = parseQuery(listQuerySchema, c.req.query());
+  app.get('/api/v1/alerts', anyUser, validQuery(listQuerySchema), async (c) => {
+    const query = c.req.valid('query');
     const now = deps.clock.now();
     const floor = new Date(now.getTime() - MAX_SINCE_DAYS * 86_400_000);
     const asked = query.since ? new Date(query.since) : new Date(now.getTime() - 86_400_000);

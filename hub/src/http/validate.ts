@@ -13,7 +13,7 @@ export function parseBody<S extends z.ZodType>(schema: S, raw: unknown): z.infer
 }
 
 /** The query parameter a zod issue is about (its path, or the unknown key it names), and why. */
-export function queryProblem(error: z.ZodError): { field: string; message: string } {
+export function queryProblem(error: { issues: readonly z.core.$ZodIssue[] }): { field: string; message: string } {
   const issue = error.issues[0];
   if (issue?.code === 'unrecognized_keys') return { field: String(issue.keys[0] ?? '(query)'), message: 'not a parameter of this request' };
   // A query parameter is the path's first step (`collector_id`, not `collector_id.0` for one of its values).

@@ -11,7 +11,7 @@ import { queryProblem } from './validate.ts';
 export function validQuery<S extends z.ZodType>(schema: S) {
   return zValidator('query', schema, (result) => {
     if (!result.success) {
-      const problem = queryProblem(result.error as z.ZodError);
+      const problem = queryProblem(result.error);
       throw new HubError('bad_request', `${problem.field}: ${problem.message}`);
     }
   });
