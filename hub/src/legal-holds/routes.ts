@@ -8,7 +8,7 @@ import { requestMeta } from '../auth/request.ts';
 import { requireUser, type AuthEnv } from '../auth/middleware.ts';
 import { RATE_LIMITS, rateLimit } from '../auth/rate-limit.ts';
 import { readJsonBody } from '../http/json-body.ts';
-import { parseQuery } from '../http/validate.ts';
+import { validQuery } from '../http/validator.ts';
 import { listHolds, placeHold, releaseHold } from './holds.ts';
 
 /** A JSON array at the body edge holds at most 1,000 items (docs/security.md); a plate and range reach 10,000. */
@@ -53,8 +53,8 @@ export function legalHoldRoutes(deps: AuthContext): Hono<AuthEnv> {
     const b = await readJsonBody(c, releaseSchema);
     return c.json(await releaseHold(deps, { userId: c.get('user').id, ...requestMeta(c) }, b.case_id, b.reason, b.hold_ids));
   });
-  app.get('/api/v1/legal-holds', requireUser(deps), async (c) => {
-    const q = parseQuery(listSchema, c.req.query());
+  app.get('/api/v1/legal-holds', requireUser(deps), validQuery(listSchema), async (c) => {
+    const q = c.req.valid('query');
     return c.json(await listHolds(deps.db, { caseId: q.case_id, active: q.active === undefined ? undefined : q.active === 'true', limit: q.limit, afterId: q.after }));
   });
   return app;

@@ -9,7 +9,7 @@ import { HubError } from '../errors.ts';
 import { imageLink } from '../images/signed-link.ts';
 import { linkSigner } from '../images/link-signer.ts';
 import { pathParam } from '../http/json-body.ts';
-import { parseQuery } from '../http/validate.ts';
+import { validQuery } from '../http/validator.ts';
 import { autocompletePlates, detectionDetail } from './detail.ts';
 import { parseSearchParams, reasonSchema } from './params.ts';
 import { searchDetections } from './search.ts';
@@ -64,8 +64,8 @@ export function searchRoutes(deps: AuthContext): Hono<AuthEnv> {
   });
 
   const autocompleteSchema = z.object({ q: z.string().min(1).max(20), limit: z.coerce.number().int().min(1).max(50).default(10), reason: reasonSchema }).strict();
-  app.get('/api/v1/plates/autocomplete', searchLimit, async (c) => {
-    const query = parseQuery(autocompleteSchema, c.req.query());
+  app.get('/api/v1/plates/autocomplete', searchLimit, validQuery(autocompleteSchema), async (c) => {
+    const query = c.req.valid('query');
     const prefix = ocrNormalize(query.q);
     if (prefix.length < 2) throw new HubError('bad_request', 'q: at least 2 letters or digits');
     const suggestions = await autocompletePlates(deps.db, prefix, query.limit);
