@@ -3,10 +3,11 @@
 // docs/conventions.md has the test-helper naming scheme these rules rely on.
 //
 // Test files: `*.test.ts` anywhere, and everything under test/ (cross-package tests and
-// their helpers). Test helpers: `*.test-helper.ts`, or any file under a `testing/` folder.
+// their helpers). Test helpers: `*.test-helper.ts`, the one scheme (no testing/ folders,
+// testing.ts or test-*.ts files: `test-helper-naming` below refuses them).
 
 const TEST_FILE = '\\.test\\.tsx?$';
-const TEST_HELPER = '(\\.test-helper\\.tsx?$|/testing/)';
+const TEST_HELPER = '\\.test-helper\\.tsx?$';
 const TEST_TREE = '^test/';
 // Benchmarks are measurement harnesses that never ship: they may use the tests' sample builders.
 const BENCH = '^scripts/bench/';
@@ -56,9 +57,18 @@ module.exports = {
       to: { path: '^hub/src/db/' },
     },
     {
+      name: 'test-helper-naming',
+      comment:
+        'A test helper outside test/ is named *.test-helper.ts: the seven older schemes (testing.ts, testing/ folders, ' +
+        'test-support.ts, test-database.ts, ...) hid helpers among production files.',
+      severity: 'error',
+      from: { path: '^(shared|appliance|hub|scripts)/.*(/testing/|/testing\\.tsx?$|/test-[a-z-]+\\.tsx?$)' },
+      to: {},
+    },
+    {
       name: 'test-helpers-only-in-tests',
       comment:
-        'Test helpers (*.test-helper.ts, testing/ folders) are imported only by tests, other test helpers and ' +
+        'Test helpers (*.test-helper.ts) are imported only by tests, other test helpers and ' +
         'benchmarks (scripts/bench), so production code never ships a test double.',
       severity: 'error',
       from: { pathNot: [TEST_FILE, TEST_HELPER, TEST_TREE, BENCH] },

@@ -35,7 +35,7 @@ import { createBenchDatabase } from './bench-database.ts';
 import type { HubDeps } from '../../hub/src/deps.ts';
 import { openImageStore } from '../../hub/src/images/image-store.ts';
 import { createLoadMonitor } from '../../hub/src/ingest/load-monitor.ts';
-import { encodeBatch, sampleDetection } from '../../hub/src/ingest/test-support.ts';
+import { encodeBatch, sampleDetection } from '../../hub/src/ingest/uploads.test-helper.ts';
 import { createLiveBroker } from '../../hub/src/live/broker.ts';
 import { attachLiveChannel } from '../../hub/src/live/upgrade.ts';
 import { createLog } from '../../hub/src/log.ts';

@@ -20,7 +20,7 @@ import { queueDeliveriesOnRaise } from '../../hub/src/messaging/delivery/enqueue
 import { createUser } from '../../hub/src/auth/registration.ts';
 import { systemClock } from '../../hub/src/clock.ts';
 import { openDatabase } from '../../hub/src/db/client.ts';
-import { encodeBatch, sampleDetection, startTestHub } from '../../hub/src/ingest/test-support.ts';
+import { encodeBatch, sampleDetection, startTestHub } from '../../hub/src/ingest/uploads.test-helper.ts';
 import { createLog } from '../../hub/src/log.ts';
 import { botApi } from '../../hub/src/messaging/bot-api.ts';
 import { createDeliveryWorker } from '../../hub/src/messaging/delivery/worker.ts';

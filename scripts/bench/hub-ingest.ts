@@ -36,7 +36,7 @@ import { startAlerts } from '../../hub/src/alerts/run.ts';
 import { systemClock } from '../../hub/src/clock.ts';
 import { giveHeapHeadroom } from '../../hub/src/ingest/heap-headroom.ts';
 import { SEGMENTS_FOLDER, sha256Hex } from '../../hub/src/images/image-store.ts';
-import { startTestHub, type TestHub } from '../../hub/src/ingest/test-support.ts';
+import { startTestHub, type TestHub } from '../../hub/src/ingest/uploads.test-helper.ts';
 import type { UploadRun } from './ingest-uploaders.ts';
 import { runUploaders } from './uploaders-process.ts';
 

@@ -12,7 +12,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Agent, request } from 'undici';
-import { encodeBatch, sampleDetection, type BatchEntry } from '../../hub/src/ingest/test-support.ts';
+import { encodeBatch, sampleDetection, type BatchEntry } from '../../hub/src/ingest/uploads.test-helper.ts';
 import { uploadChunk } from './paced-collectors.ts';
 
 export interface UploadRun {

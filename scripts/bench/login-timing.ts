@@ -17,7 +17,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
-import { authTestContext, testUser } from '../../hub/src/auth/testing.ts';
+import { authTestContext, testUser } from '../../hub/src/auth/auth.test-helper.ts';
 
 const { values: args } = parseArgs({ options: { samples: { type: 'string', default: '200' } } });
 const SAMPLES = Number(args.samples);

@@ -8,7 +8,7 @@
 import t from 'tap';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { pushPlate } from './camera-push.ts';
-import { connect, type TestClient } from '../../hub/src/live/testing.ts';
+import { connect, type TestClient } from '../../hub/src/live/live.test-helper.ts';
 import { applianceUnderTest } from './appliance-under-test.ts';
 import { hubUnderTest, traced } from './hub-under-test.ts';
 import { createUserWithCli, signInOverHttp } from './users-over-http.ts';

@@ -11,9 +11,9 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { claimCollector, createPendingCollector } from '../../scripts/demo/enroll.ts';
 import { startHubProcess } from '../../scripts/demo/processes.ts';
-import { testDatabase } from '../../hub/src/db/test-database.ts';
-import { encodeBatch, jpegLike, sampleDetection } from '../../hub/src/ingest/test-support.ts';
-import { connect, type TestClient } from '../../hub/src/live/testing.ts';
+import { testDatabase } from '../../hub/src/db/database.test-helper.ts';
+import { encodeBatch, jpegLike, sampleDetection } from '../../hub/src/ingest/uploads.test-helper.ts';
+import { connect, type TestClient } from '../../hub/src/live/live.test-helper.ts';
 import { freePort, traced } from './hub-under-test.ts';
 import { createUserWithCli, signInOverHttp } from './users-over-http.ts';
 

@@ -4,7 +4,7 @@ import { link, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
-import { eq } from '../../hub/src/db/test-database.ts';
+import { eq } from '../../hub/src/db/database.test-helper.ts';
 import nacl from 'tweetnacl';
 import { signCommand } from '@alpr/shared/protocol/signing';
 import { SYSTEM_ACTOR } from '../../hub/src/collectors/context.ts';

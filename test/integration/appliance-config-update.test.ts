@@ -4,7 +4,7 @@ import { cp, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { eq } from '../../hub/src/db/test-database.ts';
+import { eq } from '../../hub/src/db/database.test-helper.ts';
 import { signCommand } from '@alpr/shared/protocol/signing';
 import { loadOrCreateHubKey } from '../../hub/src/collectors/hub-key.ts';
 import { collectors } from '../../hub/src/db/schema/collectors.ts';

@@ -6,7 +6,7 @@
 import t from 'tap';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { eq } from '../../hub/src/db/test-database.ts';
+import { eq } from '../../hub/src/db/database.test-helper.ts';
 import { authenticateCollector } from '../../hub/src/collectors/api-key-auth.ts';
 import { SYSTEM_ACTOR } from '../../hub/src/collectors/context.ts';
 import { listKeys } from '../../hub/src/collectors/list-keys.ts';

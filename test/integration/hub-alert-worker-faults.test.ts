@@ -9,9 +9,9 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { drainWithWorker, killWorkerRepeatedly } from './fault-cycles.ts';
 import { createLog } from '../../hub/src/log.ts';
 import { systemClock } from '../../hub/src/clock.ts';
-import { testDatabase } from '../../hub/src/db/test-database.ts';
-import { startTestHub } from '../../hub/src/ingest/test-support.ts';
-import { someUser, twoOverlappingWatchlists, uploadPlates } from '../../hub/src/alerts/testing.ts';
+import { testDatabase } from '../../hub/src/db/database.test-helper.ts';
+import { startTestHub } from '../../hub/src/ingest/uploads.test-helper.ts';
+import { someUser, twoOverlappingWatchlists, uploadPlates } from '../../hub/src/alerts/alerts.test-helper.ts';
 
 const CYCLES = Number(process.env.ALPR_ALERT_FAULT_CYCLES ?? 20);
 const db = await testDatabase(t);

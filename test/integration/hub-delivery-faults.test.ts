@@ -13,11 +13,11 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { drainWithWorker, killWorkerRepeatedly } from './fault-cycles.ts';
 import { startBotApi } from '../../scripts/simulators/telegram-bot-api.ts';
-import { someUser, twoOverlappingWatchlists } from '../../hub/src/alerts/testing.ts';
+import { someUser, twoOverlappingWatchlists } from '../../hub/src/alerts/alerts.test-helper.ts';
 import { systemClock } from '../../hub/src/clock.ts';
-import { testDatabase } from '../../hub/src/db/test-database.ts';
+import { testDatabase } from '../../hub/src/db/database.test-helper.ts';
 import { openImageStore } from '../../hub/src/images/image-store.ts';
-import { encodeBatch, jpegLike, sampleDetection, startTestHub } from '../../hub/src/ingest/test-support.ts';
+import { encodeBatch, jpegLike, sampleDetection, startTestHub } from '../../hub/src/ingest/uploads.test-helper.ts';
 import { createLog } from '../../hub/src/log.ts';
 import { subscribe } from '../../hub/src/watchlists/subscriptions.ts';
 

@@ -13,7 +13,7 @@ import { enrollmentResponseSchema, type EnrollmentResponse } from '@alpr/shared/
 import { createHubApp } from '../../hub/src/app.ts';
 import { SYSTEM_ACTOR } from '../../hub/src/collectors/context.ts';
 import { createCollector } from '../../hub/src/collectors/create-collector.ts';
-import { collectorTestContext, type CollectorTestContext } from '../../hub/src/collectors/testing.ts';
+import { collectorTestContext, type CollectorTestContext } from '../../hub/src/collectors/collectors.test-helper.ts';
 import { openImageStore } from '../../hub/src/images/image-store.ts';
 import { createLoadMonitor } from '../../hub/src/ingest/load-monitor.ts';
 import type { CameraState } from '../../appliance/src/cameras/status.ts';

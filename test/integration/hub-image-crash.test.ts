@@ -9,8 +9,8 @@ import { claimCollector, createPendingCollector } from '../../scripts/demo/enrol
 import { startHubProcess, type RunningProcess } from '../../scripts/demo/processes.ts';
 import { openDatabase } from '../../hub/src/db/client.ts';
 import type { DbSession } from '../../hub/src/db/session.ts';
-import { testDatabase } from '../../hub/src/db/test-database.ts';
-import { encodeBatch, jpegLike, sampleDetection } from '../../hub/src/ingest/test-support.ts';
+import { testDatabase } from '../../hub/src/db/database.test-helper.ts';
+import { encodeBatch, jpegLike, sampleDetection } from '../../hub/src/ingest/uploads.test-helper.ts';
 import { createLog } from '../../hub/src/log.ts';
 import { openImageStore } from '../../hub/src/images/image-store.ts';
 

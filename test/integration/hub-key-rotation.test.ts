@@ -4,16 +4,16 @@
  * can deactivate early only after the new key was used. Real app, real database.
  */
 import t from 'tap';
-import { eq } from '../../hub/src/db/test-database.ts';
+import { eq } from '../../hub/src/db/database.test-helper.ts';
 import { rotateKeyPayloadSchema, signedCommandSchema } from '@alpr/shared/protocol/collector';
 import { verifyCommandSignature } from '@alpr/shared/protocol/signing';
 import { generateDeviceKeyPair, openSealed } from '../../appliance/src/vault/sealed.ts';
 import { authenticateCollector } from '../../hub/src/collectors/api-key-auth.ts';
-import { claimedCollector } from '../../hub/src/collectors/testing.ts';
+import { claimedCollector } from '../../hub/src/collectors/collectors.test-helper.ts';
 import { auditLog } from '../../hub/src/db/schema/audit-log.ts';
 import { commands } from '../../hub/src/db/schema/commands.ts';
-import { auditRows, reverify, send } from '../../hub/src/admin/testing.ts';
-import { adminTestContext } from '../../hub/src/admin/testing.ts';
+import { auditRows, reverify, send } from '../../hub/src/admin/admin.test-helper.ts';
+import { adminTestContext } from '../../hub/src/admin/admin.test-helper.ts';
 
 const ctx = await adminTestContext(t);
 const { deps } = ctx;

@@ -7,8 +7,8 @@
 import { serve } from '@hono/node-server';
 import type { AddressInfo } from 'node:net';
 import t from 'tap';
-import { adminTestContext } from '../../hub/src/admin/testing.ts';
-import { claimedCollector } from '../../hub/src/collectors/testing.ts';
+import { adminTestContext } from '../../hub/src/admin/admin.test-helper.ts';
+import { claimedCollector } from '../../hub/src/collectors/collectors.test-helper.ts';
 import { createCollector } from '../../hub/src/collectors/create-collector.ts';
 import { SYSTEM_ACTOR } from '../../hub/src/collectors/context.ts';
 import { routesOf, sweep, sweepSeed } from './sweep.ts';

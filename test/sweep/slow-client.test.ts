@@ -13,7 +13,7 @@ import { serverOptionsFor, type ServerTimeouts } from '@alpr/shared/http/timeout
 import { createApplianceHttpApp } from '../../appliance/src/http/app.ts';
 import { diagnosticsRoutes } from '../../appliance/src/diagnostics/routes.ts';
 import { openTestBuffer } from '../../appliance/src/buffer/buffer.test-helper.ts';
-import { authTestContext } from '../../hub/src/auth/testing.ts';
+import { authTestContext } from '../../hub/src/auth/auth.test-helper.ts';
 
 const TIMEOUTS: ServerTimeouts = { headersMs: 1_000, requestMs: 2_000, keepAliveMs: 500 };
 /**

@@ -5,7 +5,7 @@ import { startVendorACamera } from '../../../scripts/simulators/vendor-a-camera.
 import { cameraConfigSchema } from './config.ts';
 import { systemClock } from './ports.ts';
 import { createStatusTracker } from './status.ts';
-import { memoryDeps, memoryLog, memorySink } from './testing/memory.ts';
+import { memoryDeps, memoryLog, memorySink } from './memory.test-helper.ts';
 import { createIngestApp } from './vendor-a-push.ts';
 import { startVendorAPull } from './vendor-a-pull.ts';
 

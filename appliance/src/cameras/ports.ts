@@ -3,7 +3,7 @@ import type { Detection, DetectionImages } from '@alpr/shared/detection/schema';
 /**
  * What the camera runners need from the rest of the appliance. main.ts wires the real
  * SQLite buffer, clock, randomness and pino logger; tests hand in the in-memory ones from
- * `testing/memory.ts`. Every port method may be sync (better-sqlite3) or async: runners
+ * `memory.test-helper.ts`. Every port method may be sync (better-sqlite3) or async: runners
  * await them all.
  */
 

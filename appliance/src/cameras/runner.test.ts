@@ -5,7 +5,7 @@ import { cameraListSchema } from './config.ts';
 import { startCameraRunners } from './runner.ts';
 import { realSleep } from './ports.ts';
 import type { Sleep } from './ports.ts';
-import { memoryCursors, memoryLog, memorySink, until } from './testing/memory.ts';
+import { memoryCursors, memoryLog, memorySink, until } from './memory.test-helper.ts';
 
 t.test('one runner per camera, picked by vendor and mode; statuses for all of them', async (t) => {
   const camA = await startVendorACamera({ ratePerSecond: 0, oldCopyRate: 0, unknownRate: 0, seed: 41, cropBytes: 300, sceneBytes: 300 });

@@ -2,7 +2,7 @@ import t from 'tap';
 import type { Test } from 'tap';
 import { startVendorACamera, type VendorACamera } from '../../../scripts/simulators/vendor-a-camera.ts';
 import { cameraConfigSchema } from './config.ts';
-import { memoryDeps, memorySink, until, type MemorySink } from './testing/memory.ts';
+import { memoryDeps, memorySink, until, type MemorySink } from './memory.test-helper.ts';
 import { startVendorAPull } from './vendor-a-pull.ts';
 
 /**

@@ -6,7 +6,7 @@ import { nextBatch, markInFlight, markUploaded, readCounters } from '../buffer/i
 import { countRows, openTestBuffer } from '../buffer/buffer.test-helper.ts';
 import { cursorStoreFor, sinkFor } from '../wiring/buffer-ports.ts';
 import { cameraConfigSchema } from './config.ts';
-import { memoryDeps, until } from './testing/memory.ts';
+import { memoryDeps, until } from './memory.test-helper.ts';
 import { startVendorAPull } from './vendor-a-pull.ts';
 
 /**

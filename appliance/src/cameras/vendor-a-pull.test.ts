@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { startVendorACamera } from '../../../scripts/simulators/vendor-a-camera.ts';
 import { cameraConfigSchema } from './config.ts';
 import type { CameraConfigInput } from './config.ts';
-import { memoryCursors, memoryDeps, memorySink, sha256, until } from './testing/memory.ts';
+import { memoryCursors, memoryDeps, memorySink, sha256, until } from './memory.test-helper.ts';
 import { startVendorAPull, vendorACursorKey } from './vendor-a-pull.ts';
 
 const config = (over: Partial<CameraConfigInput>) =>

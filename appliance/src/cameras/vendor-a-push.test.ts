@@ -8,7 +8,7 @@ import { startVendorACamera } from '../../../scripts/simulators/vendor-a-camera.
 import { cameraConfigSchema } from './config.ts';
 import type { SinkItem, SinkStatus } from './ports.ts';
 import { systemClock } from './ports.ts';
-import { memoryLog, memorySink, until } from './testing/memory.ts';
+import { memoryLog, memorySink, until } from './memory.test-helper.ts';
 import { createIngestApp } from './vendor-a-push.ts';
 import type { IngestDeps } from './vendor-a-push.ts';
 

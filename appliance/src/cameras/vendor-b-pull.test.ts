@@ -4,8 +4,8 @@ import { startVendorBNvr } from '../../../scripts/simulators/vendor-b-nvr.ts';
 import type { VendorBNvr } from '../../../scripts/simulators/vendor-b-nvr.ts';
 import { cameraConfigSchema } from './config.ts';
 import type { CameraConfigInput } from './config.ts';
-import { memoryCursors, memoryDeps, memorySink, until } from './testing/memory.ts';
-import type { MemorySink } from './testing/memory.ts';
+import { memoryCursors, memoryDeps, memorySink, until } from './memory.test-helper.ts';
+import type { MemorySink } from './memory.test-helper.ts';
 import { startVendorBPull, vendorBPullCursorKey } from './vendor-b-pull.ts';
 
 const config = (port: number, over: Partial<CameraConfigInput> = {}) =>

@@ -2,7 +2,7 @@ import t from 'tap';
 import { MALFORMED_PACKETS } from '@alpr/shared/adapters/vendor-b/captured-packets.test-helper';
 import { startVendorBNvr } from '../../../scripts/simulators/vendor-b-nvr.ts';
 import { cameraConfigSchema } from './config.ts';
-import { memoryDeps, until } from './testing/memory.ts';
+import { memoryDeps, until } from './memory.test-helper.ts';
 import { startVendorBPush } from './vendor-b-push.ts';
 
 /**

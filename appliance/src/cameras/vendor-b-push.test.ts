@@ -2,7 +2,7 @@ import t from 'tap';
 import { startVendorBNvr } from '../../../scripts/simulators/vendor-b-nvr.ts';
 import { cameraConfigSchema } from './config.ts';
 import type { CameraConfigInput } from './config.ts';
-import { memoryCursors, memoryDeps, memorySink, until } from './testing/memory.ts';
+import { memoryCursors, memoryDeps, memorySink, until } from './memory.test-helper.ts';
 import { startVendorBPush, vendorBPushCursorKey } from './vendor-b-push.ts';
 
 const config = (port: number, over: Partial<CameraConfigInput> = {}) =>

@@ -2,7 +2,7 @@ import t from 'tap';
 import { parseMultipart } from '@alpr/shared/adapters/multipart';
 import { batchDetectionSchema, batchMetadataSchema } from '@alpr/shared/protocol/batch';
 import { encodeBatch, imagePartName } from './encode-batch.ts';
-import { makeItem, makeItems, sha256 } from './testing/fixtures.ts';
+import { makeItem, makeItems, sha256 } from './fixtures.test-helper.ts';
 
 const T0 = Date.UTC(2025, 0, 1);
 

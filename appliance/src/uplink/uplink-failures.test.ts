@@ -1,7 +1,7 @@
 import t from 'tap';
-import { harness, KEY, T0 } from './testing/harness.ts';
-import { unusedPort } from './testing/hub-double.ts';
-import { makeItem, makeItems } from './testing/fixtures.ts';
+import { harness, KEY, T0 } from './harness.test-helper.ts';
+import { unusedPort } from './hub-double.test-helper.ts';
+import { makeItem, makeItems } from './fixtures.test-helper.ts';
 
 const ids = (count: number, from = 0) => Array.from({ length: count }, (_, i) => `det-${String(from + i).padStart(4, '0')}`);
 

@@ -2,8 +2,8 @@ import t from 'tap';
 import type { Test } from 'tap';
 import { Agent } from 'undici';
 import { encodeBatch } from './encode-batch.ts';
-import { HubDouble, unusedPort } from './testing/hub-double.ts';
-import { makeItems } from './testing/fixtures.ts';
+import { HubDouble, unusedPort } from './hub-double.test-helper.ts';
+import { makeItems } from './fixtures.test-helper.ts';
 import type { UploaderDeps } from '../hub-api/upload.ts';
 import { batchUrl, uploadBatch } from '../hub-api/upload.ts';
 

@@ -3,9 +3,9 @@ import { and, eq, like } from 'drizzle-orm';
 import { authenticateCollector } from '../collectors/api-key-auth.ts';
 import { listKeys } from '../collectors/list-keys.ts';
 import { collectorStatus } from '../collectors/status.ts';
-import { claimedCollector } from '../collectors/testing.ts';
+import { claimedCollector } from '../collectors/collectors.test-helper.ts';
 import { auditLog } from '../db/schema/audit-log.ts';
-import { adminTestContext, reverify, send, type Session } from './testing.ts';
+import { adminTestContext, reverify, send, type Session } from './admin.test-helper.ts';
 
 const ctx = await adminTestContext(t);
 const { deps, clock } = ctx;

@@ -4,8 +4,8 @@
  */
 import t from 'tap';
 import { claim } from '../collectors/claim.ts';
-import { claimedCollector } from '../collectors/testing.ts';
-import { auditRows, adminTestContext, reverify, send } from './testing.ts';
+import { claimedCollector } from '../collectors/collectors.test-helper.ts';
+import { auditRows, adminTestContext, reverify, send } from './admin.test-helper.ts';
 
 const ctx = await adminTestContext(t);
 const { deps, clock } = ctx;

@@ -1,10 +1,10 @@
 import t from 'tap';
 import { eq } from 'drizzle-orm';
-import { claimedCollector } from '../collectors/testing.ts';
+import { claimedCollector } from '../collectors/collectors.test-helper.ts';
 import { authenticateCollector } from '../collectors/api-key-auth.ts';
 import { commands } from '../db/schema/commands.ts';
 import { collectors } from '../db/schema/collectors.ts';
-import { ADMIN_IP, adminTestContext, auditRows, reverify, send } from './testing.ts';
+import { ADMIN_IP, adminTestContext, auditRows, reverify, send } from './admin.test-helper.ts';
 
 const ctx = await adminTestContext(t);
 const { deps, clock } = ctx;

@@ -1,7 +1,7 @@
 import t from 'tap';
 import { authenticateCollector } from '../collectors/api-key-auth.ts';
-import { claimedCollector } from '../collectors/testing.ts';
-import { ADMIN_IP, adminTestContext, auditRows, reverify, send } from './testing.ts';
+import { claimedCollector } from '../collectors/collectors.test-helper.ts';
+import { ADMIN_IP, adminTestContext, auditRows, reverify, send } from './admin.test-helper.ts';
 import { DEFAULT_DELETE_REASON } from './schema.ts';
 
 const ctx = await adminTestContext(t);

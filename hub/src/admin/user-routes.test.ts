@@ -6,8 +6,8 @@
  */
 import t from 'tap';
 import { totpCode } from '../auth/totp.ts';
-import { client, signedIn, type Client } from '../auth/testing.ts';
-import { ADMIN_IP, adminTestContext, auditRows, reverify, send } from './testing.ts';
+import { client, signedIn, type Client } from '../auth/auth.test-helper.ts';
+import { ADMIN_IP, adminTestContext, auditRows, reverify, send } from './admin.test-helper.ts';
 
 const ctx = await adminTestContext(t);
 const admin = await ctx.session('admin');

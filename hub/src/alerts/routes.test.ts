@@ -1,7 +1,7 @@
 import t from 'tap';
-import { adminTestContext, auditRows, send, type Session } from '../admin/testing.ts';
-import { claimedCollector } from '../collectors/testing.ts';
-import { encodeBatch, jpegLike, sampleDetection } from '../ingest/test-support.ts';
+import { adminTestContext, auditRows, send, type Session } from '../admin/admin.test-helper.ts';
+import { claimedCollector } from '../collectors/collectors.test-helper.ts';
+import { encodeBatch, jpegLike, sampleDetection } from '../ingest/uploads.test-helper.ts';
 import { createWatchlistCache } from '../watchlists/cache.ts';
 import type { AlertRecord } from './payload.ts';
 import { createAlertWorker } from './worker.ts';

@@ -1,14 +1,14 @@
 import t from 'tap';
 import { ocrNormalize } from '@alpr/shared/detection/ocr';
 import { createLog } from '../log.ts';
-import { testDatabase } from '../db/test-database.ts';
-import { startTestHub } from '../ingest/test-support.ts';
+import { testDatabase } from '../db/database.test-helper.ts';
+import { startTestHub } from '../ingest/uploads.test-helper.ts';
 import { createWatchlistCache } from '../watchlists/cache.ts';
 import { addEntry } from '../watchlists/entries.ts';
 import { createWatchlist, updateWatchlist } from '../watchlists/watchlists.ts';
-import { movableClock } from '../collectors/testing.ts';
+import { movableClock } from '../collectors/collectors.test-helper.ts';
 import { claimItems } from './queue.ts';
-import { someUser, uploadPlates } from './testing.ts';
+import { someUser, uploadPlates } from './alerts.test-helper.ts';
 import { createAlertHooks } from './hooks.ts';
 import { createAlertWorker } from './worker.ts';
 

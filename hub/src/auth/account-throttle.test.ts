@@ -5,7 +5,7 @@
  */
 import t from 'tap';
 import { ACCOUNT_THROTTLE, throttleWaitMs } from './account-throttle.ts';
-import { authTestContext, client, signedIn, testUser } from './testing.ts';
+import { authTestContext, client, signedIn, testUser } from './auth.test-helper.ts';
 
 const ctx = await authTestContext(t);
 let n = 0;

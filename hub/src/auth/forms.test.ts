@@ -3,7 +3,7 @@ import { eq } from 'drizzle-orm';
 import { auditLog } from '../db/schema/audit-log.ts';
 import { users } from '../db/schema/users.ts';
 import { setActive } from './user-admin.ts';
-import { authTestContext, client, testUser } from './testing.ts';
+import { authTestContext, client, testUser } from './auth.test-helper.ts';
 import { totpCode } from './totp.ts';
 
 const ctx = await authTestContext(t);

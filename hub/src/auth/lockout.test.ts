@@ -2,7 +2,7 @@ import t from 'tap';
 import { eq } from 'drizzle-orm';
 import { auditLog } from '../db/schema/audit-log.ts';
 import { twoFactorAttempts } from '../db/schema/two-factor-attempts.ts';
-import { authTestContext, client, testUser, type Client } from './testing.ts';
+import { authTestContext, client, testUser, type Client } from './auth.test-helper.ts';
 import { totpCode } from './totp.ts';
 
 const ctx = await authTestContext(t);

@@ -9,7 +9,7 @@ import { hashBackupCode, normalizeBackupCode } from './backup-codes.ts';
 import { authKeys } from './hub-secret.ts';
 import { decodeQrDataUri } from './qr-decode.test-helper.ts';
 import { openSecret } from './secret-box.ts';
-import { authTestContext, client, testUser } from './testing.ts';
+import { authTestContext, client, testUser } from './auth.test-helper.ts';
 import { totpCode, totpUri } from './totp.ts';
 
 const ctx = await authTestContext(t);

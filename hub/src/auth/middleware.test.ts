@@ -7,7 +7,7 @@ import { deriveKeys } from './hub-secret.ts';
 import { requireUser, type AuthEnv } from './middleware.ts';
 import { issuePartialToken, issueSessionToken } from './sessions.ts';
 import { signToken } from './tokens.ts';
-import { authTestContext, client, signedIn, testUser } from './testing.ts';
+import { authTestContext, client, signedIn, testUser } from './auth.test-helper.ts';
 import { totpCode } from './totp.ts';
 
 const ctx = await authTestContext(t);

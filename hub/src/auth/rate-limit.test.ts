@@ -3,7 +3,7 @@ import { Hono } from 'hono';
 import { createHubApp } from '../app.ts';
 import { requireUser, type AuthEnv } from './middleware.ts';
 import { rateLimit } from './rate-limit.ts';
-import { authTestContext, client, signedIn, testUser } from './testing.ts';
+import { authTestContext, client, signedIn, testUser } from './auth.test-helper.ts';
 
 const ctx = await authTestContext(t);
 const { app, clock, deps } = ctx;

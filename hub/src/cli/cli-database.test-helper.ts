@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { testDatabase, type TestHandle } from '../db/test-database.ts';
+import { testDatabase, type TestHandle } from '../db/database.test-helper.ts';
 
 /**
  * The database environment for a CLI child process, by the same rule as `testDatabase`:

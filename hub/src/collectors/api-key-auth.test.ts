@@ -7,7 +7,7 @@ import { HubError } from '../errors.ts';
 import { authenticateCollector, LAST_USE_WRITE_INTERVAL_MS, lastUseIsStale, UNAUTHORIZED_MESSAGE } from './api-key-auth.ts';
 import { HOUR_MS, SYSTEM_ACTOR } from './context.ts';
 import { revokeKey } from './revoke-key.ts';
-import { claimedCollector, collectorTestContext } from './testing.ts';
+import { claimedCollector, collectorTestContext } from './collectors.test-helper.ts';
 
 const ctx = await collectorTestContext(t);
 

@@ -9,7 +9,7 @@ import { claim } from './claim.ts';
 import { HubError } from '../errors.ts';
 import { HOUR_MS, SYSTEM_ACTOR } from './context.ts';
 import { createCollector } from './create-collector.ts';
-import { collectorTestContext, TEST_PUBLIC_URL } from './testing.ts';
+import { collectorTestContext, TEST_PUBLIC_URL } from './collectors.test-helper.ts';
 
 const ctx = await collectorTestContext(t);
 

@@ -10,7 +10,7 @@ import { heartbeat } from './heartbeat.ts';
 import { updateConfig } from './update-config.ts';
 import { wipeCollector } from './wipe.ts';
 import { createCollector } from './create-collector.ts';
-import { claimedCollector, collectorTestContext } from './testing.ts';
+import { claimedCollector, collectorTestContext } from './collectors.test-helper.ts';
 
 const ctx = await collectorTestContext(t);
 /** An ack's caller: these tests are about commands, not about which key sent the ack. */

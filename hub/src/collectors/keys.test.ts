@@ -11,7 +11,7 @@ import { listKeys } from './list-keys.ts';
 import { revokeKey } from './revoke-key.ts';
 import { rotateKey } from './rotate-key.ts';
 import { collectorStatus, listCollectors } from './status.ts';
-import { claimedCollector, collectorTestContext } from './testing.ts';
+import { claimedCollector, collectorTestContext } from './collectors.test-helper.ts';
 import { updateConfig } from './update-config.ts';
 
 const ctx = await collectorTestContext(t);

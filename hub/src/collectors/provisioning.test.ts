@@ -10,7 +10,7 @@ import { createCollector } from './create-collector.ts';
 import { decommission } from './decommission.ts';
 import { listKeys } from './list-keys.ts';
 import { issueProvisioningToken, provision } from './provisioning.ts';
-import { claimedCollector, collectorTestContext, TEST_PUBLIC_URL } from './testing.ts';
+import { claimedCollector, collectorTestContext, TEST_PUBLIC_URL } from './collectors.test-helper.ts';
 
 const ctx = await collectorTestContext(t);
 

@@ -3,7 +3,7 @@ import { claim } from './claim.ts';
 import { SYSTEM_ACTOR } from './context.ts';
 import { createCollector } from './create-collector.ts';
 import { isLoopbackHost } from './enrollment.ts';
-import { collectorTestContext } from './testing.ts';
+import { collectorTestContext } from './collectors.test-helper.ts';
 
 /**
  * Issue 10 section 3: a hub without HUB_PUBLIC_URL (its default is http://127.0.0.1:8443)

@@ -18,7 +18,7 @@ import { createLoadMonitor } from '../ingest/load-monitor.ts';
 import { SYSTEM_ACTOR } from './context.ts';
 import { createCollector } from './create-collector.ts';
 import { issueProvisioningToken } from './provisioning.ts';
-import { claimedCollector, collectorTestContext } from './testing.ts';
+import { claimedCollector, collectorTestContext } from './collectors.test-helper.ts';
 import { updateConfig } from './update-config.ts';
 
 const ctx = await collectorTestContext(t);

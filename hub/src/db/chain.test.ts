@@ -2,8 +2,8 @@ import t from 'tap';
 import { advanceChainHead, nextChainLink, verifyChain } from './chain.ts';
 import { GENESIS_HASH } from './hash-chain.ts';
 import type { DbSession } from './session.ts';
-import { appendChainedDetections, insertCollector, sampleDetection } from './test-fixtures.ts';
-import { testDatabase } from './test-database.ts';
+import { appendChainedDetections, insertCollector, sampleDetection } from './fixtures.test-helper.ts';
+import { testDatabase } from './database.test-helper.ts';
 
 /** Tampering as a superuser would: triggers off for this transaction only. */
 async function tamper(db: DbSession, statement: string, params: unknown[]): Promise<void> {

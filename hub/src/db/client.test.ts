@@ -1,6 +1,6 @@
 import t from 'tap';
-import { checkDriverContract, checkListenContract } from './driver-contract.ts';
-import { testDatabase } from './test-database.ts';
+import { checkDriverContract, checkListenContract } from './driver-contract.test-helper.ts';
+import { testDatabase } from './database.test-helper.ts';
 
 // The same contract the PGlite smoke test checks, here on whatever testDatabase gives:
 // the real server when DATABASE_URL is set (CI), so both drivers are held to one API.

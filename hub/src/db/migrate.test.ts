@@ -6,7 +6,7 @@ import { openDatabase } from './client.ts';
 import { loadMigrations, type Migration } from './migrate.ts';
 import { ensureUpcomingPartitions } from './partitions.ts';
 import type { DbSession } from './session.ts';
-import { testDatabase } from './test-database.ts';
+import { testDatabase } from './database.test-helper.ts';
 
 /** A catalog fingerprint: tables, indexes, triggers, functions and the app role's grants. */
 async function catalog(session: DbSession): Promise<string[]> {

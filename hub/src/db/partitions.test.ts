@@ -1,8 +1,8 @@
 import t from 'tap';
 import { verifyChain } from './chain.ts';
 import { ensureUpcomingPartitions, partitionNameFor } from './partitions.ts';
-import { appendChainedDetections, insertCollector, sampleDetection } from './test-fixtures.ts';
-import { testDatabase } from './test-database.ts';
+import { appendChainedDetections, insertCollector, sampleDetection } from './fixtures.test-helper.ts';
+import { testDatabase } from './database.test-helper.ts';
 
 async function partitions(db: { sql: (text: string) => Promise<Record<string, unknown>[]> }): Promise<string[]> {
   const rows = await db.sql(`SELECT inhrelid::regclass::text AS name FROM pg_inherits WHERE inhparent = 'detections'::regclass ORDER BY 1`);

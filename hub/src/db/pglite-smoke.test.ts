@@ -5,8 +5,8 @@ import t from 'tap';
 import { createLog } from '../log.ts';
 import { verifyChain } from './chain.ts';
 import { openDatabase } from './client.ts';
-import { checkDriverContract, checkListenContract } from './driver-contract.ts';
-import { appendChainedDetections, insertCollector, sampleDetection } from './test-fixtures.ts';
+import { checkDriverContract, checkListenContract } from './driver-contract.test-helper.ts';
+import { appendChainedDetections, insertCollector, sampleDetection } from './fixtures.test-helper.ts';
 
 // Always PGlite, whatever DATABASE_URL says: the embedded backend is what `npm start` uses.
 t.test('PGlite: open, migrate, store, verify, reopen', async (t) => {

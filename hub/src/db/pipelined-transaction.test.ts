@@ -1,5 +1,5 @@
 import t from 'tap';
-import { testDatabase, type TestDatabase } from './test-database.ts';
+import { testDatabase, type TestDatabase } from './database.test-helper.ts';
 
 // session.ts pipelinedTransaction on whatever testDatabase gives: a reserved postgres.js
 // connection with BEGIN and COMMIT pipelined on the real server, `transaction` on PGlite.

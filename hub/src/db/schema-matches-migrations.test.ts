@@ -8,7 +8,7 @@ import { is } from 'drizzle-orm';
 import { getTableConfig, PgTable } from 'drizzle-orm/pg-core';
 import t from 'tap';
 import * as schema from './schema/index.ts';
-import { testDatabase } from './test-database.ts';
+import { testDatabase } from './database.test-helper.ts';
 
 interface Column {
   type: string;

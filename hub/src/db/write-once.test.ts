@@ -1,8 +1,8 @@
 import t from 'tap';
 import { ensureUpcomingPartitions, partitionNameFor } from './partitions.ts';
 import { auditLog } from './schema/audit-log.ts';
-import { appendChainedDetections, insertCollector, sampleDetection } from './test-fixtures.ts';
-import { testDatabase } from './test-database.ts';
+import { appendChainedDetections, insertCollector, sampleDetection } from './fixtures.test-helper.ts';
+import { testDatabase } from './database.test-helper.ts';
 
 const WRITE_ONCE = /write-once/;
 

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { MAX_STAGED_BYTES, type DirectAppender } from './direct-append.ts';
 import { sha256Hex } from './image-store.ts';
 import { openJournalWriter, scanRecords, type JournalWriterOptions, type Segment } from './segment-files.ts';
-import { jpegLike } from '../ingest/test-support.ts';
+import { jpegLike } from '../ingest/uploads.test-helper.ts';
 
 /**
  * The segment writer with and without direct appends (direct-append.ts): the file holds the

@@ -1,7 +1,7 @@
 import t from 'tap';
 import { prepareItems } from './batch-items.ts';
 import { sha256Hex } from '../images/image-store.ts';
-import { jpegLike, sampleDetection } from './test-support.ts';
+import { jpegLike, sampleDetection } from './uploads.test-helper.ts';
 
 const DAY_MS = 86_400_000;
 const window = { now: new Date(), maxAheadMs: DAY_MS };

@@ -6,10 +6,10 @@ import { request } from 'undici';
 import postgres from 'postgres';
 import { batchResponseSchema, type BatchResponse } from '@alpr/shared/protocol/batch';
 import { verifyChain } from '../db/chain.ts';
-import { testDatabase } from '../db/test-database.ts';
+import { testDatabase } from '../db/database.test-helper.ts';
 import { openImageStore, SEGMENTS_FOLDER, sha256Hex } from '../images/image-store.ts';
 import { scanRecords, segmentName } from '../images/segment-files.ts';
-import { encodeBatch, encodeMultipart, jpegLike, sampleDetection, startTestHub, type BatchEntry, type TestHub } from './test-support.ts';
+import { encodeBatch, encodeMultipart, jpegLike, sampleDetection, startTestHub, type BatchEntry, type TestHub } from './uploads.test-helper.ts';
 
 const MAX_BATCH = 1024 * 1024;
 

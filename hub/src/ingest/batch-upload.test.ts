@@ -1,7 +1,7 @@
 import t from 'tap';
 import { HubError } from '../errors.ts';
 import { parseBatchUpload } from './batch-upload.ts';
-import { encodeBatch, encodeMultipart, jpegLike, sampleDetection } from './test-support.ts';
+import { encodeBatch, encodeMultipart, jpegLike, sampleDetection } from './uploads.test-helper.ts';
 
 const MAX = 1024 * 1024;
 const status = (fn: () => unknown): number | undefined => {

@@ -5,14 +5,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { request } from 'undici';
 import { batchResponseSchema } from '@alpr/shared/protocol/batch';
-import { testDatabase } from '../db/test-database.ts';
+import { testDatabase } from '../db/database.test-helper.ts';
 import type { DbSession } from '../db/session.ts';
 import { openImageStore, sha256Hex, type ImageStore } from '../images/image-store.ts';
 import { parseBatchUpload } from './batch-upload.ts';
 import { createBodyBuffers } from './body-buffers.ts';
 import { createQueueDepthRefresher } from './queue-depth.ts';
 import { storeBatch } from './store-batch.ts';
-import { encodeBatch, jpegLike, sampleDetection, startTestHub, type BatchEntry } from './test-support.ts';
+import { encodeBatch, jpegLike, sampleDetection, startTestHub, type BatchEntry } from './uploads.test-helper.ts';
 
 t.test('the pool hands out buffers of its size, takes them back up to maxIdle, refuses what it did not make', async (t) => {
   const pool = createBodyBuffers({ bufferBytes: 1024, maxIdle: 2 });

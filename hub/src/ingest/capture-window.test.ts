@@ -2,8 +2,8 @@ import t from 'tap';
 import { request } from 'undici';
 import { batchResponseSchema } from '@alpr/shared/protocol/batch';
 import { verifyChain } from '../db/chain.ts';
-import { testDatabase } from '../db/test-database.ts';
-import { encodeBatch, jpegLike, sampleDetection, startTestHub } from './test-support.ts';
+import { testDatabase } from '../db/database.test-helper.ts';
+import { encodeBatch, jpegLike, sampleDetection, startTestHub } from './uploads.test-helper.ts';
 
 // Issue 10: far-future capture times were stored into the default partition. Over real HTTP:
 // each such item is rejected with its reason, the rest of the batch is stored.

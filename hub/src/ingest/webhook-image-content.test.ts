@@ -2,9 +2,9 @@ import t from 'tap';
 import { readFileSync } from 'node:fs';
 import { PassThrough } from 'node:stream';
 import { request } from 'undici';
-import { testDatabase } from '../db/test-database.ts';
+import { testDatabase } from '../db/database.test-helper.ts';
 import { createLog } from '../log.ts';
-import { startTestHub } from './test-support.ts';
+import { startTestHub } from './uploads.test-helper.ts';
 
 /** A camera pushing straight to the hub gets the same image check as one behind an appliance. */
 

@@ -3,10 +3,10 @@ import { readFileSync } from 'node:fs';
 import { PassThrough } from 'node:stream';
 import { request } from 'undici';
 import { verifyChain } from '../db/chain.ts';
-import { testDatabase } from '../db/test-database.ts';
+import { testDatabase } from '../db/database.test-helper.ts';
 import { createLog } from '../log.ts';
 import { sha256Hex } from '../images/image-store.ts';
-import { startTestHub, type TestHub } from './test-support.ts';
+import { startTestHub, type TestHub } from './uploads.test-helper.ts';
 
 const fixture = (path: string): Buffer => readFileSync(new URL(`../../../shared/src/adapters/${path}`, import.meta.url));
 const MULTIPART_TYPE = 'multipart/form-data; boundary=boundary';

@@ -1,7 +1,7 @@
 import t from 'tap';
-import { adminTestContext, auditRows, send } from '../admin/testing.ts';
-import { claimedCollector } from '../collectors/testing.ts';
-import { encodeBatch, sampleDetection } from '../ingest/test-support.ts';
+import { adminTestContext, auditRows, send } from '../admin/admin.test-helper.ts';
+import { claimedCollector } from '../collectors/collectors.test-helper.ts';
+import { encodeBatch, sampleDetection } from '../ingest/uploads.test-helper.ts';
 
 const ctx = await adminTestContext(t);
 const operator = await ctx.session('operator');

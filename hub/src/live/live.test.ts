@@ -3,13 +3,13 @@ import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { serve } from '@hono/node-server';
-import { adminTestContext, send, type Session } from '../admin/testing.ts';
-import { claimedCollector } from '../collectors/testing.ts';
-import { encodeBatch, jpegLike, sampleDetection } from '../ingest/test-support.ts';
+import { adminTestContext, send, type Session } from '../admin/admin.test-helper.ts';
+import { claimedCollector } from '../collectors/collectors.test-helper.ts';
+import { encodeBatch, jpegLike, sampleDetection } from '../ingest/uploads.test-helper.ts';
 import { createWatchlistCache } from '../watchlists/cache.ts';
 import { createAlertWorker } from '../alerts/worker.ts';
 import { createLiveBroker } from './broker.ts';
-import { connect, refusedStatus, type TestClient } from './testing.ts';
+import { connect, refusedStatus, type TestClient } from './live.test-helper.ts';
 import { attachLiveChannel } from './upgrade.ts';
 
 const ctx = await adminTestContext(t);

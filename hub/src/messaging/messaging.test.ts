@@ -1,6 +1,6 @@
 import t from 'tap';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { adminTestContext, send } from '../admin/testing.ts';
+import { adminTestContext, send } from '../admin/admin.test-helper.ts';
 import { createHubApp } from '../app.ts';
 import { createLog } from '../log.ts';
 import { startBotApi } from '../../../scripts/simulators/telegram-bot-api.ts';

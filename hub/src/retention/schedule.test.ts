@@ -6,7 +6,7 @@ import { promisify } from 'node:util';
 import t from 'tap';
 import { cliDatabaseEnv } from '../cli/cli-database.test-helper.ts';
 import { loadHubConfig } from '../config.ts';
-import { testDatabase } from '../db/test-database.ts';
+import { testDatabase } from '../db/database.test-helper.ts';
 import { openImageStore } from '../images/image-store.ts';
 import { createLog } from '../log.ts';
 import { DEFAULT_HORIZONS } from './horizons.ts';

@@ -1,9 +1,9 @@
 import t from 'tap';
-import { adminTestContext, send } from '../admin/testing.ts';
+import { adminTestContext, send } from '../admin/admin.test-helper.ts';
 import { claim } from '../collectors/claim.ts';
 import { SYSTEM_ACTOR } from '../collectors/context.ts';
 import { createCollector } from '../collectors/create-collector.ts';
-import { encodeBatch, sampleDetection } from '../ingest/test-support.ts';
+import { encodeBatch, sampleDetection } from '../ingest/uploads.test-helper.ts';
 import type { convoy, locationActivity, plateHistory, plateRoute } from './investigations.ts';
 
 const ctx = await adminTestContext(t);

@@ -1,10 +1,10 @@
 import t from 'tap';
 import { confusionKey } from '@alpr/shared/detection/ocr';
-import { adminTestContext, auditRows, send } from '../admin/testing.ts';
+import { adminTestContext, auditRows, send } from '../admin/admin.test-helper.ts';
 import { claim } from '../collectors/claim.ts';
 import { SYSTEM_ACTOR } from '../collectors/context.ts';
 import { createCollector } from '../collectors/create-collector.ts';
-import { encodeBatch, jpegLike, sampleDetection } from '../ingest/test-support.ts';
+import { encodeBatch, jpegLike, sampleDetection } from '../ingest/uploads.test-helper.ts';
 
 const ctx = await adminTestContext(t);
 const viewer = await ctx.session('viewer');

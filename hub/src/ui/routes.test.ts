@@ -1,5 +1,5 @@
 import t from 'tap';
-import { adminTestContext, send } from '../admin/testing.ts';
+import { adminTestContext, send } from '../admin/admin.test-helper.ts';
 import { reconnectDelayMs } from './client/backoff.ts';
 import { imagePath } from './client/images.ts';
 

@@ -1,5 +1,5 @@
 import t from 'tap';
-import { ADMIN_IP, adminTestContext, auditRows, send, type Session } from '../admin/testing.ts';
+import { ADMIN_IP, adminTestContext, auditRows, send, type Session } from '../admin/admin.test-helper.ts';
 
 const ctx = await adminTestContext(t);
 const operator = await ctx.session('operator');

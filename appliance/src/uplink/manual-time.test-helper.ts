@@ -1,4 +1,4 @@
-import type { Clock, TimerHandle, Timers } from '../ports.ts';
+import type { Clock, TimerHandle, Timers } from './ports.ts';
 
 /**
  * A clock and timers that only move when the test says so. `advance` fires due timers in

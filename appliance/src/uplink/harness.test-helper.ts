@@ -1,11 +1,11 @@
 import type { Test } from 'tap';
-import type { UplinkConfigInput } from '../config.ts';
-import type { UplinkLog } from '../ports.ts';
-import type { UplinkHandle } from '../uplink.ts';
-import { startUplink } from '../uplink.ts';
-import { HubDouble } from './hub-double.ts';
-import { ManualTime } from './manual-time.ts';
-import { MemoryBuffer } from './memory-buffer.ts';
+import type { UplinkConfigInput } from './config.ts';
+import type { UplinkLog } from './ports.ts';
+import type { UplinkHandle } from './uplink.ts';
+import { startUplink } from './uplink.ts';
+import { HubDouble } from './hub-double.test-helper.ts';
+import { ManualTime } from './manual-time.test-helper.ts';
+import { MemoryBuffer } from './memory-buffer.test-helper.ts';
 
 export const KEY = 'alpr_test_key_0123456789abcdef';
 export const T0 = Date.UTC(2025, 0, 1);

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { BufferedItem } from '../ports.ts';
+import type { BufferedItem } from './ports.ts';
 
 /** Fake JPEG bytes: SOI marker, deterministic content per seed, EOI marker. */
 export function fakeJpeg(seed: number, size: number): Uint8Array {

@@ -1,13 +1,13 @@
 /**
- * Test helpers for the admin API: the real hub app over a fresh database (auth/testing.ts),
+ * Test helpers for the admin API: the real hub app over a fresh database (auth/auth.test-helper.ts),
  * signed-in users of each role, and a request helper for any method. Not imported by
  * production code.
  */
 import { and, eq } from 'drizzle-orm';
-import { authTestContext, signedIn, testUser, type AuthTestContext, type Client, type TestUser } from '../auth/testing.ts';
+import { authTestContext, signedIn, testUser, type AuthTestContext, type Client, type TestUser } from '../auth/auth.test-helper.ts';
 import { totpCode } from '../auth/totp.ts';
 import { auditLog } from '../db/schema/audit-log.ts';
-import type { TestHandle } from '../db/test-database.ts';
+import type { TestHandle } from '../db/database.test-helper.ts';
 
 export const ADMIN_IP = '198.51.100.7';
 const TEST_CSRF_TOKEN = 'test-csrf-token-0123456789abcdefghijklmnopq';

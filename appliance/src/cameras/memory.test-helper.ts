@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import type { CameraLog, CursorStore, DetectionSink, RunnerDeps, SinkItem, SinkStatus } from '../ports.ts';
-import { realSleep, systemClock } from '../ports.ts';
+import type { CameraLog, CursorStore, DetectionSink, RunnerDeps, SinkItem, SinkStatus } from './ports.ts';
+import { realSleep, systemClock } from './ports.ts';
 
 /**
  * In-memory stand-ins for the buffer and the logger, for camera runner tests. The sink

@@ -6,8 +6,8 @@
 import { randomUUID } from 'node:crypto';
 import type { AuthContext } from '../auth/context.ts';
 import { createUser } from '../auth/registration.ts';
-import { encodeBatch, sampleDetection } from '../ingest/test-support.ts';
-import type { TestHub } from '../ingest/test-support.ts';
+import { encodeBatch, sampleDetection } from '../ingest/uploads.test-helper.ts';
+import type { TestHub } from '../ingest/uploads.test-helper.ts';
 import type { WatchlistActor, WatchlistContext } from '../watchlists/context.ts';
 import { importEntries } from '../watchlists/entries.ts';
 import { createWatchlist } from '../watchlists/watchlists.ts';

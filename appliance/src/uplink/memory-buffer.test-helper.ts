@@ -1,4 +1,4 @@
-import type { BatchLimits, BufferedItem, BufferedItemId, PendingStats, UplinkBufferPort } from '../ports.ts';
+import type { BatchLimits, BufferedItem, BufferedItemId, PendingStats, UplinkBufferPort } from './ports.ts';
 
 /** Payload size the way the real buffer is expected to count it: images plus metadata. */
 export const itemBytes = (item: BufferedItem): number =>

@@ -1,12 +1,12 @@
 /**
  * Test helpers for the collector verbs: a clock tests move by hand, a context over a
- * fresh database (db/test-database.ts), captured log lines, and a claimed collector.
+ * fresh database (db/database.test-helper.ts), captured log lines, and a claimed collector.
  * Not imported by production code.
  */
 import { Writable } from 'node:stream';
 import type { Clock } from '../clock.ts';
 import { loadHubConfig } from '../config.ts';
-import { testDatabase, type TestDatabase, type TestHandle } from '../db/test-database.ts';
+import { testDatabase, type TestDatabase, type TestHandle } from '../db/database.test-helper.ts';
 import { createLog } from '../log.ts';
 import { claim } from './claim.ts';
 import { SYSTEM_ACTOR, type CollectorContext } from './context.ts';
