@@ -6,10 +6,9 @@ import { build } from 'esbuild';
 import { readFileSync } from 'node:fs';
 
 const pkg = (p) => JSON.parse(readFileSync(new URL(p, import.meta.url), 'utf8'));
-const external = [
-  ...Object.keys(pkg('./package.json').dependencies),
-  ...Object.keys(pkg('../shared/package.json').dependencies),
-].filter((name) => !name.startsWith('@alpr/'));
+const external = [...Object.keys(pkg('./package.json').dependencies), ...Object.keys(pkg('../shared/package.json').dependencies)].filter(
+  (name) => !name.startsWith('@alpr/'),
+);
 
 await build({
   entryPoints: [new URL('./src/main.ts', import.meta.url).pathname],

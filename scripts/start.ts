@@ -28,8 +28,14 @@ const hubUrl = `http://127.0.0.1:${hubPort}`;
 // The messaging bot talks to a simulated Bot API on loopback (docs/messaging.md "Simulator").
 const bot = await startBotApi({ token: '424242:demo-bot-token' });
 const hubEnv = {
-  HUB_DATA_DIR: join(dataDir, 'hub'), HUB_PORT: String(hubPort), HUB_HOST: '127.0.0.1', HUB_LOG_LEVEL: 'warn', DATABASE_URL: '',
-  HUB_PUBLIC_URL: hubUrl, HUB_TELEGRAM_BOT_TOKEN: bot.token, HUB_TELEGRAM_API_URL: bot.url,
+  HUB_DATA_DIR: join(dataDir, 'hub'),
+  HUB_PORT: String(hubPort),
+  HUB_HOST: '127.0.0.1',
+  HUB_LOG_LEVEL: 'warn',
+  DATABASE_URL: '',
+  HUB_PUBLIC_URL: hubUrl,
+  HUB_TELEGRAM_BOT_TOKEN: bot.token,
+  HUB_TELEGRAM_API_URL: bot.url,
 };
 const say = (line: string): void => void process.stdout.write(`[demo] ${line}\n`);
 
@@ -37,7 +43,10 @@ await mkdir(dataDir, { recursive: true, mode: 0o700 });
 const applianceDir = join(dataDir, 'appliance');
 await mkdir(applianceDir, { recursive: true, mode: 0o700 });
 // The appliance keeps its enrollment in its own encrypted keystore: claimed once, it stays claimed.
-const claimed = await access(join(applianceDir, 'credentials.enc')).then(() => true, () => false);
+const claimed = await access(join(applianceDir, 'credentials.enc')).then(
+  () => true,
+  () => false,
+);
 let claimCode: string | undefined;
 if (!claimed) {
   say('creating a pending collector with the hub CLI (first start takes a few seconds: embedded Postgres)');
@@ -64,12 +73,19 @@ const transcript = setInterval(() => {
 // A field fault a newcomer should see: this camera's clock is 8 years ahead. Its reads arrive
 // with corrected times and the diagnostics page says so (docs/cameras.md "Camera clocks").
 const cameraA = await startVendorACamera({
-  username: 'admin', password: 'demo-password', ratePerSecond: 0.5, mode: 'pull', seed: 1, wsDiscovery: { multicast: true },
+  username: 'admin',
+  password: 'demo-password',
+  ratePerSecond: 0.5,
+  mode: 'pull',
+  seed: 1,
+  wsDiscovery: { multicast: true },
   clockOffsetMs: 8 * 365.25 * 86_400_000,
 });
 const nvr = await startVendorBNvr({ token: 'demo-token', ratePerSecond: 0.3, seed: 2 });
-await writeFile(join(applianceDir, 'appliance.toml'),
-  applianceToml(hubUrl, appliancePort, { vendorAPullUrl: cameraA.url, vendorAMac: cameraA.mac, nvrUrl: nvr.url, nvrToken: 'demo-token' }));
+await writeFile(
+  join(applianceDir, 'appliance.toml'),
+  applianceToml(hubUrl, appliancePort, { vendorAPullUrl: cameraA.url, vendorAMac: cameraA.mac, nvrUrl: nvr.url, nvrToken: 'demo-token' }),
+);
 const appliance = await startApplianceProcess({ env: { ALPR_DATA_DIR: applianceDir }, inherit: true });
 if (claimCode) {
   // What an installer does on the setup page: hub URL + claim code, posted to the appliance.
@@ -83,8 +99,12 @@ if (claimCode) {
   say(`appliance claimed collector ${answer.collector_id} (key ${answer.key_prefix}…) with claim code ${claimCode}`);
 }
 const pusher = await startVendorACamera({
-  mode: 'push', pushUrl: `http://127.0.0.1:${appliance.port}/api/v1/ingest/auto`, mac: '02:00:00:00:00:aa',
-  ratePerSecond: 0.2, seed: 3, pushFormat: 'multipart',
+  mode: 'push',
+  pushUrl: `http://127.0.0.1:${appliance.port}/api/v1/ingest/auto`,
+  mac: '02:00:00:00:00:aa',
+  ratePerSecond: 0.2,
+  seed: 3,
+  pushFormat: 'multipart',
   // A field fault: now and then a text part labelled image/jpeg (diagnostics: imagesNotImages).
   mislabelledImageRate: 0.1,
 });
@@ -94,7 +114,8 @@ const found = cameraA.discovery
   ? await probeLan({ target: { address: cameraA.discovery.address, port: cameraA.discovery.port }, interfaces: ['127.0.0.1'], windowMs: 2_000 })
   : [];
 if (found.length === 0) say('WS-Discovery: the simulated camera did not answer');
-for (const d of found) say(`WS-Discovery found ${d.address}:${d.port ?? 80} ${d.manufacturer ?? '?'} ${d.model ?? '?'} (setup page: Find cameras, before the claim)`);
+for (const d of found)
+  say(`WS-Discovery found ${d.address}:${d.port ?? 80} ${d.manufacturer ?? '?'} ${d.model ?? '?'} (setup page: Find cameras, before the claim)`);
 
 say('running:');
 say(`  dashboard              ${hubUrl}/   sign in as ${admin.email} with password ${admin.password}`);
@@ -109,17 +130,21 @@ say('  hub CLI (after stopping): npm run hub -- collector list   |   chain check
 say('Ctrl-C to stop.');
 
 const report = setInterval(() => {
-  request(`http://127.0.0.1:${appliance.port}/api/v1/status`).then(async (r) => {
-    const s = (await r.body.json()) as {
-      buffer: { states: Record<string, number> };
-      uplink: { keyStatus: string; lastSuccessAtMs: number | null; totals: { batches: number; stored: number; duplicate: number } } | null;
-    };
-    const u = s.uplink;
-    const last = u?.lastSuccessAtMs ? `${Math.round((Date.now() - u.lastSuccessAtMs) / 1000)} s ago` : 'never';
-    say(`cameras delivered ${cameraA.delivered.length + nvr.delivered.length + pusher.delivered.length} reads | ` +
-      `appliance buffer: ${s.buffer.states.pending ?? 0} waiting | uploaded to the hub: ${u?.totals.stored ?? 0} stored ` +
-      `in ${u?.totals.batches ?? 0} batches, last ${last}, key ${u?.keyStatus ?? 'none'}`);
-  }).catch(() => undefined);
+  request(`http://127.0.0.1:${appliance.port}/api/v1/status`)
+    .then(async (r) => {
+      const s = (await r.body.json()) as {
+        buffer: { states: Record<string, number> };
+        uplink: { keyStatus: string; lastSuccessAtMs: number | null; totals: { batches: number; stored: number; duplicate: number } } | null;
+      };
+      const u = s.uplink;
+      const last = u?.lastSuccessAtMs ? `${Math.round((Date.now() - u.lastSuccessAtMs) / 1000)} s ago` : 'never';
+      say(
+        `cameras delivered ${cameraA.delivered.length + nvr.delivered.length + pusher.delivered.length} reads | ` +
+          `appliance buffer: ${s.buffer.states.pending ?? 0} waiting | uploaded to the hub: ${u?.totals.stored ?? 0} stored ` +
+          `in ${u?.totals.batches ?? 0} batches, last ${last}, key ${u?.keyStatus ?? 'none'}`,
+      );
+    })
+    .catch(() => undefined);
 }, 15_000);
 
 let stopping = false;

@@ -82,8 +82,10 @@ t.test('pull list: --camera-mac supplies the MAC, picName is the id, images to f
 });
 
 t.test('--tz applies to a timestamp without offset', async (t) => {
-  const xml = readFileSync(join(fixturesA, 'alert-no-ns-no-decl.xml'), 'utf8')
-    .replace(/<dateTime>[^<]*<\/dateTime>/, '<dateTime>2030-07-01T12:00:00</dateTime>');
+  const xml = readFileSync(join(fixturesA, 'alert-no-ns-no-decl.xml'), 'utf8').replace(
+    /<dateTime>[^<]*<\/dateTime>/,
+    '<dateTime>2030-07-01T12:00:00</dateTime>',
+  );
   const file = join(work, 'local-time.xml');
   writeFileSync(file, xml);
   const r = parse('--vendor', 'vendor_a', '--tz', 'America/New_York', file);
@@ -120,8 +122,13 @@ t.test('vendor_b events list JSON', async (t) => {
   t.equal(r.status, 0, r.stderr);
   t.ok(Array.isArray(r.json()));
   const hash = createHash('sha256').update(r.stdout).digest('hex');
-  t.equal(createHash('sha256').update(parse('--vendor', 'auto', join(fixturesB, 'events-list-mixed.json')).stdout).digest('hex'), hash,
-    'deterministic output');
+  t.equal(
+    createHash('sha256')
+      .update(parse('--vendor', 'auto', join(fixturesB, 'events-list-mixed.json')).stdout)
+      .digest('hex'),
+    hash,
+    'deterministic output',
+  );
 });
 
 t.test('vendor_b packets written from the documented layout parse into one detection', async (t) => {

@@ -66,7 +66,14 @@ export const APPLIANCE_ERROR_STATUS = {
   request_failed: 502,
 } as const;
 
-export const VAULT_ERROR_CODES = ['not_claimed', 'device_mismatch', 'tampered', 'corrupt', 'no_hardware_serial', 'sealed_unreadable'] as const satisfies readonly (keyof typeof APPLIANCE_ERROR_STATUS)[];
+export const VAULT_ERROR_CODES = [
+  'not_claimed',
+  'device_mismatch',
+  'tampered',
+  'corrupt',
+  'no_hardware_serial',
+  'sealed_unreadable',
+] as const satisfies readonly (keyof typeof APPLIANCE_ERROR_STATUS)[];
 export type VaultErrorCode = (typeof VAULT_ERROR_CODES)[number];
 
 export type ApplianceErrorCode = keyof typeof APPLIANCE_ERROR_STATUS | EnrollmentRefusalReason;
@@ -109,7 +116,12 @@ export const isVaultError = (error: unknown): error is ApplianceError & { code: 
   error instanceof ApplianceError && (VAULT_ERROR_CODES as readonly string[]).includes(error.code);
 
 /** The camera HTTP failures (cameras/http/transport.ts); all but an oversized answer are worth one retry. */
-export const CAMERA_HTTP_ERROR_CODES = ['timeout', 'body_too_large', 'connect_failed', 'request_failed'] as const satisfies readonly (keyof typeof APPLIANCE_ERROR_STATUS)[];
+export const CAMERA_HTTP_ERROR_CODES = [
+  'timeout',
+  'body_too_large',
+  'connect_failed',
+  'request_failed',
+] as const satisfies readonly (keyof typeof APPLIANCE_ERROR_STATUS)[];
 export type CameraHttpErrorCode = (typeof CAMERA_HTTP_ERROR_CODES)[number];
 export const isTransient = (error: unknown): boolean => !(error instanceof ApplianceError && error.code === 'body_too_large');
 export const isSinkRefused = (error: unknown): error is ApplianceError => error instanceof ApplianceError && error.code === 'sink_refused';

@@ -23,7 +23,13 @@ t.test('two generations at most: the disk use stays under twice the cap', async 
   const previous = await readFile(`${path}.1`, 'utf8');
   t.ok(live.length <= 1_000 && previous.length <= 1_000, `${live.length} + ${previous.length} bytes`);
   t.match(live, /"n":99,/, 'the newest line is in the live file');
-  t.ok(previous.split('\n').filter(Boolean).every((l) => JSON.parse(l).n < JSON.parse(live.split('\n')[0] ?? '{}').n), '.1 holds the older lines');
+  t.ok(
+    previous
+      .split('\n')
+      .filter(Boolean)
+      .every((l) => JSON.parse(l).n < JSON.parse(live.split('\n')[0] ?? '{}').n),
+    '.1 holds the older lines',
+  );
   t.equal((await stat(path)).mode & 0o777, 0o600);
   t.equal((await stat(join(dir, 'cap', 'logs'))).mode & 0o777, 0o700);
 });

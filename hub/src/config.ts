@@ -30,15 +30,28 @@ const envSchema = z.object({
   HUB_DATA_DIR: z.string().default('.data/hub'),
   HUB_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Largest accepted batch body (bytes); 50 detections x ~85 KB of images is ~4.3 MB. */
-  HUB_MAX_BATCH_BYTES: z.coerce.number().int().positive().default(12 * 1024 * 1024),
+  HUB_MAX_BATCH_BYTES: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(12 * 1024 * 1024),
   /** Largest direct camera push (a multipart ANPR post is ~200 KB). */
-  HUB_MAX_WEBHOOK_BYTES: z.coerce.number().int().positive().default(2 * 1024 * 1024),
+  HUB_MAX_WEBHOOK_BYTES: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(2 * 1024 * 1024),
   /**
    * Capture times further ahead of the hub's clock are rejected per item (docs/ingest.md):
    * 24 h covers drifting camera clocks and a camera set to local time as if it were UTC;
    * at most 60 days, so an accepted time always has its monthly partition (3 months ahead).
    */
-  HUB_MAX_CAPTURE_AHEAD_SECONDS: z.coerce.number().int().min(60).max(60 * 86_400).default(86_400),
+  HUB_MAX_CAPTURE_AHEAD_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(60)
+    .max(60 * 86_400)
+    .default(86_400),
   /**
    * `on`: the alert worker runs inside the hub process. `off`: run it as its own process
    * (`npm run hub -- worker`), e.g. to scale it apart from the HTTP servers (docs/alerts.md).
@@ -69,14 +82,25 @@ const envSchema = z.object({
    * platform for updates; `webhook` receives them at POST /api/v1/telegram/webhook, which needs
    * HUB_TELEGRAM_WEBHOOK_SECRET (the platform echoes it in X-Telegram-Bot-Api-Secret-Token).
    */
-  HUB_TELEGRAM_BOT_TOKEN: z.string().regex(/^\d{1,20}:[A-Za-z0-9_-]{1,100}$/, 'not a bot token (digits:letters)').optional(),
+  HUB_TELEGRAM_BOT_TOKEN: z
+    .string()
+    .regex(/^\d{1,20}:[A-Za-z0-9_-]{1,100}$/, 'not a bot token (digits:letters)')
+    .optional(),
   HUB_TELEGRAM_API_URL: z.string().url().default('https://api.telegram.org'),
   HUB_TELEGRAM_MODE: z.enum(['polling', 'webhook']).default('polling'),
-  HUB_TELEGRAM_WEBHOOK_SECRET: z.string().regex(/^[A-Za-z0-9_-]{16,256}$/, '16-256 letters, digits, _ or -').optional(),
+  HUB_TELEGRAM_WEBHOOK_SECRET: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{16,256}$/, '16-256 letters, digits, _ or -')
+    .optional(),
   /** Alerts for one chat within this many seconds go out as one message (5); 0 sends each at once. */
   HUB_TELEGRAM_AGGREGATE_SECONDS: z.coerce.number().min(0).max(60).default(5),
   /** A plate that reached a chat is not sent there again for this long (one parked car, one message). */
-  HUB_TELEGRAM_COOLDOWN_SECONDS: z.coerce.number().int().min(0).max(7 * 86_400).default(600),
+  HUB_TELEGRAM_COOLDOWN_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(7 * 86_400)
+    .default(600),
   /** Heartbeat interval collectors are told to use; offline after 3 missed ones. */
   HUB_HEARTBEAT_SECONDS: z.coerce.number().int().positive().default(60),
   /**
@@ -143,7 +167,9 @@ export function loadHubConfig(env: Readonly<Record<string, string | undefined>>)
     throw new Error('invalid hub configuration: HUB_TLS_CERT_FILE and HUB_TLS_KEY_FILE go together');
   }
   const tls = e.HUB_TLS_CERT_FILE && e.HUB_TLS_KEY_FILE ? { certFile: e.HUB_TLS_CERT_FILE, keyFile: e.HUB_TLS_KEY_FILE } : undefined;
-  const trustedProxies = e.HUB_TRUSTED_PROXIES.split(',').map((entry) => entry.trim()).filter((entry) => entry !== '');
+  const trustedProxies = e.HUB_TRUSTED_PROXIES.split(',')
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== '');
   try {
     parseTrustedProxies(trustedProxies);
   } catch (err) {
@@ -156,7 +182,14 @@ export function loadHubConfig(env: Readonly<Record<string, string | undefined>>)
     throw new Error('invalid hub configuration: HUB_TELEGRAM_MODE=webhook needs HUB_TELEGRAM_WEBHOOK_SECRET');
   }
   const telegram = e.HUB_TELEGRAM_BOT_TOKEN
-    ? { token: e.HUB_TELEGRAM_BOT_TOKEN, apiUrl: e.HUB_TELEGRAM_API_URL, mode: e.HUB_TELEGRAM_MODE, aggregateMs: e.HUB_TELEGRAM_AGGREGATE_SECONDS * 1000, cooldownMs: e.HUB_TELEGRAM_COOLDOWN_SECONDS * 1000, ...(e.HUB_TELEGRAM_WEBHOOK_SECRET ? { webhookSecret: e.HUB_TELEGRAM_WEBHOOK_SECRET } : {}) }
+    ? {
+        token: e.HUB_TELEGRAM_BOT_TOKEN,
+        apiUrl: e.HUB_TELEGRAM_API_URL,
+        mode: e.HUB_TELEGRAM_MODE,
+        aggregateMs: e.HUB_TELEGRAM_AGGREGATE_SECONDS * 1000,
+        cooldownMs: e.HUB_TELEGRAM_COOLDOWN_SECONDS * 1000,
+        ...(e.HUB_TELEGRAM_WEBHOOK_SECRET ? { webhookSecret: e.HUB_TELEGRAM_WEBHOOK_SECRET } : {}),
+      }
     : undefined;
   const publicUrl = e.HUB_PUBLIC_URL ?? `${tls ? 'https' : 'http'}://${e.HUB_HOST}:${e.HUB_PORT}`;
   return {

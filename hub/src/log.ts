@@ -5,10 +5,30 @@ import { pino, type Logger } from 'pino';
  * identified in logs by its prefix only (`key_prefix`), never by value.
  */
 export const REDACT_PATHS = [
-  'api_key', '*.api_key', 'apiKey', '*.apiKey', 'key', '*.key', 'new_key', '*.new_key',
-  'password', '*.password', 'token', '*.token', 'provisioning_token', '*.provisioning_token',
-  'claim_code', '*.claim_code', 'secret', '*.secret', 'headers["x-api-key"]', 'req.headers["x-api-key"]',
-  'headers.authorization', 'req.headers.authorization', 'headers.cookie', 'req.headers.cookie',
+  'api_key',
+  '*.api_key',
+  'apiKey',
+  '*.apiKey',
+  'key',
+  '*.key',
+  'new_key',
+  '*.new_key',
+  'password',
+  '*.password',
+  'token',
+  '*.token',
+  'provisioning_token',
+  '*.provisioning_token',
+  'claim_code',
+  '*.claim_code',
+  'secret',
+  '*.secret',
+  'headers["x-api-key"]',
+  'req.headers["x-api-key"]',
+  'headers.authorization',
+  'req.headers.authorization',
+  'headers.cookie',
+  'req.headers.cookie',
 ];
 
 export type Log = Logger;

@@ -48,14 +48,19 @@ const app = createHubApp({
 // HTTPS itself when given a certificate (docs/security.md "TLS deployment"): TLS 1.3 only,
 // because keys travel only over TLS 1.3.
 const tls = config.tls ? { key: readFileSync(config.tls.keyFile), cert: readFileSync(config.tls.certFile), minVersion: 'TLSv1.3' as const } : undefined;
-const server = serve({
-  fetch: app.fetch, hostname: config.host, port: config.port,
-  ...(tls ? { createServer: createHttpsServer } : {}),
-  serverOptions: { ...serverOptionsFor(config.timeouts), ...tls },
-}, (info) => {
-  log.info({ url: `${tls ? 'https' : 'http'}://${info.address}:${info.port}`, database: db.kind }, 'hub listening');
-  process.send?.({ ready: true, port: info.port });
-});
+const server = serve(
+  {
+    fetch: app.fetch,
+    hostname: config.host,
+    port: config.port,
+    ...(tls ? { createServer: createHttpsServer } : {}),
+    serverOptions: { ...serverOptionsFor(config.timeouts), ...tls },
+  },
+  (info) => {
+    log.info({ url: `${tls ? 'https' : 'http'}://${info.address}:${info.port}`, database: db.kind }, 'hub listening');
+    process.send?.({ ready: true, port: info.port });
+  },
+);
 // The live channel (GET /ws) on the same server: LISTENs for alerts and detections.
 const deps = { db, clock: systemClock, log, config };
 const live = createLiveBroker(deps, { maxConnectionsPerUser: config.liveMaxConnectionsPerUser });

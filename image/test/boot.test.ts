@@ -105,7 +105,10 @@ if (!existsSync(image)) {
     const boot = async (what: string): Promise<void> => {
       const began = Date.now();
       vm = await startVm({
-        disk, workDir: work, setupPort, serial,
+        disk,
+        workDir: work,
+        setupPort,
+        serial,
         guestForwards: [{ guest: '10.0.2.100', guestPort: 80, hostPort: hubPort }, ...cameras.forwards],
       });
       await waitForSetupPage(what, began);
@@ -137,7 +140,13 @@ if (!existsSync(image)) {
     t.match(page.body, /not claimed/, 'the setup page offers the claim');
     const hostname = await guest().check('cat /proc/sys/kernel/hostname');
     t.match(hostname, /^alpr-[0-9a-f]{4}$/, `mDNS host name ${hostname}`);
-    t.equal(await guest().check('resolvectl mdns 2>/dev/null | grep -c yes || true').then((n) => Number(n) > 0), true, 'mDNS is on for the network link');
+    t.equal(
+      await guest()
+        .check('resolvectl mdns 2>/dev/null | grep -c yes || true')
+        .then((n) => Number(n) > 0),
+      true,
+      'mDNS is on for the network link',
+    );
     t.equal(await guest().check('cat /data/device/hardware-id'), `serial:${serial}`, 'first boot recorded the hardware identity (DMI serial)');
     t.match(await guest().check('cat /data/device/installed-at'), /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/, 'and the install time');
     const dataBytes = Number(await guest().check('lsblk -bno SIZE "$(findmnt -no SOURCE /data)"'));
@@ -145,9 +154,16 @@ if (!existsSync(image)) {
     t.ok(dataBytes > 1024 ** 3, `the data partition grew to the disk's end (${Math.round(dataBytes / 2 ** 20)} MiB)`);
     const banner = await until(async () => (await vm!.serialLog()).includes(`http://${hostname}.local:8080/`), 60_000);
     t.ok(banner, 'the console shows the setup URL and the claim instructions');
-    t.equal(await guest().check('systemctl is-active systemd-networkd systemd-resolved systemd-timesyncd | sort -u'), 'active', 'DHCP, mDNS and time sync services run');
-    t.match(await guest().check('systemctl show -p ProtectSystem -p ReadWritePaths -p NoNewPrivileges -p Restart alpr-appliance | sort | tr "\\n" " "'),
-      /NoNewPrivileges=yes ProtectSystem=strict ReadWritePaths=\/data\/alpr Restart=always/, 'the service is hardened, writes /data/alpr only, restarts always');
+    t.equal(
+      await guest().check('systemctl is-active systemd-networkd systemd-resolved systemd-timesyncd | sort -u'),
+      'active',
+      'DHCP, mDNS and time sync services run',
+    );
+    t.match(
+      await guest().check('systemctl show -p ProtectSystem -p ReadWritePaths -p NoNewPrivileges -p Restart alpr-appliance | sort | tr "\\n" " "'),
+      /NoNewPrivileges=yes ProtectSystem=strict ReadWritePaths=\/data\/alpr Restart=always/,
+      'the service is hardened, writes /data/alpr only, restarts always',
+    );
     const pid = await mainPid();
     t.equal(await guest().check(`stat -c %U /proc/${pid}`), 'alpr', 'the appliance runs as the alpr user');
     t.equal(await guest().check(`grep ^CapEff /proc/${pid}/status | cut -f2`), '0000000000000000', 'with no capabilities');
@@ -159,9 +175,14 @@ if (!existsSync(image)) {
 
     // 3. Four cameras and the memory budget.
     const toml = Buffer.from(cameras.toml).toString('base64');
-    await guest().check(`echo ${toml} | base64 -d > /data/alpr/appliance.toml && chown alpr:alpr /data/alpr/appliance.toml && chmod 600 /data/alpr/appliance.toml && systemctl restart alpr-appliance`);
+    await guest().check(
+      `echo ${toml} | base64 -d > /data/alpr/appliance.toml && chown alpr:alpr /data/alpr/appliance.toml && chmod 600 /data/alpr/appliance.toml && systemctl restart alpr-appliance`,
+    );
     const online = await until(async () => (await appliance.status()).cameras.filter((c) => c.state === 'ONLINE').length >= 4, 240_000, 3000);
-    const states = await appliance.status().then((s) => s.cameras.map((c) => `${c.id}=${c.state}`).join(' ')).catch(() => 'unknown');
+    const states = await appliance
+      .status()
+      .then((s) => s.cameras.map((c) => `${c.id}=${c.state}`).join(' '))
+      .catch(() => 'unknown');
     t.ok(online, `4 cameras online in the guest (${states})`);
     const samples: number[] = [];
     for (let i = 0; i < 7; i++) {
@@ -180,10 +201,14 @@ if (!existsSync(image)) {
     const killedPid = await mainPid();
     const killedAt = Date.now();
     await guest().check(`kill -9 ${killedPid}`);
-    const back = await until(async () => {
-      const now = await mainPid();
-      return now !== 0 && now !== killedPid && (await appliance.page()).status === 200;
-    }, 180_000, 2000);
+    const back = await until(
+      async () => {
+        const now = await mainPid();
+        return now !== 0 && now !== killedPid && (await appliance.page()).status === 200;
+      },
+      180_000,
+      2000,
+    );
     t.ok(back, 'killed, the service is restarted by systemd and answers again');
     figures['restart after kill -9 to 200 (s)'] = Number(((Date.now() - killedAt) / 1000).toFixed(1));
     t.ok(Number(await guest().check('systemctl show -p NRestarts --value alpr-appliance')) >= 1, 'systemd counted the restart');
@@ -197,19 +222,25 @@ if (!existsSync(image)) {
     const outageRead = outageReads()[0];
     await cameras.close();
     let held = -1;
-    await until(async () => {
-      const before = pending(await appliance.status());
-      await new Promise((r) => setTimeout(r, 4000));
-      held = pending(await appliance.status());
-      return before === held;
-    }, 60_000, 0);
+    await until(
+      async () => {
+        const before = pending(await appliance.status());
+        await new Promise((r) => setTimeout(r, 4000));
+        held = pending(await appliance.status());
+        return before === held;
+      },
+      60_000,
+      0,
+    );
     figures['buffered detections before reboot and update'] = held;
     say(`${held} detections buffered while the hub is down`);
     t.ok(held > 0 && outageRead !== undefined, `buffer holds ${held} detections`);
 
     // 6. Reboot keeps the claim and the buffer.
     const rebootAt = Date.now();
-    await guest().run('systemctl reboot', 5000).catch(() => undefined);
+    await guest()
+      .run('systemctl reboot', 5000)
+      .catch(() => undefined);
     await until(async () => (await appliance.page()).status !== 200, 120_000, 1000);
     await waitForSetupPage('reboot', rebootAt, '`systemctl reboot`');
     await guest().ready(180_000);
@@ -245,9 +276,13 @@ if (!existsSync(image)) {
       collectors: await db.sql<{ hardware_id: string | null }>('SELECT hardware_id FROM collectors'),
     }));
     t.equal(rows.read[0]?.n, 1, 'the read buffered before the update is at the hub');
-    t.ok(rows.collectors.some((c) => c.hardware_id === `serial:${serial}`), 'the hub holds the collector claimed by the guest');
+    t.ok(
+      rows.collectors.some((c) => c.hardware_id === `serial:${serial}`),
+      'the hub holds the collector claimed by the guest',
+    );
 
-    if (t.passing()) await writeFile(join(root, 'image/out/boot-test-result.json'), `${JSON.stringify({ at: new Date().toISOString(), image, figures }, null, 2)}\n`);
+    if (t.passing())
+      await writeFile(join(root, 'image/out/boot-test-result.json'), `${JSON.stringify({ at: new Date().toISOString(), image, figures }, null, 2)}\n`);
     else await dumpOnFailure();
     say(`figures: ${JSON.stringify(figures)}`);
     say('test body done; teardown follows');

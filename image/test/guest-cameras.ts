@@ -27,9 +27,14 @@ export async function startGuestCameras(setupPort: number): Promise<GuestCameras
   const pullB = await startVendorACamera({ username: 'admin', password: CAMERA_PASSWORD, ratePerSecond: 0.5, seed: 12 });
   const nvr = await startVendorBNvr({ token: NVR_TOKEN, ratePerSecond: 0.5, seed: 13 });
   const push = await startVendorACamera({
-    mode: 'push', pushUrl: `http://127.0.0.1:${setupPort}/api/v1/ingest/auto`, mac: PUSH_MAC, ratePerSecond: 0.5, seed: 14,
+    mode: 'push',
+    pushUrl: `http://127.0.0.1:${setupPort}/api/v1/ingest/auto`,
+    mac: PUSH_MAC,
+    ratePerSecond: 0.5,
+    seed: 14,
     // A boot or a service restart inside the emulated guest takes a while: keep retrying.
-    pushRetries: 20, pushRetryDelayMs: 2000,
+    pushRetries: 20,
+    pushRetryDelayMs: 2000,
   });
   const forwards = [
     { guest: '10.0.2.101', guestPort: 80, hostPort: pullA.port },
@@ -38,19 +43,44 @@ export async function startGuestCameras(setupPort: number): Promise<GuestCameras
   ];
   const q = (s: string): string => JSON.stringify(s);
   const pulled = (id: string, address: string, camera: VendorACamera): string[] => [
-    '[[cameras]]', `id = ${q(id)}`, 'vendor = "vendor_a"', 'mode = "pull"', `host = ${q(address)}`, 'port = 80',
-    'username = "admin"', `password = ${q(CAMERA_PASSWORD)}`, `mac = ${q(camera.mac)}`, 'timezone = "Europe/Paris"',
+    '[[cameras]]',
+    `id = ${q(id)}`,
+    'vendor = "vendor_a"',
+    'mode = "pull"',
+    `host = ${q(address)}`,
+    'port = 80',
+    'username = "admin"',
+    `password = ${q(CAMERA_PASSWORD)}`,
+    `mac = ${q(camera.mac)}`,
+    'timezone = "Europe/Paris"',
   ];
   const toml = [
     'log_level = "warn"',
     ...pulled('gate-a', '10.0.2.101', pullA),
     ...pulled('gate-b', '10.0.2.102', pullB),
-    '[[cameras]]', 'id = "entrance-push"', 'vendor = "vendor_a"', 'mode = "push"', `mac = ${q(PUSH_MAC)}`, 'timezone = "Europe/Paris"',
-    '[[cameras]]', 'id = "nvr"', 'vendor = "vendor_b"', 'mode = "push"', 'host = "10.0.2.103"', 'port = 80', 'tls = false', `token = ${q(NVR_TOKEN)}`,
+    '[[cameras]]',
+    'id = "entrance-push"',
+    'vendor = "vendor_a"',
+    'mode = "push"',
+    `mac = ${q(PUSH_MAC)}`,
+    'timezone = "Europe/Paris"',
+    '[[cameras]]',
+    'id = "nvr"',
+    'vendor = "vendor_b"',
+    'mode = "push"',
+    'host = "10.0.2.103"',
+    'port = 80',
+    'tls = false',
+    `token = ${q(NVR_TOKEN)}`,
     '',
   ].join('\n');
   return {
-    pullA, pullB, nvr, push, forwards, toml,
+    pullA,
+    pullB,
+    nvr,
+    push,
+    forwards,
+    toml,
     close: async () => void (await Promise.allSettled([pullA.close(), pullB.close(), nvr.close(), push.close()])),
   };
 }

@@ -41,7 +41,9 @@ export class GuestShell {
     const deadline = Date.now() + timeoutMs;
     while (Date.now() < deadline) {
       // No echo, no prompt, no bracketed-paste escapes: the output is only what commands print.
-      const r = await this.run("stty -echo; PS1=''; PROMPT_COMMAND=''; bind 'set enable-bracketed-paste off' 2>/dev/null; echo ready", 3000).catch(() => undefined);
+      const r = await this.run("stty -echo; PS1=''; PROMPT_COMMAND=''; bind 'set enable-bracketed-paste off' 2>/dev/null; echo ready", 3000).catch(
+        () => undefined,
+      );
       if (r?.code === 0) return;
     }
     throw new Error(`guest shell did not answer in ${timeoutMs} ms; last output: ${this.buffer.slice(-500)}`);

@@ -61,7 +61,9 @@ console.log(`hostile payloads, ${RUNS} runs each; baseline: one real vendor_a al
 console.log(`${'adapter'.padEnd(9)} ${'case'.padEnd(48)} ${'bytes'.padStart(10)} ${'p50 ms'.padStart(9)} ${'max ms'.padStart(9)} ${'x alert'.padStart(9)}`);
 for (const r of rows) {
   const ratio = baseline > 0 ? r.median / baseline : Number.NaN;
-  console.log(`${r.adapter.padEnd(9)} ${r.label.slice(0, 48).padEnd(48)} ${String(r.bytes).padStart(10)} ${r.median.toFixed(1).padStart(9)} ${r.worst.toFixed(1).padStart(9)} ${ratio.toFixed(0).padStart(9)}`);
+  console.log(
+    `${r.adapter.padEnd(9)} ${r.label.slice(0, 48).padEnd(48)} ${String(r.bytes).padStart(10)} ${r.median.toFixed(1).padStart(9)} ${r.worst.toFixed(1).padStart(9)} ${ratio.toFixed(0).padStart(9)}`,
+  );
 }
 const slowest = rows.reduce((a, b) => (b.worst > a.worst ? b : a));
 console.log(`slowest: ${slowest.adapter} ${slowest.label}, ${slowest.worst.toFixed(0)} ms worst of ${RUNS}`);

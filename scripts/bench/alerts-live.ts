@@ -41,7 +41,9 @@ import { attachLiveChannel } from '../../hub/src/live/upgrade.ts';
 import { createLog } from '../../hub/src/log.ts';
 import { signInOverHttp } from '../../test/e2e/users-over-http.ts';
 
-const { values: args } = parseArgs({ options: { alerts: { type: 'string', default: '500' }, clients: { type: 'string', default: '1000' }, batches: { type: 'string', default: '200' } } });
+const { values: args } = parseArgs({
+  options: { alerts: { type: 'string', default: '500' }, clients: { type: 'string', default: '1000' }, batches: { type: 'string', default: '200' } },
+});
 const ALERTS = Number(args.alerts);
 const CLIENTS = Number(args.clients);
 const FANOUT_BATCHES = Number(args.batches);
@@ -79,11 +81,19 @@ async function main(): Promise<void> {
     const operator = await signInOverHttp(base, 'op@bench.test', password);
     const list = (await (await operator.post('/api/v1/watchlist', { name: 'Bench' })).json()) as { id: string };
     const watched = Array.from({ length: ALERTS }, (_, i) => `BW${String(i).padStart(5, '0')}`);
-    await fetch(`${base}/api/v1/watchlist/${list.id}/import`, { method: 'POST', headers: { cookie: `${operator.cookie}; csrf_token=b`, 'x-csrf-token': 'b', 'content-type': 'text/csv' }, body: `plate\n${watched.join('\n')}\n` });
+    await fetch(`${base}/api/v1/watchlist/${list.id}/import`, {
+      method: 'POST',
+      headers: { cookie: `${operator.cookie}; csrf_token=b`, 'x-csrf-token': 'b', 'content-type': 'text/csv' },
+      body: `plate\n${watched.join('\n')}\n`,
+    });
     await operator.post(`/api/v1/watchlist/${list.id}/subscription`);
     const post = async (plates: readonly string[]): Promise<number> => {
       const { body, contentType } = encodeBatch(plates.map((text) => ({ detection: sampleDetection({ plate: { text, confidence: 0.9 } }) })));
-      const res = await fetch(`${base}/api/v1/detections/batch`, { method: 'POST', headers: { 'x-api-key': apiKey, 'content-type': contentType }, body: new Uint8Array(body) });
+      const res = await fetch(`${base}/api/v1/detections/batch`, {
+        method: 'POST',
+        headers: { 'x-api-key': apiKey, 'content-type': contentType },
+        body: new Uint8Array(body),
+      });
       const at = now();
       if (res.status !== 201) throw new Error(`batch ${res.status}: ${await res.text()}`);
       await res.arrayBuffer();
@@ -119,14 +129,20 @@ async function main(): Promise<void> {
     // 2. Fan-out to N detections:live clients.
     const rssBefore = process.memoryUsage().rss;
     clientsProc.send({ start: { url: `${base.replace('http', 'ws')}/ws`, cookie: operator.cookie, count: CLIENTS } });
-    await new Promise<void>((resolve, reject) => clientsProc.once('message', (m: { ready?: boolean; error?: string }) => (m.ready ? resolve() : reject(new Error(m.error)))));
+    await new Promise<void>((resolve, reject) =>
+      clientsProc.once('message', (m: { ready?: boolean; error?: string }) => (m.ready ? resolve() : reject(new Error(m.error)))),
+    );
     await new Promise((r) => setTimeout(r, 1_000));
     const rssWith = process.memoryUsage().rss;
     const sentAt = new Map<string, number>();
     for (let i = 0; i < FANOUT_BATCHES; i++) {
       const d = sampleDetection({ plate: { text: `FO${String(i).padStart(5, '0')}`, confidence: 0.9 } });
       const { body, contentType } = encodeBatch([{ detection: d }]);
-      const res = await fetch(`${base}/api/v1/detections/batch`, { method: 'POST', headers: { 'x-api-key': apiKey, 'content-type': contentType }, body: new Uint8Array(body) });
+      const res = await fetch(`${base}/api/v1/detections/batch`, {
+        method: 'POST',
+        headers: { 'x-api-key': apiKey, 'content-type': contentType },
+        body: new Uint8Array(body),
+      });
       const at = now();
       const stored = (await res.json()) as { results?: Array<{ id?: string; status?: string }> };
       void stored;
@@ -136,7 +152,9 @@ async function main(): Promise<void> {
     }
     await new Promise((r) => setTimeout(r, 3_000));
     clientsProc.send({ report: true });
-    const report = await new Promise<Record<string, number[]>>((resolve) => clientsProc.once('message', (m: { arrivals: Record<string, number[]> }) => resolve(m.arrivals)));
+    const report = await new Promise<Record<string, number[]>>((resolve) =>
+      clientsProc.once('message', (m: { arrivals: Record<string, number[]> }) => resolve(m.arrivals)),
+    );
     // Map hub detection pks back to the 201 times via plate order: fetch id -> detection_id.
     const rows = await db.sql<{ id: string; detection_id: string }>('SELECT id::text AS id, detection_id FROM detections WHERE plate_number LIKE $1', ['FO%']);
     const latencies: number[] = [];
@@ -149,7 +167,9 @@ async function main(): Promise<void> {
     }
     console.log(`live fan-out to ${CLIENTS} clients, 201 -> frame  ${percentiles(latencies)}  frames missing ${missing}  ${load()}`);
     const rssAfter = process.memoryUsage().rss;
-    console.log(`hub process RSS: ${(rssBefore / 1048576).toFixed(0)} MiB before the clients, ${(rssWith / 1048576).toFixed(0)} MiB with ${CLIENTS} connected, ${(rssAfter / 1048576).toFixed(0)} MiB after the fan-out  ${load()}`);
+    console.log(
+      `hub process RSS: ${(rssBefore / 1048576).toFixed(0)} MiB before the clients, ${(rssWith / 1048576).toFixed(0)} MiB with ${CLIENTS} connected, ${(rssAfter / 1048576).toFixed(0)} MiB after the fan-out  ${load()}`,
+    );
     console.log(`worker: ${JSON.stringify(alerts.worker.stats())}; live: ${JSON.stringify(broker.stats())}`);
   } finally {
     clientsProc.send({ stop: true });

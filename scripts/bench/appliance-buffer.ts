@@ -61,7 +61,10 @@ function fsyncProbe(dir: string): number {
     samples.push(Number(process.hrtime.bigint() - start) / 1e6);
   }
   closeSync(fd);
-  return percentile(samples.sort((a, b) => a - b), 50);
+  return percentile(
+    samples.sort((a, b) => a - b),
+    50,
+  );
 }
 
 function benchMode(dir: string, mode: SynchronousMode, group: number): void {
@@ -111,13 +114,20 @@ function benchMode(dir: string, mode: SynchronousMode, group: number): void {
     drained += markUploaded(buffer, ids);
   }
   const drainSeconds = Number(process.hrtime.bigint() - drainStart) / 1e9;
-  if (group === 1) console.log(`drain  ${mode.padEnd(6)}          n=${drained}  ${(drained / drainSeconds).toFixed(0).padStart(6)} det/s  (batches of 50: read + in_flight + delete)`);
+  if (group === 1)
+    console.log(
+      `drain  ${mode.padEnd(6)}          n=${drained}  ${(drained / drainSeconds).toFixed(0).padStart(6)} det/s  (batches of 50: read + in_flight + delete)`,
+    );
   closeBuffer(buffer);
 }
 
 const dir = mkdtempSync(join(values.dir, 'alpr-buffer-bench-'));
 try {
-  console.log(`node ${process.version}, ${cpus().length} cpu, load ${loadavg().map((n) => n.toFixed(1)).join(' ')}, dir ${dir}`);
+  console.log(
+    `node ${process.version}, ${cpus().length} cpu, load ${loadavg()
+      .map((n) => n.toFixed(1))
+      .join(' ')}, dir ${dir}`,
+  );
   console.log(`fsync p50 on this disk: ${ms(fsyncProbe(dir))} ms`);
   for (const group of groups) for (const mode of modes) benchMode(dir, mode, group);
 } finally {

@@ -74,14 +74,23 @@ const setupPort = hubPort + 1;
 const nvr = await startVendorBNvr({ token: 't', ratePerSecond: 0.5, seed: 5 });
 const camA = await startVendorACamera({ username: 'admin', password: 'demo-password', ratePerSecond: 0.5, seed: 6 });
 const camA2 = await startVendorACamera({ username: 'admin', password: 'demo-password', ratePerSecond: 0.5, seed: 7 });
-const toml = applianceToml(hubUrl, setupPort, { vendorAPullUrl: camA.url, vendorAMac: camA.mac, nvrUrl: nvr.url, nvrToken: 't' })
-  .replace('log_level = "warn"', 'log_level = "error"')
-  + `\n[[cameras]]\nid = "gate-a2"\nvendor = "vendor_a"\nmode = "pull"\nhost = "127.0.0.1"\nport = ${new URL(camA2.url).port}\nusername = "admin"\npassword = "demo-password"\nmac = "${camA2.mac}"\n`;
+const toml =
+  applianceToml(hubUrl, setupPort, { vendorAPullUrl: camA.url, vendorAMac: camA.mac, nvrUrl: nvr.url, nvrToken: 't' }).replace(
+    'log_level = "warn"',
+    'log_level = "error"',
+  ) +
+  `\n[[cameras]]\nid = "gate-a2"\nvendor = "vendor_a"\nmode = "pull"\nhost = "127.0.0.1"\nport = ${new URL(camA2.url).port}\nusername = "admin"\npassword = "demo-password"\nmac = "${camA2.mac}"\n`;
 await writeFile(join(applianceDir, 'appliance.toml'), toml);
 // Measured as the device runs it: the bundled JavaScript on plain node.
 execFileSync(process.execPath, [join(import.meta.dirname, '../../appliance/build.mjs')], { stdio: 'inherit' });
 const appliance = await startApplianceProcess({ env: { ALPR_DATA_DIR: applianceDir, ALPR_API_KEY: apiKey, ...DEVICE_ENV }, built: true });
-const pusher = await startVendorACamera({ mode: 'push', pushUrl: `http://127.0.0.1:${appliance.port}/api/v1/ingest/auto`, ratePerSecond: 0.5, seed: 8, mac: '02:00:00:00:00:aa' });
+const pusher = await startVendorACamera({
+  mode: 'push',
+  pushUrl: `http://127.0.0.1:${appliance.port}/api/v1/ingest/auto`,
+  ratePerSecond: 0.5,
+  seed: 8,
+  mac: '02:00:00:00:00:aa',
+});
 const buffered = async (): Promise<number> => {
   const r = await request(`http://127.0.0.1:${appliance.port}/api/v1/status`);
   const s = (await r.body.json()) as { buffer: { states: Record<string, number> } };
@@ -108,7 +117,9 @@ for (let i = 0; i < seconds; i++) {
 }
 samples.sort((a, b) => a - b);
 const pick = (q: number): number => samples[Math.min(samples.length - 1, Math.floor(q * samples.length))] ?? 0;
-out(`appliance resident memory with 4 cameras over ${seconds} s: p50 ${pick(0.5).toFixed(0)} MB, max ${pick(1).toFixed(0)} MB (goal < 150 MB; bundled build on plain node)`);
+out(
+  `appliance resident memory with 4 cameras over ${seconds} s: p50 ${pick(0.5).toFixed(0)} MB, max ${pick(1).toFixed(0)} MB (goal < 150 MB; bundled build on plain node)`,
+);
 out(`  reads delivered meanwhile: ${camA.delivered.length + camA2.delivered.length + nvr.delivered.length + pusher.delivered.length}`);
 
 await Promise.allSettled([pusher.close(), camA.close(), camA2.close(), nvr.close()]);

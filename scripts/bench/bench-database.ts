@@ -26,7 +26,9 @@ export async function createBenchDatabase(adminUrl: string | undefined, prefix: 
     url: url.toString(),
     admin,
     async settings(names) {
-      const [row] = await admin<{ s: string }[]>`SELECT string_agg(name || '=' || setting, ' ' ORDER BY name) AS s FROM pg_settings WHERE name IN ${admin(names)}`;
+      const [row] = await admin<
+        { s: string }[]
+      >`SELECT string_agg(name || '=' || setting, ' ' ORDER BY name) AS s FROM pg_settings WHERE name IN ${admin(names)}`;
       return row?.s ?? '';
     },
     async drop(keep = false) {

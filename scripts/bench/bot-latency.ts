@@ -61,22 +61,37 @@ try {
   await db.sql('INSERT INTO telegram_links (user_id, chat_id) VALUES ($1, 9001)', [user.id]);
   alerts.cache.invalidate();
 
-  for (const [label, windowMs, count, offset] of [['aggregation off', 0, SAMPLES, 0], ['aggregation 5 s (lone alerts; the 5 s hold subtracted)', 5000, Math.ceil(SAMPLES / 4), SAMPLES]] as const) {
-    const worker = createDeliveryWorker({ db, clock: systemClock, log, api: botApi(sim.url, sim.token), image: (sha) => hub.deps.images.get(sha) }, { windowMs, publicUrl: 'http://127.0.0.1:1', lockTimeoutMs: 30_000 });
+  for (const [label, windowMs, count, offset] of [
+    ['aggregation off', 0, SAMPLES, 0],
+    ['aggregation 5 s (lone alerts; the 5 s hold subtracted)', 5000, Math.ceil(SAMPLES / 4), SAMPLES],
+  ] as const) {
+    const worker = createDeliveryWorker(
+      { db, clock: systemClock, log, api: botApi(sim.url, sim.token), image: (sha) => hub.deps.images.get(sha) },
+      { windowMs, publicUrl: 'http://127.0.0.1:1', lockTimeoutMs: 30_000 },
+    );
     await worker.start(db.listen.bind(db));
     const latencies: number[] = [];
     const endToEnd: number[] = [];
     for (let i = 0; i < count; i++) {
       const plate = plates[offset + i] as string;
-      const { body, contentType } = encodeBatch([{ detection: sampleDetection({ plate: { text: plate, confidence: 0.9 } }), plateCrop: jpegBytes(Math.random, 20_000) }]);
-      const res = await fetch(`${hub.url}/api/v1/detections/batch`, { method: 'POST', headers: { 'x-api-key': hub.apiKey, 'content-type': contentType }, body: new Uint8Array(body) });
+      const { body, contentType } = encodeBatch([
+        { detection: sampleDetection({ plate: { text: plate, confidence: 0.9 } }), plateCrop: jpegBytes(Math.random, 20_000) },
+      ]);
+      const res = await fetch(`${hub.url}/api/v1/detections/batch`, {
+        method: 'POST',
+        headers: { 'x-api-key': hub.apiKey, 'content-type': contentType },
+        body: new Uint8Array(body),
+      });
       if (res.status !== 201) throw new Error(`batch ${res.status}`);
       const stored = Date.now();
       const deadline = Date.now() + 30_000;
       let sent: (typeof sim.sent)[number] | undefined;
       while (!(sent = sim.sent.find((m) => m.text.includes(`${plate} on`))) && Date.now() < deadline) await sleep(5);
       if (!sent || sent.method !== 'sendPhoto') throw new Error(`no photo for ${plate}`);
-      const [alert] = await db.sql<{ created_at: Date }>(`SELECT a.created_at FROM alerts a JOIN detection_keys k ON k.detection_pk = a.detection_id JOIN detections d ON d.id = k.detection_pk AND d.captured_at = k.captured_at WHERE d.plate_number = $1`, [plate]);
+      const [alert] = await db.sql<{ created_at: Date }>(
+        `SELECT a.created_at FROM alerts a JOIN detection_keys k ON k.detection_pk = a.detection_id JOIN detections d ON d.id = k.detection_pk AND d.captured_at = k.captured_at WHERE d.plate_number = $1`,
+        [plate],
+      );
       if (!alert) throw new Error(`no alert for ${plate}`);
       latencies.push(sent.at - new Date(alert.created_at).getTime() - windowMs);
       endToEnd.push(sent.at - stored - windowMs);

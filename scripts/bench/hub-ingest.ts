@@ -142,7 +142,11 @@ async function serverDurability(admin: postgres.Sql): Promise<string> {
 async function main(): Promise<void> {
   giveHeapHeadroom(); // as the hub's entry points do
 
-  const bench = await createBenchDatabase(process.env['DATABASE_URL'], 'alpr_bench', 'eval "$(scripts/bench/production-postgres.sh start)"; export DATABASE_URL');
+  const bench = await createBenchDatabase(
+    process.env['DATABASE_URL'],
+    'alpr_bench',
+    'eval "$(scripts/bench/production-postgres.sh start)"; export DATABASE_URL',
+  );
   const admin = bench.admin;
   const db = await openDatabase({ url: bench.url, log: createLog('silent'), maxConnections: 10 });
   // Errors only, to stderr: a 500 during the run shows its cause.
@@ -183,7 +187,9 @@ async function main(): Promise<void> {
     const sample = await db.sql<{ h: string }>(`SELECT encode(sha256, 'hex') AS h FROM image_locations ORDER BY random() LIMIT 200`);
     let intact = 0;
     for (const { h } of sample) if (sha256Hex((await hub.deps.images.get(h)) ?? new Uint8Array()) === h) intact += 1;
-    console.log(`image segments at the end: ${segments.length}, ${(bytes / 1024 / 1024).toFixed(1)} MiB, ${indexed?.n} images indexed; ${intact}/${sample.length} sampled read back intact`);
+    console.log(
+      `image segments at the end: ${segments.length}, ${(bytes / 1024 / 1024).toFixed(1)} MiB, ${indexed?.n} images indexed; ${intact}/${sample.length} sampled read back intact`,
+    );
     const [row] = await db.sql<{ n: string }>('SELECT count(*) AS n FROM detections');
     const chains = await db.sql<{ id: string }>('SELECT collector_id AS id FROM collector_chain_heads');
     const verified = await Promise.all(chains.map((c) => verifyChain(db, c.id)));

@@ -30,10 +30,23 @@ t.test('every batch is posted once with a collector key, and each answer is repo
   await runUploaders(upload, (_latencyMs, status) => statuses.push(status));
 
   t.equal(seen.length, 10, 'ten batches posted');
-  t.ok(seen.every((s) => s.url === 'POST /api/v1/detections/batch'), 'to the batch route');
+  t.ok(
+    seen.every((s) => s.url === 'POST /api/v1/detections/batch'),
+    'to the batch route',
+  );
   t.same(new Set(seen.map((s) => s.key)), new Set(['key-a', 'key-b']), 'by both collectors');
-  t.ok(seen.every((s) => s.type.startsWith('multipart/form-data; boundary=')), 'multipart bodies');
-  t.ok(seen.every((s) => s.bytes > 5 * (1024 + 4096)), 'with five crops and scenes each');
-  t.same(statuses.filter((s) => s !== '201'), ['202 queue_depth'], 'each answer reported, backpressure by its reason');
+  t.ok(
+    seen.every((s) => s.type.startsWith('multipart/form-data; boundary=')),
+    'multipart bodies',
+  );
+  t.ok(
+    seen.every((s) => s.bytes > 5 * (1024 + 4096)),
+    'with five crops and scenes each',
+  );
+  t.same(
+    statuses.filter((s) => s !== '201'),
+    ['202 queue_depth'],
+    'each answer reported, backpressure by its reason',
+  );
   t.equal(statuses.length, 10);
 });

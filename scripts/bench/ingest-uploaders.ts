@@ -28,10 +28,7 @@ export interface UploadRun {
   ratePerSecond?: number;
 }
 
-export type UploaderMessage =
-  | { kind: 'batch'; latencyMs: number; status: string }
-  | { kind: 'done'; busySeconds: number }
-  | { kind: 'failed'; error: string };
+export type UploaderMessage = { kind: 'batch'; latencyMs: number; status: string } | { kind: 'done'; busySeconds: number } | { kind: 'failed'; error: string };
 
 /** Bodies built ahead of each timed chunk (bounded memory: 40 x 4.3 MB). */
 const CHUNK = 40;

@@ -58,7 +58,8 @@ try {
     const sorted = [...xs].sort((a, b) => a - b);
     return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
   };
-  const row = (name: string, xs: number[]) => console.log(`${name.padEnd(28)} p50 ${pct(xs, 50).toFixed(2).padStart(7)} ms   p95 ${pct(xs, 95).toFixed(2).padStart(7)} ms`);
+  const row = (name: string, xs: number[]) =>
+    console.log(`${name.padEnd(28)} p50 ${pct(xs, 50).toFixed(2).padStart(7)} ms   p95 ${pct(xs, 95).toFixed(2).padStart(7)} ms`);
   console.log(`database: ${ctx.database.kind}, samples: ${SAMPLES} each`);
   row('unknown email', unknown);
   row('known email, wrong password', wrong);

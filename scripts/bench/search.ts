@@ -23,14 +23,15 @@ import { plateMode, type SearchQuery } from '../../hub/src/search/params.ts';
 import { convoy, convoyQuery, plateHistory } from '../../hub/src/search/investigations.ts';
 import { buildSearch } from '../../hub/src/search/sql.ts';
 
-const { values: args } = parseArgs({ options: { rows: { type: 'string', default: '10000000' }, runs: { type: 'string', default: '40' }, keep: { type: 'boolean', default: false } } });
+const { values: args } = parseArgs({
+  options: { rows: { type: 'string', default: '10000000' }, runs: { type: 'string', default: '40' }, keep: { type: 'boolean', default: false } },
+});
 const ROWS = Number(args.rows);
 const RUNS = Number(args.runs);
 const COLLECTORS = 100;
 const YEAR_MS = 365 * 86_400_000;
 const now = Date.now();
 const load = (): string => `load ${loadavg()[0]?.toFixed(2)}`;
-
 
 function percentiles(values: number[]): string {
   const s = [...values].sort((a, b) => a - b);
@@ -40,7 +41,9 @@ function percentiles(values: number[]): string {
 
 async function main(): Promise<void> {
   const bench = await createBenchDatabase(process.env['DATABASE_URL'], 'alpr_search', 'npm run bench:search starts a production-configured server');
-  console.log(`PostgreSQL: ${await bench.settings(['fsync', 'synchronous_commit', 'full_page_writes', 'shared_buffers'])}; ${ROWS.toLocaleString('en')} rows, ${COLLECTORS} collectors, 12 months`);
+  console.log(
+    `PostgreSQL: ${await bench.settings(['fsync', 'synchronous_commit', 'full_page_writes', 'shared_buffers'])}; ${ROWS.toLocaleString('en')} rows, ${COLLECTORS} collectors, 12 months`,
+  );
   const db = await openDatabase({ url: bench.url, log: createLog('silent'), maxConnections: 4 });
   const sql = postgres(bench.url, { max: 1, onnotice: () => undefined });
   try {
@@ -81,14 +84,28 @@ async function main(): Promise<void> {
     // tables): it sets the visibility map that index-only scans rely on in steady state.
     await sql`VACUUM (ANALYZE) detections`;
     await sql`VACUUM (ANALYZE) plates`;
-    const [shape] = await sql<{ plates: string; collectors: string }[]>`SELECT count(DISTINCT plate_normalized)::text AS plates, count(DISTINCT collector_id)::text AS collectors FROM detections`;
+    const [shape] = await sql<
+      { plates: string; collectors: string }[]
+    >`SELECT count(DISTINCT plate_normalized)::text AS plates, count(DISTINCT collector_id)::text AS collectors FROM detections`;
     console.log(`distinct plates ${Number(shape?.plates).toLocaleString('en')}, collectors ${shape?.collectors}`);
     if (Number(shape?.plates) < ROWS / 10) throw new Error('the generator made too few distinct plates: the figures would mean nothing');
-    console.log(`loaded ${ROWS.toLocaleString('en')} rows in ${((Date.now() - started) / 1000).toFixed(0)} s (every index in place, then VACUUM ANALYZE)  ${load()}`);
+    console.log(
+      `loaded ${ROWS.toLocaleString('en')} rows in ${((Date.now() - started) / 1000).toFixed(0)} s (every index in place, then VACUUM ANALYZE)  ${load()}`,
+    );
 
-    const samples = await sql<{ plate_normalized: string; collector_id: string }[]>`SELECT plate_normalized, collector_id FROM detections TABLESAMPLE SYSTEM (1) LIMIT ${RUNS * 4}`;
+    const samples = await sql<
+      { plate_normalized: string; collector_id: string }[]
+    >`SELECT plate_normalized, collector_id FROM detections TABLESAMPLE SYSTEM (1) LIMIT ${RUNS * 4}`;
     const target = (i: number) => samples[i % samples.length] as { plate_normalized: string; collector_id: string };
-    const base = (plate: SearchQuery['plate']): SearchQuery => ({ plate, collectorIds: [], page: 1, perPage: 50, sort: 'captured_at', order: 'desc', reason: 'bench' });
+    const base = (plate: SearchQuery['plate']): SearchQuery => ({
+      plate,
+      collectorIds: [],
+      page: 1,
+      perPage: 50,
+      sort: 'captured_at',
+      order: 'desc',
+      reason: 'bench',
+    });
     const kinds: Array<[string, (i: number) => SearchQuery['plate']]> = [
       ['exact', (i) => ({ kind: 'exact', value: target(i).plate_normalized })],
       ['prefix AB1*', (i) => plateMode(`${target(i).plate_normalized.slice(0, 3)}*`, false) as SearchQuery['plate']],
@@ -108,34 +125,50 @@ async function main(): Promise<void> {
     };
     for (const [label, plateOf] of kinds) {
       for (const variant of ['', ' + 7 days', ' + collector', ' + 7 days + collector']) {
-        const times = await timeit((i) => searchDetections(db, {
-          ...base(plateOf(i)),
-          ...(variant.includes('7 days') ? { startDate: new Date(now - 7 * 86_400_000), endDate: new Date(now) } : {}),
-          ...(variant.includes('collector') ? { collectorIds: [target(i).collector_id] } : {}),
-        }));
+        const times = await timeit((i) =>
+          searchDetections(db, {
+            ...base(plateOf(i)),
+            ...(variant.includes('7 days') ? { startDate: new Date(now - 7 * 86_400_000), endDate: new Date(now) } : {}),
+            ...(variant.includes('collector') ? { collectorIds: [target(i).collector_id] } : {}),
+          }),
+        );
         console.log(`${(label + variant).padEnd(44)} ${percentiles(times)}  ${load()}`);
       }
     }
     const range = { start: new Date(now - YEAR_MS), end: new Date(now) };
     console.log(`${'plate history (a year)'.padEnd(44)} ${percentiles(await timeit((i) => plateHistory(db, target(i).plate_normalized, range)))}  ${load()}`);
     const busy = await sql<{ p: string }[]>`SELECT plate_normalized AS p FROM detections GROUP BY 1 ORDER BY count(*) DESC LIMIT 50`;
-    console.log(`${'convoy (the 50 most seen plates, a year)'.padEnd(44)} ${percentiles(await timeit((i) => convoy(db, busy[i % busy.length]?.p ?? '', range, 5, 3)))}  ${load()}`);
+    console.log(
+      `${'convoy (the 50 most seen plates, a year)'.padEnd(44)} ${percentiles(await timeit((i) => convoy(db, busy[i % busy.length]?.p ?? '', range, 5, 3)))}  ${load()}`,
+    );
     // The plans behind the figures: the real statements, with the search's own settings.
     const explain = async (label: string, text: string, params: unknown[], settings: string[]): Promise<void> => {
       const plan = await sql.begin(async (tx) => {
         for (const setting of settings) await tx.unsafe(setting);
         return tx.unsafe(`EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY ON) ${text}`, params as never[]);
       });
-      console.log(`EXPLAIN ${label}:\n${plan.map((r) => `  ${String((r as Record<string, unknown>)['QUERY PLAN'])}`).slice(0, 14).join('\n')}`);
+      console.log(
+        `EXPLAIN ${label}:\n${plan
+          .map((r) => `  ${String((r as Record<string, unknown>)['QUERY PLAN'])}`)
+          .slice(0, 14)
+          .join('\n')}`,
+      );
     };
     const page = (q: SearchQuery): [string, unknown[]] => {
       const built = buildSearch(q);
       return [`SELECT d.id FROM detections d WHERE ${built.where} ORDER BY ${built.orderBy} LIMIT 50`, built.params];
     };
     await explain('exact', ...page(base({ kind: 'exact', value: target(0).plate_normalized })), []);
-    await explain('contains', ...page(base({ kind: 'wildcard', pattern: `%${target(0).plate_normalized.slice(2, 5)}%`, shape: 'contains' })), ["SET LOCAL enable_seqscan = off"]);
+    await explain('contains', ...page(base({ kind: 'wildcard', pattern: `%${target(0).plate_normalized.slice(2, 5)}%`, shape: 'contains' })), [
+      'SET LOCAL enable_seqscan = off',
+    ]);
     const fuzzy = buildSearch(base({ kind: 'fuzzy', key: confusionKey(target(0).plate_normalized) }));
-    await explain('fuzzy (similar plates, then each one newest first)', `SELECT fp.plate_normalized, d.id FROM (${fuzzy.fuzzy?.plates}) AS fp CROSS JOIN LATERAL (SELECT d.id, d.captured_at FROM detections d WHERE d.plate_normalized = fp.plate_normalized ORDER BY d.captured_at DESC LIMIT 50) d ORDER BY fp.sim DESC, d.captured_at DESC LIMIT 50`, fuzzy.params, ["SET LOCAL pg_trgm.similarity_threshold = 0.6", 'SET LOCAL enable_seqscan = off']);
+    await explain(
+      'fuzzy (similar plates, then each one newest first)',
+      `SELECT fp.plate_normalized, d.id FROM (${fuzzy.fuzzy?.plates}) AS fp CROSS JOIN LATERAL (SELECT d.id, d.captured_at FROM detections d WHERE d.plate_normalized = fp.plate_normalized ORDER BY d.captured_at DESC LIMIT 50) d ORDER BY fp.sim DESC, d.captured_at DESC LIMIT 50`,
+      fuzzy.params,
+      ['SET LOCAL pg_trgm.similarity_threshold = 0.6', 'SET LOCAL enable_seqscan = off'],
+    );
     const c = convoyQuery(busy[0]?.p ?? '', range, 5, 3);
     await explain('convoy (the most seen plate)', c.text, c.params, []);
   } finally {

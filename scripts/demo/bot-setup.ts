@@ -29,7 +29,9 @@ try {
   const ctx = { db, clock: systemClock, log };
   const actor = { userId: user.id, ip: null, userAgent: 'npm start' };
   const [existing] = await db.sql<{ id: string }>('SELECT id FROM watchlists WHERE name = $1 AND deleted_at IS NULL', [LIST_NAME]);
-  const listId = existing?.id ?? (await createWatchlist(ctx, actor, { name: LIST_NAME, priority: 'high', description: 'Plates the demo camera "watched cars" passes now and then' })).id;
+  const listId =
+    existing?.id ??
+    (await createWatchlist(ctx, actor, { name: LIST_NAME, priority: 'high', description: 'Plates the demo camera "watched cars" passes now and then' })).id;
   if (!existing) await importEntries(ctx, actor, listId, `plate,notes\n${WATCHED_PLATES.map((p) => `${p},demo`).join('\n')}\n`);
   await subscribe(ctx, actor, listId);
   const [linked] = await db.sql('SELECT 1 FROM telegram_links WHERE user_id = $1 AND is_active', [user.id]);

@@ -18,10 +18,14 @@ export async function createDemoAdmin(env: Record<string, string>, passwordFile:
   const existing = await readFile(passwordFile, 'utf8').catch(() => undefined);
   if (existing) return { email: DEMO_ADMIN_EMAIL, password: existing.trim() };
   const password = `demo-${randomBytes(9).toString('base64url')}`;
-  const child = run(process.execPath, ['--import', 'tsx', join(root, 'hub/src/cli/main.ts'), 'user', 'create', '--email', DEMO_ADMIN_EMAIL, '--role', 'admin', '--password-stdin'], {
-    cwd: root,
-    env: { ...process.env, ...env },
-  });
+  const child = run(
+    process.execPath,
+    ['--import', 'tsx', join(root, 'hub/src/cli/main.ts'), 'user', 'create', '--email', DEMO_ADMIN_EMAIL, '--role', 'admin', '--password-stdin'],
+    {
+      cwd: root,
+      env: { ...process.env, ...env },
+    },
+  );
   child.child.stdin?.end(password);
   await child;
   await writeFile(passwordFile, `${password}\n`, { mode: 0o600 });

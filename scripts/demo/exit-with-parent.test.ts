@@ -21,14 +21,20 @@ t.test('a forked service stops gracefully when its parent is SIGKILLed', async (
   t.teardown(() => rm(dir, { recursive: true, force: true }));
   // The service: reports its pid, then waits; on SIGTERM it records that and exits.
   const service = join(dir, 'service.mjs');
-  await writeFile(service, `import { writeFileSync } from 'node:fs';
+  await writeFile(
+    service,
+    `import { writeFileSync } from 'node:fs';
 process.on('SIGTERM', () => { writeFileSync(${JSON.stringify(join(dir, 'stopped'))}, 'SIGTERM'); process.exit(0); });
-process.send({ pid: process.pid }); setInterval(() => {}, 1000);`);
+process.send({ pid: process.pid }); setInterval(() => {}, 1000);`,
+  );
   // The parent: forks the service the way scripts/demo/processes.ts does, passes its pid up.
   const parent = join(dir, 'parent.mjs');
-  await writeFile(parent, `import { fork } from 'node:child_process';
+  await writeFile(
+    parent,
+    `import { fork } from 'node:child_process';
 const child = fork(${JSON.stringify(service)}, [], { execArgv: ['--import', ${JSON.stringify(watchdog)}], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-child.on('message', (m) => process.send(m)); setInterval(() => {}, 1000);`);
+child.on('message', (m) => process.send(m)); setInterval(() => {}, 1000);`,
+  );
   const runner = fork(parent, [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   const servicePid = await new Promise<number>((resolve) => runner.once('message', (m) => resolve((m as { pid: number }).pid)));
   t.ok(alive(servicePid), 'the service runs');

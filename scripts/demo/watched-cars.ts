@@ -7,7 +7,23 @@
 import { createRng, jpegBytes, uuidFrom, type PlateRead } from '../simulators/plates.ts';
 import { pushRead } from '../simulators/vendor-a-push.ts';
 
-export const WATCHED_PLATES = ['WA7CH01', 'WA7CH02', 'WA7CH03', 'WA7CH04', 'WA7CH05', 'WA7CH06', 'WA7CH07', 'WA7CH08', 'WA7CH09', 'WA7CH10', 'WA7CH11', 'WA7CH12', 'WA7CH13', 'WA7CH14', 'WA7CH15'] as const;
+export const WATCHED_PLATES = [
+  'WA7CH01',
+  'WA7CH02',
+  'WA7CH03',
+  'WA7CH04',
+  'WA7CH05',
+  'WA7CH06',
+  'WA7CH07',
+  'WA7CH08',
+  'WA7CH09',
+  'WA7CH10',
+  'WA7CH11',
+  'WA7CH12',
+  'WA7CH13',
+  'WA7CH14',
+  'WA7CH15',
+] as const;
 
 export function startWatchedCars(options: { pushUrl: string; everyMs?: number }): { close(): void } {
   const rng = createRng(99);
@@ -16,13 +32,35 @@ export function startWatchedCars(options: { pushUrl: string; everyMs?: number })
   const pass = (): void => {
     const plate = WATCHED_PLATES[n % WATCHED_PLATES.length] as string;
     const read: PlateRead = {
-      seq: n++, plate, unknown: false, timeMs: Date.now(), confidence: 80 + Math.floor(rng() * 19), direction: 'forward',
-      vehicleType: 'vehicle', color: 'gray', brandCode: 1036, crop: jpegBytes(rng, 6_000), scene: jpegBytes(rng, 40_000),
+      seq: n++,
+      plate,
+      unknown: false,
+      timeMs: Date.now(),
+      confidence: 80 + Math.floor(rng() * 19),
+      direction: 'forward',
+      vehicleType: 'vehicle',
+      color: 'gray',
+      brandCode: 1036,
+      crop: jpegBytes(rng, 6_000),
+      scene: jpegBytes(rng, 40_000),
     };
-    void pushRead(read, uuidFrom(rng), {
-      url: options.pushUrl, format: 'multipart', retries: 3, retryDelayMs: 1000, emptyImageRate: 0, timeoutMs: 5000,
-      timezone: 'UTC', mac: '02:00:00:00:00:cc', channelId: 1, signal: closing.signal,
-    }, rng);
+    void pushRead(
+      read,
+      uuidFrom(rng),
+      {
+        url: options.pushUrl,
+        format: 'multipart',
+        retries: 3,
+        retryDelayMs: 1000,
+        emptyImageRate: 0,
+        timeoutMs: 5000,
+        timezone: 'UTC',
+        mac: '02:00:00:00:00:cc',
+        channelId: 1,
+        signal: closing.signal,
+      },
+      rng,
+    );
   };
   const first = setTimeout(pass, 20_000);
   const timer = setInterval(pass, options.everyMs ?? 40_000);

@@ -15,6 +15,5 @@ export function sniffContentType(body: Uint8Array): string | undefined {
 
 /** True for bytes that look like a vendor_b binary update packet (header 1, format 1-3, deflated 0/1). */
 export function looksLikeUpdatePacket(body: Uint8Array): boolean {
-  return body.length >= 16 && body[0] === 1 && (body[1] ?? 0) >= 1 && (body[1] ?? 0) <= 3 &&
-    (body[2] === 0 || body[2] === 1) && body[3] === 0;
+  return body.length >= 16 && body[0] === 1 && (body[1] ?? 0) >= 1 && (body[1] ?? 0) <= 3 && (body[2] === 0 || body[2] === 1) && body[3] === 0;
 }

@@ -31,8 +31,7 @@ export function numberArg(args: Map<string, string>, key: string): number | unde
 }
 
 /** True when the module is the process entry point (`npx tsx scripts/simulators/x.ts`). */
-export const isMain = (moduleUrl: string): boolean =>
-  process.argv[1] !== undefined && moduleUrl === pathToFileURL(process.argv[1]).href;
+export const isMain = (moduleUrl: string): boolean => process.argv[1] !== undefined && moduleUrl === pathToFileURL(process.argv[1]).href;
 
 /** Close on SIGINT/SIGTERM so a supervising test or script can stop the process cleanly. */
 export function closeOnSignals(close: () => Promise<void>): void {

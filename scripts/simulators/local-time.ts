@@ -62,8 +62,7 @@ export function localDigits(timeMs: number, timeZone: string): string {
 }
 
 /** `pictureInfo/absTime`: `YYYYMMDDhhmmssmmm`, local time. */
-export const absTime = (timeMs: number, timeZone: string): string =>
-  `${localDigits(timeMs, timeZone)}${wallClock(timeMs, timeZone).millis}`;
+export const absTime = (timeMs: number, timeZone: string): string => `${localDigits(timeMs, timeZone)}${wallClock(timeMs, timeZone).millis}`;
 
 /** ISO UTC at whole seconds, what a pull read can say about its time. */
 export const utcSeconds = (timeMs: number): string => new Date(Math.floor(timeMs / 1000) * 1000).toISOString();

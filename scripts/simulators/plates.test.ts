@@ -22,7 +22,10 @@ t.test('the generator replays from its seed and shows the vendor_a quirks', asyn
     t.ok(gap > 0 && gap < 1000, 'repeat within 1 s');
   }
   for (const r of unknowns) t.match(r, { plate: 'unknown', confidence: 0 });
-  t.ok(reads.every((r, i) => i === 0 || r.timeMs > (reads[i - 1]?.timeMs ?? 0)), 'capture times strictly increase');
+  t.ok(
+    reads.every((r, i) => i === 0 || r.timeMs > (reads[i - 1]?.timeMs ?? 0)),
+    'capture times strictly increase',
+  );
   const crop = reads[0]?.crop ?? Buffer.alloc(0);
   t.ok(crop.length > 1500 && crop.length < 2500, 'crop size near the configured size');
 });

@@ -63,8 +63,7 @@ export const uuidFrom = (rng: Rng): string => {
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-a${hex.slice(17, 20)}-${hex.slice(20)}`;
 };
 
-export const hexId = (rng: Rng, length: number): string =>
-  Array.from({ length }, () => randomInt(rng, 0, 15).toString(16)).join('');
+export const hexId = (rng: Rng, length: number): string => Array.from({ length }, () => randomInt(rng, 0, 15).toString(16)).join('');
 
 export interface PlateRead {
   /** Sequence number in production order. */

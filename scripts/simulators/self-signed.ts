@@ -55,7 +55,7 @@ export interface SelfSigned {
  */
 export function certificateSerial(random: Uint8Array): Buffer {
   const serial = Buffer.from(random);
-  serial[0] = ((serial[0] ?? 0) & 0x7f) || 0x01;
+  serial[0] = (serial[0] ?? 0) & 0x7f || 0x01;
   return serial;
 }
 

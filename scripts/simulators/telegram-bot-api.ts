@@ -67,7 +67,8 @@ export async function startBotApi(options: { token?: string; port?: number; host
     const query = Object.fromEntries(new URL(c.req.url).searchParams);
     const type = c.req.header('content-type') ?? '';
     if (type.includes('application/json')) return { ...query, ...((await c.req.json().catch(() => ({}))) as Record<string, unknown>) };
-    if (type.includes('multipart/form-data') || type.includes('application/x-www-form-urlencoded')) return { ...query, ...((await c.req.parseBody()) as Record<string, unknown>) };
+    if (type.includes('multipart/form-data') || type.includes('application/x-www-form-urlencoded'))
+      return { ...query, ...((await c.req.parseBody()) as Record<string, unknown>) };
     return query;
   };
 
@@ -140,12 +141,22 @@ export async function startBotApi(options: { token?: string; port?: number; host
     async userSays(chatId, text) {
       const update: Update = {
         update_id: nextUpdateId++,
-        message: { message_id: nextMessageId++, from: { id: chatId, is_bot: false, first_name: 'Operator' }, chat: { id: chatId, type: 'private' }, date: Math.floor(Date.now() / 1000), text },
+        message: {
+          message_id: nextMessageId++,
+          from: { id: chatId, is_bot: false, first_name: 'Operator' },
+          chat: { id: chatId, type: 'private' },
+          date: Math.floor(Date.now() / 1000),
+          text,
+        },
       };
       if (webhook) {
         // Telegram retries a webhook that does not answer 2xx; the simulator posts once and
         // keeps the update only when it was refused, like an unconfirmed one.
-        const res = await fetch(webhook.url, { method: 'POST', headers: { 'content-type': 'application/json', ...(webhook.secret ? { 'X-Telegram-Bot-Api-Secret-Token': webhook.secret } : {}) }, body: JSON.stringify(update) }).catch(() => undefined);
+        const res = await fetch(webhook.url, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', ...(webhook.secret ? { 'X-Telegram-Bot-Api-Secret-Token': webhook.secret } : {}) },
+          body: JSON.stringify(update),
+        }).catch(() => undefined);
         if (res?.ok) return;
       }
       updates.push(update);
@@ -166,7 +177,10 @@ export async function startBotApi(options: { token?: string; port?: number; host
 
 if (isMain(import.meta.url)) {
   const args = parseCliArgs(process.argv.slice(2));
-  const sim = await startBotApi({ ...(args.get('token') ? { token: args.get('token') } : {}), ...(numberArg(args, 'port') !== undefined ? { port: numberArg(args, 'port') } : {}) });
+  const sim = await startBotApi({
+    ...(args.get('token') ? { token: args.get('token') } : {}),
+    ...(numberArg(args, 'port') !== undefined ? { port: numberArg(args, 'port') } : {}),
+  });
   process.stdout.write(`Bot API simulator on ${sim.url} (token ${sim.token})\n`);
   closeOnSignals(() => sim.close());
 }

@@ -7,8 +7,7 @@ import { startVendorACamera } from './vendor-a-camera.ts';
 import type { VendorACameraOptions } from './vendor-a-camera.ts';
 
 const PLATES = '/ISAPI/Traffic/channels/1/vehicleDetect/plates';
-const tags = (xml: string, name: string): string[] =>
-  [...xml.matchAll(new RegExp(`<${name}>([^<]*)</${name}>`, 'g'))].map((m) => m[1] ?? '');
+const tags = (xml: string, name: string): string[] => [...xml.matchAll(new RegExp(`<${name}>([^<]*)</${name}>`, 'g'))].map((m) => m[1] ?? '');
 
 async function cameraWithClient(t: Test, options: VendorACameraOptions) {
   const camera = await startVendorACamera({ ratePerSecond: 0, cropBytes: 500, sceneBytes: 900, ...options });
@@ -34,7 +33,10 @@ t.test('pull returns only newer picNames, unordered, and records first hand-outs
   t.not(tags(firstXml, 'picName').join(), [...all].sort().join(), 'not in picName order');
   t.match(tags(firstXml, 'captureTime')[0], /^20300102T0704\d\d\+0400$/, 'local time with offset');
   t.equal(camera.delivered.length, 20);
-  t.match(camera.delivered.find((d) => d.detectionId === all[0]), { detectionId: all[0], time: '2030-01-02T03:04:06.000Z', images: { plateCrop: sha256(camera.produced[0]?.read.crop ?? Buffer.alloc(0)) } });
+  t.match(
+    camera.delivered.find((d) => d.detectionId === all[0]),
+    { detectionId: all[0], time: '2030-01-02T03:04:06.000Z', images: { plateCrop: sha256(camera.produced[0]?.read.crop ?? Buffer.alloc(0)) } },
+  );
 
   const cursor = [...all].sort()[11] ?? '';
   const newer = tags(await pull(cursor), 'picName');
@@ -72,7 +74,10 @@ t.test('images and the GET shape with inline base64', async (t) => {
   const get = (await client.request({ url: `${camera.url}${PLATES}?picTime=${first?.picName}` })).body.toString();
   t.same(tags(get, 'picName'), [camera.produced[1]?.picName]);
   t.same(Buffer.from(tags(get, 'sceneImage')[0] ?? '', 'base64'), camera.produced[1]?.read.scene, 'inline scene');
-  t.same(camera.delivered[0]?.images, { plateCrop: sha256(camera.produced[1]?.read.crop ?? Buffer.alloc(0)), fullScene: sha256(camera.produced[1]?.read.scene ?? Buffer.alloc(0)) });
+  t.same(camera.delivered[0]?.images, {
+    plateCrop: sha256(camera.produced[1]?.read.crop ?? Buffer.alloc(0)),
+    fullScene: sha256(camera.produced[1]?.read.scene ?? Buffer.alloc(0)),
+  });
   const info = (await client.request({ url: `${camera.url}/ISAPI/System/deviceInfo` })).body.toString();
   t.match(tags(info, 'macAddress')[0], /^([0-9a-f]{2}:){5}[0-9a-f]{2}$/);
 });
@@ -121,7 +126,16 @@ function parts(body: Buffer): Array<{ head: string; data: Buffer }> {
 
 t.test('push: multipart with CRLF parts, delivered only on 2xx', async (t) => {
   const rx = await receiver(t, () => 200);
-  const camera = await startVendorACamera({ mode: 'push', pushUrl: rx.url, ratePerSecond: 200, count: 6, cropBytes: 700, sceneBytes: 1500, emptyImageRate: 0.5, timezone: 'Europe/Paris' });
+  const camera = await startVendorACamera({
+    mode: 'push',
+    pushUrl: rx.url,
+    ratePerSecond: 200,
+    count: 6,
+    cropBytes: 700,
+    sceneBytes: 1500,
+    emptyImageRate: 0.5,
+    timezone: 'Europe/Paris',
+  });
   t.teardown(() => camera.close());
   await camera.idle();
   t.equal(rx.got.length, 6);
@@ -138,7 +152,10 @@ t.test('push: multipart with CRLF parts, delivered only on 2xx', async (t) => {
     t.equal(Date.parse(tags(doc, 'dateTime')[0] ?? ''), Date.parse(camera.delivered[i]?.time ?? ''), 'delivered time is the UTC of dateTime');
     t.match(crop?.head, /name="licensePlatePicture\.jpg"[\s\S]*Content-ID: licensePlatePicture/);
     t.match(scene?.head, /name="detectionPicture\.jpg"/);
-    for (const [part, key] of [[crop, 'plateCrop'], [scene, 'fullScene']] as const) {
+    for (const [part, key] of [
+      [crop, 'plateCrop'],
+      [scene, 'fullScene'],
+    ] as const) {
       const data = part?.data ?? Buffer.alloc(0);
       t.match(part?.head, new RegExp(`Content-Length: ${data.length}\\r?$`, 'm'), 'Content-Length per part');
       if (data.length === 0) {
@@ -158,7 +175,11 @@ t.test('push: retries a failed post, gives up after the retries', async (t) => {
   await camera.idle();
   t.equal(flaky.got.length, 3);
   t.equal(flaky.got[0]?.contentType, 'application/xml; charset="UTF-8"');
-  t.same(flaky.got.map((g) => tags(g.body.toString(), 'activePostCount')[0]), ['1', '2', '3'], 're-upload count');
+  t.same(
+    flaky.got.map((g) => tags(g.body.toString(), 'activePostCount')[0]),
+    ['1', '2', '3'],
+    're-upload count',
+  );
   t.equal(camera.delivered.length, 1);
   t.same(camera.delivered[0]?.images, {}, 'plain XML carries no image');
 

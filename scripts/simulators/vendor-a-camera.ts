@@ -142,7 +142,16 @@ export async function startVendorACamera(options: VendorACameraOptions = {}): Pr
   };
   const record = (entry: StoredRead, detectionId: string, time: string, images: DeliveredRead['images'], idOf: (e: StoredRead) => string): void => {
     const repeatOf = repeatId(entry.read, idOf);
-    delivered.push({ detectionId, plate: entry.read.plate, unknown: entry.read.unknown, time, trueTimeMs: entry.trueMs, mac, images, ...(repeatOf ? { repeatOf } : {}) });
+    delivered.push({
+      detectionId,
+      plate: entry.read.plate,
+      unknown: entry.read.unknown,
+      time,
+      trueTimeMs: entry.trueMs,
+      mac,
+      images,
+      ...(repeatOf ? { repeatOf } : {}),
+    });
   };
 
   function produce(): void {
@@ -185,7 +194,9 @@ export async function startVendorACamera(options: VendorACameraOptions = {}): Pr
       handedOut.add(entry.picName);
       const images = inlineImages
         ? { plateCrop: sha256(entry.read.crop), fullScene: sha256(entry.read.scene) }
-        : mislabelled.has(entry.picName) ? {} : { plateCrop: sha256(entry.read.crop) };
+        : mislabelled.has(entry.picName)
+          ? {}
+          : { plateCrop: sha256(entry.read.crop) };
       record(entry, entry.picName, utcSeconds(entry.read.timeMs), images, (e) => e.picName);
     }
     send(res, 200, XML, platesXml(page, { timezone, inlineImages }));
@@ -222,10 +233,20 @@ export async function startVendorACamera(options: VendorACameraOptions = {}): Pr
     if (url.pathname === '/ISAPI/System/time' && method === 'GET') {
       // The camera's own clock, whole seconds, with the offset it believes it is at.
       const local = isoLocal(cameraNow(), timezone).replace(/\.\d{3}/, '');
-      return send(res, 200, XML, `<?xml version="1.0" encoding="UTF-8"?>\n<Time version="2.0" xmlns="http://www.isapi.org/ver20/XMLSchema">\n<timeMode>manual</timeMode>\n<localTime>${local}</localTime>\n<timeZone>CST-1:00:00</timeZone>\n</Time>\n`);
+      return send(
+        res,
+        200,
+        XML,
+        `<?xml version="1.0" encoding="UTF-8"?>\n<Time version="2.0" xmlns="http://www.isapi.org/ver20/XMLSchema">\n<timeMode>manual</timeMode>\n<localTime>${local}</localTime>\n<timeZone>CST-1:00:00</timeZone>\n</Time>\n`,
+      );
     }
     if (url.pathname === '/ISAPI/System/deviceInfo' && method === 'GET') {
-      return send(res, 200, XML, `<?xml version="1.0" encoding="UTF-8"?>\n<DeviceInfo version="2.0" xmlns="http://www.isapi.org/ver20/XMLSchema">\n<deviceName>ANPR Simulator</deviceName>\n<macAddress>${mac}</macAddress>\n<model>SIM-ANPR</model>\n</DeviceInfo>\n`);
+      return send(
+        res,
+        200,
+        XML,
+        `<?xml version="1.0" encoding="UTF-8"?>\n<DeviceInfo version="2.0" xmlns="http://www.isapi.org/ver20/XMLSchema">\n<deviceName>ANPR Simulator</deviceName>\n<macAddress>${mac}</macAddress>\n<model>SIM-ANPR</model>\n</DeviceInfo>\n`,
+      );
     }
     send(res, 404, XML, statusXml(4, 'notFound'));
   }

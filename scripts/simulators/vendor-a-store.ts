@@ -24,7 +24,8 @@ export function nextPicName(read: PlateRead, timezone: string, previous: string 
   const centis = String(Math.floor((read.timeMs % 1000) / 10)).padStart(2, '0');
   const seq = String(read.seq % 100).padStart(2, '0');
   const candidate = `${localDigits(read.timeMs, timezone)}${centis}${seq}`;
-  if (previous !== undefined && candidate.slice(0, 14) === previous.slice(0, 14) && BigInt(candidate) <= BigInt(previous)) return (BigInt(previous) + 1n).toString();
+  if (previous !== undefined && candidate.slice(0, 14) === previous.slice(0, 14) && BigInt(candidate) <= BigInt(previous))
+    return (BigInt(previous) + 1n).toString();
   return candidate;
 }
 

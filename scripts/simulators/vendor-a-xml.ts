@@ -3,15 +3,10 @@ import type { PlateRead } from './plates.ts';
 
 /** Documents a vendor_a camera writes (docs/camera-formats.md "vendor_a push document", "vendor_a push transport", "vendor_a pull"). Pure. */
 
-export const escapeXml = (s: string): string =>
-  s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+export const escapeXml = (s: string): string => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
 /** The three namespace habits of vendor_a firmware (docs/camera-formats.md "vendor_a push document"); the simulator rotates through them. */
-export const NAMESPACES = [
-  ' xmlns="http://www.hikvision.com/ver20/XMLSchema"',
-  ' xmlns="http://www.isapi.org/ver20/XMLSchema"',
-  '',
-] as const;
+export const NAMESPACES = [' xmlns="http://www.hikvision.com/ver20/XMLSchema"', ' xmlns="http://www.isapi.org/ver20/XMLSchema"', ''] as const;
 
 export interface PlateEntry {
   read: PlateRead;

@@ -74,9 +74,7 @@ export function platePatch(read: PlateRead, camera: NvrCamera, legacy: boolean, 
       trackerId: read.seq,
       zone: [1],
     },
-    ...(withGroup
-      ? { group: { id: `g-${read.seq}`, matchedName: normalizedPlate(read.plate), confidence: read.confidence } }
-      : {}),
+    ...(withGroup ? { group: { id: `g-${read.seq}`, matchedName: normalizedPlate(read.plate), confidence: read.confidence } } : {}),
   };
   return { smartDetectTypes, metadata: { detectedThumbnails: [thumbnail], zonesStatus: { '1': { level: 80, status: 'leave' } } } };
 }

@@ -16,8 +16,7 @@ async function nvrFor(t: Test, options: VendorBNvrOptions): Promise<VendorBNvr> 
   return nvr;
 }
 
-const get = async (nvr: VendorBNvr, path: string, headers: Record<string, string> = AUTH): Promise<Response> =>
-  fetch(`${nvr.url}${path}`, { headers });
+const get = async (nvr: VendorBNvr, path: string, headers: Record<string, string> = AUTH): Promise<Response> => fetch(`${nvr.url}${path}`, { headers });
 
 /** Decode one packet with the shared frame reader (exact-length check included). */
 function decode(packet: Buffer): { action: Record<string, unknown>; data: Record<string, unknown> } {
@@ -55,7 +54,10 @@ t.test('events API: 400 rule, filters, both plate shapes', async (t) => {
   t.equal((await get(nvr, '/proxy/protect/api/events?start=0&limit=3')).status, 200, 'start with limit');
   const all = (await (await get(nvr, '/proxy/protect/api/events?start=0&end=99999999999999&orderDirection=ASC')).json()) as Array<Record<string, unknown>>;
   t.equal(all.length, 20, '10 plate events + 10 motion events');
-  t.ok(all.every((e, i) => i === 0 || (e.start as number) >= (all[i - 1]?.start as number)), 'ASC order');
+  t.ok(
+    all.every((e, i) => i === 0 || (e.start as number) >= (all[i - 1]?.start as number)),
+    'ASC order',
+  );
   const plates = (await (
     await get(nvr, '/proxy/protect/api/events?start=0&end=99999999999999&types=smartDetectZone&types=smartDetectLine&smartDetectTypes=licensePlate')
   ).json()) as Array<{ id: string; end: number; camera: string; metadata: { licensePlate?: { name: string }; detectedThumbnails?: Array<{ name: string }> } }>;
@@ -161,8 +163,14 @@ t.test('abrupt drops; events made while disconnected come back through the API',
   t.equal(nvr.drops, 1);
   nvr.addReads(2); // nobody listening
   await nvr.idle();
-  const since = (await (await get(nvr, '/proxy/protect/api/events?start=0&end=99999999999999&smartDetectTypes=licensePlate')).json()) as Array<{ id: string; end: number | null }>;
+  const since = (await (await get(nvr, '/proxy/protect/api/events?start=0&end=99999999999999&smartDetectTypes=licensePlate')).json()) as Array<{
+    id: string;
+    end: number | null;
+  }>;
   t.equal(since.length, 3);
-  t.ok(since.every((e) => e.end !== null), 'all ended');
+  t.ok(
+    since.every((e) => e.end !== null),
+    'all ended',
+  );
   t.same(new Set(since.map((e) => e.id)), new Set(nvr.delivered.map((d) => d.detectionId)));
 });

@@ -169,12 +169,14 @@ export async function startVendorBNvr(options: VendorBNvrOptions = {}): Promise<
     if (rng() < (options.motionRate ?? 0.1)) startEvent(undefined, 'motion', camera);
   }
 
-  const authorized = (req: IncomingMessage): boolean =>
-    req.headers.authorization === `Bearer ${token}` || req.headers['x-api-key'] === token;
+  const authorized = (req: IncomingMessage): boolean => req.headers.authorization === `Bearer ${token}` || req.headers['x-api-key'] === token;
 
   function serveThumbnail(res: ServerResponse, id: string): void {
     if (!limiter.take()) {
-      return send(res, 429, JSON_TYPE, JSON.stringify({ error: 'Too Many Requests' }), { 'retry-after': '1', 'ratelimit-policy': `${options.thumbnailRatePerSecond ?? 10};w=1` });
+      return send(res, 429, JSON_TYPE, JSON.stringify({ error: 'Too Many Requests' }), {
+        'retry-after': '1',
+        'ratelimit-policy': `${options.thumbnailRatePerSecond ?? 10};w=1`,
+      });
     }
     const scene = scenes.get(id);
     // Thumbnails do not exist until the event ends [B2]: clients must retry on 404.
@@ -188,7 +190,13 @@ export async function startVendorBNvr(options: VendorBNvrOptions = {}): Promise<
     if (req.method !== 'GET') return send(res, 405, JSON_TYPE, JSON.stringify({ error: 'Method Not Allowed' }));
     if (url.pathname === '/proxy/protect/api/bootstrap') {
       const body = {
-        cameras: cameras.map((c) => ({ ...c, modelKey: 'camera', type: 'UVC AI LPR', state: 'CONNECTED', featureFlags: { smartDetectTypes: ['vehicle', 'licensePlate'] } })),
+        cameras: cameras.map((c) => ({
+          ...c,
+          modelKey: 'camera',
+          type: 'UVC AI LPR',
+          state: 'CONNECTED',
+          featureFlags: { smartDetectTypes: ['vehicle', 'licensePlate'] },
+        })),
         nvr: { id: hexId(createRng(seed), 24), modelKey: 'nvr', name: 'Simulated NVR', timezone: options.timezone ?? 'America/New_York', version: '6.1.0' },
         lastUpdateId,
       };

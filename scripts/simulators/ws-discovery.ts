@@ -85,16 +85,21 @@ export async function startWsDiscoveryResponder(options: WsDiscoveryOptions): Pr
   const sockets: Socket[] = [];
   const timers = new Set<NodeJS.Timeout>();
   let probes = 0;
-  const answer = (socket: Socket) => (msg: Buffer, from: RemoteInfo): void => {
-    const id = probeId(msg);
-    if (!id) return;
-    probes += 1;
-    const timer = setTimeout(() => {
-      timers.delete(timer);
-      socket.send(Buffer.from(probeMatches(id, device), 'utf8'), from.port, from.address, () => undefined);
-    }, Math.floor(Math.random() * maxDelay));
-    timers.add(timer);
-  };
+  const answer =
+    (socket: Socket) =>
+    (msg: Buffer, from: RemoteInfo): void => {
+      const id = probeId(msg);
+      if (!id) return;
+      probes += 1;
+      const timer = setTimeout(
+        () => {
+          timers.delete(timer);
+          socket.send(Buffer.from(probeMatches(id, device), 'utf8'), from.port, from.address, () => undefined);
+        },
+        Math.floor(Math.random() * maxDelay),
+      );
+      timers.add(timer);
+    };
 
   const address = options.bindAddress ?? '127.0.0.1';
   const unicast = createSocket({ type: 'udp4', reuseAddr: true });

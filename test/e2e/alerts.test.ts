@@ -18,7 +18,11 @@ const PASSWORD = 'e2e alerts correct horse battery';
 t.test('a watched plate from a camera reaches the subscribed operator live, and the missed one by since', { timeout: 240_000 }, async (t) => {
   const hub = await hubUnderTest(t, {
     beforeStart: async (env) => {
-      for (const [email, role] of [['op@e2e.test', 'operator'], ['viewer@e2e.test', 'viewer'], ['live@e2e.test', 'viewer']] as const) {
+      for (const [email, role] of [
+        ['op@e2e.test', 'operator'],
+        ['viewer@e2e.test', 'viewer'],
+        ['live@e2e.test', 'viewer'],
+      ] as const) {
         await createUserWithCli(env, email, role, PASSWORD);
       }
     },
@@ -47,7 +51,8 @@ t.test('a watched plate from a camera reaches the subscribed operator live, and 
   t.match(await detectionsLive.next('subscribed'), { payload: { success: true } });
 
   const appliance = await applianceUnderTest(t, hub.enrollment.api_key, (port) =>
-    [`hub_url = "${hub.url}"`, 'log_level = "warn"', '[setup]', 'host = "127.0.0.1"', `port = ${port}`, '[uplink]', 'window_seconds = 5'].join('\n'));
+    [`hub_url = "${hub.url}"`, 'log_level = "warn"', '[setup]', 'host = "127.0.0.1"', `port = ${port}`, '[uplink]', 'window_seconds = 5'].join('\n'),
+  );
   await appliance.start();
   t.teardown(traced('stop appliance', () => appliance.stop()));
 
@@ -55,7 +60,12 @@ t.test('a watched plate from a camera reaches the subscribed operator live, and 
   t.equal(await pushPlate(appliance.url, 'E2EW4TCH'), 200, 'the appliance took the camera push');
   const alert = await opLive.next('alert', 60_000);
   t.comment(`camera push to the operator's screen: ${Date.now() - sent} ms (the appliance batches for up to 5 s)`);
-  t.match(alert.payload, { plate_number: 'E2EW4TCH', watchlist: { id: list.id, priority: 'high' }, entry: { notes: 'end to end' }, detection: { image_urls: {} } });
+  t.match(alert.payload, {
+    plate_number: 'E2EW4TCH',
+    watchlist: { id: list.id, priority: 'high' },
+    entry: { notes: 'end to end' },
+    detection: { image_urls: {} },
+  });
   const detection = await detectionsLive.next('detection', 30_000);
   t.match(detection.payload, { plate_number: 'E2EW4TCH', collector: { name: 'E2E site' } });
   await sleep(500);
@@ -71,12 +81,20 @@ t.test('a watched plate from a camera reaches the subscribed operator live, and 
   await detectionsLive.next('detection', 60_000);
   let missed: Array<{ alert_id: string; plate_number: string }> = [];
   for (let i = 0; i < 50 && missed.length < 2; i++) {
-    const page = (await (await operator.get(`/api/v1/alerts?since=${encodeURIComponent(new Date(Date.parse(lastSeen) - 60_000).toISOString())}`)).json()) as { data: typeof missed };
+    const page = (await (await operator.get(`/api/v1/alerts?since=${encodeURIComponent(new Date(Date.parse(lastSeen) - 60_000).toISOString())}`)).json()) as {
+      data: typeof missed;
+    };
     missed = page.data;
     if (missed.length < 2) await sleep(200);
   }
   t.equal(missed.length, 2, 'both alerts are in the catch-up list');
-  t.ok(missed.some((m) => m.alert_id === alert.payload.alert_id), 'the one seen live is there too (clients drop repeats by alert_id)');
-  t.ok(missed.some((m) => m.plate_number === 'E2EM155D'), 'and the one missed while disconnected');
+  t.ok(
+    missed.some((m) => m.alert_id === alert.payload.alert_id),
+    'the one seen live is there too (clients drop repeats by alert_id)',
+  );
+  t.ok(
+    missed.some((m) => m.plate_number === 'E2EM155D'),
+    'and the one missed while disconnected',
+  );
   t.equal(new Set(missed.map((m) => m.alert_id)).size, 2, 'two distinct alerts, each once');
 });

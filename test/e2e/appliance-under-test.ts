@@ -28,7 +28,11 @@ export interface ApplianceUnderTest {
 }
 
 /** A real appliance process with its own data folder and the given local TOML. */
-export async function applianceUnderTest(t: { teardown(fn: () => unknown): void }, apiKey: string, toml: (port: number) => string): Promise<ApplianceUnderTest> {
+export async function applianceUnderTest(
+  t: { teardown(fn: () => unknown): void },
+  apiKey: string,
+  toml: (port: number) => string,
+): Promise<ApplianceUnderTest> {
   const port = await freePort();
   const dataDir = await mkdtemp(join(tmpdir(), 'alpr-e2e-appliance-'));
   t.teardown(traced('rm data dir', () => rm(dataDir, { recursive: true, force: true })));

@@ -59,10 +59,23 @@ t.test('alerts on the phone: linked, muted, quiet hours, unlinked, burst, 429, b
   const local = new Intl.DateTimeFormat('en-GB', { timeZone: 'America/New_York', hourCycle: 'h23', hour: '2-digit' }).format(new Date());
   const hour = Number(local);
   const hh = (h: number) => `${String((h + 24) % 24).padStart(2, '0')}:00`;
-  t.equal((await users.quiet.put('/api/v1/notifications/preferences', { watchlist_id: null, channel: 'telegram', enabled: true, quiet_hours_start: hh(hour - 1), quiet_hours_end: hh(hour + 2), timezone: 'America/New_York' })).status, 200);
+  t.equal(
+    (
+      await users.quiet.put('/api/v1/notifications/preferences', {
+        watchlist_id: null,
+        channel: 'telegram',
+        enabled: true,
+        quiet_hours_start: hh(hour - 1),
+        quiet_hours_end: hh(hour + 2),
+        timezone: 'America/New_York',
+      })
+    ).status,
+    200,
+  );
 
   const appliance = await applianceUnderTest(t, hub.enrollment.api_key, (port) =>
-    [`hub_url = "${hub.url}"`, 'log_level = "warn"', '[setup]', 'host = "127.0.0.1"', `port = ${port}`, '[uplink]', 'window_seconds = 5'].join('\n'));
+    [`hub_url = "${hub.url}"`, 'log_level = "warn"', '[setup]', 'host = "127.0.0.1"', `port = ${port}`, '[uplink]', 'window_seconds = 5'].join('\n'),
+  );
   await appliance.start();
   t.teardown(traced('stop appliance', () => appliance.stop()));
   const alertsTo = (chat: number, from: number): SentMessage[] => sim.sent.slice(from).filter((m) => m.chatId === chat && /🚨/.test(m.text));

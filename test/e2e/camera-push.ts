@@ -4,19 +4,43 @@ import { alertXml, multipartBody, MULTIPART_BOUNDARY, NAMESPACES } from '../../s
 
 const documentFor = (plate: string, pictures: boolean): string =>
   alertXml(
-    { seq: 0, plate, unknown: false, timeMs: Date.now() - 5_000, confidence: 93, direction: 'forward', vehicleType: 'car', color: 'white', brandCode: 0 } as never,
     {
-      uuid: `uuid-${plate}-${Date.now()}`, mac: '02:00:00:00:00:bb', channelId: 1, timezone: 'UTC', activePostCount: 1, namespace: NAMESPACES[0],
-      pictures: pictures ? [{ fileName: 'licensePlatePicture.jpg', type: 'licensePlatePicture' }, { fileName: 'detectionPicture.jpg', type: 'detectionPicture' }] : [],
+      seq: 0,
+      plate,
+      unknown: false,
+      timeMs: Date.now() - 5_000,
+      confidence: 93,
+      direction: 'forward',
+      vehicleType: 'car',
+      color: 'white',
+      brandCode: 0,
+    } as never,
+    {
+      uuid: `uuid-${plate}-${Date.now()}`,
+      mac: '02:00:00:00:00:bb',
+      channelId: 1,
+      timezone: 'UTC',
+      activePostCount: 1,
+      namespace: NAMESPACES[0],
+      pictures: pictures
+        ? [
+            { fileName: 'licensePlatePicture.jpg', type: 'licensePlatePicture' },
+            { fileName: 'detectionPicture.jpg', type: 'detectionPicture' },
+          ]
+        : [],
     },
   );
 
 function post(applianceUrl: string, contentType: string, body: Buffer | string): Promise<number> {
   return new Promise((resolve, reject) => {
-    const req = httpRequest(new URL('/api/v1/ingest/vendor_a', applianceUrl), { method: 'POST', localAddress: '127.0.0.1', headers: { 'content-type': contentType } }, (res) => {
-      res.resume();
-      res.on('end', () => resolve(res.statusCode ?? 0));
-    });
+    const req = httpRequest(
+      new URL('/api/v1/ingest/vendor_a', applianceUrl),
+      { method: 'POST', localAddress: '127.0.0.1', headers: { 'content-type': contentType } },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode ?? 0));
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });

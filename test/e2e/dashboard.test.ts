@@ -234,7 +234,8 @@ t.test('the dashboard in a real browser', { timeout: 420_000 }, async (t) => {
     await page.goto(`${hub.url}/live`);
     await page.waitForFunction(() => document.getElementById('connection')?.textContent === 'Live');
     const appliance = await applianceUnderTest(t, hub.enrollment.api_key, (port) =>
-      [`hub_url = "${hub.url}"`, 'log_level = "warn"', '[setup]', 'host = "127.0.0.1"', `port = ${port}`, '[uplink]', 'window_seconds = 5'].join('\n'));
+      [`hub_url = "${hub.url}"`, 'log_level = "warn"', '[setup]', 'host = "127.0.0.1"', `port = ${port}`, '[uplink]', 'window_seconds = 5'].join('\n'),
+    );
     await appliance.start();
     t.teardown(traced('stop appliance', () => appliance.stop()));
     t.equal(await pushPlate(appliance.url, PLATE), 200);
@@ -316,7 +317,11 @@ t.test('the dashboard in a real browser', { timeout: 420_000 }, async (t) => {
     await page.click(`${telegram} button[type="submit"]`);
     await page.waitForSelector('#message:has-text("Saved.")');
     const prefs = (await page.evaluate(() => fetch('/api/v1/notifications/preferences').then((r) => r.json()))) as { preferences: unknown[] };
-    t.match(prefs.preferences, [{ watchlist_id: null, channel: 'telegram', enabled: true, quiet_hours_start: '22:00', quiet_hours_end: '06:30', timezone: 'Europe/Berlin' }], 'quiet hours saved');
+    t.match(
+      prefs.preferences,
+      [{ watchlist_id: null, channel: 'telegram', enabled: true, quiet_hours_start: '22:00', quiet_hours_end: '06:30', timezone: 'Europe/Berlin' }],
+      'quiet hours saved',
+    );
     await page.selectOption('#mute-for', '2h');
     await page.click('#mute');
     await page.waitForSelector('#message:has-text("Muted until")');
@@ -349,7 +354,11 @@ t.test('the dashboard in a real browser', { timeout: 420_000 }, async (t) => {
     await page.fill('#entry-plate', 'AB12CDE');
     await page.press('#entry-plate', 'Enter');
     await page.waitForSelector('#entries td:has-text("AB12CDE")');
-    await page.setInputFiles('#csv', { name: 'plates.csv', mimeType: 'text/csv', buffer: Buffer.from('plate,notes\nXY99ZZZ,from the file\n!!!,bad\nAB12CDE,again\n') });
+    await page.setInputFiles('#csv', {
+      name: 'plates.csv',
+      mimeType: 'text/csv',
+      buffer: Buffer.from('plate,notes\nXY99ZZZ,from the file\n!!!,bad\nAB12CDE,again\n'),
+    });
     await page.click('#import button[type="submit"]');
     await page.waitForSelector('#import-errors li');
     t.match(await page.textContent('#message'), /1 added, 1 already listed, 1 lines with errors/);
@@ -371,7 +380,11 @@ t.test('the dashboard in a real browser', { timeout: 420_000 }, async (t) => {
     t.pass('the hold and the export are listed');
     await check('holds', admin);
     // A heartbeat as the appliance sends it (its own come every 60 s).
-    const beat = await fetch(`${hub.url}/api/v1/heartbeat`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': hub.enrollment.api_key }, body: JSON.stringify({ uptime_seconds: 60, queue_depth: 4, cameras_online: 1, cameras_total: 2, config_version: 1 }) });
+    const beat = await fetch(`${hub.url}/api/v1/heartbeat`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': hub.enrollment.api_key },
+      body: JSON.stringify({ uptime_seconds: 60, queue_depth: 4, cameras_online: 1, cameras_total: 2, config_version: 1 }),
+    });
     t.equal(beat.status, 200);
     await admin.goto(`${hub.url}/reports`);
     t.match(await admin.textContent('#det-title'), /Detections per hour/);

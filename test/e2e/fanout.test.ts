@@ -32,7 +32,13 @@ if (process.env['ALPR_E2E_DATABASE'] === 'pglite' || noServer) {
     if (!db.url) throw new Error('needs PostgreSQL (DATABASE_URL)');
     const dataDir = await mkdtemp(join(tmpdir(), 'alpr-fanout-'));
     t.teardown(() => rm(dataDir, { recursive: true, force: true }));
-    const shared = { DATABASE_URL: db.url, HUB_DATA_DIR: dataDir, HUB_SESSION_SECRET: randomBytes(32).toString('hex'), HUB_HOST: '127.0.0.1', HUB_LOG_LEVEL: 'warn' };
+    const shared = {
+      DATABASE_URL: db.url,
+      HUB_DATA_DIR: dataDir,
+      HUB_SESSION_SECRET: randomBytes(32).toString('hex'),
+      HUB_HOST: '127.0.0.1',
+      HUB_LOG_LEVEL: 'warn',
+    };
     await createUserWithCli(shared, 'op-a@fanout.test', 'operator', PASSWORD);
     await createUserWithCli(shared, 'op-b@fanout.test', 'operator', PASSWORD);
     const claimCode = await createPendingCollector(shared, 'Fan-out site');
@@ -40,7 +46,10 @@ if (process.env['ALPR_E2E_DATABASE'] === 'pglite' || noServer) {
     // Each hub its own data folder: an image journal belongs to one process (docs/live.md).
     // Only hub B runs an alert worker: an entry added through hub A can only raise an alert if
     // hub A's change reached hub B's watchlist cache (LISTEN/NOTIFY; its 60 s reload is far off).
-    const hubA = await startHubProcess({ env: { ...shared, HUB_PORT: String(portA), HUB_DATA_DIR: join(dataDir, 'a'), HUB_ALERT_WORKER: 'off' }, timeoutMs: 120_000 });
+    const hubA = await startHubProcess({
+      env: { ...shared, HUB_PORT: String(portA), HUB_DATA_DIR: join(dataDir, 'a'), HUB_ALERT_WORKER: 'off' },
+      timeoutMs: 120_000,
+    });
     t.teardown(traced('stop hub A', () => hubA.stop()));
     const hubB = await startHubProcess({ env: { ...shared, HUB_PORT: String(portB), HUB_DATA_DIR: join(dataDir, 'b') }, timeoutMs: 120_000 });
     t.teardown(traced('stop hub B', () => hubB.stop()));
@@ -57,7 +66,11 @@ if (process.env['ALPR_E2E_DATABASE'] === 'pglite' || noServer) {
 
     const clients: TestClient[] = [];
     t.teardown(() => clients.forEach((c) => c.ws.close()));
-    for (const [url, user] of [[urlA, a], [urlB, b], [urlB, a]] as const) {
+    for (const [url, user] of [
+      [urlA, a],
+      [urlB, b],
+      [urlB, a],
+    ] as const) {
       const c = await connect(`${url.replace('http', 'ws')}/ws`, { cookie: user.cookie });
       clients.push(c);
       await c.next('connected');
@@ -69,7 +82,11 @@ if (process.env['ALPR_E2E_DATABASE'] === 'pglite' || noServer) {
     const plates = ['FAN0UT1', 'OTHER01', 'FAN0UT1', 'OTHER02', 'FAN0UT1', 'OTHER03'];
     for (const [i, plate] of plates.entries()) {
       const { body, contentType } = encodeBatch([{ detection: sampleDetection({ plate: { text: plate, confidence: 0.9 } }), fullScene: jpegLike(1500) }]);
-      const res = await fetch(`${i % 2 === 0 ? urlA : urlB}/api/v1/detections/batch`, { method: 'POST', headers: { 'x-api-key': enrollment.api_key, 'content-type': contentType }, body: new Uint8Array(body) });
+      const res = await fetch(`${i % 2 === 0 ? urlA : urlB}/api/v1/detections/batch`, {
+        method: 'POST',
+        headers: { 'x-api-key': enrollment.api_key, 'content-type': contentType },
+        body: new Uint8Array(body),
+      });
       t.equal(res.status, 201, `upload ${i} to hub ${i % 2 === 0 ? 'A' : 'B'}: ${res.status === 201 ? '' : await res.text()}`);
     }
     for (const c of clients) {
@@ -89,7 +106,16 @@ if (process.env['ALPR_E2E_DATABASE'] === 'pglite' || noServer) {
     // A second change through hub A, seen by hub B's cache at once.
     t.equal((await a.post(`/api/v1/watchlist/${list.id}/entries`, { plate: 'FAN0UT2' })).status, 201);
     const { body, contentType } = encodeBatch([{ detection: sampleDetection({ plate: { text: 'FAN0UT2', confidence: 0.9 } }) }]);
-    t.equal((await fetch(`${urlB}/api/v1/detections/batch`, { method: 'POST', headers: { 'x-api-key': enrollment.api_key, 'content-type': contentType }, body: new Uint8Array(body) })).status, 201);
+    t.equal(
+      (
+        await fetch(`${urlB}/api/v1/detections/batch`, {
+          method: 'POST',
+          headers: { 'x-api-key': enrollment.api_key, 'content-type': contentType },
+          body: new Uint8Array(body),
+        })
+      ).status,
+      201,
+    );
     for (const c of clients) t.match((await c.next('alert', 30_000)).payload, { plate_number: 'FAN0UT2' }, 'hub B matched the entry added through hub A');
   });
 }

@@ -59,15 +59,31 @@ t.test(`nothing lost, nothing duplicated across ${CYCLES} SIGKILLs and hub outag
   const perSecond = 1;
   const ceiling = (rate: number): number => Math.ceil(rate * EXPECTED_RUN_S * 2);
   const pullCamera = await startVendorACamera({ username: 'admin', password: 'demo-password', ratePerSecond: perSecond, count: ceiling(perSecond), seed: 21 });
-  const nvr = await startVendorBNvr({ token: 'demo-token', ratePerSecond: 0.4, count: ceiling(0.4), seed: 22, dropEvery: 9, plateDelayMs: 50, endDelayMs: 150 });
+  const nvr = await startVendorBNvr({
+    token: 'demo-token',
+    ratePerSecond: 0.4,
+    count: ceiling(0.4),
+    seed: 22,
+    dropEvery: 9,
+    plateDelayMs: 50,
+    endDelayMs: 150,
+  });
   t.teardown(traced('close cameras', () => Promise.allSettled([pullCamera.close(), nvr.close()])));
   const appliance = await applianceUnderTest(t, hub.enrollment.api_key, (port) =>
     applianceToml(hub.url, port, { vendorAPullUrl: pullCamera.url, vendorAMac: pullCamera.mac, nvrUrl: nvr.url, nvrToken: 'demo-token' })
       .replace('[uplink]\nwindow_seconds = 5', '[uplink]\nwindow_seconds = 5\nbackoff_base_ms = 200\nbackoff_cap_ms = 2000\nmax_batch_detections = 10')
-      .replace(/mode = "pull"\n/, `mode = "pull"\n${FAST}\n`));
+      .replace(/mode = "pull"\n/, `mode = "pull"\n${FAST}\n`),
+  );
   const pusher = await startVendorACamera({
-    mode: 'push', pushUrl: `${appliance.url}/api/v1/ingest/auto`, mac: '02:00:00:00:00:aa', ratePerSecond: perSecond, count: 120, seed: 23,
-    pushFormat: 'multipart', pushRetries: 400, pushRetryDelayMs: 100,
+    mode: 'push',
+    pushUrl: `${appliance.url}/api/v1/ingest/auto`,
+    mac: '02:00:00:00:00:aa',
+    ratePerSecond: perSecond,
+    count: 120,
+    seed: 23,
+    pushFormat: 'multipart',
+    pushRetries: 400,
+    pushRetryDelayMs: 100,
   });
   t.teardown(traced('close pusher', () => pusher.close()));
 
@@ -95,10 +111,14 @@ t.test(`nothing lost, nothing duplicated across ${CYCLES} SIGKILLs and hub outag
     // seconds to reach its cameras (measured: at load average 20 no pull runner ever got a
     // page inside 150-1,050 ms), so wait (bounded) until the pull runner and the NVR socket
     // have answered once (the push camera has no runner to wait for).
-    await waitFor(async () => {
-      const states = await appliance.cameraStates();
-      return states['gate-a'] === 'ONLINE' && states['nvr-b'] === 'ONLINE';
-    }, 30_000, 100);
+    await waitFor(
+      async () => {
+        const states = await appliance.cameraStates();
+        return states['gate-a'] === 'ONLINE' && states['nvr-b'] === 'ONLINE';
+      },
+      30_000,
+      100,
+    );
     const workMs = cycle === LONG_CYCLE ? LONG_CYCLE_MS : 150 + Math.floor(Math.random() * 900);
     if (cycle === LONG_CYCLE) mark(`cycle ${cycle}: the appliance runs ${workMs / 1000} s`);
     await new Promise((r) => setTimeout(r, workMs));
@@ -121,20 +141,30 @@ t.test(`nothing lost, nothing duplicated across ${CYCLES} SIGKILLs and hub outag
   let delivered = [...pullCamera.delivered, ...nvr.delivered, ...pusher.delivered];
   let expected = expectedSightings(delivered);
   // A push the appliance committed but whose 2xx died with it may also arrive: allowed once.
-  const extras = expectedSightings(pusher.produced.map(({ uuid, read }) => ({
-    detectionId: uuid, plate: read.plate, unknown: read.unknown, time: '', mac: '',
-    images: { ...(read.crop.length ? { plateCrop: sha256(read.crop) } : {}), ...(read.scene.length ? { fullScene: sha256(read.scene) } : {}) },
-  })));
+  const extras = expectedSightings(
+    pusher.produced.map(({ uuid, read }) => ({
+      detectionId: uuid,
+      plate: read.plate,
+      unknown: read.unknown,
+      time: '',
+      mac: '',
+      images: { ...(read.crop.length ? { plateCrop: sha256(read.crop) } : {}), ...(read.scene.length ? { fullScene: sha256(read.scene) } : {}) },
+    })),
+  );
   let unseen: string[] = [];
-  const drained = await waitFor(async () => {
-    // The pull camera hands out its last reads only when the appliance next polls.
-    if (pullCamera.delivered.length < pullCamera.produced.length) return false;
-    // The NVR's last events may have ended while the appliance was down: its socket runner
-    // catches up only once it has reconnected, which an empty buffer does not tell.
-    unseen = appliance.unseen(readIds([...pullCamera.delivered, ...nvr.delivered, ...pusher.delivered]));
-    if (unseen.length > 0) return false;
-    return (await appliance.buffered()) === 0;
-  }, 180_000, 1000);
+  const drained = await waitFor(
+    async () => {
+      // The pull camera hands out its last reads only when the appliance next polls.
+      if (pullCamera.delivered.length < pullCamera.produced.length) return false;
+      // The NVR's last events may have ended while the appliance was down: its socket runner
+      // catches up only once it has reconnected, which an empty buffer does not tell.
+      unseen = appliance.unseen(readIds([...pullCamera.delivered, ...nvr.delivered, ...pusher.delivered]));
+      if (unseen.length > 0) return false;
+      return (await appliance.buffered()) === 0;
+    },
+    180_000,
+    1000,
+  );
   delivered = [...pullCamera.delivered, ...nvr.delivered, ...pusher.delivered];
   expected = expectedSightings(delivered);
   mark('drained');
@@ -151,7 +181,7 @@ t.test(`nothing lost, nothing duplicated across ${CYCLES} SIGKILLs and hub outag
   t.equal(kills, CYCLES, 'appliance killed every cycle');
   t.same(compareWithHub(expected, rows, extras), [], 'every delivered sighting exactly once, nothing else');
   t.equal(pusher.undelivered.length, 0, 'the push camera got every read acknowledged in the end');
-  t.same(chainProblems(holdings), [], 'every collector\'s hash chain verifies and covers every row');
+  t.same(chainProblems(holdings), [], "every collector's hash chain verifies and covers every row");
   const lost = [...expected.keys()].filter((plate) => !rows.some((r) => r.plate_number === plate)).length;
   const duplicated = rows.length - new Set(rows.map((r) => r.plate_number)).size;
   t.comment(

@@ -24,12 +24,20 @@ t.test('every plate from three cameras arrives on the hub exactly once, images i
   const appliance = await applianceUnderTest(t, hub.enrollment.api_key, (port) =>
     applianceToml(hub.url, port, { vendorAPullUrl: pullCamera.url, vendorAMac: pullCamera.mac, nvrUrl: nvr.url, nvrToken: 'demo-token' })
       .replace('[uplink]\nwindow_seconds = 5', '[uplink]\nwindow_seconds = 5\nbackoff_base_ms = 200\nbackoff_cap_ms = 2000')
-      .replace(/mode = "pull"\n/, `mode = "pull"\n${FAST}\n`));
+      .replace(/mode = "pull"\n/, `mode = "pull"\n${FAST}\n`),
+  );
   await appliance.start();
   mark('appliance up');
   const pusher = await startVendorACamera({
-    mode: 'push', pushUrl: `${appliance.url}/api/v1/ingest/auto`, mac: '02:00:00:00:00:aa', ratePerSecond: 20, count: 20, seed: 13,
-    pushFormat: 'multipart', pushRetries: 10, pushRetryDelayMs: 200,
+    mode: 'push',
+    pushUrl: `${appliance.url}/api/v1/ingest/auto`,
+    mac: '02:00:00:00:00:aa',
+    ratePerSecond: 20,
+    count: 20,
+    seed: 13,
+    pushFormat: 'multipart',
+    pushRetries: 10,
+    pushRetryDelayMs: 200,
   });
   t.teardown(traced('close pusher', () => pusher.close()));
   await Promise.all([pullCamera.idle(), nvr.idle(), pusher.idle()]);
@@ -41,12 +49,16 @@ t.test('every plate from three cameras arrives on the hub exactly once, images i
   // Every read the appliance acknowledged to a camera has left its buffer once the hub
   // acknowledged it: then the hub is stopped and its database read (never two processes on
   // one PGlite folder).
-  const drained = await waitFor(async () => {
-    if (pullCamera.delivered.length < pullCamera.produced.length) return false;
-    // An empty buffer is not enough: the NVR socket runner may not have committed its last events.
-    if (appliance.unseen(readIds([...pullCamera.delivered, ...nvr.delivered, ...pusher.delivered])).length > 0) return false;
-    return (await appliance.buffered()) === 0;
-  }, 90_000, 500);
+  const drained = await waitFor(
+    async () => {
+      if (pullCamera.delivered.length < pullCamera.produced.length) return false;
+      // An empty buffer is not enough: the NVR socket runner may not have committed its last events.
+      if (appliance.unseen(readIds([...pullCamera.delivered, ...nvr.delivered, ...pusher.delivered])).length > 0) return false;
+      return (await appliance.buffered()) === 0;
+    },
+    90_000,
+    500,
+  );
   delivered = [...pullCamera.delivered, ...nvr.delivered, ...pusher.delivered];
   expected = expectedSightings(delivered);
   await appliance.stop();
@@ -58,13 +70,17 @@ t.test('every plate from three cameras arrives on the hub exactly once, images i
   const problems = compareWithHub(expected, rows);
   for (const p of problems) {
     const plate = p.split(':')[0] ?? '';
-    for (const [name, cam] of [['pull', pullCamera.delivered], ['nvr', nvr.delivered], ['push', pusher.delivered]] as const) {
+    for (const [name, cam] of [
+      ['pull', pullCamera.delivered],
+      ['nvr', nvr.delivered],
+      ['push', pusher.delivered],
+    ] as const) {
       const hit = cam.find((r) => r.plate.replace(/[^A-Z0-9]/g, '') === plate);
       if (hit) t.comment(`${p}: from ${name}: ${JSON.stringify(hit)}`);
     }
   }
   t.same(problems, [], 'hub matches the cameras exactly');
   t.equal(pusher.undelivered.length, 0, 'every push was acknowledged');
-  t.same(chainProblems(holdings), [], 'every collector\'s hash chain verifies and covers every stored detection');
+  t.same(chainProblems(holdings), [], "every collector's hash chain verifies and covers every stored detection");
   if (t.passing() === false) t.comment(appliance.output().slice(-3000));
 });

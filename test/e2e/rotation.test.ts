@@ -35,8 +35,12 @@ t.test('rotate: the appliance switches without restart, the old key is retired e
   const hubDir = await mkdtemp(join(tmpdir(), 'alpr-e2e-rotation-hub-'));
   t.teardown(traced('rm hub dir', () => rm(hubDir, { recursive: true, force: true })));
   const env: Record<string, string> = {
-    HUB_DATA_DIR: hubDir, HUB_HOST: '127.0.0.1', HUB_PORT: String(hubPort), HUB_PUBLIC_URL: hubUrl,
-    HUB_LOG_LEVEL: 'info', HUB_HEARTBEAT_SECONDS: '1',
+    HUB_DATA_DIR: hubDir,
+    HUB_HOST: '127.0.0.1',
+    HUB_PORT: String(hubPort),
+    HUB_PUBLIC_URL: hubUrl,
+    HUB_LOG_LEVEL: 'info',
+    HUB_HEARTBEAT_SECONDS: '1',
   };
   let query: <T extends Row>(text: string, params?: unknown[]) => Promise<T[]>;
   const pglite = !process.env['DATABASE_URL'];
@@ -74,16 +78,41 @@ t.test('rotate: the appliance switches without restart, the old key is retired e
   const applianceDir = await mkdtemp(join(tmpdir(), 'alpr-e2e-rotation-appliance-'));
   t.teardown(traced('rm appliance dir', () => rm(applianceDir, { recursive: true, force: true })));
   const cam = new URL(camera.url);
-  await writeFile(join(applianceDir, 'appliance.toml'), [
-    `hub_url = ${JSON.stringify(hubUrl)}`, 'log_level = "info"',
-    '[setup]', 'host = "127.0.0.1"', `port = ${appliancePort}`,
-    '[uplink]', 'window_seconds = 5', 'backoff_base_ms = 200', 'backoff_cap_ms = 1000',
-    '[[cameras]]', 'id = "gate"', 'name = "Gate"', 'vendor = "vendor_a"', 'mode = "pull"',
-    `host = ${JSON.stringify(cam.hostname)}`, `port = ${cam.port}`, 'username = "admin"', 'password = "pw-rotation"',
-    `mac = ${JSON.stringify(camera.mac)}`, 'timezone = "Europe/Paris"', 'pollIntervalMs = 200', 'backoffBaseMs = 100', 'backoffCapMs = 1000',
-    '[[cameras]]', 'id = "entrance-push"', 'name = "Entrance"', 'vendor = "vendor_a"', 'mode = "push"',
-    'mac = "02:00:00:00:00:aa"', 'timezone = "Europe/Paris"',
-  ].join('\n'));
+  await writeFile(
+    join(applianceDir, 'appliance.toml'),
+    [
+      `hub_url = ${JSON.stringify(hubUrl)}`,
+      'log_level = "info"',
+      '[setup]',
+      'host = "127.0.0.1"',
+      `port = ${appliancePort}`,
+      '[uplink]',
+      'window_seconds = 5',
+      'backoff_base_ms = 200',
+      'backoff_cap_ms = 1000',
+      '[[cameras]]',
+      'id = "gate"',
+      'name = "Gate"',
+      'vendor = "vendor_a"',
+      'mode = "pull"',
+      `host = ${JSON.stringify(cam.hostname)}`,
+      `port = ${cam.port}`,
+      'username = "admin"',
+      'password = "pw-rotation"',
+      `mac = ${JSON.stringify(camera.mac)}`,
+      'timezone = "Europe/Paris"',
+      'pollIntervalMs = 200',
+      'backoffBaseMs = 100',
+      'backoffCapMs = 1000',
+      '[[cameras]]',
+      'id = "entrance-push"',
+      'name = "Entrance"',
+      'vendor = "vendor_a"',
+      'mode = "push"',
+      'mac = "02:00:00:00:00:aa"',
+      'timezone = "Europe/Paris"',
+    ].join('\n'),
+  );
   const appliance = await startApplianceProcess({ env: { ALPR_DATA_DIR: applianceDir }, timeoutMs: 60_000 });
   t.teardown(traced('stop appliance', () => appliance.stop()));
   const pid = appliance.child.pid;
@@ -98,8 +127,11 @@ t.test('rotate: the appliance switches without restart, the old key is retired e
   const collectorId = answer.collector_id;
   mark('appliance claimed');
 
-  const keys = () => query<{ id: string; key_prefix: string; is_active: boolean; last_used_at: Date | null }>(
-    'SELECT id, key_prefix, is_active, last_used_at FROM api_keys WHERE collector_id = $1 ORDER BY created_at', [collectorId]);
+  const keys = () =>
+    query<{ id: string; key_prefix: string; is_active: boolean; last_used_at: Date | null }>(
+      'SELECT id, key_prefix, is_active, last_used_at FROM api_keys WHERE collector_id = $1 ORDER BY created_at',
+      [collectorId],
+    );
   const uploaded = async () => Number((await query<{ n: string }>('SELECT count(*)::text AS n FROM detections'))[0]?.n ?? 0);
   if (!pglite) {
     t.ok(await waitFor(async () => (await uploaded()) > 0, 60_000, 250), 'detections are arriving before the rotation');
@@ -110,7 +142,8 @@ t.test('rotate: the appliance switches without restart, the old key is retired e
   // The admin rotates (the CLI runs the same verb as POST /api/v1/collectors/{id}/rotate-key).
   if (pglite) await stopHub();
   const cli = await run(process.execPath, ['--import', 'tsx', join(root, 'hub/src/cli/main.ts'), 'collector', 'rotate-key', collectorId, '--json'], {
-    cwd: root, env: { ...process.env, ...env },
+    cwd: root,
+    env: { ...process.env, ...env },
   });
   if (pglite) hub = await startHubProcess({ env, timeoutMs: 120_000 });
   const rotated = JSON.parse(cli.stdout.trim().split('\n').pop() ?? '{}') as { new_key: string; new_key_id: string; old_key_expires_at: string };
@@ -132,7 +165,9 @@ t.test('rotate: the appliance switches without restart, the old key is retired e
   mark('old key deactivated');
   t.ok(switched, 'the old key was deactivated well before its grace period (24 h) ended');
   const [ack] = await query<{ status: string; ack_status: string; ack_detail: string }>(
-    "SELECT status, ack_status, ack_detail FROM commands WHERE collector_id = $1 AND type = 'rotate_key'", [collectorId]);
+    "SELECT status, ack_status, ack_detail FROM commands WHERE collector_id = $1 AND type = 'rotate_key'",
+    [collectorId],
+  );
   t.match(ack, { status: 'acknowledged', ack_status: 'success', ack_detail: /heartbeat on it accepted/ });
   const newKeyRow = (await keys()).find((k) => k.id === rotated.new_key_id);
   t.ok(newKeyRow?.last_used_at, 'the hub shows the new key in use');
@@ -140,8 +175,15 @@ t.test('rotate: the appliance switches without restart, the old key is retired e
 
   // A second camera that only starts now: its reads can only travel on the new key.
   const pusher = await startVendorACamera({
-    mode: 'push', pushUrl: `http://127.0.0.1:${appliancePort}/api/v1/ingest/auto`, mac: '02:00:00:00:00:aa', ratePerSecond: 10, count: 20, seed: 42,
-    pushFormat: 'multipart', pushRetries: 10, pushRetryDelayMs: 200,
+    mode: 'push',
+    pushUrl: `http://127.0.0.1:${appliancePort}/api/v1/ingest/auto`,
+    mac: '02:00:00:00:00:aa',
+    ratePerSecond: 10,
+    count: 20,
+    seed: 42,
+    pushFormat: 'multipart',
+    pushRetries: 10,
+    pushRetryDelayMs: 200,
   });
   t.teardown(traced('close pusher', () => pusher.close()));
   await Promise.all([camera.idle(), pusher.idle()]);
@@ -150,22 +192,26 @@ t.test('rotate: the appliance switches without restart, the old key is retired e
   const afterRotation = expectedSightings(pusher.delivered);
   let expected = expectedSightings([...camera.delivered, ...pusher.delivered]);
   let rows: HubRow[] = [];
-  const caughtUp = await waitFor(async () => {
-    // The pull camera hands out its last reads only when the appliance next polls: until
-    // then `delivered` lacks reads the hub may already hold.
-    if (camera.delivered.length < camera.produced.length) return false;
-    expected = expectedSightings([...camera.delivered, ...pusher.delivered]);
-    if (pglite) {
-      // No reading the hub while it runs: every delivered read seen by the appliance first.
-      if (unseenReads(applianceDir, readIds([...camera.delivered, ...pusher.delivered])).length > 0) return false;
-    } else {
-      rows = await query<HubRow>('SELECT detection_id, plate_number, crop_image_hash, full_image_hash FROM detections');
-      if (rows.length < expected.size) return false;
-    }
-    const status = await request(`http://127.0.0.1:${appliancePort}/api/v1/status`);
-    const s = (await status.body.json()) as { buffer: { states: Record<string, number> } };
-    return (s.buffer.states['pending'] ?? 0) + (s.buffer.states['in_flight'] ?? 0) === 0;
-  }, 120_000, 500);
+  const caughtUp = await waitFor(
+    async () => {
+      // The pull camera hands out its last reads only when the appliance next polls: until
+      // then `delivered` lacks reads the hub may already hold.
+      if (camera.delivered.length < camera.produced.length) return false;
+      expected = expectedSightings([...camera.delivered, ...pusher.delivered]);
+      if (pglite) {
+        // No reading the hub while it runs: every delivered read seen by the appliance first.
+        if (unseenReads(applianceDir, readIds([...camera.delivered, ...pusher.delivered])).length > 0) return false;
+      } else {
+        rows = await query<HubRow>('SELECT detection_id, plate_number, crop_image_hash, full_image_hash FROM detections');
+        if (rows.length < expected.size) return false;
+      }
+      const status = await request(`http://127.0.0.1:${appliancePort}/api/v1/status`);
+      const s = (await status.body.json()) as { buffer: { states: Record<string, number> } };
+      return (s.buffer.states['pending'] ?? 0) + (s.buffer.states['in_flight'] ?? 0) === 0;
+    },
+    120_000,
+    500,
+  );
   if (pglite) {
     await stopHub();
     rows = await query<HubRow>('SELECT detection_id, plate_number, crop_image_hash, full_image_hash FROM detections');
@@ -173,7 +219,10 @@ t.test('rotate: the appliance switches without restart, the old key is retired e
   mark(`hub holds ${rows.length} detections`);
   t.ok(caughtUp, `hub holds ${rows.length} of ${expected.size} sightings, appliance buffer empty`);
   const arrivedAfter = rows.filter((r) => afterRotation.has(r.plate_number)).length;
-  t.ok(afterRotation.size > 0 && arrivedAfter === afterRotation.size, `uploads continued on the new key: ${arrivedAfter} of ${afterRotation.size} post-rotation sightings stored`);
+  t.ok(
+    afterRotation.size > 0 && arrivedAfter === afterRotation.size,
+    `uploads continued on the new key: ${arrivedAfter} of ${afterRotation.size} post-rotation sightings stored`,
+  );
   t.same(compareWithHub(expected, rows), [], 'every plate exactly once, images intact');
 
   t.equal(appliance.child.pid, pid, 'same appliance process: switched without a restart');

@@ -12,10 +12,14 @@ const run = promisify(execFile);
 const root = join(import.meta.dirname, '..', '..');
 
 export async function createUserWithCli(env: Record<string, string>, email: string, role: 'admin' | 'operator' | 'viewer', password: string): Promise<void> {
-  const child = run(process.execPath, ['--import', 'tsx', join(root, 'hub/src/cli/main.ts'), 'user', 'create', '--email', email, '--role', role, '--password-stdin'], {
-    cwd: root,
-    env: { ...process.env, ...env },
-  });
+  const child = run(
+    process.execPath,
+    ['--import', 'tsx', join(root, 'hub/src/cli/main.ts'), 'user', 'create', '--email', email, '--role', role, '--password-stdin'],
+    {
+      cwd: root,
+      env: { ...process.env, ...env },
+    },
+  );
   child.child.stdin?.end(password);
   await child;
 }

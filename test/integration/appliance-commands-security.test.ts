@@ -36,7 +36,9 @@ t.test('a command signed with another key is refused, acked failed, and reported
     forger.secretKey,
   );
   // Straight into the hub's queue, as an attacker with database access (or a MITM) would.
-  await hub.ctx.db.db.insert(commands).values({ id: forged.id, collectorId, type: 'wipe', payload: {}, signature: forged.signature, status: 'pending', createdAt: hub.ctx.clock.now() });
+  await hub.ctx.db.db
+    .insert(commands)
+    .values({ id: forged.id, collectorId, type: 'wipe', payload: {}, signature: forged.signature, status: 'pending', createdAt: hub.ctx.clock.now() });
 
   await beat();
   t.equal(fake.stopped, 0, 'not wiped');
@@ -47,7 +49,7 @@ t.test('a command signed with another key is refused, acked failed, and reported
   t.match(row?.lastHeartbeat, { errors: [`command ${forged.id} refused: signature invalid`] }, 'reported in the next heartbeat');
 });
 
-t.test('another collector\'s command, an unsigned one, and garbage are refused by the runner', async (t) => {
+t.test("another collector's command, an unsigned one, and garbage are refused by the runner", async (t) => {
   const claimed = await claimOverHttp(t, hub);
   const fake = fakeAppliance(claimed, 1);
   const { runner } = startTestHeartbeat(t, hub, claimed, fake);
@@ -59,7 +61,10 @@ t.test('another collector\'s command, an unsigned one, and garbage are refused b
   t.match(await runner.handle(unsigned), { kind: 'ack', ack: { status: 'failed', detail: 'signature invalid' } });
   t.match(await runner.handle({ type: 'wipe' }), { kind: 'refused', reason: 'command refused: malformed' });
   t.equal(fake.stopped, 0, 'nothing ran');
-  const genuine = signCommand({ ...base, id: randomUUID(), collector_id: claimed.enrollment.collector_id, type: 'config_update', payload: { config: {}, config_version: 2 } }, hubKey.secretKey);
+  const genuine = signCommand(
+    { ...base, id: randomUUID(), collector_id: claimed.enrollment.collector_id, type: 'config_update', payload: { config: {}, config_version: 2 } },
+    hubKey.secretKey,
+  );
   t.match(await runner.handle(genuine), { kind: 'ack', ack: { status: 'success' } }, 'the same key and id verify when genuine');
 });
 
@@ -116,7 +121,10 @@ t.test('wipe: stop, securely delete, ack, restart unclaimed; no key or password 
   }
   const overwritten = await readFile(inode);
   t.equal(overwritten.length, sizeBefore);
-  t.ok(overwritten.every((b) => b === 0), 'the file contents were overwritten (zeros last) before the unlink');
+  t.ok(
+    overwritten.every((b) => b === 0),
+    'the file contents were overwritten (zeros last) before the unlink',
+  );
   t.equal(await loadApiKey({ dataDir: claimed.dataDir, identity: fixedIdentity(claimed.serial) }, undefined), undefined, 'unclaimed');
 
   const before = heartbeat.state().commandsAcknowledged;

@@ -31,7 +31,10 @@ const camera = (claimed: ClaimedAppliance, host: string) => ({
 });
 
 async function commandRow(id: string | null) {
-  const [row] = await hub.ctx.db.db.select().from(commands).where(eq(commands.id, id ?? ''));
+  const [row] = await hub.ctx.db.db
+    .select()
+    .from(commands)
+    .where(eq(commands.id, id ?? ''));
   return row;
 }
 
@@ -39,12 +42,19 @@ t.test('heartbeat delivers a config_update: applied with sealed credentials, ack
   const claimed = await claimOverHttp(t, hub, { heartbeat_interval_seconds: 60 });
   const fake = fakeAppliance(claimed, 1);
   const { runner, heartbeat, timers, beat } = appliance(t, claimed, fake);
-  const { commandId } = await updateConfig(hub.ctx, SYSTEM_ACTOR, claimed.enrollment.collector_id, { heartbeat_interval_seconds: 30, cameras: [camera(claimed, '10.0.0.5')] });
+  const { commandId } = await updateConfig(hub.ctx, SYSTEM_ACTOR, claimed.enrollment.collector_id, {
+    heartbeat_interval_seconds: 30,
+    cameras: [camera(claimed, '10.0.0.5')],
+  });
 
   await beat();
   t.equal(fake.applied.length, 1, 'applied once');
   t.match(fake.applied[0]?.cameras[0], { id: 'cam-1', host: '10.0.0.5', username: 'admin', password: PASSWORD }, 'credentials opened in memory');
-  t.match(await commandRow(commandId), { status: 'acknowledged', ackStatus: 'success', ackDetail: 'applied config_version 2' }, 'the hub shows it acknowledged');
+  t.match(
+    await commandRow(commandId),
+    { status: 'acknowledged', ackStatus: 'success', ackDetail: 'applied config_version 2' },
+    'the hub shows it acknowledged',
+  );
   t.equal(runner.configVersion(), 2);
   const onDisk = await readFile(claimed.centralConfigFile, 'utf8');
   t.notOk(onDisk.includes(PASSWORD), 'the central layer on disk keeps the credentials sealed');
@@ -75,13 +85,20 @@ t.test('a config_update that takes a camera OFFLINE is rolled back; an invalid o
   t.equal(row?.ackStatus, 'rolled_back');
   t.match(row?.ackDetail, /^config_version 3 rolled back to 2: camera cam-1 went OFFLINE \(connect ENOTFOUND\)/);
   t.match(await readCentralLayer(claimed.centralConfigFile), { configVersion: 2, config: { cameras: [{ host: '10.0.0.5' }] } }, 'previous layer restored');
-  t.same(fake.applied.map((c) => c.cameras[0]?.host), ['10.0.0.5', 'broken.invalid', '10.0.0.5'], 'previous configuration re-applied');
+  t.same(
+    fake.applied.map((c) => c.cameras[0]?.host),
+    ['10.0.0.5', 'broken.invalid', '10.0.0.5'],
+    'previous configuration re-applied',
+  );
   t.equal(fake.cameras.get('cam-1'), 'ONLINE');
   t.equal(runner.configVersion(), 2, 'still reports the version it runs');
 
   const invalid = await updateConfig(hub.ctx, SYSTEM_ACTOR, collectorId, { cameras: [{ id: 'no spaces allowed', vendor: 'vendor_a', mode: 'pull' }] });
   await beat();
-  t.match(await commandRow(invalid.commandId), { ackStatus: 'failed', ackDetail: /^invalid configuration, not applied: invalid configuration at cameras\.0\.id/ });
+  t.match(await commandRow(invalid.commandId), {
+    ackStatus: 'failed',
+    ackDetail: /^invalid configuration, not applied: invalid configuration at cameras\.0\.id/,
+  });
   t.equal(fake.applied.length, 3, 'never applied');
   t.match(await readCentralLayer(claimed.centralConfigFile), { configVersion: 2 }, 'layer untouched');
 
@@ -127,6 +144,8 @@ t.test('the credentials of a claimed appliance do not open on another device', a
   const other = await mkdtemp(join(tmpdir(), 'alpr-other-device-'));
   t.teardown(() => rm(other, { recursive: true, force: true }));
   await cp(claimed.dataDir, other, { recursive: true });
-  t.match((await loadEnrollment({ dataDir: claimed.dataDir, identity: fixedIdentity(claimed.serial) })).enrollment, { collector_id: claimed.enrollment.collector_id });
+  t.match((await loadEnrollment({ dataDir: claimed.dataDir, identity: fixedIdentity(claimed.serial) })).enrollment, {
+    collector_id: claimed.enrollment.collector_id,
+  });
   await t.rejects(loadEnrollment({ dataDir: other, identity: fixedIdentity('serial:another-board') }), { code: 'device_mismatch' });
 });

@@ -22,7 +22,10 @@ import { claimOverHttp, fakeAppliance, startTestHeartbeat, startTestHub } from '
 const hub = await startTestHub(t);
 
 async function commandRow(id: string | null) {
-  const [row] = await hub.ctx.db.db.select().from(commands).where(eq(commands.id, id ?? ''));
+  const [row] = await hub.ctx.db.db
+    .select()
+    .from(commands)
+    .where(eq(commands.id, id ?? ''));
   return row;
 }
 
@@ -47,9 +50,16 @@ t.test('rotate: switch without restart, heartbeat on the new key, ack on it, old
   t.match(row, { status: 'acknowledged', ackStatus: 'success', ackDetail: /heartbeat on it accepted/ });
 
   const keys = await listKeys(hub.ctx, collectorId);
-  t.match(keys.find((k) => k.id === rotated.new_key_id), { status: 'active' });
+  t.match(
+    keys.find((k) => k.id === rotated.new_key_id),
+    { status: 'active' },
+  );
   t.ok(keys.find((k) => k.id === rotated.new_key_id)?.lastUsedAt, 'the hub shows the new key in use');
-  t.match(keys.find((k) => k.prefix === oldKey.slice(0, 10)), { status: 'inactive' }, 'old key off before its 24 h grace ended');
+  t.match(
+    keys.find((k) => k.prefix === oldKey.slice(0, 10)),
+    { status: 'inactive' },
+    'old key off before its 24 h grace ended',
+  );
   await t.rejects(authenticateCollector(hub.ctx, oldKey, null), { code: 'unauthorized' });
 
   await beat();
@@ -57,7 +67,10 @@ t.test('rotate: switch without restart, heartbeat on the new key, ack on it, old
   t.equal(heartbeat.state().commandsAcknowledged, 1, 'the command ran and was acknowledged once');
 
   // A process restart that lost track of the ack: the same command again is a no-op success.
-  await hub.ctx.db.db.update(commands).set({ status: 'delivered', ackStatus: null, acknowledgedAt: null }).where(eq(commands.id, rotated.command_id ?? ''));
+  await hub.ctx.db.db
+    .update(commands)
+    .set({ status: 'delivered', ackStatus: null, acknowledgedAt: null })
+    .where(eq(commands.id, rotated.command_id ?? ''));
   const fresh = fakeAppliance(claimed, 1);
   fresh.apiKey = rotated.new_key;
   const again = startTestHeartbeat(t, hub, claimed, fresh);
@@ -72,7 +85,10 @@ t.test('a key sealed for another device is refused: acked failed, the old key st
   const { beat } = startTestHeartbeat(t, hub, claimed, fake);
   const collectorId = claimed.enrollment.collector_id;
   // The hub holds another device's public key (a re-imaged box that kept the old enrollment).
-  await hub.ctx.db.db.update(collectors).set({ publicKey: Buffer.from(generateDeviceKeyPair().publicKey, 'base64') }).where(eq(collectors.id, collectorId));
+  await hub.ctx.db.db
+    .update(collectors)
+    .set({ publicKey: Buffer.from(generateDeviceKeyPair().publicKey, 'base64') })
+    .where(eq(collectors.id, collectorId));
   const rotated = await rotateKey(hub.ctx, SYSTEM_ACTOR, { collectorId });
   await beat();
   t.equal(fake.apiKey, claimed.enrollment.api_key, 'still the old key');

@@ -62,9 +62,25 @@ async function until(check: () => Promise<boolean> | boolean, timeoutMs = 30_000
 }
 
 /** A vendor_a ANPR alert as the camera posts it, from a chosen local address. */
-function pushAlert(base: string, plate: string, headers: Record<string, string> = {}, localAddress = '127.0.0.1', query = ''): Promise<{ status: number; body: string }> {
+function pushAlert(
+  base: string,
+  plate: string,
+  headers: Record<string, string> = {},
+  localAddress = '127.0.0.1',
+  query = '',
+): Promise<{ status: number; body: string }> {
   const xml = alertXml(
-    { seq: 0, plate, unknown: false, timeMs: Date.now() - 60_000, confidence: 90, direction: 'forward', vehicleType: 'car', color: 'white', brandCode: 0 } as never,
+    {
+      seq: 0,
+      plate,
+      unknown: false,
+      timeMs: Date.now() - 60_000,
+      confidence: 90,
+      direction: 'forward',
+      vehicleType: 'car',
+      color: 'white',
+      brandCode: 0,
+    } as never,
     { uuid: `uuid-${plate}`, mac: PUSH_MAC, channelId: 1, timezone: 'UTC', activePostCount: 1, namespace: NAMESPACES[0], pictures: [] },
   );
   const url = new URL(`/api/v1/ingest/vendor_a${query}`, base);
@@ -116,12 +132,25 @@ t.test('a backlog in the real buffer drains to the real hub: each detection once
   const left = (): number => (appliance.buffer()?.sqlite.prepare('SELECT count(*) AS n FROM detections').get() as { n: number }).n;
   t.ok(await until(() => left() === 0), 'the buffer let go of every acknowledged row');
   t.ok((appliance.pipeline()?.uplink?.state().totals.batches ?? 0) >= 3, 'in batches of at most 50');
-  t.same(lines.filter((l) => l.level >= 40), [], 'a clean drain logs no warning or error (the first pass once failed: key read before the pipeline existed)');
+  t.same(
+    lines.filter((l) => l.level >= 40),
+    [],
+    'a clean drain logs no warning or error (the first pass once failed: key read before the pipeline existed)',
+  );
   t.equal(appliance.pipeline()?.uplink?.state().consecutiveFailures, 0);
 });
 
 t.test('a pull camera runner feeds the real buffer; a read the hub refuses goes to the dead letters with its reason', async (t) => {
-  const camera = await startVendorACamera({ username: 'admin', password: 'cam-Pa55', ratePerSecond: 0, oldCopyRate: 0, unknownRate: 0, seed: 7, cropBytes: 300, sceneBytes: 300 });
+  const camera = await startVendorACamera({
+    username: 'admin',
+    password: 'cam-Pa55',
+    ratePerSecond: 0,
+    oldCopyRate: 0,
+    unknownRate: 0,
+    seed: 7,
+    cropBytes: 300,
+    sceneBytes: 300,
+  });
   t.teardown(() => camera.close());
   const claimed = await claimOverHttp(t, hub);
   // One read stamped three days ahead: the hub refuses it (more than 24 h ahead of its clock).
@@ -134,8 +163,14 @@ t.test('a pull camera runner feeds the real buffer; a read the hub refuses goes 
   t.ok(await until(() => appliance.pipeline()?.runners.statuses()[0]?.state === 'ONLINE'), 'the runner is online');
   camera.addReads(3);
   t.ok(await until(async () => (await hubRows(hub, claimed.enrollment.collector_id)).length === 3, 120_000), 'the three reads reach the hub');
-  const cams = await hub.ctx.db.sql<{ camera_id: string }>('SELECT DISTINCT camera_id FROM detections WHERE collector_id = $1', [claimed.enrollment.collector_id]);
-  t.same(cams.map((c) => c.camera_id), ['gate'], 'under the configured camera id');
+  const cams = await hub.ctx.db.sql<{ camera_id: string }>('SELECT DISTINCT camera_id FROM detections WHERE collector_id = $1', [
+    claimed.enrollment.collector_id,
+  ]);
+  t.same(
+    cams.map((c) => c.camera_id),
+    ['gate'],
+    'under the configured camera id',
+  );
   t.ok(await until(() => (appliance.pipeline()?.uplink?.state().totals.rejected ?? 0) === 1), 'the refused read is counted');
   const dead = appliance.buffer()?.sqlite.prepare('SELECT detection_id, reason FROM rejected').all() as { detection_id: string; reason: string }[];
   t.equal(dead.length, 1);
@@ -166,8 +201,14 @@ t.test('a push through port 8080 is stored, uploaded and counted for the disk fo
   t.equal(byQuery.status, 200, 'secret in the URL: accepted');
 
   t.ok(await until(async () => (await hubRows(hub, claimed.enrollment.collector_id)).length === 2), 'both reach the hub');
-  const plates = await hub.ctx.db.sql<{ plate_number: string }>('SELECT plate_number FROM detections WHERE collector_id = $1 ORDER BY plate_number', [claimed.enrollment.collector_id]);
-  t.same(plates.map((p) => p.plate_number), ['GOOD01', 'GOOD02'], 'refused pushes never reached the buffer or the hub');
+  const plates = await hub.ctx.db.sql<{ plate_number: string }>('SELECT plate_number FROM detections WHERE collector_id = $1 ORDER BY plate_number', [
+    claimed.enrollment.collector_id,
+  ]);
+  t.same(
+    plates.map((p) => p.plate_number),
+    ['GOOD01', 'GOOD02'],
+    'refused pushes never reached the buffer or the hub',
+  );
 
   const status = (await (await fetch(`${base}/api/v1/status`)).json()) as { enrollment: unknown; disk: { cap_source: string; cap_bytes: number } };
   t.match(status.enrollment, { state: 'claimed', collector_id: claimed.enrollment.collector_id });
@@ -267,7 +308,14 @@ t.test('on the device the log is a capped file under the data folder, and a remo
     restarted = true;
   });
   t.ok(await until(() => restarted), 'wiped and restarted');
-  t.equal(await stat(join(claimed.dataDir, 'logs')).then(() => 'present', () => 'gone'), 'gone', 'the log folder is deleted');
+  t.equal(
+    await stat(join(claimed.dataDir, 'logs')).then(
+      () => 'present',
+      () => 'gone',
+    ),
+    'gone',
+    'the log folder is deleted',
+  );
   t.same(await readdir(claimed.dataDir), ['appliance.toml'], 'only the installation settings stay');
 });
 
@@ -277,19 +325,42 @@ t.test('a push camera 8 years ahead: stored with corrected times and accepted by
   const toml = `[uplink]\nwindow_seconds = 5\n\n[[cameras]]\nid = "ahead"\nvendor = "vendor_a"\nmode = "push"\nhost = "127.0.0.1"\nmac = "${mac}"\ntimezone = "UTC"\n`;
   const { base } = await startAppliance(t, claimed, toml);
   const camera = await startVendorACamera({
-    mode: 'push', pushUrl: `${base}/api/v1/ingest/vendor_a`, mac, timezone: 'UTC', ratePerSecond: 10, count: 8, seed: 21,
-    unknownRate: 0, repeatRate: 0, cropBytes: 300, sceneBytes: 300, pushFormat: 'xml', clockOffsetMs: 8 * 365.25 * 86_400_000,
+    mode: 'push',
+    pushUrl: `${base}/api/v1/ingest/vendor_a`,
+    mac,
+    timezone: 'UTC',
+    ratePerSecond: 10,
+    count: 8,
+    seed: 21,
+    unknownRate: 0,
+    repeatRate: 0,
+    cropBytes: 300,
+    sceneBytes: 300,
+    pushFormat: 'xml',
+    clockOffsetMs: 8 * 365.25 * 86_400_000,
   });
   t.teardown(() => camera.close());
   await camera.idle();
   t.equal(camera.delivered.length, 8, 'the appliance took every push');
   t.ok(await until(async () => (await hubRows(hub, claimed.enrollment.collector_id)).length === 8), 'all eight reach the hub (none refused as far-future)');
-  const rows = await hub.ctx.db.sql<{ detection_id: string; captured_at: Date }>('SELECT detection_id, captured_at FROM detections WHERE collector_id = $1', [claimed.enrollment.collector_id]);
-  const worst = Math.max(...rows.map((r) => Math.abs(new Date(r.captured_at).getTime() - (camera.delivered.find((d) => d.detectionId === r.detection_id)?.trueTimeMs ?? NaN))));
+  const rows = await hub.ctx.db.sql<{ detection_id: string; captured_at: Date }>('SELECT detection_id, captured_at FROM detections WHERE collector_id = $1', [
+    claimed.enrollment.collector_id,
+  ]);
+  const worst = Math.max(
+    ...rows.map((r) => Math.abs(new Date(r.captured_at).getTime() - (camera.delivered.find((d) => d.detectionId === r.detection_id)?.trueTimeMs ?? NaN))),
+  );
   t.ok(worst < 2_000, `capture times within 2 s of true (worst ${worst} ms)`);
-  const kept = await hub.ctx.db.sql<{ captured_at: Date; attributes: { camera_time?: string } | null }>('SELECT captured_at, attributes FROM detections WHERE collector_id = $1', [claimed.enrollment.collector_id]);
-  t.ok(kept.every((r) => Math.abs(Date.parse(r.attributes?.camera_time ?? '') - new Date(r.captured_at).getTime() - 8 * 365.25 * 86_400_000) < 2_000), 'the camera\'s own time travels with each read (attributes.camera_time)');
-  const status = (await (await fetch(`${base}/api/v1/status`)).json()) as { cameras: Array<{ id: string; clock: { offsetMs: number; warnings: string[] } | null; counters: { timesCorrected: number } }> };
+  const kept = await hub.ctx.db.sql<{ captured_at: Date; attributes: { camera_time?: string } | null }>(
+    'SELECT captured_at, attributes FROM detections WHERE collector_id = $1',
+    [claimed.enrollment.collector_id],
+  );
+  t.ok(
+    kept.every((r) => Math.abs(Date.parse(r.attributes?.camera_time ?? '') - new Date(r.captured_at).getTime() - 8 * 365.25 * 86_400_000) < 2_000),
+    "the camera's own time travels with each read (attributes.camera_time)",
+  );
+  const status = (await (await fetch(`${base}/api/v1/status`)).json()) as {
+    cameras: Array<{ id: string; clock: { offsetMs: number; warnings: string[] } | null; counters: { timesCorrected: number } }>;
+  };
   const ahead = status.cameras.find((c) => c.id === 'ahead');
   t.match(ahead?.clock?.warnings.join(' '), /8 years ahead/);
   t.equal(ahead?.counters.timesCorrected, 8);

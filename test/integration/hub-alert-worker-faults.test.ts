@@ -21,64 +21,64 @@ if (db.kind !== 'postgres' || !db.url) {
 } else {
   const url = db.url;
   await t.test(`${CYCLES} SIGKILLs of the worker process with plates flowing`, async (t) => {
-  const hub = await startTestHub({ db });
-  t.teardown(() => hub.close());
-  const ctx = { db, clock: systemClock, log: createLog('silent') };
-  const actor = { userId: await someUser(hub.deps), ip: null, userAgent: null };
-  const watched = Array.from({ length: 40 }, (_, i) => `WK${String(i).padStart(3, '0')}X`);
-  const { listA: first, listB: second } = await twoOverlappingWatchlists(ctx, actor, watched);
+    const hub = await startTestHub({ db });
+    t.teardown(() => hub.close());
+    const ctx = { db, clock: systemClock, log: createLog('silent') };
+    const actor = { userId: await someUser(hub.deps), ip: null, userAgent: null };
+    const watched = Array.from({ length: 40 }, (_, i) => `WK${String(i).padStart(3, '0')}X`);
+    const { listA: first, listB: second } = await twoOverlappingWatchlists(ctx, actor, watched);
 
-  // Plates keep coming for the whole run: a third watched, a sixth on both lists.
-  let uploading = true;
-  let sent = 0;
-  let n = 0;
-  const uploader = (async () => {
-    while (uploading) {
-      const plates = Array.from({ length: 20 }, () => {
-        n += 1;
-        return n % 3 === 0 ? (watched[n % watched.length] as string) : `UN${String(n).padStart(5, '0')}`;
-      });
-      await uploadPlates(hub, plates);
-      sent += plates.length;
-      await sleep(40);
-    }
-  })();
+    // Plates keep coming for the whole run: a third watched, a sixth on both lists.
+    let uploading = true;
+    let sent = 0;
+    let n = 0;
+    const uploader = (async () => {
+      while (uploading) {
+        const plates = Array.from({ length: 20 }, () => {
+          n += 1;
+          return n % 3 === 0 ? (watched[n % watched.length] as string) : `UN${String(n).padStart(5, '0')}`;
+        });
+        await uploadPlates(hub, plates);
+        sent += plates.length;
+        await sleep(40);
+      }
+    })();
 
-  const env = { DATABASE_URL: url, HUB_LOG_LEVEL: 'warn', HUB_ALERT_LOCK_TIMEOUT_SECONDS: '2' };
-  await killWorkerRepeatedly(env, CYCLES, 150, 900);
-  uploading = false;
-  await uploader;
-  const open = await drainWithWorker(db, env, `SELECT count(*)::int AS open FROM alert_queue WHERE status IN ('pending', 'processing')`, 60_000);
-  t.equal(open, 0, `the queue drained after ${CYCLES} SIGKILLs (${sent} detections)`);
+    const env = { DATABASE_URL: url, HUB_LOG_LEVEL: 'warn', HUB_ALERT_LOCK_TIMEOUT_SECONDS: '2' };
+    await killWorkerRepeatedly(env, CYCLES, 150, 900);
+    uploading = false;
+    await uploader;
+    const open = await drainWithWorker(db, env, `SELECT count(*)::int AS open FROM alert_queue WHERE status IN ('pending', 'processing')`, 60_000);
+    t.equal(open, 0, `the queue drained after ${CYCLES} SIGKILLs (${sent} detections)`);
 
-  const [queue] = await db.sql<{ complete: number; failed: number; total: number; retried: number }>(
-    `SELECT count(*) FILTER (WHERE status = 'complete')::int AS complete, count(*) FILTER (WHERE status = 'failed')::int AS failed,
+    const [queue] = await db.sql<{ complete: number; failed: number; total: number; retried: number }>(
+      `SELECT count(*) FILTER (WHERE status = 'complete')::int AS complete, count(*) FILTER (WHERE status = 'failed')::int AS failed,
             count(*)::int AS total, count(*) FILTER (WHERE attempts > 1)::int AS retried FROM alert_queue`,
-  );
-  t.equal(queue?.total, sent, 'one queue item per stored detection');
-  t.equal(queue?.complete, sent, 'every item complete');
-  t.equal(queue?.failed, 0, 'none failed');
-  t.comment(`${queue?.retried} items were claimed by a killed worker and handed out again`);
+    );
+    t.equal(queue?.total, sent, 'one queue item per stored detection');
+    t.equal(queue?.complete, sent, 'every item complete');
+    t.equal(queue?.failed, 0, 'none failed');
+    t.comment(`${queue?.retried} items were claimed by a killed worker and handed out again`);
 
-  const expected = await db.sql<{ detection_pk: string; plate: string }>(
-    `SELECT k.detection_pk, d.plate_normalized AS plate FROM detection_keys k JOIN detections d ON d.id = k.detection_pk AND d.captured_at = k.captured_at`,
-  );
-  const alerts = await db.sql<{ detection_id: string; watchlist_id: string }>('SELECT detection_id, watchlist_id FROM alerts');
-  const got = new Map<string, number>();
-  for (const a of alerts) got.set(`${a.detection_id}/${a.watchlist_id}`, (got.get(`${a.detection_id}/${a.watchlist_id}`) ?? 0) + 1);
-  const want = new Set<string>();
-  for (const d of expected) {
-    const i = watched.indexOf(d.plate);
-    if (i < 0) continue;
-    want.add(`${d.detection_pk}/${first.id}`);
-    if (i < 10) want.add(`${d.detection_pk}/${second.id}`);
-  }
-  const missing = [...want].filter((k) => !got.has(k));
-  const unexpected = [...got.keys()].filter((k) => !want.has(k));
-  const doubled = [...got.entries()].filter(([, count]) => count > 1);
-  t.ok(want.size > 50, `${want.size} alerts expected`);
-  t.same(missing, [], 'every matching detection has its alert');
-  t.same(unexpected, [], 'nothing else has one');
-  t.same(doubled, [], 'none twice');
+    const expected = await db.sql<{ detection_pk: string; plate: string }>(
+      `SELECT k.detection_pk, d.plate_normalized AS plate FROM detection_keys k JOIN detections d ON d.id = k.detection_pk AND d.captured_at = k.captured_at`,
+    );
+    const alerts = await db.sql<{ detection_id: string; watchlist_id: string }>('SELECT detection_id, watchlist_id FROM alerts');
+    const got = new Map<string, number>();
+    for (const a of alerts) got.set(`${a.detection_id}/${a.watchlist_id}`, (got.get(`${a.detection_id}/${a.watchlist_id}`) ?? 0) + 1);
+    const want = new Set<string>();
+    for (const d of expected) {
+      const i = watched.indexOf(d.plate);
+      if (i < 0) continue;
+      want.add(`${d.detection_pk}/${first.id}`);
+      if (i < 10) want.add(`${d.detection_pk}/${second.id}`);
+    }
+    const missing = [...want].filter((k) => !got.has(k));
+    const unexpected = [...got.keys()].filter((k) => !want.has(k));
+    const doubled = [...got.entries()].filter(([, count]) => count > 1);
+    t.ok(want.size > 50, `${want.size} alerts expected`);
+    t.same(missing, [], 'every matching detection has its alert');
+    t.same(unexpected, [], 'nothing else has one');
+    t.same(doubled, [], 'none twice');
   });
 }

@@ -40,11 +40,20 @@ if (db.kind !== 'postgres' || !db.url) {
     const watched = Array.from({ length: 30 }, (_, i) => `DF${String(i).padStart(3, '0')}Z`);
     const { listA, listB } = await twoOverlappingWatchlists(ctx, admin, watched);
     // Chats 3001 and 3002 follow list A, 3003 list B, 3004 list A but muted (gets nothing).
-    const people = [[3001, [listA.id]], [3002, [listA.id]], [3003, [listB.id]], [3004, [listA.id]]] as const;
+    const people = [
+      [3001, [listA.id]],
+      [3002, [listA.id]],
+      [3003, [listB.id]],
+      [3004, [listA.id]],
+    ] as const;
     for (const [chat, lists] of people) {
       const userId = await someUser(hub.deps);
       for (const list of lists) await subscribe(ctx, { userId, ip: null, userAgent: null }, list);
-      await db.sql(`INSERT INTO telegram_links (user_id, chat_id, muted_until) VALUES ($1, $2, $3)`, [userId, chat, chat === 3004 ? new Date(Date.now() + 86_400_000).toISOString() : null]);
+      await db.sql(`INSERT INTO telegram_links (user_id, chat_id, muted_until) VALUES ($1, $2, $3)`, [
+        userId,
+        chat,
+        chat === 3004 ? new Date(Date.now() + 86_400_000).toISOString() : null,
+      ]);
     }
 
     let uploading = true;
@@ -57,28 +66,42 @@ if (db.kind !== 'postgres' || !db.url) {
           return { detection: sampleDetection({ plate: { text, confidence: 0.9 } }), ...(n % 4 === 0 ? { plateCrop: jpegLike(1500) } : {}) };
         });
         const { body, contentType } = encodeBatch(entries);
-        const res = await fetch(`${hub.url}/api/v1/detections/batch`, { method: 'POST', headers: { 'x-api-key': hub.apiKey, 'content-type': contentType }, body: new Uint8Array(body) });
+        const res = await fetch(`${hub.url}/api/v1/detections/batch`, {
+          method: 'POST',
+          headers: { 'x-api-key': hub.apiKey, 'content-type': contentType },
+          body: new Uint8Array(body),
+        });
         if (res.status !== 201) throw new Error(`batch ${res.status}`);
         await sleep(250);
       }
     })();
 
     const env = {
-      DATABASE_URL: url, HUB_LOG_LEVEL: 'warn', HUB_DATA_DIR: dataDir, HUB_ALERT_LOCK_TIMEOUT_SECONDS: '2', HUB_PUBLIC_URL: 'https://hub.example.test',
-      HUB_TELEGRAM_BOT_TOKEN: sim.token, HUB_TELEGRAM_API_URL: sim.url, HUB_TELEGRAM_AGGREGATE_SECONDS: '0.5', HUB_TELEGRAM_COOLDOWN_SECONDS: '0',
+      DATABASE_URL: url,
+      HUB_LOG_LEVEL: 'warn',
+      HUB_DATA_DIR: dataDir,
+      HUB_ALERT_LOCK_TIMEOUT_SECONDS: '2',
+      HUB_PUBLIC_URL: 'https://hub.example.test',
+      HUB_TELEGRAM_BOT_TOKEN: sim.token,
+      HUB_TELEGRAM_API_URL: sim.url,
+      HUB_TELEGRAM_AGGREGATE_SECONDS: '0.5',
+      HUB_TELEGRAM_COOLDOWN_SECONDS: '0',
     };
     await killWorkerRepeatedly(env, CYCLES, 300, 1200);
     uploading = false;
     await uploader;
     const open = await drainWithWorker(
-      db, env,
+      db,
+      env,
       `SELECT ((SELECT count(*) FROM alert_queue WHERE status IN ('pending', 'processing')) + (SELECT count(*) FROM notification_queue WHERE status IN ('pending', 'processing')))::int AS open`,
       90_000,
     );
     t.equal(open, 0, 'both queues drained');
 
     // What each chat should have: every alert of a list it follows (3004 is muted).
-    const alerts = await db.sql<{ detection_id: string; name: string }>(`SELECT a.detection_id, w.name FROM alerts a JOIN watchlists w ON w.id = a.watchlist_id`);
+    const alerts = await db.sql<{ detection_id: string; name: string }>(
+      `SELECT a.detection_id, w.name FROM alerts a JOIN watchlists w ON w.id = a.watchlist_id`,
+    );
     const want = new Set<string>();
     for (const a of alerts) {
       if (a.name === 'Faults A') for (const chat of [3001, 3002]) want.add(`${chat}/${a.detection_id}/${a.name}`);
@@ -105,8 +128,20 @@ if (db.kind !== 'postgres' || !db.url) {
     );
     if (missing.length > 0) {
       const [chat, det] = (missing[0] as string).split('/');
-      t.comment(JSON.stringify(await db.sql(`SELECT q.status, q.attempts, q.last_error, q.message_id, m.state, m.method, m.alerts, m.platform_message_id FROM notification_queue q JOIN alerts a ON a.id = q.alert_id LEFT JOIN telegram_messages m ON m.id = q.message_id WHERE a.detection_id = $1 AND q.chat_id = $2`, [det, chat])));
-      const row = (await db.sql<{ platform_message_id: string }>(`SELECT m.platform_message_id FROM notification_queue q JOIN alerts a ON a.id = q.alert_id JOIN telegram_messages m ON m.id = q.message_id WHERE a.detection_id = $1 AND q.chat_id = $2`, [det, chat]))[0];
+      t.comment(
+        JSON.stringify(
+          await db.sql(
+            `SELECT q.status, q.attempts, q.last_error, q.message_id, m.state, m.method, m.alerts, m.platform_message_id FROM notification_queue q JOIN alerts a ON a.id = q.alert_id LEFT JOIN telegram_messages m ON m.id = q.message_id WHERE a.detection_id = $1 AND q.chat_id = $2`,
+            [det, chat],
+          ),
+        ),
+      );
+      const row = (
+        await db.sql<{ platform_message_id: string }>(
+          `SELECT m.platform_message_id FROM notification_queue q JOIN alerts a ON a.id = q.alert_id JOIN telegram_messages m ON m.id = q.message_id WHERE a.detection_id = $1 AND q.chat_id = $2`,
+          [det, chat],
+        )
+      )[0];
       t.comment(JSON.stringify(sim.sent.find((m) => String(m.messageId) === String(row?.platform_message_id))));
     }
     t.ok(want.size > 100, `${want.size} (alert, chat) deliveries expected from ${alerts.length} alerts`);
@@ -114,6 +149,8 @@ if (db.kind !== 'postgres' || !db.url) {
     t.same(unexpected, [], 'nothing reached a chat that should not have it (the muted one included)');
     t.equal(states?.failed, 0, 'no delivery failed');
     t.same(silent, [], 'every repeated alert said it may be a repeat');
-    t.comment(`duplicates: ${duplicates.length} of ${want.size} deliveries (goal 0); ${states?.unknown} messages were in flight when their worker died; ${sim.sent.length} messages, ${states?.suppressed} suppressed (muted)`);
+    t.comment(
+      `duplicates: ${duplicates.length} of ${want.size} deliveries (goal 0); ${states?.unknown} messages were in flight when their worker died; ${sim.sent.length} messages, ${states?.suppressed} suppressed (muted)`,
+    );
   });
 }

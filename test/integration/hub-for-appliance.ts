@@ -145,7 +145,13 @@ export function fakeAppliance(claimed: ClaimedAppliance, initialConfigVersion: n
 }
 
 /** The heartbeat loop of a claimed appliance with a fake rest-of-appliance; `beat` = one beat and its commands. */
-export function startTestHeartbeat(t: Test, hub: TestHub, claimed: ClaimedAppliance, fake: FakeAppliance, apiKey: () => string | undefined = () => fake.apiKey) {
+export function startTestHeartbeat(
+  t: Test,
+  hub: TestHub,
+  claimed: ClaimedAppliance,
+  fake: FakeAppliance,
+  apiKey: () => string | undefined = () => fake.apiKey,
+) {
   const runner = createCommandRunner(fake.deps);
   const timers = recordingTimers();
   const heartbeat = startHeartbeat({

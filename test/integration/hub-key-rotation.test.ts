@@ -22,7 +22,11 @@ const beatBody = { uptime_seconds: 5, queue_depth: 0, cameras_online: 1, config_
 
 const json = async (res: Response) => (await res.json()) as Record<string, unknown>;
 const asCollector = (apiKey: string, method: string, path: string, body: unknown) =>
-  ctx.app.request(path, { method, headers: { 'content-type': 'application/json', 'x-api-key': apiKey }, body: JSON.stringify(body) }, { incoming: { socket: { remoteAddress: '192.0.2.44' } } });
+  ctx.app.request(
+    path,
+    { method, headers: { 'content-type': 'application/json', 'x-api-key': apiKey }, body: JSON.stringify(body) },
+    { incoming: { socket: { remoteAddress: '192.0.2.44' } } },
+  );
 const keysOf = async (collectorId: string) =>
   (await json(await send(ctx, admin, 'GET', `/api/v1/admin/collectors/${collectorId}/keys`))).data as Record<string, unknown>[];
 
@@ -79,7 +83,11 @@ t.test('ack on the new key after a heartbeat with it deactivates the old key ear
   // The real sequence: heartbeat on the new key, then the ack on it.
   t.equal((await asCollector(newKey, 'POST', '/api/v1/heartbeat', beatBody)).status, 200);
   const listed = await keysOf(c.collectorId);
-  t.match(listed.find((k) => k.id === rotated.new_key_id), { status: 'active', last_used_ip: '192.0.2.44', last_used_at: ctx.clock.now().toISOString() }, 'the admin sees the new key in use');
+  t.match(
+    listed.find((k) => k.id === rotated.new_key_id),
+    { status: 'active', last_used_ip: '192.0.2.44', last_used_at: ctx.clock.now().toISOString() },
+    'the admin sees the new key in use',
+  );
   // That command is settled (`failed`): a repeated ack keeps the first answer. The admin
   // rotates again; this time the collector heartbeats and acks on the newest key.
   const r3 = await json(await send(ctx, admin, 'POST', `/api/v1/collectors/${c.collectorId}/rotate-key`, {}));
@@ -114,12 +122,18 @@ t.test('admin deactivates the old key: refused until the new key was used, then 
   t.equal(res.status, 200);
   t.match(await json(res), { key_prefix: c.apiKey.slice(0, 10), status: 'inactive', proven_by: { key_id: rotated.new_key_id } });
   t.equal((await asCollector(c.apiKey, 'POST', '/api/v1/heartbeat', beatBody)).status, 401);
-  t.match((await keysOf(c.collectorId)).find((k) => k.id === oldKey?.id), { status: 'inactive', revoked_at: null });
+  t.match(
+    (await keysOf(c.collectorId)).find((k) => k.id === oldKey?.id),
+    { status: 'inactive', revoked_at: null },
+  );
   t.equal((await send(ctx, admin, 'POST', path)).status, 409, 'twice is a conflict');
   t.equal((await send(ctx, admin, 'POST', '/api/v1/admin/keys/nonsense/deactivate')).status, 404);
 
   const operator = await ctx.session('operator');
   t.equal((await send(ctx, operator, 'POST', path)).status, 403, 'admins only');
   const audit = await auditRows(ctx, 'admin.key.deactivate', String(oldKey?.id));
-  t.same(audit.map((r) => r.detail['outcome']), ['failed', 'succeeded', 'failed']);
+  t.same(
+    audit.map((r) => r.detail['outcome']),
+    ['failed', 'succeeded', 'failed'],
+  );
 });

@@ -15,13 +15,20 @@ import { freePort } from '../e2e/hub-under-test.ts';
 
 const run = promisify(execFile);
 
-function post(port: number, ca: Buffer, tls: { minVersion: 'TLSv1.2' | 'TLSv1.3'; maxVersion: 'TLSv1.2' | 'TLSv1.3' }): Promise<{ status: number; protocol: string } | { error: string }> {
+function post(
+  port: number,
+  ca: Buffer,
+  tls: { minVersion: 'TLSv1.2' | 'TLSv1.3'; maxVersion: 'TLSv1.2' | 'TLSv1.3' },
+): Promise<{ status: number; protocol: string } | { error: string }> {
   return new Promise((resolve) => {
-    const req = httpsRequest({ host: '127.0.0.1', port, path: '/api/v1/heartbeat', method: 'POST', ca, ...tls, headers: { 'content-type': 'application/json' } }, (res) => {
-      const protocol = (res.socket as unknown as { getProtocol(): string }).getProtocol();
-      res.resume();
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, protocol }));
-    });
+    const req = httpsRequest(
+      { host: '127.0.0.1', port, path: '/api/v1/heartbeat', method: 'POST', ca, ...tls, headers: { 'content-type': 'application/json' } },
+      (res) => {
+        const protocol = (res.socket as unknown as { getProtocol(): string }).getProtocol();
+        res.resume();
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, protocol }));
+      },
+    );
     req.on('error', (err) => resolve({ error: err.message }));
     req.end('{}');
   });
@@ -32,11 +39,36 @@ t.test('the hub serves HTTPS with TLS 1.3 minimum when given a certificate and k
   t.teardown(() => rm(dir, { recursive: true, force: true }));
   const cert = join(dir, 'cert.pem');
   const key = join(dir, 'key.pem');
-  await run('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '1',
-    '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1', '-keyout', key, '-out', cert]);
+  await run('openssl', [
+    'req',
+    '-x509',
+    '-newkey',
+    'ec',
+    '-pkeyopt',
+    'ec_paramgen_curve:prime256v1',
+    '-nodes',
+    '-days',
+    '1',
+    '-subj',
+    '/CN=127.0.0.1',
+    '-addext',
+    'subjectAltName=IP:127.0.0.1',
+    '-keyout',
+    key,
+    '-out',
+    cert,
+  ]);
   const port = await freePort();
   const hub = await startHubProcess({
-    env: { DATABASE_URL: '', HUB_DATA_DIR: join(dir, 'hub'), HUB_HOST: '127.0.0.1', HUB_PORT: String(port), HUB_LOG_LEVEL: 'info', HUB_TLS_CERT_FILE: cert, HUB_TLS_KEY_FILE: key },
+    env: {
+      DATABASE_URL: '',
+      HUB_DATA_DIR: join(dir, 'hub'),
+      HUB_HOST: '127.0.0.1',
+      HUB_PORT: String(port),
+      HUB_LOG_LEVEL: 'info',
+      HUB_TLS_CERT_FILE: cert,
+      HUB_TLS_KEY_FILE: key,
+    },
     timeoutMs: 120_000,
   });
   t.teardown(() => hub.stop());
@@ -51,5 +83,8 @@ t.test('the hub serves HTTPS with TLS 1.3 minimum when given a certificate and k
 t.test('certificate and key go together', async (t) => {
   const { loadHubConfig } = await import('../../hub/src/config.ts');
   t.throws(() => loadHubConfig({ HUB_TLS_CERT_FILE: '/x/cert.pem' }), /go together/);
-  t.match(loadHubConfig({ HUB_TLS_CERT_FILE: '/c', HUB_TLS_KEY_FILE: '/k', HUB_PORT: '9443' }), { tls: { certFile: '/c', keyFile: '/k' }, publicUrl: 'https://127.0.0.1:9443' });
+  t.match(loadHubConfig({ HUB_TLS_CERT_FILE: '/c', HUB_TLS_KEY_FILE: '/k', HUB_PORT: '9443' }), {
+    tls: { certFile: '/c', keyFile: '/k' },
+    publicUrl: 'https://127.0.0.1:9443',
+  });
 });

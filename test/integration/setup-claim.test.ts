@@ -34,7 +34,14 @@ t.test('claim by form: enrollment stored, page becomes diagnostics, setup closed
   t.match(before, setup.serial, 'hardware id shown for the admin');
 
   // A camera added before the claim: its password must end up in the real vault.
-  const added = await postForm(setup.base, '/setup/cameras', { id: 'gate-1', vendor: 'vendor_a', mode: 'pull', host: '192.168.1.64', username: 'admin', password: 'pa55-word' });
+  const added = await postForm(setup.base, '/setup/cameras', {
+    id: 'gate-1',
+    vendor: 'vendor_a',
+    mode: 'pull',
+    host: '192.168.1.64',
+    username: 'admin',
+    password: 'pa55-word',
+  });
   t.equal(added.status, 303);
 
   // Typed as a person would: lower case, no hyphens. parseClaimCode makes it canonical.
@@ -64,7 +71,11 @@ t.test('claim by form: enrollment stored, page becomes diagnostics, setup closed
   t.notOk(after.includes('<form'), 'no form once claimed');
   t.notOk(after.includes('pa55-word'));
 
-  for (const [path, body] of [['/setup/claim', { claim_code: pending.claimCode }], ['/setup/provision', { provisioning_token: 'prov_x' }], ['/setup/cameras', { id: 'x' }]] as const) {
+  for (const [path, body] of [
+    ['/setup/claim', { claim_code: pending.claimCode }],
+    ['/setup/provision', { provisioning_token: 'prov_x' }],
+    ['/setup/cameras', { id: 'x' }],
+  ] as const) {
     const gone = await postJson(setup.base, path, body);
     t.equal(gone.status, 410, path);
     t.same(await gone.json(), GONE, path);

@@ -40,9 +40,7 @@ const buffer = appliance.buffer() ?? missing('buffer');
 
 /** Buffer rows and every file in the data folder (configuration, vault), by content. */
 async function fingerprint(): Promise<string> {
-  const rows = ['detections', 'rejected']
-    .map((table) => (buffer.sqlite.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n)
-    .join(',');
+  const rows = ['detections', 'rejected'].map((table) => (buffer.sqlite.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n).join(',');
   const hash = createHash('sha256');
   for (const name of (await readdir(dataDir)).sort()) {
     if (name.startsWith('buffer.sqlite')) continue;

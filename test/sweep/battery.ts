@@ -72,7 +72,14 @@ const OTHER_FIELDS: Record<string, unknown> = {
   last_upload_at: '2026-01-15T10:00:00.000Z',
   config: { cameras: [{ id: 'gate', vendor: 'vendor_a', host: '127.0.0.1' }], log_level: 'info' },
 };
-const ABSURD_DATES = ['9999-12-31T23:59:59.999Z', '+275760-09-13T00:00:00.000Z', '-271821-04-20T00:00:00Z', '0000-00-00T00:00:00Z', '2026-02-30T25:61:61Z', '1e309'];
+const ABSURD_DATES = [
+  '9999-12-31T23:59:59.999Z',
+  '+275760-09-13T00:00:00.000Z',
+  '-271821-04-20T00:00:00Z',
+  '0000-00-00T00:00:00Z',
+  '2026-02-30T25:61:61Z',
+  '1e309',
+];
 
 /**
  * Ids, cursors and dates the database would refuse or JavaScript cannot hold: one past the
@@ -111,20 +118,60 @@ const HOSTILE_QUERY_VALUES = [
  */
 export const QUERY_FIELDS: Record<string, Record<string, string>> = {
   '/api/v1/events/search': {
-    plate: 'AB123', plate_fuzzy: 'false', start_date: '2026-01-01T00:00:00Z', end_date: '2026-01-02T00:00:00Z',
-    collector_id: '00000000-0000-4000-8000-000000000000', min_confidence: '0.5', direction: 'entering', lat_min: '1', lat_max: '2',
-    lon_min: '1', lon_max: '2', page: '1', per_page: '10', sort: 'captured_at', order: 'desc', reason: 'sweep case',
+    plate: 'AB123',
+    plate_fuzzy: 'false',
+    start_date: '2026-01-01T00:00:00Z',
+    end_date: '2026-01-02T00:00:00Z',
+    collector_id: '00000000-0000-4000-8000-000000000000',
+    min_confidence: '0.5',
+    direction: 'entering',
+    lat_min: '1',
+    lat_max: '2',
+    lon_min: '1',
+    lon_max: '2',
+    page: '1',
+    per_page: '10',
+    sort: 'captured_at',
+    order: 'desc',
+    reason: 'sweep case',
   },
   '/api/v1/search': { plate: 'AB123', start_date: '2026-01-01T00:00:00Z', end_date: '2026-01-02T00:00:00Z', page: '2', reason: 'sweep case' },
   '/api/v1/detections/:id': { reason: 'sweep case' },
   '/api/v1/plates/autocomplete': { q: 'AB', limit: '5', reason: 'sweep case' },
   '/api/v1/investigations/plate-history': { plate: 'AB123', start_date: '2026-01-01T00:00:00Z', end_date: '2026-01-02T00:00:00Z', reason: 'sweep case' },
   '/api/v1/investigations/route': { plate: 'AB123', start_date: '2026-01-01T00:00:00Z', end_date: '2026-01-02T00:00:00Z', reason: 'sweep case' },
-  '/api/v1/investigations/convoy': { plate: 'AB123', start_date: '2026-01-01T00:00:00Z', end_date: '2026-01-02T00:00:00Z', window_minutes: '5', min_occasions: '2', reason: 'sweep case' },
-  '/api/v1/investigations/location-activity': { collector_id: '00000000-0000-4000-8000-000000000000', date: '2026-01-01', timezone: 'Europe/Amsterdam', reason: 'sweep case' },
-  '/api/v1/alerts': { since: '2026-01-01T00:00:00Z', cursor: '2026-01-01T00:00:00.000Z_1', limit: '10', state: 'new', watchlist_id: '00000000-0000-4000-8000-000000000000' },
+  '/api/v1/investigations/convoy': {
+    plate: 'AB123',
+    start_date: '2026-01-01T00:00:00Z',
+    end_date: '2026-01-02T00:00:00Z',
+    window_minutes: '5',
+    min_occasions: '2',
+    reason: 'sweep case',
+  },
+  '/api/v1/investigations/location-activity': {
+    collector_id: '00000000-0000-4000-8000-000000000000',
+    date: '2026-01-01',
+    timezone: 'Europe/Amsterdam',
+    reason: 'sweep case',
+  },
+  '/api/v1/alerts': {
+    since: '2026-01-01T00:00:00Z',
+    cursor: '2026-01-01T00:00:00.000Z_1',
+    limit: '10',
+    state: 'new',
+    watchlist_id: '00000000-0000-4000-8000-000000000000',
+  },
   '/api/v1/legal-holds': { case_id: 'CASE-1', active: 'true', limit: '10', after: '1' },
-  '/api/v1/admin/audit': { action: 'search.', actor_user_id: '00000000-0000-4000-8000-000000000000', target_type: 'detection', target_id: '1', since: '2026-01-01T00:00:00Z', until: '2026-01-02T00:00:00Z', before: '5', limit: '10' },
+  '/api/v1/admin/audit': {
+    action: 'search.',
+    actor_user_id: '00000000-0000-4000-8000-000000000000',
+    target_type: 'detection',
+    target_id: '1',
+    since: '2026-01-01T00:00:00Z',
+    until: '2026-01-02T00:00:00Z',
+    before: '5',
+    limit: '10',
+  },
   '/api/v1/watchlists/:id/entries': { after: 'AB123', limit: '10' },
   '/api/v1/export/detections': { start_date: '2026-01-01T00:00:00Z', end_date: '2026-01-02T00:00:00Z', reason: 'sweep case', plate: 'AB123' },
   '/login': { next: '/live' },
@@ -181,14 +228,27 @@ export function batteryFor(route: RouteEntry, credentials: Credentials, random: 
   add('query: absurd dates and NUL', {}, undefined, `${base}?start=${encodeURIComponent(ABSURD_DATES[0] as string)}&end=-1&key=%00&limit=1e999&page=%ED%A0%80`);
   const fields = QUERY_FIELDS[route.path];
   if (fields) {
-    const query = (values: Record<string, string>) => Object.entries(values).map(([k, v]) => `${k}=${v.startsWith('%') || /^[\w.:+-]*$/.test(v) ? v : encodeURIComponent(v)}`).join('&');
+    const query = (values: Record<string, string>) =>
+      Object.entries(values)
+        .map(([k, v]) => `${k}=${v.startsWith('%') || /^[\w.:+-]*$/.test(v) ? v : encodeURIComponent(v)}`)
+        .join('&');
     add('query: plausible', {}, undefined, `${base}?${query(fields)}`);
     for (const name of Object.keys(fields)) {
       for (const value of HOSTILE_QUERY_VALUES) add(`query: ${name}=${value.slice(0, 40)}`, {}, undefined, `${base}?${query({ ...fields, [name]: value })}`);
     }
   }
   out.push({ name: 'credentials: none', method: route.method, path: base, headers: {} });
-  out.push({ name: 'credentials: wrong', method: route.method, path: base, headers: { cookie: 'access_token=forged.token.value; csrf_token=x', 'x-api-key': 'alpr_live_wrongwrongwrongwrongwrongwrong', 'x-csrf-token': 'x', authorization: 'Bearer nope' } });
+  out.push({
+    name: 'credentials: wrong',
+    method: route.method,
+    path: base,
+    headers: {
+      cookie: 'access_token=forged.token.value; csrf_token=x',
+      'x-api-key': 'alpr_live_wrongwrongwrongwrongwrongwrong',
+      'x-csrf-token': 'x',
+      authorization: 'Bearer nope',
+    },
+  });
   if (route.method === 'GET' || route.method === 'HEAD') return out;
 
   const J = { 'content-type': 'application/json' };
@@ -201,27 +261,64 @@ export function batteryFor(route: RouteEntry, credentials: Credentials, random: 
   add('json: lone surrogate as a config key', J, json({ ...superset(), config: { ['k\uDC00']: 1 } }));
   add('json: nulls for every field', J, json(Object.fromEntries(Object.keys(superset()).map((k) => [k, null]))));
   add('json: wrong types for every field', J, json(Object.fromEntries(Object.keys(superset()).map((k, i) => [k, i % 2 ? [1, { a: true }] : -1e308]))));
-  for (const date of pick(ABSURD_DATES, 2, random)) add(`json: absurd date ${date}`, J, json({ ...superset(), last_upload_at: date, captured_at: date, issued_at: date }));
+  for (const date of pick(ABSURD_DATES, 2, random))
+    add(`json: absurd date ${date}`, J, json({ ...superset(), last_upload_at: date, captured_at: date, issued_at: date }));
   add('json: 5,000 levels deep', J, deep(5000));
   add('json: 200 KB string', J, json({ ...superset(), site_name: 'x'.repeat(200_000), detail: 'y'.repeat(200_000) }));
-  add('json: 100,000-element array', J, json({ ...superset(), smartDetectTypes: Array.from({ length: 100_000 }, () => 1), errors: Array.from({ length: 100_000 }, () => 'e') }));
+  add(
+    'json: 100,000-element array',
+    J,
+    json({ ...superset(), smartDetectTypes: Array.from({ length: 100_000 }, () => 1), errors: Array.from({ length: 100_000 }, () => 'e') }),
+  );
   add('json: 3 MB body', J, json({ ...superset(), padding: 'p'.repeat(3 * 1024 * 1024) }));
   add('json: truncated', J, '{"email":"a@b.test","password":');
   add('json: not an object', J, '[1,2,3]');
   add('json: empty', J, '');
-  add('json: invalid UTF-8', { 'content-type': 'application/json; charset=utf-8' }, new Uint8Array([0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, 0xc3, 0x28, 0x22, 0x7d]));
+  add(
+    'json: invalid UTF-8',
+    { 'content-type': 'application/json; charset=utf-8' },
+    new Uint8Array([0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, 0xc3, 0x28, 0x22, 0x7d]),
+  );
   add('json: duplicate keys', J, '{"email":"a@b.test","email":"\\u0000","site_name":"a","site_name":"b"}');
   add('type: none, with a body', {}, 'email=a');
   add('type: none, no body', {});
   add('type: text/plain', { 'content-type': 'text/plain' }, json(superset()));
   add('type: malformed XML', { 'content-type': 'application/xml' }, '<EventNotificationAlert><ANPR><licensePlate>AB\u0000C</ANPR>');
-  add('type: XML entity expansion', { 'content-type': 'text/xml' }, '<?xml version="1.0"?><!DOCTYPE a [<!ENTITY b "bbbbbbbbbb"><!ENTITY c "&b;&b;&b;&b;&b;&b;&b;&b;">]><a>&c;&c;&c;</a>');
+  add(
+    'type: XML entity expansion',
+    { 'content-type': 'text/xml' },
+    '<?xml version="1.0"?><!DOCTYPE a [<!ENTITY b "bbbbbbbbbb"><!ENTITY c "&b;&b;&b;&b;&b;&b;&b;&b;">]><a>&c;&c;&c;</a>',
+  );
   add('type: garbage', { 'content-type': '\u00ff;;;boundary' }, 'x');
   add('multipart: no boundary', { 'content-type': 'multipart/form-data' }, 'email=a');
-  add('multipart: cut short', { 'content-type': 'multipart/form-data; boundary=XyZ' }, '--XyZ\r\ncontent-disposition: form-data; name="email"\r\n\r\na@b.test\r\n--XyZ\r\ncontent-dispos');
-  add('multipart: duplicate fields', { 'content-type': 'multipart/form-data; boundary=XyZ' }, MULTIPART_OK('XyZ', [['email', 'a@b.test'], ['email', 'b@b.test'], ['csrf_token', 'x'], ['csrf_token', 'y']]));
-  add('multipart: NUL in a field', { 'content-type': 'multipart/form-data; boundary=XyZ' }, MULTIPART_OK('XyZ', [['claim_code', 'A\u0000'], ['email', 'a@b.test']]));
-  add('multipart: mixed with JPEG bytes', { 'content-type': 'multipart/mixed; boundary=XyZ' }, '--XyZ\r\ncontent-type: image/jpeg\r\n\r\n\u00ff\u00d8\u00ff\r\n--XyZ--');
+  add(
+    'multipart: cut short',
+    { 'content-type': 'multipart/form-data; boundary=XyZ' },
+    '--XyZ\r\ncontent-disposition: form-data; name="email"\r\n\r\na@b.test\r\n--XyZ\r\ncontent-dispos',
+  );
+  add(
+    'multipart: duplicate fields',
+    { 'content-type': 'multipart/form-data; boundary=XyZ' },
+    MULTIPART_OK('XyZ', [
+      ['email', 'a@b.test'],
+      ['email', 'b@b.test'],
+      ['csrf_token', 'x'],
+      ['csrf_token', 'y'],
+    ]),
+  );
+  add(
+    'multipart: NUL in a field',
+    { 'content-type': 'multipart/form-data; boundary=XyZ' },
+    MULTIPART_OK('XyZ', [
+      ['claim_code', 'A\u0000'],
+      ['email', 'a@b.test'],
+    ]),
+  );
+  add(
+    'multipart: mixed with JPEG bytes',
+    { 'content-type': 'multipart/mixed; boundary=XyZ' },
+    '--XyZ\r\ncontent-type: image/jpeg\r\n\r\n\u00ff\u00d8\u00ff\r\n--XyZ--',
+  );
   add('urlencoded: NUL', { 'content-type': 'application/x-www-form-urlencoded' }, 'email=a%00b&password=x&claim_code=%00');
   add('urlencoded: bad escapes', { 'content-type': 'application/x-www-form-urlencoded' }, 'email=%E0%A4%A&password=%&code=%ED%A0%80');
   add('urlencoded: duplicate fields', { 'content-type': 'application/x-www-form-urlencoded' }, 'code=1&code=2&csrf_token=a&csrf_token=b');

@@ -68,9 +68,15 @@ async function checkServer(t: Test, name: string, app: Hono, postPath: string) {
   const ok = await fetch(`http://127.0.0.1:${server.port}/healthz`);
   t.equal(ok.status, 200, `${name}: others are served while slow clients hang on`);
   const [slowHead, slowBody, silent] = await clients;
-  t.ok(slowHead.closedAfterMs <= TIMEOUTS.headersMs + SLACK_MS, `${name}: dribbled head closed after ${slowHead.closedAfterMs} ms (bound ${TIMEOUTS.headersMs} ms)`);
+  t.ok(
+    slowHead.closedAfterMs <= TIMEOUTS.headersMs + SLACK_MS,
+    `${name}: dribbled head closed after ${slowHead.closedAfterMs} ms (bound ${TIMEOUTS.headersMs} ms)`,
+  );
   t.match(slowHead.answer, /^$|^HTTP\/1\.1 408/, `${name}: 408 or a plain close for the head`);
-  t.ok(slowBody.closedAfterMs <= TIMEOUTS.requestMs + SLACK_MS, `${name}: trickled body closed after ${slowBody.closedAfterMs} ms (bound ${TIMEOUTS.requestMs} ms)`);
+  t.ok(
+    slowBody.closedAfterMs <= TIMEOUTS.requestMs + SLACK_MS,
+    `${name}: trickled body closed after ${slowBody.closedAfterMs} ms (bound ${TIMEOUTS.requestMs} ms)`,
+  );
   t.notMatch(slowBody.answer, /^HTTP\/1\.1 [25]/, `${name}: the trickled body was never processed`);
   t.ok(silent.closedAfterMs <= TIMEOUTS.headersMs + SLACK_MS, `${name}: silent connection closed after ${silent.closedAfterMs} ms`);
   t.equal((await fetch(`http://127.0.0.1:${server.port}/healthz`)).status, 200, `${name}: still healthy`);

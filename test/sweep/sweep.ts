@@ -121,9 +121,14 @@ async function unlistedQueryRoutes(target: SweepTarget): Promise<string[]> {
   for (const route of target.routes) {
     if (route.method !== 'GET' || QUERY_FIELDS[route.path]) continue;
     const path = route.path.replace(/:([A-Za-z_]+)(\{[^}]*\})?/g, (_, n: string) => target.credentials.params[n] ?? 'x');
-    const res = await fetch(`${target.base}${path}?${QUERY_PROBE}=1`, { headers: target.credentials.valid, redirect: 'manual', signal: AbortSignal.timeout(ANSWER_BOUND_MS) });
+    const res = await fetch(`${target.base}${path}?${QUERY_PROBE}=1`, {
+      headers: target.credentials.valid,
+      redirect: 'manual',
+      signal: AbortSignal.timeout(ANSWER_BOUND_MS),
+    });
     const text = await res.text().catch(() => '');
-    if (res.status === 400 && text.includes(QUERY_PROBE)) out.push(`GET ${route.path}: takes query parameters but is not in the sweep's QUERY_FIELDS (test/sweep/battery.ts)`);
+    if (res.status === 400 && text.includes(QUERY_PROBE))
+      out.push(`GET ${route.path}: takes query parameters but is not in the sweep's QUERY_FIELDS (test/sweep/battery.ts)`);
   }
   return out;
 }

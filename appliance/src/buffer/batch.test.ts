@@ -18,8 +18,15 @@ t.test('nextBatch gives at most 50, oldest first by seq, and marks nothing', asy
   for (let i = 0; i < 120; i += 1) insertDetection(buffer, nth(i, { atMs: T0 - i * 1000 }));
   const batch = nextBatch(buffer);
   t.equal(batch.length, DEFAULT_BATCH_LIMITS.maxItems);
-  t.same(batch.map((item) => item.detection.detection_id), Array.from({ length: 50 }, (_, i) => `d${i}`));
-  t.same(nextBatch(buffer).map((item) => item.seq), batch.map((item) => item.seq), 'same batch again');
+  t.same(
+    batch.map((item) => item.detection.detection_id),
+    Array.from({ length: 50 }, (_, i) => `d${i}`),
+  );
+  t.same(
+    nextBatch(buffer).map((item) => item.seq),
+    batch.map((item) => item.seq),
+    'same batch again',
+  );
   t.equal(nextBatch(buffer, { maxItems: 3, maxBytes: DEFAULT_BATCH_LIMITS.maxBytes }).length, 3);
 });
 
@@ -36,14 +43,21 @@ t.test('nextBatch stops before 5 MiB, but an oversized single item still goes al
   const big = openTestBuffer(t.teardown);
   insertDetection(big, nth(0), { full_scene: randomBytes(6 * 1024 * 1024) });
   insertDetection(big, nth(1), { full_scene: randomBytes(10) });
-  t.same(nextBatch(big).map((item) => item.detection.detection_id), ['d0']);
+  t.same(
+    nextBatch(big).map((item) => item.detection.detection_id),
+    ['d0'],
+  );
 });
 
 t.test('upload lifecycle: in flight, retried, uploaded, rejected to the dead letter', async (t) => {
   const buffer = openTestBuffer(t.teardown);
   for (let i = 0; i < 4; i += 1) insertDetection(buffer, nth(i), { plate_crop: randomBytes(64) });
   t.equal(markInFlight(buffer, ['d0', 'd1', 'd2']), 3);
-  t.same(nextBatch(buffer).map((item) => item.detection.detection_id), ['d3'], 'in-flight rows are not offered');
+  t.same(
+    nextBatch(buffer).map((item) => item.detection.detection_id),
+    ['d3'],
+    'in-flight rows are not offered',
+  );
 
   t.equal(releaseInFlight(buffer, ['d0', 'd3'], 'ECONNRESET'), 1, 'only in-flight rows are released');
   const [retried] = nextBatch(buffer);
@@ -52,8 +66,17 @@ t.test('upload lifecycle: in flight, retried, uploaded, rejected to the dead let
   t.same(buffer.sqlite.prepare("SELECT last_error FROM detections WHERE detection_id = 'd0'").get(), { last_error: 'ECONNRESET' });
 
   t.equal(markUploaded(buffer, ['d1']), 1);
-  t.equal(recordFailure(buffer, [{ detectionId: 'd2', reason: 'plate.text invalid' }, { detectionId: 'gone', reason: 'x' }]), 1);
-  t.same(nextBatch(buffer).map((item) => item.detection.detection_id), ['d0', 'd3']);
+  t.equal(
+    recordFailure(buffer, [
+      { detectionId: 'd2', reason: 'plate.text invalid' },
+      { detectionId: 'gone', reason: 'x' },
+    ]),
+    1,
+  );
+  t.same(
+    nextBatch(buffer).map((item) => item.detection.detection_id),
+    ['d0', 'd3'],
+  );
   t.equal(countRows(buffer, 'images'), 2, 'images of uploaded and rejected rows are gone');
   const [dead] = listRejected(buffer);
   t.match(dead, { detectionId: 'd2', reason: 'plate.text invalid', cameraMac: 'a1b2c3d4e5f6', rejectedMs: T0 });
@@ -72,7 +95,10 @@ t.test('rows left in flight by a crash return to pending on reopen', async (t) =
   const log = memoryLog();
   const again = openBuffer({ file: buffer.file, clock: buffer.clock, log });
   t.teardown(() => closeBuffer(again));
-  t.same(nextBatch(again).map((item) => item.detection.detection_id), ['d0']);
+  t.same(
+    nextBatch(again).map((item) => item.detection.detection_id),
+    ['d0'],
+  );
   t.match(log.entries, [{ level: 'warn', obj: { rows: 1 } }]);
 });
 
@@ -81,7 +107,10 @@ t.test('a row whose payload no longer parses goes to the dead letter, not into a
   insertDetection(buffer, nth(0));
   insertDetection(buffer, nth(1));
   buffer.sqlite.prepare("UPDATE detections SET payload = '{broken' WHERE detection_id = 'd0'").run();
-  t.same(nextBatch(buffer).map((item) => item.detection.detection_id), ['d1']);
+  t.same(
+    nextBatch(buffer).map((item) => item.detection.detection_id),
+    ['d1'],
+  );
   t.match(listRejected(buffer), [{ detectionId: 'd0', reason: 'unreadable payload in buffer' }]);
   t.equal(readCounters(buffer).unreadable_rows, 1);
 });

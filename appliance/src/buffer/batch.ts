@@ -96,12 +96,15 @@ function parsePayload(payload: string): Detection | undefined {
  * better read of the same pass no longer replaces them (the hub may already hold them).
  */
 export function markInFlight(buffer: DetectionBuffer, detectionIds: readonly string[]): number {
-  return inChunks(buffer, detectionIds, (tx, chunk) =>
-    tx
-      .update(detections)
-      .set({ uploadState: 'in_flight' })
-      .where(and(inArray(detections.detectionId, chunk), eq(detections.uploadState, 'pending')))
-      .run().changes,
+  return inChunks(
+    buffer,
+    detectionIds,
+    (tx, chunk) =>
+      tx
+        .update(detections)
+        .set({ uploadState: 'in_flight' })
+        .where(and(inArray(detections.detectionId, chunk), eq(detections.uploadState, 'pending')))
+        .run().changes,
   );
 }
 

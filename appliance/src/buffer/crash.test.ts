@@ -57,7 +57,13 @@ async function cycles(t: Test, mode: SynchronousMode): Promise<void> {
     const buffer = openBuffer({ file, clock: fakeClock(), log: memoryLog(), synchronous: mode });
     try {
       t.equal(buffer.sqlite.pragma('integrity_check', { simple: true }), 'ok', `${mode} cycle ${cycle}: integrity`);
-      const present = new Set(buffer.db.select({ id: detections.detectionId }).from(detections).all().map((row) => row.id));
+      const present = new Set(
+        buffer.db
+          .select({ id: detections.detectionId })
+          .from(detections)
+          .all()
+          .map((row) => row.id),
+      );
       const missing = reported.filter((id) => !present.has(id));
       t.same(missing, [], `${mode} cycle ${cycle}: every acknowledged id survived SIGKILL`);
       // A committed detection carries both its images, with bytes matching their hashes.

@@ -26,7 +26,9 @@ export function deadLetter(buffer: DetectionBuffer, items: readonly DeadLetterIt
           .where(eq(detections.detectionId, item.detectionId))
           .get();
         if (!row) continue;
-        tx.insert(rejected).values({ ...row, reason: item.reason.slice(0, 1000), rejectedMs }).run();
+        tx.insert(rejected)
+          .values({ ...row, reason: item.reason.slice(0, 1000), rejectedMs })
+          .run();
         tx.delete(detections).where(eq(detections.detectionId, item.detectionId)).run();
         moved += 1;
       }
@@ -52,7 +54,13 @@ export interface RejectedRecord {
 /** Newest first, for the diagnostics page. */
 export function listRejected(buffer: DetectionBuffer, limit = 100): RejectedRecord[] {
   return buffer.db
-    .select({ detectionId: rejected.detectionId, cameraMac: rejected.cameraMac, reason: rejected.reason, receivedMs: rejected.receivedMs, rejectedMs: rejected.rejectedMs })
+    .select({
+      detectionId: rejected.detectionId,
+      cameraMac: rejected.cameraMac,
+      reason: rejected.reason,
+      receivedMs: rejected.receivedMs,
+      rejectedMs: rejected.rejectedMs,
+    })
     .from(rejected)
     .orderBy(desc(rejected.id))
     .limit(limit)

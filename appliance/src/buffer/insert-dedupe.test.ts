@@ -13,7 +13,11 @@ t.test('inside 30 s: a weaker or equal read of the same MAC + plate is dropped',
   const buffer = openTestBuffer(t.teardown);
   const first = insertDetection(buffer, sampleDetection({ id: 'a', atMs: T0, confidence: 0.9 }));
   t.same(insertDetection(buffer, sampleDetection({ id: 'b', atMs: T0 + 10_000, confidence: 0.7 })), { status: 'duplicate', seq: first.seq });
-  t.same(insertDetection(buffer, sampleDetection({ id: 'c', atMs: T0 - 29_000, confidence: 0.9 })), { status: 'duplicate', seq: first.seq }, 'earlier capture, equal confidence');
+  t.same(
+    insertDetection(buffer, sampleDetection({ id: 'c', atMs: T0 - 29_000, confidence: 0.9 })),
+    { status: 'duplicate', seq: first.seq },
+    'earlier capture, equal confidence',
+  );
   const batch = nextBatch(buffer);
   t.equal(batch.length, 1);
   t.equal(batch[0]?.detection.detection_id, 'a');
@@ -68,7 +72,11 @@ t.test('dedupe still works after the first read was uploaded and deleted', async
   t.equal(countRows(buffer, 'detections'), 0);
   buffer.clock.advance(12_000);
   t.same(insertDetection(buffer, sampleDetection({ id: 'b', atMs: T0 + 12_000, confidence: 0.5 })), { status: 'duplicate', seq: first.seq });
-  t.same(insertDetection(buffer, sampleDetection({ id: 'c', atMs: T0 + 12_000, confidence: 0.99 })), { status: 'duplicate', seq: first.seq }, 'even a better read: the hub has the pass');
+  t.same(
+    insertDetection(buffer, sampleDetection({ id: 'c', atMs: T0 + 12_000, confidence: 0.99 })),
+    { status: 'duplicate', seq: first.seq },
+    'even a better read: the hub has the pass',
+  );
   t.equal(countRows(buffer, 'detections'), 0);
   const counters = readCounters(buffer);
   t.equal(counters.dedupe_dropped, 1);

@@ -100,12 +100,22 @@ t.test('a group commits together, dedupes within itself, and an invalid member w
     { detection: sampleDetection({ id: 'g3', plate: 'BB2', atMs: at }) },
     { detection: sampleDetection({ id: 'g1', plate: 'AA1', atMs: at, confidence: 0.5 }) },
   ]);
-  t.same(results.map((r) => r.status), ['stored', 'replaced', 'stored', 'duplicate']);
+  t.same(
+    results.map((r) => r.status),
+    ['stored', 'replaced', 'stored', 'duplicate'],
+  );
   t.equal(results[1]?.seq, results[0]?.seq);
-  t.same(nextBatch(buffer).map((item) => item.detection.detection_id), ['g2', 'g3']);
+  t.same(
+    nextBatch(buffer).map((item) => item.detection.detection_id),
+    ['g2', 'g3'],
+  );
 
   t.throws(
-    () => insertDetections(buffer, [{ detection: sampleDetection({ id: 'ok', plate: 'CC3' }) }, { detection: { ...sampleDetection(), camera: { id: 'x', mac: 'AA:BB' } } }]),
+    () =>
+      insertDetections(buffer, [
+        { detection: sampleDetection({ id: 'ok', plate: 'CC3' }) },
+        { detection: { ...sampleDetection(), camera: { id: 'x', mac: 'AA:BB' } } },
+      ]),
     { name: 'ApplianceError', code: 'invalid_detection', message: /detection 1/ },
   );
   t.equal(countRows(buffer, 'detections'), 2, 'nothing of the failed group was written');

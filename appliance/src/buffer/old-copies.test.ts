@@ -33,7 +33,10 @@ t.test("a dropped re-read's old copy arriving 11 minutes, then 3 days later is s
   t.equal(insertDetection(buffer, reRead).status, 'duplicate', 'the re-read is dropped by the 30 s window');
   t.same(uploadAll(buffer), ['BMK0477-1'], 'the hub got one detection of the pass');
 
-  for (const [label, later] of [['11 minutes', 11 * MINUTE], ['3 days', 3 * DAY - 11 * MINUTE]] as const) {
+  for (const [label, later] of [
+    ['11 minutes', 11 * MINUTE],
+    ['3 days', 3 * DAY - 11 * MINUTE],
+  ] as const) {
     buffer.clock.advance(later);
     enforceRetention(buffer); // the retention job runs in between, as in the appliance
     t.equal(insertDetection(buffer, reRead).status, 'duplicate', `old copy of the dropped read after ${label}`);

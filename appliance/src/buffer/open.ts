@@ -3,14 +3,7 @@ import { drizzle } from 'drizzle-orm/better-sqlite3';
 import { eq, sql } from 'drizzle-orm';
 import * as schema from './schema/index.ts';
 import { migrate } from './migrate.ts';
-import {
-  DEFAULT_LIMITS,
-  type BufferLimits,
-  type BufferLog,
-  type Clock,
-  type DetectionBuffer,
-  type SynchronousMode,
-} from './types.ts';
+import { DEFAULT_LIMITS, type BufferLimits, type BufferLog, type Clock, type DetectionBuffer, type SynchronousMode } from './types.ts';
 
 export interface OpenBufferOptions {
   file: string;

@@ -26,7 +26,10 @@ t.test('rows received more than 7 days ago expire; younger ones stay', async (t)
   buffer.clock.set(T0 + 7 * DAY + 1);
   const result = enforceRetention(buffer);
   t.equal(result.expired, 1);
-  t.same(nextBatch(buffer).map((item) => item.detection.detection_id), ['d1']);
+  t.same(
+    nextBatch(buffer).map((item) => item.detection.detection_id),
+    ['d1'],
+  );
   t.equal(countRows(buffer, 'images'), 1, 'its images went with it');
   t.equal(readCounters(buffer).evicted_age, 1);
   t.equal(enforceRetention(buffer, new Date(T0 + 10 * DAY + 1)).expired, 1, 'an explicit now is honoured');
@@ -59,7 +62,11 @@ t.test('over the disk cap, the oldest images go first and every row stays', asyn
   const withImages = batch.map((item) => Object.keys(item.images).length > 0);
   const firstKept = withImages.indexOf(true);
   t.ok(firstKept > 0, 'the oldest lost their images');
-  t.same(withImages.slice(firstKept), withImages.slice(firstKept).map(() => true), 'newer ones kept theirs');
+  t.same(
+    withImages.slice(firstKept),
+    withImages.slice(firstKept).map(() => true),
+    'newer ones kept theirs',
+  );
   t.equal(batch[0]?.sizeBytes, Buffer.byteLength(JSON.stringify(batch[0]?.detection)), 'size no longer counts evicted images');
   t.equal(readCounters(buffer).evicted_images, result.evictedImages);
 });

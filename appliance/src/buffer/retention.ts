@@ -39,7 +39,15 @@ const CHUNK = 64;
 export function enforceRetention(buffer: DetectionBuffer, now: Date = buffer.clock.now()): RetentionResult {
   const nowMs = now.getTime();
   const { limits } = buffer;
-  const result: RetentionResult = { expired: 0, evictedImages: 0, evictedDetections: 0, evictedReads: 0, purgedRecentReads: 0, purgedRejected: 0, usedBytes: 0 };
+  const result: RetentionResult = {
+    expired: 0,
+    evictedImages: 0,
+    evictedDetections: 0,
+    evictedReads: 0,
+    purgedRecentReads: 0,
+    purgedRejected: 0,
+    usedBytes: 0,
+  };
 
   const expiredBefore = nowMs - limits.retentionMs;
   for (;;) {
@@ -84,7 +92,15 @@ export function enforceRetention(buffer: DetectionBuffer, now: Date = buffer.clo
     buffer.log.info({ ...result, used_bytes: used }, 'buffer: retention pass');
   }
   if (result.evictedImages + result.evictedDetections + result.evictedReads > 0) {
-    buffer.log.warn({ evicted_images: result.evictedImages, evicted_detections: result.evictedDetections, evicted_reads: result.evictedReads, cap_bytes: limits.diskCapBytes }, 'buffer: disk cap reached, evicted oldest data');
+    buffer.log.warn(
+      {
+        evicted_images: result.evictedImages,
+        evicted_detections: result.evictedDetections,
+        evicted_reads: result.evictedReads,
+        cap_bytes: limits.diskCapBytes,
+      },
+      'buffer: disk cap reached, evicted oldest data',
+    );
   }
   result.usedBytes = databaseUsedBytes(buffer);
   return result;
@@ -151,7 +167,15 @@ function evictOldestReads(buffer: DetectionBuffer): number {
     (tx) => {
       const oldest = tx.select({ id: recentReads.detectionId }).from(recentReads).orderBy(asc(recentReads.seenMs)).limit(READS_CHUNK).all();
       if (oldest.length === 0) return 0;
-      const deleted = tx.delete(recentReads).where(inArray(recentReads.detectionId, oldest.map((r) => r.id))).run().changes;
+      const deleted = tx
+        .delete(recentReads)
+        .where(
+          inArray(
+            recentReads.detectionId,
+            oldest.map((r) => r.id),
+          ),
+        )
+        .run().changes;
       incrementCounter(tx, BUFFER_COUNTERS.evictedReads, deleted);
       return deleted;
     },

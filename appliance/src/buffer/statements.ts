@@ -13,8 +13,16 @@ import type { BufferDb } from './types.ts';
 function build(db: BufferDb) {
   const p = sql.placeholder;
   return {
-    recentSeqById: db.select({ seq: recentReads.seq }).from(recentReads).where(eq(recentReads.detectionId, p('id'))).prepare(),
-    bufferedSeqById: db.select({ seq: detections.seq }).from(detections).where(eq(detections.detectionId, p('id'))).prepare(),
+    recentSeqById: db
+      .select({ seq: recentReads.seq })
+      .from(recentReads)
+      .where(eq(recentReads.detectionId, p('id')))
+      .prepare(),
+    bufferedSeqById: db
+      .select({ seq: detections.seq })
+      .from(detections)
+      .where(eq(detections.detectionId, p('id')))
+      .prepare(),
     keptRead: db
       .select({
         detectionId: recentReads.detectionId,

@@ -43,7 +43,10 @@ t.test('pending stats and per-camera diagnostics', async (t) => {
   t.equal(stats.rejected, 1);
   t.equal(stats.oldestPendingAgeMs, 5000);
   t.equal(stats.bytes.images, 1500);
-  t.equal(stats.bytes.buffered, stats.cameras.reduce((sum, c) => sum + c.bytes, 0));
+  t.equal(
+    stats.bytes.buffered,
+    stats.cameras.reduce((sum, c) => sum + c.bytes, 0),
+  );
   t.ok(stats.bytes.databaseUsed > 0 && stats.bytes.databaseUsed <= stats.bytes.databaseFile);
   t.same(stats.counters, { 'camera_errors.yard': 3, duplicate_id: 1, rejected: 1 });
 });

@@ -82,9 +82,16 @@ export function bufferStats(buffer: DetectionBuffer): BufferStats {
       states.pending += camera.pending;
       states.in_flight += camera.inFlight;
     }
-    const imageBytes = tx.select({ bytes: sum(images.size).mapWith(Number) }).from(images).get()?.bytes ?? 0;
+    const imageBytes =
+      tx
+        .select({ bytes: sum(images.size).mapWith(Number) })
+        .from(images)
+        .get()?.bytes ?? 0;
     const rejectedCount = tx.select({ n: count() }).from(rejected).get()?.n ?? 0;
-    const oldest = perCamera.reduce<number | null>((acc, c) => (c.oldestPending === null ? acc : acc === null ? c.oldestPending : Math.min(acc, c.oldestPending)), null);
+    const oldest = perCamera.reduce<number | null>(
+      (acc, c) => (c.oldestPending === null ? acc : acc === null ? c.oldestPending : Math.min(acc, c.oldestPending)),
+      null,
+    );
     return {
       cameras: perCamera.map((c) => ({
         cameraMac: c.cameraMac,

@@ -24,7 +24,11 @@ t.test('correctCaptureTime', async (t) => {
   t.same(correctCaptureTime(now + 90_000, 90_000, null, now), { ms: now, corrected: true });
   t.same(correctCaptureTime(now + 8 * YEAR, 0, 8 * YEAR, now), { ms: now, corrected: true }, 'captured before the clock was corrected, fetched after');
   t.same(correctCaptureTime(now - 26 * YEAR, 0, -26 * YEAR, now), { ms: now, corrected: true }, 'the same, forwards');
-  t.same(correctCaptureTime(now - 3_600_000, 0, 8 * YEAR, now), { ms: now - 3_600_000, corrected: false }, 'an old read is old: the previous offset does not apply');
+  t.same(
+    correctCaptureTime(now - 3_600_000, 0, 8 * YEAR, now),
+    { ms: now - 3_600_000, corrected: false },
+    'an old read is old: the previous offset does not apply',
+  );
 });
 
 t.test('plain words', async (t) => {
@@ -35,7 +39,13 @@ t.test('plain words', async (t) => {
   t.equal(clockWarning(90_000), null, 'under the 2-minute warning threshold');
   t.match(clockWarning(-26 * YEAR), /clock is 26 years behind/);
   t.equal(zoneWarning(120, 'Europe/Oslo', Date.parse('2026-06-15T10:00:00Z')), null);
-  t.equal(zoneWarning(60, 'Europe/Oslo', Date.parse('2026-06-15T10:00:00Z')), 'this camera reports +01:00 but Europe/Oslo is +02:00 on this date: summer time is switched off or wrong on the camera');
-  t.match(zoneWarning(480, 'Europe/Oslo', Date.parse('2026-01-15T10:00:00Z')), /reports \+08:00 but Europe\/Oslo is \+01:00 on this date: the camera is set to another time zone/);
+  t.equal(
+    zoneWarning(60, 'Europe/Oslo', Date.parse('2026-06-15T10:00:00Z')),
+    'this camera reports +01:00 but Europe/Oslo is +02:00 on this date: summer time is switched off or wrong on the camera',
+  );
+  t.match(
+    zoneWarning(480, 'Europe/Oslo', Date.parse('2026-01-15T10:00:00Z')),
+    /reports \+08:00 but Europe\/Oslo is \+01:00 on this date: the camera is set to another time zone/,
+  );
   t.equal(zoneWarning(480, undefined, 0), null, 'no site zone configured: nothing to compare');
 });

@@ -42,7 +42,14 @@ export function parseCameraTime(text: string): CameraTime | undefined {
 
 /** `YYYYMMDDhhmmss` read as if it were UTC: wall-clock arithmetic without a zone. */
 export function digitsToWallMs(digits: string): number {
-  return Date.UTC(Number(digits.slice(0, 4)), Number(digits.slice(4, 6)) - 1, Number(digits.slice(6, 8)), Number(digits.slice(8, 10)), Number(digits.slice(10, 12)), Number(digits.slice(12, 14)));
+  return Date.UTC(
+    Number(digits.slice(0, 4)),
+    Number(digits.slice(4, 6)) - 1,
+    Number(digits.slice(6, 8)),
+    Number(digits.slice(8, 10)),
+    Number(digits.slice(10, 12)),
+    Number(digits.slice(12, 14)),
+  );
 }
 
 export function wallMsToDigits(ms: number): string {
@@ -103,7 +110,13 @@ export function withCapturedAt(item: ParsedDetection, trueMs: number): ParsedDet
 export function describeOffset(offsetMs: number): string {
   const abs = Math.abs(offsetMs);
   const way = offsetMs > 0 ? 'ahead' : 'behind';
-  const units: Array<[number, string]> = [[365.25 * 86_400_000, 'year'], [86_400_000, 'day'], [3_600_000, 'hour'], [60_000, 'minute'], [1000, 'second']];
+  const units: Array<[number, string]> = [
+    [365.25 * 86_400_000, 'year'],
+    [86_400_000, 'day'],
+    [3_600_000, 'hour'],
+    [60_000, 'minute'],
+    [1000, 'second'],
+  ];
   for (const [size, name] of units) {
     if (abs >= size) {
       const n = Math.round(abs / size);
@@ -118,13 +131,15 @@ export function clockWarning(offsetMs: number | null): string | null {
   return `this camera's clock is ${describeOffset(offsetMs)}: its capture times are corrected; set the camera's time (a time server) to stop this`;
 }
 
-const formatOffset = (minutes: number): string => `${minutes < 0 ? '-' : '+'}${String(Math.floor(Math.abs(minutes) / 60)).padStart(2, '0')}:${String(Math.abs(minutes) % 60).padStart(2, '0')}`;
+const formatOffset = (minutes: number): string =>
+  `${minutes < 0 ? '-' : '+'}${String(Math.floor(Math.abs(minutes) / 60)).padStart(2, '0')}:${String(Math.abs(minutes) % 60).padStart(2, '0')}`;
 
 /** The camera's reported UTC offset against the site's zone on that date. */
 export function zoneWarning(utcOffsetMinutes: number, timezone: string | undefined, atMs: number): string | null {
   if (!timezone) return null;
   const expected = Math.round(zoneOffsetMs(timezone, atMs) / 60_000);
   if (expected === utcOffsetMinutes) return null;
-  const summer = Math.abs(expected - utcOffsetMinutes) === 60 ? ': summer time is switched off or wrong on the camera' : ': the camera is set to another time zone';
+  const summer =
+    Math.abs(expected - utcOffsetMinutes) === 60 ? ': summer time is switched off or wrong on the camera' : ': the camera is set to another time zone';
   return `this camera reports ${formatOffset(utcOffsetMinutes)} but ${timezone} is ${formatOffset(expected)} on this date${summer}`;
 }

@@ -2,7 +2,15 @@ import t from 'tap';
 import { baseUrlOf, cameraConfigSchema, cameraListSchema, contextOf, pollIntervalOf, verifiesTls } from './config.ts';
 
 t.test('defaults per vendor and normalized MAC', async (t) => {
-  const a = cameraConfigSchema.parse({ id: 'gate', vendor: 'vendor_a', mode: 'pull', host: '10.0.0.5', username: 'admin', password: 'x', mac: 'BC-5E-33-01-02-03' });
+  const a = cameraConfigSchema.parse({
+    id: 'gate',
+    vendor: 'vendor_a',
+    mode: 'pull',
+    host: '10.0.0.5',
+    username: 'admin',
+    password: 'x',
+    mac: 'BC-5E-33-01-02-03',
+  });
   t.equal(a.mac, 'bc5e33010203');
   t.equal(pollIntervalOf(a), 2000, 'vendor_a polls every 2 s');
   t.equal(a.channel, 1);

@@ -58,7 +58,12 @@ export const cameraConfigSchema = z
     /** Default 2 s (vendor_a) / 5 s (vendor_b), docs/adapters.md. */
     pollIntervalMs: z.number().int().min(10).max(3_600_000).optional(),
     /** vendor_a: how far back the very first poll reaches (no stored cursor). Default 10 min. */
-    initialBacklogMs: z.number().int().min(0).max(7 * 24 * 3_600_000).default(600_000),
+    initialBacklogMs: z
+      .number()
+      .int()
+      .min(0)
+      .max(7 * 24 * 3_600_000)
+      .default(600_000),
     /** vendor_a pull: how often the camera's own clock is read (docs/cameras.md "Camera clocks"). Default 30 s. */
     clockCheckMs: z.number().int().min(10).max(3_600_000).default(30_000),
     /** Reconnect backoff (error rule 1 in docs/cameras.md: 1 s doubling to 60 s); smaller only in tests. */

@@ -47,15 +47,26 @@ t.test('a camera that labels text as image/jpeg and sends make codes: every read
     t.ok([undefined, 'Mercedes-Benz', 'Toyota'].includes(item.detection.vehicle?.brand), `make is a name or nothing (${item.detection.vehicle?.brand})`);
     t.equal(item.detection.vehicle?.model, undefined, 'model code 0 is never a model');
   }
-  t.ok(log.entries.some((e) => e.msg === 'image part is not an image; keeping the detection without it'), 'and logged');
+  t.ok(
+    log.entries.some((e) => e.msg === 'image part is not an image; keeping the detection without it'),
+    'and logged',
+  );
 });
 
 t.test('a pull camera whose plate image URL answers text as image/jpeg: reads kept, those images dropped and counted', async (t) => {
   const camera = await startVendorACamera({ ratePerSecond: 0, oldCopyRate: 0, unknownRate: 0, seed: 9, mislabelledImageRate: 0.5 });
   t.teardown(() => camera.close());
   const cfg = cameraConfigSchema.parse({
-    id: 'gate-pull', vendor: 'vendor_a', mode: 'pull', host: '127.0.0.1', port: camera.port, username: 'admin', password: 'admin12345',
-    pollIntervalMs: 50, backoffBaseMs: 10, backoffCapMs: 80,
+    id: 'gate-pull',
+    vendor: 'vendor_a',
+    mode: 'pull',
+    host: '127.0.0.1',
+    port: camera.port,
+    username: 'admin',
+    password: 'admin12345',
+    pollIntervalMs: 50,
+    backoffBaseMs: 10,
+    backoffCapMs: 80,
   });
   const sink = memorySink();
   camera.addReads(12);

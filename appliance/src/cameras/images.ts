@@ -31,9 +31,7 @@ export const VENDOR_A_IMAGE_POLICY: ImageFetchPolicy = {
   notFoundRetryMs: 0,
 };
 
-export type ImageResult =
-  | { ok: true; bytes: Uint8Array; rateLimited: number }
-  | { ok: false; reason: string; rateLimited: number };
+export type ImageResult = { ok: true; bytes: Uint8Array; rateLimited: number } | { ok: false; reason: string; rateLimited: number };
 
 interface FetchDeps {
   clock: Clock;

@@ -18,7 +18,17 @@ t.test('one runner per camera, picked by vendor and mode; statuses for all of th
   });
   const common = { host: '127.0.0.1', pollIntervalMs: 50, backoffBaseMs: 10, backoffCapMs: 80 };
   const cameras = cameraListSchema.parse([
-    { ...common, id: 'a-pull', vendor: 'vendor_a', mode: 'pull', port: camA.port, username: 'admin', password: 'admin12345', timezone: 'Europe/Paris', mac: camA.mac },
+    {
+      ...common,
+      id: 'a-pull',
+      vendor: 'vendor_a',
+      mode: 'pull',
+      port: camA.port,
+      username: 'admin',
+      password: 'admin12345',
+      timezone: 'Europe/Paris',
+      mac: camA.mac,
+    },
     { id: 'a-push', vendor: 'vendor_a', mode: 'push', mac: '00:11:22:33:44:55' },
     { ...common, id: 'b-pull', vendor: 'vendor_b', mode: 'pull', port: nvrPull.port, tls: false, token: 'sim-token' },
     { ...common, id: 'b-push', vendor: 'vendor_b', mode: 'push', port: nvrPush.port, tls: false, token: 'sim-token' },
@@ -46,12 +56,15 @@ t.test('one runner per camera, picked by vendor and mode; statuses for all of th
   t.same([bySource('a-pull'), bySource('b-pull'), bySource('b-push')], [2, 2, 2]);
 
   const statuses = runners.statuses();
-  t.same(statuses.map((s) => [s.id, s.vendor, s.mode]), [
-    ['a-pull', 'vendor_a', 'pull'],
-    ['a-push', 'vendor_a', 'push'],
-    ['b-pull', 'vendor_b', 'pull'],
-    ['b-push', 'vendor_b', 'push'],
-  ]);
+  t.same(
+    statuses.map((s) => [s.id, s.vendor, s.mode]),
+    [
+      ['a-pull', 'vendor_a', 'pull'],
+      ['a-push', 'vendor_a', 'push'],
+      ['b-pull', 'vendor_b', 'pull'],
+      ['b-push', 'vendor_b', 'push'],
+    ],
+  );
   t.equal(statuses[1]?.state, 'CONNECTING', 'a push camera waits for its first post');
   runners.statusOf('a-push')?.online();
   t.equal(runners.statuses()[1]?.state, 'ONLINE', 'the ingest app marks it through statusOf');

@@ -17,7 +17,19 @@ t.test('state transitions keep the last error and success times', async (t) => {
   s.count('imageFailures', 2);
   const snap = s.snapshot();
   t.match(snap, { state: 'ONLINE', lastError: 'ECONNREFUSED', lastSuccessAt: '2030-01-01T00:00:10.000Z', lastReadAt: '2030-01-01T00:00:10.000Z' });
-  t.same(snap.counters, { reads: 1, errors: 0, imageFailures: 2, imagesNotImages: 0, imageRateLimited: 0, reconnects: 1, sinkFailures: 0, alreadyDelivered: 0, refusedTooOld: 0, timesCorrected: 0, clockRewinds: 0 });
+  t.same(snap.counters, {
+    reads: 1,
+    errors: 0,
+    imageFailures: 2,
+    imagesNotImages: 0,
+    imageRateLimited: 0,
+    reconnects: 1,
+    sinkFailures: 0,
+    alreadyDelivered: 0,
+    refusedTooOld: 0,
+    timesCorrected: 0,
+    clockRewinds: 0,
+  });
   snap.counters.reads = 99;
   t.equal(s.snapshot().counters.reads, 1, 'snapshots are copies');
 });

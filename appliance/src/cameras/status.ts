@@ -91,10 +91,7 @@ const emptyCounters = (): CameraCounters => ({
   clockRewinds: 0,
 });
 
-export function createStatusTracker(
-  identity: { id: string; name: string; vendor: AdapterType; mode: 'pull' | 'push' },
-  clock: Clock,
-): CameraStatusTracker {
+export function createStatusTracker(identity: { id: string; name: string; vendor: AdapterType; mode: 'pull' | 'push' }, clock: Clock): CameraStatusTracker {
   const iso = (): string => new Date(clock.now()).toISOString();
   const status: CameraStatus = {
     ...identity,

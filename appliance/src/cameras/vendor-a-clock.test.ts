@@ -13,11 +13,32 @@ import { startVendorAPull } from './vendor-a-pull.ts';
 const YEAR = 365.25 * 86_400_000;
 
 async function run(t: Test, clockOffsetMs: number, timezone = 'Europe/Paris', cameraTimezone = timezone) {
-  const camera = await startVendorACamera({ ratePerSecond: 0, oldCopyRate: 0, unknownRate: 0, repeatRate: 0, seed: 5, cropBytes: 300, sceneBytes: 300, timezone: cameraTimezone, clockOffsetMs });
+  const camera = await startVendorACamera({
+    ratePerSecond: 0,
+    oldCopyRate: 0,
+    unknownRate: 0,
+    repeatRate: 0,
+    seed: 5,
+    cropBytes: 300,
+    sceneBytes: 300,
+    timezone: cameraTimezone,
+    clockOffsetMs,
+  });
   t.teardown(() => camera.close());
   const cfg = cameraConfigSchema.parse({
-    id: 'gate', vendor: 'vendor_a', mode: 'pull', host: '127.0.0.1', port: camera.port, username: 'admin', password: 'admin12345',
-    timezone, pollIntervalMs: 40, clockCheckMs: 100, backoffBaseMs: 10, backoffCapMs: 80, initialBacklogMs: 60_000,
+    id: 'gate',
+    vendor: 'vendor_a',
+    mode: 'pull',
+    host: '127.0.0.1',
+    port: camera.port,
+    username: 'admin',
+    password: 'admin12345',
+    timezone,
+    pollIntervalMs: 40,
+    clockCheckMs: 100,
+    backoffBaseMs: 10,
+    backoffCapMs: 80,
+    initialBacklogMs: 60_000,
   });
   const sink = memorySink();
   const runner = startVendorAPull(cfg, memoryDeps({ sink }));
@@ -29,10 +50,12 @@ function checkDelivery(t: Test, camera: VendorACamera, sink: MemorySink): void {
   const expected = camera.produced;
   t.same(sink.ids().sort(), expected.map((r) => r.picName).sort(), `all ${expected.length} reads, each once`);
   t.equal(sink.calls, expected.length, 'none handed to the buffer twice');
-  const worst = Math.max(...sink.items.map((item) => {
-    const entry = expected.find((r) => r.picName === item.detection.detection_id);
-    return Math.abs(Date.parse(item.detection.timestamp) - (entry?.trueMs ?? NaN));
-  }));
+  const worst = Math.max(
+    ...sink.items.map((item) => {
+      const entry = expected.find((r) => r.picName === item.detection.detection_id);
+      return Math.abs(Date.parse(item.detection.timestamp) - (entry?.trueMs ?? NaN));
+    }),
+  );
   t.ok(worst < 2_000, `capture times within 2 s of true (worst ${worst} ms)`);
 }
 

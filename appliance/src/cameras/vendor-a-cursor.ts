@@ -30,9 +30,7 @@ export function initialCursor(nowMs: number, backlogMs: number, timezone: string
 }
 
 /** True when `candidate` is a later picName than `current`. */
-export const isLaterCursor = (candidate: string, current: string): boolean =>
-  /^\d+$/.test(candidate) && compareDigitStrings(candidate, current) > 0;
+export const isLaterCursor = (candidate: string, current: string): boolean => /^\d+$/.test(candidate) && compareDigitStrings(candidate, current) > 0;
 
 /** The XML body of the pull request. The cursor is digits only, so nothing needs escaping. */
-export const afterTimeBody = (cursor: string): string =>
-  `<?xml version="1.0" encoding="UTF-8"?><AfterTime><picTime>${cursor}</picTime></AfterTime>`;
+export const afterTimeBody = (cursor: string): string => `<?xml version="1.0" encoding="UTF-8"?><AfterTime><picTime>${cursor}</picTime></AfterTime>`;

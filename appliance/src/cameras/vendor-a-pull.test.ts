@@ -52,11 +52,19 @@ t.test('every read arrives exactly once across a runner restart, with its plate 
   const item = sink.items[0];
   t.equal(item?.detection.camera.mac, camera.mac.replace(/:/g, ''), 'MAC read from deviceInfo');
   t.equal(item?.detection.camera.id, 'gate-1');
-  t.equal(second.status().counters.reads, expected.length - (first.status().counters.reads), 'reads counted per run');
+  t.equal(second.status().counters.reads, expected.length - first.status().counters.reads, 'reads counted per run');
 });
 
 t.test('old copies appended by the camera are dropped downstream, nothing is lost', async (t) => {
-  const camera = await startVendorACamera({ ratePerSecond: 0, oldCopyRate: 0.9, unknownRate: 0, seed: 3, cropBytes: 500, sceneBytes: 500, maxPlatesPerResponse: 5 });
+  const camera = await startVendorACamera({
+    ratePerSecond: 0,
+    oldCopyRate: 0.9,
+    unknownRate: 0,
+    seed: 3,
+    cropBytes: 500,
+    sceneBytes: 500,
+    maxPlatesPerResponse: 5,
+  });
   t.teardown(() => camera.close());
   const deps = memoryDeps();
   camera.addReads(23);
@@ -105,7 +113,10 @@ t.test('an image that cannot be fetched leaves the detection without it; a broke
     plate('203001020304060100', '20300102T030406+0100', 'CD 456'),
     '<Plate><plateNumber>XX</plateNumber><picName>203001020304070100</picName></Plate>',
   ];
-  for (const [status, perImage] of [[500, 2], [404, 1]] as const) {
+  for (const [status, perImage] of [
+    [500, 2],
+    [404, 1],
+  ] as const) {
     const cam = await fixedCamera(t, status, xml);
     const deps = memoryDeps();
     const runner = startVendorAPull(config({ port: cam.port, mac: '00:11:22:aa:bb:cc', initialBacklogMs: 0 }), deps);
@@ -113,7 +124,11 @@ t.test('an image that cannot be fetched leaves the detection without it; a broke
     t.ok(await until(() => deps.cursors.sets > 0));
     await runner.stop();
     t.same(deps.sink.ids().sort(), ['203001020304050100', '203001020304060100']);
-    t.same(deps.sink.items.map((i) => Object.keys(i.images)), [[], []], 'no images');
+    t.same(
+      deps.sink.items.map((i) => Object.keys(i.images)),
+      [[], []],
+      'no images',
+    );
     t.equal(deps.sink.items[0]?.detection.vehicle?.direction, 'entering', 'forward mapped by the default direction mapping');
     t.equal(cam.imageRequests.length, 2 * perImage, status === 500 ? 'one retry on a 5xx' : 'no retry on a 404');
     const s = runner.status();
@@ -138,8 +153,16 @@ t.test('camera down: OFFLINE, reconnects back off 10/20/40/80 ms, back: ONLINE, 
   t.ok(await until(() => runner.status().state === 'OFFLINE'), 'offline once the camera is gone');
   t.ok(await until(() => runner.status().counters.reconnects >= 6), 'keeps trying');
   const attempts = deps.log.entries.filter((e) => e.msg === 'camera unreachable; reconnecting');
-  t.same(attempts.slice(0, 6).map((e) => e.obj.delayMs), [10, 20, 40, 80, 80, 80], 'doubling, capped');
-  t.same(attempts.slice(0, 3).map((e) => e.obj.attempt), [1, 2, 3], 'each attempt logged');
+  t.same(
+    attempts.slice(0, 6).map((e) => e.obj.delayMs),
+    [10, 20, 40, 80, 80, 80],
+    'doubling, capped',
+  );
+  t.same(
+    attempts.slice(0, 3).map((e) => e.obj.attempt),
+    [1, 2, 3],
+    'each attempt logged',
+  );
   t.match(runner.status().lastError, /cannot reach|ECONNREFUSED|failed/);
 
   camera = await startVendorACamera({ port, ratePerSecond: 0, oldCopyRate: 0, unknownRate: 0, seed: 6 });

@@ -14,7 +14,17 @@ import type { CameraRunner } from './runner-handle.ts';
 import { createStatusTracker } from './status.ts';
 import { afterTimeBody, initialCursor, isLaterCursor } from './vendor-a-cursor.ts';
 import { CAMERA_TIME_PATH, DEVICE_INFO_PATH, localTimeFromResponse, macFromDeviceInfo } from './vendor-a-device.ts';
-import { clockWarning, correctCaptureTime, cursorForClock, effectiveOffset, parseCameraTime, shiftDigits, withCapturedAt, zoneWarning, type CameraTime } from './camera-clock.ts';
+import {
+  clockWarning,
+  correctCaptureTime,
+  cursorForClock,
+  effectiveOffset,
+  parseCameraTime,
+  shiftDigits,
+  withCapturedAt,
+  zoneWarning,
+  type CameraTime,
+} from './camera-clock.ts';
 import type { ParsedDetection } from '@alpr/shared/adapters/types';
 
 /**
@@ -91,8 +101,11 @@ export function startVendorAPull(config: CameraConfig, deps: RunnerDeps): Camera
     const sign = time.utcOffsetMinutes < 0 ? '-' : '+';
     const abs = Math.abs(time.utcOffsetMinutes);
     status.clock({
-      offsetMs: Math.round(offsetMs), source: 'device', checkedAt: new Date(receivedMs).toISOString(),
-      utcOffset: `${sign}${String(Math.floor(abs / 60)).padStart(2, '0')}:${String(abs % 60).padStart(2, '0')}`, warnings,
+      offsetMs: Math.round(offsetMs),
+      source: 'device',
+      checkedAt: new Date(receivedMs).toISOString(),
+      utcOffset: `${sign}${String(Math.floor(abs / 60)).padStart(2, '0')}:${String(abs % 60).padStart(2, '0')}`,
+      warnings,
     });
     // A camera whose clock is off is watched at every poll: a correction is then noticed at once.
     nextClockCheckMs = receivedMs + (effectiveOffset(offsetMs) !== 0 ? 0 : config.clockCheckMs);
@@ -107,13 +120,17 @@ export function startVendorAPull(config: CameraConfig, deps: RunnerDeps): Camera
       const stored = await deps.cursors.get(key);
       // The first cursor comes from the camera's own clock when it has one: a camera years
       // behind or ahead would otherwise answer nothing, or everything, after the appliance's time.
-      cursor = stored ?? (time ? `${shiftDigits(time.localDigits, -config.initialBacklogMs)}0000` : initialCursor(now, config.initialBacklogMs, config.timezone));
+      cursor =
+        stored ?? (time ? `${shiftDigits(time.localDigits, -config.initialBacklogMs)}0000` : initialCursor(now, config.initialBacklogMs, config.timezone));
       deps.log.info({ camera: config.id, cursor, stored: stored !== null, from: time ? 'camera clock' : 'appliance clock' }, 'vendor_a pull starts');
     }
     if (time) {
       const next = cursorForClock(cursor, time.localDigits);
       if (next.rewound) {
-        deps.log.warn({ camera: config.id, cursor, camera_time: time.localDigits, rewound_to: next.cursor }, 'camera clock went back (summer time ended or clock corrected): cursor rewound');
+        deps.log.warn(
+          { camera: config.id, cursor, camera_time: time.localDigits, rewound_to: next.cursor },
+          'camera clock went back (summer time ended or clock corrected): cursor rewound',
+        );
         await deps.cursors.set(key, next.cursor);
         cursor = next.cursor;
         status.count('clockRewinds');
@@ -153,10 +170,7 @@ export function startVendorAPull(config: CameraConfig, deps: RunnerDeps): Camera
     if (res.status !== 200) throw new ApplianceError('camera_unreachable', `plates list answered HTTP ${res.status}`);
     status.online();
     const contentType = res.headers['content-type'];
-    const outcome = adapter.parse(
-      { body: res.body, ...(typeof contentType === 'string' ? { contentType } : {}) },
-      contextOf(config, cameraMac),
-    );
+    const outcome = adapter.parse({ body: res.body, ...(typeof contentType === 'string' ? { contentType } : {}) }, contextOf(config, cameraMac));
     reportIssues(outcome, { source: config.id, status, log: deps.log });
     if (outcome.failure !== undefined) return 'idle';
     await deliver(corrected(outcome.detections), {

@@ -12,8 +12,7 @@ import { memoryLog, memorySink, until } from './memory.test-helper.ts';
 import { createIngestApp } from './vendor-a-push.ts';
 import type { IngestDeps } from './vendor-a-push.ts';
 
-const fixture = (path: string): Buffer =>
-  readFileSync(new URL(`../../../shared/src/adapters/${path}`, import.meta.url));
+const fixture = (path: string): Buffer => readFileSync(new URL(`../../../shared/src/adapters/${path}`, import.meta.url));
 
 const gate = cameraConfigSchema.parse({
   id: 'gate-push',
@@ -61,7 +60,10 @@ t.test('simulated camera pushing XML and multipart: every read stored once, imag
     t.equal(sink.imageHash(d.detectionId, 'plate_crop'), d.images.plateCrop, 'plate crop as sent (or none)');
     t.equal(sink.imageHash(d.detectionId, 'full_scene'), d.images.fullScene, 'scene as sent (or none)');
   }
-  t.ok(sink.items.every((i) => i.detection.camera.id === 'gate-push' && i.source === 'gate-push'), 'configured camera matched');
+  t.ok(
+    sink.items.every((i) => i.detection.camera.id === 'gate-push' && i.source === 'gate-push'),
+    'configured camera matched',
+  );
 });
 
 t.test('2xx only after the sink committed; 503 with Retry-After when it refuses', async (t) => {
@@ -140,10 +142,14 @@ t.test('body cap: 413 by Content-Length and for a chunked body', async (t) => {
   const res = await post(`${url}/api/v1/ingest/vendor_a`, big);
   t.equal(res.status, 413);
   const chunked = await new Promise<number>((resolve, reject) => {
-    const req = httpRequest(`${url}/api/v1/ingest/vendor_a`, { method: 'POST', headers: { 'content-type': 'application/xml', 'transfer-encoding': 'chunked' } }, (r) => {
-      r.resume();
-      resolve(r.statusCode ?? 0);
-    });
+    const req = httpRequest(
+      `${url}/api/v1/ingest/vendor_a`,
+      { method: 'POST', headers: { 'content-type': 'application/xml', 'transfer-encoding': 'chunked' } },
+      (r) => {
+        r.resume();
+        resolve(r.statusCode ?? 0);
+      },
+    );
     req.on('error', reject);
     for (let i = 0; i < 10; i++) req.write(Buffer.alloc(1000, 0x20));
     req.end();
@@ -158,8 +164,13 @@ t.test('vendor_b event JSON pushed by a relay: MAC from the bootstrap map', asyn
   const cameras = new Map([['89abcdef0123456789abcdef', { id: '89abcdef0123456789abcdef', mac: '7cd8b328641b' }]]);
   const { url, sink } = await listen(t, { vendorBCameras: () => cameras });
   const event = {
-    id: '0123456789abcdef01234567', modelKey: 'event', type: 'smartDetectZone', start: 1900000000000, end: 1900000012000,
-    smartDetectTypes: ['vehicle', 'licensePlate'], camera: '89abcdef0123456789abcdef',
+    id: '0123456789abcdef01234567',
+    modelKey: 'event',
+    type: 'smartDetectZone',
+    start: 1900000000000,
+    end: 1900000012000,
+    smartDetectTypes: ['vehicle', 'licensePlate'],
+    camera: '89abcdef0123456789abcdef',
     metadata: { licensePlate: { name: 'XY12 ABC', confidenceLevel: 88 } },
   };
   const res = await post(`${url}/api/v1/ingest/auto`, JSON.stringify(event), 'application/json');

@@ -85,7 +85,13 @@ function correctPushed(items: ParsedDetection[], clock: PushClock, status: Camer
   for (const item of items) clock.observe(Date.parse(item.detection.timestamp), nowMs);
   const offset = clock.current();
   if (offset === null) return items;
-  status.clock({ offsetMs: Math.round(offset), source: 'reads', checkedAt: new Date(nowMs).toISOString(), utcOffset: null, warnings: [clockWarning(offset)].filter((w): w is string => w !== null) });
+  status.clock({
+    offsetMs: Math.round(offset),
+    source: 'reads',
+    checkedAt: new Date(nowMs).toISOString(),
+    utcOffset: null,
+    warnings: [clockWarning(offset)].filter((w): w is string => w !== null),
+  });
   return items.map((item) => {
     const fixed = correctCaptureTime(Date.parse(item.detection.timestamp), offset, clock.previous(), nowMs);
     if (!fixed.corrected) return item;

@@ -26,11 +26,7 @@ function merge(into: ParseOutcome, from: ParseOutcome): void {
   into.ignored += from.ignored;
 }
 
-export async function catchUpMessages(
-  nvr: VendorBConsole,
-  stream: PacketStream,
-  range: { fromMs: number; toMs: number },
-): Promise<ParseOutcome> {
+export async function catchUpMessages(nvr: VendorBConsole, stream: PacketStream, range: { fromMs: number; toMs: number }): Promise<ParseOutcome> {
   const outcome = emptyOutcome();
   let from = range.fromMs;
   for (let page = 0; page < MAX_PAGES; page++) {

@@ -206,5 +206,4 @@ export function cameraIdsOf(events: readonly unknown[]): string[] {
 }
 
 /** Keep detections of the configured NVR cameras only (`cameraIds`; absent = all). */
-export const wantedCamera = (config: CameraConfig, cameraId: string): boolean =>
-  config.cameraIds === undefined || config.cameraIds.includes(cameraId);
+export const wantedCamera = (config: CameraConfig, cameraId: string): boolean => config.cameraIds === undefined || config.cameraIds.includes(cameraId);

@@ -11,10 +11,31 @@ import { startVendorBPush } from './vendor-b-push.ts';
  * stays open (no reconnect), so the reads that follow arrive over the same connection.
  */
 t.test('malformed updates packets are dropped with a warning; the socket stays up and later reads arrive', async (t) => {
-  const nvr = await startVendorBNvr({ seed: 41, ratePerSecond: 0, plateDelayMs: 20, endDelayMs: 40, motionRate: 0, legacyRate: 0, cropBytes: 300, sceneBytes: 600, thumbnailRatePerSecond: 100 });
+  const nvr = await startVendorBNvr({
+    seed: 41,
+    ratePerSecond: 0,
+    plateDelayMs: 20,
+    endDelayMs: 40,
+    motionRate: 0,
+    legacyRate: 0,
+    cropBytes: 300,
+    sceneBytes: 600,
+    thumbnailRatePerSecond: 100,
+  });
   t.teardown(() => nvr.close());
   const deps = memoryDeps();
-  const config = cameraConfigSchema.parse({ id: 'nvr-ws', vendor: 'vendor_b', mode: 'push', host: '127.0.0.1', port: nvr.port, tls: false, token: 'sim-token', backoffBaseMs: 10, backoffCapMs: 80, thumbnailsPerSecond: 50 });
+  const config = cameraConfigSchema.parse({
+    id: 'nvr-ws',
+    vendor: 'vendor_b',
+    mode: 'push',
+    host: '127.0.0.1',
+    port: nvr.port,
+    tls: false,
+    token: 'sim-token',
+    backoffBaseMs: 10,
+    backoffCapMs: 80,
+    thumbnailsPerSecond: 50,
+  });
   const runner = startVendorBPush(config, deps);
   t.teardown(() => runner.stop());
   t.ok(await until(() => runner.status().state === 'ONLINE'), 'connected');
@@ -32,5 +53,9 @@ t.test('malformed updates packets are dropped with a warning; the socket stays u
   t.equal(status.state, 'ONLINE', 'still online');
   t.equal(status.counters.reconnects, 0, 'the socket was never dropped');
   const reasons = deps.log.entries.filter((e) => e.msg === 'unparseable detection skipped').map((e) => String(e.obj['reason']));
-  for (const bad of MALFORMED_PACKETS) t.ok(reasons.some((r) => bad.reason.test(r)), `${bad.name}: logged with its reason`);
+  for (const bad of MALFORMED_PACKETS)
+    t.ok(
+      reasons.some((r) => bad.reason.test(r)),
+      `${bad.name}: logged with its reason`,
+    );
 });

@@ -20,7 +20,16 @@ const config = (port: number, over: Partial<CameraConfigInput> = {}) =>
     ...over,
   });
 
-const nvrOptions = { ratePerSecond: 0, plateDelayMs: 20, endDelayMs: 40, motionRate: 0.3, legacyRate: 0.3, cropBytes: 300, sceneBytes: 600, thumbnailRatePerSecond: 100 };
+const nvrOptions = {
+  ratePerSecond: 0,
+  plateDelayMs: 20,
+  endDelayMs: 40,
+  motionRate: 0.3,
+  legacyRate: 0.3,
+  cropBytes: 300,
+  sceneBytes: 600,
+  thumbnailRatePerSecond: 100,
+};
 
 t.test('abrupt socket drops lose no read: socket + catch-up deliver every plate event once', async (t) => {
   const nvr = await startVendorBNvr({ ...nvrOptions, seed: 31, dropEvery: 5 });

@@ -39,8 +39,7 @@ const PING_EVERY_MS = 30_000;
 /** Protect packets are small JSON frames; 16 MiB bounds a broken or hostile peer. */
 const MAX_PAYLOAD = 16 * 1024 * 1024;
 
-const toBytes = (data: RawData): Uint8Array =>
-  Array.isArray(data) ? Buffer.concat(data) : data instanceof ArrayBuffer ? new Uint8Array(data) : data;
+const toBytes = (data: RawData): Uint8Array => (Array.isArray(data) ? Buffer.concat(data) : data instanceof ArrayBuffer ? new Uint8Array(data) : data);
 
 export function startVendorBPush(config: CameraConfig, deps: RunnerDeps): CameraRunner & { console: VendorBConsole } {
   const status = createStatusTracker({ id: config.id, name: displayName(config), vendor: 'vendor_b', mode: 'push' }, deps.clock);

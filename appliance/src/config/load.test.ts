@@ -16,10 +16,18 @@ t.test('central then local TOML; local wins; invalid values named', async (t) =>
   const dir = await mkdtemp(join(tmpdir(), 'appliance-config-'));
   const env = readEnvironment({ ALPR_DATA_DIR: dir });
   await writeFile(env.centralConfigFile, JSON.stringify({ heartbeat_interval_seconds: 30, hub_url: 'http://127.0.0.1:9', uplink: { window_seconds: 5 } }));
-  await writeFile(env.localConfigFile, [
-    'heartbeat_interval_seconds = 15',
-    '[[cameras]]', 'id = "gate"', 'vendor = "vendor_a"', 'mode = "push"', 'mac = "00:11:22:33:44:55"', 'timezone = "Europe/Berlin"',
-  ].join('\n'));
+  await writeFile(
+    env.localConfigFile,
+    [
+      'heartbeat_interval_seconds = 15',
+      '[[cameras]]',
+      'id = "gate"',
+      'vendor = "vendor_a"',
+      'mode = "push"',
+      'mac = "00:11:22:33:44:55"',
+      'timezone = "Europe/Berlin"',
+    ].join('\n'),
+  );
   const config = await loadApplianceConfig(env);
   t.equal(config.heartbeat_interval_seconds, 15);
   t.equal(config.uplink.window_seconds, 5);

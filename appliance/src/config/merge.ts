@@ -6,8 +6,7 @@
  */
 export type ConfigTree = { [key: string]: unknown };
 
-const isTree = (value: unknown): value is ConfigTree =>
-  typeof value === 'object' && value !== null && !Array.isArray(value) && !(value instanceof Date);
+const isTree = (value: unknown): value is ConfigTree => typeof value === 'object' && value !== null && !Array.isArray(value) && !(value instanceof Date);
 
 export function mergeLayers(...layers: readonly (ConfigTree | undefined)[]): ConfigTree {
   const out: ConfigTree = {};

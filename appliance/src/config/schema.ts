@@ -24,7 +24,11 @@ export const applianceConfigSchema = z.object({
       synchronous: z.enum(['NORMAL', 'FULL']).default('FULL'),
       retention_days: z.number().min(1).max(30).default(7),
       /** Absent: sized from the data partition at start (runtime/disk-cap.ts, docs/setup-page.md "Disk cap"). */
-      disk_cap_bytes: z.number().int().min(16 * 1024 * 1024).optional(),
+      disk_cap_bytes: z
+        .number()
+        .int()
+        .min(16 * 1024 * 1024)
+        .optional(),
     })
     .prefault({}),
   ingest: z

@@ -40,6 +40,13 @@ t.test('days held by the cap, and the warning under 7 days', async (t) => {
   t.equal(measured.metadata_overhead, 3);
   t.equal(measured.days_of_metadata, 298.3, 'metadata days use the measured on-disk cost');
 
-  const quiet = capacityOf({ capBytes: 60 * GiB, rate: { imageBytesPerDay: null, metadataBytesPerDay: null, detectionsPerDay: null, observedMs: 0 }, rows: 0, bufferedBytes: 0, imageBytes: 0, databaseUsedBytes: 0 });
+  const quiet = capacityOf({
+    capBytes: 60 * GiB,
+    rate: { imageBytesPerDay: null, metadataBytesPerDay: null, detectionsPerDay: null, observedMs: 0 },
+    rows: 0,
+    bufferedBytes: 0,
+    imageBytes: 0,
+    databaseUsedBytes: 0,
+  });
   t.same([quiet.days_of_images, quiet.days_of_metadata, quiet.warning], [null, null, null], 'no rate yet: no figure, no warning');
 });

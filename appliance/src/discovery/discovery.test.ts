@@ -82,7 +82,15 @@ t.test('two clicks at once share one probe', async (t) => {
   let probes = 0;
   let release: () => void = () => undefined;
   const gate = new Promise<void>((r) => (release = r));
-  const discovery = createDiscovery({ now: () => 0, interfaces: () => ['10.0.0.2'], probe: async () => { probes += 1; await gate; return []; } });
+  const discovery = createDiscovery({
+    now: () => 0,
+    interfaces: () => ['10.0.0.2'],
+    probe: async () => {
+      probes += 1;
+      await gate;
+      return [];
+    },
+  });
   const a = discovery.run();
   const b = discovery.run();
   release();
@@ -93,7 +101,14 @@ t.test('two clicks at once share one probe', async (t) => {
 
 t.test('no LAN interface: nothing is sent and the list is empty', async (t) => {
   let probes = 0;
-  const discovery = createDiscovery({ now: () => 0, interfaces: () => [], probe: async () => { probes += 1; return []; } });
+  const discovery = createDiscovery({
+    now: () => 0,
+    interfaces: () => [],
+    probe: async () => {
+      probes += 1;
+      return [];
+    },
+  });
   const outcome = await discovery.run();
   t.same(outcome.ok ? outcome.result : undefined, { devices: [], at: 0, interfaces: [] });
   t.equal(probes, 0);
@@ -101,10 +116,13 @@ t.test('no LAN interface: nothing is sent and the list is empty', async (t) => {
 
 t.test('LAN interfaces: private IPv4 only, never loopback or a public address', async (t) => {
   const info = (address: string, family: 'IPv4' | 'IPv6', internal = false) => ({ address, family, internal, netmask: '', mac: '', cidr: null });
-  t.same(lanInterfaceAddresses({
-    lo: [info('127.0.0.1', 'IPv4', true)],
-    eth0: [info('192.168.1.10', 'IPv4'), info('fe80::1', 'IPv6')],
-    eth1: [info('203.0.113.5', 'IPv4')],
-    wlan0: [info('10.1.2.3', 'IPv4'), info('169.254.3.4', 'IPv4')],
-  } as never), ['192.168.1.10', '10.1.2.3', '169.254.3.4']);
+  t.same(
+    lanInterfaceAddresses({
+      lo: [info('127.0.0.1', 'IPv4', true)],
+      eth0: [info('192.168.1.10', 'IPv4'), info('fe80::1', 'IPv6')],
+      eth1: [info('203.0.113.5', 'IPv4')],
+      wlan0: [info('10.1.2.3', 'IPv4'), info('169.254.3.4', 'IPv4')],
+    } as never),
+    ['192.168.1.10', '10.1.2.3', '169.254.3.4'],
+  );
 });

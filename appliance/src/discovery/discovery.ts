@@ -15,9 +15,7 @@ export interface DiscoveryResult {
   interfaces: readonly string[];
 }
 
-export type DiscoveryOutcome =
-  | { ok: true; result: DiscoveryResult }
-  | { ok: false; retryAfterSeconds: number; last: DiscoveryResult | undefined };
+export type DiscoveryOutcome = { ok: true; result: DiscoveryResult } | { ok: false; retryAfterSeconds: number; last: DiscoveryResult | undefined };
 
 export interface DiscoveryDeps {
   probe(interfaces: readonly string[]): Promise<DiscoveredDevice[]>;

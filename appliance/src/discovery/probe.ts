@@ -88,10 +88,12 @@ export async function probeLan(options: ProbeOptions): Promise<DiscoveredDevice[
         socket.setMulticastTTL(1);
         socket.setMulticastInterface(local);
       }
-      await new Promise<void>((resolve) => socket.send(payload, target.port, target.address, (error) => {
-        if (error) options.log?.warn({ interface: local, err: error.message }, 'discovery probe not sent');
-        resolve();
-      }));
+      await new Promise<void>((resolve) =>
+        socket.send(payload, target.port, target.address, (error) => {
+          if (error) options.log?.warn({ interface: local, err: error.message }, 'discovery probe not sent');
+          resolve();
+        }),
+      );
     } catch (error) {
       options.log?.warn({ interface: local, err: error instanceof Error ? error.message : String(error) }, 'discovery: interface skipped');
     }

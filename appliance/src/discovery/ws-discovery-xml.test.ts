@@ -21,19 +21,21 @@ t.test('the probe asks for ONVIF video transmitters under our MessageID', async 
 });
 
 t.test('a camera answer: endpoint, service URLs, manufacturer and model from the scopes', async (t) => {
-  t.same(parseProbeMatches(answer(ID, hikMatch), ID), [{
-    endpoint: 'urn:uuid:544f4e56-4f4e-4f4e-8000-bc5e33aabbcc',
-    xaddrs: ['http://192.168.1.64/onvif/device_service', 'http://[fe80::1]/onvif/device_service'],
-    manufacturer: 'HIKVISION',
-    model: 'DS-2CD4A26FWD-IZS',
-    name: 'HIKVISION DS-2CD4A26FWD-IZS',
-  }]);
+  t.same(parseProbeMatches(answer(ID, hikMatch), ID), [
+    {
+      endpoint: 'urn:uuid:544f4e56-4f4e-4f4e-8000-bc5e33aabbcc',
+      xaddrs: ['http://192.168.1.64/onvif/device_service', 'http://[fe80::1]/onvif/device_service'],
+      manufacturer: 'HIKVISION',
+      model: 'DS-2CD4A26FWD-IZS',
+      name: 'HIKVISION DS-2CD4A26FWD-IZS',
+    },
+  ]);
   const withManufacturer = hikMatch.replace('onvif://www.onvif.org/type/video_encoder', 'onvif://www.onvif.org/manufacturer/Acme%20Vision');
   t.equal(parseProbeMatches(answer(ID, withManufacturer), ID)?.[0]?.manufacturer, 'Acme Vision', 'an explicit manufacturer scope wins');
 });
 
 t.test('answers to someone else, other actions and hostile documents are not ours', async (t) => {
-  t.equal(parseProbeMatches(answer('urn:uuid:other', hikMatch), ID), undefined, 'another client\'s probe');
+  t.equal(parseProbeMatches(answer('urn:uuid:other', hikMatch), ID), undefined, "another client's probe");
   t.equal(parseProbeMatches(answer(ID, hikMatch, 'http://schemas.xmlsoap.org/ws/2005/04/discovery/Hello'), ID), undefined);
   t.equal(parseProbeMatches('not xml', ID), undefined);
   t.equal(parseProbeMatches(`<!DOCTYPE x [<!ENTITY a "b">]>${answer(ID, hikMatch)}`, ID), undefined, 'DTD refused');
@@ -50,8 +52,11 @@ t.test('answers to someone else, other actions and hostile documents are not our
 });
 
 t.test('one answer cannot flood the list: at most 16 matches, fields cut to 100 characters', async (t) => {
-  const many = Array.from({ length: 40 }, (_, i) =>
-    `<wsdd:ProbeMatch><wsa:EndpointReference><wsa:Address>urn:uuid:${i}</wsa:Address></wsa:EndpointReference><wsdd:Scopes>onvif://www.onvif.org/hardware/${'M'.repeat(500)}</wsdd:Scopes><wsdd:XAddrs>http://10.0.0.${i}/</wsdd:XAddrs></wsdd:ProbeMatch>`).join('');
+  const many = Array.from(
+    { length: 40 },
+    (_, i) =>
+      `<wsdd:ProbeMatch><wsa:EndpointReference><wsa:Address>urn:uuid:${i}</wsa:Address></wsa:EndpointReference><wsdd:Scopes>onvif://www.onvif.org/hardware/${'M'.repeat(500)}</wsdd:Scopes><wsdd:XAddrs>http://10.0.0.${i}/</wsdd:XAddrs></wsdd:ProbeMatch>`,
+  ).join('');
   const parsed = parseProbeMatches(answer(ID, many), ID) ?? [];
   t.equal(parsed.length, 16);
   t.equal(parsed[0]?.model?.length, 100);

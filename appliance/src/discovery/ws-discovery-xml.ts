@@ -53,7 +53,10 @@ function scopeValues(scopes: string, key: string): string[] {
 
 /** Printable, trimmed, bounded: these strings end up in a page and in a form. */
 function cleanText(raw: string | undefined): string | undefined {
-  const text = raw?.replace(/[\p{Cc}\p{Cf}]/gu, '').trim().slice(0, MAX_FIELD);
+  const text = raw
+    ?.replace(/[\p{Cc}\p{Cf}]/gu, '')
+    .trim()
+    .slice(0, MAX_FIELD);
   return text ? text : undefined;
 }
 

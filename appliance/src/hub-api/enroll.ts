@@ -27,7 +27,8 @@ const REASON_MESSAGES: Partial<Record<EnrollmentRefusalReason, string>> = {
   claim_code_unknown: 'The hub does not know this claim code. Check what you typed (the code is on the collector page of the hub).',
   claim_code_expired: 'This claim code has expired (codes are valid 48 hours). Ask the hub administrator for a new one.',
   claim_code_used: 'This claim code was already used. Ask the hub administrator for a new one.',
-  hardware_already_registered: 'This device is already registered to another collector on the hub. Ask the administrator to decommission it or issue a provisioning token for it.',
+  hardware_already_registered:
+    'This device is already registered to another collector on the hub. Ask the administrator to decommission it or issue a provisioning token for it.',
   collector_not_claimable: 'The collector for this code can no longer be claimed (it is active or decommissioned). Contact the hub administrator.',
   hardware_mismatch: 'The provisioning token belongs to a collector bound to different hardware. Contact the hub administrator.',
   provisioning_token_unknown: 'The hub does not know this provisioning token. Check that it was pasted in full.',
@@ -39,8 +40,7 @@ export interface HubEnrollDeps {
   dispatcher?: Dispatcher;
 }
 
-export const claimAtHub = (deps: HubEnrollDeps, hubUrl: string, body: ClaimRequest): Promise<EnrollResult> =>
-  postEnrollment(deps, hubUrl, CLAIM_PATH, body);
+export const claimAtHub = (deps: HubEnrollDeps, hubUrl: string, body: ClaimRequest): Promise<EnrollResult> => postEnrollment(deps, hubUrl, CLAIM_PATH, body);
 
 export const provisionAtHub = (deps: HubEnrollDeps, hubUrl: string, body: ProvisionRequest): Promise<EnrollResult> =>
   postEnrollment(deps, hubUrl, PROVISION_PATH, body);
@@ -49,7 +49,12 @@ async function postEnrollment(deps: HubEnrollDeps, hubUrl: string, path: string,
   const target = { hubUrl, ...(deps.dispatcher ? { dispatcher: deps.dispatcher } : {}) };
   const reply = await postJson(target, { path, json: body, timeouts: ENROLL_TIMEOUTS, maxResponseBytes: ENROLL_MAX_RESPONSE_BYTES });
   if (reply.kind === 'oversized') {
-    return { ok: false, kind: 'bad_answer', status: reply.status, message: `The hub answered HTTP ${reply.status} with an oversized body: is ${hubUrl} the hub?` };
+    return {
+      ok: false,
+      kind: 'bad_answer',
+      status: reply.status,
+      message: `The hub answered HTTP ${reply.status} with an oversized body: is ${hubUrl} the hub?`,
+    };
   }
   if (reply.kind === 'network') {
     const code = (reply.error as { code?: unknown }).code;
@@ -75,7 +80,13 @@ function refusal(status: number, headers: Record<string, string | string[] | und
     const retry = Number(headerValue(headers['retry-after']));
     const retryAfterSeconds = Number.isFinite(retry) && retry > 0 ? Math.ceil(retry) : undefined;
     const wait = retryAfterSeconds !== undefined ? ` Try again in ${retryAfterSeconds} s.` : ' Try again in a minute.';
-    return { ok: false, kind: 'rate_limited', status, message: `The hub refused: too many attempts from this network.${wait}`, ...(retryAfterSeconds !== undefined ? { retryAfterSeconds } : {}) };
+    return {
+      ok: false,
+      kind: 'rate_limited',
+      status,
+      message: `The hub refused: too many attempts from this network.${wait}`,
+      ...(retryAfterSeconds !== undefined ? { retryAfterSeconds } : {}),
+    };
   }
   const known = reason !== undefined ? REASON_MESSAGES[reason] : undefined;
   const message = known ?? `The hub refused (HTTP ${status}${hubMessage ? `: ${hubMessage}` : ''}).`;

@@ -1,9 +1,4 @@
-import {
-  heartbeatResponseSchema,
-  type CommandAckRequest,
-  type HeartbeatRequest,
-  type HeartbeatResponse,
-} from '@alpr/shared/protocol/collector';
+import { heartbeatResponseSchema, type CommandAckRequest, type HeartbeatRequest, type HeartbeatResponse } from '@alpr/shared/protocol/collector';
 import { commandAckPath, HEARTBEAT_PATH } from '@alpr/shared/protocol/paths';
 import { describeNetworkError, postJson, type HubReply, type HubTarget } from './request.ts';
 import { HEARTBEAT_MAX_RESPONSE_BYTES, HEARTBEAT_TIMEOUTS } from './timeouts.ts';
@@ -12,9 +7,7 @@ import { HEARTBEAT_MAX_RESPONSE_BYTES, HEARTBEAT_TIMEOUTS } from './timeouts.ts'
  * The two lifecycle calls to the hub (docs/protocol.md "Heartbeat, commands, claim"). Never
  * throw: every failure is a value the loop can back off on.
  */
-export type HubCallResult<T> =
-  | { ok: true; value: T }
-  | { ok: false; status?: number; keyRejected: boolean; message: string };
+export type HubCallResult<T> = { ok: true; value: T } | { ok: false; status?: number; keyRejected: boolean; message: string };
 
 const post = (target: HubTarget, path: string, apiKey: string, json: unknown): Promise<HubReply> =>
   postJson(target, { path, apiKey, json, timeouts: HEARTBEAT_TIMEOUTS, maxResponseBytes: HEARTBEAT_MAX_RESPONSE_BYTES });
@@ -49,12 +42,7 @@ export async function postHeartbeat(target: HubTarget, apiKey: string, body: Hea
 }
 
 /** `gone`: the hub has no such command for us (404): nothing to acknowledge, ever. */
-export async function postAck(
-  target: HubTarget,
-  apiKey: string,
-  commandId: string,
-  ack: CommandAckRequest,
-): Promise<HubCallResult<'acknowledged' | 'gone'>> {
+export async function postAck(target: HubTarget, apiKey: string, commandId: string, ack: CommandAckRequest): Promise<HubCallResult<'acknowledged' | 'gone'>> {
   const reply = await post(target, commandAckPath(commandId), apiKey, ack);
   if (reply.kind !== 'reply') return unanswered(reply);
   if (reply.status === 404) return { ok: true, value: 'gone' };

@@ -62,7 +62,7 @@ t.test('clearEnrollment: back to unclaimed', async (t) => {
   const { ctx } = await claimedDir(t);
   await clearEnrollment(ctx);
   t.equal(await loadApiKey(ctx, undefined), undefined);
-  t.same((await readdir(ctx.dataDir)).sort(), ['central-config.json'], 'config is the wipe command\'s job');
+  t.same((await readdir(ctx.dataDir)).sort(), ['central-config.json'], "config is the wipe command's job");
 });
 
 t.test('rotation: the sealed file takes the new key; an environment key it replaced is stale', async (t) => {
@@ -74,10 +74,17 @@ t.test('rotation: the sealed file takes the new key; an environment key it repla
   }
   t.same(await loadApiKey(ctx, undefined), { apiKey: NEW_KEY, source: 'encrypted_file', keyPrefix: 'alpr_NeWkE' });
   const { enrollment: loaded } = await loadEnrollment(ctx);
-  t.match(loaded, { collector_id: enrollment.collector_id, hub_public_key: enrollment.hub_public_key, replaced_key_prefixes: ['alpr_AbCdE'] }, 'the rest of the enrollment kept');
+  t.match(
+    loaded,
+    { collector_id: enrollment.collector_id, hub_public_key: enrollment.hub_public_key, replaced_key_prefixes: ['alpr_AbCdE'] },
+    'the rest of the enrollment kept',
+  );
 
-  t.same(await loadApiKey(ctx, API_KEY), { apiKey: NEW_KEY, source: 'encrypted_file', keyPrefix: 'alpr_NeWkE', staleEnvironmentPrefix: 'alpr_AbCdE' },
-    'ALPR_API_KEY holding the replaced key would be refused after the grace: the file wins');
+  t.same(
+    await loadApiKey(ctx, API_KEY),
+    { apiKey: NEW_KEY, source: 'encrypted_file', keyPrefix: 'alpr_NeWkE', staleEnvironmentPrefix: 'alpr_AbCdE' },
+    'ALPR_API_KEY holding the replaced key would be refused after the grace: the file wins',
+  );
   t.match(await loadApiKey(ctx, 'alpr_someOtherOperatorKey'), { apiKey: 'alpr_someOtherOperatorKey', source: 'environment' }, 'any other override still wins');
 
   await replaceStoredApiKey(ctx, stored.vault, API_KEY);

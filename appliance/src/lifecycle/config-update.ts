@@ -59,7 +59,7 @@ export async function runConfigUpdate(deps: CommandRunnerDeps, version: ConfigVe
 async function watch(deps: CommandRunnerDeps, before: HealthSample): Promise<string[]> {
   const { periodMs, sampleMs } = { ...DEFAULT_WATCH, ...deps.watch };
   const samples: HealthSample[] = [];
-  for (let waited = 0; waited < periodMs; ) {
+  for (let waited = 0; waited < periodMs;) {
     const step = Math.min(sampleMs, periodMs - waited);
     await sleep(deps.timers, step);
     waited += step;

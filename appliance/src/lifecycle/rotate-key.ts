@@ -43,6 +43,7 @@ export async function runRotateKey(deps: CommandRunnerDeps, command: SignedComma
   }
   return {
     status: 'success',
-    detail: proof === 'ok' ? `switched to key ${keyPrefix}; heartbeat on it accepted` : `switched to key ${keyPrefix}; heartbeat on it not answered yet (${proof})`,
+    detail:
+      proof === 'ok' ? `switched to key ${keyPrefix}; heartbeat on it accepted` : `switched to key ${keyPrefix}; heartbeat on it not answered yet (${proof})`,
   };
 }

@@ -8,8 +8,7 @@ import { verifyCommandSignature } from '@alpr/shared/protocol/signing';
  * is returned when it can be read, so the refusal can be acknowledged as `failed`.
  */
 export type Verdict =
-  | { ok: true; command: SignedCommand }
-  | { ok: false; id: string | undefined; reason: 'malformed' | 'signature invalid' | 'collector_id mismatch' };
+  { ok: true; command: SignedCommand } | { ok: false; id: string | undefined; reason: 'malformed' | 'signature invalid' | 'collector_id mismatch' };
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 

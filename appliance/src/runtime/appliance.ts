@@ -97,7 +97,13 @@ export function createAppliance(environment: ApplianceEnvironment, deps: Applian
 
   function restartPipeline(r: Running, config: ApplianceConfig): Promise<void> {
     return r.pipeline.stop().then(() => {
-      r.pipeline = startPipeline(config, { buffer: r.buffer, apiKey: () => r.creds.apiKey, hubUrl: config.hub_url ?? r.creds.hubUrl, log: r.log, intake: r.intake });
+      r.pipeline = startPipeline(config, {
+        buffer: r.buffer,
+        apiKey: () => r.creds.apiKey,
+        hubUrl: config.hub_url ?? r.creds.hubUrl,
+        log: r.log,
+        intake: r.intake,
+      });
     });
   }
 
@@ -163,7 +169,10 @@ export function createAppliance(environment: ApplianceEnvironment, deps: Applian
     }
     const claimed = enrollment.state === 'claimed' ? enrollment : undefined;
     const bufferFile = join(environment.dataDir, 'buffer.sqlite');
-    const existing = await stat(bufferFile).then((s) => s.size, () => 0);
+    const existing = await stat(bufferFile).then(
+      (s) => s.size,
+      () => 0,
+    );
     const diskCap = await resolveDiskCap(config.buffer.disk_cap_bytes, environment.dataDir, deps.diskSpace, existing);
     log.info({ disk_cap_bytes: diskCap.bytes, source: diskCap.source }, 'buffer disk cap');
     const buffer = openBuffer({
@@ -176,7 +185,10 @@ export function createAppliance(environment: ApplianceEnvironment, deps: Applian
     const hubUrl = config.hub_url ?? claimed?.enrollment.hub_url;
     const key = apiKeyOf(enrollment, environment.apiKey);
     if (key?.staleEnvironmentPrefix) {
-      log.warn({ stale_key_prefix: key.staleEnvironmentPrefix, key_prefix: apiKeyPrefix(key.apiKey) }, 'ALPR_API_KEY holds a key replaced by rotation: using the rotated key from credentials.enc; remove the variable');
+      log.warn(
+        { stale_key_prefix: key.staleEnvironmentPrefix, key_prefix: apiKeyPrefix(key.apiKey) },
+        'ALPR_API_KEY holds a key replaced by rotation: using the rotated key from credentials.enc; remove the variable',
+      );
     }
     const apiKey = key?.apiKey;
     // Retention: the age limit and the disk cap, every minute (indexed deletes: cheap).

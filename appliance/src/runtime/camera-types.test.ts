@@ -23,7 +23,11 @@ t.test('camera id to type: configured id, cameraType, vendor_b NVR ids, unknown'
 
 t.test('the TOML setting reaches the batch window', async (t) => {
   const settings = uplinkSettingsSchema.parse({ window_seconds: 20, window_seconds_by_camera_type: { vendor_a: 5, slow_lane: 30 } });
-  const config = configFromSettings(settings, { hubUrl: 'http://127.0.0.1:1', apiKey: () => undefined }, cameraTypeLookup(cameras, () => nvrCameras));
+  const config = configFromSettings(
+    settings,
+    { hubUrl: 'http://127.0.0.1:1', apiKey: () => undefined },
+    cameraTypeLookup(cameras, () => nvrCameras),
+  );
   t.equal(windowMsFor(['gate'], config.windows), 5_000);
   t.equal(windowMsFor(['yard'], config.windows), 30_000);
   t.equal(windowMsFor(['cam-1'], config.windows), 20_000, 'vendor_b has no setting: the default');

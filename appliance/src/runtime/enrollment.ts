@@ -21,9 +21,7 @@ import type { Vault } from '../vault/vault.ts';
  * "unclaimed" would hide it.
  */
 export type EnrollmentState =
-  | { state: 'claimed'; enrollment: StoredEnrollment; vault: Vault }
-  | { state: 'unclaimed' }
-  | { state: 'unusable'; code: VaultErrorCode; problem: string };
+  { state: 'claimed'; enrollment: StoredEnrollment; vault: Vault } | { state: 'unclaimed' } | { state: 'unusable'; code: VaultErrorCode; problem: string };
 
 export async function readEnrollment(ctx: { dataDir: string; identity: HardwareIdentity }): Promise<EnrollmentState> {
   try {
@@ -39,7 +37,8 @@ export async function readEnrollment(ctx: { dataDir: string; identity: HardwareI
 }
 
 /** The public view of the state (diagnostics JSON and page): never the key. */
-export type EnrollmentReport = { state: 'claimed'; collector_id: string } | { state: 'unclaimed' } | { state: 'unusable'; code: VaultErrorCode; problem: string };
+export type EnrollmentReport =
+  { state: 'claimed'; collector_id: string } | { state: 'unclaimed' } | { state: 'unusable'; code: VaultErrorCode; problem: string };
 
 export function reportOf(state: EnrollmentState): EnrollmentReport {
   if (state.state === 'claimed') return { state: 'claimed', collector_id: state.enrollment.collector_id };

@@ -32,7 +32,11 @@ const dnsResolve = async (host: string): Promise<string[]> => (await lookup(host
 
 /** `::ffff:192.168.1.9` -> `192.168.1.9`; zone ids dropped; lower case. */
 export function normalizeAddress(address: string): string {
-  const bare = address.trim().replace(/%[0-9A-Za-z_.-]+$/, '').replace(/^\[|\]$/g, '').toLowerCase();
+  const bare = address
+    .trim()
+    .replace(/%[0-9A-Za-z_.-]+$/, '')
+    .replace(/^\[|\]$/g, '')
+    .toLowerCase();
   const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(bare);
   return mapped?.[1] ?? bare;
 }
@@ -43,14 +47,18 @@ export const secretsMatch = (presented: string, expected: string): boolean => ti
 export async function admitPush(input: AdmissionInput): Promise<Admission> {
   const { camera } = input;
   if (!camera) {
-    return input.acceptUnknown
-      ? { ok: true }
-      : { ok: false, status: 403, code: 'unknown_camera', message: 'this push names no configured camera' };
+    return input.acceptUnknown ? { ok: true } : { ok: false, status: 403, code: 'unknown_camera', message: 'this push names no configured camera' };
   }
   const pin = camera.pushSource ?? camera.host;
   if (pin !== undefined && pin !== 'any') {
     const peer = input.peer === undefined ? undefined : normalizeAddress(input.peer);
-    const pinned = isIP(normalizeAddress(pin)) !== 0 ? [normalizeAddress(pin)] : await (input.resolve ?? dnsResolve)(pin).then((all) => all.map(normalizeAddress), () => []);
+    const pinned =
+      isIP(normalizeAddress(pin)) !== 0
+        ? [normalizeAddress(pin)]
+        : await (input.resolve ?? dnsResolve)(pin).then(
+            (all) => all.map(normalizeAddress),
+            () => [],
+          );
     if (peer === undefined || !pinned.includes(peer)) {
       return { ok: false, status: 403, code: 'wrong_source', message: `camera ${camera.id} pushes only from its own address` };
     }

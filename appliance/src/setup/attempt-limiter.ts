@@ -23,7 +23,10 @@ export interface AttemptLimiter {
 
 /** The platform's one token bucket (`@alpr/shared/rate-limit`), keyed by source address. */
 export function createAttemptLimiter(now: () => number, limits: AttemptLimits = DEFAULT_ATTEMPT_LIMITS): AttemptLimiter {
-  const limiter = createMemoryRateLimiter({ limit: limits.burst, windowMs: (limits.burst / limits.perMinute) * 60_000, maxKeys: limits.maxKeys, overflow: 'keep-limited' }, now);
+  const limiter = createMemoryRateLimiter(
+    { limit: limits.burst, windowMs: (limits.burst / limits.perMinute) * 60_000, maxKeys: limits.maxKeys, overflow: 'keep-limited' },
+    now,
+  );
   return {
     take(key) {
       const d = limiter.take(key);

@@ -3,11 +3,29 @@ import { parseCameraForm } from './camera-form.ts';
 
 t.test('vendor_a pull: entry without secrets, credentials apart, MAC normalized', async (t) => {
   const r = parseCameraForm({
-    id: 'gate-1', vendor: 'vendor_a', mode: 'pull', host: ' 192.168.1.64 ', port: '8081', channel: '2',
-    timezone: 'Europe/Paris', mac: 'AA-BB-CC-00-11-22', username: 'admin', password: ' s3cret ', token: '',
+    id: 'gate-1',
+    vendor: 'vendor_a',
+    mode: 'pull',
+    host: ' 192.168.1.64 ',
+    port: '8081',
+    channel: '2',
+    timezone: 'Europe/Paris',
+    mac: 'AA-BB-CC-00-11-22',
+    username: 'admin',
+    password: ' s3cret ',
+    token: '',
   });
   if (!r.ok) return t.fail(r.errors.join('; '));
-  t.same(r.entry, { id: 'gate-1', vendor: 'vendor_a', mode: 'pull', host: '192.168.1.64', timezone: 'Europe/Paris', mac: 'aabbcc001122', port: 8081, channel: 2 });
+  t.same(r.entry, {
+    id: 'gate-1',
+    vendor: 'vendor_a',
+    mode: 'pull',
+    host: '192.168.1.64',
+    timezone: 'Europe/Paris',
+    mac: 'aabbcc001122',
+    port: 8081,
+    channel: 2,
+  });
   t.same(r.credentials, { username: 'admin', password: ' s3cret ' });
   t.equal(r.camera.channel, 2);
   t.notOk(JSON.stringify(r.values).includes('s3cret'), 'values to re-render hold no password');

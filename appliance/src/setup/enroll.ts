@@ -43,8 +43,7 @@ export interface Claimed {
 export type EnrollInput = { kind: 'claim'; hubUrl: string; secret: string } | { kind: 'provision'; hubUrl: string; secret: string };
 
 export type EnrollOutcome =
-  | { ok: true; claimed: Claimed }
-  | { ok: false; status: number; code: ApplianceErrorCode; message: string; retryAfterSeconds?: number };
+  { ok: true; claimed: Claimed } | { ok: false; status: number; code: ApplianceErrorCode; message: string; retryAfterSeconds?: number };
 
 export async function enroll(deps: EnrollDeps, input: EnrollInput): Promise<EnrollOutcome> {
   const hub = checkHubUrl(input.hubUrl, { allowPlainHttp: deps.allowPlainHttpHub ?? false });
@@ -91,7 +90,10 @@ export async function enroll(deps: EnrollDeps, input: EnrollInput): Promise<Enro
   // URL the installer typed (already checked) is kept.
   const announced = checkHubUrl(result.enrollment.central_url, { allowPlainHttp: deps.allowPlainHttpHub ?? false });
   if (!announced.ok) {
-    deps.log.warn({ hub_url: hub.url, central_url: result.enrollment.central_url }, 'hub announced a central_url that is not https: keeping the URL typed on the setup page');
+    deps.log.warn(
+      { hub_url: hub.url, central_url: result.enrollment.central_url },
+      'hub announced a central_url that is not https: keeping the URL typed on the setup page',
+    );
   }
   return store(deps, { ...result.enrollment, central_url: announced.ok ? announced.url : hub.url }, keys);
 }

@@ -42,7 +42,11 @@ export async function probeCamera(camera: CameraConfig): Promise<ProbeReport> {
 function authFacts(res: CameraResponse): [string, string][] {
   const challenges = parseChallenges(res.headers['www-authenticate']);
   return challenges.map((c) => {
-    const details = [c.params['realm'] ? `realm "${c.params['realm']}"` : undefined, c.params['algorithm'] ? `algorithm ${c.params['algorithm']}` : undefined, c.params['qop'] ? `qop ${c.params['qop']}` : undefined]
+    const details = [
+      c.params['realm'] ? `realm "${c.params['realm']}"` : undefined,
+      c.params['algorithm'] ? `algorithm ${c.params['algorithm']}` : undefined,
+      c.params['qop'] ? `qop ${c.params['qop']}` : undefined,
+    ]
       .filter((d) => d !== undefined)
       .join(', ');
     return ['Authentication asked', `${c.scheme}${details ? ` (${details})` : ''}`];
@@ -77,7 +81,13 @@ async function probeVendorA(camera: CameraConfig, url: string): Promise<ProbeRep
   if (res.status !== 200) return { cameraId: camera.id, url, ok: false, summary: `The camera answered HTTP ${res.status}.`, facts };
   const parsed = parseXmlSafely(res.body, { maxBytes: 256 * 1024 });
   if (!parsed.ok) return { cameraId: camera.id, url, ok: false, summary: `The camera answered HTTP 200, but not device information: ${parsed.reason}`, facts };
-  for (const [tag, label] of [['deviceName', 'Device name'], ['model', 'Model'], ['serialNumber', 'Serial number'], ['macAddress', 'MAC address'], ['firmwareVersion', 'Firmware']] as const) {
+  for (const [tag, label] of [
+    ['deviceName', 'Device name'],
+    ['model', 'Model'],
+    ['serialNumber', 'Serial number'],
+    ['macAddress', 'MAC address'],
+    ['firmwareVersion', 'Firmware'],
+  ] as const) {
     const value = childText(parsed.root, tag);
     if (value) facts.push([label, value.slice(0, 100)]);
   }
@@ -104,7 +114,8 @@ async function probeVendorB(camera: CameraConfig, url: string): Promise<ProbeRep
     return { cameraId: camera.id, url, ok: false, summary: 'The console answered HTTP 200, but not JSON.', facts };
   }
   const bootstrap = body as { cameras?: unknown; nvr?: { name?: unknown; version?: unknown } };
-  if (!Array.isArray(bootstrap.cameras)) return { cameraId: camera.id, url, ok: false, summary: 'The console answered HTTP 200, but the bootstrap has no camera list.', facts };
+  if (!Array.isArray(bootstrap.cameras))
+    return { cameraId: camera.id, url, ok: false, summary: 'The console answered HTTP 200, but the bootstrap has no camera list.', facts };
   if (typeof bootstrap.nvr?.name === 'string') facts.push(['Console', bootstrap.nvr.name.slice(0, 100)]);
   if (typeof bootstrap.nvr?.version === 'string') facts.push(['Version', bootstrap.nvr.version.slice(0, 50)]);
   facts.push(['Cameras on the console', String(bootstrap.cameras.length)]);

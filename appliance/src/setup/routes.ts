@@ -92,7 +92,15 @@ export function setupRoutes(deps: SetupDeps): Hono {
       ...(snapshot?.cameras ?? []).flatMap((cam) => (cam.clock?.warnings ?? []).map((w): [string, string] => ['Warning', `camera ${cam.id}: ${w}`])),
     ];
     const last = discovery.last();
-    const view: SetupView = { hardwareId, hubUrl: deps.defaultHubUrl, cameras, probes, status: statusLines, ...(last ? { discovery: { result: last } } : {}), ...extra };
+    const view: SetupView = {
+      hardwareId,
+      hubUrl: deps.defaultHubUrl,
+      cameras,
+      probes,
+      status: statusLines,
+      ...(last ? { discovery: { result: last } } : {}),
+      ...extra,
+    };
     return c.html(renderSetupPage(view), status as 200);
   }
 

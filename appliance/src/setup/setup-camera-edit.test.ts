@@ -25,13 +25,27 @@ t.test('edit: the form comes back filled without secrets; blank secrets are kept
   t.match(form, /value="admin"/, 'username filled in');
   t.notOk(form.includes('first-Pa55'), 'the password is never rendered');
 
-  const moved = await postForm(setup.base, '/setup/cameras/gate-1', { vendor: 'vendor_a', mode: 'pull', host: '192.168.1.70', port: '8080', timezone: 'Europe/Paris', password: '' });
+  const moved = await postForm(setup.base, '/setup/cameras/gate-1', {
+    vendor: 'vendor_a',
+    mode: 'pull',
+    host: '192.168.1.70',
+    port: '8080',
+    timezone: 'Europe/Paris',
+    password: '',
+  });
   t.equal(moved.status, 303);
   t.same(await tomlCameras(setup), [{ id: 'gate-1', vendor: 'vendor_a', mode: 'pull', host: '192.168.1.70', timezone: 'Europe/Paris', port: 8080 }]);
   t.same(await vaulted(setup, 'gate-1'), { username: 'admin', password: 'first-Pa55' }, 'blank password: the stored one kept');
   t.equal(setup.camerasChanged, 2, 'the runners are restarted with the change');
 
-  const rekeyed = await postJson(setup.base, '/setup/cameras/gate-1', { vendor: 'vendor_a', mode: 'pull', host: '192.168.1.70', username: 'operator', password: 'second-Pa55', push_secret: 'a-push-secret-of-16+' });
+  const rekeyed = await postJson(setup.base, '/setup/cameras/gate-1', {
+    vendor: 'vendor_a',
+    mode: 'pull',
+    host: '192.168.1.70',
+    username: 'operator',
+    password: 'second-Pa55',
+    push_secret: 'a-push-secret-of-16+',
+  });
   t.equal(rekeyed.status, 200);
   t.same(await vaulted(setup, 'gate-1'), { username: 'operator', password: 'second-Pa55', pushSecret: 'a-push-secret-of-16+' });
   t.notOk((await readFile(setup.localConfigFile, 'utf8')).includes('second-Pa55'), 'no secret in the TOML');
@@ -41,7 +55,13 @@ t.test('edit: invalid input and unknown cameras are refused and change nothing',
   const setup = await startSetup(t);
   await postForm(setup.base, '/setup/cameras', gate);
   const before = await readFile(setup.localConfigFile, 'utf8');
-  const bad = await postForm(setup.base, '/setup/cameras/gate-1', { vendor: 'vendor_a', mode: 'pull', host: '192.168.1.64', port: '99999999', password: 'leaked-Pa55' });
+  const bad = await postForm(setup.base, '/setup/cameras/gate-1', {
+    vendor: 'vendor_a',
+    mode: 'pull',
+    host: '192.168.1.64',
+    port: '99999999',
+    password: 'leaked-Pa55',
+  });
   t.equal(bad.status, 400);
   const page = await bad.text();
   t.match(page, /port: a whole number/);
@@ -61,7 +81,11 @@ t.test('remove: the entry and its vaulted secret go; unknown is 404', async (t) 
   await postForm(setup.base, '/setup/cameras', { id: 'nvr', vendor: 'vendor_b', mode: 'pull', host: '192.168.1.2', token: 'nvr-token-1' });
   const removed = await postForm(setup.base, '/setup/cameras/gate-1/delete', {});
   t.equal(removed.status, 303);
-  t.same((await tomlCameras(setup)).map((c) => c['id']), ['nvr'], 'only the other camera is left');
+  t.same(
+    (await tomlCameras(setup)).map((c) => c['id']),
+    ['nvr'],
+    'only the other camera is left',
+  );
   t.equal(await vaulted(setup, 'gate-1'), undefined, 'its credentials are gone from the vault');
   t.same(await vaulted(setup, 'nvr'), { token: 'nvr-token-1' }, 'the other camera keeps its token');
   t.equal(setup.camerasChanged, 3);

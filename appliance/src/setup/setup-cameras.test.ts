@@ -16,7 +16,15 @@ const nvr = await startVendorBNvr({ token: 'nvr-tok-98765', cameraCount: 3, rate
 t.teardown(() => nvr.close());
 
 const vendorA = (id: string, password: string): Record<string, string> => ({
-  id, vendor: 'vendor_a', mode: 'pull', host: '127.0.0.1', port: String(camA.port), username: 'admin', password, timezone: 'Europe/Paris', channel: '1',
+  id,
+  vendor: 'vendor_a',
+  mode: 'pull',
+  host: '127.0.0.1',
+  port: String(camA.port),
+  username: 'admin',
+  password,
+  timezone: 'Europe/Paris',
+  channel: '1',
 });
 
 async function closedPort(): Promise<number> {
@@ -33,7 +41,9 @@ t.test('a camera is saved to the TOML without secrets, its password sealed in th
   t.equal(res.status, 303);
   t.equal(setup.camerasChanged, 1);
   const tomlText = await readFile(setup.localConfigFile, 'utf8');
-  t.same(TOML.parse(tomlText)['cameras'], [{ id: 'gate-1', vendor: 'vendor_a', mode: 'pull', host: '127.0.0.1', timezone: 'Europe/Paris', port: camA.port, channel: 1 }]);
+  t.same(TOML.parse(tomlText)['cameras'], [
+    { id: 'gate-1', vendor: 'vendor_a', mode: 'pull', host: '127.0.0.1', timezone: 'Europe/Paris', port: camA.port, channel: 1 },
+  ]);
   t.notOk(tomlText.includes('cam-Pa55'), 'no password in the TOML');
   const vaultDir = join(setup.dataDir, SETUP_VAULT_DIR);
   for (const file of await readdir(vaultDir)) t.notOk((await readFile(join(vaultDir, file), 'utf8')).includes('cam-Pa55'), `${file} holds no clear password`);
@@ -96,7 +106,12 @@ t.test('test connection: vendor_b token, bootstrap camera count', async (t) => {
   t.match(await (await postJson(setup.base, '/setup/cameras/nvr/test', {})).json(), {
     ok: true,
     summary: /lists 3 camera\(s\)/,
-    facts: [['With the stored token', 'HTTP 200'], ['Console', 'Simulated NVR'], ['Version', '6.1.0'], ['Cameras on the console', '3']],
+    facts: [
+      ['With the stored token', 'HTTP 200'],
+      ['Console', 'Simulated NVR'],
+      ['Version', '6.1.0'],
+      ['Cameras on the console', '3'],
+    ],
   });
   t.match(await (await postJson(setup.base, '/setup/cameras/nvr-bad/test', {})).json(), { ok: false, summary: /refused the token \(HTTP 401\)/ });
   const page = await (await fetch(`${setup.base}/`)).text();

@@ -21,16 +21,35 @@ t.test('claimed at start: diagnostics from real sources, setup closed', async (t
   const clock = { now: () => nowMs };
   const online = createStatusTracker({ id: 'gate-1', name: 'Gate', vendor: 'vendor_a', mode: 'pull' }, clock);
   online.online();
-  online.clock({ offsetMs: 252_460_800_000, source: 'device', checkedAt: '2026-03-01T09:00:00.000Z', utcOffset: '+08:00', warnings: ["this camera's clock is 8 years ahead: its capture times are corrected; set the camera's time (a time server) to stop this"] });
+  online.clock({
+    offsetMs: 252_460_800_000,
+    source: 'device',
+    checkedAt: '2026-03-01T09:00:00.000Z',
+    utcOffset: '+08:00',
+    warnings: ["this camera's clock is 8 years ahead: its capture times are corrected; set the camera's time (a time server) to stop this"],
+  });
   const offline = createStatusTracker({ id: 'nvr', name: 'NVR', vendor: 'vendor_b', mode: 'pull' }, clock);
   offline.offline('connect ECONNREFUSED 192.168.1.80:443');
   nowMs += 1000;
-  const uplink = { ...initialUplinkState(), running: true, keyStatus: 'ok' as const, lastSuccessAtMs: nowMs, totals: { batches: 3, requests: 3, bytes: 1000, stored: 7, duplicate: 1, rejected: 0 } };
+  const uplink = {
+    ...initialUplinkState(),
+    running: true,
+    keyStatus: 'ok' as const,
+    lastSuccessAtMs: nowMs,
+    totals: { batches: 3, requests: 3, bytes: 1000, stored: 7, duplicate: 1, rejected: 0 },
+  };
   const heartbeat = { ...initialHeartbeatState(60), lastOkAt: '2026-03-01T08:59:00.000Z', lastError: 'network: ETIMEDOUT', consecutiveFailures: 2 };
   const setup = await startSetup(t, {
     state: () => 'claimed',
     snapshot: () =>
-      takeSnapshot({ buffer, hubUrl: () => 'https://hub.example.test', apiKey: () => apiKey, uplink: () => uplink, cameras: () => [online.snapshot(), offline.snapshot()], now: () => new Date(nowMs) }),
+      takeSnapshot({
+        buffer,
+        hubUrl: () => 'https://hub.example.test',
+        apiKey: () => apiKey,
+        uplink: () => uplink,
+        cameras: () => [online.snapshot(), offline.snapshot()],
+        now: () => new Date(nowMs),
+      }),
     heartbeat: () => heartbeat,
   });
   const page = await (await fetch(`${setup.base}/`)).text();
@@ -39,7 +58,11 @@ t.test('claimed at start: diagnostics from real sources, setup closed', async (t
   t.notOk(page.includes(apiKey), 'never the full key');
   t.notOk(page.includes(apiKey.slice(0, 11)), 'not one character past the prefix');
   t.match(page, /2 pending, 0 in flight, 0 rejected/);
-  t.match(page, /camera gate-1: this camera&#39;s clock is 8 years ahead|camera gate-1: this camera's clock is 8 years ahead/, 'the clock warning is on the diagnostics page');
+  t.match(
+    page,
+    /camera gate-1: this camera&#39;s clock is 8 years ahead|camera gate-1: this camera's clock is 8 years ahead/,
+    'the clock warning is on the diagnostics page',
+  );
   t.match(page, /3 batches, 7 stored, 1 duplicates/);
   t.match(page, /2026-03-01T08:59:00.000Z \(2 failures since\)/);
   t.match(page, /Cameras online<\/th><td>1 of 2/);
@@ -53,10 +76,24 @@ t.test('before the claim the setup page shows a camera clock warning too', async
   const clock = { now: () => Date.parse('2026-03-01T09:00:00.000Z') };
   const camera = createStatusTracker({ id: 'lane-2', name: 'Lane 2', vendor: 'vendor_a', mode: 'pull' }, clock);
   camera.online();
-  camera.clock({ offsetMs: 0, source: 'device', checkedAt: '2026-03-01T09:00:00.000Z', utcOffset: '+01:00', warnings: ['this camera reports +01:00 but Europe/Oslo is +02:00 on this date: summer time is switched off or wrong on the camera'] });
+  camera.clock({
+    offsetMs: 0,
+    source: 'device',
+    checkedAt: '2026-03-01T09:00:00.000Z',
+    utcOffset: '+01:00',
+    warnings: ['this camera reports +01:00 but Europe/Oslo is +02:00 on this date: summer time is switched off or wrong on the camera'],
+  });
   const buffer = openTestBuffer(t.teardown.bind(t));
   const setup = await startSetup(t, {
-    snapshot: () => takeSnapshot({ buffer, hubUrl: () => undefined, apiKey: () => undefined, uplink: () => undefined, cameras: () => [camera.snapshot()], now: () => new Date(clock.now()) }),
+    snapshot: () =>
+      takeSnapshot({
+        buffer,
+        hubUrl: () => undefined,
+        apiKey: () => undefined,
+        uplink: () => undefined,
+        cameras: () => [camera.snapshot()],
+        now: () => new Date(clock.now()),
+      }),
   });
   const page = await (await fetch(`${setup.base}/`)).text();
   t.match(page, /camera lane-2: this camera reports \+01:00 but Europe\/Oslo is \+02:00 on this date: summer time is switched off/);

@@ -38,7 +38,13 @@ t.test('Find cameras lists the camera with a prefilled add form, without JavaScr
 
   // The installer submits the prefilled form (plus the password): the camera is added and now shows as configured.
   const add = await postForm(setup.base, '/setup/cameras', {
-    id: 'cam-127-0-0-1', vendor: 'vendor_a', mode: 'pull', host: '127.0.0.1', port: String(camera.port), username: 'admin', password: 'cam-Pa55',
+    id: 'cam-127-0-0-1',
+    vendor: 'vendor_a',
+    mode: 'pull',
+    host: '127.0.0.1',
+    port: String(camera.port),
+    username: 'admin',
+    password: 'cam-Pa55',
   });
   t.equal(add.status, 303);
   const after = await (await fetch(`${setup.base}/`)).text();
@@ -69,12 +75,20 @@ t.test('nothing answers: the page says so with 200, not an error', async (t) => 
 
 t.test('discovery is LAN-only, same-origin and gone after the claim', async (t) => {
   let probes = 0;
-  const discovery = { run: async () => { probes += 1; return { ok: true as const, result: { devices: [], at: 0, interfaces: [] } }; }, last: () => undefined };
+  const discovery = {
+    run: async () => {
+      probes += 1;
+      return { ok: true as const, result: { devices: [], at: 0, interfaces: [] } };
+    },
+    last: () => undefined,
+  };
   const outside = await startSetup(t, { discovery, addressOf: () => '203.0.113.9' });
   t.equal((await postForm(outside.base, '/setup/discover', {})).status, 403, 'from outside the LAN');
   const setup = await startSetup(t, { discovery });
   const crossSite = await fetch(`${setup.base}/setup/discover`, {
-    method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', origin: 'http://evil.example' }, body: '',
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', origin: 'http://evil.example' },
+    body: '',
   });
   t.equal(crossSite.status, 403, 'a form posted from another site');
   t.equal(probes, 0, 'neither sent a probe');

@@ -33,7 +33,12 @@ t.test('a cross-site form post is refused before anything happens (CSRF)', async
   const res = await postForm(setup.base, '/setup/cameras', { id: 'cam', vendor: 'vendor_a', mode: 'push' }, { origin: 'http://evil.example' });
   t.equal(res.status, 403);
   t.notOk(existsSync(join(setup.dataDir, 'appliance.toml')), 'no camera written');
-  const claim = await postForm(setup.base, '/setup/claim', { hub_url: 'https://evil.example', claim_code: 'ALPR-2345-6789' }, { origin: 'http://evil.example' });
+  const claim = await postForm(
+    setup.base,
+    '/setup/claim',
+    { hub_url: 'https://evil.example', claim_code: 'ALPR-2345-6789' },
+    { origin: 'http://evil.example' },
+  );
   t.equal(claim.status, 403);
   t.equal((await postForm(setup.base, '/setup/cameras', { id: 'cam', vendor: 'vendor_a', mode: 'push' })).status, 303, 'same origin accepted');
 });

@@ -21,12 +21,24 @@ t.test('decorrelated jitter with a fixed random', async (t) => {
     ['random 0.5: about x2 each time', 0.5, [2000, 3500, 5750, 9125, 14188, 21782, 33173, 50260, 60000]],
     ['random 0.999 (growth is visible)', 0.999, [2998, 8986, 26932, 60000]],
   ];
-  for (const [name, r, expected] of cases) t.same(sequence(() => r, expected.length), expected, name);
+  for (const [name, r, expected] of cases)
+    t.same(
+      sequence(() => r, expected.length),
+      expected,
+      name,
+    );
 });
 
 t.test('configurable base and cap; failures counted', async (t) => {
-  t.same(sequence(() => 1, 4, { baseMs: 200, capMs: 2_000 }), [600, 1800, 2000, 2000]);
-  t.same(sequence(() => 0.25, 3, { baseMs: 5_000, capMs: 5_000 }), [5000, 5000, 5000], 'cap equal to base is constant');
+  t.same(
+    sequence(() => 1, 4, { baseMs: 200, capMs: 2_000 }),
+    [600, 1800, 2000, 2000],
+  );
+  t.same(
+    sequence(() => 0.25, 3, { baseMs: 5_000, capMs: 5_000 }),
+    [5000, 5000, 5000],
+    'cap equal to base is constant',
+  );
   let state = initialBackoff();
   for (let i = 0; i < 3; i++) state = nextBackoff(state, DEFAULT_BACKOFF, () => 1).state;
   t.equal(state.failures, 3);
@@ -47,7 +59,7 @@ t.test('out-of-range randoms are clamped; delays stay within [base, cap]', async
   t.equal(nextBackoff(initialBackoff(), DEFAULT_BACKOFF, () => 7).delayMs, 3000);
   let state = initialBackoff();
   let seed = 42;
-  const lcg = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+  const lcg = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
   const outOfRange: number[] = [];
   for (let i = 0; i < 200; i++) {
     const next = nextBackoff(state, DEFAULT_BACKOFF, lcg);

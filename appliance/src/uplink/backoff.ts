@@ -29,11 +29,7 @@ export const initialBackoff = (): BackoffState => ({ failures: 0, lastDelayMs: 0
 /** A success resets the sequence: the next failure starts again near `base`. */
 export const resetBackoff = initialBackoff;
 
-export function nextBackoff(
-  state: BackoffState,
-  config: BackoffConfig,
-  random: Random,
-): { delayMs: number; state: BackoffState } {
+export function nextBackoff(state: BackoffState, config: BackoffConfig, random: Random): { delayMs: number; state: BackoffState } {
   const base = Math.max(1, config.baseMs);
   const cap = Math.max(base, config.capMs);
   const previous = state.lastDelayMs > 0 ? state.lastDelayMs : base;

@@ -17,8 +17,7 @@ export interface WindowConfig {
   forCamera?: (cameraId: string) => number | undefined;
 }
 
-const clampWindow = (seconds: number): number =>
-  Math.min(MAX_WINDOW_SECONDS, Math.max(MIN_WINDOW_SECONDS, seconds));
+const clampWindow = (seconds: number): number => Math.min(MAX_WINDOW_SECONDS, Math.max(MIN_WINDOW_SECONDS, seconds));
 
 /**
  * The window of the next batch is the SMALLEST window among the cameras that have
@@ -36,10 +35,7 @@ export function windowMsFor(cameraIds: readonly string[], config: WindowConfig):
 
 export type SendReason = 'catch_up' | 'count' | 'bytes' | 'window';
 
-export type UploadDecision =
-  | { action: 'idle' }
-  | { action: 'wait'; untilMs: number }
-  | { action: 'send'; reason: SendReason };
+export type UploadDecision = { action: 'idle' } | { action: 'wait'; untilMs: number } | { action: 'send'; reason: SendReason };
 
 export interface DecideInput {
   nowMs: number;
@@ -57,8 +53,7 @@ export interface DecideInput {
  */
 export function decideUpload({ nowMs, stats, limits, windowMs }: DecideInput): UploadDecision {
   if (stats.count <= 0 || stats.oldestReceivedMs === null) return { action: 'idle' };
-  const moreThanOneBatch =
-    stats.count > limits.maxItems || (stats.bytes > limits.maxBytes && stats.count > 1);
+  const moreThanOneBatch = stats.count > limits.maxItems || (stats.bytes > limits.maxBytes && stats.count > 1);
   if (moreThanOneBatch) return { action: 'send', reason: 'catch_up' };
   if (stats.count >= limits.maxItems) return { action: 'send', reason: 'count' };
   if (stats.bytes >= limits.maxBytes) return { action: 'send', reason: 'bytes' };

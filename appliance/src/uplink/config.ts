@@ -15,11 +15,14 @@ import { DEFAULT_UPLOAD_TIMEOUTS } from '../hub-api/timeouts.ts';
 export const uplinkSettingsSchema = z.object({
   window_seconds: z.number().int().min(MIN_WINDOW_SECONDS).max(MAX_WINDOW_SECONDS).default(DEFAULT_WINDOW_SECONDS),
   /** Per camera type, e.g. `{ vendor_a = 5, vendor_b = 15 }`; main.ts maps cameras to types. */
-  window_seconds_by_camera_type: z
-    .record(z.string(), z.number().int().min(MIN_WINDOW_SECONDS).max(MAX_WINDOW_SECONDS))
-    .default({}),
+  window_seconds_by_camera_type: z.record(z.string(), z.number().int().min(MIN_WINDOW_SECONDS).max(MAX_WINDOW_SECONDS)).default({}),
   max_batch_detections: z.number().int().min(1).max(500).default(DEFAULT_BATCH_LIMITS.maxItems),
-  max_batch_bytes: z.number().int().min(64 * 1024).max(50 * 1024 * 1024).default(DEFAULT_BATCH_LIMITS.maxBytes),
+  max_batch_bytes: z
+    .number()
+    .int()
+    .min(64 * 1024)
+    .max(50 * 1024 * 1024)
+    .default(DEFAULT_BATCH_LIMITS.maxBytes),
   backoff_base_ms: z.number().int().min(100).max(60_000).default(DEFAULT_BACKOFF.baseMs),
   backoff_cap_ms: z.number().int().min(1_000).max(3_600_000).default(DEFAULT_BACKOFF.capMs),
 });

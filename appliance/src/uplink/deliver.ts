@@ -29,9 +29,7 @@ export interface DeliveryTotals {
 }
 
 export type DeliveryEnd =
-  | { kind: 'done'; backpressure?: Backpressure }
-  | { kind: 'key_rejected' }
-  | { kind: 'failed'; reason: string; status?: number; retryAfterMs?: number };
+  { kind: 'done'; backpressure?: Backpressure } | { kind: 'key_rejected' } | { kind: 'failed'; reason: string; status?: number; retryAfterMs?: number };
 
 export interface DeliveryReport {
   end: DeliveryEnd;
@@ -48,11 +46,7 @@ interface Run {
   poison: number;
 }
 
-export async function deliverBatch(
-  deps: DeliverDeps,
-  items: readonly BufferedItem[],
-  consecutivePoisonBefore: number,
-): Promise<DeliveryReport> {
+export async function deliverBatch(deps: DeliverDeps, items: readonly BufferedItem[], consecutivePoisonBefore: number): Promise<DeliveryReport> {
   const run: Run = {
     totals: { stored: 0, duplicate: 0, rejected: 0, requests: 0, bytes: 0 },
     resolved: new Set(),

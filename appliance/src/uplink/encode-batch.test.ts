@@ -23,7 +23,11 @@ t.test('the shared multipart parser reads the batch back intact', async (t) => {
   t.equal(parts[0]?.contentType, 'application/json');
   const meta = batchMetadataSchema.parse(JSON.parse(Buffer.from(parts[0]?.body ?? []).toString('utf8')));
   const detections = meta.detections.map((d) => batchDetectionSchema.parse(d));
-  t.same(detections.map((d) => d.detection_id), items.map((i) => i.detection.detection_id), 'order kept');
+  t.same(
+    detections.map((d) => d.detection_id),
+    items.map((i) => i.detection.detection_id),
+    'order kept',
+  );
   t.same(encoded.detections, detections, 'returned detections are what was sent');
   const byName = new Map(parts.map((p) => [p.name, p]));
   // 5 crops + scenes on even indexes (0, 2, 4).
@@ -53,7 +57,10 @@ t.test('wire layout: CRLF lines, closing delimiter', async (t) => {
   const encoded = encodeBatch([item], () => 'BOUNDARY');
   const text = Buffer.concat(encoded.chunks).toString('latin1');
   t.ok(text.startsWith('--BOUNDARY\r\nContent-Disposition: form-data; name="metadata"\r\nContent-Type: application/json\r\n\r\n{'));
-  t.match(text, /\r\n--BOUNDARY\r\nContent-Disposition: form-data; name="img-0-plate_crop"; filename="img-0-plate_crop.jpg"\r\nContent-Type: image\/jpeg\r\n\r\n\xff\xd8/);
+  t.match(
+    text,
+    /\r\n--BOUNDARY\r\nContent-Disposition: form-data; name="img-0-plate_crop"; filename="img-0-plate_crop.jpg"\r\nContent-Type: image\/jpeg\r\n\r\n\xff\xd8/,
+  );
   t.ok(text.endsWith('\xff\xd9\r\n--BOUNDARY--\r\n'));
   t.notMatch(text, /[^\r]\n/, 'every line break is CRLF');
 });

@@ -51,18 +51,14 @@ function buildParts(items: readonly EncodableItem[]): { parts: PendingPart[]; de
       const part = imagePartName(index, kind);
       refs[kind] = { part, sha256: sha256Hex(bytes), size: bytes.byteLength };
       imageParts.push({
-        headers:
-          `Content-Disposition: form-data; name="${part}"; filename="${part}.jpg"${CRLF}` +
-          `Content-Type: image/jpeg${CRLF}`,
+        headers: `Content-Disposition: form-data; name="${part}"; filename="${part}.jpg"${CRLF}` + `Content-Type: image/jpeg${CRLF}`,
         data: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength),
       });
     }
     return Object.keys(refs).length > 0 ? { ...item.detection, images: refs } : { ...item.detection };
   });
   const metadata: PendingPart = {
-    headers:
-      `Content-Disposition: form-data; name="${BATCH_METADATA_PART}"${CRLF}` +
-      `Content-Type: application/json${CRLF}`,
+    headers: `Content-Disposition: form-data; name="${BATCH_METADATA_PART}"${CRLF}` + `Content-Type: application/json${CRLF}`,
     data: Buffer.from(JSON.stringify({ detections }), 'utf8'),
   };
   return { parts: [metadata, ...imageParts], detections };
@@ -72,10 +68,7 @@ function buildParts(items: readonly EncodableItem[]): { parts: PendingPart[]; de
  * Encodes items in the given order. `makeBoundary` is injectable so a test can force a
  * collision; a boundary found inside any part is replaced (JPEG bytes are arbitrary).
  */
-export function encodeBatch(
-  items: readonly EncodableItem[],
-  makeBoundary: () => string = randomBoundary,
-): EncodedBatch {
+export function encodeBatch(items: readonly EncodableItem[], makeBoundary: () => string = randomBoundary): EncodedBatch {
   if (items.length === 0) throw new Error('encodeBatch: a batch needs at least one detection');
   const { parts, detections } = buildParts(items);
   let boundary = '';

@@ -7,12 +7,7 @@ import type { MultipartPart } from '@alpr/shared/adapters/multipart';
 import { IMAGE_KINDS } from '@alpr/shared/detection/schema';
 import type { Backpressure, BatchDetection, BatchItemResult } from '@alpr/shared/protocol/batch';
 import { BATCH_PATH } from '@alpr/shared/protocol/paths';
-import {
-  BATCH_METADATA_PART,
-  MAX_BATCH_DETECTIONS,
-  batchDetectionSchema,
-  batchMetadataSchema,
-} from '@alpr/shared/protocol/batch';
+import { BATCH_METADATA_PART, MAX_BATCH_DETECTIONS, batchDetectionSchema, batchMetadataSchema } from '@alpr/shared/protocol/batch';
 
 /**
  * A stand-in for the hub's batch endpoint on 127.0.0.1, speaking shared/protocol/batch.ts:
@@ -30,11 +25,7 @@ export interface StoredDetection {
  * normal answer (pass), or "store, then lose the connection before answering"
  * (dropAfterStore: the case idempotent retries exist for).
  */
-export type ScriptedReply =
-  | { status: number; body?: string; headers?: Record<string, string> }
-  | { hang: true }
-  | { pass: true }
-  | { dropAfterStore: true };
+export type ScriptedReply = { status: number; body?: string; headers?: Record<string, string> } | { hang: true } | { pass: true } | { dropAfterStore: true };
 
 export interface HubRequestLog {
   apiKey: string | undefined;

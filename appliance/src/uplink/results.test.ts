@@ -21,13 +21,18 @@ t.test('only stored and duplicate leave; rejected are marked; the rest stay', as
     [
       'mixed, out of order',
       [r(3, 'd', 'rejected', 'bad plate'), r(0, 'a', 'duplicate'), r(1, 'b', 'stored'), r(2, 'c', 'rejected')],
-      { stored: [11], duplicate: [10], rejected: [{ id: 13, reason: 'bad plate' }, { id: 12, reason: 'rejected by hub' }], unacknowledged: [], mismatched: 0 },
+      {
+        stored: [11],
+        duplicate: [10],
+        rejected: [
+          { id: 13, reason: 'bad plate' },
+          { id: 12, reason: 'rejected by hub' },
+        ],
+        unacknowledged: [],
+        mismatched: 0,
+      },
     ],
-    [
-      'only some listed',
-      [r(1, 'b', 'stored')],
-      { stored: [11], duplicate: [], rejected: [], unacknowledged: [10, 12, 13], mismatched: 0 },
-    ],
+    ['only some listed', [r(1, 'b', 'stored')], { stored: [11], duplicate: [], rejected: [], unacknowledged: [10, 12, 13], mismatched: 0 }],
     ['empty results', [], { stored: [], duplicate: [], rejected: [], unacknowledged: [10, 11, 12, 13], mismatched: 0 }],
     [
       'wrong detection_id at an index is not trusted',

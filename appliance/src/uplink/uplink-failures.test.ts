@@ -21,7 +21,11 @@ t.test('hub down: backoff grows, nothing leaves; hub up: drains oldest first; su
   await h.hub.listen(port);
   await h.run(h.untilRetryMs());
   t.same(h.hub.arrivals, ids(120), 'every detection once, oldest first');
-  t.same(h.hub.requests.map((r) => r.detectionIds.length), [50, 50, 20], 'drained back to back, no window waits');
+  t.same(
+    h.hub.requests.map((r) => r.detectionIds.length),
+    [50, 50, 20],
+    'drained back to back, no window waits',
+  );
   t.match(h.uplink.state(), { consecutiveFailures: 0, retryAtMs: null, keyStatus: 'ok' });
 
   await h.hub.close();
@@ -65,7 +69,10 @@ t.test('500 in the middle of a drain: delivered batches stay delivered, the rest
   t.match(h.uplink.state(), { consecutiveFailures: 1, lastError: { kind: 'network_or_server', status: 500, message: 'HTTP 500: db down' } });
   await h.run(h.untilRetryMs());
   t.same(h.hub.arrivals, ids(120), 'each detection stored once, in order');
-  t.same(h.hub.requests.map((r) => r.status), [201, 500, 201, 201]);
+  t.same(
+    h.hub.requests.map((r) => r.status),
+    [201, 500, 201, 201],
+  );
 });
 
 t.test('timeouts, 429 Retry-After and malformed answers keep items and back off', async (t) => {
@@ -92,9 +99,16 @@ t.test('400 on a batch: halves until the poison item is alone, then only it is r
   h.buffer.add(...makeItems(10, T0 - 60_000).map((item) => (item.id === 6 ? makeItem(6, item.receivedAtMs, { plate: 'POISON' }) : item)));
   h.uplink.kick();
   await h.uplink.idle();
-  t.same(h.buffer.rejected.map((r) => r.id), [6]);
+  t.same(
+    h.buffer.rejected.map((r) => r.id),
+    [6],
+  );
   t.match(h.buffer.rejected[0]?.reason, /^HTTP 400/);
-  t.same(h.hub.arrivals, ids(10).filter((id) => id !== 'det-0006'), 'the rest delivered, order kept');
+  t.same(
+    h.hub.arrivals,
+    ids(10).filter((id) => id !== 'det-0006'),
+    'the rest delivered, order kept',
+  );
   t.match(h.uplink.state(), { consecutiveFailures: 0, totals: { stored: 9, rejected: 1 } });
 });
 

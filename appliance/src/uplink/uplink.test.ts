@@ -8,10 +8,17 @@ t.test('happy path: a backlog drains in full batches, each detection once, image
   const items = makeItems(120, T0 - 60_000);
   const h = await harness(t, { seed: (b) => b.add(...items) });
   // No clock movement at all: catching up needs no window.
-  t.same(h.hub.requests.map((r) => r.detectionIds.length), [50, 50, 20], 'three batches back to back');
+  t.same(
+    h.hub.requests.map((r) => r.detectionIds.length),
+    [50, 50, 20],
+    'three batches back to back',
+  );
   t.same(h.hub.arrivals, ids(120), 'oldest first, each once');
   t.equal(h.buffer.items.size, 0, 'buffer empty');
-  t.same(h.buffer.uploaded, items.map((i) => i.id));
+  t.same(
+    h.buffer.uploaded,
+    items.map((i) => i.id),
+  );
   for (const item of items) {
     const stored = h.hub.stored.get(item.detection.detection_id);
     t.ok(stored?.images['plate_crop']?.equals(Buffer.from(item.images.plate_crop ?? [])), `crop ${item.id} intact`);
@@ -76,7 +83,11 @@ t.test('the hub lists only some items: the others stay buffered and go again', a
   t.same([...h.buffer.items.keys()], [1, 3], 'unlisted items kept');
   t.same(h.buffer.released[0], { ids: [1, 3], reason: 'not acknowledged' }, 'and handed back to the queue');
   t.same(h.buffer.rejected, []);
-  t.same(h.hub.requests.map((r) => r.detectionIds), [ids(5), ['det-0001', 'det-0003']], 'sent again at once while progress is made');
+  t.same(
+    h.hub.requests.map((r) => r.detectionIds),
+    [ids(5), ['det-0001', 'det-0003']],
+    'sent again at once while progress is made',
+  );
   t.equal(h.uplink.state().consecutiveFailures, 1, 'a batch with no acknowledgement at all counts as a failure');
   t.match(h.uplink.state().lastError, { kind: 'no_progress' });
   h.hub.omit.clear();

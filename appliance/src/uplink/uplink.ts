@@ -167,10 +167,13 @@ export function startUplink(deps: UplinkDeps): UplinkHandle {
 
   function schedule(wakeAtMs: number): void {
     clearTimer();
-    timer = timers.setTimeout(() => {
-      timer = undefined;
-      startPass();
-    }, Math.max(0, wakeAtMs - clock.now()));
+    timer = timers.setTimeout(
+      () => {
+        timer = undefined;
+        startPass();
+      },
+      Math.max(0, wakeAtMs - clock.now()),
+    );
   }
 
   function startPass(): void {

@@ -39,7 +39,10 @@ t.test('201: the hub stores every detection with its exact images', async (t) =>
   t.equal(outcome.kind, 'accepted');
   if (outcome.kind !== 'accepted') return;
   t.equal(outcome.status, 201);
-  t.same(outcome.results.map((r) => r.status), ['stored', 'stored', 'stored', 'stored']);
+  t.same(
+    outcome.results.map((r) => r.status),
+    ['stored', 'stored', 'stored', 'stored'],
+  );
   t.equal(hub.requests[0]?.apiKey, KEY, 'key sent in X-API-Key');
   for (const item of items) {
     const stored = hub.stored.get(item.detection.detection_id);

@@ -28,8 +28,7 @@ const PLACEHOLDERS = new Set([
   '03000200-0400-0500-0006-000700080009',
 ]);
 
-export const isUsableSerial = (value: string | undefined | null): value is string =>
-  typeof value === 'string' && !PLACEHOLDERS.has(value.trim().toLowerCase());
+export const isUsableSerial = (value: string | undefined | null): value is string => typeof value === 'string' && !PLACEHOLDERS.has(value.trim().toLowerCase());
 
 export interface HardwareSources {
   systemSerial(): Promise<string | undefined>;
@@ -76,4 +75,7 @@ export function hardwareIdentity(sources: HardwareSources = realSources): Hardwa
 }
 
 /** A fixed identity, for tests and for images that pass the serial in explicitly. */
-export const fixedIdentity = (serial: string): HardwareIdentity => async () => serial;
+export const fixedIdentity =
+  (serial: string): HardwareIdentity =>
+  async () =>
+    serial;

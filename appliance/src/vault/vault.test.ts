@@ -70,7 +70,10 @@ t.test('a tampered entry fails authentication; an entry moved to another name do
   const file = JSON.parse(await readFile(vaultFileOf(dir), 'utf8')) as { entries: Record<string, string> };
   const sealed = Buffer.from(file.entries['camera:cam-1'] ?? '', 'base64');
   sealed[sealed.length - 1] = (sealed[sealed.length - 1] ?? 0) ^ 0x01;
-  await writeFile(vaultFileOf(dir), JSON.stringify({ ...file, entries: { ...file.entries, 'camera:cam-1': sealed.toString('base64'), 'camera:cam-3': file.entries['camera:cam-2'] } }));
+  await writeFile(
+    vaultFileOf(dir),
+    JSON.stringify({ ...file, entries: { ...file.entries, 'camera:cam-1': sealed.toString('base64'), 'camera:cam-3': file.entries['camera:cam-2'] } }),
+  );
   const reopened = await openVault(ctx);
   t.throws(() => cameraCredentials(reopened, 'cam-1'), { code: 'tampered' });
   t.throws(() => cameraCredentials(reopened, 'cam-3'), { code: 'tampered' }, 'per-entry subkeys');
@@ -93,7 +96,10 @@ t.test('sealed credentials open only with the device secret key', async (t) => {
 
 t.test('key derivation: PBKDF2-SHA256 100k over length-prefixed inputs', async (t) => {
   t.equal(VAULT_KDF.iterations, 100_000);
-  t.not(keyMaterial({ collectorId: 'ab', hardwareSerial: 'c', installedAt: 'd' }).toString(), keyMaterial({ collectorId: 'a', hardwareSerial: 'bc', installedAt: 'd' }).toString());
+  t.not(
+    keyMaterial({ collectorId: 'ab', hardwareSerial: 'c', installedAt: 'd' }).toString(),
+    keyMaterial({ collectorId: 'a', hardwareSerial: 'bc', installedAt: 'd' }).toString(),
+  );
   const salt = new Uint8Array(16);
   const inputs = { collectorId: COLLECTOR, hardwareSerial: 'serial:SN-A', installedAt: '2026-01-15T10:00:00.000Z', salt };
   const a = await deriveMasterKey(inputs);
@@ -114,6 +120,12 @@ t.test('hardware identity: DMI serial, else hardware uuid, else machine-id; plac
   t.equal(await hardwareIdentity(sources('To be filled by O.E.M.', 'U-1', 'm'))(), 'uuid:U-1');
   t.equal(await hardwareIdentity(sources('', '', 'f00d'))(), 'machine-id:f00d');
   await t.rejects(hardwareIdentity(sources('Default string', '', ''))(), { code: 'no_hardware_serial' });
-  const failing = { systemSerial: async () => { throw new Error('dmidecode missing'); }, hardwareUuid: async () => undefined, machineId: async () => 'mid' };
+  const failing = {
+    systemSerial: async () => {
+      throw new Error('dmidecode missing');
+    },
+    hardwareUuid: async () => undefined,
+    machineId: async () => 'mid',
+  };
   t.equal(await hardwareIdentity(failing)(), 'machine-id:mid');
 });

@@ -32,7 +32,10 @@ export function uplinkPortFor(buffer: DetectionBuffer): UplinkBufferPort {
     },
     nextBatch(limits) {
       const rows = nextBatch(buffer, limits);
-      markInFlight(buffer, rows.map((row) => row.detection.detection_id));
+      markInFlight(
+        buffer,
+        rows.map((row) => row.detection.detection_id),
+      );
       return rows.map((row): BufferedItem => {
         const images: DetectionImages = {};
         for (const [kind, image] of Object.entries(row.images)) {

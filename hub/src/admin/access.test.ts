@@ -52,7 +52,10 @@ t.test('operator and viewer get 403, no cookie 401, on every route; nothing chan
       t.equal(res.status, 403, `${role}: ${r.method} ${r.path}`);
       t.same(await res.json(), { detail: 'Insufficient permissions' });
     }
-    const written = await ctx.database.db.select().from(auditLog).where(and(eq(auditLog.actorUserId, s.user.user.id), like(auditLog.action, 'admin.%')));
+    const written = await ctx.database.db
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.actorUserId, s.user.user.id), like(auditLog.action, 'admin.%')));
     t.equal(written.length, 0, `${role}: no verb ran, so no admin audit row`);
   }
   for (const r of all) {

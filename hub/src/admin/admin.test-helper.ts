@@ -34,7 +34,14 @@ export async function adminTestContext(t: TestHandle): Promise<AdminTestContext>
 }
 
 /** Any method with the session's cookies; a JSON body when given. */
-export async function send(ctx: AuthTestContext, s: Session | null, method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Response> {
+export async function send(
+  ctx: AuthTestContext,
+  s: Session | null,
+  method: string,
+  path: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+): Promise<Response> {
   const h: Record<string, string> = { 'user-agent': 'tap-test/1.0', ...headers };
   let cookie = s?.client.jar.header();
   // A POST with no body is what a dashboard button sends: like the dashboard, echo the

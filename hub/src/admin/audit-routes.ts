@@ -10,7 +10,10 @@ import type { AdminGuards } from './guards.ts';
 
 const query = z
   .object({
-    action: z.string().regex(/^[a-z0-9_.]{1,80}$/, 'an action or its prefix, e.g. search. or legal_hold.place').optional(),
+    action: z
+      .string()
+      .regex(/^[a-z0-9_.]{1,80}$/, 'an action or its prefix, e.g. search. or legal_hold.place')
+      .optional(),
     actor_user_id: z.string().uuid().optional(),
     target_type: z.string().max(40).optional(),
     target_id: z.string().max(200).optional(),
@@ -28,16 +31,20 @@ const query = z
  */
 export function adminAuditRoutes(deps: HubDeps, guards: AdminGuards): Hono<AuthEnv> {
   const app = new Hono<AuthEnv>();
-  app.get('/api/v1/admin/audit', guards.read, audited(deps, 'admin.audit.read', async (c) => {
-    const q = parseQuery(query, c.req.query());
-    const { entries, nextBefore } = await listAuditLog(deps.db, q);
-    return {
-      response: c.json({
-        data: entries,
-        next_before: nextBefore,
-      }),
-      detail: { filters: Object.keys(q).filter((k) => k !== 'limit'), count: entries.length },
-    };
-  }));
+  app.get(
+    '/api/v1/admin/audit',
+    guards.read,
+    audited(deps, 'admin.audit.read', async (c) => {
+      const q = parseQuery(query, c.req.query());
+      const { entries, nextBefore } = await listAuditLog(deps.db, q);
+      return {
+        response: c.json({
+          data: entries,
+          next_before: nextBefore,
+        }),
+        detail: { filters: Object.keys(q).filter((k) => k !== 'limit'), count: entries.length },
+      };
+    }),
+  );
   return app;
 }

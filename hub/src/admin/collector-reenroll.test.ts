@@ -16,8 +16,11 @@ const json = async (res: Response) => (await res.json()) as Record<string, unkno
 t.test('a decommissioned device claims a new collector; a live binding still refuses', async (t) => {
   const old = await claimedCollector(deps);
   const fresh = await json(await send(ctx, admin, 'POST', '/api/v1/admin/collectors', { site_name: 'Same box, new site' }));
-  await t.rejects(claim(deps, { claim_code: String(fresh.claim_code), hardware_id: old.hardwareId }, '192.0.2.9'),
-    { message: /already registered/ }, 'refused while the old collector is live');
+  await t.rejects(
+    claim(deps, { claim_code: String(fresh.claim_code), hardware_id: old.hardwareId }, '192.0.2.9'),
+    { message: /already registered/ },
+    'refused while the old collector is live',
+  );
 
   t.equal((await send(ctx, admin, 'POST', `/api/v1/admin/collectors/${old.collectorId}/decommission`, {})).status, 200);
   const enrolled = await claim(deps, { claim_code: String(fresh.claim_code), hardware_id: old.hardwareId }, '192.0.2.9');
@@ -26,8 +29,11 @@ t.test('a decommissioned device claims a new collector; a live binding still ref
   t.match(history, { status: 'decommissioned', hardware_id: old.hardwareId }, 'the old record keeps its history');
 
   const third = await json(await send(ctx, admin, 'POST', '/api/v1/admin/collectors', { site_name: 'Third' }));
-  await t.rejects(claim(deps, { claim_code: String(third.claim_code), hardware_id: old.hardwareId }, '192.0.2.9'),
-    { message: /already registered/ }, 'the new binding is live: one collector per device again');
+  await t.rejects(
+    claim(deps, { claim_code: String(third.claim_code), hardware_id: old.hardwareId }, '192.0.2.9'),
+    { message: /already registered/ },
+    'the new binding is live: one collector per device again',
+  );
 });
 
 t.test('new claim code for a pending collector whose code expired', async (t) => {
@@ -45,7 +51,11 @@ t.test('new claim code for a pending collector whose code expired', async (t) =>
   t.match(issued, { collector_id: id, status: 'pending', claim_code: /^ALPR-[A-Z0-9]{4}-[A-Z0-9]{4}$/ });
   t.not(issued.claim_code, created.claim_code);
   t.equal(issued.claim_code_expires_at, new Date(clock.now().getTime() + 48 * 3600_000).toISOString());
-  await t.rejects(claim(deps, { claim_code: String(created.claim_code), hardware_id: 'HW-late-1' }, null), { message: /unknown claim code/ }, 'the old code is gone');
+  await t.rejects(
+    claim(deps, { claim_code: String(created.claim_code), hardware_id: 'HW-late-1' }, null),
+    { message: /unknown claim code/ },
+    'the old code is gone',
+  );
   const enrolled = await claim(deps, { claim_code: String(issued.claim_code), hardware_id: 'HW-late-1' }, null);
   t.equal(enrolled.collector_id, id);
 
@@ -55,6 +65,9 @@ t.test('new claim code for a pending collector whose code expired', async (t) =>
   const operator = await ctx.session('operator');
   t.equal((await send(ctx, operator, 'POST', `/api/v1/admin/collectors/${id}/claim-code`)).status, 403);
   const rows = await auditRows(ctx, 'admin.collector.claim_code', id);
-  t.same(rows.map((r) => r.detail['outcome']), ['succeeded', 'failed']);
+  t.same(
+    rows.map((r) => r.detail['outcome']),
+    ['succeeded', 'failed'],
+  );
   t.notOk(JSON.stringify(rows).includes(String(issued.claim_code)), 'the code is not in the audit');
 });

@@ -77,7 +77,14 @@ t.test('create: invalid bodies are 400 with the error body', async (t) => {
 
 t.test('list and read collectors with online/offline state', async (t) => {
   const online = await claimedCollector(deps);
-  const beat = await send(ctx, null, 'POST', '/api/v1/heartbeat', { uptime_seconds: 5, queue_depth: 0, cameras_online: 1, config_version: 1 }, { 'x-api-key': online.apiKey });
+  const beat = await send(
+    ctx,
+    null,
+    'POST',
+    '/api/v1/heartbeat',
+    { uptime_seconds: 5, queue_depth: 0, cameras_online: 1, config_version: 1 },
+    { 'x-api-key': online.apiKey },
+  );
   t.equal(beat.status, 200);
   const silent = await claimedCollector(deps);
   const pending = await json(await send(ctx, admin, 'POST', '/api/v1/admin/collectors', { site_name: 'Waiting' }));
@@ -135,7 +142,10 @@ t.test('config: new config_version, queued for an active collector', async (t) =
   t.equal(res.status, 200);
   const body = await json(res);
   t.equal(body.config_version, 2);
-  const [command] = await ctx.database.db.select().from(commands).where(eq(commands.id, String(body.command_id)));
+  const [command] = await ctx.database.db
+    .select()
+    .from(commands)
+    .where(eq(commands.id, String(body.command_id)));
   t.equal(command?.type, 'config_update');
   t.same(command?.payload, { config: { heartbeat_interval_seconds: 30 }, config_version: 2 });
   const again = await json(await send(ctx, admin, 'POST', `/api/v1/admin/collectors/${active.collectorId}/config`, { config: {} }));
@@ -165,7 +175,13 @@ t.test('decommission revokes the keys; a second time is 409', async (t) => {
   t.equal((await send(ctx, admin, 'POST', `/api/v1/admin/collectors/${c.collectorId}/provisioning-tokens`)).status, 409, 'no tokens for it any more');
   t.equal((await send(ctx, admin, 'POST', `/api/v1/admin/collectors/${c.collectorId}/decommission`, { reason: '' })).status, 400);
   const rows = await auditRows(ctx, 'admin.collector.decommission', c.collectorId);
-  t.match(rows.map((r) => r.detail), [{ outcome: 'succeeded', revoked_keys: 1 }, { outcome: 'failed', status: 409, error_code: 'conflict' }]);
+  t.match(
+    rows.map((r) => r.detail),
+    [
+      { outcome: 'succeeded', revoked_keys: 1 },
+      { outcome: 'failed', status: 409, error_code: 'conflict' },
+    ],
+  );
 });
 
 t.test('wipe: 202 with a queued signed command; only for an active collector', async (t) => {
@@ -174,7 +190,10 @@ t.test('wipe: 202 with a queued signed command; only for an active collector', a
   const res = await send(ctx, admin, 'POST', `/api/v1/admin/collectors/${c.collectorId}/wipe`);
   t.equal(res.status, 202);
   const body = await json(res);
-  const [command] = await ctx.database.db.select().from(commands).where(eq(commands.id, String(body.command_id)));
+  const [command] = await ctx.database.db
+    .select()
+    .from(commands)
+    .where(eq(commands.id, String(body.command_id)));
   t.equal(command?.type, 'wipe');
   t.equal(command?.createdBy, admin.user.user.id);
   const pending = await json(await send(ctx, admin, 'POST', '/api/v1/admin/collectors', { site_name: 'Never claimed' }));

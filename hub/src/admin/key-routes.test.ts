@@ -39,15 +39,25 @@ t.test('rotate-key (spec path): new key once, both keys work until the grace end
   t.notOk(JSON.stringify(keys).includes(newKey), 'the list never holds a key');
 
   const [audit] = await auditRows(ctx, 'admin.collector.rotate_key', c.collectorId);
-  t.match(audit, { actorUserId: admin.user.user.id, ip: ADMIN_IP, detail: { outcome: 'succeeded', new_key_prefix: body.new_key_prefix, grace_period_hours: 2 } });
+  t.match(audit, {
+    actorUserId: admin.user.user.id,
+    ip: ADMIN_IP,
+    detail: { outcome: 'succeeded', new_key_prefix: body.new_key_prefix, grace_period_hours: 2 },
+  });
   t.notOk(JSON.stringify(audit).includes(newKey), 'no key in the audit row');
 
   clock.advance(2 * 3600_000);
   await t.rejects(authenticateCollector(deps, c.apiKey, null), { code: 'unauthorized' }, 'old key refused after the grace');
   t.ok(await authenticateCollector(deps, newKey, null), 'new key still works');
   const after = await keysOf(c.collectorId);
-  t.match(after.find((k) => k.prefix === c.apiKey.slice(0, 10)), { status: 'expired' });
-  t.match(after.find((k) => k.id === body.new_key_id), { status: 'active' });
+  t.match(
+    after.find((k) => k.prefix === c.apiKey.slice(0, 10)),
+    { status: 'expired' },
+  );
+  t.match(
+    after.find((k) => k.id === body.new_key_id),
+    { status: 'active' },
+  );
 });
 
 t.test('rotate-key (admin alias): default grace 24 h; errors', async (t) => {
@@ -56,7 +66,13 @@ t.test('rotate-key (admin alias): default grace 24 h; errors', async (t) => {
   t.equal(res.status, 200, 'no body: defaults');
   t.equal((await json(res)).old_key_expires_at, new Date(clock.now().getTime() + 24 * 3600_000).toISOString());
 
-  for (const body of [{ grace_period_hours: 169 }, { grace_period_hours: -1 }, { grace_period_hours: 1.5 }, { grace_period_hours: '24' }, { grace_hours: 24 }]) {
+  for (const body of [
+    { grace_period_hours: 169 },
+    { grace_period_hours: -1 },
+    { grace_period_hours: 1.5 },
+    { grace_period_hours: '24' },
+    { grace_hours: 24 },
+  ]) {
     const bad = await send(ctx, admin, 'POST', `/api/v1/collectors/${c.collectorId}/rotate-key`, body);
     t.equal(bad.status, 400, JSON.stringify(body));
     t.match(await json(bad), { error: { code: 'bad_request', message: /grace/ } });
@@ -79,7 +95,13 @@ t.test('revoke: immediate; twice is 409; unknown key 404', async (t) => {
   t.equal((await send(ctx, admin, 'POST', `/api/v1/admin/keys/${keyId}/revoke`, { reason: '  ' })).status, 400, 'blank reason');
   const res = await send(ctx, admin, 'POST', `/api/v1/admin/keys/${keyId}/revoke`, { reason: 'laptop stolen' });
   t.equal(res.status, 200);
-  t.same(await json(res), { key_id: keyId, key_prefix: c.apiKey.slice(0, 10), collector_id: c.collectorId, status: 'revoked', revoked_at: clock.now().toISOString() });
+  t.same(await json(res), {
+    key_id: keyId,
+    key_prefix: c.apiKey.slice(0, 10),
+    collector_id: c.collectorId,
+    status: 'revoked',
+    revoked_at: clock.now().toISOString(),
+  });
   await t.rejects(authenticateCollector(deps, c.apiKey, null), { code: 'unauthorized' }, 'the key stops working now');
   t.match((await keysOf(c.collectorId))[0], { status: 'revoked', revoke_reason: 'laptop stolen' });
 
@@ -90,7 +112,12 @@ t.test('revoke: immediate; twice is 409; unknown key 404', async (t) => {
 
   const rows = await auditRows(ctx, 'admin.key.revoke', keyId);
   const outcomes = rows.map((r) => [r.detail['outcome'], r.detail['status']]);
-  t.same(outcomes, [['failed', 400], ['failed', 400], ['succeeded', 200], ['failed', 409]]);
+  t.same(outcomes, [
+    ['failed', 400],
+    ['failed', 400],
+    ['succeeded', 200],
+    ['failed', 409],
+  ]);
   t.match(rows[2], { actorUserId: admin.user.user.id, targetType: 'api_key', ip: ADMIN_IP, detail: { reason: 'laptop stolen' } });
 });
 

@@ -44,34 +44,50 @@ export function adminKeyRoutes(deps: HubDeps, guards: AdminGuards): Hono<AuthEnv
     });
     return { response, detail: { key_prefix: revoked.keyPrefix, collector_id: revoked.collectorId, reason } };
   };
-  app.post('/api/v1/admin/keys/:keyId/revoke', guards.keyPost, audited(deps, 'admin.key.revoke', async (c) => {
-    return revoke(c, (await readJsonBody(c, revokeKeyBodySchema)).reason);
-  }));
-  app.delete('/api/v1/admin/keys/:keyId', guards.keyDelete, audited(deps, 'admin.key.revoke', async (c) => {
-    return revoke(c, (await readJsonBody(c, deleteKeyBodySchema)).reason ?? DEFAULT_DELETE_REASON);
-  }));
+  app.post(
+    '/api/v1/admin/keys/:keyId/revoke',
+    guards.keyPost,
+    audited(deps, 'admin.key.revoke', async (c) => {
+      return revoke(c, (await readJsonBody(c, revokeKeyBodySchema)).reason);
+    }),
+  );
+  app.delete(
+    '/api/v1/admin/keys/:keyId',
+    guards.keyDelete,
+    audited(deps, 'admin.key.revoke', async (c) => {
+      return revoke(c, (await readJsonBody(c, deleteKeyBodySchema)).reason ?? DEFAULT_DELETE_REASON);
+    }),
+  );
 
   // Early end of a rotation's grace period, once the collector has used its new key.
-  app.post('/api/v1/admin/keys/:keyId/deactivate', guards.keyPost, audited(deps, 'admin.key.deactivate', async (c) => {
-    const done = await deactivateKey(deps, { userId: c.get('user').id }, pathParam(c, 'keyId'));
-    const response = c.json({
-      key_id: done.keyId,
-      key_prefix: done.keyPrefix,
-      collector_id: done.collectorId,
-      status: 'inactive',
-      proven_by: { key_id: done.provenBy.keyId, key_prefix: done.provenBy.keyPrefix, last_used_at: done.provenBy.lastUsedAt },
-    });
-    return { response, detail: { key_prefix: done.keyPrefix, collector_id: done.collectorId } };
-  }));
+  app.post(
+    '/api/v1/admin/keys/:keyId/deactivate',
+    guards.keyPost,
+    audited(deps, 'admin.key.deactivate', async (c) => {
+      const done = await deactivateKey(deps, { userId: c.get('user').id }, pathParam(c, 'keyId'));
+      const response = c.json({
+        key_id: done.keyId,
+        key_prefix: done.keyPrefix,
+        collector_id: done.collectorId,
+        status: 'inactive',
+        proven_by: { key_id: done.provenBy.keyId, key_prefix: done.provenBy.keyPrefix, last_used_at: done.provenBy.lastUsedAt },
+      });
+      return { response, detail: { key_prefix: done.keyPrefix, collector_id: done.collectorId } };
+    }),
+  );
 
   // Listing shows prefixes only, so it needs no fresh second factor.
-  app.get('/api/v1/admin/collectors/:id/keys', guards.read, audited(deps, 'admin.collector.keys_list', async (c) => {
-    const id = pathParam(c, 'id');
-    // listKeys alone answers [] for an unknown collector; the admin should hear 404.
-    await collectorStatus(deps, id);
-    const keys = await listKeys(deps, id);
-    return { response: c.json({ data: keys.map(presentKey) }), detail: { count: keys.length } };
-  }));
+  app.get(
+    '/api/v1/admin/collectors/:id/keys',
+    guards.read,
+    audited(deps, 'admin.collector.keys_list', async (c) => {
+      const id = pathParam(c, 'id');
+      // listKeys alone answers [] for an unknown collector; the admin should hear 404.
+      await collectorStatus(deps, id);
+      const keys = await listKeys(deps, id);
+      return { response: c.json({ data: keys.map(presentKey) }), detail: { count: keys.length } };
+    }),
+  );
 
   return app;
 }

@@ -62,7 +62,11 @@ t.test('admin creates a user with a one-time password that must be changed at fi
   t.notOk(JSON.stringify(await auditRows(ctx, 'admin.user.create', String(body.id))).includes(otp), 'not in the audit row');
   t.equal((await send(ctx, admin, 'POST', '/api/v1/admin/users', { email: email.toUpperCase(), role: 'viewer' })).status, 409, 'email taken');
   t.equal((await send(ctx, admin, 'POST', '/api/v1/admin/users', { email, role: 'root' })).status, 400);
-  t.equal((await send(ctx, admin, 'POST', '/api/v1/admin/users', { email: 'x@example.test', role: 'viewer', password: 'mine' })).status, 400, 'no admin-chosen password');
+  t.equal(
+    (await send(ctx, admin, 'POST', '/api/v1/admin/users', { email: 'x@example.test', role: 'viewer', password: 'mine' })).status,
+    400,
+    'no admin-chosen password',
+  );
 
   const browser = client(ctx.app, '203.0.113.5');
   ctx.clock.advance(60_000);
@@ -78,13 +82,21 @@ t.test('admin creates a user with a one-time password that must be changed at fi
   ctx.clock.advance(30_000);
   const weak = await browser.post('/auth/password', { current_password: otp, new_password: 'short', code: await totpCode(secret, ctx.clock.now()) });
   t.equal(weak.status, 400);
-  const wrong = await browser.post('/auth/password', { current_password: 'not-the-otp-at-all', new_password: 'a much better passphrase 1', code: await totpCode(secret, ctx.clock.now()) });
+  const wrong = await browser.post('/auth/password', {
+    current_password: 'not-the-otp-at-all',
+    new_password: 'a much better passphrase 1',
+    code: await totpCode(secret, ctx.clock.now()),
+  });
   t.equal(wrong.status, 403);
   t.same(await json(wrong), { detail: 'Current password is wrong' });
   ctx.clock.advance(30_000);
   const noCode = await browser.post('/auth/password', { current_password: otp, new_password: 'a much better passphrase 1', code: '000000' });
   t.equal(noCode.status, 401, 'a fresh second factor is required');
-  const ok = await browser.post('/auth/password', { current_password: otp, new_password: 'a much better passphrase 1', code: await totpCode(secret, ctx.clock.now()) });
+  const ok = await browser.post('/auth/password', {
+    current_password: otp,
+    new_password: 'a much better passphrase 1',
+    code: await totpCode(secret, ctx.clock.now()),
+  });
   t.equal(ok.status, 204);
   t.equal((await browser.get('/auth/me')).status, 200, 'this browser keeps a (new) session');
   ctx.clock.advance(60_000);
@@ -97,7 +109,11 @@ t.test('every user changes their password with the current one and a fresh code;
   const u = await ctx.session('viewer');
   const elsewhere = await signedIn(ctx, u.user);
   ctx.clock.advance(30_000);
-  const res = await u.client.post('/auth/password', { current_password: u.user.password, new_password: 'another long passphrase 2', code: await totpCode(u.user.secret ?? '', ctx.clock.now()) });
+  const res = await u.client.post('/auth/password', {
+    current_password: u.user.password,
+    new_password: 'another long passphrase 2',
+    code: await totpCode(u.user.secret ?? '', ctx.clock.now()),
+  });
   t.equal(res.status, 204);
   t.equal((await u.client.get('/auth/me')).status, 200);
   t.equal((await elsewhere.get('/auth/me')).status, 401, 'the other session ended');

@@ -49,54 +49,89 @@ export function adminUserRoutes(deps: HubDeps, guards: AdminGuards): Hono<AuthEn
   const app = new Hono<AuthEnv>();
   const actorOf = (c: Parameters<AuditedHandler>[0]) => ({ userId: c.get('user').id });
 
-  app.get('/api/v1/admin/users', guards.read, audited(deps, 'admin.user.list', async (c) => {
-    const rows = await listAccounts(deps);
-    return { response: c.json({ data: rows.map(presentUser) }), detail: { count: rows.length } };
-  }));
-  app.get('/api/v1/admin/users/:id', guards.read, audited(deps, 'admin.user.read', async (c) => {
-    return { response: c.json(presentUser(await getAccount(deps, pathParam(c, 'id')))) };
-  }));
+  app.get(
+    '/api/v1/admin/users',
+    guards.read,
+    audited(deps, 'admin.user.list', async (c) => {
+      const rows = await listAccounts(deps);
+      return { response: c.json({ data: rows.map(presentUser) }), detail: { count: rows.length } };
+    }),
+  );
+  app.get(
+    '/api/v1/admin/users/:id',
+    guards.read,
+    audited(deps, 'admin.user.read', async (c) => {
+      return { response: c.json(presentUser(await getAccount(deps, pathParam(c, 'id')))) };
+    }),
+  );
 
-  app.post('/api/v1/admin/users', guards.keyPost, audited(deps, 'admin.user.create', async (c) => {
-    const body = await readJsonBody(c, createUserBodySchema);
-    const { user, oneTimePassword } = await createAccount(deps, actorOf(c), body);
-    c.header('Cache-Control', 'no-store');
-    return {
-      response: c.json({ ...presentUser(user), one_time_password: oneTimePassword }, 201),
-      targetId: user.id,
-      detail: { email: user.email, role: user.role },
-    };
-  }));
+  app.post(
+    '/api/v1/admin/users',
+    guards.keyPost,
+    audited(deps, 'admin.user.create', async (c) => {
+      const body = await readJsonBody(c, createUserBodySchema);
+      const { user, oneTimePassword } = await createAccount(deps, actorOf(c), body);
+      c.header('Cache-Control', 'no-store');
+      return {
+        response: c.json({ ...presentUser(user), one_time_password: oneTimePassword }, 201),
+        targetId: user.id,
+        detail: { email: user.email, role: user.role },
+      };
+    }),
+  );
 
-  app.post('/api/v1/admin/users/:id/role', guards.post, audited(deps, 'admin.user.role', async (c) => {
-    const body = await readJsonBody(c, roleBodySchema);
-    const user = await setAccountRole(deps, actorOf(c), pathParam(c, 'id'), body.role);
-    return { response: c.json(presentUser(user)), detail: { role: body.role } };
-  }));
+  app.post(
+    '/api/v1/admin/users/:id/role',
+    guards.post,
+    audited(deps, 'admin.user.role', async (c) => {
+      const body = await readJsonBody(c, roleBodySchema);
+      const user = await setAccountRole(deps, actorOf(c), pathParam(c, 'id'), body.role);
+      return { response: c.json(presentUser(user)), detail: { role: body.role } };
+    }),
+  );
 
-  for (const [path, active] of [['activate', true], ['deactivate', false]] as const) {
-    app.post(`/api/v1/admin/users/:id/${path}`, guards.post, audited(deps, active ? 'admin.user.activate' : 'admin.user.deactivate', async (c) => {
-      await readJsonBody(c, emptyBodySchema);
-      return { response: c.json(presentUser(await setAccountActive(deps, actorOf(c), pathParam(c, 'id'), active))) };
-    }));
+  for (const [path, active] of [
+    ['activate', true],
+    ['deactivate', false],
+  ] as const) {
+    app.post(
+      `/api/v1/admin/users/:id/${path}`,
+      guards.post,
+      audited(deps, active ? 'admin.user.activate' : 'admin.user.deactivate', async (c) => {
+        await readJsonBody(c, emptyBodySchema);
+        return { response: c.json(presentUser(await setAccountActive(deps, actorOf(c), pathParam(c, 'id'), active))) };
+      }),
+    );
   }
 
-  app.post('/api/v1/admin/users/:id/reset-2fa', guards.keyPost, audited(deps, 'admin.user.reset_2fa', async (c) => {
-    await readJsonBody(c, emptyBodySchema);
-    return { response: c.json(presentUser(await resetAccountTwoFactor(deps, actorOf(c), pathParam(c, 'id')))) };
-  }));
+  app.post(
+    '/api/v1/admin/users/:id/reset-2fa',
+    guards.keyPost,
+    audited(deps, 'admin.user.reset_2fa', async (c) => {
+      await readJsonBody(c, emptyBodySchema);
+      return { response: c.json(presentUser(await resetAccountTwoFactor(deps, actorOf(c), pathParam(c, 'id')))) };
+    }),
+  );
 
-  app.post('/api/v1/admin/users/:id/reset-password', guards.keyPost, audited(deps, 'admin.user.reset_password', async (c) => {
-    await readJsonBody(c, emptyBodySchema);
-    const { user, oneTimePassword } = await resetAccountPassword(deps, actorOf(c), pathParam(c, 'id'));
-    c.header('Cache-Control', 'no-store');
-    return { response: c.json({ ...presentUser(user), one_time_password: oneTimePassword }) };
-  }));
+  app.post(
+    '/api/v1/admin/users/:id/reset-password',
+    guards.keyPost,
+    audited(deps, 'admin.user.reset_password', async (c) => {
+      await readJsonBody(c, emptyBodySchema);
+      const { user, oneTimePassword } = await resetAccountPassword(deps, actorOf(c), pathParam(c, 'id'));
+      c.header('Cache-Control', 'no-store');
+      return { response: c.json({ ...presentUser(user), one_time_password: oneTimePassword }) };
+    }),
+  );
 
-  app.post('/api/v1/admin/users/:id/end-sessions', guards.post, audited(deps, 'admin.user.end_sessions', async (c) => {
-    await readJsonBody(c, emptyBodySchema);
-    return { response: c.json(presentUser(await endAccountSessions(deps, actorOf(c), pathParam(c, 'id')))) };
-  }));
+  app.post(
+    '/api/v1/admin/users/:id/end-sessions',
+    guards.post,
+    audited(deps, 'admin.user.end_sessions', async (c) => {
+      await readJsonBody(c, emptyBodySchema);
+      return { response: c.json(presentUser(await endAccountSessions(deps, actorOf(c), pathParam(c, 'id')))) };
+    }),
+  );
 
   return app;
 }

@@ -14,9 +14,15 @@ import { createWatchlist } from '../watchlists/watchlists.ts';
 
 /** Uploads one batch of plates through POST /api/v1/detections/batch; returns the detection ids. */
 export async function uploadPlates(hub: TestHub, plates: readonly string[], capturedAt = new Date(Date.now() - 60_000)): Promise<string[]> {
-  const detections = plates.map((text, i) => sampleDetection({ plate: { text, confidence: 0.9 }, timestamp: new Date(capturedAt.getTime() + i).toISOString() }));
+  const detections = plates.map((text, i) =>
+    sampleDetection({ plate: { text, confidence: 0.9 }, timestamp: new Date(capturedAt.getTime() + i).toISOString() }),
+  );
   const { body, contentType } = encodeBatch(detections.map((detection) => ({ detection })));
-  const res = await fetch(`${hub.url}/api/v1/detections/batch`, { method: 'POST', headers: { 'x-api-key': hub.apiKey, 'content-type': contentType }, body: new Uint8Array(body) });
+  const res = await fetch(`${hub.url}/api/v1/detections/batch`, {
+    method: 'POST',
+    headers: { 'x-api-key': hub.apiKey, 'content-type': contentType },
+    body: new Uint8Array(body),
+  });
   if (res.status !== 201) throw new Error(`batch ${res.status}: ${await res.text()}`);
   return detections.map((d) => d.detection_id);
 }

@@ -10,17 +10,36 @@ import type { WatchlistActor, WatchlistContext } from '../watchlists/context.ts'
 
 export type AlertHandling = 'acknowledged' | 'dismissed';
 
-export async function handleAlert(ctx: WatchlistContext, actor: WatchlistActor, alertId: string, to: AlertHandling, note: string | null): Promise<{ state: AlertHandling; handledAt: Date }> {
+export async function handleAlert(
+  ctx: WatchlistContext,
+  actor: WatchlistActor,
+  alertId: string,
+  to: AlertHandling,
+  note: string | null,
+): Promise<{ state: AlertHandling; handledAt: Date }> {
   if (!isBigintId(alertId)) throw new HubError('not_found', 'no such alert');
   return ctx.db.transaction(async (tx) => {
-    const [row] = await tx.sql<{ state: string; handled_by: string | null }>('SELECT state, handled_by FROM alerts WHERE id = $1::bigint FOR UPDATE', [alertId]);
+    const [row] = await tx.sql<{ state: string; handled_by: string | null }>('SELECT state, handled_by FROM alerts WHERE id = $1::bigint FOR UPDATE', [
+      alertId,
+    ]);
     if (!row) throw new HubError('not_found', 'no such alert');
     if (row.state !== 'new') throw new HubError('conflict', `this alert was already ${row.state}`);
     const now = ctx.clock.now();
-    await tx.sql(`UPDATE alerts SET state = $2, handled_by = $3::uuid, handled_at = $4::timestamptz WHERE id = $1::bigint`, [alertId, to, actor.userId, now.toISOString()]);
+    await tx.sql(`UPDATE alerts SET state = $2, handled_by = $3::uuid, handled_at = $4::timestamptz WHERE id = $1::bigint`, [
+      alertId,
+      to,
+      actor.userId,
+      now.toISOString(),
+    ]);
     await writeAudit(tx, {
-      at: now, action: `alert.${to === 'acknowledged' ? 'acknowledge' : 'dismiss'}`, actor: { userId: actor.userId },
-      targetType: 'alert', targetId: alertId, ip: actor.ip, userAgent: actor.userAgent, detail: note ? { note } : {},
+      at: now,
+      action: `alert.${to === 'acknowledged' ? 'acknowledge' : 'dismiss'}`,
+      actor: { userId: actor.userId },
+      targetType: 'alert',
+      targetId: alertId,
+      ip: actor.ip,
+      userAgent: actor.userAgent,
+      detail: note ? { note } : {},
     });
     return { state: to, handledAt: now };
   });

@@ -28,7 +28,8 @@ export function encodeCursor(row: { created_at: Date; id: string }): string {
 export function decodeCursor(cursor: string): { at: Date; id: string } {
   const [iso, id] = Buffer.from(cursor, 'base64url').toString('utf8').split('|');
   const at = new Date(iso ?? '');
-  if (!iso || timeProblem(iso) !== undefined || Number.isNaN(at.getTime()) || !id || !isBigintId(id)) throw new HubError('bad_request', 'cursor: not a cursor this hub gave out');
+  if (!iso || timeProblem(iso) !== undefined || Number.isNaN(at.getTime()) || !id || !isBigintId(id))
+    throw new HubError('bad_request', 'cursor: not a cursor this hub gave out');
   return { at, id };
 }
 

@@ -49,10 +49,19 @@ export async function raiseAlerts(tx: DbSession, items: readonly ClaimedItem[], 
       [JSON.stringify(rows), now.toISOString()],
       { prepare: true },
     );
-    raised = inserted.map((r) => ({ id: String(r.id), detectionPk: String(r.detection_id), watchlistId: r.watchlist_id, plate: plates.get(String(r.detection_id)) ?? '' }));
+    raised = inserted.map((r) => ({
+      id: String(r.id),
+      detectionPk: String(r.detection_id),
+      watchlistId: r.watchlist_id,
+      plate: plates.get(String(r.detection_id)) ?? '',
+    }));
     await hooks?.raisedInTransaction(tx, raised, now);
   }
-  await completeItems(tx, items.map((i) => i.id), now);
+  await completeItems(
+    tx,
+    items.map((i) => i.id),
+    now,
+  );
   for (let i = 0; i < raised.length; i += MAX_NOTIFY_IDS) {
     const ids = raised.slice(i, i + MAX_NOTIFY_IDS).map((a) => a.id);
     await tx.sql(`SELECT pg_notify('${ALERT_CHANNEL}', $1::text)`, [JSON.stringify({ ids })]);

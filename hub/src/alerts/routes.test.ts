@@ -27,9 +27,15 @@ async function upload(plates: readonly string[]): Promise<{ full: Buffer; crop: 
       plateCrop: images[i]?.crop as Buffer,
     })),
   );
-  const res = await ctx.app.request('/api/v1/detections/batch', { method: 'POST', headers: { 'x-api-key': collector.apiKey, 'content-type': contentType }, body: new Uint8Array(body) });
+  const res = await ctx.app.request('/api/v1/detections/batch', {
+    method: 'POST',
+    headers: { 'x-api-key': collector.apiKey, 'content-type': contentType },
+    body: new Uint8Array(body),
+  });
   if (res.status !== 201) throw new Error(`batch ${res.status}: ${await res.text()}`);
-  while ((await worker.runOnce()) > 0) { /* drain */ }
+  while ((await worker.runOnce()) > 0) {
+    /* drain */
+  }
   return images;
 }
 
@@ -47,11 +53,20 @@ t.test('a subscribed user gets the alert with the spec payload and signed image 
   t.equal(page.data.length, 1);
   const alert = page.data[0] as AlertRecord;
   t.match(alert, {
-    alert_id: /^\d+$/, detection_id: /^\d+$/, plate_number: 'WANT1D',
+    alert_id: /^\d+$/,
+    detection_id: /^\d+$/,
+    plate_number: 'WANT1D',
     watchlist: { id: watchlist.id, name: 'Wanted', priority: 'high' },
     entry: { notes: 'armed, do not approach', added_by: operator.user.user.id, added_at: /Z$/ },
-    detection: { confidence: 0.91, collector_name: /^Site /, camera_name: 'North gate', image_urls: { full: /^https:\/\/hub\.example\.test\/api\/v1\/images\/[0-9a-f]{64}\?exp=\d+&sig=/, crop: /sig=/ } },
-    match_kind: 'exact', state: 'new', handled_by: null,
+    detection: {
+      confidence: 0.91,
+      collector_name: /^Site /,
+      camera_name: 'North gate',
+      image_urls: { full: /^https:\/\/hub\.example\.test\/api\/v1\/images\/[0-9a-f]{64}\?exp=\d+&sig=/, crop: /sig=/ },
+    },
+    match_kind: 'exact',
+    state: 'new',
+    handled_by: null,
   });
   t.same((await list(bystander, `since=${start}`)).data, [], 'not subscribed: nothing');
 
@@ -81,12 +96,23 @@ t.test('catching up: since, pages, filters', async (t) => {
   t.equal(first.data.length, 3);
   t.ok(first.next_cursor);
   const second = await list(subscriber, `limit=3&cursor=${first.next_cursor}`);
-  t.same(second.data.map((a) => a.alert_id), all.data.slice(3).map((a) => a.alert_id), 'the next page continues where the first ended');
+  t.same(
+    second.data.map((a) => a.alert_id),
+    all.data.slice(3).map((a) => a.alert_id),
+    'the next page continues where the first ended',
+  );
   t.equal(second.next_cursor, null);
   const lastSeen = all.data[1]?.created_at as string;
   const caught = (await list(subscriber, `since=${encodeURIComponent(lastSeen)}`)).data;
-  t.ok(caught.every((a) => a.created_at >= lastSeen), 'at or after since');
-  t.same(caught.map((a) => a.alert_id), all.data.filter((a) => a.created_at >= lastSeen).map((a) => a.alert_id), 'inclusive: alerts sharing the last seen time are not lost');
+  t.ok(
+    caught.every((a) => a.created_at >= lastSeen),
+    'at or after since',
+  );
+  t.same(
+    caught.map((a) => a.alert_id),
+    all.data.filter((a) => a.created_at >= lastSeen).map((a) => a.alert_id),
+    'inclusive: alerts sharing the last seen time are not lost',
+  );
   for (const query of ['since=yesterday', 'cursor=nonsense', 'limit=500', 'state=open', 'watchlist_id=x', 'extra=1']) {
     t.equal((await send(ctx, subscriber, 'GET', `/api/v1/alerts?${query}`)).status, 400, query);
   }
@@ -106,6 +132,12 @@ t.test('acknowledge and dismiss: operators, once, audited; viewers read only', a
   t.equal((await send(ctx, operator, 'POST', '/api/v1/alerts/abc/dismiss', {})).status, 404);
   t.match(await auditRows(ctx, 'alert.acknowledge', id), [{ actorUserId: operator.user.user.id, detail: { note: 'unit 4 on the way' } }]);
   const open = await list(subscriber, `since=${start}&state=new&limit=100`);
-  t.notOk(open.data.some((x) => x.alert_id === id || x.alert_id === b?.alert_id), 'state=new shows what is unhandled');
-  t.match((await list(subscriber, `since=${start}&limit=100`)).data.find((x) => x.alert_id === id), { state: 'acknowledged', handled_by: operator.user.user.id });
+  t.notOk(
+    open.data.some((x) => x.alert_id === id || x.alert_id === b?.alert_id),
+    'state=new shows what is unhandled',
+  );
+  t.match(
+    (await list(subscriber, `since=${start}&limit=100`)).data.find((x) => x.alert_id === id),
+    { state: 'acknowledged', handled_by: operator.user.user.id },
+  );
 });

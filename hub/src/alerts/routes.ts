@@ -46,7 +46,13 @@ export function alertRoutes(deps: AuthContext): Hono<AuthEnv> {
     const floor = new Date(now.getTime() - MAX_SINCE_DAYS * 86_400_000);
     const asked = query.since ? new Date(query.since) : new Date(now.getTime() - 86_400_000);
     const since = asked < floor ? floor : asked;
-    const page = await listAlertsForUser(deps.db, c.get('user').id, { since, cursor: query.cursor, limit: query.limit, state: query.state, watchlistId: query.watchlist_id });
+    const page = await listAlertsForUser(deps.db, c.get('user').id, {
+      since,
+      cursor: query.cursor,
+      limit: query.limit,
+      state: query.state,
+      watchlistId: query.watchlist_id,
+    });
     const signer = linkSigner(deps.config, now);
     return c.json({ data: page.rows.map((r) => alertRecord(r, signer)), next_cursor: page.nextCursor, since: since.toISOString() });
   });

@@ -16,13 +16,20 @@ export interface RunningAlerts {
  * changes and new detections: inside the hub process by default, or on its own
  * (`npm run hub -- worker`). Several may run on one database: claims never overlap.
  */
-export async function startAlerts(deps: { db: Database; clock: Clock; log: Log }, options: { lockTimeoutMs: number; hooks?: AlertHooks }): Promise<RunningAlerts> {
+export async function startAlerts(
+  deps: { db: Database; clock: Clock; log: Log },
+  options: { lockTimeoutMs: number; hooks?: AlertHooks },
+): Promise<RunningAlerts> {
   const listen = deps.db.listen.bind(deps.db);
   const cache = createWatchlistCache(deps);
   await cache.start(listen);
   // The reaper looks three times per lock timeout (at most every 10 s): a dead worker's items
   // are back within 4/3 of the timeout.
-  const worker = createAlertWorker(deps, cache, { lockTimeoutMs: options.lockTimeoutMs, reapEveryMs: Math.min(10_000, options.lockTimeoutMs / 3), ...(options.hooks ? { hooks: options.hooks } : {}) });
+  const worker = createAlertWorker(deps, cache, {
+    lockTimeoutMs: options.lockTimeoutMs,
+    reapEveryMs: Math.min(10_000, options.lockTimeoutMs / 3),
+    ...(options.hooks ? { hooks: options.hooks } : {}),
+  });
   await worker.start(listen);
   deps.log.info({ watchlist_entries: cache.stats().entries }, 'alert worker started');
   return {

@@ -40,7 +40,9 @@ async function queueOf(detectionIds: readonly string[]) {
 }
 
 async function drain(worker: ReturnType<typeof createAlertWorker>): Promise<void> {
-  while ((await worker.runOnce()) > 0) { /* until the queue is empty */ }
+  while ((await worker.runOnce()) > 0) {
+    /* until the queue is empty */
+  }
 }
 
 t.test('a watched plate raises one alert with what matched; others none; every item complete', async (t) => {
@@ -51,7 +53,10 @@ t.test('a watched plate raises one alert with what matched; others none; every i
   const alerts = await alertsFor(ids);
   t.equal(alerts.length, 2, 'the watched plate, and a read of it with I for 1 (the same plate_normalized)');
   t.match(alerts[0], { watchlist_id: list.id, match_kind: 'exact', entry_snapshot: { plate_number: 'WAT1CH', notes: 'grey estate', added_by: actor.userId } });
-  t.same((await queueOf(ids)).map((q) => q.status), ['complete', 'complete', 'complete']);
+  t.same(
+    (await queueOf(ids)).map((q) => q.status),
+    ['complete', 'complete', 'complete'],
+  );
   await drain(worker);
   t.equal((await alertsFor(ids)).length, 2, 'a second pass raises nothing more');
 });
@@ -65,7 +70,11 @@ t.test('items carry their plate; one queued by a hub before 0021 (no plate) is m
      WHERE k.detection_id IN (SELECT value FROM json_array_elements_text($1::json)) ORDER BY q.id`,
     [JSON.stringify(ids)],
   );
-  t.same(queued.map((q) => q.plate_normalized), ['WAT1CH', ocrNormalize('OTHER2')], 'ingest wrote each item with its normalized plate');
+  t.same(
+    queued.map((q) => q.plate_normalized),
+    ['WAT1CH', ocrNormalize('OTHER2')],
+    'ingest wrote each item with its normalized plate',
+  );
   // What an older hub left: the same items without a plate.
   await db.sql(
     `UPDATE alert_queue q SET plate_normalized = NULL FROM detection_keys k
@@ -73,8 +82,15 @@ t.test('items carry their plate; one queued by a hub before 0021 (no plate) is m
     [JSON.stringify(ids)],
   );
   await drain(worker);
-  t.same((await alertsFor(ids)).map((a) => a.detection_id), [ids[0]], 'the watched plate still raised its alert');
-  t.same((await queueOf(ids)).map((q) => q.status), ['complete', 'complete']);
+  t.same(
+    (await alertsFor(ids)).map((a) => a.detection_id),
+    [ids[0]],
+    'the watched plate still raised its alert',
+  );
+  t.same(
+    (await queueOf(ids)).map((q) => q.status),
+    ['complete', 'complete'],
+  );
 });
 
 t.test('OCR tolerance is per watchlist: one confusable character differs', async (t) => {
@@ -87,7 +103,10 @@ t.test('OCR tolerance is per watchlist: one confusable character differs', async
   const ids = await uploadPlates(hub, ['8Z60KX', '82G0KX']);
   await drain(worker);
   const alerts = await alertsFor(ids);
-  t.same(alerts.map((a) => [a.detection_id === ids[0] ? 'one misread' : 'two', a.watchlist_id === tolerant.id ? 'tolerant' : 'strict', a.match_kind]), [['one misread', 'tolerant', 'ocr']]);
+  t.same(
+    alerts.map((a) => [a.detection_id === ids[0] ? 'one misread' : 'two', a.watchlist_id === tolerant.id ? 'tolerant' : 'strict', a.match_kind]),
+    [['one misread', 'tolerant', 'ocr']],
+  );
   await updateWatchlist(ctx, actor, tolerant.id, { is_active: false });
 });
 
@@ -98,7 +117,11 @@ t.test('a worker that dies holding a claim: the claim is returned after the lock
   t.ok(claimed.length >= 1, 'claimed, then the worker "dies"');
   const worker = createAlertWorker(ctx, cache);
   await drain(worker);
-  t.same((await queueOf(ids)).map((q) => q.status), ['processing'], 'still held inside the lock timeout');
+  t.same(
+    (await queueOf(ids)).map((q) => q.status),
+    ['processing'],
+    'still held inside the lock timeout',
+  );
   clock.advance(31_000);
   await drain(worker);
   t.match(await queueOf(ids), [{ status: 'complete', attempts: 2 }], 'reclaimed after 30 s (+ the 10 s reaper period at most)');
@@ -106,7 +129,10 @@ t.test('a worker that dies holding a claim: the claim is returned after the lock
   t.ok(worker.stats().reaped >= 1);
 
   // The other half of a lost claim: alerts committed, then the item handed out again.
-  await db.sql(`UPDATE alert_queue SET status = 'pending', attempts = 0 WHERE detection_id = (SELECT detection_pk FROM detection_keys WHERE detection_id = $1)`, [ids[0]]);
+  await db.sql(
+    `UPDATE alert_queue SET status = 'pending', attempts = 0 WHERE detection_id = (SELECT detection_pk FROM detection_keys WHERE detection_id = $1)`,
+    [ids[0]],
+  );
   await drain(worker);
   t.equal((await alertsFor(ids)).length, 1, 'a re-run never doubles an alert (unique detection, watchlist)');
 });
@@ -158,7 +184,10 @@ t.test('hooks run inside the raising transaction: their writes commit with the a
   const hooks = createAlertHooks();
   hooks.onRaisedInTransaction(async (tx, raised) => {
     // A write of the hook's own, in the same transaction as the alert.
-    const [row] = await tx.sql<{ n: number }>('SELECT count(*)::int AS n FROM alerts WHERE id IN (SELECT value::bigint FROM json_array_elements_text($1::json))', [JSON.stringify(raised.map((a) => a.id))]);
+    const [row] = await tx.sql<{ n: number }>(
+      'SELECT count(*)::int AS n FROM alerts WHERE id IN (SELECT value::bigint FROM json_array_elements_text($1::json))',
+      [JSON.stringify(raised.map((a) => a.id))],
+    );
     seen.push(`${raised.length} raised, ${row?.n} visible`);
   });
   const worker = createAlertWorker(ctx, cache, { hooks });

@@ -84,7 +84,10 @@ export function createAlertWorker(ctx: WatchlistContext, cache: WatchlistCache, 
         stats.failures += 1;
         const message = err instanceof Error ? err.message : String(err);
         const status = await failItem(ctx.db, item, message, ctx.clock.now());
-        ctx.log[status === 'failed' ? 'error' : 'warn']({ err, queue_id: item.id, detection_pk: item.detectionPk, attempts: item.attempts, status }, 'alert check failed');
+        ctx.log[status === 'failed' ? 'error' : 'warn'](
+          { err, queue_id: item.id, detection_pk: item.detectionPk, attempts: item.attempts, status },
+          'alert check failed',
+        );
       }
     }
   }

@@ -55,7 +55,11 @@ export async function getAccount(ctx: AuthContext, id: string): Promise<UserRow>
  * with it, enrolls the second factor, and must then change it before anything else
  * (`must_change_password`).
  */
-export async function createAccount(ctx: AuthContext, actor: AccountActor, input: { email: string; role: UserRole }): Promise<{ user: UserRow; oneTimePassword: string }> {
+export async function createAccount(
+  ctx: AuthContext,
+  actor: AccountActor,
+  input: { email: string; role: UserRole },
+): Promise<{ user: UserRow; oneTimePassword: string }> {
   const oneTimePassword = generatePassword();
   const passwordHash = await hashPassword(oneTimePassword);
   const now = ctx.clock.now();
@@ -90,7 +94,10 @@ export async function setAccountActive(ctx: AuthContext, actor: AccountActor, id
     if (user.isActive === isActive) return user;
     if (!isActive) await keepAnAdmin(tx, actor, user, 'deactivate');
     // A deactivated account's sessions end now; reactivation does not revive them.
-    await tx.db.update(users).set({ isActive, updatedAt: now, ...(isActive ? {} : { sessionsValidAfter: now }) }).where(eq(users.id, user.id));
+    await tx.db
+      .update(users)
+      .set({ isActive, updatedAt: now, ...(isActive ? {} : { sessionsValidAfter: now }) })
+      .where(eq(users.id, user.id));
     await audit(tx, now, actor, isActive ? 'user.activated' : 'user.deactivated', user);
     return { ...user, isActive };
   });

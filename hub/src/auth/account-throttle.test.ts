@@ -27,7 +27,10 @@ t.test('20 wrong passwords from 20 addresses: guessing is slowed, the right pass
   const statuses: number[] = [];
   for (let i = 0; i < 20; i++) statuses.push((await login(u.email, `wrong guess ${i}`)).status);
   t.same(statuses.slice(0, 5), [401, 401, 401, 401, 401], 'typos cost nothing');
-  t.ok(statuses.slice(5).every((s) => s === 429 || s === 401), 'then throttled');
+  t.ok(
+    statuses.slice(5).every((s) => s === 429 || s === 401),
+    'then throttled',
+  );
   t.ok(statuses.filter((s) => s === 429).length >= 14, `most later guesses refused unanswered (${statuses.join(',')})`);
 
   const right = await login(u.email, u.password);
@@ -41,7 +44,7 @@ t.test('20 wrong passwords from 20 addresses: guessing is slowed, the right pass
   t.equal((await login(u.email, 'wrong again')).status, 401, 'a success cleared the count');
 });
 
-t.test('the user\'s known address is not throttled; unknown emails are throttled alike', async (t) => {
+t.test("the user's known address is not throttled; unknown emails are throttled alike", async (t) => {
   const u = await testUser(ctx, 'viewer', { enrolled: true });
   await signedIn(ctx, u, '198.51.100.77');
   for (let i = 0; i < 12; i++) await login(u.email, `attack ${i}`);

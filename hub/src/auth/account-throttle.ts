@@ -33,7 +33,10 @@ export function throttleWaitMs(failures: readonly Date[], now: Date): number {
 export async function accountWaitMs(db: DbSession, email: string, now: Date): Promise<number> {
   const since = new Date(now.getTime() - ACCOUNT_THROTTLE.windowMs);
   const rows = await db.sql<{ at: Date }>('SELECT at FROM rate_limit_hits WHERE key = $1 AND at > $2', [keyOf(email), since]);
-  return throttleWaitMs(rows.map((r) => new Date(r.at)), now);
+  return throttleWaitMs(
+    rows.map((r) => new Date(r.at)),
+    now,
+  );
 }
 
 export async function recordLoginFailure(db: DbSession, email: string, now: Date): Promise<void> {

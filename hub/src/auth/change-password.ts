@@ -40,8 +40,14 @@ export async function changePassword(ctx: AuthContext, userId: string, input: Ch
       .set({ passwordHash: newHash, mustChangePassword: false, sessionsValidAfter: new Date(now.getTime() - 1), updatedAt: now })
       .where(eq(users.id, user.id));
     await writeAudit(tx, {
-      at: now, action: 'user.password_changed', actor: { userId: user.id }, targetType: 'user', targetId: user.id,
-      ip: meta.ip, userAgent: meta.userAgent, detail: { was_one_time: user.mustChangePassword, other_sessions_ended: true },
+      at: now,
+      action: 'user.password_changed',
+      actor: { userId: user.id },
+      targetType: 'user',
+      targetId: user.id,
+      ip: meta.ip,
+      userAgent: meta.userAgent,
+      detail: { was_one_time: user.mustChangePassword, other_sessions_ended: true },
     });
     return { ok: true, value: { sessionToken: issueSessionToken(ctx, user.id, now) } };
   });

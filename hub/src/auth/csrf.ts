@@ -49,7 +49,7 @@ export async function csrfSatisfied(c: Context): Promise<boolean> {
   if (encoding !== 'urlencoded' && encoding !== 'multipart') return false;
   // Only read the form when no header carries the token: routes that parse their own
   // bodies (camera pushes) are left untouched, and a form that does not parse carries none.
-  const field = (await c.req.parseBody().catch(() => ({})) as Record<string, unknown>)[CSRF_FIELD];
+  const field = ((await c.req.parseBody().catch(() => ({}))) as Record<string, unknown>)[CSRF_FIELD];
   return typeof field === 'string' && same(field, cookie);
 }
 

@@ -67,12 +67,16 @@ export async function verifySetup(ctx: AuthContext, user: UserRow, code: string,
     await tx.db.update(users).set({ twofaEnrolled: true, twofaEnrolledAt: now, updatedAt: now }).where(eq(users.id, user.id));
     const codes = generateBackupCodes();
     await tx.db.delete(backupCodes).where(eq(backupCodes.userId, user.id));
-    await tx.db.insert(backupCodes).values(
-      codes.map((c) => ({ userId: user.id, codeHash: hashBackupCode(normalizeBackupCode(c) ?? c), createdAt: now })),
-    );
+    await tx.db.insert(backupCodes).values(codes.map((c) => ({ userId: user.id, codeHash: hashBackupCode(normalizeBackupCode(c) ?? c), createdAt: now })));
     await writeAudit(tx, {
-      at: now, action: 'auth.two_factor_enrolled', actor: { userId: user.id }, targetType: 'user', targetId: user.id,
-      ip: meta.ip, userAgent: meta.userAgent, detail: { backup_codes: codes.length },
+      at: now,
+      action: 'auth.two_factor_enrolled',
+      actor: { userId: user.id },
+      targetType: 'user',
+      targetId: user.id,
+      ip: meta.ip,
+      userAgent: meta.userAgent,
+      detail: { backup_codes: codes.length },
     });
     return { ok: true, value: { codes, warning: BACKUP_CODES_WARNING, sessionToken: issueSessionToken(ctx, user.id, now) } };
   });
@@ -81,7 +85,12 @@ export async function verifySetup(ctx: AuthContext, user: UserRow, code: string,
 /** `POST /auth/2fa/setup/confirm`: the user says the codes are saved; recorded for audit. */
 export async function confirmBackupCodesSaved(ctx: AuthContext, userId: string, meta: RequestMeta): Promise<void> {
   await writeAudit(ctx.db, {
-    at: ctx.clock.now(), action: 'auth.backup_codes_confirmed', actor: { userId }, targetType: 'user', targetId: userId,
-    ip: meta.ip, userAgent: meta.userAgent,
+    at: ctx.clock.now(),
+    action: 'auth.backup_codes_confirmed',
+    actor: { userId },
+    targetType: 'user',
+    targetId: userId,
+    ip: meta.ip,
+    userAgent: meta.userAgent,
   });
 }

@@ -7,11 +7,7 @@ export class AuthFailure extends Error {
   readonly status: 400 | 401 | 403 | 409 | 429;
   readonly headers: Readonly<Record<string, string>>;
   readonly extra: Readonly<Record<string, unknown>>;
-  constructor(
-    status: 400 | 401 | 403 | 409 | 429,
-    detail: string,
-    options: { headers?: Record<string, string>; extra?: Record<string, unknown> } = {},
-  ) {
+  constructor(status: 400 | 401 | 403 | 409 | 429, detail: string, options: { headers?: Record<string, string>; extra?: Record<string, unknown> } = {}) {
     super(detail);
     this.name = 'AuthFailure';
     this.status = status;

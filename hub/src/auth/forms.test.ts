@@ -69,5 +69,11 @@ t.test('forgot-password: same 202 whether or not the email exists; request recor
   t.equal(known.status, 202);
   t.same(await known.json(), await unknown.json());
   const rows = await database.db.select().from(auditLog).where(eq(auditLog.action, 'auth.password_reset_requested'));
-  t.same(rows.map((r) => [r.targetId, r.detail['known']]), [[u.user.id, true], [null, false]]);
+  t.same(
+    rows.map((r) => [r.targetId, r.detail['known']]),
+    [
+      [u.user.id, true],
+      [null, false],
+    ],
+  );
 });

@@ -39,7 +39,10 @@ t.test('anonymous → login with invalid credentials: 401, same body for every r
   t.same(bodies, Array(3).fill({ detail: 'Invalid email or password' }));
   const audit = await database.db.select().from(auditLog).where(eq(auditLog.action, 'auth.login_failed'));
   t.same(audit.map((a) => a.detail['reason']).sort(), ['inactive', 'unknown_email', 'wrong_password']);
-  t.ok(audit.every((a) => a.ip === '198.51.100.1' && a.userAgent === 'tap-test/1.0'), 'address and user agent recorded');
+  t.ok(
+    audit.every((a) => a.ip === '198.51.100.1' && a.userAgent === 'tap-test/1.0'),
+    'address and user agent recorded',
+  );
 });
 
 t.test('not enrolled: login → setup → verify → confirm → dashboard', async (t) => {
@@ -68,7 +71,10 @@ t.test('not enrolled: login → setup → verify → confirm → dashboard', asy
   const [stored] = await database.db.select().from(userTwoFactor).where(eq(userTwoFactor.userId, u.user.id));
   t.equal(stored?.pending, true, 'stored pending');
   t.notOk(Buffer.from(stored?.secretCiphertext ?? Buffer.alloc(0)).includes(Buffer.from(material.manual_entry_key)), 'not stored in clear');
-  t.equal(openSecret(authKeys(ctx.deps.config).totpMasterKey, { ciphertext: stored?.secretCiphertext ?? Buffer.alloc(0), salt: stored?.salt ?? Buffer.alloc(0) }), material.manual_entry_key);
+  t.equal(
+    openSecret(authKeys(ctx.deps.config).totpMasterKey, { ciphertext: stored?.secretCiphertext ?? Buffer.alloc(0), salt: stored?.salt ?? Buffer.alloc(0) }),
+    material.manual_entry_key,
+  );
 
   const wrong = await c.post('/auth/2fa/setup/verify', { code: '000000' === (await totpCode(material.manual_entry_key, clock.now())) ? '111111' : '000000' });
   t.equal(wrong.status, 400, 'invalid setup code: 400, may retry');
@@ -149,7 +155,9 @@ t.test('recovery with a backup code: single use, 2FA disabled, back to setup', a
   clock.advance(60_000);
   await c.post('/auth/login', { email: u.email, password: u.password });
   const setup = (await (await c.get('/auth/2fa/setup')).json()) as { manual_entry_key: string };
-  const enrolled = (await (await c.post('/auth/2fa/setup/verify', { code: await totpCode(setup.manual_entry_key, clock.now()) })).json()) as { codes: string[] };
+  const enrolled = (await (await c.post('/auth/2fa/setup/verify', { code: await totpCode(setup.manual_entry_key, clock.now()) })).json()) as {
+    codes: string[];
+  };
   const [first = '', second = ''] = enrolled.codes;
 
   const page = await c.get('/auth/2fa/recovery');

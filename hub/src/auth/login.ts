@@ -26,8 +26,14 @@ export async function login(ctx: AuthContext, input: LoginInput, meta: RequestMe
   if (waitMs > 0 && !(user && (await isKnownAddress(ctx.db, user.id, meta.ip, now)))) {
     const retryAfter = Math.ceil(waitMs / 1000);
     await writeAudit(ctx.db, {
-      at: now, action: 'auth.login_throttled', actor: { userId: null }, targetType: 'user', targetId: user?.id ?? null,
-      ip: meta.ip, userAgent: meta.userAgent, detail: { email: input.email.slice(0, 320), retry_after_seconds: retryAfter },
+      at: now,
+      action: 'auth.login_throttled',
+      actor: { userId: null },
+      targetType: 'user',
+      targetId: user?.id ?? null,
+      ip: meta.ip,
+      userAgent: meta.userAgent,
+      detail: { email: input.email.slice(0, 320), retry_after_seconds: retryAfter },
     });
     throw new AuthFailure(429, DETAIL.tooManyLoginFailures, { headers: { 'Retry-After': String(retryAfter) }, extra: { retry_after_seconds: retryAfter } });
   }

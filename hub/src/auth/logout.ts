@@ -18,7 +18,13 @@ export async function logout(ctx: AuthContext, token: string | undefined, meta: 
   if (sid !== undefined) await revokeSession(ctx.db, { sessionId: sid, userId, expiresAt: new Date(check.claims.exp * 1000), now });
   else await endAllSessions(ctx.db, userId, now);
   await writeAudit(ctx.db, {
-    at: now, action: 'auth.logout', actor: { userId }, targetType: 'user', targetId: userId,
-    ip: meta.ip, userAgent: meta.userAgent, detail: { scope: sid !== undefined ? 'session' : 'all_sessions' },
+    at: now,
+    action: 'auth.logout',
+    actor: { userId },
+    targetType: 'user',
+    targetId: userId,
+    ip: meta.ip,
+    userAgent: meta.userAgent,
+    detail: { scope: sid !== undefined ? 'session' : 'all_sessions' },
   });
 }

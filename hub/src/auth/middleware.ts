@@ -65,7 +65,12 @@ export async function authenticateSession(ctx: AuthContext, token: string | unde
     throw new AuthFailure(403, DETAIL.freshTwoFactorRequired, { headers: { 'X-2FA-Fresh-Required': 'true' } });
   }
   return {
-    id: user.id, email: user.email, role: user.role, secondFactorAt, sessionId: check.claims.sid, sessionExpiresAt: new Date(check.claims.exp * 1000),
+    id: user.id,
+    email: user.email,
+    role: user.role,
+    secondFactorAt,
+    sessionId: check.claims.sid,
+    sessionExpiresAt: new Date(check.claims.exp * 1000),
   };
 }
 

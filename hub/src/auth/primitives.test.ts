@@ -86,4 +86,3 @@ t.test('secret box: per-user salt, tamper-evident, bound to the hub secret', asy
   t.equal(openSecret(keys.totpMasterKey, { ciphertext: a.ciphertext, salt: b.salt }), null, 'wrong salt');
   t.equal(openSecret(deriveKeys(Buffer.alloc(32, 9)).totpMasterKey, a), null, 'other hub secret');
 });
-

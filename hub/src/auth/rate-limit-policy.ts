@@ -24,14 +24,23 @@ function seconds(ms: number): number {
 /** `hits`: times of earlier accepted hits inside the window (any order). */
 export function slidingWindowDecision(hits: readonly Date[], now: Date, limit: number, windowMs: number): RateDecision {
   const nowMs = now.getTime();
-  const times = hits.map((h) => h.getTime()).filter((t) => t > nowMs - windowMs).sort((a, b) => a - b);
+  const times = hits
+    .map((h) => h.getTime())
+    .filter((t) => t > nowMs - windowMs)
+    .sort((a, b) => a - b);
   if (times.length < limit) {
     const oldest = times[0] ?? nowMs;
     return { allowed: true, limit, remaining: limit - times.length - 1, resetAt: new Date(oldest + windowMs), retryAfterSeconds: 0 };
   }
   // The hit whose expiry frees one slot: with n >= limit hits, the (n - limit)th oldest.
   const freeing = (times[times.length - limit] as number) + windowMs;
-  return { allowed: false, limit, remaining: 0, resetAt: new Date((times[times.length - 1] as number) + windowMs), retryAfterSeconds: seconds(freeing - nowMs) };
+  return {
+    allowed: false,
+    limit,
+    remaining: 0,
+    resetAt: new Date((times[times.length - 1] as number) + windowMs),
+    retryAfterSeconds: seconds(freeing - nowMs),
+  };
 }
 
 export interface BucketDecision extends RateDecision {

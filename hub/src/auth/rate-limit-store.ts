@@ -27,7 +27,12 @@ export async function consumeRateLimit(
       const since = new Date(now.getTime() - windowMs);
       await tx.sql('DELETE FROM rate_limit_hits WHERE key = $1 AND at <= $2', [key, since]);
       const rows = await tx.sql<{ at: Date }>('SELECT at FROM rate_limit_hits WHERE key = $1 AND at > $2', [key, since]);
-      const decision = slidingWindowDecision(rows.map((r) => r.at), now, limit, windowMs);
+      const decision = slidingWindowDecision(
+        rows.map((r) => r.at),
+        now,
+        limit,
+        windowMs,
+      );
       if (decision.allowed) await tx.sql('INSERT INTO rate_limit_hits (key, at) VALUES ($1, $2)', [key, now]);
       return decision;
     }
@@ -43,9 +48,8 @@ export async function consumeRateLimit(
 
 /** Drops rows no limit can still count: keys that stopped being used leave nothing behind. */
 export async function pruneRateLimitHits(db: DbSession, now: Date): Promise<number> {
-  const rows = await db.sql<{ n: number }>(
-    'WITH gone AS (DELETE FROM rate_limit_hits WHERE at < $1 RETURNING 1) SELECT count(*)::int AS n FROM gone',
-    [new Date(now.getTime() - PRUNE_AFTER_MS)],
-  );
+  const rows = await db.sql<{ n: number }>('WITH gone AS (DELETE FROM rate_limit_hits WHERE at < $1 RETURNING 1) SELECT count(*)::int AS n FROM gone', [
+    new Date(now.getTime() - PRUNE_AFTER_MS),
+  ]);
   return rows[0]?.n ?? 0;
 }

@@ -30,8 +30,14 @@ export async function recoverWithBackupCode(ctx: AuthContext, user: UserRow, inp
     await tx.db.delete(userTwoFactor).where(eq(userTwoFactor.userId, user.id));
     await tx.db.update(users).set({ twofaEnrolled: false, twofaEnrolledAt: null, updatedAt: now }).where(eq(users.id, user.id));
     await writeAudit(tx, {
-      at: now, action: 'auth.recovery_used', actor: { userId: user.id }, targetType: 'user', targetId: user.id,
-      ip: meta.ip, userAgent: meta.userAgent, detail: { backup_code_id: spent[0]?.id },
+      at: now,
+      action: 'auth.recovery_used',
+      actor: { userId: user.id },
+      targetType: 'user',
+      targetId: user.id,
+      ip: meta.ip,
+      userAgent: meta.userAgent,
+      detail: { backup_code_id: spent[0]?.id },
     });
     return { ok: true, value: { partialToken: issuePartialToken(ctx, user.id) } };
   });

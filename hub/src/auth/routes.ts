@@ -129,9 +129,16 @@ export function authRoutes(deps: AuthContext): Hono<AuthEnv> {
   const passwordChange = requireUser(deps, { allowPendingPasswordChange: true });
   app.post('/auth/password', limitBody, csrf, passwordChange, async (c) => {
     const body = await readBody(c, changePasswordSchema);
-    const { sessionToken } = await changePassword(deps, c.get('user').id, {
-      currentPassword: body.current_password, newPassword: body.new_password, code: body.code,
-    }, requestMeta(c));
+    const { sessionToken } = await changePassword(
+      deps,
+      c.get('user').id,
+      {
+        currentPassword: body.current_password,
+        newPassword: body.new_password,
+        code: body.code,
+      },
+      requestMeta(c),
+    );
     setSessionCookie(c, deps.config, sessionToken, 'access');
     return c.body(null, 204);
   });

@@ -45,8 +45,14 @@ export async function secondFactorAttempt<T>(
     const lockedNow = await currentLockout(tx, user.id, now);
     if (lockedNow) {
       await writeAudit(tx, {
-        at: now, action: 'auth.two_factor_locked', actor: { userId: user.id }, targetType: 'user', targetId: user.id,
-        ip: meta.ip, userAgent: meta.userAgent, detail: { type, locked_until: lockedNow.toISOString() },
+        at: now,
+        action: 'auth.two_factor_locked',
+        actor: { userId: user.id },
+        targetType: 'user',
+        targetId: user.id,
+        ip: meta.ip,
+        userAgent: meta.userAgent,
+        detail: { type, locked_until: lockedNow.toISOString() },
       });
       return { ok: false, failure: lockedFailure(secondsUntil(lockedNow, now), lockedNow) };
     }
@@ -93,8 +99,14 @@ export async function verifyLoginCode(ctx: AuthContext, user: UserRow, code: str
     const match = await matchTotp(ctx, tx, user.id, code, now, false);
     if (!match.ok) return { ok: false, reason: match.reason, failure: new AuthFailure(401, DETAIL.invalidCode) };
     await writeAudit(tx, {
-      at: now, action: 'auth.login_succeeded', actor: { userId: user.id }, targetType: 'user', targetId: user.id,
-      ip: meta.ip, userAgent: meta.userAgent, detail: { second_factor: 'totp' },
+      at: now,
+      action: 'auth.login_succeeded',
+      actor: { userId: user.id },
+      targetType: 'user',
+      targetId: user.id,
+      ip: meta.ip,
+      userAgent: meta.userAgent,
+      detail: { second_factor: 'totp' },
     });
     return { ok: true, value: { sessionToken: issueSessionToken(ctx, user.id, now) } };
   });

@@ -31,5 +31,8 @@ export async function revokeSession(db: DbSession, input: { sessionId: string; u
 
 /** Every session of the user issued before `now` is refused (the caller audits why). */
 export async function endAllSessions(db: DbSession, userId: string, now: Date): Promise<void> {
-  await db.db.update(users).set({ sessionsValidAfter: now, updatedAt: now }).where(and(eq(users.id, userId)));
+  await db.db
+    .update(users)
+    .set({ sessionsValidAfter: now, updatedAt: now })
+    .where(and(eq(users.id, userId)));
 }

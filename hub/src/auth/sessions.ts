@@ -20,7 +20,13 @@ export function issueSessionToken(ctx: AuthContext, userId: string, secondFactor
   const now = ctx.clock.now();
   const iat = epochSeconds(now);
   return signToken(authKeys(ctx.config).sessionKey, {
-    sub: userId, type: 'access', iat, exp: iat + SESSION_SECONDS, tfa: epochSeconds(secondFactorAt), sid: sessionId, ims: now.getTime(),
+    sub: userId,
+    type: 'access',
+    iat,
+    exp: iat + SESSION_SECONDS,
+    tfa: epochSeconds(secondFactorAt),
+    sid: sessionId,
+    ims: now.getTime(),
   });
 }
 

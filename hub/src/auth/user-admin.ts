@@ -21,7 +21,14 @@ async function mustFind(ctx: AuthContext, email: string): Promise<UserRow> {
 }
 
 async function audit(ctx: AuthContext, actorUserId: string, action: string, user: UserRow, detail: Record<string, unknown> = {}): Promise<void> {
-  await writeAudit(ctx.db, { at: ctx.clock.now(), action, actor: { userId: actorUserId }, targetType: 'user', targetId: user.id, detail: { email: user.email, ...detail } });
+  await writeAudit(ctx.db, {
+    at: ctx.clock.now(),
+    action,
+    actor: { userId: actorUserId },
+    targetType: 'user',
+    targetId: user.id,
+    detail: { email: user.email, ...detail },
+  });
 }
 
 export async function listUsers(ctx: AuthContext): Promise<UserRow[]> {

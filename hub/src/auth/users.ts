@@ -11,7 +11,11 @@ export function normalizeEmail(email: string): string {
 }
 
 export async function findUserByEmail(db: DbSession, email: string): Promise<UserRow | undefined> {
-  const rows = await db.db.select().from(users).where(sql`lower(${users.email}) = ${normalizeEmail(email)}`).limit(1);
+  const rows = await db.db
+    .select()
+    .from(users)
+    .where(sql`lower(${users.email}) = ${normalizeEmail(email)}`)
+    .limit(1);
   return rows[0];
 }
 
@@ -33,7 +37,14 @@ export interface NewUser {
 export async function insertUser(db: DbSession, user: NewUser): Promise<UserRow | null> {
   const rows = await db.db
     .insert(users)
-    .values({ email: normalizeEmail(user.email), passwordHash: user.passwordHash, role: user.role, isActive: user.isActive, createdAt: user.at, updatedAt: user.at })
+    .values({
+      email: normalizeEmail(user.email),
+      passwordHash: user.passwordHash,
+      role: user.role,
+      isActive: user.isActive,
+      createdAt: user.at,
+      updatedAt: user.at,
+    })
     .onConflictDoNothing()
     .returning();
   return rows[0] ?? null;

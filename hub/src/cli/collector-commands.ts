@@ -142,7 +142,16 @@ export function planCommand(positionals: readonly string[], options: CliOptions)
       one(positionals, 1, 'verb');
       return async (ctx, out) => {
         const all = await listCollectors(ctx);
-        out.table(all.map((c) => ({ id: c.id, site: c.siteName, status: c.status, connectivity: c.connectivity, last_heartbeat_at: c.lastHeartbeatAt, config_version: c.configVersion })));
+        out.table(
+          all.map((c) => ({
+            id: c.id,
+            site: c.siteName,
+            status: c.status,
+            connectivity: c.connectivity,
+            last_heartbeat_at: c.lastHeartbeatAt,
+            config_version: c.configVersion,
+          })),
+        );
         return 0;
       };
     }
@@ -151,10 +160,21 @@ export function planCommand(positionals: readonly string[], options: CliOptions)
       return async (ctx, out) => {
         const s = await collectorStatus(ctx, id);
         out.record({
-          id: s.id, site_name: s.siteName, site_address: s.siteAddress, status: s.status, connectivity: s.connectivity,
-          last_heartbeat_at: s.lastHeartbeatAt, heartbeat_interval_seconds: s.heartbeatIntervalSeconds, last_heartbeat: s.lastHeartbeat,
-          config_version: s.configVersion, hardware_id: s.hardwareId, edge_version: s.edgeVersion, os_version: s.osVersion,
-          claimed_at: s.claimedAt, claim_code_expires_at: s.claimCodeExpiresAt, created_at: s.createdAt,
+          id: s.id,
+          site_name: s.siteName,
+          site_address: s.siteAddress,
+          status: s.status,
+          connectivity: s.connectivity,
+          last_heartbeat_at: s.lastHeartbeatAt,
+          heartbeat_interval_seconds: s.heartbeatIntervalSeconds,
+          last_heartbeat: s.lastHeartbeat,
+          config_version: s.configVersion,
+          hardware_id: s.hardwareId,
+          edge_version: s.edgeVersion,
+          os_version: s.osVersion,
+          claimed_at: s.claimedAt,
+          claim_code_expires_at: s.claimCodeExpiresAt,
+          created_at: s.createdAt,
         });
         return 0;
       };
@@ -182,7 +202,17 @@ export function planCommand(positionals: readonly string[], options: CliOptions)
       const id = one(positionals, 2, 'collector id');
       return async (ctx, out) => {
         const keys = await listKeys(ctx, id);
-        out.table(keys.map((k) => ({ id: k.id, prefix: k.prefix, status: k.status, created_at: k.createdAt, expires_at: k.expiresAt, last_used_at: k.lastUsedAt, last_used_ip: k.lastUsedIp })));
+        out.table(
+          keys.map((k) => ({
+            id: k.id,
+            prefix: k.prefix,
+            status: k.status,
+            created_at: k.createdAt,
+            expires_at: k.expiresAt,
+            last_used_at: k.lastUsedAt,
+            last_used_ip: k.lastUsedIp,
+          })),
+        );
         return 0;
       };
     }

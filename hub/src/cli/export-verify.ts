@@ -26,7 +26,9 @@ export async function runExportVerify(args: readonly string[]): Promise<number> 
   }
   const result = verifyExport(files, key);
   if (result.ok) {
-    process.stdout.write(`VERIFIED: ${result.detections} detections, ${files.size} files, signature checked with the key ${result.keySource}${result.keySource === 'in the export' ? ' (pass --public-key to prove which hub made it)' : ''}\n`);
+    process.stdout.write(
+      `VERIFIED: ${result.detections} detections, ${files.size} files, signature checked with the key ${result.keySource}${result.keySource === 'in the export' ? ' (pass --public-key to prove which hub made it)' : ''}\n`,
+    );
     return 0;
   }
   process.stdout.write(`NOT VERIFIED: ${result.problems.length} problem(s)\n${result.problems.map((p) => `  - ${p}`).join('\n')}\n`);

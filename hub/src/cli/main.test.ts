@@ -45,7 +45,14 @@ t.test('create, configure, inspect and decommission a collector from the command
   t.match(configured.stdout, /config_version:\s+2/);
 
   const status = await cli('collector', 'status', id, '--json');
-  t.match(JSON.parse(status.stdout), { id, site_name: 'North gate', status: 'pending', connectivity: 'offline', config_version: 2, heartbeat_interval_seconds: 30 });
+  t.match(JSON.parse(status.stdout), {
+    id,
+    site_name: 'North gate',
+    status: 'pending',
+    connectivity: 'offline',
+    config_version: 2,
+    heartbeat_interval_seconds: 30,
+  });
 
   const rotate = await cli('collector', 'rotate-key', id);
   t.equal(rotate.code, 1, 'a pending collector has no key to rotate');

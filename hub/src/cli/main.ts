@@ -54,7 +54,9 @@ async function main(argv: readonly string[]): Promise<number> {
       return 1;
     }
     if (err instanceof UsageError || err instanceof ZodError) {
-      process.stderr.write(`${err instanceof ZodError ? `invalid input: ${err.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}` : err.message}\n`);
+      process.stderr.write(
+        `${err instanceof ZodError ? `invalid input: ${err.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}` : err.message}\n`,
+      );
       return 2;
     }
     throw err;

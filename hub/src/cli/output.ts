@@ -39,8 +39,19 @@ export function createOutput(json: boolean, write: (line: string) => void): Outp
       const columns = Object.keys(first);
       const cells = rows.map((row) => columns.map((c) => text(row[c])));
       const widths = columns.map((c, i) => Math.max(c.length, ...cells.map((r) => (r[i] ?? '').length)));
-      write(columns.map((c, i) => c.padEnd(widths[i] ?? 0)).join('  ').trimEnd());
-      for (const r of cells) write(r.map((cell, i) => cell.padEnd(widths[i] ?? 0)).join('  ').trimEnd());
+      write(
+        columns
+          .map((c, i) => c.padEnd(widths[i] ?? 0))
+          .join('  ')
+          .trimEnd(),
+      );
+      for (const r of cells)
+        write(
+          r
+            .map((cell, i) => cell.padEnd(widths[i] ?? 0))
+            .join('  ')
+            .trimEnd(),
+        );
     },
   };
 }

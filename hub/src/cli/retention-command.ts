@@ -53,7 +53,9 @@ function summary(report: RetentionReport): Record<string, unknown> {
       ? {
           'image segments deleted / rewritten': `${report.compaction.deleted} / ${report.compaction.rewritten} (${report.compaction.moved} images kept and moved)`,
           ...(report.compaction.damaged.length > 0 ? { 'image segments kept: damaged records': report.compaction.damaged.join(', ') } : {}),
-          ...(report.compaction.failed.length > 0 ? { 'image segments left for the next run': report.compaction.failed.map((f) => `${f.segment}: ${f.error}`) } : {}),
+          ...(report.compaction.failed.length > 0
+            ? { 'image segments left for the next run': report.compaction.failed.map((f) => `${f.segment}: ${f.error}`) }
+            : {}),
         }
       : {}),
     'images looked at up to': report.images.doneUntil,

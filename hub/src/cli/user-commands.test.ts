@@ -19,9 +19,14 @@ const env: Record<string, string> = {
 
 function cli(args: string[], stdin?: string): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = execFile(process.execPath, ['--import', 'tsx', 'hub/src/cli/main.ts', 'user', ...args], { cwd: repoRoot, env, timeout: 60_000 }, (error, stdout, stderr) => {
-      resolve({ code: error && typeof error.code === 'number' ? error.code : error ? -1 : 0, stdout, stderr });
-    });
+    const child = execFile(
+      process.execPath,
+      ['--import', 'tsx', 'hub/src/cli/main.ts', 'user', ...args],
+      { cwd: repoRoot, env, timeout: 60_000 },
+      (error, stdout, stderr) => {
+        resolve({ code: error && typeof error.code === 'number' ? error.code : error ? -1 : 0, stdout, stderr });
+      },
+    );
     child.stdin?.end(stdin ?? '');
   });
 }
@@ -45,7 +50,10 @@ t.test('create users, list, approve, change role, reset', async (t) => {
   const off = await cli(['deactivate', '--email', 'op@example.test', '--json']);
   t.match(JSON.parse(off.stdout), { active: false });
   const list = await cli(['list', '--json']);
-  t.same((JSON.parse(list.stdout) as { email: string }[]).map((u) => u.email), ['root@example.test', 'op@example.test']);
+  t.same(
+    (JSON.parse(list.stdout) as { email: string }[]).map((u) => u.email),
+    ['root@example.test', 'op@example.test'],
+  );
   const reset = await cli(['reset-password', '--email', 'root@example.test', '--json']);
   t.match(JSON.parse(reset.stdout), { password: /^[A-Za-z0-9_-]{20}$/ });
   t.not((JSON.parse(reset.stdout) as { password: string }).password, created['password']);

@@ -47,7 +47,9 @@ async function readStdin(): Promise<string> {
   const chunks: Buffer[] = [];
   for await (const chunk of process.stdin) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk)));
   // One trailing newline is the shell's, not the password's.
-  return Buffer.concat(chunks).toString('utf8').replace(/\r?\n$/, '');
+  return Buffer.concat(chunks)
+    .toString('utf8')
+    .replace(/\r?\n$/, '');
 }
 
 function plan(verb: string | undefined, options: ReturnType<typeof parse>['values']): UserAction {
@@ -63,7 +65,11 @@ function plan(verb: string | undefined, options: ReturnType<typeof parse>['value
   const password = async (): Promise<{ value: string; generated: boolean }> =>
     options['password-stdin'] ? { value: await readStdin(), generated: false } : { value: generatePassword(), generated: true };
   const show = (u: { id: string; email: string; role: string; isActive: boolean; twofaEnrolled: boolean }) => ({
-    id: u.id, email: u.email, role: u.role, active: u.isActive, twofa_enrolled: u.twofaEnrolled,
+    id: u.id,
+    email: u.email,
+    role: u.role,
+    active: u.isActive,
+    twofa_enrolled: u.twofaEnrolled,
   });
   switch (verb) {
     case 'create': {

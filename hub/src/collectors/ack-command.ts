@@ -24,12 +24,7 @@ export interface CommandAck {
  * deactivated in the same transaction (deactivate-key.ts). An ack sent with the old key
  * proves nothing, and the old keys then simply run out at the end of the grace period.
  */
-export async function ackCommand(
-  ctx: CollectorContext,
-  caller: AuthenticatedCollector,
-  commandId: string,
-  input: CommandAckRequest,
-): Promise<CommandAck> {
+export async function ackCommand(ctx: CollectorContext, caller: AuthenticatedCollector, commandId: string, input: CommandAckRequest): Promise<CommandAck> {
   const { collectorId } = caller;
   if (!isUuid(commandId)) throw notFound();
   const now = ctx.clock.now();

@@ -36,7 +36,10 @@ t.test('a valid key authenticates and records last use', async (t) => {
 t.test('last use is written at most once a minute per key, at once on a new address', async (t) => {
   const { apiKey } = await claimedCollector(ctx);
   const lastUse = async () => {
-    const [row] = await ctx.db.db.select().from(apiKeys).where(eq(apiKeys.keyPrefix, apiKey.slice(0, 10)));
+    const [row] = await ctx.db.db
+      .select()
+      .from(apiKeys)
+      .where(eq(apiKeys.keyPrefix, apiKey.slice(0, 10)));
     return { at: row?.lastUsedAt?.getTime(), ip: row?.lastUsedIp };
   };
   const first = ctx.clock.now().getTime();
@@ -84,7 +87,10 @@ t.test('every failing check is the same 401', async (t) => {
 
 t.test('inactive key (switched off without revocation) is refused', async (t) => {
   const { apiKey } = await claimedCollector(ctx);
-  await ctx.db.db.update(apiKeys).set({ isActive: false }).where(eq(apiKeys.keyPrefix, apiKey.slice(0, 10)));
+  await ctx.db.db
+    .update(apiKeys)
+    .set({ isActive: false })
+    .where(eq(apiKeys.keyPrefix, apiKey.slice(0, 10)));
   t.equal((await refused(apiKey)).status, 401);
 });
 
@@ -104,7 +110,10 @@ t.test('revoked key is refused and the use is logged without the key', async (t)
 t.test('expired key is refused once expires_at has passed', async (t) => {
   const { apiKey } = await claimedCollector(ctx);
   const expiresAt = new Date(ctx.clock.now().getTime() + HOUR_MS);
-  await ctx.db.db.update(apiKeys).set({ expiresAt }).where(eq(apiKeys.keyPrefix, apiKey.slice(0, 10)));
+  await ctx.db.db
+    .update(apiKeys)
+    .set({ expiresAt })
+    .where(eq(apiKeys.keyPrefix, apiKey.slice(0, 10)));
   await authenticateCollector(ctx, apiKey, null);
   ctx.clock.advance(HOUR_MS);
   t.equal((await refused(apiKey)).status, 401, 'refused at exactly expires_at');

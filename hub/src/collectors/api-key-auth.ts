@@ -60,11 +60,7 @@ export const UNAUTHORIZED_MESSAGE = 'missing or invalid API key';
  * On success `last_used_at` / `last_used_ip` are updated (at most once a minute per key, see
  * LAST_USE_WRITE_INTERVAL_MS). Every failure is 401.
  */
-export async function authenticateCollector(
-  ctx: CollectorContext,
-  rawKey: string | undefined,
-  ip: string | null,
-): Promise<AuthenticatedCollector> {
+export async function authenticateCollector(ctx: CollectorContext, rawKey: string | undefined, ip: string | null): Promise<AuthenticatedCollector> {
   if (!isWellFormedApiKey(rawKey)) throw reject(ctx, 'malformed', { ip });
   const keyHash = hashSecret(rawKey);
   const [row] = await ctx.db.sql<KeyRow>(

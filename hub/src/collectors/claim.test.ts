@@ -33,7 +33,10 @@ t.test('create: pending collector with a 48 h claim code and no key yet', async 
   t.equal(Number(row?.gpsLatitude), 51.5);
   t.equal(row?.configVersion, 1);
   const audit = await ctx.db.db.select().from(auditLog).where(eq(auditLog.targetId, created.collectorId));
-  t.ok(audit.some((a) => a.action === 'collector.created'), 'audit row written');
+  t.ok(
+    audit.some((a) => a.action === 'collector.created'),
+    'audit row written',
+  );
 });
 
 t.test('claim: key once, config, hub key; code cleared; claim recorded', async (t) => {
@@ -41,7 +44,11 @@ t.test('claim: key once, config, hub key; code cleared; claim recorded', async (
   ctx.clock.advance(HOUR_MS);
   // Typed by a person: lower case, no hyphens.
   const typed = created.claimCode.toLowerCase().replace(/-/g, ' ');
-  const answer = await claim(ctx, { claim_code: typed, hardware_id: 'SN-CLAIM-1', edge_version: '1.2.3', public_key: Buffer.alloc(32, 7).toString('base64') }, '203.0.113.5');
+  const answer = await claim(
+    ctx,
+    { claim_code: typed, hardware_id: 'SN-CLAIM-1', edge_version: '1.2.3', public_key: Buffer.alloc(32, 7).toString('base64') },
+    '203.0.113.5',
+  );
   t.ok(enrollmentResponseSchema.safeParse(answer).success, 'wire schema');
   t.equal(answer.collector_id, created.collectorId);
   t.ok(isWellFormedApiKey(answer.api_key));

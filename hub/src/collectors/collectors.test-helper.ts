@@ -44,7 +44,11 @@ export async function collectorTestContext(t: TestHandle): Promise<CollectorTest
   const lines: string[] = [];
   const sink = new Writable({
     write(chunk: Buffer | string, _encoding, callback) {
-      lines.push(...String(chunk).split('\n').filter((l) => l !== ''));
+      lines.push(
+        ...String(chunk)
+          .split('\n')
+          .filter((l) => l !== ''),
+      );
       callback();
     },
   });
@@ -70,6 +74,10 @@ export async function claimedCollector(
   serial += 1;
   const hardwareId = `HW-${process.pid}-${serial}-${Math.random().toString(36).slice(2, 8)}`;
   const created = await createCollector(ctx, SYSTEM_ACTOR, { siteName: `Site ${serial}`, ...(options.config ? { config: options.config } : {}) });
-  const enrollment = await claim(ctx, { claim_code: created.claimCode, hardware_id: hardwareId, ...(options.publicKey ? { public_key: options.publicKey } : {}) }, options.ip ?? '192.0.2.10');
+  const enrollment = await claim(
+    ctx,
+    { claim_code: created.claimCode, hardware_id: hardwareId, ...(options.publicKey ? { public_key: options.publicKey } : {}) },
+    options.ip ?? '192.0.2.10',
+  );
   return { collectorId: enrollment.collector_id, apiKey: enrollment.api_key, enrollment, hardwareId };
 }

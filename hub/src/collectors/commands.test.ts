@@ -42,9 +42,15 @@ t.test('config update: version +1, stored, and a signed config_update in the nex
   t.equal(command?.collector_id, collectorId);
   t.same(command?.payload, { config: { heartbeat_interval_seconds: 30, cameras: [{ id: 'cam-1' }] }, config_version: 2 });
   t.ok(command && verifyCommandSignature(command, enrollment.hub_public_key), 'verifies with the hub key from the claim');
-  t.notOk(command && verifyCommandSignature({ ...command, payload: { config: {}, config_version: 2 } }, enrollment.hub_public_key), 'a changed payload does not verify');
+  t.notOk(
+    command && verifyCommandSignature({ ...command, payload: { config: {}, config_version: 2 } }, enrollment.hub_public_key),
+    'a changed payload does not verify',
+  );
 
-  const [stored] = await ctx.db.db.select().from(commands).where(eq(commands.id, updated.commandId ?? ''));
+  const [stored] = await ctx.db.db
+    .select()
+    .from(commands)
+    .where(eq(commands.id, updated.commandId ?? ''));
   t.equal(stored?.status, 'delivered');
   const [after] = await ctx.db.db.select().from(collectors).where(eq(collectors.id, collectorId));
   t.equal(after?.lastHeartbeatAt?.getTime(), ctx.clock.now().getTime());
@@ -84,7 +90,10 @@ t.test('commands come in creation order; a pending collector gets its config at 
   ctx.clock.advance(1);
   await updateConfig(ctx, SYSTEM_ACTOR, collectorId, { a: 2 });
   const list = commandsOf((await heartbeat(ctx, collectorId, beat)).pending_commands);
-  t.same(list.map((c) => c.payload['config_version']), [2, 3]);
+  t.same(
+    list.map((c) => c.payload['config_version']),
+    [2, 3],
+  );
 
   const pending = await createCollector(ctx, SYSTEM_ACTOR, { siteName: 'Not yet' });
   const result = await updateConfig(ctx, SYSTEM_ACTOR, pending.collectorId, { a: 9 });

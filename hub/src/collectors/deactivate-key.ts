@@ -94,11 +94,21 @@ export async function deactivateKeysReplacedBy(
       actor: { collectorId: input.collectorId },
       targetType: 'api_key',
       targetId: row.id,
-      detail: { collector_id: input.collectorId, key_prefix: row.keyPrefix, rule: 'rotation_acknowledged', command_id: input.commandId, proven_by_key_id: newKey.id, proven_by_key_prefix: newKey.keyPrefix },
+      detail: {
+        collector_id: input.collectorId,
+        key_prefix: row.keyPrefix,
+        rule: 'rotation_acknowledged',
+        command_id: input.commandId,
+        proven_by_key_id: newKey.id,
+        proven_by_key_prefix: newKey.keyPrefix,
+      },
     });
   }
   if (rows.length > 0) {
-    ctx.log.info({ collector_id: input.collectorId, deactivated: rows.map((r) => r.keyPrefix), key_prefix: newKey.keyPrefix }, 'old collector keys deactivated: rotation acknowledged with the new key');
+    ctx.log.info(
+      { collector_id: input.collectorId, deactivated: rows.map((r) => r.keyPrefix), key_prefix: newKey.keyPrefix },
+      'old collector keys deactivated: rotation acknowledged with the new key',
+    );
   }
   return rows.map((r) => r.keyPrefix);
 }

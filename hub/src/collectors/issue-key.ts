@@ -11,10 +11,7 @@ export interface IssuedKey {
 }
 
 /** Creates an active key for a collector; only its SHA-256 and first 10 characters are kept. */
-export async function issueApiKey(
-  db: DbSession,
-  input: { collectorId: string; createdBy: string; now: Date; name?: string },
-): Promise<IssuedKey> {
+export async function issueApiKey(db: DbSession, input: { collectorId: string; createdBy: string; now: Date; name?: string }): Promise<IssuedKey> {
   const apiKey = generateApiKey();
   const keyPrefix = apiKeyPrefix(apiKey);
   const [row] = await db.db
@@ -37,10 +34,7 @@ export async function issueApiKey(
  * `expiresAt`, or keeps its earlier one: the rotation grace period. Returns how many keys
  * were shortened.
  */
-export async function expireOtherKeys(
-  db: DbSession,
-  input: { collectorId: string; keepKeyId: string; expiresAt: Date },
-): Promise<number> {
+export async function expireOtherKeys(db: DbSession, input: { collectorId: string; keepKeyId: string; expiresAt: Date }): Promise<number> {
   const rows = await db.db
     .update(apiKeys)
     .set({ expiresAt: input.expiresAt })

@@ -35,7 +35,13 @@ t.test('rotate: both keys valid during the grace period, only the new one after'
   await t.rejects(authenticateCollector(ctx, apiKey, null), { code: 'unauthorized' }, 'old key refused after the grace');
   t.equal((await authenticateCollector(ctx, rotated.new_key, null)).collectorId, collectorId);
   const keys = await listKeys(ctx, collectorId);
-  t.same(keys.map((k) => [k.prefix, k.status]), [[apiKey.slice(0, 10), 'expired'], [rotated.new_key.slice(0, 10), 'active']]);
+  t.same(
+    keys.map((k) => [k.prefix, k.status]),
+    [
+      [apiKey.slice(0, 10), 'expired'],
+      [rotated.new_key.slice(0, 10), 'active'],
+    ],
+  );
   // Its first use (1 ms earlier) is recorded; the next, within the minute, writes nothing.
   t.equal(keys[1]?.lastUsedAt?.getTime(), ctx.clock.now().getTime() - 1);
 });
@@ -74,7 +80,10 @@ t.test('decommission: every key revoked, history kept, no more rotation or confi
   t.equal(result.revokedKeys, 2);
   await t.rejects(authenticateCollector(ctx, apiKey, null), { code: 'unauthorized' });
   await t.rejects(authenticateCollector(ctx, rotated.new_key, null), { code: 'unauthorized' });
-  t.same((await listKeys(ctx, collectorId)).map((k) => k.status), ['revoked', 'revoked']);
+  t.same(
+    (await listKeys(ctx, collectorId)).map((k) => k.status),
+    ['revoked', 'revoked'],
+  );
   const [row] = await ctx.db.db.select().from(collectors).where(eq(collectors.id, collectorId));
   t.equal(row?.status, 'decommissioned');
   t.ok(row?.hardwareId, 'hardware binding kept as history');

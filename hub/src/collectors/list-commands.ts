@@ -15,7 +15,16 @@ export interface CommandRecord {
 }
 
 export async function listRecentCommands(db: DbSession, collectorId: string): Promise<CommandRecord[]> {
-  const rows = await db.sql<{ id: string; type: string; status: string; ack_status: string | null; ack_detail: string | null; created_at: Date; delivered_at: Date | null; acknowledged_at: Date | null }>(
+  const rows = await db.sql<{
+    id: string;
+    type: string;
+    status: string;
+    ack_status: string | null;
+    ack_detail: string | null;
+    created_at: Date;
+    delivered_at: Date | null;
+    acknowledged_at: Date | null;
+  }>(
     `SELECT id, type, status, ack_status, ack_detail, created_at, delivered_at, acknowledged_at FROM commands
       WHERE collector_id = $1 ORDER BY commands.created_at DESC LIMIT ${SHOWN}`,
     [collectorId],

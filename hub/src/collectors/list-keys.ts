@@ -30,11 +30,7 @@ export function keyStatus(key: { isActive: boolean; revokedAt: Date | null; expi
 export async function listKeys(ctx: CollectorContext, collectorId: string): Promise<KeySummary[]> {
   if (!isUuid(collectorId)) throw new HubError('not_found', 'no such collector');
   const now = ctx.clock.now();
-  const rows = await ctx.db.db
-    .select()
-    .from(apiKeys)
-    .where(eq(apiKeys.collectorId, collectorId))
-    .orderBy(asc(apiKeys.createdAt), asc(apiKeys.id));
+  const rows = await ctx.db.db.select().from(apiKeys).where(eq(apiKeys.collectorId, collectorId)).orderBy(asc(apiKeys.createdAt), asc(apiKeys.id));
   return rows.map((r) => ({
     id: r.id,
     prefix: r.keyPrefix,

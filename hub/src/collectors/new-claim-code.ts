@@ -29,7 +29,10 @@ export async function issueNewClaimCode(ctx: CollectorContext, actor: Actor, col
           actor: { userId: actor.userId },
           targetType: 'collector',
           targetId: row.id,
-          detail: { claim_code_expires_at: claimCodeExpiresAt.toISOString(), previous_expired: row.claimCodeExpiresAt !== null && row.claimCodeExpiresAt <= now },
+          detail: {
+            claim_code_expires_at: claimCodeExpiresAt.toISOString(),
+            previous_expired: row.claimCodeExpiresAt !== null && row.claimCodeExpiresAt <= now,
+          },
         });
         return { collectorId: row.id, claimCode, claimCodeExpiresAt };
       });

@@ -72,9 +72,16 @@ t.test('re-provisioning an active collector issues a new key; the old one keeps 
   await t.rejects(authenticateCollector(ctx, apiKey, null), { code: 'unauthorized' }, 'old key gone after the grace');
   await authenticateCollector(ctx, answer.api_key, null);
   const keys = await listKeys(ctx, collectorId);
-  t.same(keys.map((k) => k.status), ['expired', 'active']);
+  t.same(
+    keys.map((k) => k.status),
+    ['expired', 'active'],
+  );
 
-  const other = await provision(ctx, { provisioning_token: (await issueProvisioningToken(ctx, SYSTEM_ACTOR, collectorId)).token, hardware_id: 'SN-SOMETHING-ELSE' }, null).catch((e: unknown) => e);
+  const other = await provision(
+    ctx,
+    { provisioning_token: (await issueProvisioningToken(ctx, SYSTEM_ACTOR, collectorId)).token, hardware_id: 'SN-SOMETHING-ELSE' },
+    null,
+  ).catch((e: unknown) => e);
   t.equal(other instanceof HubError ? other.reason : undefined, 'hardware_mismatch');
 });
 

@@ -21,7 +21,8 @@ t.test('loopback public URL: a remote claim is refused, the code stays usable; a
     config.publicUrl = original;
   });
   await t.rejects(claim(ctx, { claim_code: created.claimCode, hardware_id: 'HW-remote-1' }, '192.0.2.50'), {
-    code: 'unavailable', message: /HUB_PUBLIC_URL/,
+    code: 'unavailable',
+    message: /HUB_PUBLIC_URL/,
   });
   const local = await claim(ctx, { claim_code: created.claimCode, hardware_id: 'HW-remote-1' }, '127.0.0.1');
   t.equal(local.central_url, 'http://127.0.0.1:8443', 'a device on the hub machine may use it');

@@ -5,7 +5,10 @@ const at = (seconds: number) => new Date(Date.UTC(2026, 0, 1) + seconds * 1000);
 
 t.test('burst of capacity, then one more per refill interval', async (t) => {
   const bucket = createTokenBucket({ capacity: 3, refillPerMinute: 6 });
-  t.same([1, 2, 3].map(() => bucket.take('a', at(0)).allowed), [true, true, true]);
+  t.same(
+    [1, 2, 3].map(() => bucket.take('a', at(0)).allowed),
+    [true, true, true],
+  );
   const refused = bucket.take('a', at(0));
   t.equal(refused.allowed, false);
   t.equal(refused.retryAfterSeconds, 10, 'one token per 10 s');

@@ -25,10 +25,7 @@ export async function revokeKey(ctx: CollectorContext, actor: Actor, input: Revo
     const [row] = await tx.db.select().from(apiKeys).where(eq(apiKeys.id, keyId)).for('update');
     if (!row) throw new HubError('not_found', 'no such key');
     if (row.revokedAt !== null) throw new HubError('conflict', `key ${row.keyPrefix} was already revoked at ${row.revokedAt.toISOString()}`);
-    await tx.db
-      .update(apiKeys)
-      .set({ isActive: false, revokedAt: now, revokedBy: actor.userId, revokeReason: reason })
-      .where(eq(apiKeys.id, row.id));
+    await tx.db.update(apiKeys).set({ isActive: false, revokedAt: now, revokedBy: actor.userId, revokeReason: reason }).where(eq(apiKeys.id, row.id));
     await writeAudit(tx, {
       at: now,
       action: 'collector.key_revoked',

@@ -61,7 +61,14 @@ export async function rotateKey(ctx: CollectorContext, actor: Actor, input: Rota
       actor: { userId: actor.userId },
       targetType: 'collector',
       targetId: row.id,
-      detail: { new_key_id: key.keyId, new_key_prefix: key.keyPrefix, old_keys: shortened, grace_period_hours: gracePeriodHours, delivery, command_id: commandId },
+      detail: {
+        new_key_id: key.keyId,
+        new_key_prefix: key.keyPrefix,
+        old_keys: shortened,
+        grace_period_hours: gracePeriodHours,
+        delivery,
+        command_id: commandId,
+      },
     });
     ctx.log.info({ collector_id: row.id, key_prefix: key.keyPrefix, delivery }, 'collector key rotated');
     const until = oldKeyExpiresAt.toISOString();

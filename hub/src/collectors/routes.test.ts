@@ -135,7 +135,11 @@ t.test('through a real listener: the socket address is recorded, X-Forwarded-For
   t.teardown(() => new Promise<void>((resolve) => server.close(() => resolve())));
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const send = (path: string, body: unknown, headers: Record<string, string> = {}) =>
-    fetch(`${base}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-forwarded-for': '203.0.113.99', ...headers }, body: JSON.stringify(body) });
+    fetch(`${base}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-forwarded-for': '203.0.113.99', ...headers },
+      body: JSON.stringify(body),
+    });
 
   const created = await createCollector(ctx, SYSTEM_ACTOR, { siteName: 'Socket' });
   const claimed = await send('/api/v1/claim', { claim_code: created.claimCode, hardware_id: 'SN-SOCKET' });
@@ -175,13 +179,20 @@ t.test('behind a trusted proxy: X-Forwarded-For is the client for last_used_ip a
   const config = loadHubConfig({ HUB_PUBLIC_URL: 'https://hub.example.test', HUB_TRUSTED_PROXIES: '127.0.0.1' });
   const base = await listen(createHubApp({ ...deps, config }), t);
   const created = await createCollector(ctx, SYSTEM_ACTOR, { siteName: 'Proxied' });
-  const claimed = await postFrom(base, '127.0.0.1', '/api/v1/claim', { claim_code: created.claimCode, hardware_id: 'SN-PROXIED' }, { 'x-forwarded-for': '203.0.113.7, 198.51.100.20' });
+  const claimed = await postFrom(
+    base,
+    '127.0.0.1',
+    '/api/v1/claim',
+    { claim_code: created.claimCode, hardware_id: 'SN-PROXIED' },
+    { 'x-forwarded-for': '203.0.113.7, 198.51.100.20' },
+  );
   t.equal(claimed.status, 200);
   const { api_key: apiKey } = enrollmentResponseSchema.parse(claimed.body);
   const [row] = await ctx.db.db.select().from(collectors).where(eq(collectors.id, created.collectorId));
   t.equal(row?.claimedFromIp, '198.51.100.20', 'the right-most hop the trusted proxy appended; the left one is client-written');
 
-  const beatVia = (source: string, forwarded: string) => postFrom(base, source, '/api/v1/heartbeat', beat, { 'x-api-key': apiKey, 'x-forwarded-for': forwarded });
+  const beatVia = (source: string, forwarded: string) =>
+    postFrom(base, source, '/api/v1/heartbeat', beat, { 'x-api-key': apiKey, 'x-forwarded-for': forwarded });
   t.equal((await beatVia('127.0.0.1', '192.0.2.44')).status, 200);
   const lastUsedIp = async () => (await ctx.db.db.select().from(apiKeys).where(eq(apiKeys.collectorId, created.collectorId)))[0]?.lastUsedIp;
   t.equal(await lastUsedIp(), '192.0.2.44', 'through the proxy');
@@ -190,18 +201,38 @@ t.test('behind a trusted proxy: X-Forwarded-For is the client for last_used_ip a
 
   // The enrollment limit (10/min/address) counts forwarded clients apart.
   for (let i = 0; i < 10; i++) {
-    const res = await postFrom(base, '127.0.0.1', '/api/v1/claim', { claim_code: 'ALPR-ZZZZ-ZZZZ', hardware_id: 'SN-RL2' }, { 'x-forwarded-for': '198.51.100.1' });
+    const res = await postFrom(
+      base,
+      '127.0.0.1',
+      '/api/v1/claim',
+      { claim_code: 'ALPR-ZZZZ-ZZZZ', hardware_id: 'SN-RL2' },
+      { 'x-forwarded-for': '198.51.100.1' },
+    );
     t.equal(res.status, 404, `client A attempt ${i + 1}`);
   }
-  t.equal((await postFrom(base, '127.0.0.1', '/api/v1/claim', { claim_code: 'ALPR-ZZZZ-ZZZZ', hardware_id: 'SN-RL2' }, { 'x-forwarded-for': '198.51.100.1' })).status, 429, 'client A is limited');
-  t.equal((await postFrom(base, '127.0.0.1', '/api/v1/claim', { claim_code: 'ALPR-ZZZZ-ZZZZ', hardware_id: 'SN-RL2' }, { 'x-forwarded-for': '198.51.100.2' })).status, 404, 'client B behind the same proxy is not');
+  t.equal(
+    (await postFrom(base, '127.0.0.1', '/api/v1/claim', { claim_code: 'ALPR-ZZZZ-ZZZZ', hardware_id: 'SN-RL2' }, { 'x-forwarded-for': '198.51.100.1' })).status,
+    429,
+    'client A is limited',
+  );
+  t.equal(
+    (await postFrom(base, '127.0.0.1', '/api/v1/claim', { claim_code: 'ALPR-ZZZZ-ZZZZ', hardware_id: 'SN-RL2' }, { 'x-forwarded-for': '198.51.100.2' })).status,
+    404,
+    'client B behind the same proxy is not',
+  );
 });
 
 t.test('a remote claim through a trusted proxy on a hub without HUB_PUBLIC_URL is refused before the code is used', async (t) => {
   const config = loadHubConfig({ HUB_TRUSTED_PROXIES: '127.0.0.0/8' });
   const base = await listen(createHubApp({ ...deps, config }), t);
   const created = await createCollector(ctx, SYSTEM_ACTOR, { siteName: 'NoPublicUrl' });
-  const refused = await postFrom(base, '127.0.0.1', '/api/v1/claim', { claim_code: created.claimCode, hardware_id: 'SN-REMOTE' }, { 'x-forwarded-for': '203.0.113.50' });
+  const refused = await postFrom(
+    base,
+    '127.0.0.1',
+    '/api/v1/claim',
+    { claim_code: created.claimCode, hardware_id: 'SN-REMOTE' },
+    { 'x-forwarded-for': '203.0.113.50' },
+  );
   t.equal(refused.status, 503);
   t.match(refused.body, { error: { reason: 'hub_public_url_unset' } });
   const local = await postFrom(base, '127.0.0.1', '/api/v1/claim', { claim_code: created.claimCode, hardware_id: 'SN-LOCAL' });

@@ -2,12 +2,7 @@ import { Hono, type Context } from 'hono';
 import { parseBody } from '../http/validate.ts';
 import { bodyLimit } from 'hono/body-limit';
 import type { z } from 'zod';
-import {
-  claimRequestSchema,
-  commandAckRequestSchema,
-  heartbeatRequestSchema,
-  provisionRequestSchema,
-} from '@alpr/shared/protocol/collector';
+import { claimRequestSchema, commandAckRequestSchema, heartbeatRequestSchema, provisionRequestSchema } from '@alpr/shared/protocol/collector';
 import { HubError } from '../errors.ts';
 import { errorHandler } from '../http/on-error.ts';
 import { CLAIM_PATHS, COMMAND_ACK_ROUTE, HEARTBEAT_PATH, PROVISION_PATHS } from '@alpr/shared/protocol/paths';

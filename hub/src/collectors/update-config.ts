@@ -19,12 +19,7 @@ export interface ConfigUpdated {
  * config_update commands stay queued: the appliance skips any whose config_version is
  * not above its own.
  */
-export async function updateConfig(
-  ctx: CollectorContext,
-  actor: Actor,
-  collectorId: string,
-  config: Record<string, unknown>,
-): Promise<ConfigUpdated> {
+export async function updateConfig(ctx: CollectorContext, actor: Actor, collectorId: string, config: Record<string, unknown>): Promise<ConfigUpdated> {
   const parsed = collectorConfigSchema.parse(config);
   const now = ctx.clock.now();
   return ctx.db.transaction(async (tx) => {

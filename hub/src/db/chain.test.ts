@@ -20,9 +20,7 @@ t.test('hash chain', async (t) => {
     const collectorId = await insertCollector(db);
     t.same(await verifyChain(db, collectorId), { ok: true, count: 0 }, 'an empty chain is valid');
     const base = Date.parse('2033-01-10T00:00:00Z');
-    const rows = Array.from({ length: 5 }, (_, i) =>
-      sampleDetection(collectorId, { detectionId: `d${i + 1}`, capturedAt: new Date(base + i * 60_000) }),
-    );
+    const rows = Array.from({ length: 5 }, (_, i) => sampleDetection(collectorId, { detectionId: `d${i + 1}`, capturedAt: new Date(base + i * 60_000) }));
     const ids = await appendChainedDetections(db, collectorId, rows.slice(0, 2));
     ids.push(...(await appendChainedDetections(db, collectorId, rows.slice(2))));
     t.same(await verifyChain(db, collectorId), { ok: true, count: 5 });
@@ -30,7 +28,10 @@ t.test('hash chain', async (t) => {
       'SELECT chain_seq, prev_hash, record_hash FROM detections WHERE collector_id = $1 ORDER BY chain_seq',
       [collectorId],
     );
-    t.same(stored.map((r) => r.chain_seq), ['1', '2', '3', '4', '5']);
+    t.same(
+      stored.map((r) => r.chain_seq),
+      ['1', '2', '3', '4', '5'],
+    );
     t.equal(stored[0]?.prev_hash, GENESIS_HASH, 'the first link starts at 64 zeros');
     t.equal(stored[3]?.prev_hash, stored[2]?.record_hash, 'links across batches');
 
@@ -40,11 +41,7 @@ t.test('hash chain', async (t) => {
     t.not(forged.ok === false && forged.brokenAt.expected, stored[2]?.record_hash);
 
     // Recomputing the forged row's hash does not help: the next link no longer matches.
-    await tamper(
-      db,
-      `UPDATE detections SET plate_number = 'ABC123', confidence = 0.5 WHERE id = $1`,
-      [ids[2]],
-    );
+    await tamper(db, `UPDATE detections SET plate_number = 'ABC123', confidence = 0.5 WHERE id = $1`, [ids[2]]);
     const again = await verifyChain(db, collectorId);
     t.match(again, { ok: false, brokenAt: { chain_seq: 3, reason: 'record_hash' } }, 'any covered field');
   });

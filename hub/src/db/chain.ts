@@ -119,10 +119,7 @@ export async function verifyChain(session: DbSession, collectorId: string): Prom
   }
   const count = expectedSeq - firstSeq;
   const lastSeq = expectedSeq - 1;
-  const [head] = await session.db
-    .select()
-    .from(collectorChainHeads)
-    .where(eq(collectorChainHeads.collectorId, collectorId));
+  const [head] = await session.db.select().from(collectorChainHeads).where(eq(collectorChainHeads.collectorId, collectorId));
   const headSeq = head ? Number(head.lastSeq) : 0;
   const headHash = head?.lastHash ?? GENESIS_HASH;
   if (headSeq !== lastSeq || headHash !== prevHash) {

@@ -44,8 +44,7 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
     ? openPostgres(options.url, options.log, options.maxConnections ?? 10)
     : await openPglite(options.dataDir, options.log);
   try {
-    const migrate = (list?: readonly Migration[], log?: Log) =>
-      runMigrations(driver.migrationTarget, log ?? options.log, list);
+    const migrate = (list?: readonly Migration[], log?: Log) => runMigrations(driver.migrationTarget, log ?? options.log, list);
     const migrations = await migrate();
     const session = makeSession(kind, driver.db, false);
     await ensureUpcomingPartitions(session, options.now?.() ?? new Date());

@@ -46,7 +46,10 @@ export async function checkDriverContract(t: Test, session: DbSession): Promise<
   t.type(entry?.id, 'string', 'bigserial id comes back as a string');
   t.ok(entry?.at instanceof Date);
   const publicKey = Buffer.alloc(32, 7);
-  const [key] = await session.db.insert(hubKeys).values({ publicKey, secretKey: Buffer.alloc(64, 9) }).returning();
+  const [key] = await session.db
+    .insert(hubKeys)
+    .values({ publicKey, secretKey: Buffer.alloc(64, 9) })
+    .returning();
   t.ok(key && Buffer.isBuffer(key.publicKey) && key.publicKey.equals(publicKey), 'bytea column round-trips');
 
   // Transactions: a throw rolls back; a nested transaction is a savepoint.
@@ -139,7 +142,9 @@ async function checkPreparedQueries(t: Test, session: DbSession, at: Date): Prom
     const [named] = await tx.sql<{ n: number }>(`SELECT count(*)::int AS n FROM pg_prepared_statements WHERE statement = $1`, [probe]);
     t.equal(named?.n, 1, 'PostgreSQL: one named statement, prepared once and reused');
     await tx.sql(`SELECT $1::int AS n, 'unprepared probe' AS tag`, [1]);
-    const [unnamed] = await tx.sql<{ n: number }>(`SELECT count(*)::int AS n FROM pg_prepared_statements WHERE statement LIKE '%unprepared probe%' AND statement NOT LIKE '%pg_prepared_statements%'`);
+    const [unnamed] = await tx.sql<{ n: number }>(
+      `SELECT count(*)::int AS n FROM pg_prepared_statements WHERE statement LIKE '%unprepared probe%' AND statement NOT LIKE '%pg_prepared_statements%'`,
+    );
     t.equal(unnamed?.n, 0, 'PostgreSQL: a query without the option leaves nothing prepared');
   });
 }

@@ -1,12 +1,6 @@
 import { createHash } from 'node:crypto';
 import t from 'tap';
-import {
-  canonicalDetectionFields,
-  chainDetections,
-  computeRecordHash,
-  GENESIS_HASH,
-  type ChainedFields,
-} from './hash-chain.ts';
+import { canonicalDetectionFields, chainDetections, computeRecordHash, GENESIS_HASH, type ChainedFields } from './hash-chain.ts';
 
 const COLLECTOR = '6f1c2a3b-0000-4000-8000-00000000abcd';
 const base: ChainedFields = {
@@ -34,7 +28,9 @@ t.test('canonical serialization is the documented JSON array', async (t) => {
 
 t.test('record hash is SHA-256 over prev hash then canonical fields', async (t) => {
   const fields = canonicalDetectionFields({ ...base, chainSeq: 1 });
-  const expected = createHash('sha256').update(GENESIS_HASH + fields).digest('hex');
+  const expected = createHash('sha256')
+    .update(GENESIS_HASH + fields)
+    .digest('hex');
   t.equal(computeRecordHash(GENESIS_HASH, fields), expected);
   t.equal(GENESIS_HASH, '0'.repeat(64));
 });
@@ -73,14 +69,8 @@ t.test('chainDetections links rows in order from the given link', async (t) => {
   t.equal(records[0]?.prevHash, 'f'.repeat(64));
   t.equal(records[1]?.prevHash, records[0]?.recordHash);
   t.equal(records[2]?.prevHash, records[1]?.recordHash);
-  t.equal(
-    records[1]?.recordHash,
-    computeRecordHash(records[0]?.recordHash ?? '', canonicalDetectionFields({ ...base, detectionId: 'd2', chainSeq: 6 })),
-  );
+  t.equal(records[1]?.recordHash, computeRecordHash(records[0]?.recordHash ?? '', canonicalDetectionFields({ ...base, detectionId: 'd2', chainSeq: 6 })));
   t.same(next, { collectorId: COLLECTOR, chainSeq: 8, prevHash: records[2]?.recordHash });
   t.same(chainDetections(next, []), { records: [], next });
-  t.throws(
-    () => chainDetections(next, [{ ...base, collectorId: '00000000-0000-4000-8000-000000000000' }]),
-    /cannot join the chain/,
-  );
+  t.throws(() => chainDetections(next, [{ ...base, collectorId: '00000000-0000-4000-8000-000000000000' }]), /cannot join the chain/);
 });

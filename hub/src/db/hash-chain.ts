@@ -66,10 +66,7 @@ export interface ChainedRecord {
  * Chains `rows` (in the order given) onto `link`. Pure: returns the chain columns for each
  * row and the link after the last one, to hand to advanceChainHead.
  */
-export function chainDetections(
-  link: ChainLink,
-  rows: readonly ChainedFields[],
-): { records: ChainedRecord[]; next: ChainLink } {
+export function chainDetections(link: ChainLink, rows: readonly ChainedFields[]): { records: ChainedRecord[]; next: ChainLink } {
   let chainSeq = link.chainSeq;
   let prevHash = link.prevHash;
   const records: ChainedRecord[] = [];

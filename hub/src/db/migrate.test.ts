@@ -41,7 +41,10 @@ t.test('migrations', async (t) => {
   await t.test('the SQL itself is idempotent: running every file again changes nothing', async (t) => {
     const before = await catalog(db);
     t.ok(before.includes('trigger detections detections_write_once'), 'fingerprint sees triggers');
-    t.ok(before.some((i) => i.startsWith('grant detections INSERT')), 'fingerprint sees grants');
+    t.ok(
+      before.some((i) => i.startsWith('grant detections INSERT')),
+      'fingerprint sees grants',
+    );
     await db.sql('DELETE FROM schema_migrations');
     t.same((await db.migrate()).applied, names, 'all files ran again without error');
     t.same(await catalog(db), before, 'same relations, triggers, functions and grants');
@@ -51,9 +54,7 @@ t.test('migrations', async (t) => {
     await t.rejects(db.migrate([probe('9001', 'CREATE TABLE probe_broken (id int); SELECT no_such_function();')]));
     t.same(await db.sql(`SELECT to_regclass('probe_broken')::text AS t`), [{ t: null }], 'table creation rolled back');
     t.same(await db.sql(`SELECT version FROM schema_migrations WHERE version = '9001'`), []);
-    t.same((await db.migrate([probe('9002', 'CREATE TABLE probe_ok (id int); CREATE INDEX ON probe_ok (id);')])).applied, [
-      '9002_probe',
-    ]);
+    t.same((await db.migrate([probe('9002', 'CREATE TABLE probe_ok (id int); CREATE INDEX ON probe_ok (id);')])).applied, ['9002_probe']);
   });
 
   await t.test('an edited, already applied file is reported, not re-run', async (t) => {
@@ -97,10 +98,7 @@ t.test('migrations', async (t) => {
       return;
     }
     await db.sql('DELETE FROM schema_migrations');
-    const [a, b] = await Promise.all([
-      openDatabase({ url: db.url, log, maxConnections: 2 }),
-      openDatabase({ url: db.url, log, maxConnections: 2 }),
-    ]);
+    const [a, b] = await Promise.all([openDatabase({ url: db.url, log, maxConnections: 2 }), openDatabase({ url: db.url, log, maxConnections: 2 })]);
     const applied = [...a.migrations.applied, ...b.migrations.applied].sort();
     t.same(applied, names, 'every file applied exactly once between the two');
     t.equal(a.migrations.alreadyApplied + b.migrations.alreadyApplied, all.length);

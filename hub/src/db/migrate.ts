@@ -57,11 +57,7 @@ export interface MigrationReport {
  * transaction under the advisory lock. The SQL itself is idempotent (IF NOT EXISTS, OR
  * REPLACE), so a file applied by hand or half-recorded is safe to run again.
  */
-export async function runMigrations(
-  target: MigrationTarget,
-  log: Log,
-  migrations?: readonly Migration[],
-): Promise<MigrationReport> {
+export async function runMigrations(target: MigrationTarget, log: Log, migrations?: readonly Migration[]): Promise<MigrationReport> {
   const list = migrations ?? (await loadMigrations());
   const report: MigrationReport = { applied: [], alreadyApplied: 0 };
   for (const migration of list) {
@@ -70,7 +66,8 @@ export async function runMigrations(
       // Checked first: CREATE TABLE IF NOT EXISTS needs CREATE on the schema even when the
       // table exists, which the hub's alpr_app role does not have.
       const [table] = await tx.query(`SELECT to_regclass('schema_migrations') IS NOT NULL AS present`);
-      if (table?.['present'] !== true) await tx.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
+      if (table?.['present'] !== true)
+        await tx.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
         version    text PRIMARY KEY,
         name       text NOT NULL,
         checksum   char(64) NOT NULL,
@@ -85,11 +82,7 @@ export async function runMigrations(
         return false;
       }
       await tx.exec(migration.sql);
-      await tx.query('INSERT INTO schema_migrations (version, name, checksum) VALUES ($1, $2, $3)', [
-        migration.version,
-        migration.name,
-        migration.checksum,
-      ]);
+      await tx.query('INSERT INTO schema_migrations (version, name, checksum) VALUES ($1, $2, $3)', [migration.version, migration.name, migration.checksum]);
       return true;
     });
     if (applied) {

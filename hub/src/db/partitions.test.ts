@@ -31,7 +31,9 @@ t.test('partitions, default partition, idempotency and trigram search', async (t
       sampleDetection(collectorId, { detectionId: 'far-future', capturedAt: new Date('2044-07-01T00:00:00Z') }),
       sampleDetection(collectorId, { detectionId: 'long-ago', capturedAt: new Date('2001-01-01T00:00:00Z') }),
     ]);
-    const rows = await db.sql(`SELECT detection_id, tableoid::regclass::text AS part FROM detections WHERE collector_id = $1 ORDER BY chain_seq`, [collectorId]);
+    const rows = await db.sql(`SELECT detection_id, tableoid::regclass::text AS part FROM detections WHERE collector_id = $1 ORDER BY chain_seq`, [
+      collectorId,
+    ]);
     t.same(rows, [
       { detection_id: 'in-month', part: 'detections_y2033m03' },
       { detection_id: 'far-future', part: 'detections_default' },
@@ -44,12 +46,18 @@ t.test('partitions, default partition, idempotency and trigram search', async (t
     const names = await partitions(db);
     t.ok(names.includes('detections_y2044m07'), 'the occupied month has its partition');
     t.ok(names.includes('detections_y2044m08'));
-    const moved = await db.sql(`SELECT detection_id, tableoid::regclass::text AS part FROM detections WHERE collector_id = $1 ORDER BY chain_seq`, [collectorId]);
-    t.same(moved.map((r) => [r['detection_id'], r['part']]), [
-      ['in-month', 'detections_y2033m03'],
-      ['far-future', 'detections_y2044m07'],
-      ['long-ago', 'detections_default'],
-    ], 'the row moved out of the default; rows of other months stay');
+    const moved = await db.sql(`SELECT detection_id, tableoid::regclass::text AS part FROM detections WHERE collector_id = $1 ORDER BY chain_seq`, [
+      collectorId,
+    ]);
+    t.same(
+      moved.map((r) => [r['detection_id'], r['part']]),
+      [
+        ['in-month', 'detections_y2033m03'],
+        ['far-future', 'detections_y2044m07'],
+        ['long-ago', 'detections_default'],
+      ],
+      'the row moved out of the default; rows of other months stay',
+    );
     const [after] = await db.sql(`SELECT id::text, record_hash, chain_seq::text FROM detections WHERE detection_id = 'far-future'`);
     t.same(after, before, 'moved verbatim: same id and hash-chain columns');
     t.same(await verifyChain(db, collectorId), { ok: true, count: 3 }, 'the hash chain still verifies');
@@ -79,12 +87,20 @@ t.test('partitions, default partition, idempotency and trigram search', async (t
 
   await t.test('trigram similarity search uses the GIN index', async (t) => {
     const plates = ['KLM4521', 'KLM4527', 'KLN4521', 'ZZZ0001', 'QRS7788'];
-    await appendChainedDetections(db, collectorId, plates.map((p) =>
-      sampleDetection(collectorId, { plateNumber: p, plateNormalized: p, capturedAt: new Date('2033-03-10T00:00:00Z') })));
+    await appendChainedDetections(
+      db,
+      collectorId,
+      plates.map((p) => sampleDetection(collectorId, { plateNumber: p, plateNormalized: p, capturedAt: new Date('2033-03-10T00:00:00Z') })),
+    );
     const similar = await db.sql<{ plate_normalized: string }>(
       `SELECT plate_normalized FROM detections WHERE similarity(plate_normalized, $1) > 0.4
-       ORDER BY similarity(plate_normalized, $1) DESC, plate_normalized`, ['KLM4521']);
-    t.same(similar.map((r) => r.plate_normalized), ['KLM4521', 'KLM4527', 'KLN4521']);
+       ORDER BY similarity(plate_normalized, $1) DESC, plate_normalized`,
+      ['KLM4521'],
+    );
+    t.same(
+      similar.map((r) => r.plate_normalized),
+      ['KLM4521', 'KLM4527', 'KLN4521'],
+    );
     const [index] = await db.sql(`SELECT indexdef FROM pg_indexes WHERE indexname = 'detections_plate_trgm_idx'`);
     t.match(index?.['indexdef'], /USING gin \(plate_normalized gin_trgm_ops\)/);
     // A month with real volume: on five rows a whole-index scan of any btree costs less than

@@ -9,10 +9,7 @@ import type { DbSession } from './session.ts';
  * into the default partition. Why 2 back: late uploads from a collector that was offline.
  */
 export async function ensureUpcomingPartitions(session: DbSession, now: Date): Promise<number> {
-  const [row] = await session.sql<{ created: number }>(
-    `SELECT ensure_detection_partitions($1::timestamptz - interval '2 months', 6) AS created`,
-    [now],
-  );
+  const [row] = await session.sql<{ created: number }>(`SELECT ensure_detection_partitions($1::timestamptz - interval '2 months', 6) AS created`, [now]);
   return row?.created ?? 0;
 }
 

@@ -18,7 +18,9 @@ t.test('PGlite keeps every committed row across SIGKILL of its process', { timeo
   t.teardown(() => rm(dir, { recursive: true, force: true }));
   const dataDir = join(dir, 'pglite');
   const writer = join(dir, 'writer.mts');
-  await writeFile(writer, `import { openDatabase } from ${JSON.stringify(join(import.meta.dirname, 'client.ts'))};
+  await writeFile(
+    writer,
+    `import { openDatabase } from ${JSON.stringify(join(import.meta.dirname, 'client.ts'))};
 import { createLog } from ${JSON.stringify(join(import.meta.dirname, '..', 'log.ts'))};
 const db = await openDatabase({ dataDir: ${JSON.stringify(dataDir)}, log: createLog('silent') });
 await db.sql('CREATE TABLE IF NOT EXISTS kill_probe (id bigserial PRIMARY KEY, round int NOT NULL, n int NOT NULL)');
@@ -26,7 +28,8 @@ for (let n = 1; ; n++) {
   await db.transaction(async (tx) => { await tx.sql('INSERT INTO kill_probe (round, n) VALUES ($1, $2)', [Number(process.argv[2]), n]); });
   process.send?.(n);
 }
-`);
+`,
+  );
   let acknowledged = 0;
   for (const round of [1, 2]) {
     const child = fork(writer, [String(round)], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });

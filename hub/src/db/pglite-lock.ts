@@ -18,7 +18,9 @@ export async function lockPgliteFolder(dataDir: string): Promise<() => Promise<v
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
       const holder = Number((await readFile(path, 'utf8').catch(() => '')).trim());
       if (holder && isAlive(holder)) {
-        throw new Error(`the PGlite database in ${dataDir} is open in process ${holder}: stop it first (PGlite allows one process per folder; if process ${holder} is not a hub, delete ${path})`);
+        throw new Error(
+          `the PGlite database in ${dataDir} is open in process ${holder}: stop it first (PGlite allows one process per folder; if process ${holder} is not a hub, delete ${path})`,
+        );
       }
       await rm(path, { force: true });
     }

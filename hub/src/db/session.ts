@@ -2,7 +2,17 @@ import type { ExtractTablesWithRelations } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { runPipelined, type PipelinedSession } from './pipelined-transaction.ts';
 import { postgresJsClient, runPrepared } from './postgres-js-prepared.ts';
-import { driverParams, normalizeRows, rowsFromPostgresJs, toDrizzleSql, unwrapDriverError, type ColumnType, type QueryOptions, type RawQuery, type Row } from './raw.ts';
+import {
+  driverParams,
+  normalizeRows,
+  rowsFromPostgresJs,
+  toDrizzleSql,
+  unwrapDriverError,
+  type ColumnType,
+  type QueryOptions,
+  type RawQuery,
+  type Row,
+} from './raw.ts';
 import type * as schema from './schema/index.ts';
 
 export type Schema = typeof schema;
@@ -39,9 +49,10 @@ export function makeSession(kind: DatabaseKind, db: AppDb, inTransaction: boolea
   const query: RawQuery = async <T extends Row = Row>(text: string, params: readonly unknown[] = [], options: QueryOptions = {}) => {
     let result: unknown;
     try {
-      result = kind === 'postgres' && options.prepare === true
-        ? await runPrepared(db, text, driverParams(text, params))
-        : await db.execute(toDrizzleSql(text, params));
+      result =
+        kind === 'postgres' && options.prepare === true
+          ? await runPrepared(db, text, driverParams(text, params))
+          : await db.execute(toDrizzleSql(text, params));
     } catch (err) {
       throw unwrapDriverError(err);
     }

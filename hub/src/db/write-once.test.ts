@@ -27,14 +27,10 @@ t.test('write-once detections and audit log', async (t) => {
 
   await t.test('partitions created later inherit the guard', async (t) => {
     t.equal(await ensureUpcomingPartitions(db, new Date('2041-06-15T00:00:00Z')), 6);
-    await appendChainedDetections(db, collectorId, [
-      sampleDetection(collectorId, { capturedAt: new Date('2041-06-20T10:00:00Z') }),
-    ]);
+    await appendChainedDetections(db, collectorId, [sampleDetection(collectorId, { capturedAt: new Date('2041-06-20T10:00:00Z') })]);
     await t.rejects(db.sql(`UPDATE detections_y2041m06 SET confidence = 0`), WRITE_ONCE);
     await t.rejects(db.sql(`TRUNCATE detections_y2041m06 CASCADE`), WRITE_ONCE);
-    await appendChainedDetections(db, collectorId, [
-      sampleDetection(collectorId, { capturedAt: new Date('2077-01-01T00:00:00Z') }),
-    ]);
+    await appendChainedDetections(db, collectorId, [sampleDetection(collectorId, { capturedAt: new Date('2077-01-01T00:00:00Z') })]);
     await t.rejects(db.sql(`DELETE FROM detections_default`), WRITE_ONCE, 'default partition too');
     await t.rejects(db.sql(`TRUNCATE detections_default CASCADE`), WRITE_ONCE);
   });
@@ -53,14 +49,7 @@ t.test('write-once detections and audit log', async (t) => {
       FROM unnest(ARRAY['detections', 'audit_log', 'detection_keys', 'detections_default']) AS t,
            unnest(ARRAY['SELECT', 'INSERT', 'UPDATE', 'DELETE', 'TRUNCATE']) AS p ORDER BY t, p`);
     const granted = rows.filter((r) => r.has).map((r) => `${r.t} ${r.p}`);
-    t.same(granted, [
-      'audit_log INSERT',
-      'audit_log SELECT',
-      'detection_keys INSERT',
-      'detection_keys SELECT',
-      'detections INSERT',
-      'detections SELECT',
-    ]);
+    t.same(granted, ['audit_log INSERT', 'audit_log SELECT', 'detection_keys INSERT', 'detection_keys SELECT', 'detections INSERT', 'detections SELECT']);
     t.equal((await db.sql(`SELECT has_table_privilege('alpr_app', 'alerts', 'UPDATE') AS ok`))[0]?.['ok'], true);
     // The privilege check comes before any trigger: the hub's role is stopped at the door.
     await t.rejects(

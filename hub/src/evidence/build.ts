@@ -16,10 +16,26 @@ import { CHAIN_FILE, chainEntry, FORMAT, MANIFEST_FILE, PUBLIC_KEY_FILE, SIGNATU
 export const MAX_EXPORT_DETECTIONS = 1_000;
 
 type ExportRow = {
-  id: string; detection_id: string; collector_id: string; site_name: string; camera_id: string; plate_number: string; plate_normalized: string;
-  confidence: number; captured_at: Date; received_at: Date; direction: string; latitude: string | null; longitude: string | null;
-  full_image_hash: string | null; crop_image_hash: string | null; full_image_size: number | null; crop_image_size: number | null;
-  chain_seq: string; prev_hash: string; record_hash: string;
+  id: string;
+  detection_id: string;
+  collector_id: string;
+  site_name: string;
+  camera_id: string;
+  plate_number: string;
+  plate_normalized: string;
+  confidence: number;
+  captured_at: Date;
+  received_at: Date;
+  direction: string;
+  latitude: string | null;
+  longitude: string | null;
+  full_image_hash: string | null;
+  crop_image_hash: string | null;
+  full_image_size: number | null;
+  crop_image_size: number | null;
+  chain_seq: string;
+  prev_hash: string;
+  record_hash: string;
   /** Images retention removed (removed_images): listed in the manifest, not shipped. */
   removed_images: string[];
 };
@@ -37,14 +53,41 @@ export async function exportRows(db: DbSession, ids: readonly string[]): Promise
   );
 }
 
-const COLUMNS = ['id', 'detection_id', 'plate_number', 'plate_normalized', 'confidence', 'captured_at', 'received_at', 'direction', 'collector_id', 'collector_name', 'camera_id', 'latitude', 'longitude', 'full_image_sha256', 'crop_image_sha256'] as const;
+const COLUMNS = [
+  'id',
+  'detection_id',
+  'plate_number',
+  'plate_normalized',
+  'confidence',
+  'captured_at',
+  'received_at',
+  'direction',
+  'collector_id',
+  'collector_name',
+  'camera_id',
+  'latitude',
+  'longitude',
+  'full_image_sha256',
+  'crop_image_sha256',
+] as const;
 
 function record(r: ExportRow): Record<(typeof COLUMNS)[number], string | number | null> {
   return {
-    id: r.id, detection_id: r.detection_id, plate_number: r.plate_number, plate_normalized: r.plate_normalized, confidence: Number(r.confidence),
-    captured_at: new Date(r.captured_at).toISOString(), received_at: new Date(r.received_at).toISOString(), direction: r.direction,
-    collector_id: r.collector_id, collector_name: r.site_name, camera_id: r.camera_id, latitude: r.latitude === null ? null : Number(r.latitude),
-    longitude: r.longitude === null ? null : Number(r.longitude), full_image_sha256: r.full_image_hash?.trim() ?? null, crop_image_sha256: r.crop_image_hash?.trim() ?? null,
+    id: r.id,
+    detection_id: r.detection_id,
+    plate_number: r.plate_number,
+    plate_normalized: r.plate_normalized,
+    confidence: Number(r.confidence),
+    captured_at: new Date(r.captured_at).toISOString(),
+    received_at: new Date(r.received_at).toISOString(),
+    direction: r.direction,
+    collector_id: r.collector_id,
+    collector_name: r.site_name,
+    camera_id: r.camera_id,
+    latitude: r.latitude === null ? null : Number(r.latitude),
+    longitude: r.longitude === null ? null : Number(r.longitude),
+    full_image_sha256: r.full_image_hash?.trim() ?? null,
+    crop_image_sha256: r.crop_image_hash?.trim() ?? null,
   };
 }
 
@@ -73,14 +116,20 @@ export async function buildExport(input: ExportInput): Promise<Readable> {
   };
   const records = input.rows.map(record);
   addBuffer('detections.json', Buffer.from(JSON.stringify(records, null, 2)));
-  addBuffer('detections.csv', Buffer.from([COLUMNS.join(','), ...records.map((r) => COLUMNS.map((c) => csvField(r[c] === null ? '' : String(r[c]))).join(','))].join('\r\n') + '\r\n'));
+  addBuffer(
+    'detections.csv',
+    Buffer.from([COLUMNS.join(','), ...records.map((r) => COLUMNS.map((c) => csvField(r[c] === null ? '' : String(r[c]))).join(','))].join('\r\n') + '\r\n'),
+  );
   addBuffer(CHAIN_FILE, Buffer.from(JSON.stringify(input.rows.map(chainEntry), null, 2)));
 
   // Each image once, read lazily (bounded memory), checked against its content address.
   const hashes = new Map<string, number>();
   const removed = new Set(input.rows.flatMap((r) => r.removed_images.map((h) => h.trim())));
   for (const r of input.rows) {
-    for (const [hash, size] of [[r.full_image_hash, r.full_image_size], [r.crop_image_hash, r.crop_image_size]] as const) {
+    for (const [hash, size] of [
+      [r.full_image_hash, r.full_image_size],
+      [r.crop_image_hash, r.crop_image_size],
+    ] as const) {
       if (hash && !removed.has(hash.trim())) hashes.set(hash.trim(), Number(size ?? 0));
     }
   }
@@ -90,16 +139,28 @@ export async function buildExport(input: ExportInput): Promise<Readable> {
     const name = imageName(hash, bytes);
     files.push({ name, sha256: hash, size: bytes.byteLength });
     // The bytes were read to learn the type; stream them from a fresh read so memory stays one image at a time.
-    zip.addReadStream(Readable.from((async function* () {
-      const again = await input.images.get(hash);
-      if (!again || sha256Hex(again) !== hash) throw new Error(`image ${hash} no longer matches its hash`);
-      yield Buffer.from(again.buffer, again.byteOffset, again.byteLength);
-    })()), name, { mtime });
+    zip.addReadStream(
+      Readable.from(
+        (async function* () {
+          const again = await input.images.get(hash);
+          if (!again || sha256Hex(again) !== hash) throw new Error(`image ${hash} no longer matches its hash`);
+          yield Buffer.from(again.buffer, again.byteOffset, again.byteLength);
+        })(),
+      ),
+      name,
+      { mtime },
+    );
   }
 
   const manifest: Manifest = {
-    format: FORMAT, created_at: input.createdAt.toISOString(), created_by: input.createdBy, reason: input.reason, query: input.query,
-    detections: input.rows.length, hub_public_key: input.signingKey.publicKeyBase64, files,
+    format: FORMAT,
+    created_at: input.createdAt.toISOString(),
+    created_by: input.createdBy,
+    reason: input.reason,
+    query: input.query,
+    detections: input.rows.length,
+    hub_public_key: input.signingKey.publicKeyBase64,
+    files,
     ...(removed.size > 0 ? { images_removed_by_retention: [...removed].sort() } : {}),
   };
   const manifestBytes = Buffer.from(JSON.stringify(manifest, null, 2));

@@ -23,11 +23,18 @@ const dir = await mkdtemp(join(tmpdir(), 'alpr-evidence-'));
 t.teardown(() => rm(dir, { recursive: true, force: true }));
 const key = await loadOrCreateHubKey(ctx.deps.db, ctx.clock.now());
 {
-  const { body, contentType } = encodeBatch(['EVD001', 'EVD001', 'OTHER1'].map((text, i) => ({
-    detection: sampleDetection({ plate: { text, confidence: 0.9 }, timestamp: new Date(ctx.clock.now().getTime() - 600_000 + i * 1000).toISOString() }),
-    fullScene: jpegLike(5000), plateCrop: jpegLike(900),
-  })));
-  const res = await ctx.app.request('/api/v1/detections/batch', { method: 'POST', headers: { 'x-api-key': collector.apiKey, 'content-type': contentType }, body: new Uint8Array(body) });
+  const { body, contentType } = encodeBatch(
+    ['EVD001', 'EVD001', 'OTHER1'].map((text, i) => ({
+      detection: sampleDetection({ plate: { text, confidence: 0.9 }, timestamp: new Date(ctx.clock.now().getTime() - 600_000 + i * 1000).toISOString() }),
+      fullScene: jpegLike(5000),
+      plateCrop: jpegLike(900),
+    })),
+  );
+  const res = await ctx.app.request('/api/v1/detections/batch', {
+    method: 'POST',
+    headers: { 'x-api-key': collector.apiKey, 'content-type': contentType },
+    body: new Uint8Array(body),
+  });
   if (res.status !== 201) throw new Error(`batch ${res.status}`);
 }
 
@@ -46,7 +53,10 @@ function writeZip(path: string, files: Map<string, Uint8Array>): Promise<void> {
     const zip = new ZipFile();
     for (const [name, bytes] of files) zip.addBuffer(Buffer.from(bytes), name);
     zip.end();
-    zip.outputStream.pipe(createWriteStream(path)).on('finish', () => resolve()).on('error', reject);
+    zip.outputStream
+      .pipe(createWriteStream(path))
+      .on('finish', () => resolve())
+      .on('error', reject);
   });
 }
 
@@ -58,10 +68,20 @@ t.test('an export of a search verifies offline; one changed byte of one image do
   const file = join(dir, 'export.zip');
   await writeFile(file, Buffer.from(await res.arrayBuffer()));
   const files = await readZipFiles(file);
-  t.same([...files.keys()].filter((n) => !n.startsWith('images/')).sort(), ['chain.json', 'detections.csv', 'detections.json', 'hub-public-key.txt', 'manifest.json', 'manifest.sig']);
+  t.same([...files.keys()].filter((n) => !n.startsWith('images/')).sort(), [
+    'chain.json',
+    'detections.csv',
+    'detections.json',
+    'hub-public-key.txt',
+    'manifest.json',
+    'manifest.sig',
+  ]);
   t.equal([...files.keys()].filter((n) => n.startsWith('images/')).length, 4, 'two detections, two images each');
   const detections = JSON.parse(Buffer.from(files.get('detections.json') ?? []).toString()) as Array<{ plate_number: string }>;
-  t.same(detections.map((d) => d.plate_number), ['EVD001', 'EVD001']);
+  t.same(
+    detections.map((d) => d.plate_number),
+    ['EVD001', 'EVD001'],
+  );
   t.match(Buffer.from(files.get('detections.csv') ?? []).toString(), /^id,detection_id,plate_number/);
   t.same(verifyExport(files, key.publicKey), { ok: true, problems: [], keySource: 'given', detections: 2 });
   t.match(await cli(file, '--public-key', key.publicKeyBase64), { code: 0, out: /^VERIFIED: 2 detections/ });

@@ -46,14 +46,33 @@ export interface ChainEntry {
 }
 
 export function chainEntry(row: {
-  id: string; collector_id: string; detection_id: string; camera_id: string; plate_number: string; plate_normalized: string;
-  confidence: number; captured_at: Date; direction: string; full_image_hash: string | null; crop_image_hash: string | null;
-  chain_seq: string; prev_hash: string; record_hash: string;
+  id: string;
+  collector_id: string;
+  detection_id: string;
+  camera_id: string;
+  plate_number: string;
+  plate_normalized: string;
+  confidence: number;
+  captured_at: Date;
+  direction: string;
+  full_image_hash: string | null;
+  crop_image_hash: string | null;
+  chain_seq: string;
+  prev_hash: string;
+  record_hash: string;
 }): ChainEntry {
   const canonical = canonicalDetectionFields({
-    collectorId: row.collector_id, detectionId: row.detection_id, cameraId: row.camera_id, plateNumber: row.plate_number,
-    plateNormalized: row.plate_normalized, confidence: Number(row.confidence), capturedAt: new Date(row.captured_at), direction: row.direction,
-    fullImageHash: row.full_image_hash?.trim() ?? null, cropImageHash: row.crop_image_hash?.trim() ?? null, chainSeq: row.chain_seq,
+    collectorId: row.collector_id,
+    detectionId: row.detection_id,
+    cameraId: row.camera_id,
+    plateNumber: row.plate_number,
+    plateNormalized: row.plate_normalized,
+    confidence: Number(row.confidence),
+    capturedAt: new Date(row.captured_at),
+    direction: row.direction,
+    fullImageHash: row.full_image_hash?.trim() ?? null,
+    cropImageHash: row.crop_image_hash?.trim() ?? null,
+    chainSeq: row.chain_seq,
   });
   return { id: row.id, collector_id: row.collector_id, chain_seq: row.chain_seq, prev_hash: row.prev_hash, record_hash: row.record_hash, canonical };
 }
@@ -95,13 +114,15 @@ export function verifyExport(files: ReadonlyMap<string, Uint8Array>, givenPublic
   else if (!nacl.sign.detached.verify(manifestBytes, Buffer.from(Buffer.from(signature).toString('utf8').trim(), 'base64'), key)) {
     problems.push(`${MANIFEST_FILE}: the signature does not match (the manifest was altered, or signed by another hub)`);
   }
-  if (givenPublicKey && manifest.hub_public_key !== Buffer.from(givenPublicKey).toString('base64')) problems.push('the manifest names another hub key than the one given');
+  if (givenPublicKey && manifest.hub_public_key !== Buffer.from(givenPublicKey).toString('base64'))
+    problems.push('the manifest names another hub key than the one given');
   const listed = new Set<string>();
   for (const entry of manifest.files ?? []) {
     listed.add(entry.name);
     const bytes = files.get(entry.name);
     if (!bytes) problems.push(`${entry.name}: missing`);
-    else if (bytes.byteLength !== entry.size || sha256Hex(bytes) !== entry.sha256) problems.push(`${entry.name}: altered (SHA-256 ${sha256Hex(bytes)} is not the manifest's ${entry.sha256})`);
+    else if (bytes.byteLength !== entry.size || sha256Hex(bytes) !== entry.sha256)
+      problems.push(`${entry.name}: altered (SHA-256 ${sha256Hex(bytes)} is not the manifest's ${entry.sha256})`);
   }
   for (const name of files.keys()) {
     if (!listed.has(name) && name !== MANIFEST_FILE && name !== SIGNATURE_FILE && name !== PUBLIC_KEY_FILE) problems.push(`${name}: not in the manifest`);
@@ -115,10 +136,12 @@ export function verifyExport(files: ReadonlyMap<string, Uint8Array>, givenPublic
       // Named by the signed manifest as removed after their year: absent on purpose.
       const retired = new Set(manifest.images_removed_by_retention ?? []);
       for (const link of chain) {
-        if (computeRecordHash(link.prev_hash, link.canonical) !== link.record_hash) problems.push(`detection ${link.id}: its fields do not give its record hash`);
+        if (computeRecordHash(link.prev_hash, link.canonical) !== link.record_hash)
+          problems.push(`detection ${link.id}: its fields do not give its record hash`);
         const fields = JSON.parse(link.canonical) as Array<string | null>;
         for (const hash of [fields[8], fields[9]]) {
-          if (hash && !retired.has(hash) && !files.has(`images/${hash}.jpg`) && !files.has(`images/${hash}.png`)) problems.push(`detection ${link.id}: image ${hash} is not in the export`);
+          if (hash && !retired.has(hash) && !files.has(`images/${hash}.jpg`) && !files.has(`images/${hash}.png`))
+            problems.push(`detection ${link.id}: image ${hash} is not in the export`);
         }
       }
     } catch {

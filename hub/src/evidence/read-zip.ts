@@ -2,7 +2,9 @@ import yauzl from 'yauzl';
 
 /** Every file of a zip (name -> bytes), for verification. Refuses absurd archives. */
 export async function readZipFiles(path: string, maxTotalBytes = 2 * 1024 ** 3): Promise<Map<string, Uint8Array>> {
-  const zip = await new Promise<yauzl.ZipFile>((resolve, reject) => yauzl.open(path, { lazyEntries: true, strictFileNames: true }, (err, z) => (err || !z ? reject(err ?? new Error('no zip')) : resolve(z))));
+  const zip = await new Promise<yauzl.ZipFile>((resolve, reject) =>
+    yauzl.open(path, { lazyEntries: true, strictFileNames: true }, (err, z) => (err || !z ? reject(err ?? new Error('no zip')) : resolve(z))),
+  );
   const files = new Map<string, Uint8Array>();
   let total = 0;
   try {

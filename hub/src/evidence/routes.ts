@@ -27,18 +27,37 @@ export function evidenceRoutes(deps: HubDeps): Hono<AuthEnv> {
     const built = buildSearch(parsed.query);
     const ids = await deps.db.transaction(async (tx) => {
       await prepareSearch(tx, parsed.query);
-      return tx.sql<{ id: string }>(`SELECT d.id::text AS id FROM detections d WHERE ${built.where} ORDER BY ${built.orderBy} LIMIT ${MAX_EXPORT_DETECTIONS + 1}`, built.params);
+      return tx.sql<{ id: string }>(
+        `SELECT d.id::text AS id FROM detections d WHERE ${built.where} ORDER BY ${built.orderBy} LIMIT ${MAX_EXPORT_DETECTIONS + 1}`,
+        built.params,
+      );
     });
     if (ids.length === 0) throw new HubError('not_found', 'no detection matches: nothing to export');
-    if (ids.length > MAX_EXPORT_DETECTIONS) throw new HubError('bad_request', `the search matches more than ${MAX_EXPORT_DETECTIONS} detections: narrow it (time range, collectors)`);
-    const rows = await exportRows(deps.db, ids.map((r) => r.id));
+    if (ids.length > MAX_EXPORT_DETECTIONS)
+      throw new HubError('bad_request', `the search matches more than ${MAX_EXPORT_DETECTIONS} detections: narrow it (time range, collectors)`);
+    const rows = await exportRows(
+      deps.db,
+      ids.map((r) => r.id),
+    );
     const key = await loadOrCreateHubKey(deps.db, deps.clock.now());
     const query = queryWithoutReason(c);
     const createdAt = deps.clock.now();
-    const stream = await buildExport({ rows, images: deps.images, signingKey: key, createdAt, createdBy: c.get('user').id, reason: parsed.query.reason, query });
+    const stream = await buildExport({
+      rows,
+      images: deps.images,
+      signingKey: key,
+      createdAt,
+      createdBy: c.get('user').id,
+      reason: parsed.query.reason,
+      query,
+    });
     await auditLookup(deps, c, 'export.detections', { reason: parsed.query.reason, query, result_count: rows.length });
     const name = `evidence-${createdAt.toISOString().replace(/[:.]/g, '-')}.zip`;
-    return c.body(Readable.toWeb(stream) as unknown as ReadableStream, 200, { 'Content-Type': 'application/zip', 'Content-Disposition': `attachment; filename="${name}"`, 'Cache-Control': 'no-store' });
+    return c.body(Readable.toWeb(stream) as unknown as ReadableStream, 200, {
+      'Content-Type': 'application/zip',
+      'Content-Disposition': `attachment; filename="${name}"`,
+      'Cache-Control': 'no-store',
+    });
   });
   return app;
 }

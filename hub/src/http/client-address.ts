@@ -54,7 +54,10 @@ function isTrusted(trusted: BlockList, address: string): boolean {
 export function resolveClientAddress(socketPeer: string | null | undefined, forwardedFor: string | undefined, trusted: TrustedProxies): string | null {
   let current = normalizeIp(socketPeer);
   if (current === null || trusted === null || !isTrusted(trusted, current)) return current;
-  const hops = (forwardedFor ?? '').split(',').map((hop) => hop.trim()).filter((hop) => hop !== '');
+  const hops = (forwardedFor ?? '')
+    .split(',')
+    .map((hop) => hop.trim())
+    .filter((hop) => hop !== '');
   for (let i = hops.length - 1; i >= 0; i--) {
     const hop = normalizeIp(stripPort(hops[i] ?? ''));
     if (hop === null) return current;

@@ -46,7 +46,12 @@ async function refused(t: Test, res: Response, status: number, message: RegExp) 
 
 t.test('NUL and lone surrogates: 400 naming the field, on unauthenticated and admin routes', async (t) => {
   await refused(t, await postJson('/auth/login', { email: 'a\u0000@example.test', password: 'x' }), 400, /email: contains a NUL character/);
-  await refused(t, await postJson('/api/v1/collectors/claim', { claim_code: 'ALPR-2345-6789', hardware_id: 'HW\uDC00' }), 400, /hardware_id: contains a lone UTF-16 surrogate/);
+  await refused(
+    t,
+    await postJson('/api/v1/collectors/claim', { claim_code: 'ALPR-2345-6789', hardware_id: 'HW\uDC00' }),
+    400,
+    /hardware_id: contains a lone UTF-16 surrogate/,
+  );
   const before = await count(collectors);
   await refused(t, await postJson('/api/v1/admin/collectors', { site_name: 'Depot\uD800' }, { cookie }), 400, /site_name: contains a lone/);
   await refused(
@@ -108,6 +113,9 @@ t.test('a client that drops mid-body is logged at info, not as an unhandled erro
   await new Promise((resolve) => setTimeout(resolve, 300));
   const errors = lines.filter((l) => Number(l['level']) >= 50);
   t.same(errors, [], 'nothing at error level');
-  t.ok(lines.some((l) => l['level'] === 30 && /aborted/.test(String(l['msg']))), 'one info line says the client aborted');
+  t.ok(
+    lines.some((l) => l['level'] === 30 && /aborted/.test(String(l['msg']))),
+    'one info line says the client aborted',
+  );
   t.equal((await fetch(`${base}/healthz`)).status, 200, 'still serving');
 });

@@ -13,7 +13,8 @@ export function errorHandler(log: Log) {
     if (error instanceof HubError) {
       for (const [name, value] of Object.entries(error.headers)) c.header(name, value);
       // `reason` only where two refusals share a status (collector enrollment, errors.ts).
-      const body = error.reason === undefined ? errorEnvelope(error.code, error.message) : { error: { code: error.code, message: error.message, reason: error.reason } };
+      const body =
+        error.reason === undefined ? errorEnvelope(error.code, error.message) : { error: { code: error.code, message: error.message, reason: error.reason } };
       return c.json(body, error.status as 400);
     }
     if (isClientAbort(error, c.req.raw)) {

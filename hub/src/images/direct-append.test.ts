@@ -44,7 +44,10 @@ t.test('appends of odd sizes through O_DIRECT leave exactly the bytes written, e
     const onDisk = await readFile(path);
     t.equal(onDisk.length % BLOCK, 0, 'the file ends on a block (zero padding)');
     t.ok(onDisk.subarray(0, size).equals(Buffer.concat(expected)), `the first ${size} bytes are the appended ones, earlier tails rewritten intact`);
-    t.ok(onDisk.subarray(size).every((b) => b === 0), 'zeros after them');
+    t.ok(
+      onDisk.subarray(size).every((b) => b === 0),
+      'zeros after them',
+    );
   }
 });
 

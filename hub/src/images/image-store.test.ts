@@ -41,7 +41,11 @@ t.test('a batch is one append, indexed, read back byte for byte; nothing is copi
   await index(db, locations);
   for (const image of images) t.same(Buffer.from((await store.get(sha256Hex(image))) ?? []), image);
   const scanned = scanRecords(await readFile(segmentFile(root, locations[0]!.segment)));
-  t.same(scanned.records.map((r) => r.sha256), images.map((i) => sha256Hex(i)), 'the records, in order');
+  t.same(
+    scanned.records.map((r) => r.sha256),
+    images.map((i) => sha256Hex(i)),
+    'the records, in order',
+  );
   t.same((await readdir(root)).sort(), [SEGMENTS_FOLDER, STORE_ID_FILE], 'no tree, no journal: the segment is the store');
   t.equal(await store.get('0'.repeat(64)), undefined, 'unknown hash');
   t.equal(await store.get('../../etc/passwd'), undefined, 'not a digest: no path is ever built from it');
@@ -99,7 +103,7 @@ t.test('a restart seals the segments left open and appends to a new one; old ima
   t.same(Buffer.from((await again.get(sha256Hex(after))) ?? []), after);
 });
 
-t.test("a journal left by a hub before segments is replayed into the tree, torn tail dropped, and read from there", async (t) => {
+t.test('a journal left by a hub before segments is replayed into the tree, torn tail dropped, and read from there', async (t) => {
   const db = await testDatabase(t);
   const root = await mkdtemp(join(tmpdir(), 'images-'));
   t.teardown(() => rm(root, { recursive: true, force: true }));
@@ -215,7 +219,10 @@ t.test('every copy of an image is indexed, and retention removes them all', asyn
   await db.transaction((tx) => store.remove(tx, [sha256Hex(x)]));
   t.match(await store.compact(), { rewritten: 2, moved: 2 });
   const files = await Promise.all((await readdir(join(root, SEGMENTS_FOLDER))).map((n) => readFile(join(root, SEGMENTS_FOLDER, n))));
-  t.notOk(files.some((bytes) => bytes.includes(x)), "no copy of the removed image's bytes is left");
+  t.notOk(
+    files.some((bytes) => bytes.includes(x)),
+    "no copy of the removed image's bytes is left",
+  );
   t.same(Buffer.from((await store.get(sha256Hex(y))) ?? []), y);
   t.same(Buffer.from((await store.get(sha256Hex(z))) ?? []), z);
 });
@@ -258,7 +265,12 @@ t.test('compaction: a segment that fails is left for the next run, the others ar
     await new Promise((r) => setTimeout(r, 100));
   }
   await new Promise((r) => setTimeout(r, 100));
-  await db.transaction((tx) => store.remove(tx, images.map((i) => sha256Hex(i))));
+  await db.transaction((tx) =>
+    store.remove(
+      tx,
+      images.map((i) => sha256Hex(i)),
+    ),
+  );
   // The first segment's file replaced by a folder: reading it fails (EISDIR).
   const broken = located[0]!.segment;
   const brokenPath = segmentFile(root, broken);
@@ -266,7 +278,11 @@ t.test('compaction: a segment that fails is left for the next run, the others ar
   await rm(brokenPath);
   await mkdir(brokenPath);
   const first = await store.compact();
-  t.same(first.failed.map((f) => f.segment), [broken], 'the broken segment reported');
+  t.same(
+    first.failed.map((f) => f.segment),
+    [broken],
+    'the broken segment reported',
+  );
   t.equal(first.rewritten, 2, 'the other two compacted all the same');
   t.equal(await count(db, `image_segments WHERE id = ${broken} AND dirty`), 1, 'the broken one still dirty, for the next run');
 
@@ -278,7 +294,10 @@ t.test('compaction: a segment that fails is left for the next run, the others ar
   const [a, b] = await Promise.all([store.compact(), other.compact()]);
   t.same([...a.failed, ...b.failed], [], 'neither fails');
   const files = await Promise.all((await readdir(join(root, SEGMENTS_FOLDER))).map((n) => readFile(join(root, SEGMENTS_FOLDER, n))));
-  t.notOk(images.some((image) => files.some((bytes) => bytes.includes(image))), "no removed image's bytes left");
+  t.notOk(
+    images.some((image) => files.some((bytes) => bytes.includes(image))),
+    "no removed image's bytes left",
+  );
   for (const l of located.filter((l) => !images.some((i) => sha256Hex(i) === l.sha256))) {
     t.ok(await store.get(l.sha256), 'every live image still reads back');
   }

@@ -8,7 +8,16 @@ import { isSha256, openImageTree, type ImageTree } from './image-tree.ts';
 import { ifMissing } from './missing.ts';
 import { forgetImages, locateImage, registerOpenSegment, sealLeftoverSegments, sealSegment, type ImageLocation } from './locations.ts';
 import { readFromSegment } from './segment-reader.ts';
-import { newSegmentId, openJournalWriter, scanRecords, segmentSeq, syncDirectory, type JournalEntry, type JournalWriter, type Segment } from './segment-files.ts';
+import {
+  newSegmentId,
+  openJournalWriter,
+  scanRecords,
+  segmentSeq,
+  syncDirectory,
+  type JournalEntry,
+  type JournalWriter,
+  type Segment,
+} from './segment-files.ts';
 
 /**
  * The hub's image store (docs/ingest.md, "Image segments"; ADR 0004). An upload's images
@@ -134,9 +143,12 @@ export function openImageStore(root: string, options: ImageStoreOptions): ImageS
       }
     });
   };
-  const sealTimer = setInterval(() => {
-    void writer?.then((w) => w.sealIfIdle(idleSealMs)).catch(() => undefined);
-  }, Math.min(60_000, idleSealMs));
+  const sealTimer = setInterval(
+    () => {
+      void writer?.then((w) => w.sealIfIdle(idleSealMs)).catch(() => undefined);
+    },
+    Math.min(60_000, idleSealMs),
+  );
   sealTimer.unref();
 
   const read = async (store: string, sha256: string): Promise<Uint8Array | undefined> => {

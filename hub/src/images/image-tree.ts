@@ -57,7 +57,7 @@ export function openImageTree(root: string): ImageTree {
       const temp = tempName(folder, sha256);
       const fd = openSync(temp, 'wx', 0o640);
       try {
-        for (let at = 0; at < bytes.byteLength; ) at += writeSync(fd, bytes, at, bytes.byteLength - at);
+        for (let at = 0; at < bytes.byteLength;) at += writeSync(fd, bytes, at, bytes.byteLength - at);
       } finally {
         closeSync(fd);
       }
@@ -78,7 +78,10 @@ export function openImageTree(root: string): ImageTree {
       return readFile(pathOf(sha256)).catch(() => undefined);
     },
     async remove(sha256) {
-      return ifMissing(unlink(pathOf(sha256)).then(() => true), false);
+      return ifMissing(
+        unlink(pathOf(sha256)).then(() => true),
+        false,
+      );
     },
     async makeDurable(paths) {
       if (paths.length === 0) return;
@@ -96,7 +99,10 @@ export function openImageTree(root: string): ImageTree {
           await handle.close();
         }
         // The <bb> folder, the <aa> folder and the root: either may have a new entry.
-        dirs.add(dirname(path)).add(dirname(dirname(path))).add(root);
+        dirs
+          .add(dirname(path))
+          .add(dirname(dirname(path)))
+          .add(root);
       }
       for (const dir of dirs) await syncDirectory(dir);
     },

@@ -76,7 +76,9 @@ export function scanRecords(segment: Uint8Array): { records: RecordLocation[]; v
     const sha256 = view.toString('hex', at + 8, at + 40);
     const offset = at + RECORD_HEADER_BYTES;
     if (offset + size > view.length) break;
-    const actual = createHash('sha256').update(view.subarray(offset, offset + size)).digest('hex');
+    const actual = createHash('sha256')
+      .update(view.subarray(offset, offset + size))
+      .digest('hex');
     if (actual !== sha256) break;
     records.push({ sha256, size, offset });
     at = offset + size;

@@ -29,10 +29,11 @@ async function writer(t: Test, options: Partial<JournalWriterOptions> = {}) {
   return { journal, created };
 }
 
-const entries = (sizes: readonly number[]) => sizes.map((n) => {
-  const bytes = jpegLike(n);
-  return { sha256: sha256Hex(bytes), bytes };
-});
+const entries = (sizes: readonly number[]) =>
+  sizes.map((n) => {
+    const bytes = jpegLike(n);
+    return { sha256: sha256Hex(bytes), bytes };
+  });
 
 /** The open file's flags, from /proc (Linux). */
 async function openFlags(fd: number): Promise<number | undefined> {
@@ -76,11 +77,18 @@ t.test('direct appends refused after the first: the segment continues through th
   const appended = [];
   for (const batch of batches) appended.push(await journal.append(batch));
   const segment = created[0]!;
-  t.ok(appended.every((a) => a.segment === segment), 'one segment throughout');
+  t.ok(
+    appended.every((a) => a.segment === segment),
+    'one segment throughout',
+  );
   t.equal(segment.direct, false, 'the segment now appends through the page cache');
   t.equal(refusals.length, 1, 'reported once');
   const scanned = scanRecords(await readFile(segment.path));
-  t.same(scanned.records.map((r) => r.sha256), batches.flat().map((e) => e.sha256), 'every record, in order');
+  t.same(
+    scanned.records.map((r) => r.sha256),
+    batches.flat().map((e) => e.sha256),
+    'every record, in order',
+  );
   t.equal(scanned.validBytes, segment.size);
 });
 
@@ -97,9 +105,22 @@ t.test('more waiting than one staged write holds: written as several groups, eve
   const batches = Array.from({ length: 10 }, () => entries([4 * 1024 * 1024]));
   const appended = await Promise.all(batches.map((b) => journal.append(b)));
   t.ok(groupBytes.length >= 2, `${groupBytes.length} writes`);
-  t.ok(groupBytes.every((n) => n <= MAX_STAGED_BYTES), 'none larger than the staging limit');
+  t.ok(
+    groupBytes.every((n) => n <= MAX_STAGED_BYTES),
+    'none larger than the staging limit',
+  );
   const segment = created[0]!;
-  t.ok(appended.every((a) => a.segment === segment), 'one segment');
+  t.ok(
+    appended.every((a) => a.segment === segment),
+    'one segment',
+  );
   const scanned = scanRecords(await readFile(segment.path));
-  t.same(scanned.records.map((r) => r.sha256).sort(), batches.flat().map((e) => e.sha256).sort(), 'every record, intact');
+  t.same(
+    scanned.records.map((r) => r.sha256).sort(),
+    batches
+      .flat()
+      .map((e) => e.sha256)
+      .sort(),
+    'every record, intact',
+  );
 });

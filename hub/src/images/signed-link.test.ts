@@ -21,7 +21,14 @@ t.test('a fresh link verifies until it expires, and only for its own path', asyn
   t.equal(verifyImageLink(key, path.replace('ab', 'cd'), exp, sig, now), 'invalid', 'another image');
   t.equal(verifyImageLink(key, path, String(Number(exp) + 1), sig, now), 'invalid', 'a stretched expiry');
   t.equal(verifyImageLink(randomBytes(32), path, exp, sig, now), 'invalid', 'another hub secret');
-  for (const [e, s] of [[undefined, sig], [exp, undefined], ['-1', sig], ['1e9', sig], [exp, 'short'], [exp, `${sig}=`]]) {
+  for (const [e, s] of [
+    [undefined, sig],
+    [exp, undefined],
+    ['-1', sig],
+    ['1e9', sig],
+    [exp, 'short'],
+    [exp, `${sig}=`],
+  ]) {
     t.equal(verifyImageLink(key, path, e, s, now), 'invalid', `exp=${String(e)} sig=${String(s)}`);
   }
 });

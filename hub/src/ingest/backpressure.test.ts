@@ -6,8 +6,11 @@ const calm = { dbWriteLatencyMs: 20, queueDepth: 10, imageStoreLatencyMs: 5, cpu
 
 t.test('no trigger, no backpressure', async (t) => {
   t.equal(decideBackpressure(calm), undefined);
-  t.equal(decideBackpressure({ ...calm, dbWriteLatencyMs: 500, queueDepth: 10_000, imageStoreLatencyMs: 1000, cpuPercent: 80 }), undefined,
-    'thresholds are strict "above"');
+  t.equal(
+    decideBackpressure({ ...calm, dbWriteLatencyMs: 500, queueDepth: 10_000, imageStoreLatencyMs: 1000, cpuPercent: 80 }),
+    undefined,
+    'thresholds are strict "above"',
+  );
 });
 
 t.test('each spec trigger with its delay', async (t) => {
@@ -23,8 +26,11 @@ t.test('each spec trigger with its delay', async (t) => {
 });
 
 t.test('several triggers: longest delay, all reasons', async (t) => {
-  t.same(decideBackpressure({ ...calm, dbWriteLatencyMs: 900, cpuPercent: 95 }),
-    { active: true, recommended_delay_seconds: 20, reason: 'db_write_latency,high_cpu' });
+  t.same(decideBackpressure({ ...calm, dbWriteLatencyMs: 900, cpuPercent: 95 }), {
+    active: true,
+    recommended_delay_seconds: 20,
+    reason: 'db_write_latency,high_cpu',
+  });
 });
 
 t.test('load monitor smooths latencies and accepts injected measurements', async (t) => {

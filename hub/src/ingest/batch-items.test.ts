@@ -15,7 +15,14 @@ t.test('a valid item with images becomes ready with checked hashes', async (t) =
       plate_crop: { part: 'c', sha256: sha256Hex(crop), size: crop.length },
     },
   });
-  const [verdict] = prepareItems([detection], new Map([['f', full], ['c', crop]]), window);
+  const [verdict] = prepareItems(
+    [detection],
+    new Map([
+      ['f', full],
+      ['c', crop],
+    ]),
+    window,
+  );
   if (!verdict?.ok) throw new Error(`expected ready, got ${JSON.stringify(verdict)}`);
   t.equal(verdict.ready.fullScene?.sha256, sha256Hex(full));
   t.equal(verdict.ready.plateCrop?.size, crop.length);
@@ -34,7 +41,10 @@ t.test('each kind of bad item is rejected with a reason, the others proceed', as
     [{ ...sampleDetection(), vehicle: { color: 'x\ud800' } }, /^vehicle\.color: /],
     [sampleDetection({ images: { full_scene: { part: 'nope', sha256: sha256Hex(img), size: img.length } } }), /part nope is missing/],
     [sampleDetection({ images: { full_scene: { part: 'i', sha256: sha256Hex(img), size: img.length + 1 } } }), /bytes, \d+ declared/],
-    [sampleDetection({ images: { plate_crop: { part: 'i', sha256: 'a'.repeat(64), size: img.length } } }), /^images\.plate_crop: part i does not match its declared sha256/],
+    [
+      sampleDetection({ images: { plate_crop: { part: 'i', sha256: 'a'.repeat(64), size: img.length } } }),
+      /^images\.plate_crop: part i does not match its declared sha256/,
+    ],
     ['not an object', /./],
   ];
   const verdicts = prepareItems([good, ...cases.map(([item]) => item)], new Map([['i', img]]), window);
@@ -62,7 +72,10 @@ t.test('capture times further ahead of the hub clock than the margin are rejecte
     sampleDetection({ timestamp: '9999-12-31T23:59:59.999Z' }),
   ];
   const verdicts = prepareItems(items, new Map(), { now, maxAheadMs: DAY_MS });
-  t.same(verdicts.map((v) => v.ok), [true, true, false, false, false, false]);
+  t.same(
+    verdicts.map((v) => v.ok),
+    [true, true, false, false, false, false],
+  );
   for (const v of verdicts) {
     if (!v.ok) t.match(v.result.reason, /^timestamp: more than 24 h ahead of the hub's clock \(2026-11-24T03:00:00.000Z\)$/);
   }

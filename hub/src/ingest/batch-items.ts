@@ -105,11 +105,7 @@ function formatSpan(ms: number): string {
   return `${seconds} s`;
 }
 
-function checkImage(
-  ref: ImageRef,
-  parts: ReadonlyMap<string, Uint8Array>,
-  hashOf: (name: string, bytes: Uint8Array) => string,
-): ReadyImage | string {
+function checkImage(ref: ImageRef, parts: ReadonlyMap<string, Uint8Array>, hashOf: (name: string, bytes: Uint8Array) => string): ReadyImage | string {
   const bytes = parts.get(ref.part);
   if (!bytes) return `part ${ref.part} is missing`;
   if (bytes.byteLength !== ref.size) return `part ${ref.part} has ${bytes.byteLength} bytes, ${ref.size} declared`;

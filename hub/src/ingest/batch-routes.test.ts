@@ -55,13 +55,14 @@ t.test('a batch with images is stored, hashed, chained and queued in one go', as
   const body = ok(res);
   t.equal(body.accepted, 3);
   t.equal(body.backpressure, undefined);
-  t.same(body.results.map((r) => [r.index, r.status, r.detection_id]), entries.map((e, i) => [i, 'stored', e.detection.detection_id]));
+  t.same(
+    body.results.map((r) => [r.index, r.status, r.detection_id]),
+    entries.map((e, i) => [i, 'stored', e.detection.detection_id]),
+  );
 
   for (const [i, entry] of entries.entries()) {
     const id = body.results[i]?.id;
-    const [row] = await hub.deps.db.sql<Record<string, unknown>>(
-      `SELECT d.*, d.latitude::text AS lat FROM detections d WHERE d.id = $1`, [id],
-    );
+    const [row] = await hub.deps.db.sql<Record<string, unknown>>(`SELECT d.*, d.latitude::text AS lat FROM detections d WHERE d.id = $1`, [id]);
     if (!row) throw new Error(`row ${id} missing`);
     const full = entry.fullScene;
     t.equal(row.full_image_hash, sha256Hex(full));
@@ -78,12 +79,21 @@ t.test('a batch with images is stored, hashed, chained and queued in one go', as
     t.same(Buffer.from((await hub.deps.images.get(sha256Hex(entry.plateCrop))) ?? []), entry.plateCrop, 'crop too');
   }
   // Indexed in the upload's transaction, in one segment written once.
-  const located = await hub.deps.db.sql<{ segment: string; n: string }>(`SELECT segment::text AS segment, count(*)::text AS n FROM image_locations GROUP BY segment`);
-  t.same(located.map((r) => r.n), [String(entries.length * 2)], 'every image indexed, all in one segment');
+  const located = await hub.deps.db.sql<{ segment: string; n: string }>(
+    `SELECT segment::text AS segment, count(*)::text AS n FROM image_locations GROUP BY segment`,
+  );
+  t.same(
+    located.map((r) => r.n),
+    [String(entries.length * 2)],
+    'every image indexed, all in one segment',
+  );
   const segment = await readFile(join(hub.imageDir, SEGMENTS_FOLDER, segmentName(Number(located[0]?.segment))));
   t.equal(scanRecords(segment).records.length, entries.length * 2, 'each image appended once');
   const queued = await hub.deps.db.sql<{ detection_id: string; status: string }>(`SELECT detection_id, status FROM alert_queue ORDER BY id`);
-  t.same(queued.map((q) => [String(q.detection_id), q.status]), body.results.map((r) => [r.id, 'pending']));
+  t.same(
+    queued.map((q) => [String(q.detection_id), q.status]),
+    body.results.map((r) => [r.id, 'pending']),
+  );
   t.same(await verifyChain(hub.deps.db, hub.collectorId), { ok: true, count: 3 });
 });
 
@@ -96,7 +106,11 @@ t.test('a re-sent batch stores nothing twice; the chain stays valid over several
   t.equal(again.status, 201);
   const second = ok(again);
   t.equal(second.accepted, 4);
-  t.same(second.results.map((r) => [r.status, r.id]), first.results.map((r) => ['duplicate', r.id]), 'same ids, all duplicate');
+  t.same(
+    second.results.map((r) => [r.status, r.id]),
+    first.results.map((r) => ['duplicate', r.id]),
+    'same ids, all duplicate',
+  );
   t.equal(await count(hub, 'detections'), 4);
   t.equal(await count(hub, 'alert_queue'), 4, 'no second alert check');
   t.same(await hub.deps.db.sql(`SELECT last_seq, last_hash FROM collector_chain_heads`), head, 'chain head unchanged');
@@ -104,7 +118,10 @@ t.test('a re-sent batch stores nothing twice; the chain stays valid over several
   // Half old, half new, plus a detection id repeated inside the batch.
   const repeated = sampleDetection();
   const mixed = ok(await upload(hub, [...entries.slice(0, 2), { detection: sampleDetection() }, { detection: repeated }, { detection: repeated }]));
-  t.same(mixed.results.map((r) => r.status), ['duplicate', 'duplicate', 'stored', 'stored', 'duplicate']);
+  t.same(
+    mixed.results.map((r) => r.status),
+    ['duplicate', 'duplicate', 'stored', 'stored', 'duplicate'],
+  );
   t.equal(mixed.results[4]?.id, mixed.results[3]?.id, 'an in-batch repeat names the stored copy');
   for (let i = 0; i < 3; i++) ok(await upload(hub, [{ detection: sampleDetection() }, { detection: sampleDetection() }]));
   t.equal(await count(hub, 'detections'), 12);
@@ -116,12 +133,18 @@ t.test('concurrent batches of one collector sharing detection ids: each stored o
   const shared = [0, 1, 2, 3, 4].map(() => ({ detection: sampleDetection(), plateCrop: jpegLike(2_000) }));
   const batches = [0, 1, 2, 3].map((k) => [...(k % 2 ? [...shared].reverse() : shared), { detection: sampleDetection() }]);
   const answers = await Promise.all(batches.map((entries) => upload(hub, entries)));
-  t.same(answers.map((a) => a.status), [201, 201, 201, 201]);
+  t.same(
+    answers.map((a) => a.status),
+    [201, 201, 201, 201],
+  );
   const idOf = new Map<string, Set<string>>();
   for (const answer of answers) {
     for (const r of ok(answer).results) idOf.set(r.detection_id ?? '', (idOf.get(r.detection_id ?? '') ?? new Set()).add(r.id ?? ''));
   }
-  t.ok([...idOf.values()].every((ids) => ids.size === 1), 'every answer names the same id for a detection');
+  t.ok(
+    [...idOf.values()].every((ids) => ids.size === 1),
+    'every answer names the same id for a detection',
+  );
   const stored = answers.flatMap((a) => ok(a).results).filter((r) => r.status === 'stored').length;
   t.equal(stored, 5 + 4, 'each shared detection stored by exactly one batch, plus one own detection per batch');
   t.equal(await count(hub, 'detections'), 9);
@@ -144,7 +167,10 @@ t.test('one invalid item or a hash mismatch rejects that item only', async (t) =
   t.equal(res.statusCode, 201, 'the events alias takes the same upload');
   const body = batchResponseSchema.parse(await res.body.json());
   t.equal(body.accepted, 1);
-  t.same(body.results.map((r) => r.status), ['stored', 'rejected', 'rejected']);
+  t.same(
+    body.results.map((r) => r.status),
+    ['stored', 'rejected', 'rejected'],
+  );
   t.match(body.results[1]?.reason, /^plate\./);
   t.equal(body.results[1]?.detection_id, invalid.detection.detection_id);
   t.match(body.results[2]?.reason, /does not match its declared sha256/);
@@ -257,5 +283,8 @@ t.test('the commit wakes listeners on the detections channel', async (t) => {
   await listener.listen('detections', (payload) => payloads.push(payload));
   const body = ok(await upload(hub, [{ detection: sampleDetection() }, { detection: sampleDetection() }]));
   for (let i = 0; i < 100 && payloads.length === 0; i++) await new Promise((r) => setTimeout(r, 20));
-  t.same(payloads.map((p) => JSON.parse(p)), [{ collector_id: hub.collectorId, count: 2, ids: body.results.map((r) => r.id) }]);
+  t.same(
+    payloads.map((p) => JSON.parse(p)),
+    [{ collector_id: hub.collectorId, count: 2, ids: body.results.map((r) => r.id) }],
+  );
 });

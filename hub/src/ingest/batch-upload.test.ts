@@ -25,22 +25,54 @@ t.test('metadata items and image parts come out of a batch body', async (t) => {
 t.test('envelope errors map to 415 and 400', async (t) => {
   const json = (text: string) => encodeMultipart([{ name: 'metadata', contentType: 'application/json', body: Buffer.from(text) }]);
   const ok = json(JSON.stringify({ detections: [sampleDetection()] }));
-  t.equal(status(() => parseBatchUpload(ok.body, 'application/json', MAX)), 415, 'not multipart');
-  t.equal(status(() => parseBatchUpload(ok.body, 'multipart/form-data', MAX)), 400, 'no boundary');
-  t.equal(status(() => parseBatchUpload(ok.body.subarray(0, ok.body.length - 20), ok.contentType, MAX)), 400, 'truncated');
+  t.equal(
+    status(() => parseBatchUpload(ok.body, 'application/json', MAX)),
+    415,
+    'not multipart',
+  );
+  t.equal(
+    status(() => parseBatchUpload(ok.body, 'multipart/form-data', MAX)),
+    400,
+    'no boundary',
+  );
+  t.equal(
+    status(() => parseBatchUpload(ok.body.subarray(0, ok.body.length - 20), ok.contentType, MAX)),
+    400,
+    'truncated',
+  );
   const noMeta = encodeMultipart([{ name: 'img', contentType: 'image/jpeg', body: jpegLike(10) }]);
-  t.equal(status(() => parseBatchUpload(noMeta.body, noMeta.contentType, MAX)), 400, 'missing metadata');
+  t.equal(
+    status(() => parseBatchUpload(noMeta.body, noMeta.contentType, MAX)),
+    400,
+    'missing metadata',
+  );
   const badJson = json('{"detections": [');
-  t.equal(status(() => parseBatchUpload(badJson.body, badJson.contentType, MAX)), 400, 'bad JSON');
+  t.equal(
+    status(() => parseBatchUpload(badJson.body, badJson.contentType, MAX)),
+    400,
+    'bad JSON',
+  );
   for (const text of ['[]', '{"detections": []}', '{"items": [1]}', 'null']) {
     const notBatch = json(text);
-    t.equal(status(() => parseBatchUpload(notBatch.body, notBatch.contentType, MAX)), 400, `not a batch: ${text}`);
+    t.equal(
+      status(() => parseBatchUpload(notBatch.body, notBatch.contentType, MAX)),
+      400,
+      `not a batch: ${text}`,
+    );
   }
   const twice = encodeMultipart([
     { name: 'metadata', contentType: 'application/json', body: Buffer.from('{"detections":[{}]}') },
     { name: 'a', contentType: 'image/jpeg', body: jpegLike(10) },
     { name: 'a', contentType: 'image/jpeg', body: jpegLike(10) },
   ]);
-  t.equal(status(() => parseBatchUpload(twice.body, twice.contentType, MAX)), 400, 'duplicate part name');
-  t.equal(status(() => parseBatchUpload(ok.body, ok.contentType, MAX)), undefined, 'the good one passes');
+  t.equal(
+    status(() => parseBatchUpload(twice.body, twice.contentType, MAX)),
+    400,
+    'duplicate part name',
+  );
+  t.equal(
+    status(() => parseBatchUpload(ok.body, ok.contentType, MAX)),
+    undefined,
+    'the good one passes',
+  );
 });

@@ -64,7 +64,11 @@ t.test('uploads one after another and at once through reused body buffers: every
   t.teardown(() => live.close());
   const post = async (entries: readonly BatchEntry[]) => {
     const { body, contentType } = encodeBatch(entries);
-    const res = await request(`${live.url}/api/v1/detections/batch`, { method: 'POST', headers: { 'content-type': contentType, 'x-api-key': live.apiKey }, body });
+    const res = await request(`${live.url}/api/v1/detections/batch`, {
+      method: 'POST',
+      headers: { 'content-type': contentType, 'x-api-key': live.apiKey },
+      body,
+    });
     t.equal(res.statusCode, 201);
     return batchResponseSchema.parse(await res.body.json());
   };

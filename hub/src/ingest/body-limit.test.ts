@@ -34,7 +34,13 @@ t.test('a stream over the limit stops at the first chunk past it (no Content-Len
 
 t.test('a declared Content-Length over the limit is refused before reading', async (t) => {
   let pulls = 0;
-  const err = await readBodyLimited(request(streamOf([10], () => pulls++), { 'content-length': '5000' }), 1000).catch((e: unknown) => e);
+  const err = await readBodyLimited(
+    request(
+      streamOf([10], () => pulls++),
+      { 'content-length': '5000' },
+    ),
+    1000,
+  ).catch((e: unknown) => e);
   t.ok(err instanceof HubError && err.status === 413);
   t.equal(pulls <= 1, true, 'no body consumed beyond the stream start');
 });

@@ -23,7 +23,10 @@ t.test('capture times beyond the configured margin are rejected per item; the ba
   t.equal(res.statusCode, 201);
   const answer = batchResponseSchema.parse(await res.body.json());
   t.equal(answer.accepted, 2);
-  t.same(answer.results.map((r) => r.status), ['stored', 'stored', 'rejected', 'rejected', 'rejected', 'rejected']);
+  t.same(
+    answer.results.map((r) => r.status),
+    ['stored', 'stored', 'rejected', 'rejected', 'rejected', 'rejected'],
+  );
   for (const r of answer.results.slice(2)) t.match(r.reason, /^timestamp: more than 1 h ahead of the hub's clock/);
   const rows = await db.sql<{ n: string }>(`SELECT count(*) AS n FROM detections`);
   t.equal(rows[0]?.n, '2', 'only the plausible times are stored');
@@ -37,5 +40,9 @@ t.test('the margin is configuration: HUB_MAX_CAPTURE_AHEAD_SECONDS, bounded', as
   t.equal(loadHubConfig({}).maxCaptureAheadSeconds, 86_400, 'default 24 h');
   t.equal(loadHubConfig({ HUB_MAX_CAPTURE_AHEAD_SECONDS: '600' }).maxCaptureAheadSeconds, 600);
   t.throws(() => loadHubConfig({ HUB_MAX_CAPTURE_AHEAD_SECONDS: '10' }), /HUB_MAX_CAPTURE_AHEAD_SECONDS/);
-  t.throws(() => loadHubConfig({ HUB_MAX_CAPTURE_AHEAD_SECONDS: String(90 * 86_400) }), /HUB_MAX_CAPTURE_AHEAD_SECONDS/, 'never beyond the partitions created ahead');
+  t.throws(
+    () => loadHubConfig({ HUB_MAX_CAPTURE_AHEAD_SECONDS: String(90 * 86_400) }),
+    /HUB_MAX_CAPTURE_AHEAD_SECONDS/,
+    'never beyond the partitions created ahead',
+  );
 });

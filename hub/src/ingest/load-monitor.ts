@@ -24,9 +24,15 @@ export function createLoadMonitor(sampleCpu: () => number = processCpuSampler())
   let queueDepth = 0;
   let injected: Partial<LoadMeasurements> | undefined;
   return {
-    observeDbWrite: (ms) => { db = db === 0 ? ms : db + ALPHA * (ms - db); },
-    observeImageWrite: (ms) => { image = image === 0 ? ms : image + ALPHA * (ms - image); },
-    setQueueDepth: (depth) => { queueDepth = depth; },
+    observeDbWrite: (ms) => {
+      db = db === 0 ? ms : db + ALPHA * (ms - db);
+    },
+    observeImageWrite: (ms) => {
+      image = image === 0 ? ms : image + ALPHA * (ms - image);
+    },
+    setQueueDepth: (depth) => {
+      queueDepth = depth;
+    },
     measurements: () => ({
       dbWriteLatencyMs: db,
       queueDepth,
@@ -34,7 +40,9 @@ export function createLoadMonitor(sampleCpu: () => number = processCpuSampler())
       cpuPercent: sampleCpu(),
       ...injected,
     }),
-    override: (partial) => { injected = partial; },
+    override: (partial) => {
+      injected = partial;
+    },
   };
 }
 

@@ -15,19 +15,14 @@ export interface QueueDepthRefresher {
 /** Five seconds: a queue of 10,000 does not appear or drain faster than that. */
 export const QUEUE_DEPTH_REFRESH_MS = 5_000;
 
-export function createQueueDepthRefresher(
-  deps: Pick<HubDeps, 'db' | 'load' | 'clock' | 'log'>,
-  intervalMs = QUEUE_DEPTH_REFRESH_MS,
-): QueueDepthRefresher {
+export function createQueueDepthRefresher(deps: Pick<HubDeps, 'db' | 'load' | 'clock' | 'log'>, intervalMs = QUEUE_DEPTH_REFRESH_MS): QueueDepthRefresher {
   let lastStarted = Number.NEGATIVE_INFINITY;
   let inFlight: Promise<void> | undefined;
   const refresh = (): Promise<void> => {
     lastStarted = deps.clock.now().getTime();
     inFlight ??= (async () => {
       try {
-        const [row] = await deps.db.sql<{ depth: string | number }>(
-          `SELECT count(*) AS depth FROM alert_queue WHERE status = 'pending'`,
-        );
+        const [row] = await deps.db.sql<{ depth: string | number }>(`SELECT count(*) AS depth FROM alert_queue WHERE status = 'pending'`);
         deps.load.setQueueDepth(Number(row?.depth ?? 0));
       } catch (err) {
         deps.log.warn({ err }, 'alert queue depth refresh failed');

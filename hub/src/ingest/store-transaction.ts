@@ -29,11 +29,7 @@ const run = <T extends Record<string, unknown>>(tx: StatementSession, s: Stateme
  *      (delivered on commit only).
  * `items` must have distinct detection ids (the caller folds in-batch repeats).
  */
-export async function commitDetections(
-  tx: StatementSession,
-  collectorId: string,
-  items: readonly ReadyDetection[],
-): Promise<Map<number, CommitOutcome>> {
+export async function commitDetections(tx: StatementSession, collectorId: string, items: readonly ReadyDetection[]): Promise<Map<number, CommitOutcome>> {
   const outcomes = new Map<number, CommitOutcome>();
   if (items.length === 0) return outcomes;
   const macs = [...new Set(items.map((i) => i.detection.camera.mac))];
@@ -47,7 +43,10 @@ export async function commitDetections(
     run<{ latitude: string | null; longitude: string | null; cameras: Record<string, string> | string }>(tx, contextQuery(collectorId, macs)),
     run<{ detection_id: string; detection_pk: string }>(
       tx,
-      claimKeys(collectorId, items.map((i) => ({ detectionId: i.detection.detection_id, capturedAt: i.capturedAt }))),
+      claimKeys(
+        collectorId,
+        items.map((i) => ({ detectionId: i.detection.detection_id, capturedAt: i.capturedAt })),
+      ),
     ),
   ]);
   if (!context) throw new Error(`collector ${collectorId} vanished during ingest`);

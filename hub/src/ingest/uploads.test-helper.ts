@@ -73,7 +73,10 @@ export function encodeBatch(entries: readonly BatchEntry[]): { body: Buffer; con
   const parts: Part[] = [];
   const detections = entries.map((entry, i) => {
     const images: Record<string, { part: string; sha256: string; size: number }> = {};
-    for (const [kind, bytes] of [['full_scene', entry.fullScene], ['plate_crop', entry.plateCrop]] as const) {
+    for (const [kind, bytes] of [
+      ['full_scene', entry.fullScene],
+      ['plate_crop', entry.plateCrop],
+    ] as const) {
       if (!bytes) continue;
       const part = `img-${i}-${kind}`;
       images[kind] = { part, sha256: sha256Hex(bytes), size: bytes.byteLength };

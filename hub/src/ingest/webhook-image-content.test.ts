@@ -26,7 +26,9 @@ t.test('a text part labelled image/jpeg is dropped; the detection and the real i
   const hub = await startTestHub({ db, clock: { now: () => new Date('2030-07-02T00:00:00.000Z') }, log: createLog('trace', sink) });
   t.teardown(() => hub.close());
   const res = await request(`${hub.url}/api/v1/ingest/vendor_a?key=${encodeURIComponent(hub.apiKey)}`, {
-    method: 'POST', headers: { 'content-type': 'multipart/form-data; boundary=boundary' }, body: mislabelled,
+    method: 'POST',
+    headers: { 'content-type': 'multipart/form-data; boundary=boundary' },
+    body: mislabelled,
   });
   t.equal(res.statusCode, 200);
   t.match(await res.body.json(), { accepted: 1, results: [{ status: 'stored' }] });
@@ -36,5 +38,8 @@ t.test('a text part labelled image/jpeg is dropped; the detection and the real i
   t.equal(row?.plate_number, 'XY12345');
   t.equal(row?.crop_image_hash, null, 'the text was not stored as the plate crop');
   t.ok(row?.full_image_hash, 'the real scene was stored');
-  t.ok(lines.some((l) => l.includes('webhook image part is not an image')), 'and the drop is logged');
+  t.ok(
+    lines.some((l) => l.includes('webhook image part is not an image')),
+    'and the drop is logged',
+  );
 });

@@ -36,9 +36,14 @@ async function push(hub: TestHub, path: string, body: Buffer, contentType: strin
 }
 
 const rows = (hub: TestHub) =>
-  hub.deps.db.sql<{ detection_id: string; plate_number: string; camera_id: string; captured_at: Date; full_image_hash: string | null; crop_image_hash: string | null }>(
-    `SELECT detection_id, plate_number, camera_id, captured_at, full_image_hash, crop_image_hash FROM detections ORDER BY chain_seq`,
-  );
+  hub.deps.db.sql<{
+    detection_id: string;
+    plate_number: string;
+    camera_id: string;
+    captured_at: Date;
+    full_image_hash: string | null;
+    crop_image_hash: string | null;
+  }>(`SELECT detection_id, plate_number, camera_id, captured_at, full_image_hash, crop_image_hash FROM detections ORDER BY chain_seq`);
 
 t.test('vendor_a XML and multipart pushes are stored like uploads (images hashed, chained)', async (t) => {
   const hub = await setup(t);
@@ -69,7 +74,10 @@ t.test('vendor_b JSON with the camera MAC in the URL, and the auto route for bot
   t.match(noMac, { status: 200, body: { accepted: 0, results: [{ status: 'rejected', reason: /MAC/ }] } }, 'no MAC: reported, not stored');
   const autoA = await push(hub, 'auto', fixture('vendor-a/fixtures/alert-hikvision-ns.xml'), 'application/xml');
   t.match(autoA, { status: 200, body: { accepted: 1 } });
-  t.same((await rows(hub)).map((r) => r.plate_number), ['GH56IJK', 'XY12345']);
+  t.same(
+    (await rows(hub)).map((r) => r.plate_number),
+    ['GH56IJK', 'XY12345'],
+  );
   t.equal((await rows(hub))[0]?.camera_id, '89abcdef0123456789abcdef');
 });
 
@@ -90,7 +98,10 @@ t.test('a registered camera gives its timezone and its uuid', async (t) => {
 
 t.test('no plate -> 200 accepted 0; unparseable -> 400 one line; unknown vendor -> 404; over the cap -> 413', async (t) => {
   const hub = await setup(t);
-  t.same(await push(hub, 'vendor_a', fixture('vendor-a/fixtures/alert-unknown-plate.xml'), 'application/xml'), { status: 200, body: { accepted: 0, results: [] } });
+  t.same(await push(hub, 'vendor_a', fixture('vendor-a/fixtures/alert-unknown-plate.xml'), 'application/xml'), {
+    status: 200,
+    body: { accepted: 0, results: [] },
+  });
   t.same(await push(hub, 'vendor_a', fixture('vendor-a/fixtures/alert-vmd.xml'), 'application/xml'), { status: 200, body: { accepted: 0, results: [] } });
   const garbage = await push(hub, 'auto', Buffer.from('hello\nworld'), 'text/plain');
   t.equal(garbage.status, 400);
@@ -108,8 +119,10 @@ t.test('the key query parameter is checked like X-API-Key and never logged', asy
   const hub = await setup(t, logLines);
   const xml = fixture('vendor-a/fixtures/alert-isapi-ns.xml');
   const post = (query: string) =>
-    request(`${hub.url}/api/v1/ingest/vendor_a${query}`, { method: 'POST', headers: { 'content-type': 'application/xml' }, body: xml })
-      .then(async (res) => ({ status: res.statusCode, body: (await res.body.json()) as Answer['body'] }));
+    request(`${hub.url}/api/v1/ingest/vendor_a${query}`, { method: 'POST', headers: { 'content-type': 'application/xml' }, body: xml }).then(async (res) => ({
+      status: res.statusCode,
+      body: (await res.body.json()) as Answer['body'],
+    }));
   t.equal((await post('')).status, 401, 'no key');
   t.equal((await post('?key=nonsense')).status, 401, 'malformed key');
   const unknownKey = `alpr_${'A'.repeat(43)}`;

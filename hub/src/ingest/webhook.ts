@@ -43,7 +43,11 @@ export async function ingestWebhook(deps: IngestDeps, input: WebhookInput): Prom
     const [mac] = [...macs];
     const registered = mac === undefined ? undefined : await registeredCamera(deps, input.collectorId, mac);
     if (registered) {
-      const context: AdapterContext = { ...baseContext, timezone: registered.timezone, camera: { ...input.camera, mac: registered.mac, name: registered.name } };
+      const context: AdapterContext = {
+        ...baseContext,
+        timezone: registered.timezone,
+        camera: { ...input.camera, mac: registered.mac, name: registered.name },
+      };
       outcome = parseWith(input.vendor, parseInput, context);
       if (outcome.failure !== undefined) throw new HubError('bad_request', oneLine(outcome.failure));
     }

@@ -21,13 +21,18 @@ export interface PlaceHold {
   holdUntil: Date | null;
 }
 
-export async function placeHold(ctx: WatchlistContext, actor: WatchlistActor, input: PlaceHold): Promise<{ held: number; already_held: number; case_id: string }> {
+export async function placeHold(
+  ctx: WatchlistContext,
+  actor: WatchlistActor,
+  input: PlaceHold,
+): Promise<{ held: number; already_held: number; case_id: string }> {
   const now = ctx.clock.now();
   if (input.holdUntil && input.holdUntil <= now) throw new HubError('bad_request', 'hold_until: must be in the future');
   return ctx.db.transaction(async (tx) => {
     const targets = await resolve(tx, input.target);
     if (targets.length === 0) throw new HubError('not_found', 'no detection matches: nothing held');
-    if (targets.length > MAX_HELD_PER_REQUEST) throw new HubError('bad_request', `matches ${targets.length} detections; at most ${MAX_HELD_PER_REQUEST} per request: narrow the time range`);
+    if (targets.length > MAX_HELD_PER_REQUEST)
+      throw new HubError('bad_request', `matches ${targets.length} detections; at most ${MAX_HELD_PER_REQUEST} per request: narrow the time range`);
     // One active hold per detection and case: placing it twice changes nothing.
     const inserted = await tx.sql<{ id: string }>(
       `INSERT INTO legal_holds (detection_id, case_id, reason, hold_until, created_at, created_by)
@@ -38,8 +43,23 @@ export async function placeHold(ctx: WatchlistContext, actor: WatchlistActor, in
       [JSON.stringify(targets), input.caseId, input.reason, input.holdUntil?.toISOString() ?? null, now.toISOString(), actor.userId],
     );
     await writeAudit(tx, {
-      at: now, action: 'legal_hold.place', actor: { userId: actor.userId }, targetType: 'case', targetId: input.caseId, ip: actor.ip, userAgent: actor.userAgent,
-      detail: { reason: input.reason, held: inserted.length, already_held: targets.length - inserted.length, hold_until: input.holdUntil?.toISOString() ?? null, target: 'plate' in input.target ? { plate: input.target.plate, start: input.target.start.toISOString(), end: input.target.end.toISOString() } : { detection_ids: input.target.detectionIds.length } },
+      at: now,
+      action: 'legal_hold.place',
+      actor: { userId: actor.userId },
+      targetType: 'case',
+      targetId: input.caseId,
+      ip: actor.ip,
+      userAgent: actor.userAgent,
+      detail: {
+        reason: input.reason,
+        held: inserted.length,
+        already_held: targets.length - inserted.length,
+        hold_until: input.holdUntil?.toISOString() ?? null,
+        target:
+          'plate' in input.target
+            ? { plate: input.target.plate, start: input.target.start.toISOString(), end: input.target.end.toISOString() }
+            : { detection_ids: input.target.detectionIds.length },
+      },
     });
     return { held: inserted.length, already_held: targets.length - inserted.length, case_id: input.caseId };
   });
@@ -53,7 +73,11 @@ async function resolve(tx: DbSession, target: HoldTarget): Promise<string[]> {
     );
     const found = new Set(rows.map((r) => r.id));
     const missing = target.detectionIds.filter((id) => !found.has(id));
-    if (missing.length > 0) throw new HubError('not_found', `no detection ${missing.slice(0, 5).join(', ')}${missing.length > 5 ? ` and ${missing.length - 5} more` : ''}: nothing held`);
+    if (missing.length > 0)
+      throw new HubError(
+        'not_found',
+        `no detection ${missing.slice(0, 5).join(', ')}${missing.length > 5 ? ` and ${missing.length - 5} more` : ''}: nothing held`,
+      );
     return [...found];
   }
   const rows = await tx.sql<{ id: string }>(
@@ -64,7 +88,13 @@ async function resolve(tx: DbSession, target: HoldTarget): Promise<string[]> {
 }
 
 /** Releases every active hold of a case (or the given hold ids of it). */
-export async function releaseHold(ctx: WatchlistContext, actor: WatchlistActor, caseId: string, reason: string, holdIds?: string[]): Promise<{ released: number }> {
+export async function releaseHold(
+  ctx: WatchlistContext,
+  actor: WatchlistActor,
+  caseId: string,
+  reason: string,
+  holdIds?: string[],
+): Promise<{ released: number }> {
   return ctx.db.transaction(async (tx) => {
     const now = ctx.clock.now();
     const rows = await tx.sql<{ id: string }>(
@@ -75,13 +105,35 @@ export async function releaseHold(ctx: WatchlistContext, actor: WatchlistActor, 
       [caseId, now.toISOString(), actor.userId, holdIds ? JSON.stringify(holdIds) : null],
     );
     if (rows.length === 0) throw new HubError('not_found', `no active hold for case ${caseId}${holdIds ? ' with those ids' : ''}`);
-    await writeAudit(tx, { at: now, action: 'legal_hold.release', actor: { userId: actor.userId }, targetType: 'case', targetId: caseId, ip: actor.ip, userAgent: actor.userAgent, detail: { reason, released: rows.length } });
+    await writeAudit(tx, {
+      at: now,
+      action: 'legal_hold.release',
+      actor: { userId: actor.userId },
+      targetType: 'case',
+      targetId: caseId,
+      ip: actor.ip,
+      userAgent: actor.userAgent,
+      detail: { reason, released: rows.length },
+    });
     return { released: rows.length };
   });
 }
 
-export async function listHolds(db: DbSession, filter: { caseId?: string | undefined; active?: boolean | undefined; limit: number; afterId?: string | undefined }) {
-  const rows = await db.sql<{ id: string; detection_id: string; case_id: string; reason: string; hold_until: Date | null; released_at: Date | null; created_at: Date; created_by: string | null; released_by: string | null }>(
+export async function listHolds(
+  db: DbSession,
+  filter: { caseId?: string | undefined; active?: boolean | undefined; limit: number; afterId?: string | undefined },
+) {
+  const rows = await db.sql<{
+    id: string;
+    detection_id: string;
+    case_id: string;
+    reason: string;
+    hold_until: Date | null;
+    released_at: Date | null;
+    created_at: Date;
+    created_by: string | null;
+    released_by: string | null;
+  }>(
     `SELECT id::text AS id, detection_id::text AS detection_id, case_id, reason, hold_until, released_at, created_at, created_by, released_by
      FROM legal_holds
      WHERE ($1::text IS NULL OR case_id = $1) AND ($2::boolean IS NULL OR (released_at IS NULL) = $2) AND id > $3::bigint
@@ -92,7 +144,17 @@ export async function listHolds(db: DbSession, filter: { caseId?: string | undef
   const page = more ? rows.slice(0, filter.limit) : rows;
   const iso = (d: Date | null): string | null => (d ? new Date(d).toISOString() : null);
   return {
-    data: page.map((h) => ({ id: h.id, detection_id: h.detection_id, case_id: h.case_id, reason: h.reason, hold_until: iso(h.hold_until), released_at: iso(h.released_at), created_at: iso(h.created_at), created_by: h.created_by, released_by: h.released_by })),
+    data: page.map((h) => ({
+      id: h.id,
+      detection_id: h.detection_id,
+      case_id: h.case_id,
+      reason: h.reason,
+      hold_until: iso(h.hold_until),
+      released_at: iso(h.released_at),
+      created_at: iso(h.created_at),
+      created_by: h.created_by,
+      released_by: h.released_by,
+    })),
     next_after: more ? (page.at(-1)?.id ?? null) : null,
   };
 }

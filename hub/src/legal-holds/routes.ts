@@ -30,10 +30,20 @@ const placeSchema = z
   })
   .strict()
   .refine((b) => (b.detection_ids !== undefined) !== (b.plate !== undefined), 'give detection_ids, or plate with start_date and end_date')
-  .refine((b) => b.plate === undefined || (b.start_date !== undefined && b.end_date !== undefined && b.start_date <= b.end_date), 'a plate needs start_date and end_date (in order)');
+  .refine(
+    (b) => b.plate === undefined || (b.start_date !== undefined && b.end_date !== undefined && b.start_date <= b.end_date),
+    'a plate needs start_date and end_date (in order)',
+  );
 
 const releaseSchema = z.object({ case_id: caseId, reason, hold_ids: z.array(bigintId).min(1).max(MAX_IDS_PER_REQUEST).optional() }).strict();
-const listSchema = z.object({ case_id: caseId.optional(), active: z.enum(['true', 'false']).optional(), limit: z.coerce.number().int().min(1).max(1000).default(100), after: bigintId.optional() }).strict();
+const listSchema = z
+  .object({
+    case_id: caseId.optional(),
+    active: z.enum(['true', 'false']).optional(),
+    limit: z.coerce.number().int().min(1).max(1000).default(100),
+    after: bigintId.optional(),
+  })
+  .strict();
 
 /**
  * Legal holds (docs/legal-hold.md): operators and admins place and release, everyone signed
@@ -46,7 +56,11 @@ export function legalHoldRoutes(deps: AuthContext): Hono<AuthEnv> {
   app.post('/api/v1/legal-holds', write, async (c) => {
     const b = await readJsonBody(c, placeSchema);
     const target = b.detection_ids ? { detectionIds: b.detection_ids } : { plate: b.plate as string, start: b.start_date as Date, end: b.end_date as Date };
-    const result = await placeHold(deps, { userId: c.get('user').id, ...requestMeta(c) }, { target, caseId: b.case_id, reason: b.reason, holdUntil: b.hold_until ?? null });
+    const result = await placeHold(
+      deps,
+      { userId: c.get('user').id, ...requestMeta(c) },
+      { target, caseId: b.case_id, reason: b.reason, holdUntil: b.hold_until ?? null },
+    );
     return c.json(result, 201);
   });
   app.post('/api/v1/legal-holds/release', write, async (c) => {
@@ -55,7 +69,9 @@ export function legalHoldRoutes(deps: AuthContext): Hono<AuthEnv> {
   });
   app.get('/api/v1/legal-holds', requireUser(deps), validQuery(listSchema), async (c) => {
     const q = c.req.valid('query');
-    return c.json(await listHolds(deps.db, { caseId: q.case_id, active: q.active === undefined ? undefined : q.active === 'true', limit: q.limit, afterId: q.after }));
+    return c.json(
+      await listHolds(deps.db, { caseId: q.case_id, active: q.active === undefined ? undefined : q.active === 'true', limit: q.limit, afterId: q.after }),
+    );
   });
   return app;
 }

@@ -61,7 +61,10 @@ export function createLiveBroker(deps: AuthContext, options: LiveOptions): LiveB
   const signer = () => linkSigner(deps.config, deps.clock.now());
 
   async function watchlistSubscribed(userId: string, watchlistId: string): Promise<boolean> {
-    const rows = await deps.db.sql('SELECT 1 FROM subscriptions s JOIN watchlists w ON w.id = s.watchlist_id WHERE s.user_id = $1 AND s.watchlist_id = $2 AND w.deleted_at IS NULL', [userId, watchlistId]);
+    const rows = await deps.db.sql(
+      'SELECT 1 FROM subscriptions s JOIN watchlists w ON w.id = s.watchlist_id WHERE s.user_id = $1 AND s.watchlist_id = $2 AND w.deleted_at IS NULL',
+      [userId, watchlistId],
+    );
     return rows.length > 0;
   }
 
@@ -77,7 +80,8 @@ export function createLiveBroker(deps: AuthContext, options: LiveOptions): LiveB
     let refusal: string | undefined;
     if (!feed) refusal = `unknown feed "${name.slice(0, 60)}": alerts:*, alerts:{watchlist_id}, detections:live, collectors:status`;
     else if (feed.kind === 'collectors' && connection.user.role !== 'admin') refusal = 'collectors:status is for admins';
-    else if (feed.kind === 'watchlist_alerts' && !(await watchlistSubscribed(connection.user.id, feed.watchlistId))) refusal = 'subscribe to the watchlist first (POST /api/v1/watchlist/{id}/subscription)';
+    else if (feed.kind === 'watchlist_alerts' && !(await watchlistSubscribed(connection.user.id, feed.watchlistId)))
+      refusal = 'subscribe to the watchlist first (POST /api/v1/watchlist/{id}/subscription)';
     if (refusal) {
       connection.error(feed ? 'forbidden' : 'unknown_feed', refusal, name);
       connection.send('subscribed', { feed: name, success: false });
@@ -95,7 +99,11 @@ export function createLiveBroker(deps: AuthContext, options: LiveOptions): LiveB
       log: deps.log,
       onMessage,
       // The same checks as at the upgrade: expiry, logout, an admin ending sessions, deactivation.
-      stillAuthorised: () => authenticateSession(deps, token).then(() => true, (err: unknown) => !(err instanceof AuthFailure)),
+      stillAuthorised: () =>
+        authenticateSession(deps, token).then(
+          () => true,
+          (err: unknown) => !(err instanceof AuthFailure),
+        ),
       onClose: (c) => {
         connections.delete(c);
         const set = byUser.get(c.user.id);
@@ -112,7 +120,13 @@ export function createLiveBroker(deps: AuthContext, options: LiveOptions): LiveB
     byUser.set(user.id, mine);
     connections.add(connection);
     for (const feed of defaultFeeds(user.role)) connection.feeds.add(feed);
-    connection.send('connected', { protocol_version: PROTOCOL_VERSION, user_id: user.id, role: user.role, feeds: [...connection.feeds], ping_interval_seconds: pingIntervalMs / 1000 });
+    connection.send('connected', {
+      protocol_version: PROTOCOL_VERSION,
+      user_id: user.id,
+      role: user.role,
+      feeds: [...connection.feeds],
+      ping_interval_seconds: pingIntervalMs / 1000,
+    });
   }
 
   async function deliverAlerts(ids: readonly string[]): Promise<void> {
@@ -156,25 +170,44 @@ export function createLiveBroker(deps: AuthContext, options: LiveOptions): LiveB
   async function pollCollectors(): Promise<void> {
     const now = deps.clock.now();
     const rows = await deps.db.sql<{
-      id: string; site_name: string; last_heartbeat_at: Date | null; last_heartbeat: { cameras_online?: number; cameras_total?: number } | null; config: Record<string, unknown>;
-    }>(
-      `SELECT id, site_name, last_heartbeat_at, last_heartbeat, config FROM collectors WHERE status = 'active'`,
-    );
+      id: string;
+      site_name: string;
+      last_heartbeat_at: Date | null;
+      last_heartbeat: { cameras_online?: number; cameras_total?: number } | null;
+      config: Record<string, unknown>;
+    }>(`SELECT id, site_name, last_heartbeat_at, last_heartbeat, config FROM collectors WHERE status = 'active'`);
     const current = new Map<string, { presence: Presence; snapshot: CollectorSnapshot }>();
     for (const r of rows) {
       const snapshot: CollectorSnapshot = {
-        id: r.id, name: r.site_name, lastHeartbeatAt: r.last_heartbeat_at ? new Date(r.last_heartbeat_at) : null,
-        camerasOnline: r.last_heartbeat?.cameras_online ?? null, camerasTotal: r.last_heartbeat?.cameras_total ?? null,
+        id: r.id,
+        name: r.site_name,
+        lastHeartbeatAt: r.last_heartbeat_at ? new Date(r.last_heartbeat_at) : null,
+        camerasOnline: r.last_heartbeat?.cameras_online ?? null,
+        camerasTotal: r.last_heartbeat?.cameras_total ?? null,
       };
-      current.set(r.id, { presence: connectivity({ status: 'active', lastHeartbeatAt: snapshot.lastHeartbeatAt, config: r.config }, deps.config, now), snapshot });
+      current.set(r.id, {
+        presence: connectivity({ status: 'active', lastHeartbeatAt: snapshot.lastHeartbeatAt, config: r.config }, deps.config, now),
+        snapshot,
+      });
     }
     const changes = presence ? presenceChanges(presence, current) : [];
     presence = new Map([...current].map(([id, v]) => [id, v.presence]));
     for (const change of changes) {
-      const text = JSON.stringify(envelope('collector_status', {
-        collector_id: change.collector.id, collector_name: change.collector.name, status: change.status, previous_status: change.previous,
-        last_heartbeat_at: change.collector.lastHeartbeatAt?.toISOString() ?? null, cameras_online: change.collector.camerasOnline, cameras_total: change.collector.camerasTotal,
-      }, now));
+      const text = JSON.stringify(
+        envelope(
+          'collector_status',
+          {
+            collector_id: change.collector.id,
+            collector_name: change.collector.name,
+            status: change.status,
+            previous_status: change.previous,
+            last_heartbeat_at: change.collector.lastHeartbeatAt?.toISOString() ?? null,
+            cameras_online: change.collector.camerasOnline,
+            cameras_total: change.collector.camerasTotal,
+          },
+          now,
+        ),
+      );
       for (const c of connections) if (c.user.role === 'admin' && c.feeds.has('collectors:status')) c.sendText('other', text);
     }
   }

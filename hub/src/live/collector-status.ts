@@ -22,7 +22,10 @@ export interface PresenceChange {
 }
 
 /** Changes since `before` (collectors new to the map are not changes: they have no previous). */
-export function presenceChanges(before: ReadonlyMap<string, Presence>, now: ReadonlyMap<string, { presence: Presence; snapshot: CollectorSnapshot }>): PresenceChange[] {
+export function presenceChanges(
+  before: ReadonlyMap<string, Presence>,
+  now: ReadonlyMap<string, { presence: Presence; snapshot: CollectorSnapshot }>,
+): PresenceChange[] {
   const changes: PresenceChange[] = [];
   for (const [id, { presence, snapshot }] of now) {
     const previous = before.get(id);

@@ -92,7 +92,15 @@ export class LiveConnection {
     for (const m of messages) this.ws.send(m.text);
     const drops = this.outbox.takeUnreportedDrops();
     if (drops > 0) {
-      this.ws.send(JSON.stringify(envelope('error', { code: 'overflow', message: `${drops} detections were dropped: more than 100 messages a second`, feed: 'detections:live' }, this.options.now())));
+      this.ws.send(
+        JSON.stringify(
+          envelope(
+            'error',
+            { code: 'overflow', message: `${drops} detections were dropped: more than 100 messages a second`, feed: 'detections:live' },
+            this.options.now(),
+          ),
+        ),
+      );
     }
     if (waitMs > 0) {
       this.flushTimer = setTimeout(() => {

@@ -57,7 +57,10 @@ export function connect(url: string, headers: Record<string, string>): Promise<T
         all: <T extends string>(type: T) => messages.filter((m) => m.type === type) as unknown as Message<T>[],
         next: <T extends string>(type: T, timeoutMs = 5_000) =>
           new Promise<Message<T>>((res, rej) => {
-            const deadline = setTimeout(() => rej(new Error(`no ${type} within ${timeoutMs} ms; got ${JSON.stringify(messages.map((m) => m.type))}`)), timeoutMs);
+            const deadline = setTimeout(
+              () => rej(new Error(`no ${type} within ${timeoutMs} ms; got ${JSON.stringify(messages.map((m) => m.type))}`)),
+              timeoutMs,
+            );
             const look = (): void => {
               const i = messages.findIndex((m, idx) => m.type === type && !taken.has(idx));
               if (i >= 0) {

@@ -45,13 +45,22 @@ async function client(s: Session, extra: Record<string, string> = {}, answerPing
 }
 
 async function upload(plates: readonly string[]): Promise<void> {
-  const { body, contentType } = encodeBatch(plates.map((text, i) => ({
-    detection: sampleDetection({ plate: { text, confidence: 0.88 }, timestamp: new Date(ctx.clock.now().getTime() - 30_000 + i).toISOString() }),
-    fullScene: jpegLike(2000), plateCrop: jpegLike(500),
-  })));
-  const res = await ctx.app.request('/api/v1/detections/batch', { method: 'POST', headers: { 'x-api-key': collector.apiKey, 'content-type': contentType }, body: new Uint8Array(body) });
+  const { body, contentType } = encodeBatch(
+    plates.map((text, i) => ({
+      detection: sampleDetection({ plate: { text, confidence: 0.88 }, timestamp: new Date(ctx.clock.now().getTime() - 30_000 + i).toISOString() }),
+      fullScene: jpegLike(2000),
+      plateCrop: jpegLike(500),
+    })),
+  );
+  const res = await ctx.app.request('/api/v1/detections/batch', {
+    method: 'POST',
+    headers: { 'x-api-key': collector.apiKey, 'content-type': contentType },
+    body: new Uint8Array(body),
+  });
   if (res.status !== 201) throw new Error(`batch ${res.status}`);
-  while ((await worker.runOnce()) > 0) { /* the worker's NOTIFY reaches the broker */ }
+  while ((await worker.runOnce()) > 0) {
+    /* the worker's NOTIFY reaches the broker */
+  }
 }
 
 t.test('upgrade: the session cookie is checked first; version and origin too', async (t) => {
@@ -86,7 +95,8 @@ t.test('an alert reaches subscribed users only; detections:live gets the detecti
   t.same(Object.keys(alert.payload).sort(), ['alert_id', 'detection', 'detection_id', 'entry', 'plate_number', 'watchlist']);
   t.same(Object.keys(alert.payload.detection).sort(), ['camera_name', 'captured_at', 'collector_name', 'confidence', 'image_urls']);
   t.match(alert.payload, {
-    plate_number: 'L1VE01', watchlist: { id: watchlist.id, name: 'Live', priority: 'critical' },
+    plate_number: 'L1VE01',
+    watchlist: { id: watchlist.id, name: 'Live', priority: 'critical' },
     entry: { notes: 'seen at the docks', added_by: operator.user.user.id },
     detection: { camera_name: 'North gate', confidence: 0.88, image_urls: { full: /\/api\/v1\/images\/[0-9a-f]{64}\?exp=/, crop: /sig=/ } },
   });
@@ -94,7 +104,17 @@ t.test('an alert reaches subscribed users only; detections:live gets the detecti
   const first = await w.next('detection');
   const second = await w.next('detection');
   t.same([first.payload.plate_number, second.payload.plate_number].sort(), ['L1VE01', 'NOTW4T']);
-  t.same(Object.keys(first.payload).sort(), ['camera', 'captured_at', 'collector', 'confidence', 'direction', 'id', 'image_urls', 'plate_normalized', 'plate_number']);
+  t.same(Object.keys(first.payload).sort(), [
+    'camera',
+    'captured_at',
+    'collector',
+    'confidence',
+    'direction',
+    'id',
+    'image_urls',
+    'plate_normalized',
+    'plate_number',
+  ]);
   t.match(first.payload, { collector: { id: collector.collectorId, name: /^Site / }, camera: { id: 'gate-1', name: 'North gate' } });
   await sleep(300);
   t.same(b.all('alert'), [], 'an unsubscribed viewer receives nothing');
@@ -183,7 +203,15 @@ t.test('collector status: admins hear a collector go offline after 3 missed hear
   await broker.pollCollectors();
   const offline = await a.next('collector_status');
   t.match(offline.payload, { collector_id: collector.collectorId, status: 'offline', previous_status: 'online' });
-  t.same(Object.keys(offline.payload).sort(), ['cameras_online', 'cameras_total', 'collector_id', 'collector_name', 'last_heartbeat_at', 'previous_status', 'status']);
+  t.same(Object.keys(offline.payload).sort(), [
+    'cameras_online',
+    'cameras_total',
+    'collector_id',
+    'collector_name',
+    'last_heartbeat_at',
+    'previous_status',
+    'status',
+  ]);
   await db.sql(`UPDATE collectors SET last_heartbeat_at = $2 WHERE id = $1`, [collector.collectorId, ctx.clock.now().toISOString()]);
   await broker.pollCollectors();
   t.match((await a.next('collector_status')).payload, { status: 'online', previous_status: 'offline' });
@@ -193,14 +221,18 @@ t.test('collector status: admins hear a collector go offline after 3 missed hear
   t.same(viewer.all('collector_status'), [], 'viewers never see it');
 });
 
-t.test('collector status: the live feed and the collectors API agree at the boundary, on the collector\'s own interval', async (t) => {
+t.test("collector status: the live feed and the collectors API agree at the boundary, on the collector's own interval", async (t) => {
   // A pushed 20 s interval (the hub default is 60 s): offline after 60 s, in both.
-  await db.sql(`UPDATE collectors SET config = config || '{"heartbeat_interval_seconds": 20}'::jsonb, last_heartbeat_at = $2 WHERE id = $1`, [collector.collectorId, ctx.clock.now().toISOString()]);
+  await db.sql(`UPDATE collectors SET config = config || '{"heartbeat_interval_seconds": 20}'::jsonb, last_heartbeat_at = $2 WHERE id = $1`, [
+    collector.collectorId,
+    ctx.clock.now().toISOString(),
+  ]);
   t.teardown(() => db.sql(`UPDATE collectors SET config = config - 'heartbeat_interval_seconds' WHERE id = $1`, [collector.collectorId]));
   const a = await client(admin);
   await a.next('connected');
   await broker.pollCollectors();
-  const api = async (): Promise<unknown> => ((await (await send(ctx, admin, 'GET', `/api/v1/admin/collectors/${collector.collectorId}`)).json()) as { connectivity: unknown }).connectivity;
+  const api = async (): Promise<unknown> =>
+    ((await (await send(ctx, admin, 'GET', `/api/v1/admin/collectors/${collector.collectorId}`)).json()) as { connectivity: unknown }).connectivity;
 
   ctx.clock.advance(3 * 20_000);
   await broker.pollCollectors();
@@ -211,7 +243,11 @@ t.test('collector status: the live feed and the collectors API agree at the boun
   ctx.clock.advance(1);
   await broker.pollCollectors();
   t.equal(await api(), 'offline', 'API: 1 ms later offline');
-  t.match((await a.next('collector_status')).payload, { collector_id: collector.collectorId, status: 'offline', previous_status: 'online' }, 'live: offline at the same instant');
+  t.match(
+    (await a.next('collector_status')).payload,
+    { collector_id: collector.collectorId, status: 'offline', previous_status: 'online' },
+    'live: offline at the same instant',
+  );
   await db.sql(`UPDATE collectors SET last_heartbeat_at = $2 WHERE id = $1`, [collector.collectorId, ctx.clock.now().toISOString()]);
   await broker.pollCollectors();
   t.equal(await api(), 'online');

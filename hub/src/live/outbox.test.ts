@@ -25,5 +25,9 @@ t.test('bounded: detections dropped and counted; an alert displaces a detection;
   t.equal(box.dropped, 3);
   t.equal(box.takeUnreportedDrops(), 3);
   t.equal(box.takeUnreportedDrops(), 0);
-  t.same(box.take(0).messages.map((m) => m.text), ['a1', 'a2', 'a3'], 'order kept');
+  t.same(
+    box.take(0).messages.map((m) => m.text),
+    ['a1', 'a2', 'a3'],
+    'order kept',
+  );
 });

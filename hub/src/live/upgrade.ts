@@ -21,8 +21,12 @@ const MAX_CLIENT_FRAME_BYTES = 4096;
 
 function refuse(socket: Duplex, status: number, reason: string, body: Record<string, unknown>, headers: Record<string, string> = {}): void {
   const text = JSON.stringify(body);
-  const extra = Object.entries(headers).map(([k, v]) => `${k}: ${v}\r\n`).join('');
-  socket.end(`HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(text)}\r\n${extra}Connection: close\r\n\r\n${text}`);
+  const extra = Object.entries(headers)
+    .map(([k, v]) => `${k}: ${v}\r\n`)
+    .join('');
+  socket.end(
+    `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(text)}\r\n${extra}Connection: close\r\n\r\n${text}`,
+  );
 }
 
 /** Origins a browser may open the channel from: the hub's public origin and the Host it was reached at. */
@@ -49,7 +53,9 @@ export function attachLiveChannel(server: Server, deps: AuthContext, broker: Liv
     }
     const version = url.searchParams.get('v');
     if (version !== null && version !== '1') {
-      refuse(socket, 400, 'Bad Request', { error: { code: 'bad_request', message: `protocol version ${version.slice(0, 10)} is not served; this hub speaks v=1` } });
+      refuse(socket, 400, 'Bad Request', {
+        error: { code: 'bad_request', message: `protocol version ${version.slice(0, 10)} is not served; this hub speaks v=1` },
+      });
       return;
     }
     if (!originAllowed(req, deps.config.publicUrl)) {

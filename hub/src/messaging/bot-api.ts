@@ -40,7 +40,12 @@ export function botApi(baseUrl: string, token: string): BotApi {
       // multipart form field would have its line breaks rewritten to CRLF by the encoder.
       const form = new FormData();
       form.set('photo', new Blob([new Uint8Array(photo)], { type: 'image/jpeg' }), 'plate.jpg');
-      const res = await request(`${base}sendPhoto?${new URLSearchParams(params).toString()}`, { method: 'POST', body: form, headersTimeout: options.timeoutMs ?? 30_000, bodyTimeout: options.timeoutMs ?? 30_000 });
+      const res = await request(`${base}sendPhoto?${new URLSearchParams(params).toString()}`, {
+        method: 'POST',
+        body: form,
+        headersTimeout: options.timeoutMs ?? 30_000,
+        bodyTimeout: options.timeoutMs ?? 30_000,
+      });
       return answer<T>(res);
     },
     async call<T>(method: string, params: Record<string, unknown>, options: { signal?: AbortSignal; timeoutMs?: number } = {}): Promise<T> {

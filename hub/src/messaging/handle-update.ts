@@ -35,7 +35,11 @@ export async function applyUpdate(tx: DbSession, now: Date, update: TelegramUpda
   if (parsed.kind === 'unknown_command') return reply(`I do not know /${parsed.name}.\n\n${HELP_TEXT}`);
   switch (parsed.name) {
     case 'start':
-      return reply(linked ? `Hello again. Alerts for ${linked.email} arrive here.` : `Hello. To receive watchlist alerts here, create a link code on the dashboard and send /link CODE.\n\n${HELP_TEXT}`);
+      return reply(
+        linked
+          ? `Hello again. Alerts for ${linked.email} arrive here.`
+          : `Hello. To receive watchlist alerts here, create a link code on the dashboard and send /link CODE.\n\n${HELP_TEXT}`,
+      );
     case 'help':
       return reply(HELP_TEXT);
     case 'link': {
@@ -59,7 +63,14 @@ export async function applyUpdate(tx: DbSession, now: Date, update: TelegramUpda
     case 'unlink':
       if (!linked) return reply('This chat is not linked. /link CODE links it.');
       await tx.sql('UPDATE telegram_links SET is_active = false WHERE chat_id = $1', [chatId]);
-      await writeAudit(tx, { at: now, action: 'telegram.unlinked', actor: { userId: linked.user_id }, targetType: 'telegram_chat', targetId: String(chatId), detail: { by: 'bot' } });
+      await writeAudit(tx, {
+        at: now,
+        action: 'telegram.unlinked',
+        actor: { userId: linked.user_id },
+        targetType: 'telegram_chat',
+        targetId: String(chatId),
+        detail: { by: 'bot' },
+      });
       return reply('Unlinked: no more alerts here. The dashboard shows this too. /link CODE links again.');
     case 'status': {
       if (!linked) return reply('This chat is not linked. Create a link code on the dashboard and send /link CODE.');
@@ -68,7 +79,9 @@ export async function applyUpdate(tx: DbSession, now: Date, update: TelegramUpda
         [linked.user_id],
       );
       const muted = linked.muted_until && new Date(linked.muted_until) > now ? `Muted until ${utc(new Date(linked.muted_until))}.` : 'Not muted.';
-      return reply(`Linked to ${linked.email}.\nSubscribed watchlists: ${lists.length === 0 ? 'none (subscribe on the dashboard)' : lists.map((l) => l.name).join(', ')}.\n${muted}`);
+      return reply(
+        `Linked to ${linked.email}.\nSubscribed watchlists: ${lists.length === 0 ? 'none (subscribe on the dashboard)' : lists.map((l) => l.name).join(', ')}.\n${muted}`,
+      );
     }
     case 'mute': {
       if (!linked) return reply('This chat is not linked. /link CODE links it.');

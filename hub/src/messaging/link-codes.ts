@@ -33,7 +33,14 @@ export async function createLinkCode(deps: { db: DbSession; clock: Clock }, user
         [userId, code, now, expiresAt],
       );
       if (rows.length === 1) {
-        await writeAudit(tx, { at: now, action: 'telegram.link_code_created', actor: { userId }, targetType: 'user', targetId: userId, detail: { expires_at: expiresAt.toISOString() } });
+        await writeAudit(tx, {
+          at: now,
+          action: 'telegram.link_code_created',
+          actor: { userId },
+          targetType: 'user',
+          targetId: userId,
+          detail: { expires_at: expiresAt.toISOString() },
+        });
         return { code, expiresAt };
       }
     }
@@ -57,7 +64,13 @@ export async function linkState(deps: { db: DbSession; clock: Clock }, userId: s
   );
   const iso = (d: Date | null): string | null => (d === null ? null : new Date(d).toISOString());
   return {
-    links: links.map((l) => ({ chat_id: l.chat_id, linked_at: new Date(l.linked_at).toISOString(), is_active: l.is_active, muted_until: iso(l.muted_until), last_delivery_at: iso(l.last_delivery_at) })),
+    links: links.map((l) => ({
+      chat_id: l.chat_id,
+      linked_at: new Date(l.linked_at).toISOString(),
+      is_active: l.is_active,
+      muted_until: iso(l.muted_until),
+      last_delivery_at: iso(l.last_delivery_at),
+    })),
     pending_code_expires_at: pending ? new Date(pending.expires_at).toISOString() : null,
   };
 }

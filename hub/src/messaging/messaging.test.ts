@@ -97,9 +97,19 @@ t.test('link codes are rate limited per user', async (t) => {
 
 t.test('the webhook: secret checked, reply in the answer, a retried update applied once', async (t) => {
   const secret = 'webhook-secret-0123456789';
-  const app = createHubApp({ ...ctx.deps, config: { ...ctx.deps.config, telegram: { token: sim.token, apiUrl: sim.url, mode: 'webhook', webhookSecret: secret, aggregateMs: 5000, cooldownMs: 600_000 } } });
+  const app = createHubApp({
+    ...ctx.deps,
+    config: {
+      ...ctx.deps.config,
+      telegram: { token: sim.token, apiUrl: sim.url, mode: 'webhook', webhookSecret: secret, aggregateMs: 5000, cooldownMs: 600_000 },
+    },
+  });
   const post = (body: unknown, header?: string) =>
-    app.request('/api/v1/telegram/webhook', { method: 'POST', headers: { 'content-type': 'application/json', ...(header ? { 'X-Telegram-Bot-Api-Secret-Token': header } : {}) }, body: JSON.stringify(body) });
+    app.request('/api/v1/telegram/webhook', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...(header ? { 'X-Telegram-Bot-Api-Secret-Token': header } : {}) },
+      body: JSON.stringify(body),
+    });
   const update = { update_id: 900001, message: { message_id: 1, chat: { id: CHAT, type: 'private' }, date: 0, text: '/help' } };
   t.equal((await post(update)).status, 401, 'no secret');
   t.equal((await post(update, 'webhook-secret-0123456788')).status, 401, 'wrong secret');
@@ -108,7 +118,11 @@ t.test('the webhook: secret checked, reply in the answer, a retried update appli
   t.match(await res.json(), { method: 'sendMessage', chat_id: CHAT, text: /\/link CODE/ });
   t.same(await (await post(update, secret)).json(), {}, 'the same update again: applied once');
   t.equal((await post({ update_id: 'x' }, secret)).status, 400);
-  t.equal((await ctx.app.request('/api/v1/telegram/webhook', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })).status, 404, 'a hub that polls has no webhook');
+  t.equal(
+    (await ctx.app.request('/api/v1/telegram/webhook', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })).status,
+    404,
+    'a hub that polls has no webhook',
+  );
 });
 
 t.test('preferences over HTTP: defaults, per watchlist, quiet hours validated; mute from the web', async (t) => {
@@ -117,17 +131,30 @@ t.test('preferences over HTTP: defaults, per watchlist, quiet hours validated; m
   const list = (await (await send(ctx, operator, 'POST', '/api/v1/watchlist', { name: 'Prefs list' })).json()) as { id: string };
   const base = { watchlist_id: null, channel: 'telegram', enabled: true, quiet_hours_start: '22:00', quiet_hours_end: '07:00', timezone: 'Europe/Berlin' };
   t.equal((await send(ctx, operator, 'PUT', '/api/v1/notifications/preferences', base)).status, 200);
-  const res = await send(ctx, operator, 'PUT', '/api/v1/notifications/preferences', { ...base, watchlist_id: list.id, enabled: false, quiet_hours_start: null, quiet_hours_end: null });
+  const res = await send(ctx, operator, 'PUT', '/api/v1/notifications/preferences', {
+    ...base,
+    watchlist_id: list.id,
+    enabled: false,
+    quiet_hours_start: null,
+    quiet_hours_end: null,
+  });
   const body = (await res.json()) as { preferences: Array<Record<string, unknown>> };
   t.match(body.preferences, [
     { watchlist_id: null, channel: 'telegram', enabled: true, quiet_hours_start: '22:00', quiet_hours_end: '07:00', timezone: 'Europe/Berlin' },
     { watchlist_id: list.id, watchlist_name: 'Prefs list', enabled: false, quiet_hours_start: null },
   ]);
-  t.equal((await send(ctx, operator, 'PUT', '/api/v1/notifications/preferences', { ...base, quiet_hours_start: '22:00' , quiet_hours_end: null })).status, 400, 'one end of the quiet hours');
+  t.equal(
+    (await send(ctx, operator, 'PUT', '/api/v1/notifications/preferences', { ...base, quiet_hours_start: '22:00', quiet_hours_end: null })).status,
+    400,
+    'one end of the quiet hours',
+  );
   t.equal((await send(ctx, operator, 'PUT', '/api/v1/notifications/preferences', { ...base, quiet_hours_start: '24:00' })).status, 400, 'not a time');
   t.equal((await send(ctx, operator, 'PUT', '/api/v1/notifications/preferences', { ...base, timezone: 'Mars/Olympus' })).status, 400, 'not a zone');
   t.equal((await send(ctx, operator, 'PUT', '/api/v1/notifications/preferences', { ...base, channel: 'sms' })).status, 400, 'not a channel');
-  t.equal((await send(ctx, operator, 'PUT', '/api/v1/notifications/preferences', { ...base, watchlist_id: '00000000-0000-4000-8000-000000000000' })).status, 404);
+  t.equal(
+    (await send(ctx, operator, 'PUT', '/api/v1/notifications/preferences', { ...base, watchlist_id: '00000000-0000-4000-8000-000000000000' })).status,
+    404,
+  );
   t.equal((await send(ctx, null, 'GET', '/api/v1/notifications/preferences')).status, 401);
 
   t.match(await replyTo(`/link ${await linkCode()}`), /^Linked to/);

@@ -32,7 +32,11 @@ export function startPolling(deps: { db: DbSession; clock: Clock; log: Log }, ap
     while (!stopped) {
       try {
         const offset = await savedOffset(deps.db);
-        const updates = await api.call<TelegramUpdate[]>('getUpdates', { offset, timeout: options.timeoutSeconds ?? 25, allowed_updates: ['message'] }, { signal: controller.signal, timeoutMs: ((options.timeoutSeconds ?? 25) + 10) * 1000 });
+        const updates = await api.call<TelegramUpdate[]>(
+          'getUpdates',
+          { offset, timeout: options.timeoutSeconds ?? 25, allowed_updates: ['message'] },
+          { signal: controller.signal, timeoutMs: ((options.timeoutSeconds ?? 25) + 10) * 1000 },
+        );
         failures = 0;
         for (const update of updates) {
           if (stopped) break;
@@ -45,7 +49,10 @@ export function startPolling(deps: { db: DbSession; clock: Clock; log: Log }, ap
             );
             return answer;
           });
-          if (reply) await api.call('sendMessage', { chat_id: reply.chatId, text: reply.text }).catch((err: unknown) => deps.log.warn({ err, chat: reply.chatId }, 'telegram reply not sent'));
+          if (reply)
+            await api
+              .call('sendMessage', { chat_id: reply.chatId, text: reply.text })
+              .catch((err: unknown) => deps.log.warn({ err, chat: reply.chatId }, 'telegram reply not sent'));
         }
       } catch (err) {
         if (stopped) break;

@@ -24,7 +24,10 @@ export const preferenceSchema = z
     timezone: z.string().min(1).max(64).refine(isValidTimeZone, 'not a time zone this hub knows (an IANA name such as Europe/Berlin)'),
   })
   .strict()
-  .refine((p) => (p.quiet_hours_start === null) === (p.quiet_hours_end === null), { message: 'give both ends of the quiet hours, or neither', path: ['quiet_hours_end'] });
+  .refine((p) => (p.quiet_hours_start === null) === (p.quiet_hours_end === null), {
+    message: 'give both ends of the quiet hours, or neither',
+    path: ['quiet_hours_end'],
+  });
 
 export type PreferenceInput = z.infer<typeof preferenceSchema>;
 
@@ -34,7 +37,16 @@ export interface Preference extends PreferenceInput {
 }
 
 export async function listPreferences(db: DbSession, userId: string): Promise<Preference[]> {
-  const rows = await db.sql<{ watchlist_id: string | null; watchlist_name: string | null; channel: 'web' | 'telegram' | 'push'; enabled: boolean; quiet_hours_start: string | null; quiet_hours_end: string | null; timezone: string; updated_at: Date }>(
+  const rows = await db.sql<{
+    watchlist_id: string | null;
+    watchlist_name: string | null;
+    channel: 'web' | 'telegram' | 'push';
+    enabled: boolean;
+    quiet_hours_start: string | null;
+    quiet_hours_end: string | null;
+    timezone: string;
+    updated_at: Date;
+  }>(
     `SELECT p.watchlist_id, w.name AS watchlist_name, p.channel, p.enabled, to_char(p.quiet_hours_start, 'HH24:MI') AS quiet_hours_start,
             to_char(p.quiet_hours_end, 'HH24:MI') AS quiet_hours_end, p.timezone, p.updated_at
      FROM notification_preferences p LEFT JOIN watchlists w ON w.id = p.watchlist_id
@@ -64,11 +76,26 @@ export async function setPreference(db: DbSession, clock: Clock, userId: string,
 }
 
 /** Mutes (or with null unmutes) every active chat of the user. */
-export async function muteChats(db: DbSession, clock: Clock, userId: string, durationMs: number | null): Promise<{ chats: number; muted_until: string | null }> {
+export async function muteChats(
+  db: DbSession,
+  clock: Clock,
+  userId: string,
+  durationMs: number | null,
+): Promise<{ chats: number; muted_until: string | null }> {
   const until = durationMs === null ? null : new Date(clock.now().getTime() + durationMs);
   const rows = await db.transaction(async (tx) => {
-    const changed = await tx.sql(`UPDATE telegram_links SET muted_until = $2 WHERE user_id = $1 AND is_active RETURNING chat_id`, [userId, until?.toISOString() ?? null]);
-    await writeAudit(tx, { at: clock.now(), action: until ? 'telegram.muted' : 'telegram.unmuted', actor: { userId }, targetType: 'user', targetId: userId, detail: { by: 'web', until: until?.toISOString() ?? null, chats: changed.length } });
+    const changed = await tx.sql(`UPDATE telegram_links SET muted_until = $2 WHERE user_id = $1 AND is_active RETURNING chat_id`, [
+      userId,
+      until?.toISOString() ?? null,
+    ]);
+    await writeAudit(tx, {
+      at: clock.now(),
+      action: until ? 'telegram.muted' : 'telegram.unmuted',
+      actor: { userId },
+      targetType: 'user',
+      targetId: userId,
+      detail: { by: 'web', until: until?.toISOString() ?? null, chats: changed.length },
+    });
     return changed;
   });
   return { chats: rows.length, muted_until: until?.toISOString() ?? null };

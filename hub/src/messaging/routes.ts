@@ -22,13 +22,24 @@ export const TELEGRAM_WEBHOOK_PATH = '/api/v1/telegram/webhook';
 const updateSchema = z
   .object({
     update_id: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER),
-    message: z.object({ chat: z.object({ id: z.number().int(), type: z.string().max(20).optional() }).passthrough().optional(), text: z.string().max(4096).optional() }).passthrough().optional(),
+    message: z
+      .object({
+        chat: z
+          .object({ id: z.number().int(), type: z.string().max(20).optional() })
+          .passthrough()
+          .optional(),
+        text: z.string().max(4096).optional(),
+      })
+      .passthrough()
+      .optional(),
   })
   .passthrough();
 
 /** Constant time whatever the lengths: both sides hashed first. */
 function sameSecret(given: string | undefined, wanted: string): boolean {
-  const a = createHash('sha256').update(given ?? '').digest();
+  const a = createHash('sha256')
+    .update(given ?? '')
+    .digest();
   const b = createHash('sha256').update(wanted).digest();
   return timingSafeEqual(a, b) && given !== undefined;
 }
@@ -49,7 +60,15 @@ export function messagingRoutes(deps: HubDeps): Hono<AuthEnv> {
     const userId = c.get('user').id;
     const rows = await deps.db.transaction(async (tx) => {
       const changed = await tx.sql('UPDATE telegram_links SET is_active = false WHERE user_id = $1 AND is_active RETURNING chat_id', [userId]);
-      if (changed.length > 0) await writeAudit(tx, { at: now, action: 'telegram.unlinked', actor: { userId }, targetType: 'user', targetId: userId, detail: { by: 'web', chats: changed.length } });
+      if (changed.length > 0)
+        await writeAudit(tx, {
+          at: now,
+          action: 'telegram.unlinked',
+          actor: { userId },
+          targetType: 'user',
+          targetId: userId,
+          detail: { by: 'web', chats: changed.length },
+        });
       return changed;
     });
     return c.json({ unlinked: rows.length });
@@ -76,7 +95,8 @@ export function messagingRoutes(deps: HubDeps): Hono<AuthEnv> {
   app.post(TELEGRAM_WEBHOOK_PATH, rateLimit(deps, RATE_LIMITS.botWebhook), async (c) => {
     const bot = deps.config.telegram;
     if (!bot || bot.mode !== 'webhook' || !bot.webhookSecret) throw new HubError('not_found', 'no such route');
-    if (!sameSecret(c.req.header('X-Telegram-Bot-Api-Secret-Token'), bot.webhookSecret)) return c.json({ error: { code: 'unauthorized', message: 'wrong or missing secret token' } }, 401);
+    if (!sameSecret(c.req.header('X-Telegram-Bot-Api-Secret-Token'), bot.webhookSecret))
+      return c.json({ error: { code: 'unauthorized', message: 'wrong or missing secret token' } }, 401);
     const update = (await readJsonBody(c, updateSchema)) as TelegramUpdate;
     const reply = await deps.db.transaction(async (tx) => {
       const [last] = await tx.sql<{ value: string }>(`SELECT value FROM telegram_bot_state WHERE key = 'webhook_last_update' FOR UPDATE`);

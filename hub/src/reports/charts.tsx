@@ -35,11 +35,19 @@ export function BarChart(props: BarChartProps) {
       <desc id={`${props.id}-desc`}>{props.points.map(props.describe).join('; ')}</desc>
       <text x="4" y="12" class="axis">{`max ${max}`}</text>
       {props.points.map((p, i) => (
-        <rect class="bar" x={(5 + i * slot + 1).toFixed(1)} y={(plot - (heights[i] ?? 1)).toFixed(1)} width={Math.max(1, slot - 2).toFixed(1)} height={heights[i] ?? 1} />
+        <rect
+          class="bar"
+          x={(5 + i * slot + 1).toFixed(1)}
+          y={(plot - (heights[i] ?? 1)).toFixed(1)}
+          width={Math.max(1, slot - 2).toFixed(1)}
+          height={heights[i] ?? 1}
+        />
       ))}
       {props.points.length <= 31
         ? props.points.map((p, i) => (
-            <text class="axis" x={(5 + i * slot + slot / 2).toFixed(1)} y={height - 18} text-anchor="middle">{props.label(p.at)}</text>
+            <text class="axis" x={(5 + i * slot + slot / 2).toFixed(1)} y={height - 18} text-anchor="middle">
+              {props.label(p.at)}
+            </text>
           ))
         : null}
     </svg>
@@ -55,7 +63,13 @@ export function Sparkline(props: { label: string; points: readonly Point[]; widt
   return (
     <svg class="spark" viewBox={`0 0 ${width} ${height}`} width={width} height={height} role="img" aria-label={props.label}>
       {props.points.map((_, i) => (
-        <rect class="bar" x={(i * slot).toFixed(1)} y={(height - (heights[i] ?? 1)).toFixed(1)} width={Math.max(0.5, slot - 0.5).toFixed(1)} height={heights[i] ?? 1} />
+        <rect
+          class="bar"
+          x={(i * slot).toFixed(1)}
+          y={(height - (heights[i] ?? 1)).toFixed(1)}
+          width={Math.max(0.5, slot - 0.5).toFixed(1)}
+          height={heights[i] ?? 1}
+        />
       ))}
     </svg>
   );

@@ -50,14 +50,27 @@ export interface HealthHour {
 
 export async function collectorHealth(db: DbSession, now: Date, hours = 168): Promise<HealthHour[]> {
   const from = new Date(Math.floor(now.getTime() / HOUR_MS) * HOUR_MS - (hours - 1) * HOUR_MS);
-  const rows = await db.sql<{ collector_id: string; site_name: string; hour: Date; heartbeats: number; max_queue_depth: number; min_cameras_online: number; cameras_total: number | null }>(
+  const rows = await db.sql<{
+    collector_id: string;
+    site_name: string;
+    hour: Date;
+    heartbeats: number;
+    max_queue_depth: number;
+    min_cameras_online: number;
+    cameras_total: number | null;
+  }>(
     `SELECT h.collector_id, c.site_name, h.hour, h.heartbeats, h.max_queue_depth, h.min_cameras_online, h.cameras_total
        FROM collector_health_hours h JOIN collectors c ON c.id = h.collector_id
       WHERE h.hour >= $1 AND c.status = 'active'`,
     [from],
   );
   return rows.map((r) => ({
-    collectorId: r.collector_id, siteName: r.site_name, hour: new Date(r.hour).getTime(), heartbeats: Number(r.heartbeats),
-    maxQueueDepth: Number(r.max_queue_depth), minCamerasOnline: Number(r.min_cameras_online), camerasTotal: r.cameras_total === null ? null : Number(r.cameras_total),
+    collectorId: r.collector_id,
+    siteName: r.site_name,
+    hour: new Date(r.hour).getTime(),
+    heartbeats: Number(r.heartbeats),
+    maxQueueDepth: Number(r.max_queue_depth),
+    minCamerasOnline: Number(r.min_cameras_online),
+    camerasTotal: r.cameras_total === null ? null : Number(r.cameras_total),
   }));
 }

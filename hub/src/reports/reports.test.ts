@@ -14,12 +14,61 @@ const HOUR = 3_600_000;
 t.test('series: missing slots are zero, the last slot holds now', async (t) => {
   const now = new Date('2026-11-25T10:30:00Z');
   const at = (h: number) => Date.UTC(2026, 10, 25, h);
-  t.same(fillSeries([{ at: at(10), value: 3 }, { at: at(8), value: 1 }, { at: at(8), value: 1 }], now, HOUR, 4), [
-    { at: at(7), value: 0 }, { at: at(8), value: 2 }, { at: at(9), value: 0 }, { at: at(10), value: 3 },
-  ]);
-  t.same(groupBy([{ k: 'b', n: 1 }, { k: 'a', n: 5 }, { k: 'b', n: 1 }], (r) => r.k, (rows) => rows.reduce((s, r) => s + r.n, 0)).map((g) => g.key), ['a', 'b'], 'heaviest first');
-  t.same(barHeights([{ at: 0, value: 0 }, { at: 1, value: 5 }, { at: 2, value: 10 }], 100), [1, 50, 100], 'proportional; zero is a 1-pixel baseline');
-  const svg = String(BarChart({ id: 'x', title: 'Per hour', points: [{ at: at(9), value: 2 }, { at: at(10), value: 4 }], label: (a) => String(new Date(a).getUTCHours()), describe: (p) => `${new Date(p.at).getUTCHours()}h ${p.value}` }));
+  t.same(
+    fillSeries(
+      [
+        { at: at(10), value: 3 },
+        { at: at(8), value: 1 },
+        { at: at(8), value: 1 },
+      ],
+      now,
+      HOUR,
+      4,
+    ),
+    [
+      { at: at(7), value: 0 },
+      { at: at(8), value: 2 },
+      { at: at(9), value: 0 },
+      { at: at(10), value: 3 },
+    ],
+  );
+  t.same(
+    groupBy(
+      [
+        { k: 'b', n: 1 },
+        { k: 'a', n: 5 },
+        { k: 'b', n: 1 },
+      ],
+      (r) => r.k,
+      (rows) => rows.reduce((s, r) => s + r.n, 0),
+    ).map((g) => g.key),
+    ['a', 'b'],
+    'heaviest first',
+  );
+  t.same(
+    barHeights(
+      [
+        { at: 0, value: 0 },
+        { at: 1, value: 5 },
+        { at: 2, value: 10 },
+      ],
+      100,
+    ),
+    [1, 50, 100],
+    'proportional; zero is a 1-pixel baseline',
+  );
+  const svg = String(
+    BarChart({
+      id: 'x',
+      title: 'Per hour',
+      points: [
+        { at: at(9), value: 2 },
+        { at: at(10), value: 4 },
+      ],
+      label: (a) => String(new Date(a).getUTCHours()),
+      describe: (p) => `${new Date(p.at).getUTCHours()}h ${p.value}`,
+    }),
+  );
   t.match(svg, /<title id="x-title">Per hour<\/title><desc id="x-desc">9h 2; 10h 4<\/desc>/, 'described for screen readers');
   t.equal(svg.match(/<rect /g)?.length, 2);
 });
@@ -29,10 +78,21 @@ t.test('report figures from the database', async (t) => {
   const now = new Date();
   const north = await insertCollector(db, 'North');
   const south = await insertCollector(db, 'South');
-  await appendChainedDetections(db, north, [0, 0, 1].map((h) => sampleDetection(north, { capturedAt: new Date(now.getTime() - 1000 - h * HOUR) })));
+  await appendChainedDetections(
+    db,
+    north,
+    [0, 0, 1].map((h) => sampleDetection(north, { capturedAt: new Date(now.getTime() - 1000 - h * HOUR) })),
+  );
   await appendChainedDetections(db, south, [sampleDetection(south, { capturedAt: new Date(now.getTime() - 30 * HOUR) })]);
   const perHour = await detectionsPerHour(db, now);
-  t.same(perHour.map((r) => [r.siteName, r.count]).sort(), [['North', 1], ['North', 2]], 'per collector and hour; the read 30 hours ago is outside the 24');
+  t.same(
+    perHour.map((r) => [r.siteName, r.count]).sort(),
+    [
+      ['North', 1],
+      ['North', 2],
+    ],
+    'per collector and hour; the read 30 hours ago is outside the 24',
+  );
 
   const [user] = await db.sql<{ id: string }>(`INSERT INTO users (email, password_hash, role) VALUES ('r@example.test', 'x', 'admin') RETURNING id`);
   const [list] = await db.sql<{ id: string }>(`INSERT INTO watchlists (created_by, name) VALUES ($1, 'L') RETURNING id`, [user?.id]);
@@ -42,8 +102,16 @@ t.test('report figures from the database', async (t) => {
 
   const ctx: CollectorContext = { db, clock: { now: () => now }, log: createLog('silent'), config: loadHubConfig({}) };
   await db.sql(`UPDATE collectors SET status = 'active'`);
-  for (const [depth, online] of [[3, 2], [9, 1], [0, 2]] as const) {
+  for (const [depth, online] of [
+    [3, 2],
+    [9, 1],
+    [0, 2],
+  ] as const) {
     await heartbeat(ctx, north, { uptime_seconds: 10, queue_depth: depth, cameras_online: online, cameras_total: 2, config_version: 1 });
   }
-  t.match(await collectorHealth(db, now), [{ siteName: 'North', heartbeats: 3, maxQueueDepth: 9, minCamerasOnline: 1, camerasTotal: 2 }], 'heartbeats folded per hour');
+  t.match(
+    await collectorHealth(db, now),
+    [{ siteName: 'North', heartbeats: 3, maxQueueDepth: 9, minCamerasOnline: 1, camerasTotal: 2 }],
+    'heartbeats folded per hour',
+  );
 });

@@ -79,10 +79,7 @@ async function windowCandidates(tx: DbSession, from: Date, cutoff: Date): Promis
     until = last;
     if (taken.length === 0) {
       // More than ROUND_ROWS rows share one instant: take them all at once.
-      taken = await tx.sql(
-        `SELECT d.captured_at, d.full_image_hash, d.crop_image_hash FROM detections d WHERE d.captured_at = $1`,
-        [last],
-      );
+      taken = await tx.sql(`SELECT d.captured_at, d.full_image_hash, d.crop_image_hash FROM detections d WHERE d.captured_at = $1`, [last]);
       until = new Date(last.getTime() + 1);
     }
   }

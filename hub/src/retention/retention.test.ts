@@ -108,25 +108,44 @@ async function build(t: Test): Promise<World> {
 
   await db.sql(`INSERT INTO legal_holds (detection_id, case_id, reason, created_at) VALUES ($1, 'CASE-1', 'investigation', $2)`, [ids['a5'], old(1, 1)]);
   // A hold on a7 released eight years ago: its record is past its years and goes.
-  await db.sql(`INSERT INTO legal_holds (detection_id, case_id, reason, created_at, released_at) VALUES ($1, 'CASE-0', 'old case', $2, $3)`, [ids['a7'], old(0, 9), old(0, 20)]);
+  await db.sql(`INSERT INTO legal_holds (detection_id, case_id, reason, created_at, released_at) VALUES ($1, 'CASE-0', 'old case', $2, $3)`, [
+    ids['a7'],
+    old(0, 9),
+    old(0, 20),
+  ]);
   await db.sql(`INSERT INTO audit_log (at, action) VALUES ($1, 'old.thing'), ($2, 'recent.thing')`, [old(0, 1), young]);
   return { db, store, dir, a, b, ids, img };
 }
 
-const count = async (db: TestDatabase, sql: string, params: unknown[] = []): Promise<number> => Number((await db.sql<{ n: string }>(`SELECT count(*)::text AS n FROM ${sql}`, params))[0]?.n);
+const count = async (db: TestDatabase, sql: string, params: unknown[] = []): Promise<number> =>
+  Number((await db.sql<{ n: string }>(`SELECT count(*)::text AS n FROM ${sql}`, params))[0]?.n);
 const partitions = async (db: TestDatabase): Promise<string[]> =>
-  (await db.sql<{ name: string }>(`SELECT c.relname AS name FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid WHERE i.inhparent = 'detections'::regclass ORDER BY 1`)).map((r) => r.name);
+  (
+    await db.sql<{ name: string }>(
+      `SELECT c.relname AS name FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid WHERE i.inhparent = 'detections'::regclass ORDER BY 1`,
+    )
+  ).map((r) => r.name);
 const month = (m: number): string => `detections_y${year - 8}m${String(m).padStart(2, '0')}`;
 
 function expectFirstRun(t: Test, w: World, report: RetentionReport): void {
   t.notOk(report.skipped);
   t.same(
     report.detections.chains.map((c) => [c.collectorId, c.fromSeq, c.uptoSeq, c.removed]).sort(),
-    [[w.a, 1, 4, 4], [w.b, 1, 3, 3]].sort(),
+    [
+      [w.a, 1, 4, 4],
+      [w.b, 1, 3, 3],
+    ].sort(),
     'A is cut up to the hold (1..4), B whole (1..3)',
   );
   t.equal(report.detections.removed, 7);
-  t.same(report.detections.partitionsDropped, [{ name: month(2), rows: 0 }, { name: month(3), rows: 3 }], 'empty February and B-only March dropped whole; January keeps the held row');
+  t.same(
+    report.detections.partitionsDropped,
+    [
+      { name: month(2), rows: 0 },
+      { name: month(3), rows: 3 },
+    ],
+    'empty February and B-only March dropped whole; January keeps the held row',
+  );
   t.same(
     { removed: report.images.removed + report.images.missing, inUse: report.images.keptInUse, held: report.images.keptHeld },
     { removed: 8, inUse: 1, held: 1 },
@@ -194,8 +213,14 @@ t.test('retention: dry run, run, holds, images, chain checkpoints', async (t) =>
       'the held detection keeps its alert; a1 took its own along',
     );
     t.equal(await count(db, 'alert_queue'), 0);
-    t.same((await db.sql<{ case_id: string }>('SELECT case_id FROM legal_holds')).map((r) => r.case_id), ['CASE-1']);
-    t.same((await db.sql<{ action: string }>('SELECT action FROM audit_log ORDER BY audit_log.id')).map((r) => r.action), ['recent.thing', 'retention.run']);
+    t.same(
+      (await db.sql<{ case_id: string }>('SELECT case_id FROM legal_holds')).map((r) => r.case_id),
+      ['CASE-1'],
+    );
+    t.same(
+      (await db.sql<{ action: string }>('SELECT action FROM audit_log ORDER BY audit_log.id')).map((r) => r.action),
+      ['recent.thing', 'retention.run'],
+    );
   });
 
   await t.test('a second run finds nothing more', async (t) => {
@@ -215,17 +240,33 @@ t.test('retention: dry run, run, holds, images, chain checkpoints', async (t) =>
     await db.sql(`UPDATE legal_holds SET released_at = $1 WHERE case_id = 'CASE-1'`, [old(1, 1)]);
     report = await runRetention(deps, DEFAULT_HORIZONS);
     t.equal(report.holdsRemoved, 1);
-    t.same(report.detections.chains.map((c) => [c.collectorId, c.fromSeq, c.uptoSeq]), [[a, 5, 7]], 'up to the first young read');
+    t.same(
+      report.detections.chains.map((c) => [c.collectorId, c.fromSeq, c.uptoSeq]),
+      [[a, 5, 7]],
+      'up to the first young read',
+    );
     t.equal(report.images.removed, 1, 'the held image, freed with its hold record');
     t.equal(await store.get(img['held']!), undefined);
     t.ok(await store.get(img['shared']!), 'still shared with a young read');
     t.match(report.compaction, { rewritten: 1, moved: 2 }, 'the compacted segment compacted again');
     t.same((await labelsOnDisk(w.dir, Object.keys(img))).sort(), ['shared', 'young'], 'the held image survived one compaction and left with the next');
     t.equal(report.alertsRemoved, 1, "a5's old alert, no longer kept by a hold");
-    t.same((await db.sql<{ id: string }>('SELECT detection_id::text AS id FROM alerts')).map((r) => r.id), [ids['a9']]);
+    t.same(
+      (await db.sql<{ id: string }>('SELECT detection_id::text AS id FROM alerts')).map((r) => r.id),
+      [ids['a9']],
+    );
     t.same(await verifyChain(db, a), { ok: true, count: 3, from: { chain_seq: 7, record_hash: (await checkpoint(db, a)).record_hash } });
-    t.same((await db.sql<{ seq: string }>('SELECT chain_seq::text AS seq FROM chain_checkpoints WHERE collector_id = $1 ORDER BY chain_checkpoints.chain_seq', [a])).map((r) => r.seq), ['4', '7']);
-    t.same((await runRetention(deps, DEFAULT_HORIZONS)).detections.chains.map((c) => c.collectorId), [], 'B has nothing left to cut');
+    t.same(
+      (
+        await db.sql<{ seq: string }>('SELECT chain_seq::text AS seq FROM chain_checkpoints WHERE collector_id = $1 ORDER BY chain_checkpoints.chain_seq', [a])
+      ).map((r) => r.seq),
+      ['4', '7'],
+    );
+    t.same(
+      (await runRetention(deps, DEFAULT_HORIZONS)).detections.chains.map((c) => c.collectorId),
+      [],
+      'B has nothing left to cut',
+    );
   });
 
   await t.test('a record left before a checkpoint is reported as a break', async (t) => {
@@ -265,7 +306,11 @@ t.test('only retention deletes, and never anything under a year old', async (t) 
       });
     await t.rejects(asApp('DELETE FROM detections'), /permission denied/, 'setting the flag gains it nothing');
     await t.rejects(asApp('DELETE FROM audit_log'), /permission denied/);
-    await t.rejects(asApp(`INSERT INTO chain_checkpoints (collector_id, chain_seq, record_hash, removed, cutoff) VALUES ('${collector}', 1, '${'a'.repeat(64)}', 1, now())`), /permission denied/, 'no forged checkpoints');
+    await t.rejects(
+      asApp(`INSERT INTO chain_checkpoints (collector_id, chain_seq, record_hash, removed, cutoff) VALUES ('${collector}', 1, '${'a'.repeat(64)}', 1, now())`),
+      /permission denied/,
+      'no forged checkpoints',
+    );
     await t.rejects(asApp(`SELECT * FROM retention_remove_detections(now() - interval '30 days')`), /kept at least a year/);
     const result = (await asApp(`SELECT * FROM retention_remove_detections(now() - interval '8 years')`)) as unknown[];
     t.same(result, [], 'it may ask for retention, which removes nothing young');

@@ -118,10 +118,9 @@ async function runSteps(tx: DbSession, deps: RetentionDeps, cutoffs: RetentionCu
   report.alertsRemoved = (await tx.sql(`DELETE FROM alerts WHERE id IN (${alertIds}) RETURNING id`, [cutoffs.alerts])).length;
   // The bot's message records go with the alerts they carried; expired plate cooldowns
   // are nothing but rows (docs/messaging.md).
-  await tx.sql(
-    `DELETE FROM telegram_messages m WHERE m.created_at < $1 AND NOT EXISTS (SELECT 1 FROM notification_queue q WHERE q.message_id = m.id)`,
-    [cutoffs.alerts],
-  );
+  await tx.sql(`DELETE FROM telegram_messages m WHERE m.created_at < $1 AND NOT EXISTS (SELECT 1 FROM notification_queue q WHERE q.message_id = m.id)`, [
+    cutoffs.alerts,
+  ]);
   await tx.sql(`DELETE FROM telegram_plate_cooldowns WHERE until < $1`, [now]);
 
   const removed = await tx.sql<{ kind: string; name: string; from_seq: string | null; upto_seq: string | null; removed: string }>(

@@ -41,7 +41,14 @@ t.test('the schedule runs retention and reports', async (t) => {
   // Every second (node-cron's six-field form), so the test does not wait for 03:17.
   const schedule = startRetentionSchedule(
     { db, images, clock: { now: () => new Date() }, log: createLog('silent') },
-    { schedule: '* * * * * *', horizons: DEFAULT_HORIZONS, onRun: (report) => { reports.push(report); done(); } },
+    {
+      schedule: '* * * * * *',
+      horizons: DEFAULT_HORIZONS,
+      onRun: (report) => {
+        reports.push(report);
+        done();
+      },
+    },
   );
   t.ok(schedule.nextRun(), 'knows its next run');
   await first;

@@ -6,12 +6,36 @@ import { cameraName } from '../alerts/payload.ts';
 import { imageLink, type LinkSigner } from '../images/signed-link.ts';
 
 type DetailRow = {
-  id: string; detection_id: string; plate_number: string; plate_normalized: string; confidence: number; captured_at: Date; received_at: Date;
-  direction: string; vehicle_type: string | null; color: string | null; brand: string | null; model: string | null; region: string | null;
-  latitude: string | null; longitude: string | null; camera_id: string; collector_id: string; site_name: string; site_address: string | null;
-  gps_latitude: string | null; gps_longitude: string | null; collector_config: Record<string, unknown>;
-  full_image_hash: string | null; crop_image_hash: string | null; full_image_size: number | null; crop_image_size: number | null;
-  chain_seq: string; prev_hash: string; record_hash: string; attributes: Record<string, string> | null;
+  id: string;
+  detection_id: string;
+  plate_number: string;
+  plate_normalized: string;
+  confidence: number;
+  captured_at: Date;
+  received_at: Date;
+  direction: string;
+  vehicle_type: string | null;
+  color: string | null;
+  brand: string | null;
+  model: string | null;
+  region: string | null;
+  latitude: string | null;
+  longitude: string | null;
+  camera_id: string;
+  collector_id: string;
+  site_name: string;
+  site_address: string | null;
+  gps_latitude: string | null;
+  gps_longitude: string | null;
+  collector_config: Record<string, unknown>;
+  full_image_hash: string | null;
+  crop_image_hash: string | null;
+  full_image_size: number | null;
+  crop_image_size: number | null;
+  chain_seq: string;
+  prev_hash: string;
+  record_hash: string;
+  attributes: Record<string, string> | null;
 };
 
 export async function detectionDetail(db: DbSession, id: string, signer: LinkSigner) {
@@ -47,17 +71,30 @@ export async function detectionDetail(db: DbSession, id: string, signer: LinkSig
     attributes: row.attributes ?? {},
     position: { latitude: row.latitude === null ? null : Number(row.latitude), longitude: row.longitude === null ? null : Number(row.longitude) },
     collector: {
-      id: row.collector_id, name: row.site_name, address: row.site_address,
-      latitude: row.gps_latitude === null ? null : Number(row.gps_latitude), longitude: row.gps_longitude === null ? null : Number(row.gps_longitude),
+      id: row.collector_id,
+      name: row.site_name,
+      address: row.site_address,
+      latitude: row.gps_latitude === null ? null : Number(row.gps_latitude),
+      longitude: row.gps_longitude === null ? null : Number(row.gps_longitude),
     },
     camera: { id: row.camera_id, name: cameraName(row.collector_config ?? {}, row.camera_id) },
     images: {
-      full_url: imageLink(signer, row.full_image_hash), crop_url: imageLink(signer, row.crop_image_hash),
-      full_sha256: row.full_image_hash?.trim() ?? null, crop_sha256: row.crop_image_hash?.trim() ?? null,
-      full_size: row.full_image_size, crop_size: row.crop_image_size,
+      full_url: imageLink(signer, row.full_image_hash),
+      crop_url: imageLink(signer, row.crop_image_hash),
+      full_sha256: row.full_image_hash?.trim() ?? null,
+      crop_sha256: row.crop_image_hash?.trim() ?? null,
+      full_size: row.full_image_size,
+      crop_size: row.crop_image_size,
     },
     chain: { collector_id: row.collector_id, seq: row.chain_seq, prev_hash: row.prev_hash, record_hash: row.record_hash },
-    legal_holds: holds.map((h) => ({ id: h.id, case_id: h.case_id, reason: h.reason, hold_until: iso(h.hold_until), released_at: iso(h.released_at), created_at: iso(h.created_at) })),
+    legal_holds: holds.map((h) => ({
+      id: h.id,
+      case_id: h.case_id,
+      reason: h.reason,
+      hold_until: iso(h.hold_until),
+      released_at: iso(h.released_at),
+      created_at: iso(h.created_at),
+    })),
   };
 }
 

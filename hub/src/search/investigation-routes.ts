@@ -18,7 +18,11 @@ const DEFAULT_DAYS = 90;
 const MAX_DAYS = 366;
 
 const datetime = isoTimeAsDate;
-const plateParam = z.string().max(40).transform(ocrNormalize).refine((p) => p.length > 0, 'no letters or digits');
+const plateParam = z
+  .string()
+  .max(40)
+  .transform(ocrNormalize)
+  .refine((p) => p.length > 0, 'no letters or digits');
 const rangeFields = { start_date: datetime.optional(), end_date: datetime.optional() };
 
 function parse<S extends z.ZodType>(schema: S, c: Context): z.infer<S> {
@@ -59,7 +63,13 @@ export function investigationRoutes(deps: AuthContext): Hono<AuthEnv> {
   });
 
   const convoySchema = z
-    .object({ plate: plateParam, ...rangeFields, window_minutes: z.coerce.number().int().min(1).max(60).default(5), min_occasions: z.coerce.number().int().min(1).max(100).default(3), reason: reasonSchema })
+    .object({
+      plate: plateParam,
+      ...rangeFields,
+      window_minutes: z.coerce.number().int().min(1).max(60).default(5),
+      min_occasions: z.coerce.number().int().min(1).max(100).default(3),
+      reason: reasonSchema,
+    })
     .strict();
   app.get(`${B}/convoy`, guard, async (c) => {
     const q = parse(convoySchema, c);

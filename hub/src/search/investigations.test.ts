@@ -22,14 +22,34 @@ const base = Date.parse(ctx.clock.now().toISOString().slice(0, 10) + 'T05:00:00.
 const min = (m: number) => new Date(base + m * 60_000).toISOString();
 
 async function upload(collector: { key: string }, reads: Array<[string, number]>) {
-  const { body, contentType } = encodeBatch(reads.map(([text, m]) => ({ detection: sampleDetection({ plate: { text, confidence: 0.9 }, timestamp: min(m) }) })));
-  const res = await ctx.app.request('/api/v1/detections/batch', { method: 'POST', headers: { 'x-api-key': collector.key, 'content-type': contentType }, body: new Uint8Array(body) });
+  const { body, contentType } = encodeBatch(
+    reads.map(([text, m]) => ({ detection: sampleDetection({ plate: { text, confidence: 0.9 }, timestamp: min(m) }) })),
+  );
+  const res = await ctx.app.request('/api/v1/detections/batch', {
+    method: 'POST',
+    headers: { 'x-api-key': collector.key, 'content-type': contentType },
+    body: new Uint8Array(body),
+  });
   if (res.status !== 201) throw new Error(`batch ${res.status}: ${await res.text()}`);
 }
 // The target at A three times an hour apart, then at B. CMP001 travels with it every time,
 // CMP002 twice, FAR001 once but ten minutes away.
-await upload(A, [['TGT001', 0], ['CMP001', 2], ['CMP002', 3], ['FAR001', 10], ['TGT001', 60], ['CMP001', 61], ['CMP002', 62], ['TGT001', 120], ['CMP001', 118]]);
-await upload(B, [['TGT001', 180], ['CMP001', 181], ['CMP002', 240]]);
+await upload(A, [
+  ['TGT001', 0],
+  ['CMP001', 2],
+  ['CMP002', 3],
+  ['FAR001', 10],
+  ['TGT001', 60],
+  ['CMP001', 61],
+  ['CMP002', 62],
+  ['TGT001', 120],
+  ['CMP001', 118],
+]);
+await upload(B, [
+  ['TGT001', 180],
+  ['CMP001', 181],
+  ['CMP002', 240],
+]);
 
 /** The investigation's answer, typed by the verb that builds it. */
 const get = async <T>(path: string): Promise<T> => {
@@ -44,39 +64,82 @@ type Activity = Awaited<ReturnType<typeof locationActivity>>;
 
 t.test('plate history: every sighting with where, newest first', async (t) => {
   const h = await get<History>('plate-history?plate=tgt-001');
-  t.same(h.sightings.map((s) => [s.captured_at, s.collector.name]), [[min(180), 'Bridge B'], [min(120), 'Bridge A'], [min(60), 'Bridge A'], [min(0), 'Bridge A']]);
+  t.same(
+    h.sightings.map((s) => [s.captured_at, s.collector.name]),
+    [
+      [min(180), 'Bridge B'],
+      [min(120), 'Bridge A'],
+      [min(60), 'Bridge A'],
+      [min(0), 'Bridge A'],
+    ],
+  );
   t.match(h.sightings[0], { collector: { id: B.id, latitude: 51.4, longitude: -0.2 }, plate_number: 'TGT001' });
   t.equal(h.truncated, false);
 });
 
 t.test('route: ordered stops with the gaps between them', async (t) => {
   const r = await get<Route>('route?plate=TGT001');
-  t.same(r.stops.map((s) => [s.collector.name, s.gap_seconds, s.moved]), [['Bridge A', null, null], ['Bridge A', 3600, false], ['Bridge A', 3600, false], ['Bridge B', 3600, true]]);
+  t.same(
+    r.stops.map((s) => [s.collector.name, s.gap_seconds, s.moved]),
+    [
+      ['Bridge A', null, null],
+      ['Bridge A', 3600, false],
+      ['Bridge A', 3600, false],
+      ['Bridge B', 3600, true],
+    ],
+  );
 });
 
 t.test('convoy: plates within 5 minutes of the target on at least 3 occasions, ranked', async (t) => {
   const c = await get<Convoy>('convoy?plate=TGT001');
-  t.same(c.companions.map((x) => [x.plate, x.occasions, x.collectors]), [['CMP001', 4, 2]], 'CMP002 only twice, FAR001 ten minutes off');
+  t.same(
+    c.companions.map((x) => [x.plate, x.occasions, x.collectors]),
+    [['CMP001', 4, 2]],
+    'CMP002 only twice, FAR001 ten minutes off',
+  );
   const looser = await get<Convoy>('convoy?plate=TGT001&min_occasions=2');
-  t.same(looser.companions.map((x) => [x.plate, x.occasions]), [['CMP001', 4], ['CMP002', 2]]);
+  t.same(
+    looser.companions.map((x) => [x.plate, x.occasions]),
+    [
+      ['CMP001', 4],
+      ['CMP002', 2],
+    ],
+  );
   const wider = await get<Convoy>('convoy?plate=TGT001&min_occasions=1&window_minutes=10');
-  t.ok(wider.companions.some((x) => x.plate === 'FAR001'), 'a 10-minute window reaches FAR001');
+  t.ok(
+    wider.companions.some((x) => x.plate === 'FAR001'),
+    'a 10-minute window reaches FAR001',
+  );
 });
 
 t.test('location activity: one collector, one day, per hour and per plate', async (t) => {
   const day = new Date(base).toISOString().slice(0, 10);
   const a = await get<Activity>(`location-activity?collector_id=${A.id}&date=${day}`);
   t.equal(a.hours.length, 24);
-  t.same(a.hours.filter((h) => h.detections > 0).map((h) => [h.hour, h.detections, h.plates]), [[5, 4, 4], [6, 4, 3], [7, 1, 1]]);
+  t.same(
+    a.hours.filter((h) => h.detections > 0).map((h) => [h.hour, h.detections, h.plates]),
+    [
+      [5, 4, 4],
+      [6, 4, 3],
+      [7, 1, 1],
+    ],
+  );
   t.match(a.plates[0], { plate: /TGT001|CMP001/, sightings: 3 });
   const paris = await get<Activity>(`location-activity?collector_id=${A.id}&date=${day}&timezone=Europe/Paris`);
-  t.same(paris.hours.filter((h) => h.detections > 0).map((h) => h.hour), [6, 7, 8], 'hours in the site zone');
+  t.same(
+    paris.hours.filter((h) => h.detections > 0).map((h) => h.hour),
+    [6, 7, 8],
+    'hours in the site zone',
+  );
 });
 
 t.test('parameters and audit', async (t) => {
   for (const [path, field] of [
-    ['convoy?plate=TGT001&window_minutes=0', 'window_minutes'], ['plate-history?plate=---', 'plate'], ['route?plate=TGT001&colour=red', 'colour'],
-    ['location-activity?collector_id=x&date=2026-01-01', 'collector_id'], [`location-activity?collector_id=${A.id}&date=2026-13-45`, 'date'],
+    ['convoy?plate=TGT001&window_minutes=0', 'window_minutes'],
+    ['plate-history?plate=---', 'plate'],
+    ['route?plate=TGT001&colour=red', 'colour'],
+    ['location-activity?collector_id=x&date=2026-01-01', 'collector_id'],
+    [`location-activity?collector_id=${A.id}&date=2026-13-45`, 'date'],
     [`location-activity?collector_id=${A.id}&date=2026-01-01&timezone=Mars/Base`, 'timezone'],
     ['plate-history?plate=TGT001&start_date=2026-01-02T00:00:00Z&end_date=2026-01-01T00:00:00Z', 'end_date'],
   ] as const) {
@@ -85,6 +148,8 @@ t.test('parameters and audit', async (t) => {
     t.match(await res.json(), { error: { message: new RegExp(`^${field}: `) } });
   }
   t.equal((await send(ctx, operator, 'GET', '/api/v1/investigations/convoy?plate=TGT001')).status, 400, 'a reason is required');
-  const rows = await ctx.database.sql<{ detail: Record<string, unknown> }>(`SELECT detail FROM audit_log WHERE action = 'search.investigation' AND detail->>'kind' = 'convoy' ORDER BY id`);
+  const rows = await ctx.database.sql<{ detail: Record<string, unknown> }>(
+    `SELECT detail FROM audit_log WHERE action = 'search.investigation' AND detail->>'kind' = 'convoy' ORDER BY id`,
+  );
   t.match(rows[0], { detail: { reason: 'convoy case 7', result_count: 1, query: { plate: 'TGT001' } } });
 });

@@ -13,8 +13,16 @@ export interface Range {
 }
 
 type SightingRow = {
-  id: string; captured_at: Date; plate_number: string; confidence: number; direction: string; camera_id: string;
-  collector_id: string; site_name: string; gps_latitude: string | null; gps_longitude: string | null;
+  id: string;
+  captured_at: Date;
+  plate_number: string;
+  confidence: number;
+  direction: string;
+  camera_id: string;
+  collector_id: string;
+  site_name: string;
+  gps_latitude: string | null;
+  gps_longitude: string | null;
 };
 
 const num = (v: string | null): number | null => (v === null ? null : Number(v));
@@ -84,8 +92,17 @@ export async function locationActivity(db: DbSession, collectorId: string, daySt
     timezone,
     from: dayStart.toISOString(),
     to: dayEnd.toISOString(),
-    hours: Array.from({ length: 24 }, (_, hour) => ({ hour, detections: Number(byHour.get(hour)?.detections ?? 0), plates: Number(byHour.get(hour)?.plates ?? 0) })),
-    plates: plates.map((p) => ({ plate: p.plate, sightings: Number(p.sightings), first_seen: new Date(p.first_seen).toISOString(), last_seen: new Date(p.last_seen).toISOString() })),
+    hours: Array.from({ length: 24 }, (_, hour) => ({
+      hour,
+      detections: Number(byHour.get(hour)?.detections ?? 0),
+      plates: Number(byHour.get(hour)?.plates ?? 0),
+    })),
+    plates: plates.map((p) => ({
+      plate: p.plate,
+      sightings: Number(p.sightings),
+      first_seen: new Date(p.first_seen).toISOString(),
+      last_seen: new Date(p.last_seen).toISOString(),
+    })),
   };
 }
 
@@ -120,14 +137,21 @@ export function convoyQuery(plate: string, range: Range, windowMinutes: number, 
 
 export async function convoy(db: DbSession, plate: string, range: Range, windowMinutes: number, minOccasions: number) {
   const query = convoyQuery(plate, range, windowMinutes, minOccasions);
-  const rows = await db.sql<{ plate: string; occasions: number; sightings: number; first_seen: Date; last_seen: Date; collectors: number }>(query.text, query.params);
+  const rows = await db.sql<{ plate: string; occasions: number; sightings: number; first_seen: Date; last_seen: Date; collectors: number }>(
+    query.text,
+    query.params,
+  );
   return {
     plate,
     window_minutes: windowMinutes,
     min_occasions: minOccasions,
     companions: rows.map((r) => ({
-      plate: r.plate, occasions: Number(r.occasions), sightings: Number(r.sightings), collectors: Number(r.collectors),
-      first_seen: new Date(r.first_seen).toISOString(), last_seen: new Date(r.last_seen).toISOString(),
+      plate: r.plate,
+      occasions: Number(r.occasions),
+      sightings: Number(r.sightings),
+      collectors: Number(r.collectors),
+      first_seen: new Date(r.first_seen).toISOString(),
+      last_seen: new Date(r.last_seen).toISOString(),
     })),
   };
 }

@@ -8,11 +8,23 @@ import { requestMeta } from '../auth/request.ts';
  * The audit row of a lookup (a search, a detection view, an investigation, an export;
  * docs/search.md): who, when, from where, and `detail` (the reason, the query, the count).
  */
-export async function auditLookup(deps: AuthContext, c: Context<AuthEnv>, action: string, detail: Record<string, unknown>, detectionId: string | null = null): Promise<void> {
+export async function auditLookup(
+  deps: AuthContext,
+  c: Context<AuthEnv>,
+  action: string,
+  detail: Record<string, unknown>,
+  detectionId: string | null = null,
+): Promise<void> {
   const meta = requestMeta(c);
   await writeAudit(deps.db, {
-    at: deps.clock.now(), action, actor: { userId: c.get('user').id }, targetType: detectionId ? 'detection' : null, targetId: detectionId,
-    ip: meta.ip, userAgent: meta.userAgent, detail,
+    at: deps.clock.now(),
+    action,
+    actor: { userId: c.get('user').id },
+    targetType: detectionId ? 'detection' : null,
+    targetId: detectionId,
+    ip: meta.ip,
+    userAgent: meta.userAgent,
+    detail,
   });
 }
 

@@ -35,7 +35,8 @@ export interface SearchQuery {
 }
 
 const bool = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
-const finite = (min: number, max: number) => z.coerce.number().refine((n) => Number.isFinite(n) && n >= min && n <= max, `must be a number from ${min} to ${max}`);
+const finite = (min: number, max: number) =>
+  z.coerce.number().refine((n) => Number.isFinite(n) && n >= min && n <= max, `must be a number from ${min} to ${max}`);
 const datetime = isoTimeAsDate.refine((d) => d.getUTCFullYear() >= 2000 && d.getUTCFullYear() <= 2200, 'must be between the years 2000 and 2200');
 
 /** The audit reason every search carries (docs/search.md "Audit"): a case number or a purpose. */
@@ -97,7 +98,12 @@ function toObject(params: URLSearchParams): Record<string, unknown> {
   for (const [key, value] of params) {
     if (key === 'collector_id' || key === 'collector_id[]') {
       const list = (out.collector_id as string[] | undefined) ?? [];
-      list.push(...value.split(',').map((v) => v.trim()).filter((v) => v !== ''));
+      list.push(
+        ...value
+          .split(',')
+          .map((v) => v.trim())
+          .filter((v) => v !== ''),
+      );
       out.collector_id = list;
     } else if (key in out) {
       out[key] = Symbol.for('repeated');
@@ -116,9 +122,11 @@ export function parseSearchParams(params: URLSearchParams): ParsedSearch {
   if ('error' in plate) return { ok: false, field: 'plate', message: plate.error };
   if (p.start_date && p.end_date && p.start_date > p.end_date) return { ok: false, field: 'end_date', message: 'is before start_date' };
   const box = [p.lat_min, p.lat_max, p.lon_min, p.lon_max];
-  if (box.some((v) => v !== undefined) && box.some((v) => v === undefined)) return { ok: false, field: 'lat_min', message: 'a bounding box needs lat_min, lat_max, lon_min and lon_max' };
+  if (box.some((v) => v !== undefined) && box.some((v) => v === undefined))
+    return { ok: false, field: 'lat_min', message: 'a bounding box needs lat_min, lat_max, lon_min and lon_max' };
   if (p.lat_min !== undefined && p.lat_max !== undefined && p.lat_min > p.lat_max) return { ok: false, field: 'lat_max', message: 'is below lat_min' };
-  if (p.lon_min !== undefined && p.lon_max !== undefined && p.lon_min > p.lon_max) return { ok: false, field: 'lon_max', message: 'is below lon_min (a box across the antimeridian: search twice)' };
+  if (p.lon_min !== undefined && p.lon_max !== undefined && p.lon_min > p.lon_max)
+    return { ok: false, field: 'lon_max', message: 'is below lon_min (a box across the antimeridian: search twice)' };
   return {
     ok: true,
     query: {
@@ -128,7 +136,9 @@ export function parseSearchParams(params: URLSearchParams): ParsedSearch {
       collectorIds: [...new Set(p.collector_id ?? [])],
       ...(p.min_confidence !== undefined ? { minConfidence: p.min_confidence } : {}),
       ...(p.direction ? { direction: p.direction === 'leaving' ? 'exiting' : p.direction } : {}),
-      ...(p.lat_min !== undefined ? { bbox: { latMin: p.lat_min, latMax: p.lat_max as number, lonMin: p.lon_min as number, lonMax: p.lon_max as number } } : {}),
+      ...(p.lat_min !== undefined
+        ? { bbox: { latMin: p.lat_min, latMax: p.lat_max as number, lonMin: p.lon_min as number, lonMax: p.lon_max as number } }
+        : {}),
       page: p.page,
       perPage: p.per_page,
       sort: p.sort,

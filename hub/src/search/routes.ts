@@ -27,7 +27,8 @@ export function searchRoutes(deps: AuthContext): Hono<AuthEnv> {
   const eventsLimit = every(user, rateLimit(deps, RATE_LIMITS.events));
   const searchLimit = every(user, rateLimit(deps, RATE_LIMITS.search));
 
-  const audit = (c: Context<AuthEnv>, action: string, detail: Record<string, unknown>, detectionId: string | null = null) => auditLookup(deps, c, action, detail, detectionId);
+  const audit = (c: Context<AuthEnv>, action: string, detail: Record<string, unknown>, detectionId: string | null = null) =>
+    auditLookup(deps, c, action, detail, detectionId);
 
   const search = async (c: Context<AuthEnv>) => {
     const parsed = parseSearchParams(new URL(c.req.url).searchParams);
@@ -63,7 +64,9 @@ export function searchRoutes(deps: AuthContext): Hono<AuthEnv> {
     return c.json(detail);
   });
 
-  const autocompleteSchema = z.object({ q: z.string().min(1).max(20), limit: z.coerce.number().int().min(1).max(50).default(10), reason: reasonSchema }).strict();
+  const autocompleteSchema = z
+    .object({ q: z.string().min(1).max(20), limit: z.coerce.number().int().min(1).max(50).default(10), reason: reasonSchema })
+    .strict();
   app.get('/api/v1/plates/autocomplete', searchLimit, validQuery(autocompleteSchema), async (c) => {
     const query = c.req.valid('query');
     const prefix = ocrNormalize(query.q);

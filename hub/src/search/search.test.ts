@@ -22,17 +22,45 @@ const at = (minutes: number) => new Date(base - minutes * 60_000).toISOString();
 
 /** [plate, minutes ago, confidence, direction] per collector. */
 async function upload(collector: { key: string }, reads: Array<[string, number, number, 'entering' | 'exiting' | 'unknown']>) {
-  const { body, contentType } = encodeBatch(reads.map(([text, ago, confidence, direction]) => ({
-    detection: sampleDetection({ plate: { text, confidence }, timestamp: at(ago), vehicle: { direction } }),
-    plateCrop: jpegLike(400),
-  })));
-  const res = await ctx.app.request('/api/v1/detections/batch', { method: 'POST', headers: { 'x-api-key': collector.key, 'content-type': contentType }, body: new Uint8Array(body) });
+  const { body, contentType } = encodeBatch(
+    reads.map(([text, ago, confidence, direction]) => ({
+      detection: sampleDetection({ plate: { text, confidence }, timestamp: at(ago), vehicle: { direction } }),
+      plateCrop: jpegLike(400),
+    })),
+  );
+  const res = await ctx.app.request('/api/v1/detections/batch', {
+    method: 'POST',
+    headers: { 'x-api-key': collector.key, 'content-type': contentType },
+    body: new Uint8Array(body),
+  });
   if (res.status !== 201) throw new Error(`batch ${res.status}: ${await res.text()}`);
 }
-await upload(north, [['AB12CDE', 50, 0.9, 'entering'], ['AB12CDE', 40, 0.8, 'exiting'], ['AB13XYZ', 30, 0.7, 'entering'], ['0BC12345', 20, 0.95, 'entering'], ['XY12CDE', 10, 0, 'unknown']]);
-await upload(south, [['AB12CDE', 45, 0.6, 'exiting'], ['QQ99CDE', 5, 0.99, 'entering'], ['0BC12346', 15, 0.9, 'exiting']]);
+await upload(north, [
+  ['AB12CDE', 50, 0.9, 'entering'],
+  ['AB12CDE', 40, 0.8, 'exiting'],
+  ['AB13XYZ', 30, 0.7, 'entering'],
+  ['0BC12345', 20, 0.95, 'entering'],
+  ['XY12CDE', 10, 0, 'unknown'],
+]);
+await upload(south, [
+  ['AB12CDE', 45, 0.6, 'exiting'],
+  ['QQ99CDE', 5, 0.99, 'entering'],
+  ['0BC12346', 15, 0.9, 'exiting'],
+]);
 
-type Page = { data: Array<{ id: string; plate_number: string; captured_at: string; confidence: number; direction: string; collector: { id: string; name: string }; images: { full_url: string | null; crop_url: string | null }; similarity?: number }>; meta: { page: number; per_page: number; total: number; total_pages: number; total_is_lower_bound: boolean } };
+type Page = {
+  data: Array<{
+    id: string;
+    plate_number: string;
+    captured_at: string;
+    confidence: number;
+    direction: string;
+    collector: { id: string; name: string };
+    images: { full_url: string | null; crop_url: string | null };
+    similarity?: number;
+  }>;
+  meta: { page: number; per_page: number; total: number; total_pages: number; total_is_lower_bound: boolean };
+};
 const search = async (query: string, path = '/api/v1/events/search') => {
   const res = await send(ctx, viewer, 'GET', `${path}?${query}&${REASON}`);
   if (res.status !== 200) throw new Error(`${query}: ${res.status} ${await res.text()}`);
@@ -68,11 +96,20 @@ t.test('filters combine with every plate mode', async (t) => {
   t.same(plates(await search(`plate=*CDE&start_date=${encodeURIComponent(at(42))}&end_date=${encodeURIComponent(at(8))}`)), ['XY12CDE', 'AB12CDE']);
   t.same(plates(await search('plate=*CDE&min_confidence=0.85')).sort(), ['AB12CDE', 'QQ99CDE']);
   t.equal((await search('plate=*CDE&min_confidence=0')).meta.total, 5, 'min_confidence=0 keeps reads without a vendor confidence (stored as 0)');
-  t.equal((await search('plate=*CDE&min_confidence=0.01')).data.some((d) => d.plate_number === 'XY12CDE'), false, 'any higher minimum leaves them out');
+  t.equal(
+    (await search('plate=*CDE&min_confidence=0.01')).data.some((d) => d.plate_number === 'XY12CDE'),
+    false,
+    'any higher minimum leaves them out',
+  );
   t.same(plates(await search('plate=AB12CDE&direction=leaving')), ['AB12CDE', 'AB12CDE'], 'leaving (the spec) is the stored exiting');
   t.same(plates(await search('plate=O8C12345&plate_fuzzy=true&lat_min=51.3&lat_max=51.5&lon_min=-0.2&lon_max=0')), ['0BC12346'], 'bounding box with fuzzy');
   const one = (await search('plate=AB13XYZ')).data[0];
-  t.match(one, { collector: { id: north.id, name: 'North gate' }, direction: 'entering', confidence: 0.7, images: { full_url: null, crop_url: /\/api\/v1\/images\/[0-9a-f]{64}\?exp=/ } });
+  t.match(one, {
+    collector: { id: north.id, name: 'North gate' },
+    direction: 'entering',
+    confidence: 0.7,
+    images: { full_url: null, crop_url: /\/api\/v1\/images\/[0-9a-f]{64}\?exp=/ },
+  });
 });
 
 t.test('pages, sorting and their edges', async (t) => {
@@ -84,16 +121,30 @@ t.test('pages, sorting and their edges', async (t) => {
   t.same(past.data, [], 'a page past the end is empty, not an error');
   t.equal(past.meta.total, 5);
   const asc = await search('plate=*CDE&sort=confidence&order=asc');
-  t.same(asc.data.map((d) => d.confidence), [0, 0.6, 0.8, 0.9, 0.99]);
+  t.same(
+    asc.data.map((d) => d.confidence),
+    [0, 0.6, 0.8, 0.9, 0.99],
+  );
   t.equal((await search('')).meta.total, 8, 'no plate: every detection, filtered and paged');
 });
 
 t.test('bad parameters get a 400 naming the field; a reason is required', async (t) => {
   for (const [query, field] of [
-    ['per_page=101', 'per_page'], ['page=0', 'page'], ['start_date=yesterday', 'start_date'], ['start_date=9999-12-31T00:00:00Z', 'start_date'],
-    ['collector_id=nope', 'collector_id'], ['min_confidence=1.5', 'min_confidence'], ['direction=sideways', 'direction'],
-    ['lat_min=51', 'lat_min'], ['sort=colour', 'sort'], ['order=up', 'order'], ['plate=*', 'plate'], ['plate_fuzzy=true', 'plate'],
-    ['plate=A%00B', 'plate'], ['colour=red', 'colour'], ['plate=AB&plate=CD', 'plate'],
+    ['per_page=101', 'per_page'],
+    ['page=0', 'page'],
+    ['start_date=yesterday', 'start_date'],
+    ['start_date=9999-12-31T00:00:00Z', 'start_date'],
+    ['collector_id=nope', 'collector_id'],
+    ['min_confidence=1.5', 'min_confidence'],
+    ['direction=sideways', 'direction'],
+    ['lat_min=51', 'lat_min'],
+    ['sort=colour', 'sort'],
+    ['order=up', 'order'],
+    ['plate=*', 'plate'],
+    ['plate_fuzzy=true', 'plate'],
+    ['plate=A%00B', 'plate'],
+    ['colour=red', 'colour'],
+    ['plate=AB&plate=CD', 'plate'],
     [`start_date=${encodeURIComponent(at(1))}&end_date=${encodeURIComponent(at(10))}`, 'end_date'],
   ] as const) {
     const res = await send(ctx, viewer, 'GET', `/api/v1/events/search?${query}&${REASON}`);
@@ -109,7 +160,11 @@ t.test('bad parameters get a 400 naming the field; a reason is required', async 
 t.test('every search is audited with who, the query, the count and the reason; limits per spec', async (t) => {
   const res = await send(ctx, viewer, 'GET', `/api/v1/search?plate=AB12CDE&reason=burglary%20case%2042`);
   t.equal(res.headers.get('x-ratelimit-limit'), '60', 'GET /api/v1/search: 60 a minute');
-  t.equal((await send(ctx, viewer, 'GET', `/api/v1/events/search?plate=AB12CDE&${REASON}`)).headers.get('x-ratelimit-limit'), '120', 'GET /api/v1/events/*: 120');
+  t.equal(
+    (await send(ctx, viewer, 'GET', `/api/v1/events/search?plate=AB12CDE&${REASON}`)).headers.get('x-ratelimit-limit'),
+    '120',
+    'GET /api/v1/events/*: 120',
+  );
   const rows = await ctx.database.sql<{ actor_user_id: string; detail: Record<string, unknown> }>(
     `SELECT actor_user_id, detail FROM audit_log WHERE action = 'search.detections' AND detail->>'reason' = 'burglary case 42'`,
   );
@@ -121,23 +176,37 @@ t.test('one detection, in full, audited; autocomplete', async (t) => {
   const res = await send(ctx, viewer, 'GET', `/api/v1/detections/${id}?${REASON}`);
   t.equal(res.status, 200);
   t.match(await res.json(), {
-    id, plate_number: 'AB13XYZ', plate_normalized: 'AB13XYZ', confidence: 0.7, direction: 'entering',
-    collector: { id: north.id, name: 'North gate', latitude: 51.6, longitude: -0.1 }, camera: { id: 'gate-1', name: 'gate-1' },
-    position: { latitude: 51.6, longitude: -0.1 }, images: { crop_sha256: /^[0-9a-f]{64}$/, crop_url: /sig=/ }, chain: { seq: /^\d+$/, record_hash: /^[0-9a-f]{64}$/ }, legal_holds: [],
+    id,
+    plate_number: 'AB13XYZ',
+    plate_normalized: 'AB13XYZ',
+    confidence: 0.7,
+    direction: 'entering',
+    collector: { id: north.id, name: 'North gate', latitude: 51.6, longitude: -0.1 },
+    camera: { id: 'gate-1', name: 'gate-1' },
+    position: { latitude: 51.6, longitude: -0.1 },
+    images: { crop_sha256: /^[0-9a-f]{64}$/, crop_url: /sig=/ },
+    chain: { seq: /^\d+$/, record_hash: /^[0-9a-f]{64}$/ },
+    legal_holds: [],
   });
   t.match(await auditRows(ctx, 'search.detection_view', id), [{ detail: { reason: 'case 2026-117' } }]);
   t.equal((await send(ctx, viewer, 'GET', `/api/v1/detections/${id}`)).status, 400, 'a reason is required');
   t.equal((await send(ctx, viewer, 'GET', `/api/v1/detections/999999999?${REASON}`)).status, 404);
   t.equal((await send(ctx, viewer, 'GET', `/api/v1/detections/abc?${REASON}`)).status, 404);
   const suggestions = await send(ctx, viewer, 'GET', `/api/v1/plates/autocomplete?q=ab1&limit=5&${REASON}`);
-  t.same((await suggestions.json()) as unknown, { suggestions: [{ plate: 'AB12CDE', sightings: 3 }, { plate: 'AB13XYZ', sightings: 1 }] });
+  t.same((await suggestions.json()) as unknown, {
+    suggestions: [
+      { plate: 'AB12CDE', sightings: 3 },
+      { plate: 'AB13XYZ', sightings: 1 },
+    ],
+  });
   t.equal((await send(ctx, viewer, 'GET', `/api/v1/plates/autocomplete?q=a&${REASON}`)).status, 400);
 });
 
 t.test('fuzzy pages: similarity, then newest first, across plates seen many times', async (t) => {
   // Three plates similar to K7M445S to OCR, sighted several times each, interleaved in time.
   const reads: Array<[string, number, number, 'entering' | 'exiting' | 'unknown']> = [];
-  for (let i = 0; i < 5; i++) reads.push(['K1M4455', 100 + i * 3, 0.9, 'entering'], ['K1M44556', 101 + i * 3, 0.9, 'exiting'], ['KTM4455', 102 + i * 3, 0.9, 'unknown']);
+  for (let i = 0; i < 5; i++)
+    reads.push(['K1M4455', 100 + i * 3, 0.9, 'entering'], ['K1M44556', 101 + i * 3, 0.9, 'exiting'], ['KTM4455', 102 + i * 3, 0.9, 'unknown']);
   await upload(north, reads.slice(0, 8));
   await upload(south, reads.slice(8));
   const all = await search('plate=K7M445S&plate_fuzzy=true&per_page=100');
@@ -148,8 +217,16 @@ t.test('fuzzy pages: similarity, then newest first, across plates seen many time
   t.same(plates(all), [...Array(5).fill('K1M4455'), ...Array(5).fill('K1M44556')]);
   const paged: string[] = [];
   for (let page = 1; page <= 4; page++) paged.push(...(await search(`plate=K7M445S&plate_fuzzy=true&per_page=3&page=${page}`)).data.map((d) => d.id));
-  t.same(paged, all.data.map((d) => d.id), 'pages of 3 add up to the whole list, in order');
-  t.same(plates(await search(`plate=K7M445S&plate_fuzzy=true&collector_id=${south.id}`)), ['K1M4455', 'K1M4455', 'K1M44556', 'K1M44556'], 'with a collector filter');
+  t.same(
+    paged,
+    all.data.map((d) => d.id),
+    'pages of 3 add up to the whole list, in order',
+  );
+  t.same(
+    plates(await search(`plate=K7M445S&plate_fuzzy=true&collector_id=${south.id}`)),
+    ['K1M4455', 'K1M4455', 'K1M44556', 'K1M44556'],
+    'with a collector filter',
+  );
   const [known] = await ctx.database.sql<{ n: number }>(`SELECT count(*)::int AS n FROM plates WHERE plate_normalized IN ('K1M4455', 'K1M44556', 'KTM4455')`);
   t.equal(known?.n, 3, 'every stored plate is in the plates table (written by the insert trigger)');
 });

@@ -62,9 +62,7 @@ export function buildSearch(q: SearchQuery): Built {
   const filters = (fuzzyPlates ? where.slice(1) : where).join(' AND ') || 'TRUE';
   const dir = q.order === 'asc' ? 'ASC' : 'DESC';
   // Fuzzy: similarity first, then capture time; the id breaks ties so pages are stable.
-  const orderBy = similarity
-    ? `${similarity} DESC, d.captured_at DESC, d.id DESC`
-    : `d.${q.sort} ${dir}, d.captured_at ${dir}, d.id ${dir}`;
+  const orderBy = similarity ? `${similarity} DESC, d.captured_at DESC, d.id DESC` : `d.${q.sort} ${dir}, d.captured_at ${dir}, d.id ${dir}`;
   return {
     where: where.length > 0 ? where.join(' AND ') : 'TRUE',
     orderBy,

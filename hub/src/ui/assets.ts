@@ -7,7 +7,20 @@ import { fileURLToPath } from 'node:url';
  * once per process with esbuild on first request, kept in memory, and the stylesheet. No
  * build step for `npm start`; a few kilobytes each.
  */
-export const CLIENT_ENTRIES = ['sign-in', 'live', 'search', 'detection', 'collectors', 'nav', 'investigations', 'watchlists', 'users', 'audit', 'holds', 'notifications'] as const;
+export const CLIENT_ENTRIES = [
+  'sign-in',
+  'live',
+  'search',
+  'detection',
+  'collectors',
+  'nav',
+  'investigations',
+  'watchlists',
+  'users',
+  'audit',
+  'holds',
+  'notifications',
+] as const;
 export type ClientEntry = (typeof CLIENT_ENTRIES)[number];
 
 const clientDir = fileURLToPath(new URL('./client/', import.meta.url));

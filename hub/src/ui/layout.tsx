@@ -40,7 +40,9 @@ export function Page(props: PageProps) {
         {props.script ? <script type="module" src={`/ui/${props.script}.js`}></script> : null}
       </head>
       <body>
-        <a class="skip" href="#main">Skip to content</a>
+        <a class="skip" href="#main">
+          Skip to content
+        </a>
         <header class="top">
           <span class="brand">ALPR Hub</span>
           {props.user ? (
@@ -48,7 +50,9 @@ export function Page(props: PageProps) {
               <ul>
                 {SECTIONS.filter((s) => !s.adminOnly || props.user?.role === 'admin').map((s) => (
                   <li>
-                    <a href={s.href} aria-current={props.path?.startsWith(s.href) ? 'page' : undefined}>{s.label}</a>
+                    <a href={s.href} aria-current={props.path?.startsWith(s.href) ? 'page' : undefined}>
+                      {s.label}
+                    </a>
                   </li>
                 ))}
               </ul>
@@ -57,7 +61,9 @@ export function Page(props: PageProps) {
           {props.user ? (
             <div class="who">
               <span>{`${props.user.email} (${props.user.role})`}</span>
-              <button type="button" id="logout">Sign out</button>
+              <button type="button" id="logout">
+                Sign out
+              </button>
             </div>
           ) : null}
         </header>

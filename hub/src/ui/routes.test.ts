@@ -6,7 +6,19 @@ import { imagePath } from './client/images.ts';
 const ctx = await adminTestContext(t);
 const viewer = await ctx.session('viewer');
 const admin = await ctx.session('admin');
-const PAGES = ['/live', '/search', '/investigations', '/watchlists', '/reports', '/notifications', '/detections/1', '/admin/collectors', '/admin/users', '/admin/audit', '/admin/holds'];
+const PAGES = [
+  '/live',
+  '/search',
+  '/investigations',
+  '/watchlists',
+  '/reports',
+  '/notifications',
+  '/detections/1',
+  '/admin/collectors',
+  '/admin/users',
+  '/admin/audit',
+  '/admin/holds',
+];
 
 t.test('signed out: every page sends the browser to sign in, remembering where it was going', async (t) => {
   for (const path of PAGES) {
@@ -50,7 +62,10 @@ t.test('pages: CSP without inline scripts, roles, assets', async (t) => {
 });
 
 t.test('live reconnect delay: min(1 s x 2^n, 60 s) + 0-1 s', async (t) => {
-  t.same([0, 1, 2, 5, 6, 7, 100].map((n) => reconnectDelayMs(n, 0)), [1000, 2000, 4000, 32_000, 60_000, 60_000, 60_000]);
+  t.same(
+    [0, 1, 2, 5, 6, 7, 100].map((n) => reconnectDelayMs(n, 0)),
+    [1000, 2000, 4000, 32_000, 60_000, 60_000, 60_000],
+  );
   t.equal(reconnectDelayMs(3, 0.999), 8999, 'jitter under a second');
 });
 

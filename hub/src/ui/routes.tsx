@@ -37,7 +37,8 @@ export function uiRoutes(deps: HubDeps): Hono {
     return c.body(script, 200, { 'Content-Type': 'text/javascript; charset=utf-8', 'Cache-Control': 'no-cache' });
   });
 
-  for (const path of ['/', '/login', '/live', '/search', '/detections/*', '/investigations', '/watchlists', '/reports', '/notifications', '/admin/*']) app.use(path, pageHeaders());
+  for (const path of ['/', '/login', '/live', '/search', '/detections/*', '/investigations', '/watchlists', '/reports', '/notifications', '/admin/*'])
+    app.use(path, pageHeaders());
   app.get('/', (c) => c.redirect('/live', 302));
   app.get('/login', (c) => c.html(<SignInPage next={safeNext(c.req.query('next'))} />));
 
@@ -68,7 +69,9 @@ export function uiRoutes(deps: HubDeps): Hono {
       alertsPerDay(deps.db, now),
       user.role === 'admin' ? collectorHealth(deps.db, now) : Promise.resolve(undefined),
     ]);
-    return c.html(<ReportsPage user={user} data={{ now, detections, alerts, heartbeatSeconds: deps.config.heartbeatSeconds, ...(health ? { health } : {}) }} />);
+    return c.html(
+      <ReportsPage user={user} data={{ now, detections, alerts, heartbeatSeconds: deps.config.heartbeatSeconds, ...(health ? { health } : {}) }} />,
+    );
   });
   page('/admin/collectors', (user) => <CollectorsPage user={user} />, ['admin']);
   page('/admin/users', (user) => <UsersPage user={user} />, ['admin']);

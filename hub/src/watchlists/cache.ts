@@ -39,16 +39,32 @@ interface Loaded {
 
 async function loadEntries(ctx: WatchlistContext): Promise<IndexedEntry[]> {
   const rows = await ctx.db.sql<{
-    entry_id: string; watchlist_id: string; name: string; priority: WatchlistPriority; ocr_tolerant: boolean;
-    plate_number: string; plate_normalized: string; notes: string | null; added_by: string | null; added_at: Date;
+    entry_id: string;
+    watchlist_id: string;
+    name: string;
+    priority: WatchlistPriority;
+    ocr_tolerant: boolean;
+    plate_number: string;
+    plate_normalized: string;
+    notes: string | null;
+    added_by: string | null;
+    added_at: Date;
   }>(
     `SELECT e.id AS entry_id, e.watchlist_id, w.name, w.priority, w.ocr_tolerant, e.plate_number, e.plate_normalized, e.notes, e.added_by, e.added_at
      FROM watchlist_entries e JOIN watchlists w ON w.id = e.watchlist_id
      WHERE w.is_active AND w.deleted_at IS NULL`,
   );
   return rows.map((r) => ({
-    entryId: r.entry_id, watchlistId: r.watchlist_id, watchlistName: r.name, priority: r.priority, ocrTolerant: r.ocr_tolerant,
-    plateNumber: r.plate_number, plateNormalized: r.plate_normalized, notes: r.notes, addedBy: r.added_by, addedAt: new Date(r.added_at),
+    entryId: r.entry_id,
+    watchlistId: r.watchlist_id,
+    watchlistName: r.name,
+    priority: r.priority,
+    ocrTolerant: r.ocr_tolerant,
+    plateNumber: r.plate_number,
+    plateNormalized: r.plate_normalized,
+    notes: r.notes,
+    addedBy: r.added_by,
+    addedAt: new Date(r.added_at),
   }));
 }
 

@@ -15,14 +15,26 @@ import { audit, findWatchlist } from './watchlists.ts';
 
 export type EntryRow = typeof watchlistEntries.$inferSelect;
 
-export async function addEntry(ctx: WatchlistContext, actor: WatchlistActor, watchlistId: string, input: { plate: string; notes?: string | null | undefined }): Promise<EntryRow> {
+export async function addEntry(
+  ctx: WatchlistContext,
+  actor: WatchlistActor,
+  watchlistId: string,
+  input: { plate: string; notes?: string | null | undefined },
+): Promise<EntryRow> {
   const parsed = watchedPlate(input.plate);
   if ('error' in parsed) throw new HubError('bad_request', `plate: ${parsed.error}`);
   return ctx.db.transaction(async (tx) => {
     await findWatchlist(tx, watchlistId, true);
     const [row] = await tx.db
       .insert(watchlistEntries)
-      .values({ watchlistId, plateNumber: parsed.plate, plateNormalized: parsed.key, notes: input.notes ?? null, addedBy: actor.userId, addedAt: ctx.clock.now() })
+      .values({
+        watchlistId,
+        plateNumber: parsed.plate,
+        plateNormalized: parsed.key,
+        notes: input.notes ?? null,
+        addedBy: actor.userId,
+        addedAt: ctx.clock.now(),
+      })
       .onConflictDoNothing()
       .returning();
     if (!row) throw new HubError('conflict', `${parsed.plate} is already on this watchlist (or a plate OCR reads the same, e.g. O for 0)`);
@@ -32,7 +44,13 @@ export async function addEntry(ctx: WatchlistContext, actor: WatchlistActor, wat
   });
 }
 
-export async function updateEntryNotes(ctx: WatchlistContext, actor: WatchlistActor, watchlistId: string, entryId: string, notes: string | null): Promise<EntryRow> {
+export async function updateEntryNotes(
+  ctx: WatchlistContext,
+  actor: WatchlistActor,
+  watchlistId: string,
+  entryId: string,
+  notes: string | null,
+): Promise<EntryRow> {
   if (!isUuid(entryId)) throw new HubError('not_found', 'no such entry');
   return ctx.db.transaction(async (tx) => {
     await findWatchlist(tx, watchlistId, true);
@@ -66,7 +84,11 @@ export const DEFAULT_ENTRY_PAGE = 100;
 export const MAX_ENTRY_PAGE = 1000;
 
 /** Ordered by plate; `after` is the last plate of the previous page (keyset, stable under inserts). */
-export async function listEntries(ctx: WatchlistContext, watchlistId: string, page: { after?: string | undefined; limit: number }): Promise<{ entries: EntryRow[]; next: string | null }> {
+export async function listEntries(
+  ctx: WatchlistContext,
+  watchlistId: string,
+  page: { after?: string | undefined; limit: number },
+): Promise<{ entries: EntryRow[]; next: string | null }> {
   await findWatchlist(ctx.db, watchlistId);
   const rows = await ctx.db.db
     .select()
@@ -81,7 +103,11 @@ export async function listEntries(ctx: WatchlistContext, watchlistId: string, pa
 
 export async function exportEntries(ctx: WatchlistContext, watchlistId: string): Promise<{ name: string; entries: EntryRow[] }> {
   const list = await findWatchlist(ctx.db, watchlistId);
-  const entries = await ctx.db.db.select().from(watchlistEntries).where(eq(watchlistEntries.watchlistId, watchlistId)).orderBy(asc(watchlistEntries.plateNormalized));
+  const entries = await ctx.db.db
+    .select()
+    .from(watchlistEntries)
+    .where(eq(watchlistEntries.watchlistId, watchlistId))
+    .orderBy(asc(watchlistEntries.plateNormalized));
   return { name: list.name, entries };
 }
 
@@ -121,7 +147,11 @@ export async function importEntries(ctx: WatchlistContext, actor: WatchlistActor
       errors: parsed.errors,
     };
     await tx.db.update(watchlists).set({ updatedAt: now }).where(eq(watchlists.id, watchlistId));
-    await audit(tx, ctx, actor, 'watchlist.import', 'watchlist', watchlistId, { added: report.added, already_listed: report.already_listed.length, errors: report.errors.length });
+    await audit(tx, ctx, actor, 'watchlist.import', 'watchlist', watchlistId, {
+      added: report.added,
+      already_listed: report.already_listed.length,
+      errors: report.errors.length,
+    });
     await notifyWatchlistChanged(tx, watchlistId);
     return report;
   });

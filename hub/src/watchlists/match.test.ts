@@ -6,8 +6,16 @@ let n = 0;
 function entry(watchlistId: string, plate: string, ocrTolerant = false, addedAt = new Date('2026-01-01T00:00:00Z')): IndexedEntry {
   n += 1;
   return {
-    entryId: `e${n}`, watchlistId, watchlistName: watchlistId, priority: 'high', ocrTolerant,
-    plateNumber: plate, plateNormalized: ocrNormalize(plate), notes: null, addedBy: null, addedAt,
+    entryId: `e${n}`,
+    watchlistId,
+    watchlistName: watchlistId,
+    priority: 'high',
+    ocrTolerant,
+    plateNumber: plate,
+    plateNormalized: ocrNormalize(plate),
+    notes: null,
+    addedBy: null,
+    addedAt,
   };
 }
 
@@ -32,7 +40,10 @@ t.test('matchPlate: exact everywhere, tolerant only where switched on, one match
     entry('w-other', 'XY99ZZZ'),
   ]);
   const kinds = (plate: string) => matchPlate(index, ocrNormalize(plate)).map((m) => [m.entry.watchlistId, m.kind, m.entry.plateNumber]);
-  t.same(kinds('AB12CDE'), [['w-strict', 'exact', 'AB12CDE'], ['w-tolerant', 'exact', 'AB12CDE']]);
+  t.same(kinds('AB12CDE'), [
+    ['w-strict', 'exact', 'AB12CDE'],
+    ['w-tolerant', 'exact', 'AB12CDE'],
+  ]);
   t.same(kinds('ab-12 cde'), kinds('AB12CDE'), 'separators and case do not matter');
   t.same(kinds('AB12COE'), kinds('AB12CDE'), 'D/O/0 are one character after normalization: an exact hit');
   t.same(kinds('A812CDE'), [['w-tolerant', 'ocr', 'AB12CDE']], 'one 8-for-B misread: only the tolerant watchlist');
@@ -44,7 +55,10 @@ t.test('matchPlate: exact everywhere, tolerant only where switched on, one match
 });
 
 t.test('between two tolerant entries of one watchlist the earliest added wins', async (t) => {
-  const index = buildWatchlistIndex([entry('w', 'AB12CD8', true, new Date('2026-03-01T00:00:00Z')), entry('w', 'AB12CDB', true, new Date('2026-01-01T00:00:00Z'))]);
+  const index = buildWatchlistIndex([
+    entry('w', 'AB12CD8', true, new Date('2026-03-01T00:00:00Z')),
+    entry('w', 'AB12CDB', true, new Date('2026-01-01T00:00:00Z')),
+  ]);
   t.same(matchPlate(index, ocrNormalize('AB12CD3')), [], 'no confusion group holds 3 and 8');
   const [only] = matchPlate(index, ocrNormalize('AB12C08'));
   t.equal(only?.kind, 'exact', 'AB12C08 is AB12CD8 exactly (D->0)');

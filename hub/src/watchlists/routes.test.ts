@@ -20,11 +20,15 @@ async function create(s: Session, body: Record<string, unknown>): Promise<string
 /** A CSV upload as the dashboard sends it: text/csv with the double-submit CSRF token. */
 function upload(s: Session, id: string, csv: string, headers: Record<string, string> = {}) {
   const token = 'csv-csrf-token-0123456789abcdefghijklmnopqrst';
-  return ctx.app.request(`${B}/${id}/import`, {
-    method: 'POST',
-    headers: { cookie: `${s.client.jar.header()}; csrf_token=${token}`, 'x-csrf-token': token, 'content-type': 'text/csv', ...headers },
-    body: csv,
-  }, { incoming: { socket: { remoteAddress: ADMIN_IP } } });
+  return ctx.app.request(
+    `${B}/${id}/import`,
+    {
+      method: 'POST',
+      headers: { cookie: `${s.client.jar.header()}; csrf_token=${token}`, 'x-csrf-token': token, 'content-type': 'text/csv', ...headers },
+      body: csv,
+    },
+    { incoming: { socket: { remoteAddress: ADMIN_IP } } },
+  );
 }
 
 t.test('create, read, update, list: operators write, viewers read, every change audited', async (t) => {
@@ -72,9 +76,17 @@ t.test('entries: normalized on the way in, one per plate as OCR reads it, paged,
   t.equal((await send(ctx, viewer, 'POST', `${B}/${id}/entries`, { plate: 'XY1' })).status, 403);
   for (const plate of ['ZZ1', 'YY2', 'XX3']) await send(ctx, operator, 'POST', `${B}/${id}/entries`, { plate });
   const first = await json<{ data: { plate_number: string }[]; next_after: string | null }>(await send(ctx, viewer, 'GET', `${B}/${id}/entries?limit=2`));
-  t.same(first.data.map((e) => e.plate_number), ['AB12CDE', 'XX3']);
-  const second = await json<{ data: { plate_number: string }[]; next_after: string | null }>(await send(ctx, viewer, 'GET', `${B}/${id}/entries?limit=2&after=${first.next_after}`));
-  t.same(second.data.map((e) => e.plate_number), ['YY2', 'ZZ1']);
+  t.same(
+    first.data.map((e) => e.plate_number),
+    ['AB12CDE', 'XX3'],
+  );
+  const second = await json<{ data: { plate_number: string }[]; next_after: string | null }>(
+    await send(ctx, viewer, 'GET', `${B}/${id}/entries?limit=2&after=${first.next_after}`),
+  );
+  t.same(
+    second.data.map((e) => e.plate_number),
+    ['YY2', 'ZZ1'],
+  );
   t.equal(second.next_after, null);
   t.equal((await send(ctx, viewer, 'GET', `${B}/${id}/entries?limit=5000`)).status, 400, 'page size capped');
 
@@ -88,14 +100,26 @@ t.test('entries: normalized on the way in, one per plate as OCR reads it, paged,
 t.test('CSV import: 10,000 rows in one request, per-line errors, plates already listed reported; export round-trips', async (t) => {
   const id = await create(admin, { name: 'Bulk' });
   await send(ctx, admin, 'POST', `${B}/${id}/entries`, { plate: 'KEEP1', notes: 'already here' });
-  const rows = ['Plate,Notes', 'keep1,would overwrite', '"AB 12,CD",quoted comma', 'bad\u0000plate,x', '   ,empty', 'AB12CD,duplicate of line 3', '"=HYPERLINK(""x"")",formula', 'only-one-field'];
+  const rows = [
+    'Plate,Notes',
+    'keep1,would overwrite',
+    '"AB 12,CD",quoted comma',
+    'bad\u0000plate,x',
+    '   ,empty',
+    'AB12CD,duplicate of line 3',
+    '"=HYPERLINK(""x"")",formula',
+    'only-one-field',
+  ];
   for (let i = 0; i < 9_990; i++) rows.push(`P${String(i).padStart(6, '0')},row ${i}`);
   const res = await upload(admin, id, rows.join('\r\n') + '\r\n');
   t.equal(res.status, 200);
   const report = await json<{ added: number; already_listed: number[]; errors: { line: number; error: string }[] }>(res);
   t.equal(report.added, 9_992, '9,990 generated rows, AB12CD and HYPERLINKX');
   t.same(report.already_listed, [2], 'KEEP1 was there: left alone');
-  t.same(report.errors.map((e) => e.line), [4, 5, 6, 8]);
+  t.same(
+    report.errors.map((e) => e.line),
+    [4, 5, 6, 8],
+  );
   t.match(report.errors, [{ error: /NUL/ }, { error: /no letters or digits/ }, { error: /same plate as line 3/ }, { error: /expected 2 fields/ }]);
   const exported = await send(ctx, viewer, 'GET', `${B}/${id}/export`);
   t.equal(exported.status, 200);
@@ -126,7 +150,11 @@ t.test('CSV import: 10,000 rows in one request, per-line errors, plates already 
   t.equal((await upload(admin, id, 'plate\n' + 'A'.repeat(3 * 1024 * 1024))).status, 413);
   t.equal((await upload(admin, id, Buffer.from([0x70, 0x6c, 0x61, 0x74, 0x65, 0x0a, 0xff, 0xfe]) as unknown as string)).status, 400, 'not UTF-8');
   t.equal((await upload(viewer, id, 'plate\nAB1\n')).status, 403, 'viewers cannot import');
-  const noToken = await ctx.app.request(`${B}/${id}/import`, { method: 'POST', headers: { cookie: admin.client.jar.header(), 'content-type': 'text/csv' }, body: 'plate\nCSRF1\n' });
+  const noToken = await ctx.app.request(`${B}/${id}/import`, {
+    method: 'POST',
+    headers: { cookie: admin.client.jar.header(), 'content-type': 'text/csv' },
+    body: 'plate\nCSRF1\n',
+  });
   t.equal(noToken.status, 403, 'a CSV post without the CSRF token is refused');
   const after = (await (await send(ctx, viewer, 'GET', `${B}/${id}/export`)).text()).trimEnd().split('\r\n');
   t.equal(after.length, before, 'no refused import added anything');
@@ -148,7 +176,10 @@ t.test('subscriptions: any role, idempotent, listed as mine; delete is soft and 
   t.equal((await send(ctx, operator, 'DELETE', `${B}/${id}`)).status, 204);
   t.equal((await send(ctx, viewer, 'GET', `${B}/${id}`)).status, 404, 'gone for readers');
   const after = await json<{ data: { watchlist_id: string }[] }>(await send(ctx, viewer, 'GET', '/api/v1/subscriptions'));
-  t.notOk(after.data.some((s) => s.watchlist_id === id), 'the subscription ended');
+  t.notOk(
+    after.data.some((s) => s.watchlist_id === id),
+    'the subscription ended',
+  );
   const [row] = await ctx.database.sql<{ deleted_at: Date | null }>('SELECT deleted_at FROM watchlists WHERE id = $1', [id]);
   t.ok(row?.deleted_at, 'the row stays (alerts keep their watchlist)');
   t.match(await auditRows(ctx, 'watchlist.delete', id), [{ detail: { name: 'Subscribed' } }]);

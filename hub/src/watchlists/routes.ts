@@ -119,7 +119,9 @@ export function watchlistRoutes(deps: AuthContext): Hono<AuthEnv> {
   });
   app.get('/api/v1/subscriptions', anyUser, async (c) => {
     const rows = await mySubscriptions(deps, c.get('user').id);
-    return c.json({ data: rows.map((r) => ({ watchlist_id: r.watchlistId, name: r.name, priority: r.priority, is_active: r.isActive, since: r.since.toISOString() })) });
+    return c.json({
+      data: rows.map((r) => ({ watchlist_id: r.watchlistId, name: r.name, priority: r.priority, is_active: r.isActive, since: r.since.toISOString() })),
+    });
   });
   return app;
 }

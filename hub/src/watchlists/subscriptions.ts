@@ -19,7 +19,10 @@ export async function subscribe(ctx: WatchlistContext, actor: WatchlistActor, wa
 export async function unsubscribe(ctx: WatchlistContext, actor: WatchlistActor, watchlistId: string): Promise<boolean> {
   return ctx.db.transaction(async (tx) => {
     await findWatchlist(tx, watchlistId);
-    const rows = await tx.db.delete(subscriptions).where(and(eq(subscriptions.userId, actor.userId), eq(subscriptions.watchlistId, watchlistId))).returning();
+    const rows = await tx.db
+      .delete(subscriptions)
+      .where(and(eq(subscriptions.userId, actor.userId), eq(subscriptions.watchlistId, watchlistId)))
+      .returning();
     if (rows.length > 0) await audit(tx, ctx, actor, 'watchlist.unsubscribe', 'watchlist', watchlistId);
     return rows.length > 0;
   });

@@ -20,14 +20,34 @@ export interface WatchlistSummary extends WatchlistRow {
   subscribed: boolean;
 }
 
-export async function audit(tx: DbSession, ctx: WatchlistContext, actor: WatchlistActor, action: string, targetType: string, targetId: string, detail: Record<string, unknown> = {}): Promise<void> {
-  await writeAudit(tx, { at: ctx.clock.now(), action, actor: { userId: actor.userId }, targetType, targetId, ip: actor.ip, userAgent: actor.userAgent, detail });
+export async function audit(
+  tx: DbSession,
+  ctx: WatchlistContext,
+  actor: WatchlistActor,
+  action: string,
+  targetType: string,
+  targetId: string,
+  detail: Record<string, unknown> = {},
+): Promise<void> {
+  await writeAudit(tx, {
+    at: ctx.clock.now(),
+    action,
+    actor: { userId: actor.userId },
+    targetType,
+    targetId,
+    ip: actor.ip,
+    userAgent: actor.userAgent,
+    detail,
+  });
 }
 
 /** A live (not deleted) watchlist, locked for the rest of the transaction when `lock`. */
 export async function findWatchlist(db: DbSession, id: string, lock = false): Promise<WatchlistRow> {
   if (!isUuid(id)) throw new HubError('not_found', 'no such watchlist');
-  const query = db.db.select().from(watchlists).where(and(eq(watchlists.id, id), isNull(watchlists.deletedAt)));
+  const query = db.db
+    .select()
+    .from(watchlists)
+    .where(and(eq(watchlists.id, id), isNull(watchlists.deletedAt)));
   const [row] = lock ? await query.for('update') : await query;
   if (!row) throw new HubError('not_found', 'no such watchlist');
   return row;

@@ -29,7 +29,11 @@ t.test('a wake-up ends the sleep at once when no minimum interval is set', async
 t.test('wake-ups sooner than the minimum interval are gathered into one pass', async (t) => {
   let passes = 0;
   const loop = createWakeableLoop({
-    channel: 'c', name: 'test', log, errorWaitMs: 60_000, minIntervalMs: 60_000,
+    channel: 'c',
+    name: 'test',
+    log,
+    errorWaitMs: 60_000,
+    minIntervalMs: 60_000,
     pass: async () => (passes++, 60_000),
   });
   await loop.start();
@@ -43,10 +47,7 @@ t.test('wake-ups sooner than the minimum interval are gathered into one pass', a
   t.equal(passes, 1, 'twenty wake-ups inside the interval: no second pass yet');
 
   // stop() must not wait out the interval: it would hang for a minute.
-  const stopped = await Promise.race([
-    loop.stop().then(() => 'stopped'),
-    new Promise((resolve) => setTimeout(() => resolve('still holding'), 10_000)),
-  ]);
+  const stopped = await Promise.race([loop.stop().then(() => 'stopped'), new Promise((resolve) => setTimeout(() => resolve('still holding'), 10_000))]);
   t.equal(stopped, 'stopped', 'stop() ends the hold');
   t.equal(loop.running, false);
 });
@@ -54,7 +55,11 @@ t.test('wake-ups sooner than the minimum interval are gathered into one pass', a
 t.test('after the interval, a wake-up that came during it runs the next pass', async (t) => {
   let passes = 0;
   const loop = createWakeableLoop({
-    channel: 'c', name: 'test', log, errorWaitMs: 60_000, minIntervalMs: 300,
+    channel: 'c',
+    name: 'test',
+    log,
+    errorWaitMs: 60_000,
+    minIntervalMs: 300,
     pass: async () => (passes++, 60_000),
   });
   await loop.start();
@@ -73,7 +78,11 @@ t.test('after the interval, a wake-up that came during it runs the next pass', a
 t.test('a pass that asks to go again at once is not held back by the interval', async (t) => {
   let passes = 0;
   const loop = createWakeableLoop({
-    channel: 'c', name: 'test', log, errorWaitMs: 60_000, minIntervalMs: 60_000,
+    channel: 'c',
+    name: 'test',
+    log,
+    errorWaitMs: 60_000,
+    minIntervalMs: 60_000,
     // A full claim: more is waiting (the first three passes), then the queue is empty.
     pass: async () => (++passes <= 3 ? 0 : 60_000),
   });

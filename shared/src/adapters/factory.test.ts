@@ -18,7 +18,11 @@ t.test('auto: XML is vendor_a only with an EventNotificationAlert root', async (
     ['an HTML page', enc('<html><body>AB123</body></html>')],
   ] as const) {
     t.equal(detectAdapter({ body, contentType: 'application/xml' }), undefined, `${what}: no adapter`);
-    t.match(parseWith('auto', { body, contentType: 'application/xml' }, {}), { failure: 'payload matches no known camera vendor', detections: [] }, `${what}: one clear reason`);
+    t.match(
+      parseWith('auto', { body, contentType: 'application/xml' }, {}),
+      { failure: 'payload matches no known camera vendor', detections: [] },
+      `${what}: one clear reason`,
+    );
   }
   // The same pull list named explicitly still parses: only the auto route is strict.
   t.equal(parseWith('vendor_a', { body: fixture('plates-one.xml'), contentType: 'application/xml' }, { camera: { mac: '001122334455' } }).failure, undefined);

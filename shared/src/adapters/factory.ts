@@ -12,8 +12,7 @@ const registry: ReadonlyMap<AdapterType, Adapter> = new Map<AdapterType, Adapter
   ['vendor_b', vendorB],
 ]);
 
-export const isAdapterType = (value: string): value is AdapterType =>
-  (ADAPTER_TYPES as readonly string[]).includes(value);
+export const isAdapterType = (value: string): value is AdapterType => (ADAPTER_TYPES as readonly string[]).includes(value);
 
 export function getAdapter(type: AdapterType): Adapter;
 export function getAdapter(type: string): Adapter | undefined;

@@ -32,9 +32,7 @@ export interface XmlParseOptions {
   arrayTags?: readonly string[];
 }
 
-export type XmlParseResult =
-  | { ok: true; doc: XmlElement; rootName: string; root: XmlValue }
-  | { ok: false; reason: string };
+export type XmlParseResult = { ok: true; doc: XmlElement; rootName: string; root: XmlValue } | { ok: false; reason: string };
 
 export const DEFAULT_XML_MAX_BYTES = 1024 * 1024;
 const DEFAULT_MAX_NUMERIC_REFS = 1000;

@@ -2,14 +2,7 @@ export { cryptoRandom, randomSymbols } from './random.ts';
 export type { RandomSource } from './random.ts';
 export { constantTimeEqual, hashSecret } from './secret.ts';
 export { HUMAN_CODE_ALPHABET } from './alphabet.ts';
-export {
-  API_KEY_DISPLAY_PREFIX_LENGTH,
-  API_KEY_LENGTH,
-  API_KEY_PREFIX,
-  apiKeyPrefix,
-  generateApiKey,
-  isWellFormedApiKey,
-} from './api-key.ts';
+export { API_KEY_DISPLAY_PREFIX_LENGTH, API_KEY_LENGTH, API_KEY_PREFIX, apiKeyPrefix, generateApiKey, isWellFormedApiKey } from './api-key.ts';
 export {
   PROVISIONING_TOKEN_LENGTH,
   PROVISIONING_TOKEN_PREFIX,

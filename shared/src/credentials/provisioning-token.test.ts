@@ -1,10 +1,5 @@
 import t from 'tap';
-import {
-  PROVISIONING_TOKEN_LENGTH,
-  generateProvisioningToken,
-  isWellFormedProvisioningToken,
-  parseProvisioningToken,
-} from './provisioning-token.ts';
+import { PROVISIONING_TOKEN_LENGTH, generateProvisioningToken, isWellFormedProvisioningToken, parseProvisioningToken } from './provisioning-token.ts';
 import { generateApiKey } from './api-key.ts';
 import { scriptedRandom } from './scripted.test-helper.ts';
 

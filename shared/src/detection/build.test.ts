@@ -61,8 +61,12 @@ t.test('invalid drafts say why', async (t) => {
 
 t.test('defaults: camera id from MAC, confidence 0, direction unknown', async (t) => {
   const result = buildDetection({
-    vendor: 'vendor_a', timestamp: new Date('2023-08-11T12:49:00Z'), cameraId: '  ',
-    cameraMac: '7CD8B328641B', plateText: 'XY12ABC', confidence: undefined,
+    vendor: 'vendor_a',
+    timestamp: new Date('2023-08-11T12:49:00Z'),
+    cameraId: '  ',
+    cameraMac: '7CD8B328641B',
+    plateText: 'XY12ABC',
+    confidence: undefined,
   });
   if (result.kind !== 'detection') throw new Error(JSON.stringify(result));
   t.equal(result.detection.camera.id, '7cd8b328641b', 'blank camera id falls back to the MAC');

@@ -23,10 +23,7 @@ export interface DetectionDraft {
   model?: unknown;
 }
 
-export type BuildResult =
-  | { kind: 'detection'; detection: Detection }
-  | { kind: 'no_plate' }
-  | { kind: 'invalid'; reason: string };
+export type BuildResult = { kind: 'detection'; detection: Detection } | { kind: 'no_plate' } | { kind: 'invalid'; reason: string };
 
 /**
  * Apply the common normalization rules and validate against the wire schema. `no_plate`

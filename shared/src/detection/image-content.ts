@@ -14,8 +14,7 @@ export const MAX_IMAGE_BYTES = 4 * 1024 * 1024;
 const JPEG_SOI = [0xff, 0xd8, 0xff] as const;
 const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a] as const;
 
-const startsWith = (bytes: Uint8Array, signature: readonly number[]): boolean =>
-  bytes.length >= signature.length && signature.every((b, i) => bytes[i] === b);
+const startsWith = (bytes: Uint8Array, signature: readonly number[]): boolean => bytes.length >= signature.length && signature.every((b, i) => bytes[i] === b);
 
 export type ImageVerdict = { ok: true; format: 'jpeg' | 'png' } | { ok: false; reason: string };
 

@@ -1,10 +1,5 @@
 import t from 'tap';
-import {
-  DEFAULT_DIRECTION_MAPPING,
-  normalizeDirection,
-  normalizeMac,
-  normalizePlateText,
-} from './normalize.ts';
+import { DEFAULT_DIRECTION_MAPPING, normalizeDirection, normalizeMac, normalizePlateText } from './normalize.ts';
 import { PLATE_TEXT_PATTERN } from './schema.ts';
 
 t.test('plate text: spec rule 1 plus the Unicode decisions in docs/normalization.md', async (t) => {
@@ -94,12 +89,27 @@ t.test('MAC: spec rule 2', async (t) => {
 
 t.test('direction: spec rule 4 synonyms', async (t) => {
   const table: Array<[string | undefined | null, string]> = [
-    ['in', 'entering'], ['entry', 'entering'], ['entering', 'entering'], ['approach', 'entering'],
-    ['out', 'exiting'], ['exit', 'exiting'], ['exiting', 'exiting'], ['leaving', 'exiting'],
-    ['unknown', 'unknown'], ['', 'unknown'], [undefined, 'unknown'], [null, 'unknown'],
-    ['IN', 'entering'], [' Exit ', 'exiting'], ['Leaving', 'exiting'],
-    ['sideways', 'unknown'], ['north', 'unknown'],
-    ['constructor', 'unknown'], ['__proto__', 'unknown'], ['toString', 'unknown'], ['hasOwnProperty', 'unknown'],
+    ['in', 'entering'],
+    ['entry', 'entering'],
+    ['entering', 'entering'],
+    ['approach', 'entering'],
+    ['out', 'exiting'],
+    ['exit', 'exiting'],
+    ['exiting', 'exiting'],
+    ['leaving', 'exiting'],
+    ['unknown', 'unknown'],
+    ['', 'unknown'],
+    [undefined, 'unknown'],
+    [null, 'unknown'],
+    ['IN', 'entering'],
+    [' Exit ', 'exiting'],
+    ['Leaving', 'exiting'],
+    ['sideways', 'unknown'],
+    ['north', 'unknown'],
+    ['constructor', 'unknown'],
+    ['__proto__', 'unknown'],
+    ['toString', 'unknown'],
+    ['hasOwnProperty', 'unknown'],
   ];
   for (const [raw, expected] of table) t.equal(normalizeDirection(raw), expected, String(raw));
 });

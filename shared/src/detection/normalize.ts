@@ -49,10 +49,7 @@ const DIRECTION_SYNONYMS: Readonly<Record<string, Direction>> = {
  * relative to the camera, not to the site, so they map through a per-camera setting; the default
  * follows ExNVR (forward = approaching = entering). Anything unrecognised is `unknown`.
  */
-export function normalizeDirection(
-  raw: string | undefined | null,
-  mapping: { forward: Direction; reverse: Direction } = DEFAULT_DIRECTION_MAPPING,
-): Direction {
+export function normalizeDirection(raw: string | undefined | null, mapping: { forward: Direction; reverse: Direction } = DEFAULT_DIRECTION_MAPPING): Direction {
   if (typeof raw !== 'string') return 'unknown';
   const key = raw.trim().toLowerCase();
   if (key === 'forward') return mapping.forward;
@@ -90,7 +87,10 @@ const VEHICLE_TYPE_SYNONYMS: Readonly<Record<string, VehicleType>> = {
 /** Vehicle type (normalization rule 5 in docs/normalization.md, plus the vendor_a classes in docs/normalization.md). */
 export function normalizeVehicleType(raw: string | undefined | null): VehicleType | undefined {
   if (typeof raw !== 'string') return undefined;
-  const key = raw.trim().toLowerCase().replace(/[\s_\-]/g, '');
+  const key = raw
+    .trim()
+    .toLowerCase()
+    .replace(/[\s_\-]/g, '');
   return Object.hasOwn(VEHICLE_TYPE_SYNONYMS, key) ? VEHICLE_TYPE_SYNONYMS[key] : undefined;
 }
 

@@ -1,13 +1,5 @@
 import t from 'tap';
-import {
-  CONFUSION_GROUPS,
-  OCR_NORMALIZED_MAX_LENGTH,
-  areConfusable,
-  confusionKey,
-  ocrNormalize,
-  trigramSimilarity,
-  trigrams,
-} from './ocr.ts';
+import { CONFUSION_GROUPS, OCR_NORMALIZED_MAX_LENGTH, areConfusable, confusionKey, ocrNormalize, trigramSimilarity, trigrams } from './ocr.ts';
 
 t.test('ocrNormalize is the spec plate_normalized', async (t) => {
   const table: Array<[string, string, string]> = [
@@ -34,7 +26,14 @@ t.test('ocrNormalize is idempotent', async (t) => {
 });
 
 t.test('confusion groups as in spec Search semantics 3', async (t) => {
-  t.same(CONFUSION_GROUPS, [['0', 'O', 'Q', 'D'], ['1', 'I', 'L', '7'], ['5', 'S'], ['8', 'B'], ['2', 'Z'], ['6', 'G']]);
+  t.same(CONFUSION_GROUPS, [
+    ['0', 'O', 'Q', 'D'],
+    ['1', 'I', 'L', '7'],
+    ['5', 'S'],
+    ['8', 'B'],
+    ['2', 'Z'],
+    ['6', 'G'],
+  ]);
   for (const group of CONFUSION_GROUPS) {
     for (const member of group) t.equal(confusionKey(member), group[0], `${member} -> ${group[0]}`);
   }

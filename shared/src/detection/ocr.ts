@@ -22,9 +22,7 @@ export const CONFUSION_GROUPS = [
   ['6', 'G'],
 ] as const;
 
-const REPRESENTATIVE: ReadonlyMap<string, string> = new Map(
-  CONFUSION_GROUPS.flatMap((group) => group.map((member): [string, string] => [member, group[0]])),
-);
+const REPRESENTATIVE: ReadonlyMap<string, string> = new Map(CONFUSION_GROUPS.flatMap((group) => group.map((member): [string, string] => [member, group[0]])));
 
 /** Uppercase letters and digits only (the same classes as normalized plate text). */
 function cleanPlate(plate: string): string[] {

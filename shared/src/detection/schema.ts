@@ -46,7 +46,13 @@ export const vehicleSchema = z.object({
  * hub's hash chain (docs/protocol.md "attributes").
  */
 export const attributesSchema = z
-  .record(z.string().regex(/^[a-z][a-z0-9_]{0,39}$/, 'attribute names are lowercase words'), z.string().max(200).refine((v) => textProblem(v) === undefined, 'attribute values must not hold NUL or lone surrogates'))
+  .record(
+    z.string().regex(/^[a-z][a-z0-9_]{0,39}$/, 'attribute names are lowercase words'),
+    z
+      .string()
+      .max(200)
+      .refine((v) => textProblem(v) === undefined, 'attribute values must not hold NUL or lone surrogates'),
+  )
   .refine((o) => Object.keys(o).length <= 16, 'at most 16 attributes');
 
 /**

@@ -75,17 +75,13 @@ export function wallClockToEpoch(wall: WallClock, timeZone: string): number {
   return naive - before;
 }
 
-const ISO_LIKE =
-  /^(\d{4})-?(\d{2})-?(\d{2})[T ](\d{2}):?(\d{2}):?(\d{2})(?:[.,](\d{1,9}))?(.*)$/;
+const ISO_LIKE = /^(\d{4})-?(\d{2})-?(\d{2})[T ](\d{2}):?(\d{2}):?(\d{2})(?:[.,](\d{1,9}))?(.*)$/;
 const COMPACT_DIGITS = /^(\d{4})(\d{2})(\d{2})(\d{2})(\d{2})(\d{2})(\d{3})?$/;
 const OFFSET = /^(?:Z|([+-])(\d{2}):?(\d{2}))$/i;
 
 function validWall(w: WallClock): boolean {
   const d = new Date(Date.UTC(w.year, w.month - 1, w.day, w.hour, w.minute, w.second));
-  return (
-    w.month >= 1 && w.month <= 12 && w.hour <= 23 && w.minute <= 59 && w.second <= 59 &&
-    d.getUTCDate() === w.day && d.getUTCMonth() === w.month - 1
-  );
+  return w.month >= 1 && w.month <= 12 && w.hour <= 23 && w.minute <= 59 && w.second <= 59 && d.getUTCDate() === w.day && d.getUTCMonth() === w.month - 1;
 }
 
 /**
@@ -102,15 +98,23 @@ export function parseCameraTime(text: string, timeZone?: string): Date | undefin
   if (iso) {
     const fraction = (iso[7] ?? '0').padEnd(3, '0').slice(0, 3);
     wall = {
-      year: Number(iso[1]), month: Number(iso[2]), day: Number(iso[3]),
-      hour: Number(iso[4]), minute: Number(iso[5]), second: Number(iso[6]),
+      year: Number(iso[1]),
+      month: Number(iso[2]),
+      day: Number(iso[3]),
+      hour: Number(iso[4]),
+      minute: Number(iso[5]),
+      second: Number(iso[6]),
       millisecond: Number(fraction),
     };
     suffix = (iso[8] ?? '').trim();
   } else if (compact) {
     wall = {
-      year: Number(compact[1]), month: Number(compact[2]), day: Number(compact[3]),
-      hour: Number(compact[4]), minute: Number(compact[5]), second: Number(compact[6]),
+      year: Number(compact[1]),
+      month: Number(compact[2]),
+      day: Number(compact[3]),
+      hour: Number(compact[4]),
+      minute: Number(compact[5]),
+      second: Number(compact[6]),
       millisecond: Number(compact[7] ?? '0'),
     };
   } else {

@@ -3,22 +3,40 @@ import { normalizeAttribute, normalizeConfidence, normalizeVehicleType } from '.
 
 t.test('vehicle type: spec rule 5', async (t) => {
   const table: Array<[string, string]> = [
-    ['car', 'car'], ['sedan', 'car'], ['suv', 'car'], ['automobile', 'car'],
-    ['truck', 'truck'], ['lorry', 'truck'], ['pickup', 'truck'],
-    ['motorcycle', 'motorcycle'], ['motorbike', 'motorcycle'], ['bike', 'motorcycle'],
-    ['bus', 'bus'], ['coach', 'bus'],
-    ['van', 'van'], ['minivan', 'van'],
-    ['CAR', 'car'], [' Sedan ', 'car'], ['SUV', 'car'],
+    ['car', 'car'],
+    ['sedan', 'car'],
+    ['suv', 'car'],
+    ['automobile', 'car'],
+    ['truck', 'truck'],
+    ['lorry', 'truck'],
+    ['pickup', 'truck'],
+    ['motorcycle', 'motorcycle'],
+    ['motorbike', 'motorcycle'],
+    ['bike', 'motorcycle'],
+    ['bus', 'bus'],
+    ['coach', 'bus'],
+    ['van', 'van'],
+    ['minivan', 'van'],
+    ['CAR', 'car'],
+    [' Sedan ', 'car'],
+    ['SUV', 'car'],
   ];
   for (const [raw, expected] of table) t.equal(normalizeVehicleType(raw), expected, raw);
 });
 
 t.test('vehicle type: vendor_a classes (docs/normalization.md)', async (t) => {
   const table: Array<[string, string | undefined]> = [
-    ['vehicle', 'car'], ['SUVMPV', 'car'], ['largeBus', 'bus'], ['mediumBus', 'bus'],
-    ['pickupTruck', 'truck'], ['twoWheelVehicle', 'motorcycle'],
-    ['pickup_truck', 'truck'], ['two-wheel vehicle', 'motorcycle'],
-    ['buggy', undefined], ['threeWheelVehicle', undefined], ['unknown', undefined],
+    ['vehicle', 'car'],
+    ['SUVMPV', 'car'],
+    ['largeBus', 'bus'],
+    ['mediumBus', 'bus'],
+    ['pickupTruck', 'truck'],
+    ['twoWheelVehicle', 'motorcycle'],
+    ['pickup_truck', 'truck'],
+    ['two-wheel vehicle', 'motorcycle'],
+    ['buggy', undefined],
+    ['threeWheelVehicle', undefined],
+    ['unknown', undefined],
   ];
   for (const [raw, expected] of table) t.equal(normalizeVehicleType(raw), expected, raw);
 });

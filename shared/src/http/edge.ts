@@ -8,8 +8,7 @@ import type { JsonShapeLimits } from './json-shape.ts';
  * and message for the server's own error envelope.
  */
 export type EdgeOutcome =
-  | { ok: true; request: Request }
-  | { ok: false; status: 400 | 413; code: 'bad_request' | 'payload_too_large'; message: string; aborted?: true };
+  { ok: true; request: Request } | { ok: false; status: 400 | 413; code: 'bad_request' | 'payload_too_large'; message: string; aborted?: true };
 
 export interface EdgeOptions {
   /** Largest body any edge-checked route accepts; routes keep their own smaller caps. */

@@ -74,7 +74,11 @@ export async function inspectForm(bytes: Uint8Array<ArrayBuffer>, contentType: s
   return { ok: true };
 }
 
-export async function inspectBody(bytes: Uint8Array<ArrayBuffer>, contentType: string | undefined | null, limits: JsonShapeLimits = EDGE_JSON_LIMITS): Promise<BodyVerdict> {
+export async function inspectBody(
+  bytes: Uint8Array<ArrayBuffer>,
+  contentType: string | undefined | null,
+  limits: JsonShapeLimits = EDGE_JSON_LIMITS,
+): Promise<BodyVerdict> {
   const encoding = bodyEncoding(contentType);
   if (encoding === 'json') return inspectJson(bytes, limits);
   if ((encoding === 'urlencoded' || encoding === 'multipart') && contentType) return inspectForm(bytes, contentType, limits);

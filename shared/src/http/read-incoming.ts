@@ -16,7 +16,11 @@ import type { EdgeBody } from './read-body.ts';
  * out reused ones, hub/src/ingest/body-buffers.ts; undefined: a fresh one); every byte of it
  * is overwritten before the body is handed on.
  */
-export function readIncomingBody(incoming: IncomingMessage, maxBytes: number, allocate?: (size: number) => Uint8Array<ArrayBuffer> | undefined): Promise<EdgeBody> {
+export function readIncomingBody(
+  incoming: IncomingMessage,
+  maxBytes: number,
+  allocate?: (size: number) => Uint8Array<ArrayBuffer> | undefined,
+): Promise<EdgeBody> {
   const header = incoming.headers['content-length'];
   const declared = header !== undefined && /^\d+$/.test(header.trim()) ? Number(header) : undefined;
   if (declared !== undefined && declared > maxBytes) return Promise.resolve({ kind: 'too_large' });

@@ -17,7 +17,11 @@ export const IMAGE_PART_NAME = /^[A-Za-z0-9_.-]{1,64}$/;
 export const imageRefSchema = z.object({
   part: z.string().regex(IMAGE_PART_NAME),
   sha256: z.string().regex(/^[0-9a-f]{64}$/),
-  size: z.number().int().min(1).max(10 * 1024 * 1024),
+  size: z
+    .number()
+    .int()
+    .min(1)
+    .max(10 * 1024 * 1024),
 });
 export type ImageRef = z.infer<typeof imageRefSchema>;
 

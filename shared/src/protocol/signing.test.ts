@@ -19,8 +19,10 @@ t.test('canonical JSON sorts keys at every depth', async (t) => {
 t.test('a signed command verifies; any change or another key does not', async (t) => {
   const signed = signCommand(command, keys.secretKey);
   t.ok(verifyCommandSignature(signed, publicKey));
-  t.ok(verifyCommandSignature({ ...signed, payload: { config_version: 2, config: { cameras: [{ id: 'c1' }], heartbeat_interval_seconds: 30 } } }, publicKey),
-    'key order does not matter');
+  t.ok(
+    verifyCommandSignature({ ...signed, payload: { config_version: 2, config: { cameras: [{ id: 'c1' }], heartbeat_interval_seconds: 30 } } }, publicKey),
+    'key order does not matter',
+  );
   t.notOk(verifyCommandSignature({ ...signed, type: 'wipe' }, publicKey), 'type changed');
   t.notOk(verifyCommandSignature({ ...signed, collector_id: '00000000-0000-4000-8000-000000000000' }, publicKey), 'other collector');
   t.notOk(verifyCommandSignature({ ...signed, payload: { ...command.payload, config_version: 3 } }, publicKey), 'payload changed');

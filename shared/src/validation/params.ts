@@ -49,10 +49,13 @@ export function timeProblem(value: string): string | undefined {
 }
 
 /** An ISO 8601 time with an offset inside the calendar range, as a string. */
-export const isoTime = z.string().max(40).superRefine((value, ctx) => {
-  const problem = timeProblem(value);
-  if (problem) ctx.addIssue({ code: 'custom', message: problem });
-});
+export const isoTime = z
+  .string()
+  .max(40)
+  .superRefine((value, ctx) => {
+    const problem = timeProblem(value);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem });
+  });
 
 /** The same, turned into a Date. */
 export const isoTimeAsDate = isoTime.transform((value) => new Date(value));

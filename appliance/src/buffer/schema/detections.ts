@@ -29,10 +29,7 @@ export const detections = sqliteTable(
     attempts: integer('attempts').notNull().default(0),
     lastError: text('last_error'),
   },
-  (t) => [
-    index('detections_state_seq').on(t.uploadState, t.seq),
-    index('detections_received').on(t.receivedMs),
-  ],
+  (t) => [index('detections_state_seq').on(t.uploadState, t.seq), index('detections_received').on(t.receivedMs)],
 );
 
 export const DETECTIONS_DDL = `

@@ -22,10 +22,7 @@ export const recentReads = sqliteTable(
     outcome: text('outcome', { enum: READ_OUTCOMES }).notNull(),
     seenMs: integer('seen_ms').notNull(),
   },
-  (t) => [
-    index('recent_reads_plate').on(t.cameraMac, t.plateText, t.capturedMs),
-    index('recent_reads_seen').on(t.seenMs),
-  ],
+  (t) => [index('recent_reads_plate').on(t.cameraMac, t.plateText, t.capturedMs), index('recent_reads_seen').on(t.seenMs)],
 );
 
 export const RECENT_READS_DDL = `

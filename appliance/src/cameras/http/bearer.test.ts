@@ -14,7 +14,11 @@ t.test('Bearer and X-API-KEY against the vendor_b simulator', async (t) => {
     const res = await client.request({ url: `${nvr.url}${BOOTSTRAP}` });
     t.equal(res.status, 200, header);
     const body = JSON.parse(res.body.toString()) as { cameras: Array<{ mac: string }> };
-    t.same(body.cameras.map((c) => c.mac), nvr.cameras.map((c) => c.mac), `${header}: bootstrap cameras`);
+    t.same(
+      body.cameras.map((c) => c.mac),
+      nvr.cameras.map((c) => c.mac),
+      `${header}: bootstrap cameras`,
+    );
   }
   t.same(createBearerClient({ token: 'x', header: 'x-api-key' }).authHeaders(), { 'x-api-key': 'x' });
   t.same(createBearerClient({ token: 'x' }).authHeaders(), { authorization: 'Bearer x' });

@@ -122,9 +122,7 @@ t.test('challenge parsing', async (t) => {
 
 t.test('Authorization header carries every field the server needs', async (t) => {
   const challenge = pickDigestChallenge(
-    parseChallenges(
-      'Digest realm="http-auth@example.org", qop="auth", algorithm=MD5, nonce="7ypf/xlj9XXwfDPEoM4URrv/xwf94BcCAzFZH4GiTo0v", opaque="op"',
-    ),
+    parseChallenges('Digest realm="http-auth@example.org", qop="auth", algorithm=MD5, nonce="7ypf/xlj9XXwfDPEoM4URrv/xwf94BcCAzFZH4GiTo0v", opaque="op"'),
   );
   if (!challenge) throw new Error('challenge expected');
   const value = digestAuthorization({ challenge, ...rfc7616 });

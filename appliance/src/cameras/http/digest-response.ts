@@ -15,8 +15,7 @@ const HASH_OF: Record<DigestAlgorithm, string> = {
   'SHA-512-256-sess': 'sha512-256',
 };
 
-export const digestHash = (algorithm: DigestAlgorithm, data: string | Uint8Array): string =>
-  createHash(HASH_OF[algorithm]).update(data).digest('hex');
+export const digestHash = (algorithm: DigestAlgorithm, data: string | Uint8Array): string => createHash(HASH_OF[algorithm]).update(data).digest('hex');
 
 export interface DigestInput {
   algorithm: DigestAlgorithm;
@@ -45,10 +44,7 @@ export function computeDigestResponse(input: DigestInput): string {
   if (input.algorithm.endsWith('-sess')) {
     ha1 = h(`${ha1}:${input.nonce}:${input.cnonce ?? ''}`);
   }
-  const a2 =
-    input.qop === 'auth-int'
-      ? `${input.method}:${input.uri}:${h(input.entityBody ?? '')}`
-      : `${input.method}:${input.uri}`;
+  const a2 = input.qop === 'auth-int' ? `${input.method}:${input.uri}:${h(input.entityBody ?? '')}` : `${input.method}:${input.uri}`;
   const ha2 = h(a2);
   if (input.qop === undefined) return h(`${ha1}:${input.nonce}:${ha2}`); // RFC 2069 compatibility
   const nc = formatNonceCount(input.nc ?? 1);
@@ -85,9 +81,7 @@ export function digestAuthorization(input: AuthorizationInput): string {
     ...(input.entityBody !== undefined ? { entityBody: input.entityBody } : {}),
   });
   // RFC 7616 §3.4.4: with userhash the username field carries H(username ":" realm).
-  const username = challenge.userhash
-    ? digestHash(challenge.algorithm, `${input.username}:${challenge.realm}`)
-    : input.username;
+  const username = challenge.userhash ? digestHash(challenge.algorithm, `${input.username}:${challenge.realm}`) : input.username;
   const parts = [
     `username=${quote(username)}`,
     `realm=${quote(challenge.realm)}`,
@@ -107,5 +101,4 @@ export function digestAuthorization(input: AuthorizationInput): string {
 }
 
 /** `Authorization: Basic …` (RFC 7617), UTF-8 credentials. */
-export const basicAuthorization = (username: string, password: string): string =>
-  `Basic ${Buffer.from(`${username}:${password}`, 'utf8').toString('base64')}`;
+export const basicAuthorization = (username: string, password: string): string => `Basic ${Buffer.from(`${username}:${password}`, 'utf8').toString('base64')}`;

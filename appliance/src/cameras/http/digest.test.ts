@@ -85,7 +85,11 @@ t.test('Basic when the camera offers only Basic', async (t) => {
   t.teardown(() => client.close());
   t.equal((await client.request({ url })).body.toString(), 'ok');
   t.equal((await client.request({ url })).status, 200);
-  t.same(seen.map((h) => h?.split(' ')[0]), [undefined, 'Basic', 'Basic'], 'Basic is sent pre-emptively once known');
+  t.same(
+    seen.map((h) => h?.split(' ')[0]),
+    [undefined, 'Basic', 'Basic'],
+    'Basic is sent pre-emptively once known',
+  );
   const wrong = createDigestClient({ username: 'admin', password: 'nope' });
   t.teardown(() => wrong.close());
   t.equal((await wrong.request({ url })).status, 401);

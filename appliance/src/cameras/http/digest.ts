@@ -55,11 +55,7 @@ export function createDigestClient(options: DigestClientOptions): DigestClient {
   }
 
   const send = (req: CameraRequest, authorization: string | undefined): Promise<CameraResponse> =>
-    sendOnce(
-      agent,
-      { ...req, headers: { ...req.headers, ...(authorization !== undefined ? { authorization } : {}) } },
-      maxBody,
-    );
+    sendOnce(agent, { ...req, headers: { ...req.headers, ...(authorization !== undefined ? { authorization } : {}) } }, maxBody);
 
   /** The scheme a 401 asks for, or undefined when we cannot answer it. */
   function schemeFrom(res: CameraResponse): Scheme | undefined {
@@ -79,8 +75,7 @@ export function createDigestClient(options: DigestClientOptions): DigestClient {
       if (!next) return first;
       // A 401 to credentials answered for this very challenge means wrong credentials,
       // unless the camera flags the nonce as stale.
-      const sameNonce =
-        reused?.kind === 'digest' && next.kind === 'digest' && reused.challenge.nonce === next.challenge.nonce;
+      const sameNonce = reused?.kind === 'digest' && next.kind === 'digest' && reused.challenge.nonce === next.challenge.nonce;
       const wrongCredentials = (reused?.kind === 'basic' && next.kind === 'basic') || (sameNonce && !next.challenge.stale);
       if (wrongCredentials) {
         scheme = undefined;

@@ -24,7 +24,9 @@ export interface AlertEntrySnapshot {
 export const alerts = pgTable(
   'alerts',
   {
-    id: bigintString('id').primaryKey().default(sql`nextval('alerts_id_seq')`),
+    id: bigintString('id')
+      .primaryKey()
+      .default(sql`nextval('alerts_id_seq')`),
     detectionId: bigintString('detection_id')
       .notNull()
       .references(() => detectionKeys.detectionPk),
@@ -39,9 +41,5 @@ export const alerts = pgTable(
     handledBy: uuid('handled_by').references(() => users.id),
     handledAt: timestamptz('handled_at'),
   },
-  (t) => [
-    unique().on(t.detectionId, t.watchlistId),
-    index('alerts_created_idx').on(t.createdAt),
-    index('alerts_watchlist_id_idx').on(t.watchlistId, t.id),
-  ],
+  (t) => [unique().on(t.detectionId, t.watchlistId), index('alerts_created_idx').on(t.createdAt), index('alerts_watchlist_id_idx').on(t.watchlistId, t.id)],
 );

@@ -7,7 +7,9 @@ import { collectors } from './collectors.ts';
 export const apiKeys = pgTable(
   'api_keys',
   {
-    id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+    id: uuid('id')
+      .primaryKey()
+      .default(sql`gen_random_uuid()`),
     collectorId: uuid('collector_id')
       .notNull()
       .references(() => collectors.id),

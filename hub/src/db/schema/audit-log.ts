@@ -6,7 +6,9 @@ import { bigintString, timestamptz } from './columns.ts';
 export const auditLog = pgTable(
   'audit_log',
   {
-    id: bigintString('id').primaryKey().default(sql`nextval('audit_log_id_seq')`),
+    id: bigintString('id')
+      .primaryKey()
+      .default(sql`nextval('audit_log_id_seq')`),
     at: timestamptz('at').notNull().defaultNow(),
     actorUserId: uuid('actor_user_id'),
     actorCollectorId: uuid('actor_collector_id'),

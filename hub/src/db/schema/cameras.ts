@@ -13,7 +13,9 @@ export const cameraModeSchema = z.enum(cameraModes);
 export const cameras = pgTable(
   'cameras',
   {
-    id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+    id: uuid('id')
+      .primaryKey()
+      .default(sql`gen_random_uuid()`),
     collectorId: uuid('collector_id')
       .notNull()
       .references(() => collectors.id),

@@ -18,7 +18,9 @@ export const heartbeatSnapshotSchema = z.object({
 export type HeartbeatSnapshot = z.infer<typeof heartbeatSnapshotSchema>;
 
 export const collectors = pgTable('collectors', {
-  id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+  id: uuid('id')
+    .primaryKey()
+    .default(sql`gen_random_uuid()`),
   siteName: varchar('site_name', { length: 100 }).notNull(),
   siteAddress: varchar('site_address', { length: 255 }),
   /** numeric comes back as a string on both drivers: no float rounding of coordinates. */

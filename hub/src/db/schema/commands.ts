@@ -14,7 +14,9 @@ export const commandAckStatusSchema = z.enum(commandAckStatuses);
 export const commands = pgTable(
   'commands',
   {
-    id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+    id: uuid('id')
+      .primaryKey()
+      .default(sql`gen_random_uuid()`),
     collectorId: uuid('collector_id')
       .notNull()
       .references(() => collectors.id),

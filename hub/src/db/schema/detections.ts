@@ -1,19 +1,5 @@
 import { sql } from 'drizzle-orm';
-import {
-  char,
-  doublePrecision,
-  index,
-  integer,
-  jsonb,
-  numeric,
-  pgTable,
-  primaryKey,
-  text,
-  timestamp,
-  unique,
-  uuid,
-  varchar,
-} from 'drizzle-orm/pg-core';
+import { char, doublePrecision, index, integer, jsonb, numeric, pgTable, primaryKey, text, timestamp, unique, uuid, varchar } from 'drizzle-orm/pg-core';
 import { z } from 'zod';
 import { bigintString, timestamptz } from './columns.ts';
 import { collectors } from './collectors.ts';
@@ -32,7 +18,9 @@ export const vehicleTypeSchema = z.enum(vehicleTypes);
 export const detections = pgTable(
   'detections',
   {
-    id: bigintString('id').notNull().default(sql`nextval('detections_id_seq')`),
+    id: bigintString('id')
+      .notNull()
+      .default(sql`nextval('detections_id_seq')`),
     collectorId: uuid('collector_id')
       .notNull()
       .references(() => collectors.id),

@@ -7,7 +7,9 @@ import { bytea, timestamptz } from './columns.ts';
  * on rotation; a retired key still verifies what it signed.
  */
 export const hubKeys = pgTable('hub_keys', {
-  id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+  id: uuid('id')
+    .primaryKey()
+    .default(sql`gen_random_uuid()`),
   publicKey: bytea('public_key').notNull().unique(),
   secretKey: bytea('secret_key').notNull(),
   createdAt: timestamptz('created_at').notNull().defaultNow(),

@@ -5,7 +5,9 @@ import { collectors } from './collectors.ts';
 
 /** `prov_` tokens, stored as SHA-256 hex; single use, 1 hour. */
 export const provisioningTokens = pgTable('provisioning_tokens', {
-  id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+  id: uuid('id')
+    .primaryKey()
+    .default(sql`gen_random_uuid()`),
   collectorId: uuid('collector_id')
     .notNull()
     .references(() => collectors.id),

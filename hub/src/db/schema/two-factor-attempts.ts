@@ -10,7 +10,9 @@ export const twoFactorAttemptTypeSchema = z.enum(twoFactorAttemptTypes);
 export const twoFactorAttempts = pgTable(
   'two_factor_attempts',
   {
-    id: bigintString('id').primaryKey().default(sql`nextval('two_factor_attempts_id_seq')`),
+    id: bigintString('id')
+      .primaryKey()
+      .default(sql`nextval('two_factor_attempts_id_seq')`),
     userId: uuid('user_id').references(() => users.id, { onDelete: 'set null' }),
     attemptType: text('attempt_type', { enum: twoFactorAttemptTypes }).notNull(),
     success: boolean('success').notNull(),

@@ -9,7 +9,9 @@ export type UserRole = z.infer<typeof userRoleSchema>;
 
 /** Login is by email, unique case-insensitively (index on lower(email) in 0002). */
 export const users = pgTable('users', {
-  id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+  id: uuid('id')
+    .primaryKey()
+    .default(sql`gen_random_uuid()`),
   email: text('email').notNull(),
   passwordHash: text('password_hash').notNull(),
   role: text('role', { enum: userRoles }).notNull(),

@@ -7,7 +7,9 @@ import { watchlists } from './watchlists.ts';
 export const watchlistEntries = pgTable(
   'watchlist_entries',
   {
-    id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+    id: uuid('id')
+      .primaryKey()
+      .default(sql`gen_random_uuid()`),
     watchlistId: uuid('watchlist_id')
       .notNull()
       .references(() => watchlists.id, { onDelete: 'cascade' }),
@@ -18,8 +20,5 @@ export const watchlistEntries = pgTable(
     addedBy: uuid('added_by').references(() => users.id),
     addedAt: timestamptz('added_at').notNull().defaultNow(),
   },
-  (t) => [
-    unique().on(t.watchlistId, t.plateNormalized),
-    index('watchlist_entries_plate_idx').on(t.plateNormalized),
-  ],
+  (t) => [unique().on(t.watchlistId, t.plateNormalized), index('watchlist_entries_plate_idx').on(t.plateNormalized)],
 );

@@ -10,7 +10,9 @@ export const watchlistPrioritySchema = z.enum(watchlistPriorities);
 export type WatchlistPriority = z.infer<typeof watchlistPrioritySchema>;
 
 export const watchlists = pgTable('watchlists', {
-  id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+  id: uuid('id')
+    .primaryKey()
+    .default(sql`gen_random_uuid()`),
   createdBy: uuid('created_by')
     .notNull()
     .references(() => users.id),

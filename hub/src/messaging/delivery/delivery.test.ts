@@ -39,7 +39,10 @@ const cache = createWatchlistCache(ctx);
 const hooks = createAlertHooks();
 queueDeliveriesOnRaise(hooks, { cooldownMs: COOLDOWN });
 const alertWorker = createAlertWorker(ctx, cache, { hooks });
-const worker = createDeliveryWorker({ db, clock, log, api: botApi(sim.url, sim.token), image: (sha) => hub.deps.images.get(sha) }, { windowMs: WINDOW, publicUrl: PUBLIC, lockTimeoutMs: LOCK });
+const worker = createDeliveryWorker(
+  { db, clock, log, api: botApi(sim.url, sim.token), image: (sha) => hub.deps.images.get(sha) },
+  { windowMs: WINDOW, publicUrl: PUBLIC, lockTimeoutMs: LOCK },
+);
 
 // Users: linked and subscribed (1001), muted (1002), in quiet hours (1003), not linked,
 // linked but not subscribed (1005), and one who switched telegram off for the list (1006).
@@ -56,7 +59,12 @@ const zone = 'Pacific/Auckland';
 const local = new Intl.DateTimeFormat('en-GB', { timeZone: zone, hourCycle: 'h23', hour: '2-digit', minute: '2-digit' }).format(clock.now());
 const [hh, mm] = local.split(':').map(Number) as [number, number];
 const at = (h: number): string => `${String((h + 24) % 24).padStart(2, '0')}:${String(mm).padStart(2, '0')}`;
-await db.sql(`INSERT INTO notification_preferences (user_id, channel, quiet_hours_start, quiet_hours_end, timezone) VALUES ($1, 'telegram', $2, $3, $4)`, [users.quiet, at(hh - 1), at(hh + 1), zone]);
+await db.sql(`INSERT INTO notification_preferences (user_id, channel, quiet_hours_start, quiet_hours_end, timezone) VALUES ($1, 'telegram', $2, $3, $4)`, [
+  users.quiet,
+  at(hh - 1),
+  at(hh + 1),
+  zone,
+]);
 await db.sql(`INSERT INTO notification_preferences (user_id, watchlist_id, channel, enabled) VALUES ($1, $2, 'telegram', false)`, [users.off, list.id]);
 
 let plateNo = 0;
@@ -69,9 +77,15 @@ async function watched(count: number, options: { crop?: boolean; plate?: string 
     ...(options.crop === false ? {} : { plateCrop: jpegLike(2048 + i) }),
   }));
   const { body, contentType } = encodeBatch(entries);
-  const res = await fetch(`${hub.url}/api/v1/detections/batch`, { method: 'POST', headers: { 'x-api-key': hub.apiKey, 'content-type': contentType }, body: new Uint8Array(body) });
+  const res = await fetch(`${hub.url}/api/v1/detections/batch`, {
+    method: 'POST',
+    headers: { 'x-api-key': hub.apiKey, 'content-type': contentType },
+    body: new Uint8Array(body),
+  });
   if (res.status !== 201) throw new Error(`batch ${res.status}`);
-  while ((await alertWorker.runOnce()) > 0) { /* drain */ }
+  while ((await alertWorker.runOnce()) > 0) {
+    /* drain */
+  }
   return plates;
 }
 const sentTo = (chat: number) => sim.sent.filter((m) => m.chatId === chat);
@@ -100,7 +114,14 @@ t.test('one watched plate: one photo for the linked subscriber, nobody else; mut
   t.match(message?.text, /confidence 87%/);
   t.match(message?.text, new RegExp(`^${PUBLIC}/detections/\\d+$`, 'm'), 'a link to the detection');
   const rows = await queue();
-  t.same(rows.map((r) => [Number(r.chat_id), r.status, r.last_error]).sort(), [[1001, 'sent', null], [1002, 'suppressed', 'muted'], [1003, 'suppressed', 'quiet_hours']].sort());
+  t.same(
+    rows.map((r) => [Number(r.chat_id), r.status, r.last_error]).sort(),
+    [
+      [1001, 'sent', null],
+      [1002, 'suppressed', 'muted'],
+      [1003, 'suppressed', 'quiet_hours'],
+    ].sort(),
+  );
   const [link] = await db.sql<{ last_delivery_at: Date | null }>(`SELECT last_delivery_at FROM telegram_links WHERE chat_id = 1001`);
   t.ok(link?.last_delivery_at, 'the link records the delivery');
 });
@@ -174,7 +195,11 @@ t.test('a 429 pauses every chat for retry_after; nothing is lost and no attempt 
   t.equal(sentTo(1001).length, before.a + 1, 'after retry_after: chat 1001 got it');
   t.equal(sentTo(1002).length, before.b + 1, 'and chat 1002');
   const pending = await db.sql<{ attempts: number }>(`SELECT attempts FROM notification_queue WHERE status = 'sent' ORDER BY sent_at DESC LIMIT 2`);
-  t.same(pending.map((p) => Number(p.attempts)), [1, 1], 'the 429 cost no attempt');
+  t.same(
+    pending.map((p) => Number(p.attempts)),
+    [1, 1],
+    'the 429 cost no attempt',
+  );
 });
 
 t.test('a blocked bot deactivates the link; nothing more is queued for it', async (t) => {
@@ -187,18 +212,31 @@ t.test('a blocked bot deactivates the link; nothing more is queued for it', asyn
   t.same([item?.status, item?.last_error], ['failed', 'Bot API 403: Forbidden: bot was blocked by the user']);
   const count = (await queue()).length;
   await watched(1);
-  t.same((await queue()).slice(count).filter((r) => r.status !== 'suppressed').map((r) => Number(r.chat_id)), [1001], 'the next alert is queued to be sent to 1001 only');
+  t.same(
+    (await queue())
+      .slice(count)
+      .filter((r) => r.status !== 'suppressed')
+      .map((r) => Number(r.chat_id)),
+    [1001],
+    'the next alert is queued to be sent to 1001 only',
+  );
   await pass(WINDOW);
 });
 
 t.test('a platform that cannot be reached: retries after 1 s, 5 s, 30 s, then failed', async (t) => {
-  const dead = createDeliveryWorker({ db, clock, log, api: botApi('http://127.0.0.1:9', sim.token), image: async () => undefined }, { windowMs: WINDOW, publicUrl: PUBLIC, lockTimeoutMs: LOCK });
+  const dead = createDeliveryWorker(
+    { db, clock, log, api: botApi('http://127.0.0.1:9', sim.token), image: async () => undefined },
+    { windowMs: WINDOW, publicUrl: PUBLIC, lockTimeoutMs: LOCK },
+  );
   await watched(1, { crop: false });
   clock.advance(WINDOW);
   const last = async () => (await queue()).filter((r) => Number(r.chat_id) === 1001).slice(-1)[0];
   await dead.runOnce();
   t.match(await last(), { status: 'pending', attempts: 1 });
-  for (const [wait, attempts] of [[1000, 2], [5000, 3]] as const) {
+  for (const [wait, attempts] of [
+    [1000, 2],
+    [5000, 3],
+  ] as const) {
     clock.advance(wait - 1);
     await dead.runOnce();
     t.match(await last(), { attempts: attempts - 1 }, `not before ${wait} ms`);
@@ -229,6 +267,12 @@ t.test('a worker that died mid-send: prepared resends plainly, sending resends a
   t.equal(got.length, 1, 'both alerts in one message after the reaper');
   t.match(got[0]?.text, /2 alerts/);
   t.equal((got[0]?.text.match(/possibly a repeat/g) ?? []).length, 1, 'only the one that may have arrived says so');
-  const states = await db.sql<{ id: string; state: string }>(`SELECT id, state FROM telegram_messages WHERE id IN ($1::bigint, $2::bigint) ORDER BY id`, [prepared?.messageId, sending?.messageId]);
-  t.same(states.map((s) => s.state), ['failed', 'unknown']);
+  const states = await db.sql<{ id: string; state: string }>(`SELECT id, state FROM telegram_messages WHERE id IN ($1::bigint, $2::bigint) ORDER BY id`, [
+    prepared?.messageId,
+    sending?.messageId,
+  ]);
+  t.same(
+    states.map((s) => s.state),
+    ['failed', 'unknown'],
+  );
 });

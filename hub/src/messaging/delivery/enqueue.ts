@@ -23,15 +23,29 @@ type Row = {
   detection_id: string;
   muted_until: Date | null;
   watchlist_id: string;
-  w_enabled: boolean | null; w_start: string | null; w_end: string | null; w_zone: string | null;
-  d_enabled: boolean | null; d_start: string | null; d_end: string | null; d_zone: string | null;
+  w_enabled: boolean | null;
+  w_start: string | null;
+  w_end: string | null;
+  w_zone: string | null;
+  d_enabled: boolean | null;
+  d_start: string | null;
+  d_end: string | null;
+  d_zone: string | null;
 };
 
 /** The row's two preference columns as the rows effectivePreference reads (absent ones left out). */
 function preferenceRows(r: Row): PreferenceRow[] {
   const rows: PreferenceRow[] = [];
   const add = (watchlistId: string | null, p: Pref): void => {
-    if (p.enabled !== null) rows.push({ watchlist_id: watchlistId, channel: 'telegram', enabled: p.enabled, quiet_hours_start: p.start, quiet_hours_end: p.end, timezone: p.zone ?? 'UTC' });
+    if (p.enabled !== null)
+      rows.push({
+        watchlist_id: watchlistId,
+        channel: 'telegram',
+        enabled: p.enabled,
+        quiet_hours_start: p.start,
+        quiet_hours_end: p.end,
+        timezone: p.zone ?? 'UTC',
+      });
   };
   add(r.watchlist_id, { enabled: r.w_enabled, start: r.w_start, end: r.w_end, zone: r.w_zone });
   add(null, { enabled: r.d_enabled, start: r.d_start, end: r.d_end, zone: r.d_zone });
@@ -69,8 +83,14 @@ export async function enqueueTelegram(tx: DbSession, alerts: readonly RaisedAler
   for (const r of rows) {
     const preference = effectivePreference(preferenceRows(r), r.watchlist_id, 'telegram');
     const candidate: Candidate = {
-      alertId: String(r.alert_id), userId: r.user_id, chatId: String(r.chat_id), plate: r.plate, detectionId: String(r.detection_id),
-      mutedUntil: r.muted_until ? new Date(r.muted_until) : null, enabled: preference.enabled, quiet: preference.quiet,
+      alertId: String(r.alert_id),
+      userId: r.user_id,
+      chatId: String(r.chat_id),
+      plate: r.plate,
+      detectionId: String(r.detection_id),
+      mutedUntil: r.muted_until ? new Date(r.muted_until) : null,
+      enabled: preference.enabled,
+      quiet: preference.quiet,
     };
     const verdict = verdictFor(candidate, now);
     if ('skip' in verdict) continue;

@@ -25,7 +25,16 @@ export const MESSAGE_LIMIT = 4096;
 const REPEAT_NOTE = 'Possibly a repeat: the hub restarted while sending this.';
 
 export function formatTime(at: Date, timeZone: string): string {
-  const options: Intl.DateTimeFormatOptions = { weekday: 'short', day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23', timeZoneName: 'short' };
+  const options: Intl.DateTimeFormatOptions = {
+    weekday: 'short',
+    day: 'numeric',
+    month: 'short',
+    hour: '2-digit',
+    minute: '2-digit',
+    second: '2-digit',
+    hourCycle: 'h23',
+    timeZoneName: 'short',
+  };
   try {
     return new Intl.DateTimeFormat('en-GB', { ...options, timeZone }).format(at);
   } catch {

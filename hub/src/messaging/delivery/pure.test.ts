@@ -18,8 +18,17 @@ t.test('quiet hours: in the preference zone, across midnight, equal ends mean no
 });
 
 const line = (i: number, extra: Partial<AlertLine> = {}): AlertLine => ({
-  alertId: String(i), detectionId: String(100 + i), plate: `AB${i}CD`, watchlistName: 'Stolen', priority: 'high',
-  capturedAt: new Date('2026-11-25T06:00:00Z'), confidence: 0.912, siteName: 'North gate', cameraName: 'Lane 1', uncertain: false, ...extra,
+  alertId: String(i),
+  detectionId: String(100 + i),
+  plate: `AB${i}CD`,
+  watchlistName: 'Stolen',
+  priority: 'high',
+  capturedAt: new Date('2026-11-25T06:00:00Z'),
+  confidence: 0.912,
+  siteName: 'North gate',
+  cameraName: 'Lane 1',
+  uncertain: false,
+  ...extra,
 });
 
 t.test('message words', async (t) => {
@@ -31,10 +40,18 @@ t.test('message words', async (t) => {
   t.notMatch(text, /repeat/);
   t.match(singleAlertText(line(1, { uncertain: true }), 'UTC', 'https://hub.test'), /Possibly a repeat/);
   t.ok(singleAlertText(line(1, { watchlistName: 'x'.repeat(3000) }), 'UTC', 'https://hub.test').length <= 1024, 'a caption stays under 1,024');
-  const twenty = aggregatedText(Array.from({ length: 20 }, (_, i) => line(i)), 'UTC', 'https://hub.test');
+  const twenty = aggregatedText(
+    Array.from({ length: 20 }, (_, i) => line(i)),
+    'UTC',
+    'https://hub.test',
+  );
   t.equal(twenty.included, 20, 'twenty typical alerts fit in one message');
   t.match(twenty.text, /^🚨 20 alerts\n\nAB0CD on Stolen \(high\)\n/);
-  const many = aggregatedText(Array.from({ length: 200 }, (_, i) => line(i)), 'UTC', 'https://hub.test');
+  const many = aggregatedText(
+    Array.from({ length: 200 }, (_, i) => line(i)),
+    'UTC',
+    'https://hub.test',
+  );
   t.ok(many.text.length <= MESSAGE_LIMIT, 'an aggregate stays under 4,096');
   t.ok(many.included > 20 && many.included < 200, `${many.included} of 200 fit; the rest wait for the next message`);
   t.match(many.text, new RegExp(`^🚨 ${many.included} alerts \\(more follow\\)`));
@@ -45,7 +62,13 @@ t.test('message words', async (t) => {
 
 t.test('retry schedule and 429 pause', async (t) => {
   const now = new Date(0);
-  t.same([1, 2, 3].map((n) => { const r = deliveryRetry(n, now); return r.status === 'pending' ? r.nextRetryAt.getTime() : r.status; }), [1000, 5000, 30000]);
+  t.same(
+    [1, 2, 3].map((n) => {
+      const r = deliveryRetry(n, now);
+      return r.status === 'pending' ? r.nextRetryAt.getTime() : r.status;
+    }),
+    [1000, 5000, 30000],
+  );
   t.same(deliveryRetry(4, now), { status: 'failed' });
   t.same([pauseAfter429(3, 1), pauseAfter429(3, 2), pauseAfter429(undefined, 1), pauseAfter429(500, 3)], [3000, 6000, 1000, 600_000]);
 });

@@ -49,7 +49,10 @@ export interface ClaimedMessage {
  */
 export async function claimChat(db: DbSession, chatId: string, now: Date, limit = 50): Promise<ClaimedMessage | null> {
   return db.transaction(async (tx) => {
-    const [link] = await tx.sql<{ is_active: boolean; muted_until: Date | null }>(`SELECT is_active, muted_until FROM telegram_links WHERE chat_id = $1::bigint`, [chatId]);
+    const [link] = await tx.sql<{ is_active: boolean; muted_until: Date | null }>(
+      `SELECT is_active, muted_until FROM telegram_links WHERE chat_id = $1::bigint`,
+      [chatId],
+    );
     const silent = !link?.is_active ? 'unlinked' : link.muted_until && new Date(link.muted_until) > now ? 'muted' : undefined;
     if (silent) {
       await tx.sql(
@@ -103,7 +106,11 @@ export async function markSending(db: DbSession, messageId: string, method: stri
 
 export async function settleSent(db: DbSession, message: ClaimedMessage, platformMessageId: number | null, now: Date): Promise<void> {
   await db.transaction(async (tx) => {
-    await tx.sql(`UPDATE telegram_messages SET state = 'sent', sent_at = $2::timestamptz, platform_message_id = $3 WHERE id = $1::bigint`, [message.messageId, now.toISOString(), platformMessageId]);
+    await tx.sql(`UPDATE telegram_messages SET state = 'sent', sent_at = $2::timestamptz, platform_message_id = $3 WHERE id = $1::bigint`, [
+      message.messageId,
+      now.toISOString(),
+      platformMessageId,
+    ]);
     await tx.sql(
       `UPDATE notification_queue SET status = 'sent', sent_at = $2::timestamptz, locked_at = NULL, last_error = NULL WHERE message_id = $1::bigint AND status = 'processing'`,
       [message.messageId, now.toISOString()],
@@ -112,10 +119,7 @@ export async function settleSent(db: DbSession, message: ClaimedMessage, platfor
   });
 }
 
-export type Failure =
-  | { kind: 'rate_limited'; error: string; retryAt: Date }
-  | { kind: 'blocked'; error: string }
-  | { kind: 'error'; error: string };
+export type Failure = { kind: 'rate_limited'; error: string; retryAt: Date } | { kind: 'blocked'; error: string } | { kind: 'error'; error: string };
 
 /** Settles a failed send; returns how many items ended `failed`. */
 export async function settleFailed(db: DbSession, message: ClaimedMessage, failure: Failure, now: Date): Promise<number> {
@@ -141,7 +145,10 @@ export async function settleFailed(db: DbSession, message: ClaimedMessage, failu
       );
       return rows.length;
     }
-    const items = await tx.sql<{ id: string; attempts: number }>(`SELECT id, attempts FROM notification_queue WHERE message_id = $1::bigint AND status = 'processing'`, [message.messageId]);
+    const items = await tx.sql<{ id: string; attempts: number }>(
+      `SELECT id, attempts FROM notification_queue WHERE message_id = $1::bigint AND status = 'processing'`,
+      [message.messageId],
+    );
     let failed = 0;
     for (const item of items) {
       const next = deliveryRetry(Number(item.attempts), now);

@@ -14,7 +14,19 @@ import type { Listen } from '../../db/listen.ts';
 import { BotApiError, type BotApi } from '../bot-api.ts';
 import { loadMessage } from './load-message.ts';
 import { aggregatedText, singleAlertText } from './message-text.ts';
-import { claimChat, dueChats, markSending, releaseItems, pausedUntil, pauseSending, reapStaleDeliveries, settleFailed, settleSent, type ClaimedMessage, type Failure } from './queue.ts';
+import {
+  claimChat,
+  dueChats,
+  markSending,
+  releaseItems,
+  pausedUntil,
+  pauseSending,
+  reapStaleDeliveries,
+  settleFailed,
+  settleSent,
+  type ClaimedMessage,
+  type Failure,
+} from './queue.ts';
 import { pauseAfter429 } from './retry.ts';
 import { createSendLimits, type SendLimits } from './send-limits.ts';
 import { createWakeableLoop } from '../../workers/wakeable-loop.ts';
@@ -111,7 +123,10 @@ export function createDeliveryWorker(deps: DeliveryDeps, options: DeliveryOption
     } else if (failure.kind === 'blocked') {
       deps.log.warn({ chat: message.chatId, items: failed }, 'telegram: the bot was blocked; link deactivated');
     } else {
-      deps.log[failed > 0 ? 'error' : 'warn']({ chat: message.chatId, err: failure.error, failed }, failed > 0 ? 'telegram delivery failed for good (see notification_queue)' : 'telegram send failed; will retry');
+      deps.log[failed > 0 ? 'error' : 'warn'](
+        { chat: message.chatId, err: failure.error, failed },
+        failed > 0 ? 'telegram delivery failed for good (see notification_queue)' : 'telegram send failed; will retry',
+      );
     }
   }
 

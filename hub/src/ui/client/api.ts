@@ -5,7 +5,11 @@
  * Errors become `ApiError` with the hub's own words: `{error:{message}}` or `{detail}`.
  */
 export class ApiError extends Error {
-  constructor(readonly status: number, message: string, readonly headers: Headers) {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly headers: Headers,
+  ) {
     super(message);
   }
 }

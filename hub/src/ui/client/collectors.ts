@@ -17,7 +17,11 @@ type Key = ReturnType<typeof presentKey>;
 function rotate(c: Collector): Promise<void> {
   return withFreshFactor(async () => {
     const result = await api<{ new_key: string; new_key_prefix: string }>('POST', `/api/v1/admin/collectors/${c.id}/rotate-key`, { grace_period_hours: 24 });
-    reveal(`New API key for ${c.site_name}`, 'The collector receives it with its next heartbeat; the old key keeps working for 24 hours. This is the only time the key is shown.', result.new_key);
+    reveal(
+      `New API key for ${c.site_name}`,
+      'The collector receives it with its next heartbeat; the old key keeps working for 24 hours. This is the only time the key is shown.',
+      result.new_key,
+    );
     say(`Key ${result.new_key_prefix}… created.`, 'info');
   });
 }
@@ -40,24 +44,47 @@ async function manage(c: Collector): Promise<void> {
     api<{ data: Key[] }>('GET', `/api/v1/admin/collectors/${c.id}/keys`),
     api<{ data: Command[] }>('GET', `/api/v1/admin/collectors/${c.id}/commands`),
   ]);
-  byId('keys').querySelector('tbody')?.replaceChildren(
-    ...keys.data.map((k) => {
-      const revoke = el('button', { type: 'button', class: 'secondary' }, 'Revoke');
-      revoke.setAttribute('aria-label', `Revoke key ${k.prefix}`);
-      revoke.addEventListener('click', () => {
-        const reason = prompt(`Why revoke key ${k.prefix}? (recorded in the audit log)`);
-        if (reason) void withFreshFactor(async () => {
-          await api('POST', `/api/v1/admin/keys/${k.id}/revoke`, { reason });
-          say(`Key ${k.prefix} revoked.`, 'info');
-          await manage(c);
+  byId('keys')
+    .querySelector('tbody')
+    ?.replaceChildren(
+      ...keys.data.map((k) => {
+        const revoke = el('button', { type: 'button', class: 'secondary' }, 'Revoke');
+        revoke.setAttribute('aria-label', `Revoke key ${k.prefix}`);
+        revoke.addEventListener('click', () => {
+          const reason = prompt(`Why revoke key ${k.prefix}? (recorded in the audit log)`);
+          if (reason)
+            void withFreshFactor(async () => {
+              await api('POST', `/api/v1/admin/keys/${k.id}/revoke`, { reason });
+              say(`Key ${k.prefix} revoked.`, 'info');
+              await manage(c);
+            });
         });
-      });
-      return el('tr', {}, el('td', {}, el('code', {}, k.prefix)), el('td', {}, k.status), el('td', {}, when(k.created_at)), el('td', {}, when(k.last_used_at)), el('td', {}, k.status === 'revoked' || k.status === 'expired' ? '' : revoke));
-    }),
-  );
-  byId('commands').querySelector('tbody')?.replaceChildren(
-    ...commands.data.map((m) => el('tr', {}, el('td', {}, m.type), el('td', {}, m.status), el('td', {}, m.ack_status ? `${m.ack_status}${m.ack_detail ? `: ${m.ack_detail}` : ''}` : '—'), el('td', {}, when(m.created_at)), el('td', {}, when(m.acknowledged_at)))),
-  );
+        return el(
+          'tr',
+          {},
+          el('td', {}, el('code', {}, k.prefix)),
+          el('td', {}, k.status),
+          el('td', {}, when(k.created_at)),
+          el('td', {}, when(k.last_used_at)),
+          el('td', {}, k.status === 'revoked' || k.status === 'expired' ? '' : revoke),
+        );
+      }),
+    );
+  byId('commands')
+    .querySelector('tbody')
+    ?.replaceChildren(
+      ...commands.data.map((m) =>
+        el(
+          'tr',
+          {},
+          el('td', {}, m.type),
+          el('td', {}, m.status),
+          el('td', {}, m.ack_status ? `${m.ack_status}${m.ack_detail ? `: ${m.ack_detail}` : ''}` : '—'),
+          el('td', {}, when(m.created_at)),
+          el('td', {}, when(m.acknowledged_at)),
+        ),
+      ),
+    );
   show(byId('manage'), true);
 }
 
@@ -90,7 +117,9 @@ function row(c: Collector): HTMLTableRowElement {
 async function refresh(): Promise<void> {
   try {
     const list = await api<{ data: Collector[] }>('GET', '/api/v1/admin/collectors');
-    byId('collectors').querySelector('tbody')?.replaceChildren(...list.data.map(row));
+    byId('collectors')
+      .querySelector('tbody')
+      ?.replaceChildren(...list.data.map(row));
   } catch (err) {
     if (err instanceof ApiError && err.status === 401) return signInAgain();
     say(err instanceof Error ? err.message : 'Could not list the collectors.');
@@ -101,9 +130,16 @@ byId<HTMLFormElement>('create-form').addEventListener('submit', (event) => {
   event.preventDefault();
   const siteName = byId<HTMLInputElement>('site-name').value.trim();
   const address = byId<HTMLInputElement>('site-address').value.trim();
-  api<{ claim_code: string; claim_code_expires_at: string }>('POST', '/api/v1/admin/collectors', { site_name: siteName, ...(address ? { site_address: address } : {}) })
+  api<{ claim_code: string; claim_code_expires_at: string }>('POST', '/api/v1/admin/collectors', {
+    site_name: siteName,
+    ...(address ? { site_address: address } : {}),
+  })
     .then((created) => {
-      reveal(`Claim code for ${siteName}`, `Enter it on the appliance's setup page (port 8080) before ${when(created.claim_code_expires_at)}. It is shown only now.`, created.claim_code);
+      reveal(
+        `Claim code for ${siteName}`,
+        `Enter it on the appliance's setup page (port 8080) before ${when(created.claim_code_expires_at)}. It is shown only now.`,
+        created.claim_code,
+      );
       byId<HTMLFormElement>('create-form').reset();
       return refresh();
     })

@@ -26,7 +26,10 @@ function render(d: Detail): void {
   const fullImage = byId<HTMLImageElement>('full-image');
   const cropImage = byId<HTMLImageElement>('crop-image');
   // A read without an image (or one past its year, 410) shows no empty frame.
-  for (const [image, src] of [[fullImage, full], [cropImage, crop]] as const) {
+  for (const [image, src] of [
+    [fullImage, full],
+    [cropImage, crop],
+  ] as const) {
     const figure = image.closest('figure');
     if (src) image.src = src;
     if (figure) show(figure, src !== null);
@@ -47,7 +50,9 @@ function render(d: Detail): void {
   byId('holds').replaceChildren(
     ...(d.legal_holds.length === 0
       ? [el('li', {}, 'None')]
-      : d.legal_holds.map((h) => el('li', {}, `${h.case_id}: ${h.reason} (since ${when(h.created_at)}${h.released_at ? `, released ${when(h.released_at)}` : ''})`))),
+      : d.legal_holds.map((h) =>
+          el('li', {}, `${h.case_id}: ${h.reason} (since ${when(h.created_at)}${h.released_at ? `, released ${when(h.released_at)}` : ''})`),
+        )),
   );
   // captured_at is NOT NULL in the table; detail.ts's iso() types every time as nullable.
   const capturedAt = d.captured_at ?? '';

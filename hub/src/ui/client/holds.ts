@@ -11,19 +11,43 @@ type Hold = Awaited<ReturnType<typeof listHolds>>['data'][number];
 async function refresh(): Promise<void> {
   const active = byId<HTMLInputElement>('active-only').checked;
   const holds = await api<{ data: Hold[] }>('GET', `/api/v1/legal-holds?limit=500${active ? '&active=true' : ''}`);
-  byId('holds').querySelector('tbody')?.replaceChildren(
-    ...holds.data.map((h) =>
-      el('tr', {}, el('td', {}, h.case_id), el('td', {}, el('a', { href: `/detections/${h.detection_id}` }, h.detection_id)), el('td', {}, h.reason), el('td', {}, when(h.created_at)), el('td', {}, when(h.released_at))),
-    ),
-  );
+  byId('holds')
+    .querySelector('tbody')
+    ?.replaceChildren(
+      ...holds.data.map((h) =>
+        el(
+          'tr',
+          {},
+          el('td', {}, h.case_id),
+          el('td', {}, el('a', { href: `/detections/${h.detection_id}` }, h.detection_id)),
+          el('td', {}, h.reason),
+          el('td', {}, when(h.created_at)),
+          el('td', {}, when(h.released_at)),
+        ),
+      ),
+    );
   const [users, exports] = await Promise.all([
     api<{ data: Array<{ id: string; email: string }> }>('GET', '/api/v1/admin/users'),
-    api<{ data: Array<{ at: string; actor_user_id: string | null; detail: { reason?: string; result_count?: number } }> }>('GET', '/api/v1/admin/audit?action=export.detections&limit=50'),
+    api<{ data: Array<{ at: string; actor_user_id: string | null; detail: { reason?: string; result_count?: number } }> }>(
+      'GET',
+      '/api/v1/admin/audit?action=export.detections&limit=50',
+    ),
   ]);
   const emails = new Map(users.data.map((u) => [u.id, u.email]));
-  byId('exports').querySelector('tbody')?.replaceChildren(
-    ...exports.data.map((e) => el('tr', {}, el('td', {}, when(e.at)), el('td', {}, e.actor_user_id ? (emails.get(e.actor_user_id) ?? e.actor_user_id) : '—'), el('td', {}, e.detail.reason ?? ''), el('td', {}, String(e.detail.result_count ?? '')))),
-  );
+  byId('exports')
+    .querySelector('tbody')
+    ?.replaceChildren(
+      ...exports.data.map((e) =>
+        el(
+          'tr',
+          {},
+          el('td', {}, when(e.at)),
+          el('td', {}, e.actor_user_id ? (emails.get(e.actor_user_id) ?? e.actor_user_id) : '—'),
+          el('td', {}, e.detail.reason ?? ''),
+          el('td', {}, String(e.detail.result_count ?? '')),
+        ),
+      ),
+    );
 }
 
 byId('active-only').addEventListener('change', () => void refresh().catch(failed));

@@ -10,7 +10,8 @@ import type { plateHistory, plateRoute } from '../../search/investigations.ts';
  * collectors' positions), convoy, one site's day per hour. Each is audited with its reason.
  */
 /** A sighting of the history, or a stop of the route with the time since the one before. */
-type Sighting = Awaited<ReturnType<typeof plateHistory>>['sightings'][number] & Partial<Pick<Awaited<ReturnType<typeof plateRoute>>['stops'][number], 'gap_seconds'>>;
+type Sighting = Awaited<ReturnType<typeof plateHistory>>['sightings'][number] &
+  Partial<Pick<Awaited<ReturnType<typeof plateRoute>>['stops'][number], 'gap_seconds'>>;
 
 const input = (id: string): HTMLInputElement => byId<HTMLInputElement>(id);
 const kind = byId<HTMLSelectElement>('kind');
@@ -56,21 +57,48 @@ async function run(): Promise<void> {
     q.set('collector_id', input('collector').value.trim());
     q.set('date', input('day').value);
     q.set('timezone', Intl.DateTimeFormat().resolvedOptions().timeZone);
-    const r = await api<{ hours: Array<{ hour: number; detections: number; plates: number }>; plates: Array<{ plate: string; sightings: number; first_seen: string; last_seen: string }> }>('GET', `/api/v1/investigations/location-activity?${q}`);
+    const r = await api<{
+      hours: Array<{ hour: number; detections: number; plates: number }>;
+      plates: Array<{ plate: string; sightings: number; first_seen: string; last_seen: string }>;
+    }>('GET', `/api/v1/investigations/location-activity?${q}`);
     byId('summary').textContent = `${r.hours.reduce((n, h) => n + h.detections, 0)} detections, ${r.plates.length} plates.`;
-    chart.append(barChart('Detections per hour', r.hours.map((h) => ({ label: String(h.hour), value: h.detections }))));
+    chart.append(
+      barChart(
+        'Detections per hour',
+        r.hours.map((h) => ({ label: String(h.hour), value: h.detections })),
+      ),
+    );
     output.append(
-      table('Per hour', ['Hour', 'Detections', 'Plates'], r.hours.map((h) => [String(h.hour), String(h.detections), String(h.plates)])),
-      table('Plates seen', ['Plate', 'Sightings', 'First', 'Last'], r.plates.map((p) => [p.plate, String(p.sightings), when(p.first_seen), when(p.last_seen)])),
+      table(
+        'Per hour',
+        ['Hour', 'Detections', 'Plates'],
+        r.hours.map((h) => [String(h.hour), String(h.detections), String(h.plates)]),
+      ),
+      table(
+        'Plates seen',
+        ['Plate', 'Sightings', 'First', 'Last'],
+        r.plates.map((p) => [p.plate, String(p.sightings), when(p.first_seen), when(p.last_seen)]),
+      ),
     );
     return;
   }
   q.set('plate', input('plate').value.trim());
   range(q);
   if (kind.value === 'convoy') {
-    const r = await api<{ companions: Array<{ plate: string; occasions: number; sightings: number; collectors: number; first_seen: string; last_seen: string }> }>('GET', `/api/v1/investigations/convoy?${q}`);
-    byId('summary').textContent = r.companions.length === 0 ? 'No plate travels with this one (3 occasions within ±5 minutes at one site).' : `${r.companions.length} plates seen with it on 3 or more occasions.`;
-    output.append(table('Travelling companions', ['Plate', 'Occasions', 'Sightings', 'Sites', 'First', 'Last'], r.companions.map((c) => [c.plate, String(c.occasions), String(c.sightings), String(c.collectors), when(c.first_seen), when(c.last_seen)])));
+    const r = await api<{
+      companions: Array<{ plate: string; occasions: number; sightings: number; collectors: number; first_seen: string; last_seen: string }>;
+    }>('GET', `/api/v1/investigations/convoy?${q}`);
+    byId('summary').textContent =
+      r.companions.length === 0
+        ? 'No plate travels with this one (3 occasions within ±5 minutes at one site).'
+        : `${r.companions.length} plates seen with it on 3 or more occasions.`;
+    output.append(
+      table(
+        'Travelling companions',
+        ['Plate', 'Occasions', 'Sightings', 'Sites', 'First', 'Last'],
+        r.companions.map((c) => [c.plate, String(c.occasions), String(c.sightings), String(c.collectors), when(c.first_seen), when(c.last_seen)]),
+      ),
+    );
     return;
   }
   const path = kind.value === 'route' ? 'route' : 'plate-history';
@@ -78,7 +106,12 @@ async function run(): Promise<void> {
   const rows = r.sightings ?? r.stops ?? [];
   byId('summary').textContent = `${rows.length} sightings${r.truncated ? ' (the first 1,000)' : ''}.`;
   if (path === 'route' && rows.length > 0) {
-    chart.append(routeMap(`Route of ${q.get('plate')}`, rows.map((s) => ({ label: `${s.collector.name} ${when(s.captured_at)}`, latitude: s.collector.latitude, longitude: s.collector.longitude }))));
+    chart.append(
+      routeMap(
+        `Route of ${q.get('plate')}`,
+        rows.map((s) => ({ label: `${s.collector.name} ${when(s.captured_at)}`, latitude: s.collector.latitude, longitude: s.collector.longitude })),
+      ),
+    );
   }
   output.append(
     table(
@@ -87,7 +120,12 @@ async function run(): Promise<void> {
       rows.map((s, i) =>
         path === 'route'
           ? [String(i + 1), s.collector.name, when(s.captured_at), gap(s.gap_seconds)]
-          : [el('a', { href: `/detections/${s.id}?reason=${encodeURIComponent(q.get('reason') ?? '')}` }, s.plate_number), s.collector.name, s.camera_id, when(s.captured_at)],
+          : [
+              el('a', { href: `/detections/${s.id}?reason=${encodeURIComponent(q.get('reason') ?? '')}` }, s.plate_number),
+              s.collector.name,
+              s.camera_id,
+              when(s.captured_at),
+            ],
       ),
     ),
   );

@@ -67,7 +67,11 @@ function alertItem(a: AlertPayload): HTMLElement {
     { class: `alert priority-${a.watchlist.priority}`, id: `alert-${a.alert_id}` },
     crop ? el('img', { src: crop, alt: `Plate ${a.plate_number}`, width: '120', height: '40' }) : null,
     el('strong', { class: 'plate' }, a.plate_number),
-    el('span', {}, ` on ${a.watchlist.name} (${a.watchlist.priority}) · ${a.detection.collector_name}, ${a.detection.camera_name} · ${when(a.detection.captured_at)} · ${percent(a.detection.confidence)}`),
+    el(
+      'span',
+      {},
+      ` on ${a.watchlist.name} (${a.watchlist.priority}) · ${a.detection.collector_name}, ${a.detection.camera_name} · ${when(a.detection.captured_at)} · ${percent(a.detection.confidence)}`,
+    ),
     a.entry.notes ? el('span', { class: 'notes' }, ` · ${a.entry.notes}`) : null,
     ack,
   );
@@ -79,11 +83,13 @@ function addAlert(a: AlertPayload, live: boolean): void {
   alertsList.prepend(alertItem(a));
   if (!live || (a.state && a.state !== 'new')) return;
   bannerAlert = a.alert_id;
-  byId('banner-text').textContent = `${a.plate_number} — ${a.watchlist.name} (${a.watchlist.priority}) at ${a.detection.collector_name}, ${when(a.detection.captured_at)}`;
+  byId('banner-text').textContent =
+    `${a.plate_number} — ${a.watchlist.name} (${a.watchlist.priority}) at ${a.detection.collector_name}, ${when(a.detection.captured_at)}`;
   show(banner, true);
   if (!audible(a)) return;
   beep();
-  if ('Notification' in window && Notification.permission === 'granted') new Notification(`Alert: ${a.plate_number}`, { body: `${a.watchlist.name} at ${a.detection.collector_name}` });
+  if ('Notification' in window && Notification.permission === 'granted')
+    new Notification(`Alert: ${a.plate_number}`, { body: `${a.watchlist.name} at ${a.detection.collector_name}` });
 }
 
 function addDetection(d: DetectionPayload): void {

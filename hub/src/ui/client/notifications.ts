@@ -20,11 +20,21 @@ let preferences: PreferenceRow[] = [];
 
 async function refreshLinks(): Promise<void> {
   const state = await api<LinkState>('GET', '/api/v1/telegram/link');
-  byId('links').querySelector('tbody')?.replaceChildren(
-    ...state.links.map((l) =>
-      el('tr', {}, el('td', {}, l.chat_id), el('td', {}, when(l.linked_at)), el('td', {}, l.is_active ? 'active' : 'unlinked (by you, or the bot was blocked)'), el('td', {}, when(l.muted_until)), el('td', {}, when(l.last_delivery_at))),
-    ),
-  );
+  byId('links')
+    .querySelector('tbody')
+    ?.replaceChildren(
+      ...state.links.map((l) =>
+        el(
+          'tr',
+          {},
+          el('td', {}, l.chat_id),
+          el('td', {}, when(l.linked_at)),
+          el('td', {}, l.is_active ? 'active' : 'unlinked (by you, or the bot was blocked)'),
+          el('td', {}, when(l.muted_until)),
+          el('td', {}, when(l.last_delivery_at)),
+        ),
+      ),
+    );
   const active = state.links.some((l) => l.is_active);
   for (const id of ['unlink', 'mute', 'unmute', 'mute-for']) show(byId(id), active);
 }
@@ -54,7 +64,14 @@ function toggle(sub: Subscription, channel: 'telegram' | 'web'): HTMLElement {
   box.addEventListener('change', () => {
     const fallback = defaultOf(channel);
     save(
-      { watchlist_id: sub.watchlist_id, channel, enabled: box.checked, quiet_hours_start: null, quiet_hours_end: null, timezone: fallback?.timezone ?? browserZone },
+      {
+        watchlist_id: sub.watchlist_id,
+        channel,
+        enabled: box.checked,
+        quiet_hours_start: null,
+        quiet_hours_end: null,
+        timezone: fallback?.timezone ?? browserZone,
+      },
       `${channel === 'web' ? 'Web' : 'Telegram'} alerts for ${sub.name}: ${box.checked ? 'on' : 'off'}.`,
     ).catch(failed);
   });
@@ -68,7 +85,9 @@ async function refreshPreferences(): Promise<void> {
   ]);
   preferences = prefs.preferences;
   fillDefaults();
-  byId('per-watchlist').querySelector('tbody')?.replaceChildren(...subs.data.map((s) => el('tr', {}, el('td', {}, s.name), toggle(s, 'telegram'), toggle(s, 'web'))));
+  byId('per-watchlist')
+    .querySelector('tbody')
+    ?.replaceChildren(...subs.data.map((s) => el('tr', {}, el('td', {}, s.name), toggle(s, 'telegram'), toggle(s, 'web'))));
 }
 
 for (const form of document.querySelectorAll<HTMLFormElement>('form.preference')) {

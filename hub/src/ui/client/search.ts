@@ -27,7 +27,12 @@ interface Page {
 const form = byId<HTMLFormElement>('search-form');
 const input = (id: string): HTMLInputElement => byId<HTMLInputElement>(id);
 const PER_PAGE = 25;
-const BOX = [['lat-min', 'lat_min'], ['lat-max', 'lat_max'], ['lon-min', 'lon_min'], ['lon-max', 'lon_max']] as const;
+const BOX = [
+  ['lat-min', 'lat_min'],
+  ['lat-max', 'lat_max'],
+  ['lon-min', 'lon_min'],
+  ['lon-max', 'lon_max'],
+] as const;
 
 function localInput(iso: string | null): string {
   if (!iso) return '';
@@ -41,7 +46,10 @@ function queryFromForm(page: number): URLSearchParams {
   const plate = input('plate').value.trim();
   if (plate) q.set('plate', plate);
   if (input('fuzzy').checked) q.set('plate_fuzzy', 'true');
-  for (const [id, name] of [['start', 'start_date'], ['end', 'end_date']] as const) {
+  for (const [id, name] of [
+    ['start', 'start_date'],
+    ['end', 'end_date'],
+  ] as const) {
     const v = input(id).value;
     if (v) q.set(name, new Date(v).toISOString());
   }
@@ -97,7 +105,9 @@ async function run(q: URLSearchParams): Promise<void> {
   try {
     const page = await api<Page>('GET', `/api/v1/events/search?${q.toString()}`);
     const reason = q.get('reason') ?? '';
-    byId('results').querySelector('tbody')?.replaceChildren(...page.data.map((r) => row(r, reason)));
+    byId('results')
+      .querySelector('tbody')
+      ?.replaceChildren(...page.data.map((r) => row(r, reason)));
     show(byId('results'), page.data.length > 0);
     const total = `${page.meta.total.toLocaleString()}${page.meta.total_is_lower_bound ? '+' : ''}`;
     summary.textContent = page.meta.total === 0 ? 'No detection matches.' : `${total} detections; page ${page.meta.page} of ${page.meta.total_pages}.`;

@@ -18,7 +18,12 @@ function step(id: (typeof steps)[number]): void {
 }
 
 async function post(path: string, body: Record<string, string>): Promise<Response> {
-  return fetch(path, { method: 'POST', credentials: 'same-origin', headers: { 'content-type': 'application/json', accept: 'application/json' }, body: JSON.stringify(body) });
+  return fetch(path, {
+    method: 'POST',
+    credentials: 'same-origin',
+    headers: { 'content-type': 'application/json', accept: 'application/json' },
+    body: JSON.stringify(body),
+  });
 }
 
 async function problem(res: Response): Promise<string> {
@@ -119,7 +124,11 @@ handle(byId<HTMLFormElement>('codes-step'), async () => {
 handle(byId<HTMLFormElement>('change-step'), async () => {
   const fresh = byId<HTMLInputElement>('new-password').value;
   if (fresh !== byId<HTMLInputElement>('repeat-password').value) return say('The two new passwords differ.');
-  const res = await post('/auth/password', { current_password: byId<HTMLInputElement>('current-password').value, new_password: fresh, code: value('change-code') });
+  const res = await post('/auth/password', {
+    current_password: byId<HTMLInputElement>('current-password').value,
+    new_password: fresh,
+    code: value('change-code'),
+  });
   if (!res.ok) return say(await problem(res));
   if (confirmAfterChange) {
     const confirmed = await post('/auth/2fa/setup/confirm', {});

@@ -46,8 +46,15 @@ export interface Stop {
 export function routeMap(title: string, stops: readonly Stop[]): SVGSVGElement {
   const width = 720;
   const height = 420;
-  const placed = stops.map((s, i) => ({ ...s, n: i + 1 })).filter((s) => s.latitude !== null && s.longitude !== null) as Array<Stop & { n: number; latitude: number; longitude: number }>;
-  const root = frame(width, height, title, `${stops.length} stops in time order${placed.length < stops.length ? `; ${stops.length - placed.length} without a position` : ''}: ${stops.map((s, i) => `${i + 1} ${s.label}`).join(', ')}`);
+  const placed = stops.map((s, i) => ({ ...s, n: i + 1 })).filter((s) => s.latitude !== null && s.longitude !== null) as Array<
+    Stop & { n: number; latitude: number; longitude: number }
+  >;
+  const root = frame(
+    width,
+    height,
+    title,
+    `${stops.length} stops in time order${placed.length < stops.length ? `; ${stops.length - placed.length} without a position` : ''}: ${stops.map((s, i) => `${i + 1} ${s.label}`).join(', ')}`,
+  );
   if (placed.length === 0) return root;
   const lats = placed.map((s) => s.latitude);
   const lons = placed.map((s) => s.longitude);

@@ -20,7 +20,11 @@ function action(label: string, user: User, run: () => Promise<void>): HTMLButton
 }
 
 function row(u: User): HTMLTableRowElement {
-  const role = el('select', { 'aria-label': `Role of ${u.email}` }, ...(['viewer', 'operator', 'admin'] as const).map((r) => el('option', { value: r, selected: r === u.role }, r)));
+  const role = el(
+    'select',
+    { 'aria-label': `Role of ${u.email}` },
+    ...(['viewer', 'operator', 'admin'] as const).map((r) => el('option', { value: r, selected: r === u.role }, r)),
+  );
   role.addEventListener('change', () => {
     api('POST', `/api/v1/admin/users/${u.id}/role`, { role: role.value })
       .then(() => say(`${u.email} is now ${role.value}.`, 'info'))
@@ -33,18 +37,33 @@ function row(u: User): HTMLTableRowElement {
     action('Reset password', u, () =>
       withFreshFactor(async () => {
         const r = await api<{ one_time_password: string }>('POST', `/api/v1/admin/users/${u.id}/reset-password`, {});
-        reveal(`New one-time password for ${u.email}`, 'Give it to the user in person or by another channel; they choose their own at the next sign-in.', r.one_time_password);
-      })),
+        reveal(
+          `New one-time password for ${u.email}`,
+          'Give it to the user in person or by another channel; they choose their own at the next sign-in.',
+          r.one_time_password,
+        );
+      }),
+    ),
     action('Reset two-factor', u, () => withFreshFactor(async () => void (await api('POST', `/api/v1/admin/users/${u.id}/reset-2fa`, {})))),
     action('End sessions', u, () => api('POST', `/api/v1/admin/users/${u.id}/end-sessions`, {})),
   );
   const state = `${u.is_active ? 'active' : 'deactivated'}${u.must_change_password ? ', must change password' : ''}`;
-  return el('tr', { 'data-user': u.email }, el('td', {}, u.email), el('td', {}, role), el('td', {}, state), el('td', {}, u.twofa_enrolled ? 'enrolled' : 'not yet'), actions);
+  return el(
+    'tr',
+    { 'data-user': u.email },
+    el('td', {}, u.email),
+    el('td', {}, role),
+    el('td', {}, state),
+    el('td', {}, u.twofa_enrolled ? 'enrolled' : 'not yet'),
+    actions,
+  );
 }
 
 async function refresh(): Promise<void> {
   const list = await api<{ data: User[] }>('GET', '/api/v1/admin/users');
-  byId('users').querySelector('tbody')?.replaceChildren(...list.data.map(row));
+  byId('users')
+    .querySelector('tbody')
+    ?.replaceChildren(...list.data.map(row));
 }
 
 byId<HTMLFormElement>('create-user').addEventListener('submit', (event) => {
@@ -54,7 +73,11 @@ byId<HTMLFormElement>('create-user').addEventListener('submit', (event) => {
   const role = byId<HTMLSelectElement>('user-role').value;
   void withFreshFactor(async () => {
     const created = await api<{ one_time_password: string }>('POST', '/api/v1/admin/users', { email, role });
-    reveal(`One-time password for ${email}`, 'Shown only now. The user signs in with it, sets up two-factor, then chooses a password.', created.one_time_password);
+    reveal(
+      `One-time password for ${email}`,
+      'Shown only now. The user signs in with it, sets up two-factor, then chooses a password.',
+      created.one_time_password,
+    );
     form.reset();
     await refresh();
   });

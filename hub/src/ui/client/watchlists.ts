@@ -23,7 +23,11 @@ const fail = (err: unknown): void => {
 function listRow(w: Watchlist): HTMLTableRowElement {
   const open = el('button', { type: 'button', class: 'link' }, w.name);
   open.addEventListener('click', () => void openList(w));
-  const toggle = el('button', { type: 'button', class: 'secondary', 'aria-pressed': w.subscribed ? 'true' : 'false' }, w.subscribed ? 'Subscribed' : 'Subscribe');
+  const toggle = el(
+    'button',
+    { type: 'button', class: 'secondary', 'aria-pressed': w.subscribed ? 'true' : 'false' },
+    w.subscribed ? 'Subscribed' : 'Subscribe',
+  );
   toggle.setAttribute('aria-label', `${w.subscribed ? 'Subscribed' : 'Subscribe'} to ${w.name}`);
   toggle.addEventListener('click', () => {
     api(w.subscribed ? 'DELETE' : 'POST', `/api/v1/watchlist/${w.id}/subscription`, w.subscribed ? undefined : {})
@@ -33,7 +37,15 @@ function listRow(w: Watchlist): HTMLTableRowElement {
       })
       .catch(fail);
   });
-  return el('tr', { 'data-list': w.id }, el('td', {}, open), el('td', {}, w.priority), el('td', {}, String(w.entry_count)), el('td', {}, w.is_active ? 'yes' : 'no'), el('td', {}, toggle));
+  return el(
+    'tr',
+    { 'data-list': w.id },
+    el('td', {}, open),
+    el('td', {}, w.priority),
+    el('td', {}, String(w.entry_count)),
+    el('td', {}, w.is_active ? 'yes' : 'no'),
+    el('td', {}, toggle),
+  );
 }
 
 function entryRow(e: Entry): HTMLTableRowElement {
@@ -43,7 +55,9 @@ function entryRow(e: Entry): HTMLTableRowElement {
     const remove = el('button', { type: 'button', class: 'secondary' }, 'Remove');
     remove.setAttribute('aria-label', `Remove ${e.plate_number}`);
     remove.addEventListener('click', () => {
-      api('DELETE', `/api/v1/watchlist/${list.id}/entries/${e.id}`).then(() => openList(list)).catch(fail);
+      api('DELETE', `/api/v1/watchlist/${list.id}/entries/${e.id}`)
+        .then(() => openList(list))
+        .catch(fail);
     });
     cells.push(el('td', {}, remove));
   } else cells.push(el('td', {}, ''));
@@ -54,21 +68,29 @@ async function openList(w: Watchlist): Promise<void> {
   current = w;
   const page = await api<{ data: Entry[] }>('GET', `/api/v1/watchlist/${w.id}/entries?limit=1000`);
   byId('entries-title').textContent = `Entries of ${w.name}`;
-  byId('entries').querySelector('tbody')?.replaceChildren(...page.data.map(entryRow));
+  byId('entries')
+    .querySelector('tbody')
+    ?.replaceChildren(...page.data.map(entryRow));
   byId<HTMLAnchorElement>('export').href = `/api/v1/watchlist/${w.id}/export`;
   show(byId('entries-section'), true);
 }
 
 async function refresh(): Promise<void> {
   const lists = await api<{ data: Watchlist[] }>('GET', '/api/v1/watchlist');
-  byId('lists').querySelector('tbody')?.replaceChildren(...lists.data.map(listRow));
+  byId('lists')
+    .querySelector('tbody')
+    ?.replaceChildren(...lists.data.map(listRow));
   const again = lists.data.find((l) => l.id === current?.id);
   if (again) await openList(again);
 }
 
 document.getElementById('create-list')?.addEventListener('submit', (event) => {
   event.preventDefault();
-  const body = { name: byId<HTMLInputElement>('list-name').value.trim(), priority: byId<HTMLSelectElement>('list-priority').value, ocr_tolerant: byId<HTMLInputElement>('list-ocr').checked };
+  const body = {
+    name: byId<HTMLInputElement>('list-name').value.trim(),
+    priority: byId<HTMLSelectElement>('list-priority').value,
+    ocr_tolerant: byId<HTMLInputElement>('list-ocr').checked,
+  };
   api<Watchlist>('POST', '/api/v1/watchlist', body)
     .then((created) => {
       say(`Watchlist ${created.name} created.`, 'info');
@@ -101,12 +123,25 @@ document.getElementById('import')?.addEventListener('submit', (event) => {
   // The import takes text/csv, a type any page can post: it needs the CSRF token (docs/auth.md).
   void (async () => {
     const { csrf_token } = await api<{ csrf_token: string }>('GET', '/auth/csrf');
-    const res = await fetch(`/api/v1/watchlist/${list.id}/import`, { method: 'POST', credentials: 'same-origin', headers: { 'content-type': 'text/csv', 'x-csrf-token': csrf_token, accept: 'application/json' }, body: await file.text() });
-    const result = (await res.json()) as { added?: number; already_listed?: number[]; errors?: Array<{ line: number; error: string }>; error?: { message: string } };
+    const res = await fetch(`/api/v1/watchlist/${list.id}/import`, {
+      method: 'POST',
+      credentials: 'same-origin',
+      headers: { 'content-type': 'text/csv', 'x-csrf-token': csrf_token, accept: 'application/json' },
+      body: await file.text(),
+    });
+    const result = (await res.json()) as {
+      added?: number;
+      already_listed?: number[];
+      errors?: Array<{ line: number; error: string }>;
+      error?: { message: string };
+    };
     if (!res.ok) return say(result.error?.message ?? `The import was refused (${res.status}).`);
     const errors = result.errors ?? [];
     byId('import-errors').replaceChildren(...errors.map((e) => el('li', {}, `line ${e.line}: ${e.error}`)));
-    say(`${result.added ?? 0} added, ${(result.already_listed ?? []).length} already listed, ${errors.length} lines with errors${errors.length ? ' (listed below the form)' : ''}.`, errors.length ? 'error' : 'info');
+    say(
+      `${result.added ?? 0} added, ${(result.already_listed ?? []).length} already listed, ${errors.length} lines with errors${errors.length ? ' (listed below the form)' : ''}.`,
+      errors.length ? 'error' : 'info',
+    );
     await refresh();
   })().catch(fail);
 });

@@ -10,7 +10,9 @@ export function SecretOnce() {
       <label class="check">
         <input type="checkbox" id="secret-copied" /> I have copied it
       </label>
-      <button type="button" id="secret-done" disabled>Done</button>
+      <button type="button" id="secret-done" disabled>
+        Done
+      </button>
     </section>
   );
 }

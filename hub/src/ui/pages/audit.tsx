@@ -23,7 +23,9 @@ export function AuditPage(props: { user: SessionUser }) {
       </form>
       <p id="message" class="message" role="alert" aria-live="assertive"></p>
       <DataTable id="audit" caption="Audit entries, newest first" hiddenCaption columns={['When', 'Action', 'Who', 'Target', 'Details']} />
-      <button type="button" id="more" class="secondary" hidden>Older entries</button>
+      <button type="button" id="more" class="secondary" hidden>
+        Older entries
+      </button>
     </Page>
   );
 }

@@ -23,9 +23,16 @@ export function CollectorsPage(props: { user: SessionUser }) {
         <h2 id="manage-title"></h2>
         <h3>API keys</h3>
         <DataTable id="keys" caption="API keys of the collector" hiddenCaption columns={['Prefix', 'Status', 'Created', 'Last used', 'Actions']} />
-        <button type="button" id="provision" class="secondary">New provisioning token</button>
+        <button type="button" id="provision" class="secondary">
+          New provisioning token
+        </button>
         <h3>Commands sent</h3>
-        <DataTable id="commands" caption="Commands sent to the collector, newest first" hiddenCaption columns={['Type', 'Status', 'Answer', 'Sent', 'Acknowledged']} />
+        <DataTable
+          id="commands"
+          caption="Commands sent to the collector, newest first"
+          hiddenCaption
+          columns={['Type', 'Status', 'Answer', 'Sent', 'Acknowledged']}
+        />
         <form id="config-form" class="card">
           <label for="config">Push a configuration (JSON)</label>
           <textarea id="config" rows={6} required></textarea>

@@ -38,7 +38,9 @@ export function DetectionPage(props: { user: SessionUser; id: string }) {
           </form>
         </section>
         <p>
-          <a id="export" href="#">Download evidence export (signed zip)</a>
+          <a id="export" href="#">
+            Download evidence export (signed zip)
+          </a>
         </p>
       </div>
     </Page>

@@ -5,18 +5,26 @@ import { Page } from '../layout.tsx';
 export function LivePage(props: { user: SessionUser }) {
   return (
     <Page title="Live" script="live" user={props.user} path="/live">
-      <p id="connection" class="status" role="status" aria-live="polite">Connecting…</p>
+      <p id="connection" class="status" role="status" aria-live="polite">
+        Connecting…
+      </p>
       <section id="alert-banner" class="banner" hidden aria-live="assertive" aria-labelledby="banner-title">
         <h2 id="banner-title">Alert</h2>
         <p id="banner-text"></p>
-        <button type="button" id="banner-ack">Acknowledge</button>
-        <button type="button" id="banner-close" class="secondary">Hide</button>
+        <button type="button" id="banner-ack">
+          Acknowledge
+        </button>
+        <button type="button" id="banner-close" class="secondary">
+          Hide
+        </button>
       </section>
       <div class="toolbar">
         <label class="check">
           <input type="checkbox" id="sound" /> Sound on alerts
         </label>
-        <button type="button" id="notify" class="secondary">Desktop notifications</button>
+        <button type="button" id="notify" class="secondary">
+          Desktop notifications
+        </button>
       </div>
       <div class="columns">
         <section aria-labelledby="alerts-title">

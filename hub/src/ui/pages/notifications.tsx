@@ -22,7 +22,9 @@ export function NotificationsPage(props: { user: SessionUser; botConfigured: boo
         ) : (
           <p>This hub has no messaging bot configured (HUB_TELEGRAM_BOT_TOKEN); ask an admin.</p>
         )}
-        <button type="button" id="create-code" disabled={!props.botConfigured}>Create a link code</button>
+        <button type="button" id="create-code" disabled={!props.botConfigured}>
+          Create a link code
+        </button>
         <p id="code-line" hidden>
           Send <code id="link-command"></code> to the bot before <span id="code-expiry"></span>.
         </p>
@@ -36,9 +38,15 @@ export function NotificationsPage(props: { user: SessionUser; botConfigured: boo
           <option value="8h">8 hours</option>
           <option value="1d">1 day</option>
         </select>
-        <button type="button" id="mute" class="secondary">Mute</button>
-        <button type="button" id="unmute" class="secondary">Unmute</button>
-        <button type="button" id="unlink" class="secondary">Unlink every chat</button>
+        <button type="button" id="mute" class="secondary">
+          Mute
+        </button>
+        <button type="button" id="unmute" class="secondary">
+          Unmute
+        </button>
+        <button type="button" id="unlink" class="secondary">
+          Unlink every chat
+        </button>
       </div>
       {CHANNELS.map((ch) => (
         <form class="card preference" data-channel={ch.id} aria-labelledby={`pref-${ch.id}-title`}>
@@ -59,7 +67,11 @@ export function NotificationsPage(props: { user: SessionUser; botConfigured: boo
           <button type="submit">Save {ch.title.split(' ')[0]} default</button>
         </form>
       ))}
-      <DataTable id="per-watchlist" caption="Per watchlist (overrides the default; quiet hours come from the default)" columns={['Watchlist', 'Telegram', 'Web']} />
+      <DataTable
+        id="per-watchlist"
+        caption="Per watchlist (overrides the default; quiet hours come from the default)"
+        columns={['Watchlist', 'Telegram', 'Web']}
+      />
     </Page>
   );
 }

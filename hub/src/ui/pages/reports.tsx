@@ -21,9 +21,23 @@ export interface ReportsData {
 /** Charts people would rather look at than read (server-side SVG; the figures are in tables too). */
 export function ReportsPage(props: { user: SessionUser; data: ReportsData }) {
   const { now, detections, alerts, health } = props.data;
-  const total = fillSeries(detections.map((d) => ({ at: d.hour, value: d.count })), now, HOUR_MS, 24);
-  const perCollector = groupBy(detections, (d) => d.siteName, (rows) => rows.reduce((n, r) => n + r.count, 0));
-  const alertDays = fillSeries(alerts.map((a) => ({ at: a.day, value: a.count })), now, DAY_MS, 30);
+  const total = fillSeries(
+    detections.map((d) => ({ at: d.hour, value: d.count })),
+    now,
+    HOUR_MS,
+    24,
+  );
+  const perCollector = groupBy(
+    detections,
+    (d) => d.siteName,
+    (rows) => rows.reduce((n, r) => n + r.count, 0),
+  );
+  const alertDays = fillSeries(
+    alerts.map((a) => ({ at: a.day, value: a.count })),
+    now,
+    DAY_MS,
+    30,
+  );
   const expectedPerHour = 3600 / props.data.heartbeatSeconds;
   return (
     <Page title="Reports" user={props.user} path="/reports">
@@ -45,7 +59,15 @@ export function ReportsPage(props: { user: SessionUser; data: ReportsData }) {
                 <td>{g.key}</td>
                 <td>{g.rows.reduce((n, r) => n + r.count, 0)}</td>
                 <td>
-                  <Sparkline label={`${g.key}: detections per hour over the last 24 hours`} points={fillSeries(g.rows.map((r) => ({ at: r.hour, value: r.count })), now, HOUR_MS, 24)} />
+                  <Sparkline
+                    label={`${g.key}: detections per hour over the last 24 hours`}
+                    points={fillSeries(
+                      g.rows.map((r) => ({ at: r.hour, value: r.count })),
+                      now,
+                      HOUR_MS,
+                      24,
+                    )}
+                  />
                 </td>
               </tr>
             ))}
@@ -54,7 +76,13 @@ export function ReportsPage(props: { user: SessionUser; data: ReportsData }) {
       </section>
       <section aria-labelledby="alerts-title">
         <h2 id="alerts-title">Alerts per day, last 30 days (UTC)</h2>
-        <BarChart id="alerts" title="Alerts per day" points={alertDays} label={dayLabel} describe={(p) => `${new Date(p.at).toISOString().slice(0, 10)} ${p.value}`} />
+        <BarChart
+          id="alerts"
+          title="Alerts per day"
+          points={alertDays}
+          label={dayLabel}
+          describe={(p) => `${new Date(p.at).toISOString().slice(0, 10)} ${p.value}`}
+        />
       </section>
       {health ? (
         <section aria-labelledby="health-title">
@@ -71,7 +99,11 @@ export function ReportsPage(props: { user: SessionUser; data: ReportsData }) {
               </tr>
             </thead>
             <tbody>
-              {groupBy(health, (h) => h.siteName, () => 0).map((g) => {
+              {groupBy(
+                health,
+                (h) => h.siteName,
+                () => 0,
+              ).map((g) => {
                 const received = g.rows.reduce((n, r) => n + r.heartbeats, 0);
                 const cameras = g.rows.reduce((m, r) => Math.min(m, r.minCamerasOnline), Infinity);
                 const totalCameras = g.rows.find((r) => r.camerasTotal !== null)?.camerasTotal;
@@ -82,7 +114,15 @@ export function ReportsPage(props: { user: SessionUser; data: ReportsData }) {
                     <td>{g.rows.reduce((m, r) => Math.max(m, r.maxQueueDepth), 0)}</td>
                     <td>{totalCameras ? `${cameras} of ${totalCameras}` : String(cameras)}</td>
                     <td>
-                      <Sparkline label={`${g.key}: heartbeats per hour over 7 days`} points={fillSeries(g.rows.map((r) => ({ at: r.hour, value: r.heartbeats })), now, HOUR_MS, 168)} />
+                      <Sparkline
+                        label={`${g.key}: heartbeats per hour over 7 days`}
+                        points={fillSeries(
+                          g.rows.map((r) => ({ at: r.hour, value: r.heartbeats })),
+                          now,
+                          HOUR_MS,
+                          168,
+                        )}
+                      />
                     </td>
                   </tr>
                 );

@@ -2,7 +2,12 @@ import type { SessionUser } from '../../auth/middleware.ts';
 import { Page } from '../layout.tsx';
 import { DataTable } from './data-table.tsx';
 
-const AREA = [['lat-min', 'Latitude from', 90], ['lat-max', 'Latitude to', 90], ['lon-min', 'Longitude from', 180], ['lon-max', 'Longitude to', 180]] as const;
+const AREA = [
+  ['lat-min', 'Latitude from', 90],
+  ['lat-max', 'Latitude to', 90],
+  ['lon-min', 'Longitude from', 180],
+  ['lon-max', 'Longitude to', 180],
+] as const;
 
 /** Detection search (client/search.ts over `GET /api/v1/events/search`). */
 export function SearchPage(props: { user: SessionUser; collectors: ReadonlyArray<{ id: string; name: string }> }) {
@@ -65,9 +70,13 @@ export function SearchPage(props: { user: SessionUser; collectors: ReadonlyArray
       <p id="summary" role="status" aria-live="polite"></p>
       <DataTable id="results" caption="Detections found" hiddenCaption hidden columns={['Crop', 'Plate', 'Captured', 'Site', 'Confidence', 'Direction']} />
       <nav id="pager" aria-label="Result pages" hidden>
-        <button type="button" id="prev" class="secondary">Previous page</button>
+        <button type="button" id="prev" class="secondary">
+          Previous page
+        </button>
         <span id="page-info"></span>
-        <button type="button" id="next" class="secondary">Next page</button>
+        <button type="button" id="next" class="secondary">
+          Next page
+        </button>
       </nav>
     </Page>
   );

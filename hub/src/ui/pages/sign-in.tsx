@@ -23,7 +23,11 @@ export function SignInPage(props: { next: string }) {
         <label for="code">Code</label>
         <input id="code" name="code" inputmode="numeric" autocomplete="one-time-code" pattern="[0-9]{6}" maxlength={6} required />
         <button type="submit">Sign in</button>
-        <p><button type="button" class="link" id="use-backup">Lost your phone? Use a backup code</button></p>
+        <p>
+          <button type="button" class="link" id="use-backup">
+            Lost your phone? Use a backup code
+          </button>
+        </p>
       </form>
 
       <form id="recovery-step" class="card" hidden>
@@ -63,8 +67,7 @@ export function SignInPage(props: { next: string }) {
       <form id="codes-step" class="card" hidden>
         <h2>Your backup codes</h2>
         <p>
-          Each code signs you in once if you lose your phone. They are shown <strong>only now</strong>: print them or
-          store them in a password manager.
+          Each code signs you in once if you lose your phone. They are shown <strong>only now</strong>: print them or store them in a password manager.
         </p>
         <ul id="backup-codes" class="codes"></ul>
         <label class="check">

@@ -16,7 +16,9 @@ export function WatchlistsPage(props: { user: SessionUser }) {
           <label for="list-priority">Priority</label>
           <select id="list-priority">
             <option value="low">Low</option>
-            <option value="medium" selected>Medium</option>
+            <option value="medium" selected>
+              Medium
+            </option>
             <option value="high">High</option>
             <option value="critical">Critical</option>
           </select>
@@ -26,7 +28,12 @@ export function WatchlistsPage(props: { user: SessionUser }) {
           <button type="submit">Create</button>
         </form>
       ) : null}
-      <DataTable id="lists" caption="Watchlists (subscribe to receive their alerts)" data={{ 'can-write': canWrite ? 'true' : 'false' }} columns={['Name', 'Priority', 'Entries', 'Active', 'Alerts for me']} />
+      <DataTable
+        id="lists"
+        caption="Watchlists (subscribe to receive their alerts)"
+        data={{ 'can-write': canWrite ? 'true' : 'false' }}
+        columns={['Name', 'Priority', 'Entries', 'Active', 'Alerts for me']}
+      />
       <section id="entries-section" hidden aria-labelledby="entries-title">
         <h2 id="entries-title">Entries</h2>
         {canWrite ? (
@@ -47,7 +54,9 @@ export function WatchlistsPage(props: { user: SessionUser }) {
           </form>
         ) : null}
         <p>
-          <a id="export" href="#">Download as CSV</a>
+          <a id="export" href="#">
+            Download as CSV
+          </a>
         </p>
         <DataTable id="entries" caption="Entries of the selected watchlist" hiddenCaption columns={['Plate', 'Notes', 'Added', 'Actions']} />
       </section>

@@ -64,10 +64,12 @@ t.test('ITS sample: colour prefix, both vehicleType fields, milliseconds', async
 });
 
 t.test('configured camera id and direction mapping apply', async (t) => {
-  const parsed = only(parseFixture('alert-its-cjk.xml', {
-    camera: { id: 'lane-1', mac: 'aa:aa:aa:aa:aa:aa' },
-    directionMapping: { forward: 'exiting', reverse: 'entering' },
-  }));
+  const parsed = only(
+    parseFixture('alert-its-cjk.xml', {
+      camera: { id: 'lane-1', mac: 'aa:aa:aa:aa:aa:aa' },
+      directionMapping: { forward: 'exiting', reverse: 'entering' },
+    }),
+  );
   t.same(parsed.detection.camera, { id: 'lane-1', mac: '001122aabbff' }, 'payload MAC wins, configured id wins');
   t.equal(parsed.detection.vehicle?.direction, 'exiting');
 });

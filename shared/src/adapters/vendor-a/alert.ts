@@ -6,11 +6,7 @@
  */
 import { buildDetection } from '../../detection/build.ts';
 import type { DetectionImages } from '../../detection/schema.ts';
-import {
-  normalizeConfidence,
-  normalizeDirection,
-  normalizeMac,
-} from '../../detection/normalize.ts';
+import { normalizeConfidence, normalizeDirection, normalizeMac } from '../../detection/normalize.ts';
 import { parseCameraTime } from '../../detection/time.ts';
 import type { AdapterContext, ParseOutcome } from '../types.ts';
 import { emptyOutcome } from '../types.ts';

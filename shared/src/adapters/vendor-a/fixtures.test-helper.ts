@@ -3,8 +3,7 @@ import { readFileSync } from 'node:fs';
 import type { AdapterContext, ParsedDetection, ParseOutcome } from '../types.ts';
 import { vendorA } from './index.ts';
 
-export const fixture = (name: string): Uint8Array =>
-  new Uint8Array(readFileSync(new URL(`./fixtures/${name}`, import.meta.url)));
+export const fixture = (name: string): Uint8Array => new Uint8Array(readFileSync(new URL(`./fixtures/${name}`, import.meta.url)));
 
 /** The request Content-Type each multipart fixture was captured with. */
 export const MULTIPART_TYPES: Readonly<Record<string, string>> = {

@@ -47,10 +47,18 @@ t.test('wide documents: element count is capped before parsing', async (t) => {
 t.test('wrong types are errors or empty results, never exceptions', async (t) => {
   const cases: [string, string, Record<string, unknown>][] = [
     ['alert root is text', '<EventNotificationAlert>ANPR</EventNotificationAlert>', { errors: [{ reason: 'EventNotificationAlert without eventType' }] }],
-    ['eventType is an element', '<EventNotificationAlert><eventType><x>ANPR</x></eventType></EventNotificationAlert>', { errors: [{ reason: 'EventNotificationAlert without eventType' }] }],
+    [
+      'eventType is an element',
+      '<EventNotificationAlert><eventType><x>ANPR</x></eventType></EventNotificationAlert>',
+      { errors: [{ reason: 'EventNotificationAlert without eventType' }] },
+    ],
     ['Plates root is text', '<Plates>hello</Plates>', { errors: [], ignored: 0 }],
     ['Plate is text', '<Plates><Plate>hello</Plate></Plates>', { errors: [{ item: 0, reason: 'Plate entry has no child elements' }] }],
-    ['picName is an element', '<Plates><Plate><picName><d>1</d></picName><plateNumber>A1</plateNumber><captureTime>2030-01-01T00:00:00Z</captureTime></Plate></Plates>', { errors: [{ item: 0, reason: /malformed picName \(not text\)/ }] }],
+    [
+      'picName is an element',
+      '<Plates><Plate><picName><d>1</d></picName><plateNumber>A1</plateNumber><captureTime>2030-01-01T00:00:00Z</captureTime></Plate></Plates>',
+      { errors: [{ item: 0, reason: /malformed picName \(not text\)/ }] },
+    ],
   ];
   for (const [label, xml, expected] of cases) {
     const outcome = run(t, label, { body: enc(xml), contentType: XML });

@@ -34,7 +34,8 @@ t.test('does not recognize other payloads', async (t) => {
 
 t.test('dispatch: unknown root, not XML, XML content type with a JSON body', async (t) => {
   t.match(vendorA.parse({ body: enc('<Other><x/></Other>'), contentType: 'text/xml' }, {}), {
-    detections: [], failure: /unexpected XML root <Other>/,
+    detections: [],
+    failure: /unexpected XML root <Other>/,
   });
   t.match(vendorA.parse({ body: enc('{"a":1}'), contentType: 'application/xml' }, {}).failure, /not XML/);
   t.match(vendorA.parse({ body: new Uint8Array(0) }, {}).failure, /not XML/);
@@ -47,8 +48,10 @@ t.test('an XML content type is not needed: the root decides', async (t) => {
 });
 
 t.test('a pull list may exceed the alert size cap; an alert may not', async (t) => {
-  const plate = '<Plate><captureTime>20300102T030405+0100</captureTime><plateNumber>AB1</plateNumber><picName>203001020304050100</picName><pad>' +
-    'x'.repeat(1024) + '</pad></Plate>';
+  const plate =
+    '<Plate><captureTime>20300102T030405+0100</captureTime><plateNumber>AB1</plateNumber><picName>203001020304050100</picName><pad>' +
+    'x'.repeat(1024) +
+    '</pad></Plate>';
   const bigList = enc(`<Plates>${plate.repeat(1200)}</Plates>`);
   t.ok(bigList.length > 1024 * 1024);
   const list = vendorA.parse({ body: bigList, contentType: 'application/xml' }, { camera: { mac: '001122aabbcc' } });

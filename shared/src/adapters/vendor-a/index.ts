@@ -36,9 +36,7 @@ function parseXmlPayload(body: Uint8Array, context: AdapterContext): ParseOutcom
   if (rootName !== ALERT_ROOT && rootName !== PLATES_ROOT) {
     return failed(`vendor_a: unexpected XML root <${rootName}>`);
   }
-  const limits = rootName === PLATES_ROOT
-    ? { maxBytes: PLATES_MAX_BYTES, maxElements: PLATES_MAX_ELEMENTS }
-    : { maxBytes: ALERT_MAX_BYTES };
+  const limits = rootName === PLATES_ROOT ? { maxBytes: PLATES_MAX_BYTES, maxElements: PLATES_MAX_ELEMENTS } : { maxBytes: ALERT_MAX_BYTES };
   const result = parseXmlSafely(body, { ...limits, arrayTags: ARRAY_TAGS });
   if (!result.ok) return failed(`vendor_a: ${result.reason}`);
   if (result.rootName === PLATES_ROOT) return parsePlates(result.root, context);
@@ -83,9 +81,7 @@ function recognizes(input: ParseInput): boolean {
 
 function parse(input: ParseInput, context: AdapterContext): ParseOutcome {
   try {
-    return mediaType(input.contentType).startsWith('multipart/')
-      ? parseMultipartPush(input, context)
-      : parseXmlPayload(input.body, context);
+    return mediaType(input.contentType).startsWith('multipart/') ? parseMultipartPush(input, context) : parseXmlPayload(input.body, context);
   } catch (error) {
     // Defence in depth: the parsers above do not throw, but a payload must never crash a runner.
     return failed(`vendor_a: parser error: ${error instanceof Error ? error.message : String(error)}`);

@@ -44,15 +44,18 @@ t.test('empty plate picture, image/pjpeg scene, XML part found by its leading <'
 
 const part = (headers: string[], body: string): string => `--b\r\n${headers.join('\r\n')}\r\n\r\n${body}\r\n`;
 const ALERT = latin1(fixture('alert-hikvision-ns.xml'));
-const mp = (parts: string[]) => vendorA.parse({ body: Buffer.from(`${parts.join('')}--b--\r\n`, 'latin1'), contentType: 'multipart/form-data; boundary=b' }, {});
+const mp = (parts: string[]) =>
+  vendorA.parse({ body: Buffer.from(`${parts.join('')}--b--\r\n`, 'latin1'), contentType: 'multipart/form-data; boundary=b' }, {});
 
 t.test('detectionPicture wins over vehiclePicture regardless of order; text parts are never images', async (t) => {
-  const parsed = only(mp([
-    part(['Content-Disposition: form-data; name="file.xml"', 'Content-Type: text/xml'], ALERT),
-    part(['Content-Disposition: form-data; name="vehiclePicture.jpg"', 'Content-Type: image/jpeg'], 'VEHICLE'),
-    part(['Content-Disposition: form-data; name="detectionPicture.jpg"', 'Content-Type: image/jpeg'], 'SCENE'),
-    part(['Content-Disposition: form-data; name="licensePlatePicture.jpg"', 'Content-Type: text/plain'], 'NOT AN IMAGE'),
-  ]));
+  const parsed = only(
+    mp([
+      part(['Content-Disposition: form-data; name="file.xml"', 'Content-Type: text/xml'], ALERT),
+      part(['Content-Disposition: form-data; name="vehiclePicture.jpg"', 'Content-Type: image/jpeg'], 'VEHICLE'),
+      part(['Content-Disposition: form-data; name="detectionPicture.jpg"', 'Content-Type: image/jpeg'], 'SCENE'),
+      part(['Content-Disposition: form-data; name="licensePlatePicture.jpg"', 'Content-Type: text/plain'], 'NOT AN IMAGE'),
+    ]),
+  );
   t.equal(latin1(parsed.images.full_scene), 'SCENE');
   t.equal(parsed.images.plate_crop, undefined);
 });

@@ -39,7 +39,10 @@ export function findXmlPart(parts: readonly MultipartPart[]): MultipartPart | un
 
 /** `licensePlatePicture.jpg` -> `licenseplatepicture`. */
 const key = (value: string | undefined): string | undefined =>
-  value?.trim().replace(/\.(jpe?g|png)$/i, '').toLowerCase() || undefined;
+  value
+    ?.trim()
+    .replace(/\.(jpe?g|png)$/i, '')
+    .toLowerCase() || undefined;
 
 function isImagePart(part: MultipartPart): boolean {
   const type = mediaType(part.contentType);

@@ -43,7 +43,10 @@ t.test('many: std-cgi namespace, unordered, duplicate old entry, 25-digit picNam
       ['203001020304050100', 'XY12345', '2030-01-02T02:04:05.000Z', undefined],
     ],
   );
-  t.same(outcome.detections.map((d) => d.detection.vehicle?.direction), ['entering', 'exiting', 'exiting']);
+  t.same(
+    outcome.detections.map((d) => d.detection.vehicle?.direction),
+    ['entering', 'exiting', 'exiting'],
+  );
   t.equal(outcome.detections[1]?.fetchImages[0]?.path, '/doc/ui/images/plate/2030010203041512345678901.jpg');
 });
 

@@ -18,13 +18,7 @@ import type { AdapterContext, ImageFetch, ParseOutcome } from '../types.ts';
 import { emptyOutcome } from '../types.ts';
 import type { XmlValue } from '../xml.ts';
 import { childText, childrenNamed, isElement } from '../xml.ts';
-import {
-  compareDigitStrings,
-  PIC_NAME_PATTERN,
-  rawFields,
-  textualRegion,
-  VENDOR,
-} from './fields.ts';
+import { compareDigitStrings, PIC_NAME_PATTERN, rawFields, textualRegion, VENDOR } from './fields.ts';
 
 export const PLATES_ROOT = 'Plates';
 const INLINE_PLATE_CROP = ['plateImage', 'picData'] as const;
@@ -108,8 +102,7 @@ export function parsePlates(root: XmlValue, context: AdapterContext): ParseOutco
     const fullScene = inlineImage(entry, INLINE_FULL_SCENE);
     if (plateCrop) images.plate_crop = plateCrop;
     if (fullScene) images.full_scene = fullScene;
-    const fetchImages: ImageFetch[] =
-      !plateCrop && picName !== undefined ? [{ kind: 'plate_crop', path: plateImagePath(picName) }] : [];
+    const fetchImages: ImageFetch[] = !plateCrop && picName !== undefined ? [{ kind: 'plate_crop', path: plateImagePath(picName) }] : [];
     outcome.detections.push({
       detection: built.detection,
       images,

@@ -59,7 +59,11 @@ export const CAMERA_PACKET = bytes(hex('01 01 00 00 00 00 00 7c'), utf8(CAMERA_A
  */
 export const MALFORMED_PACKETS: ReadonlyArray<{ name: string; bytes: Uint8Array; reason: RegExp }> = [
   { name: 'one padding byte after the data frame', bytes: bytes([...ADD_PACKET], [0x00]), reason: /packet length 403 does not match the frame sizes \(402\)/ },
-  { name: 'data frame cut one byte short', bytes: ADD_PACKET.subarray(0, ADD_PACKET.length - 1), reason: /packet length 401 does not match the frame sizes \(402\)/ },
+  {
+    name: 'data frame cut one byte short',
+    bytes: ADD_PACKET.subarray(0, ADD_PACKET.length - 1),
+    reason: /packet length 401 does not match the frame sizes \(402\)/,
+  },
   {
     name: 'action size claims 4 GiB',
     bytes: bytes(hex('01 01 00 00 ff ff ff ff'), [...ADD_PACKET.subarray(8)]),

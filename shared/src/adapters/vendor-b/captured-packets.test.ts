@@ -20,7 +20,13 @@ import { context } from './fixtures.test-helper.ts';
 t.test('documented packets decode: header fields, frame boundaries, payloads', async (t) => {
   const cases = [
     { name: 'add (plain)', packet: ADD_PACKET, flags: [1, 1, false, 2, 1, false], action: JSON.parse(ADD_ACTION), data: JSON.parse(ADD_DATA) },
-    { name: 'plate update (data as UTF-8 string)', packet: PLATE_PACKET, flags: [1, 1, false, 2, 2, false], action: JSON.parse(PLATE_ACTION), data: JSON.parse(PLATE_DATA) },
+    {
+      name: 'plate update (data as UTF-8 string)',
+      packet: PLATE_PACKET,
+      flags: [1, 1, false, 2, 2, false],
+      action: JSON.parse(PLATE_ACTION),
+      data: JSON.parse(PLATE_DATA),
+    },
     {
       name: 'end update (both deflated, as captured)',
       packet: END_PACKET,
@@ -43,7 +49,11 @@ t.test('documented packets decode: header fields, frame boundaries, payloads', a
       t.fail(`${c.name}: ${message.reason}`);
       continue;
     }
-    t.same({ action: message.value.action, modelKey: message.value.modelKey, id: message.value.id }, { action: c.action.action, modelKey: 'event', id: EVENT_ID }, `${c.name}: action frame`);
+    t.same(
+      { action: message.value.action, modelKey: message.value.modelKey, id: message.value.id },
+      { action: c.action.action, modelKey: 'event', id: EVENT_ID },
+      `${c.name}: action frame`,
+    );
     t.same(message.value.data(), { ok: true, value: c.data }, `${c.name}: data frame`);
   }
 });
@@ -60,9 +70,17 @@ t.test('the documented event life gives one detection; a camera-state packet is 
   t.same(stream.push(PLATE_PACKET), { detections: [], errors: [], ignored: 0 });
   const ended = stream.push(END_PACKET);
   t.same(ended.errors, []);
-  t.match(ended.detections.map((d) => d.detection), [
-    { detection_id: EVENT_ID, camera: { mac: '7cd8b328641b' }, plate: { text: 'LM34NOP', confidence: 0.82 }, timestamp: new Date(1900000503000).toISOString() },
-  ]);
+  t.match(
+    ended.detections.map((d) => d.detection),
+    [
+      {
+        detection_id: EVENT_ID,
+        camera: { mac: '7cd8b328641b' },
+        plate: { text: 'LM34NOP', confidence: 0.82 },
+        timestamp: new Date(1900000503000).toISOString(),
+      },
+    ],
+  );
 });
 
 t.test('packets whose headers disagree with their size are rejected with the reason; the stream goes on', async (t) => {

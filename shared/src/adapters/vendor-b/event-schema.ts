@@ -8,18 +8,14 @@ import { z } from 'zod';
  * in progress).
  */
 
-const attributeValueSchema = z
-  .object({ val: z.string().nullish(), confidence: z.number().nullish() })
-  .nullish();
+const attributeValueSchema = z.object({ val: z.string().nullish(), confidence: z.number().nullish() }).nullish();
 
 export const thumbnailSchema = z.object({
   type: z.string().nullish(),
   name: z.string().nullish(),
   confidence: z.number().nullish(),
   clockBestWall: z.number().nullish(),
-  attributes: z
-    .object({ vehicleType: attributeValueSchema, color: attributeValueSchema })
-    .nullish(),
+  attributes: z.object({ vehicleType: attributeValueSchema, color: attributeValueSchema }).nullish(),
   group: z
     .object({
       matchedName: z.string().nullish(),
@@ -58,11 +54,7 @@ export const eventSchema = z.object({
 export type VendorBEvent = z.infer<typeof eventSchema>;
 
 /** Event types that can carry a plate (docs/camera-formats.md "vendor_b event object"); motion, ring, access... never do. */
-export const SMART_EVENT_TYPES: ReadonlySet<string> = new Set([
-  'smartDetectZone',
-  'smartDetectLine',
-  'smartDetectLoiterZone',
-]);
+export const SMART_EVENT_TYPES: ReadonlySet<string> = new Set(['smartDetectZone', 'smartDetectLine', 'smartDetectLoiterZone']);
 
 /** Thumbnail types that can carry plate text (docs/camera-formats.md "vendor_b plate location": vehicle, licensePlate). */
 export const PLATE_THUMBNAIL_TYPES: ReadonlySet<string> = new Set(['vehicle', 'licensePlate']);

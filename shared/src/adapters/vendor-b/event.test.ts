@@ -30,9 +30,7 @@ t.test('Protect 6.x shape: matchedName, group confidence, best frame time, attri
     plate: { text: 'XY12ABC', confidence: 0.87 },
     vehicle: { direction: 'unknown', vehicle_type: 'car', color: 'white' },
   });
-  t.same(v.parsed.fetchImages, [
-    { kind: 'full_scene', path: '/proxy/protect/api/events/0123456789abcdef01234567/thumbnail' },
-  ]);
+  t.same(v.parsed.fetchImages, [{ kind: 'full_scene', path: '/proxy/protect/api/events/0123456789abcdef01234567/thumbnail' }]);
   t.equal(v.parsed.raw?.plate_source, 'group.matchedName');
 });
 
@@ -102,16 +100,17 @@ t.test('direction, missing id and unsafe ids', async (t) => {
   const noId = evaluateEvent(base({ id: undefined, thumbnail: 'e-bb23456789abcdef01234567', ...plate }), context);
   if (noId.kind !== 'detection') throw new Error('expected detection');
   t.equal(noId.parsed.detection.detection_id, 'bb23456789abcdef01234567');
-  t.same(noId.parsed.fetchImages, [
-    { kind: 'full_scene', path: '/proxy/protect/api/events/bb23456789abcdef01234567/thumbnail' },
-  ]);
+  t.same(noId.parsed.fetchImages, [{ kind: 'full_scene', path: '/proxy/protect/api/events/bb23456789abcdef01234567/thumbnail' }]);
   const traversal = evaluateEvent(base({ id: '../../api/users', ...plate }), context);
   if (traversal.kind !== 'detection') throw new Error('expected detection');
   t.same(traversal.parsed.fetchImages, [], 'an id that is not a safe path segment fetches nothing');
 });
 
 t.test('in progress is reported, confidence out of range falls through', async (t) => {
-  const open = evaluateEvent(base({ end: null, ...thumbs({ type: 'vehicle', name: 'OP1', confidence: 250, group: { matchedName: 'OP1', confidence: 140 } }) }), context);
+  const open = evaluateEvent(
+    base({ end: null, ...thumbs({ type: 'vehicle', name: 'OP1', confidence: 250, group: { matchedName: 'OP1', confidence: 140 } }) }),
+    context,
+  );
   if (open.kind !== 'detection') throw new Error('expected detection');
   t.equal(open.ended, false);
   t.equal(open.parsed.detection.plate.confidence, 0, 'no usable confidence');

@@ -1,19 +1,9 @@
 import type { AdapterContext, ImageFetch, ParsedDetection } from '../types.ts';
 import { buildDetection } from '../../detection/build.ts';
-import {
-  normalizeConfidence,
-  normalizeDirection,
-  normalizePlateText,
-  normalizeVehicleType,
-} from '../../detection/normalize.ts';
+import { normalizeConfidence, normalizeDirection, normalizePlateText, normalizeVehicleType } from '../../detection/normalize.ts';
 import { epochMsToDate } from '../../detection/time.ts';
 import type { Thumbnail, VendorBEvent } from './event-schema.ts';
-import {
-  PLATE_THUMBNAIL_TYPES,
-  SMART_EVENT_TYPES,
-  describeIssue,
-  eventSchema,
-} from './event-schema.ts';
+import { PLATE_THUMBNAIL_TYPES, SMART_EVENT_TYPES, describeIssue, eventSchema } from './event-schema.ts';
 
 /**
  * What one vendor_b event amounts to. `ended` is false while Protect still reports
@@ -75,9 +65,7 @@ export function bestThumbnail(thumbnails: readonly Thumbnail[]): Thumbnail | und
  * value falls through to the next candidate.
  */
 function pickConfidence(read: PlateRead): number | undefined {
-  const candidates = read.thumbnail
-    ? [read.thumbnail.group?.confidence, read.thumbnail.confidence]
-    : [read.confidence];
+  const candidates = read.thumbnail ? [read.thumbnail.group?.confidence, read.thumbnail.confidence] : [read.confidence];
   for (const c of candidates) {
     const value = normalizeConfidence(c, 'percent');
     if (value !== undefined) return value;

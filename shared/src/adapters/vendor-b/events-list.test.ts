@@ -6,7 +6,10 @@ const mixed = fixtureJson('events-list-mixed.json') as Record<string, unknown>[]
 
 t.test('mixed list: ended plates yielded, the rest ignored, cursor held at the open event', async (t) => {
   const out = parseEventsList(mixed, context);
-  t.same(out.detections.map((d) => d.detection.plate.text), ['XY12ABC', 'AB123CD']);
+  t.same(
+    out.detections.map((d) => d.detection.plate.text),
+    ['XY12ABC', 'AB123CD'],
+  );
   t.same(out.errors, []);
   t.equal(out.ignored, 4, 'motion, ring, plate without text, in-progress');
   // Largest ended start is 1900000400000, but the in-progress event began at 1900000250000.
@@ -23,7 +26,10 @@ t.test('without an open event the cursor is the largest ended start, not the las
 t.test('the in-progress event is yielded once a later poll shows it ended', async (t) => {
   const later = { ...mixed[5], end: 1900000259000 };
   const out = parseEventsList([later], context);
-  t.same(out.detections.map((d) => d.detection.plate.text), ['QQ99ZZZ']);
+  t.same(
+    out.detections.map((d) => d.detection.plate.text),
+    ['QQ99ZZZ'],
+  );
   t.equal(out.cursor, '1900000250000');
 });
 
@@ -37,8 +43,14 @@ t.test('a broken item is an error at its index; its neighbours still parse', asy
     ['nested'],
   ];
   const out = parseEventsList(items, context);
-  t.same(out.detections.map((d) => d.detection.plate.text), ['AB123CD']);
-  t.same(out.errors.map((e) => e.item), [0, 2, 3, 4, 5]);
+  t.same(
+    out.detections.map((d) => d.detection.plate.text),
+    ['AB123CD'],
+  );
+  t.same(
+    out.errors.map((e) => e.item),
+    [0, 2, 3, 4, 5],
+  );
   t.match(out.errors[0]?.reason, /metadata/);
   t.equal(out.cursor, '1900000100000', 'the broken ended item at 1900000000000 is below it anyway');
 });

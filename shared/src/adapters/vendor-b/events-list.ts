@@ -2,12 +2,10 @@ import type { AdapterContext, ParseOutcome } from '../types.ts';
 import { emptyOutcome } from '../types.ts';
 import { evaluateEvent } from './event.ts';
 
-const isRecord = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** `start`/`end` read leniently, for the cursor only: a broken item still moves it on. */
-const finiteMs = (v: unknown): number | undefined =>
-  typeof v === 'number' && Number.isFinite(v) && v > 0 ? Math.trunc(v) : undefined;
+const finiteMs = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) && v > 0 ? Math.trunc(v) : undefined);
 
 /**
  * The pull response (docs/camera-formats.md "vendor_b pull"): an array of events. Only ended events
@@ -52,8 +50,7 @@ export function parseEventsList(items: readonly unknown[], context: AdapterConte
         return;
     }
   });
-  const cursor =
-    minOpenStart !== undefined ? Math.min(minOpenStart, maxEndedStart ?? minOpenStart) : maxEndedStart;
+  const cursor = minOpenStart !== undefined ? Math.min(minOpenStart, maxEndedStart ?? minOpenStart) : maxEndedStart;
   if (cursor !== undefined) outcome.cursor = String(cursor);
   return outcome;
 }

@@ -12,7 +12,6 @@ export const context: AdapterContext = {
   ]),
 };
 
-export const fixtureText = (name: string): string =>
-  readFileSync(new URL(`./fixtures/${name}`, import.meta.url), 'utf8');
+export const fixtureText = (name: string): string => readFileSync(new URL(`./fixtures/${name}`, import.meta.url), 'utf8');
 
 export const fixtureJson = (name: string): unknown => JSON.parse(fixtureText(name));

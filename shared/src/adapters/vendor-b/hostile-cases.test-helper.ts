@@ -12,10 +12,7 @@ export function zipBombPacket(): { packet: Uint8Array; wireBytes: number } {
   const bombData = deflateSync(Buffer.alloc(32 * 1024 * 1024, 0x7b));
   const bombHeader = Buffer.from([2, 1, 1, 0, 0, 0, 0, 0]);
   bombHeader.writeUInt32BE(bombData.length, 4);
-  const packet = joinFrames(
-    encodeFrame(FRAME_ACTION, { payload: { action: 'add', modelKey: 'event', id: 'bomb' } }),
-    Buffer.concat([bombHeader, bombData]),
-  );
+  const packet = joinFrames(encodeFrame(FRAME_ACTION, { payload: { action: 'add', modelKey: 'event', id: 'bomb' } }), Buffer.concat([bombHeader, bombData]));
   return { packet, wireBytes: bombData.length };
 }
 

@@ -39,15 +39,24 @@ t.test('recognizes: event JSON shapes, packets and vendor headers; not other pay
 
 t.test('parse: the pull list with its cursor', async (t) => {
   const out = vendorB.parse(body(mixedText), context);
-  t.same(out.detections.map((d) => d.detection.plate.text), ['XY12ABC', 'AB123CD']);
+  t.same(
+    out.detections.map((d) => d.detection.plate.text),
+    ['XY12ABC', 'AB123CD'],
+  );
   t.equal(out.cursor, '1900000250000');
   const wrapped = vendorB.parse(body(JSON.stringify({ events: JSON.parse(mixedText) })), context);
-  t.same(wrapped.detections.map((d) => d.detection.detection_id), out.detections.map((d) => d.detection.detection_id));
+  t.same(
+    wrapped.detections.map((d) => d.detection.detection_id),
+    out.detections.map((d) => d.detection.detection_id),
+  );
 });
 
 t.test('parse: a single pushed event is emitted even while in progress', async (t) => {
   const open = vendorB.parse(body(JSON.stringify({ ...add, ...platePatch })), context);
-  t.same(open.detections.map((d) => d.detection.plate.text), ['LM34NOP']);
+  t.same(
+    open.detections.map((d) => d.detection.plate.text),
+    ['LM34NOP'],
+  );
   t.equal(open.cursor, undefined);
   t.same(vendorB.parse(body(JSON.stringify(add)), context), { detections: [], errors: [], ignored: 1 });
   const broken = vendorB.parse(body(JSON.stringify({ ...add, metadata: 'x' })), context);
@@ -56,11 +65,17 @@ t.test('parse: a single pushed event is emitted even while in progress', async (
 
 t.test('parse: one binary packet or Integration message, statelessly', async (t) => {
   const packet = encodePacket({ action: 'add', modelKey: 'event', id: add.id as string }, { ...add, ...platePatch });
-  t.same(vendorB.parse(body(packet), context).detections.map((d) => d.detection.plate.text), ['LM34NOP']);
+  t.same(
+    vendorB.parse(body(packet), context).detections.map((d) => d.detection.plate.text),
+    ['LM34NOP'],
+  );
   const update = encodePacket({ action: 'update', modelKey: 'event', id: add.id as string }, { end: 5 });
   t.same(vendorB.parse(body(update), context), { detections: [], errors: [], ignored: 1 });
   const integration = vendorB.parse(body(fixtureText('integration-add.json')), context);
-  t.same(integration.detections.map((d) => d.detection.plate.text), ['GH56IJK']);
+  t.same(
+    integration.detections.map((d) => d.detection.plate.text),
+    ['GH56IJK'],
+  );
   const badZlib = joinFrames(
     encodeFrame(FRAME_ACTION, { payload: { action: 'add', modelKey: 'event', id: 'z' } }),
     Buffer.from([2, 1, 1, 0, 0, 0, 0, 2, 0x78, 0x9c]),

@@ -27,6 +27,9 @@ t.test('parseJsonBytes: ok, too deep, not JSON, not UTF-8', async (t) => {
 t.test('parseJsonBytes: element counts bounded before parsing (a 1 MB push once took 6.9 s)', async (t) => {
   const numbers = (n: number) => Array.from({ length: n }, (_, i) => i % 10).join(',');
   t.match(parseJsonBytes(b(`{"smartDetectTypes":[${numbers(470_000)}]}`)), { ok: false, reason: /more than 1000 items/ });
-  t.match(parseJsonBytes(b(`[${Array.from({ length: 10 }, () => `{"s":[${numbers(999)}]}`).join(',')}]`)), { ok: false, reason: /more than 5000 array elements/ });
+  t.match(parseJsonBytes(b(`[${Array.from({ length: 10 }, () => `{"s":[${numbers(999)}]}`).join(',')}]`)), {
+    ok: false,
+    reason: /more than 5000 array elements/,
+  });
   t.equal(parseJsonBytes(b(`{"smartDetectTypes":[${numbers(1000)}]}`)).ok, true, 'at the limit');
 });

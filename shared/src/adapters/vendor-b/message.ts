@@ -77,5 +77,4 @@ function decodeBinary(bytes: Uint8Array): Result<UpdateMessage> {
   };
 }
 
-export const decodeMessage = (bytes: Uint8Array): Result<UpdateMessage> =>
-  isJsonText(bytes) ? decodeText(bytes) : decodeBinary(bytes);
+export const decodeMessage = (bytes: Uint8Array): Result<UpdateMessage> => (isJsonText(bytes) ? decodeText(bytes) : decodeBinary(bytes));

@@ -46,10 +46,7 @@ export function encodeFrame(type: number, spec: FrameSpec): Uint8Array {
 /** A whole packet: action frame then data frame. */
 export function encodePacket(action: UpdateAction, data: unknown, options: { deflate?: boolean } = {}): Uint8Array {
   const deflate = options.deflate ?? true;
-  return Buffer.concat([
-    encodeFrame(FRAME_ACTION, { payload: action, deflate }),
-    encodeFrame(FRAME_DATA, { payload: data, deflate }),
-  ]);
+  return Buffer.concat([encodeFrame(FRAME_ACTION, { payload: action, deflate }), encodeFrame(FRAME_DATA, { payload: data, deflate })]);
 }
 
 /** Packet from two hand-made frames, for odd formats and broken-packet tests. */

@@ -21,16 +21,15 @@ t.test('plain packet and string/raw formats', async (t) => {
   if (!split.ok) throw new Error(split.reason);
   t.equal(split.value.data.deflated, false);
   t.same(frameJson(split.value.data), { ok: true, value: data });
-  const str = splitPacket(joinFrames(
-    encodeFrame(FRAME_ACTION, { payload: action }),
-    encodeFrame(FRAME_DATA, { payload: '{"end":5}', format: FORMAT_STRING }),
-  ));
+  const str = splitPacket(joinFrames(encodeFrame(FRAME_ACTION, { payload: action }), encodeFrame(FRAME_DATA, { payload: '{"end":5}', format: FORMAT_STRING })));
   if (!str.ok) throw new Error(str.reason);
   t.same(frameJson(str.value.data), { ok: true, value: { end: 5 } }, 'a string frame holding JSON');
-  const raw = splitPacket(joinFrames(
-    encodeFrame(FRAME_ACTION, { payload: action }),
-    encodeFrame(FRAME_DATA, { payload: new Uint8Array([1, 2, 3]), format: FORMAT_RAW, deflate: false }),
-  ));
+  const raw = splitPacket(
+    joinFrames(
+      encodeFrame(FRAME_ACTION, { payload: action }),
+      encodeFrame(FRAME_DATA, { payload: new Uint8Array([1, 2, 3]), format: FORMAT_RAW, deflate: false }),
+    ),
+  );
   if (!raw.ok) throw new Error(raw.reason);
   t.same([...raw.value.data.payload], [1, 2, 3]);
   t.equal(frameJson(raw.value.data).ok, false, 'raw bytes are not JSON');

@@ -35,8 +35,7 @@ function parseSingleEvent(event: unknown, context: AdapterContext): ParseOutcome
   return outcome;
 }
 
-const isOpenBracket = (body: Uint8Array): boolean =>
-  body.find((b) => b !== 0x20 && b !== 0x09 && b !== 0x0a && b !== 0x0d) === 0x5b;
+const isOpenBracket = (body: Uint8Array): boolean => body.find((b) => b !== 0x20 && b !== 0x09 && b !== 0x0a && b !== 0x0d) === 0x5b;
 
 /**
  * Accepted payloads: the pull reply (a JSON array, or `{events: [...]}`), a single event

@@ -3,8 +3,7 @@ import { parseJsonBytes } from './json.ts';
 import { isJsonText } from './message.ts';
 import { looksLikePacket } from './packet.ts';
 
-const isRecord = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /**
  * Top-level fields that only a vendor_b event has (docs/camera-formats.md "vendor_b event object").

@@ -63,12 +63,14 @@ t.test('broken packets are errors and the stream carries on', async (t) => {
   const stream = new VendorBStream(context);
   stream.push(encodePacket(act('add'), add));
   const good = encodePacket(act('update'), platePatch);
-  const badZlib = joinFrames(
-    encodeFrame(FRAME_ACTION, { payload: act('update') }),
-    Buffer.from([2, 1, 1, 0, 0, 0, 0, 4, 0x78, 0x9c, 0xff, 0xff]),
-  );
-  for (const bad of [good.subarray(0, 6), good.subarray(0, good.length - 2), badZlib,
-    encodePacket(act('update'), 'a string, not an object'), encodePacket({ action: 'add', modelKey: 'event' } as never, add)]) {
+  const badZlib = joinFrames(encodeFrame(FRAME_ACTION, { payload: act('update') }), Buffer.from([2, 1, 1, 0, 0, 0, 0, 4, 0x78, 0x9c, 0xff, 0xff]));
+  for (const bad of [
+    good.subarray(0, 6),
+    good.subarray(0, good.length - 2),
+    badZlib,
+    encodePacket(act('update'), 'a string, not an object'),
+    encodePacket({ action: 'add', modelKey: 'event' } as never, add),
+  ]) {
     const out = stream.push(bad);
     t.equal(out.errors.length, 1, out.errors[0]?.reason ?? 'error expected');
     t.equal(out.detections.length, 0);
@@ -91,7 +93,10 @@ t.test('flush emits events with plate text that never ended; plate-less ones cou
   stream.push(encodePacket(act('update'), platePatch));
   stream.push(encodePacket(act('add', 'other'), { ...(add as object), id: 'other' }));
   const out = stream.flush();
-  t.same(out.detections.map((d) => d.detection.plate.text), ['LM34NOP']);
+  t.same(
+    out.detections.map((d) => d.detection.plate.text),
+    ['LM34NOP'],
+  );
   t.equal(out.ignored, 1);
   t.equal(stream.push(encodePacket(act('update'), endPatch)).ignored, 1, 'flushed events are finished');
 });
@@ -101,7 +106,10 @@ t.test('Integration API JSON text messages in the same stream', async (t) => {
   t.same(stream.push(Buffer.from(fixtureText('integration-add.json'))).detections, []);
   const end = Buffer.from(fixtureText('integration-update-end.json'));
   const out = stream.push(end);
-  t.same(out.detections.map((d) => [d.detection.plate.text, d.detection.camera.id]), [['GH56IJK', '89abcdef0123456789abcdef']]);
+  t.same(
+    out.detections.map((d) => [d.detection.plate.text, d.detection.camera.id]),
+    [['GH56IJK', '89abcdef0123456789abcdef']],
+  );
   t.equal(stream.push(end).ignored, 1, 'the same end update repeated');
   t.equal(stream.push(Buffer.from('{"type":"add"}')).errors.length, 1);
   t.equal(stream.push(Buffer.from('{not json')).errors.length, 1);

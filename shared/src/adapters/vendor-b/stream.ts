@@ -112,8 +112,7 @@ export class VendorBStream implements PacketStream {
     const verdict = evaluateEvent(merged, this.context);
     // A re-add moves the entry to the back of the eviction order.
     this.entries.delete(message.id);
-    const ready = verdict.kind === 'not_candidate' || verdict.kind === 'error' ||
-      (verdict.kind === 'detection' && verdict.ended);
+    const ready = verdict.kind === 'not_candidate' || verdict.kind === 'error' || (verdict.kind === 'detection' && verdict.ended);
     if (ready) {
       this.settle(verdict, outcome);
       this.entries.set(message.id, { state: 'done' });
