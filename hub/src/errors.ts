@@ -2,6 +2,7 @@
  * The hub's one error model: a closed set of codes, one class, one mapping to HTTP status
  * (`http/on-error.ts`). Verbs throw `HubError`; routes never build error bodies by hand.
  */
+import { ENROLLMENT_REFUSAL_REASONS } from '@alpr/shared/protocol/collector';
 export const HUB_ERROR_STATUS = {
   bad_request: 400,
   unauthorized: 401,
@@ -21,20 +22,10 @@ export type HubErrorCode = keyof typeof HUB_ERROR_STATUS;
 /**
  * Machine-readable reasons where two refusals share a code and status (an expired and a used
  * claim code are both 410 `gone`): rendered as `error.reason` beside `{ code, message }`.
- * The appliance's enrollment reads them (appliance/src/uplink/classify-response.ts).
+ * The list is the wire contract's (shared/src/protocol/collector.ts): the appliance's
+ * enrollment reads the same names (appliance/src/uplink/classify-response.ts).
  */
-export const HUB_ERROR_REASONS = [
-  'claim_code_unknown',
-  'claim_code_expired',
-  'claim_code_used',
-  'hardware_already_registered',
-  'hardware_mismatch',
-  'provisioning_token_unknown',
-  'provisioning_token_expired',
-  'provisioning_token_used',
-  'collector_not_claimable',
-  'hub_public_url_unset',
-] as const;
+export const HUB_ERROR_REASONS = ENROLLMENT_REFUSAL_REASONS;
 export type HubErrorReason = (typeof HUB_ERROR_REASONS)[number];
 
 export class HubError extends Error {
