@@ -15,61 +15,18 @@ export function diagnosticsRoutes(sources: DiagnosticsSources): Hono {
     const s = takeSnapshot(sources);
     const cameraRows = s.cameras.map(
       (cam) =>
-        html`<tr>
-          <td>${cam.id}</td>
-          <td>${cam.state}</td>
-          <td>${JSON.stringify(cam.counters)}</td>
-          <td>${cam.lastError ?? ''}</td>
-          <td>${cam.clock ? `${Math.round(cam.clock.offsetMs / 1000)} s ${cam.clock.warnings.join('; ')}` : ''}</td>
-        </tr>`,
+        html`<tr><td>${cam.id}</td><td>${cam.state}</td><td>${JSON.stringify(cam.counters)}</td><td>${cam.lastError ?? ''}</td><td>${cam.clock ? `${Math.round(cam.clock.offsetMs / 1000)} s ${cam.clock.warnings.join('; ')}` : ''}</td></tr>`,
     );
-    return c.html(
-      html`<!doctype html>
-        <html lang="en">
-          <head>
-            <meta charset="utf-8" />
-            <meta http-equiv="refresh" content="5" />
-            <title>ALPR appliance</title>
-            <style>
-              body {
-                font-family: system-ui, sans-serif;
-                margin: 2rem;
-              }
-              td,
-              th {
-                padding: 0.2rem 0.6rem;
-                text-align: left;
-                border-bottom: 1px solid #ddd;
-              }
-            </style>
-          </head>
-          <body>
-            <h1>ALPR appliance</h1>
-            <p>
-              Hub: ${s.hub_url ?? 'not claimed'} &middot; key: ${s.key_prefix ? `${s.key_prefix}…` : 'none'} &middot; key status:
-              ${s.uplink?.keyStatus ?? 'unknown'}
-            </p>
-            <h2>Buffer</h2>
-            <p>pending ${s.buffer.states.pending ?? 0}, in flight ${s.buffer.states.in_flight ?? 0}, rejected ${s.buffer.rejected}</p>
-            <h2>Uploads</h2>
-            <pre>${JSON.stringify(s.uplink, null, 2)}</pre>
-            <h2>Cameras</h2>
-            <table>
-              <tr>
-                <th>id</th>
-                <th>state</th>
-                <th>counters</th>
-                <th>last error</th>
-                <th>clock offset</th>
-              </tr>
-              ${cameraRows}
-            </table>
-            <p>
-              <small>${s.generated_at} &middot; <a href="/api/v1/status">JSON</a></small>
-            </p>
-          </body>
-        </html>`,
-    );
+    return c.html(html`<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta http-equiv="refresh" content="5"><title>ALPR appliance</title>
+<style>body{font-family:system-ui,sans-serif;margin:2rem}td,th{padding:.2rem .6rem;text-align:left;border-bottom:1px solid #ddd}</style></head>
+<body><h1>ALPR appliance</h1>
+<p>Hub: ${s.hub_url ?? 'not claimed'} &middot; key: ${s.key_prefix ? `${s.key_prefix}…` : 'none'} &middot;
+key status: ${s.uplink?.keyStatus ?? 'unknown'}</p>
+<h2>Buffer</h2><p>pending ${s.buffer.states.pending ?? 0}, in flight ${s.buffer.states.in_flight ?? 0}, rejected ${s.buffer.rejected}</p>
+<h2>Uploads</h2><pre>${JSON.stringify(s.uplink, null, 2)}</pre>
+<h2>Cameras</h2><table><tr><th>id</th><th>state</th><th>counters</th><th>last error</th><th>clock offset</th></tr>${cameraRows}</table>
+<p><small>${s.generated_at} &middot; <a href="/api/v1/status">JSON</a></small></p></body></html>`);
   });
   return app;
 }

@@ -43,45 +43,22 @@ export function prefill(device: DiscoveredDevice): CameraFormValues {
 export function discoverySection(view: DiscoveryView | undefined, cameras: readonly SetupCamera[], cameraForm: (values: CameraFormValues) => Html): Html {
   const result = view?.result;
   return html`<h3>Find cameras on the network</h3>
-    <p><small>Sends an ONVIF discovery probe on this appliance's local network and lists what answers within a few seconds.</small></p>
-    <form method="post" action="/setup/discover"><button type="submit">Find cameras</button></form>
-    ${errorBox(view?.error)}${noticeBox(view?.notice)} ${result ? resultTable(result, cameras, cameraForm) : ''}`;
+<p><small>Sends an ONVIF discovery probe on this appliance's local network and lists what answers within a few seconds.</small></p>
+<form method="post" action="/setup/discover"><button type="submit">Find cameras</button></form>
+${errorBox(view?.error)}${noticeBox(view?.notice)}
+${result ? resultTable(result, cameras, cameraForm) : ''}`;
 }
 
 function resultTable(result: DiscoveryResult, cameras: readonly SetupCamera[], cameraForm: (values: CameraFormValues) => Html): Html {
   if (result.interfaces.length === 0) return html`<p class="bad">No local network interface to search from.</p>`;
   if (result.devices.length === 0) {
-    return html`<p id="discovery-empty">
-      No camera answered. Check that the cameras are powered, on this network, and have ONVIF discovery switched on; or add one by address below.
-    </p>`;
+    return html`<p id="discovery-empty">No camera answered. Check that the cameras are powered, on this network, and have ONVIF discovery switched on; or add one by address below.</p>`;
   }
   const rows = result.devices.map((d) => {
     const existing = configuredAt(d, cameras);
-    return html`<tr class="found">
-      <td>${d.address}${d.port !== undefined ? `:${d.port}` : ''}</td>
-      <td>${d.manufacturer ?? 'unknown'}</td>
-      <td>${d.model ?? 'unknown'}</td>
-      <td>${existing ? html`yes (<code>${existing}</code>)` : 'no'}</td>
-      <td>
-        ${
-          existing
-            ? ''
-            : html`<details>
-                <summary>Add this camera</summary>
-                ${cameraForm(prefill(d))}
-              </details>`
-        }
-      </td>
-    </tr>`;
+    return html`<tr class="found"><td>${d.address}${d.port !== undefined ? `:${d.port}` : ''}</td><td>${d.manufacturer ?? 'unknown'}</td><td>${d.model ?? 'unknown'}</td>
+<td>${existing ? html`yes (<code>${existing}</code>)` : 'no'}</td>
+<td>${existing ? '' : html`<details><summary>Add this camera</summary>${cameraForm(prefill(d))}</details>`}</td></tr>`;
   });
-  return html`<table id="discovery-results">
-    <tr>
-      <th>address</th>
-      <th>manufacturer</th>
-      <th>model</th>
-      <th>already configured</th>
-      <th></th>
-    </tr>
-    ${rows}
-  </table>`;
+  return html`<table id="discovery-results"><tr><th>address</th><th>manufacturer</th><th>model</th><th>already configured</th><th></th></tr>${rows}</table>`;
 }

@@ -42,71 +42,24 @@ export function renderDiagnosticsPage(view: DiagnosticsView): Html {
   return layout(
     'ALPR appliance',
     html`<h1>ALPR appliance</h1>
-      ${noticeBox(view.notice)}
-      <p>Claimed${view.claimed ? html` as collector <code>${view.claimed.collectorId}</code>` : ''}. The setup interface is closed; this page is read-only.</p>
-      <table>
-        <tr>
-          <th>Hub</th>
-          <td>${s?.hub_url ?? view.claimed?.hubUrl ?? 'unknown'}</td>
-        </tr>
-        <tr>
-          <th>API key</th>
-          <td>${keyPrefix ? `${keyPrefix}…` : 'none'} (${keyStatus})</td>
-        </tr>
-        <tr>
-          <th>Last heartbeat</th>
-          <td>
-            ${view.heartbeat?.lastOkAt ?? 'never'}${view.heartbeat && view.heartbeat.consecutiveFailures > 0 ? ` (${view.heartbeat.consecutiveFailures} failures since)` : ''}
-          </td>
-        </tr>
-        <tr>
-          <th>Buffer</th>
-          <td>${s ? `${s.buffer.states.pending ?? 0} pending, ${s.buffer.states.in_flight ?? 0} in flight, ${s.buffer.rejected} rejected` : 'unknown'}</td>
-        </tr>
-        <tr>
-          <th>Uploads</th>
-          <td>
-            ${uplink ? `last success ${iso(uplink.lastSuccessAtMs)}, ${uplink.totals.batches} batches, ${uplink.totals.stored} stored, ${uplink.totals.duplicate} duplicates, ${uplink.totals.rejected} rejected` : 'not running'}
-          </td>
-        </tr>
-        <tr>
-          <th>Disk cap</th>
-          <td>${s?.disk ? diskLine(s.disk) : 'unknown'}</td>
-        </tr>
-        <tr>
-          <th>Cameras online</th>
-          <td>${online} of ${cameras.length}</td>
-        </tr>
-      </table>
-      <h2>Cameras</h2>
-      <table>
-        <tr>
-          <th>id</th>
-          <th>vendor / mode</th>
-          <th>state</th>
-          <th>last read</th>
-        </tr>
-        ${cameras.map(
-          (c) =>
-            html`<tr>
-              <td>${c.id}</td>
-              <td>${c.vendor} / ${c.mode}</td>
-              <td>${c.state}</td>
-              <td>${c.lastReadAt ?? 'never'}</td>
-            </tr>`,
-        )}
-      </table>
-      <h2>Errors</h2>
-      ${
-        errors.length === 0
-          ? html`<p>None.</p>`
-          : html`<ul>
-              ${errors.map((e) => html`<li>${e}</li>`)}
-            </ul>`
-      }
-      <p>
-        <small>${s?.generated_at ?? ''} &middot; <a href="/api/v1/status">JSON</a></small>
-      </p>`,
+${noticeBox(view.notice)}
+<p>Claimed${view.claimed ? html` as collector <code>${view.claimed.collectorId}</code>` : ''}. The setup interface is closed; this page is read-only.</p>
+<table>
+<tr><th>Hub</th><td>${s?.hub_url ?? view.claimed?.hubUrl ?? 'unknown'}</td></tr>
+<tr><th>API key</th><td>${keyPrefix ? `${keyPrefix}…` : 'none'} (${keyStatus})</td></tr>
+<tr><th>Last heartbeat</th><td>${view.heartbeat?.lastOkAt ?? 'never'}${view.heartbeat && view.heartbeat.consecutiveFailures > 0 ? ` (${view.heartbeat.consecutiveFailures} failures since)` : ''}</td></tr>
+<tr><th>Buffer</th><td>${s ? `${s.buffer.states.pending ?? 0} pending, ${s.buffer.states.in_flight ?? 0} in flight, ${s.buffer.rejected} rejected` : 'unknown'}</td></tr>
+<tr><th>Uploads</th><td>${uplink ? `last success ${iso(uplink.lastSuccessAtMs)}, ${uplink.totals.batches} batches, ${uplink.totals.stored} stored, ${uplink.totals.duplicate} duplicates, ${uplink.totals.rejected} rejected` : 'not running'}</td></tr>
+<tr><th>Disk cap</th><td>${s?.disk ? diskLine(s.disk) : 'unknown'}</td></tr>
+<tr><th>Cameras online</th><td>${online} of ${cameras.length}</td></tr>
+</table>
+<h2>Cameras</h2>
+<table><tr><th>id</th><th>vendor / mode</th><th>state</th><th>last read</th></tr>${cameras.map(
+      (c) => html`<tr><td>${c.id}</td><td>${c.vendor} / ${c.mode}</td><td>${c.state}</td><td>${c.lastReadAt ?? 'never'}</td></tr>`,
+    )}</table>
+<h2>Errors</h2>
+${errors.length === 0 ? html`<p>None.</p>` : html`<ul>${errors.map((e) => html`<li>${e}</li>`)}</ul>`}
+<p><small>${s?.generated_at ?? ''} &middot; <a href="/api/v1/status">JSON</a></small></p>`,
     { refreshSeconds: 10 },
   );
 }

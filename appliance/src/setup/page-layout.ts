@@ -18,20 +18,10 @@ td,th{padding:.2rem .6rem;text-align:left;border-bottom:1px solid #ddd;vertical-
 
 export function layout(title: string, body: Html, options: { refreshSeconds?: number } = {}): Html {
   return html`<!doctype html>
-    <html lang="en">
-      <head>
-        <meta charset="utf-8" />
-        <meta name="viewport" content="width=device-width, initial-scale=1" />
-        ${options.refreshSeconds ? html`<meta http-equiv="refresh" content="${options.refreshSeconds}" />` : ''}
-        <title>${title}</title>
-        <style>
-          ${STYLE}
-        </style>
-      </head>
-      <body>
-        ${body}
-      </body>
-    </html>`;
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">${
+    options.refreshSeconds ? html`<meta http-equiv="refresh" content="${options.refreshSeconds}">` : ''
+  }<title>${title}</title><style>${STYLE}</style></head>
+<body>${body}</body></html>`;
 }
 
 export const errorBox = (message: string | undefined): Html | string => (message ? html`<p class="error" role="alert">${message}</p>` : '');
@@ -39,21 +29,11 @@ export const errorBox = (message: string | undefined): Html | string => (message
 export const noticeBox = (message: string | undefined): Html | string => (message ? html`<p class="notice">${message}</p>` : '');
 
 export const field = (label: string, name: string, value: string | undefined, attrs: { type?: string; placeholder?: string; required?: boolean } = {}): Html =>
-  html`<label
-    ><span>${label}</span
-    ><input
-      name="${name}"
-      type="${attrs.type ?? 'text'}"
-      value="${value ?? ''}"
-      ${attrs.placeholder ? html` placeholder="${attrs.placeholder}"` : ''}${attrs.required ? html` required` : ''}
-  /></label>`;
+  html`<label><span>${label}</span><input name="${name}" type="${attrs.type ?? 'text'}" value="${value ?? ''}"${
+    attrs.placeholder ? html` placeholder="${attrs.placeholder}"` : ''
+  }${attrs.required ? html` required` : ''}></label>`;
 
 export function select(label: string, name: string, options: readonly string[], value: string | undefined): Html {
-  const items = options.map((o) => html`<option value="${o}" ${o === value ? html` selected` : ''}>${o}</option>`);
-  return html`<label
-    ><span>${label}</span
-    ><select name="${name}">
-      ${items}
-    </select></label
-  >`;
+  const items = options.map((o) => html`<option value="${o}"${o === value ? html` selected` : ''}>${o}</option>`);
+  return html`<label><span>${label}</span><select name="${name}">${items}</select></label>`;
 }
