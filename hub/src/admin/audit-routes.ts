@@ -1,11 +1,10 @@
 import { bigintId, isoTime } from '@alpr/shared/validation/params';
 import { Hono } from 'hono';
 import { z } from 'zod';
-import type { AuthEnv } from '../auth/middleware.ts';
 import type { HubDeps } from '../deps.ts';
-import { parseQuery } from '../http/validate.ts';
+import { validQuery } from '../http/validator.ts';
 import { listAuditLog } from '../audit/list.ts';
-import { audited } from './audit.ts';
+import { audited, noteAudit, type AdminEnv } from './audit.ts';
 import type { AdminGuards } from './guards.ts';
 
 const query = z
@@ -29,22 +28,13 @@ const query = z
  * newest first, filtered; an `action` ending in `.` matches every action under it. Reading
  * it is itself audited (`admin.audit.read`).
  */
-export function adminAuditRoutes(deps: HubDeps, guards: AdminGuards): Hono<AuthEnv> {
-  const app = new Hono<AuthEnv>();
-  app.get(
-    '/api/v1/admin/audit',
-    guards.read,
-    audited(deps, 'admin.audit.read', async (c) => {
-      const q = parseQuery(query, c.req.query());
-      const { entries, nextBefore } = await listAuditLog(deps.db, q);
-      return {
-        response: c.json({
-          data: entries,
-          next_before: nextBefore,
-        }),
-        detail: { filters: Object.keys(q).filter((k) => k !== 'limit'), count: entries.length },
-      };
-    }),
-  );
+export function adminAuditRoutes(deps: HubDeps, guards: AdminGuards): Hono<AdminEnv> {
+  const app = new Hono<AdminEnv>();
+  app.get('/api/v1/admin/audit', guards.read, audited(deps, 'admin.audit.read'), validQuery(query), async (c) => {
+    const q = c.req.valid('query');
+    const { entries, nextBefore } = await listAuditLog(deps.db, q);
+    noteAudit(c, { detail: { filters: Object.keys(q).filter((k) => k !== 'limit'), count: entries.length } });
+    return c.json({ data: entries, next_before: nextBefore });
+  });
   return app;
 }

@@ -1,4 +1,4 @@
-import type { Context } from 'hono';
+import type { Context, MiddlewareHandler } from 'hono';
 import { writeAudit } from '../audit/write.ts';
 import { clientIp } from '../http/client-ip.ts';
 import type { AuthContext } from '../auth/context.ts';
@@ -42,33 +42,43 @@ export const ADMIN_ACTIONS = {
 } as const;
 export type AdminAction = keyof typeof ADMIN_ACTIONS;
 
-export interface AuditedResult {
-  response: Response;
+/** What a handler adds to its audit row: never a secret, ids and prefixes only. */
+export interface AuditNote {
   /** Overrides the path's id (create: the new collector's id). */
   targetId?: string;
-  /** Never a secret: ids and prefixes only. */
   detail?: Record<string, unknown>;
 }
 
-export type AuditedHandler = (c: Context<AuthEnv>) => Promise<AuditedResult>;
+/** The admin routes' context: the session user, and the note the handler leaves for its audit row. */
+export type AdminEnv = { Variables: AuthEnv['Variables'] & { auditNote: AuditNote } };
 
-/** Wraps a handler: runs it, writes the audit row for success or failure, rethrows errors. */
-export function audited(deps: AuthContext, action: AdminAction, handler: AuditedHandler) {
-  return async (c: Context<AuthEnv>): Promise<Response> => {
+/** Called by a handler that succeeded: what its audit row should carry besides the outcome. */
+export function noteAudit(c: Context<AdminEnv>, note: AuditNote): void {
+  c.set('auditNote', note);
+}
+
+/**
+ * Middleware placed after the guards and before the validators, so a refused body (400) is
+ * audited as well as the verb's own refusals: it lets the rest of the chain run (Hono turns a
+ * thrown error into the `onError` response and records it on `c.error`), then writes the row
+ * for what was answered. Errors never propagate out of this middleware, so the response stands.
+ */
+export function audited(deps: AuthContext, action: AdminAction): MiddlewareHandler<AdminEnv> {
+  return async (c, next) => {
     const pathTarget = c.req.param('id') ?? c.req.param('keyId') ?? null;
-    try {
-      const result = await handler(c);
-      await record(deps, c, action, result.targetId ?? pathTarget, { outcome: 'succeeded', status: result.response.status, ...result.detail });
-      return result.response;
-    } catch (err) {
-      const failure = err instanceof HubError ? { status: err.status, error_code: err.code } : { status: 500, error_code: 'internal' };
-      await record(deps, c, action, pathTarget, { outcome: 'failed', ...failure });
-      throw err;
+    await next();
+    const status = c.res.status;
+    if (c.error === undefined && status < 400) {
+      const note = c.get('auditNote') ?? {};
+      await record(deps, c, action, note.targetId ?? pathTarget, { outcome: 'succeeded', status, ...note.detail });
+      return;
     }
+    const code = c.error instanceof HubError ? c.error.code : c.error === undefined ? `http_${status}` : 'internal';
+    await record(deps, c, action, pathTarget, { outcome: 'failed', status, error_code: code });
   };
 }
 
-async function record(deps: AuthContext, c: Context<AuthEnv>, action: AdminAction, targetId: string | null, detail: Record<string, unknown>) {
+async function record(deps: AuthContext, c: Context<AdminEnv>, action: AdminAction, targetId: string | null, detail: Record<string, unknown>) {
   const user = c.get('user');
   try {
     await writeAudit(deps.db, {

@@ -1,5 +1,4 @@
 import { Hono } from 'hono';
-import type { AuthEnv } from '../auth/middleware.ts';
 import type { HubDeps } from '../deps.ts';
 import { createCollector } from '../collectors/create-collector.ts';
 import { decommission } from '../collectors/decommission.ts';
@@ -9,8 +8,8 @@ import { issueProvisioningToken } from '../collectors/provisioning.ts';
 import { collectorStatus, listCollectors } from '../collectors/status.ts';
 import { updateConfig } from '../collectors/update-config.ts';
 import { wipeCollector } from '../collectors/wipe.ts';
-import { audited } from './audit.ts';
-import { pathParam, readJsonBody } from '../http/json-body.ts';
+import { audited, noteAudit, type AdminEnv } from './audit.ts';
+import { idParam, validJson } from '../http/validator.ts';
 import type { AdminGuards } from './guards.ts';
 import { presentCollector } from './present.ts';
 import { createCollectorBodySchema, decommissionBodySchema, emptyBodySchema, updateConfigBodySchema } from './schema.ts';
@@ -18,130 +17,103 @@ import { createCollectorBodySchema, decommissionBodySchema, emptyBodySchema, upd
 const BASE = '/api/v1/admin/collectors';
 
 /** Collector lifecycle for admins: create, list, read, provision, configure, decommission, wipe. */
-export function adminCollectorRoutes(deps: HubDeps, guards: AdminGuards): Hono<AuthEnv> {
-  const app = new Hono<AuthEnv>();
+export function adminCollectorRoutes(deps: HubDeps, guards: AdminGuards): Hono<AdminEnv> {
+  const app = new Hono<AdminEnv>();
   const actor = (user: { id: string }) => ({ userId: user.id });
 
-  app.post(
-    BASE,
-    guards.post,
-    audited(deps, 'admin.collector.create', async (c) => {
-      const body = await readJsonBody(c, createCollectorBodySchema);
-      const created = await createCollector(deps, actor(c.get('user')), {
-        siteName: body.site_name,
-        ...(body.site_address !== undefined ? { siteAddress: body.site_address } : {}),
-        ...(body.gps_latitude !== undefined ? { latitude: body.gps_latitude } : {}),
-        ...(body.gps_longitude !== undefined ? { longitude: body.gps_longitude } : {}),
-        ...(body.config !== undefined ? { config: body.config } : {}),
-      });
-      const response = c.json(
-        {
-          collector_id: created.collectorId,
-          status: 'pending',
-          claim_code: created.claimCode,
-          claim_code_expires_at: created.claimCodeExpiresAt.toISOString(),
-        },
-        201,
-      );
-      return { response, targetId: created.collectorId, detail: { site_name: body.site_name } };
-    }),
-  );
+  app.post(BASE, guards.post, audited(deps, 'admin.collector.create'), ...validJson(createCollectorBodySchema), async (c) => {
+    const body = c.req.valid('json');
+    const created = await createCollector(deps, actor(c.get('user')), {
+      siteName: body.site_name,
+      ...(body.site_address !== undefined ? { siteAddress: body.site_address } : {}),
+      ...(body.gps_latitude !== undefined ? { latitude: body.gps_latitude } : {}),
+      ...(body.gps_longitude !== undefined ? { longitude: body.gps_longitude } : {}),
+      ...(body.config !== undefined ? { config: body.config } : {}),
+    });
+    noteAudit(c, { targetId: created.collectorId, detail: { site_name: body.site_name } });
+    return c.json(
+      {
+        collector_id: created.collectorId,
+        status: 'pending',
+        claim_code: created.claimCode,
+        claim_code_expires_at: created.claimCodeExpiresAt.toISOString(),
+      },
+      201,
+    );
+  });
 
-  app.get(
-    BASE,
-    guards.read,
-    audited(deps, 'admin.collector.list', async (c) => {
-      const all = await listCollectors(deps);
-      return { response: c.json({ data: all.map(presentCollector) }), detail: { count: all.length } };
-    }),
-  );
+  app.get(BASE, guards.read, audited(deps, 'admin.collector.list'), async (c) => {
+    const all = await listCollectors(deps);
+    noteAudit(c, { detail: { count: all.length } });
+    return c.json({ data: all.map(presentCollector) });
+  });
 
-  app.get(
-    `${BASE}/:id`,
-    guards.read,
-    audited(deps, 'admin.collector.read', async (c) => {
-      return { response: c.json(presentCollector(await collectorStatus(deps, pathParam(c, 'id')))) };
-    }),
-  );
+  app.get(`${BASE}/:id`, guards.read, audited(deps, 'admin.collector.read'), idParam, async (c) => {
+    return c.json(presentCollector(await collectorStatus(deps, c.req.valid('param').id)));
+  });
 
   // What was sent to the collector and what it answered (docs/admin-api.md): the newest 20.
-  app.get(
-    `${BASE}/:id/commands`,
-    guards.read,
-    audited(deps, 'admin.collector.commands', async (c) => {
-      const id = pathParam(c, 'id');
-      await collectorStatus(deps, id);
-      const rows = await listRecentCommands(deps.db, id);
-      return {
-        response: c.json({ data: rows }),
-        detail: { count: rows.length },
-      };
-    }),
-  );
+  app.get(`${BASE}/:id/commands`, guards.read, audited(deps, 'admin.collector.commands'), idParam, async (c) => {
+    const { id } = c.req.valid('param');
+    await collectorStatus(deps, id);
+    const rows = await listRecentCommands(deps.db, id);
+    noteAudit(c, { detail: { count: rows.length } });
+    return c.json({ data: rows });
+  });
 
   app.post(
     `${BASE}/:id/provisioning-tokens`,
     guards.post,
-    audited(deps, 'admin.collector.provisioning_token', async (c) => {
-      await readJsonBody(c, emptyBodySchema);
-      const issued = await issueProvisioningToken(deps, actor(c.get('user')), pathParam(c, 'id'));
-      const response = c.json({ token_id: issued.tokenId, provisioning_token: issued.token, expires_at: issued.expiresAt.toISOString() }, 201);
-      return { response, detail: { token_id: issued.tokenId } };
-    }),
+    audited(deps, 'admin.collector.provisioning_token'),
+    idParam,
+    ...validJson(emptyBodySchema),
+    async (c) => {
+      const issued = await issueProvisioningToken(deps, actor(c.get('user')), c.req.valid('param').id);
+      noteAudit(c, { detail: { token_id: issued.tokenId } });
+      return c.json({ token_id: issued.tokenId, provisioning_token: issued.token, expires_at: issued.expiresAt.toISOString() }, 201);
+    },
   );
 
-  app.post(
-    `${BASE}/:id/claim-code`,
-    guards.post,
-    audited(deps, 'admin.collector.claim_code', async (c) => {
-      await readJsonBody(c, emptyBodySchema);
-      const issued = await issueNewClaimCode(deps, { userId: c.get('user').id }, pathParam(c, 'id'));
-      c.header('Cache-Control', 'no-store');
-      const response = c.json(
-        { collector_id: issued.collectorId, status: 'pending', claim_code: issued.claimCode, claim_code_expires_at: issued.claimCodeExpiresAt.toISOString() },
-        201,
-      );
-      return { response, detail: { claim_code_expires_at: issued.claimCodeExpiresAt.toISOString() } };
-    }),
-  );
+  app.post(`${BASE}/:id/claim-code`, guards.post, audited(deps, 'admin.collector.claim_code'), idParam, ...validJson(emptyBodySchema), async (c) => {
+    const issued = await issueNewClaimCode(deps, actor(c.get('user')), c.req.valid('param').id);
+    c.header('Cache-Control', 'no-store');
+    noteAudit(c, { detail: { claim_code_expires_at: issued.claimCodeExpiresAt.toISOString() } });
+    return c.json(
+      { collector_id: issued.collectorId, status: 'pending', claim_code: issued.claimCode, claim_code_expires_at: issued.claimCodeExpiresAt.toISOString() },
+      201,
+    );
+  });
 
-  app.post(
-    `${BASE}/:id/config`,
-    guards.post,
-    audited(deps, 'admin.collector.config', async (c) => {
-      const body = await readJsonBody(c, updateConfigBodySchema);
-      const id = pathParam(c, 'id');
-      const result = await updateConfig(deps, actor(c.get('user')), id, body.config);
-      const response = c.json({ collector_id: id, config_version: result.configVersion, command_id: result.commandId });
-      return { response, detail: { config_version: result.configVersion, command_id: result.commandId } };
-    }),
-  );
+  app.post(`${BASE}/:id/config`, guards.post, audited(deps, 'admin.collector.config'), idParam, ...validJson(updateConfigBodySchema), async (c) => {
+    const { id } = c.req.valid('param');
+    const result = await updateConfig(deps, actor(c.get('user')), id, c.req.valid('json').config);
+    noteAudit(c, { detail: { config_version: result.configVersion, command_id: result.commandId } });
+    return c.json({ collector_id: id, config_version: result.configVersion, command_id: result.commandId });
+  });
 
   // Decommissioning revokes every key of the collector: a key operation, so fresh 2FA.
   app.post(
     `${BASE}/:id/decommission`,
     guards.keyPost,
-    audited(deps, 'admin.collector.decommission', async (c) => {
-      const body = await readJsonBody(c, decommissionBodySchema);
-      const id = pathParam(c, 'id');
-      const result = await decommission(deps, actor(c.get('user')), id, body.reason);
-      const response = c.json({ collector_id: id, status: 'decommissioned', revoked_keys: result.revokedKeys });
-      return { response, detail: { revoked_keys: result.revokedKeys } };
-    }),
+    audited(deps, 'admin.collector.decommission'),
+    idParam,
+    ...validJson(decommissionBodySchema),
+    async (c) => {
+      const { id } = c.req.valid('param');
+      const result = await decommission(deps, actor(c.get('user')), id, c.req.valid('json').reason);
+      noteAudit(c, { detail: { revoked_keys: result.revokedKeys } });
+      return c.json({ collector_id: id, status: 'decommissioned', revoked_keys: result.revokedKeys });
+    },
   );
 
   // A wipe erases the collector's credentials: treated as a key operation.
-  app.post(
-    `${BASE}/:id/wipe`,
-    guards.keyPost,
-    audited(deps, 'admin.collector.wipe', async (c) => {
-      await readJsonBody(c, emptyBodySchema);
-      const id = pathParam(c, 'id');
-      const result = await wipeCollector(deps, actor(c.get('user')), id);
-      // 202: queued; the collector acts on it with its next heartbeat.
-      return { response: c.json({ collector_id: id, command_id: result.commandId }, 202), detail: { command_id: result.commandId } };
-    }),
-  );
+  app.post(`${BASE}/:id/wipe`, guards.keyPost, audited(deps, 'admin.collector.wipe'), idParam, ...validJson(emptyBodySchema), async (c) => {
+    const { id } = c.req.valid('param');
+    const result = await wipeCollector(deps, actor(c.get('user')), id);
+    noteAudit(c, { detail: { command_id: result.commandId } });
+    // 202: queued; the collector acts on it with its next heartbeat.
+    return c.json({ collector_id: id, command_id: result.commandId }, 202);
+  });
 
   return app;
 }

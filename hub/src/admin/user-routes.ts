@@ -1,4 +1,4 @@
-import { Hono } from 'hono';
+import { Hono, type Context } from 'hono';
 import { z } from 'zod';
 import {
   createAccount,
@@ -10,13 +10,12 @@ import {
   setAccountActive,
   setAccountRole,
 } from '../auth/account-admin.ts';
-import type { AuthEnv } from '../auth/middleware.ts';
 import { emailSchema } from '../auth/registration.ts';
 import type { UserRow } from '../auth/users.ts';
 import { userRoleSchema } from '../db/schema/users.ts';
 import type { HubDeps } from '../deps.ts';
-import { audited, type AuditedHandler } from './audit.ts';
-import { pathParam, readJsonBody } from '../http/json-body.ts';
+import { audited, noteAudit, type AdminEnv } from './audit.ts';
+import { idParam, validJson } from '../http/validator.ts';
 import type { AdminGuards } from './guards.ts';
 import { emptyBodySchema } from './schema.ts';
 
@@ -45,50 +44,33 @@ export function presentUser(u: UserRow) {
  * or take a second factor away need a second factor proven within 5 minutes, like key
  * operations.
  */
-export function adminUserRoutes(deps: HubDeps, guards: AdminGuards): Hono<AuthEnv> {
-  const app = new Hono<AuthEnv>();
-  const actorOf = (c: Parameters<AuditedHandler>[0]) => ({ userId: c.get('user').id });
+export function adminUserRoutes(deps: HubDeps, guards: AdminGuards): Hono<AdminEnv> {
+  const app = new Hono<AdminEnv>();
+  const actorOf = (c: Context<AdminEnv>) => ({ userId: c.get('user').id });
 
-  app.get(
-    '/api/v1/admin/users',
-    guards.read,
-    audited(deps, 'admin.user.list', async (c) => {
-      const rows = await listAccounts(deps);
-      return { response: c.json({ data: rows.map(presentUser) }), detail: { count: rows.length } };
-    }),
-  );
-  app.get(
-    '/api/v1/admin/users/:id',
-    guards.read,
-    audited(deps, 'admin.user.read', async (c) => {
-      return { response: c.json(presentUser(await getAccount(deps, pathParam(c, 'id')))) };
-    }),
-  );
+  app.get('/api/v1/admin/users', guards.read, audited(deps, 'admin.user.list'), async (c) => {
+    const rows = await listAccounts(deps);
+    noteAudit(c, { detail: { count: rows.length } });
+    return c.json({ data: rows.map(presentUser) });
+  });
 
-  app.post(
-    '/api/v1/admin/users',
-    guards.keyPost,
-    audited(deps, 'admin.user.create', async (c) => {
-      const body = await readJsonBody(c, createUserBodySchema);
-      const { user, oneTimePassword } = await createAccount(deps, actorOf(c), body);
-      c.header('Cache-Control', 'no-store');
-      return {
-        response: c.json({ ...presentUser(user), one_time_password: oneTimePassword }, 201),
-        targetId: user.id,
-        detail: { email: user.email, role: user.role },
-      };
-    }),
-  );
+  app.get('/api/v1/admin/users/:id', guards.read, audited(deps, 'admin.user.read'), idParam, async (c) => {
+    return c.json(presentUser(await getAccount(deps, c.req.valid('param').id)));
+  });
 
-  app.post(
-    '/api/v1/admin/users/:id/role',
-    guards.post,
-    audited(deps, 'admin.user.role', async (c) => {
-      const body = await readJsonBody(c, roleBodySchema);
-      const user = await setAccountRole(deps, actorOf(c), pathParam(c, 'id'), body.role);
-      return { response: c.json(presentUser(user)), detail: { role: body.role } };
-    }),
-  );
+  app.post('/api/v1/admin/users', guards.keyPost, audited(deps, 'admin.user.create'), ...validJson(createUserBodySchema), async (c) => {
+    const { user, oneTimePassword } = await createAccount(deps, actorOf(c), c.req.valid('json'));
+    c.header('Cache-Control', 'no-store');
+    noteAudit(c, { targetId: user.id, detail: { email: user.email, role: user.role } });
+    return c.json({ ...presentUser(user), one_time_password: oneTimePassword }, 201);
+  });
+
+  app.post('/api/v1/admin/users/:id/role', guards.post, audited(deps, 'admin.user.role'), idParam, ...validJson(roleBodySchema), async (c) => {
+    const { role } = c.req.valid('json');
+    const user = await setAccountRole(deps, actorOf(c), c.req.valid('param').id, role);
+    noteAudit(c, { detail: { role } });
+    return c.json(presentUser(user));
+  });
 
   for (const [path, active] of [
     ['activate', true],
@@ -97,40 +79,32 @@ export function adminUserRoutes(deps: HubDeps, guards: AdminGuards): Hono<AuthEn
     app.post(
       `/api/v1/admin/users/:id/${path}`,
       guards.post,
-      audited(deps, active ? 'admin.user.activate' : 'admin.user.deactivate', async (c) => {
-        await readJsonBody(c, emptyBodySchema);
-        return { response: c.json(presentUser(await setAccountActive(deps, actorOf(c), pathParam(c, 'id'), active))) };
-      }),
+      audited(deps, active ? 'admin.user.activate' : 'admin.user.deactivate'),
+      idParam,
+      ...validJson(emptyBodySchema),
+      async (c) => c.json(presentUser(await setAccountActive(deps, actorOf(c), c.req.valid('param').id, active))),
     );
   }
 
-  app.post(
-    '/api/v1/admin/users/:id/reset-2fa',
-    guards.keyPost,
-    audited(deps, 'admin.user.reset_2fa', async (c) => {
-      await readJsonBody(c, emptyBodySchema);
-      return { response: c.json(presentUser(await resetAccountTwoFactor(deps, actorOf(c), pathParam(c, 'id')))) };
-    }),
+  app.post('/api/v1/admin/users/:id/reset-2fa', guards.keyPost, audited(deps, 'admin.user.reset_2fa'), idParam, ...validJson(emptyBodySchema), async (c) =>
+    c.json(presentUser(await resetAccountTwoFactor(deps, actorOf(c), c.req.valid('param').id))),
   );
 
   app.post(
     '/api/v1/admin/users/:id/reset-password',
     guards.keyPost,
-    audited(deps, 'admin.user.reset_password', async (c) => {
-      await readJsonBody(c, emptyBodySchema);
-      const { user, oneTimePassword } = await resetAccountPassword(deps, actorOf(c), pathParam(c, 'id'));
+    audited(deps, 'admin.user.reset_password'),
+    idParam,
+    ...validJson(emptyBodySchema),
+    async (c) => {
+      const { user, oneTimePassword } = await resetAccountPassword(deps, actorOf(c), c.req.valid('param').id);
       c.header('Cache-Control', 'no-store');
-      return { response: c.json({ ...presentUser(user), one_time_password: oneTimePassword }) };
-    }),
+      return c.json({ ...presentUser(user), one_time_password: oneTimePassword });
+    },
   );
 
-  app.post(
-    '/api/v1/admin/users/:id/end-sessions',
-    guards.post,
-    audited(deps, 'admin.user.end_sessions', async (c) => {
-      await readJsonBody(c, emptyBodySchema);
-      return { response: c.json(presentUser(await endAccountSessions(deps, actorOf(c), pathParam(c, 'id')))) };
-    }),
+  app.post('/api/v1/admin/users/:id/end-sessions', guards.post, audited(deps, 'admin.user.end_sessions'), idParam, ...validJson(emptyBodySchema), async (c) =>
+    c.json(presentUser(await endAccountSessions(deps, actorOf(c), c.req.valid('param').id))),
   );
 
   return app;

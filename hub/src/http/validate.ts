@@ -5,11 +5,16 @@ import { HubError } from '../errors.ts';
 export function parseBody<S extends z.ZodType>(schema: S, raw: unknown): z.infer<S> {
   const parsed = schema.safeParse(raw);
   if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const where = issue && issue.path.length > 0 ? `${issue.path.join('.')}: ` : '';
-    throw new HubError('bad_request', `invalid request body: ${where}${issue?.message ?? 'invalid'}`);
+    throw new HubError('bad_request', `invalid request body: ${bodyProblem(parsed.error)}`);
   }
   return parsed.data;
+}
+
+/** The first problem of a body: `path.to.field: why`, or just why for the body as a whole. */
+export function bodyProblem(error: { issues: readonly z.core.$ZodIssue[] }): string {
+  const issue = error.issues[0];
+  const where = issue && issue.path.length > 0 ? `${issue.path.join('.')}: ` : '';
+  return `${where}${issue?.message ?? 'invalid'}`;
 }
 
 /** The query parameter a zod issue is about (its path, or the unknown key it names), and why. */
