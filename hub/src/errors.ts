@@ -2,7 +2,7 @@
  * The hub's one error model: a closed set of codes, one class, one mapping to HTTP status
  * (`http/on-error.ts`). Verbs throw `HubError`; routes never build error bodies by hand.
  */
-import { ENROLLMENT_REFUSAL_REASONS } from '@alpr/shared/protocol/collector';
+import { COLLECTOR_REFUSAL_REASONS, ENROLLMENT_REFUSAL_REASONS } from '@alpr/shared/protocol/collector';
 export const HUB_ERROR_STATUS = {
   bad_request: 400,
   unauthorized: 401,
@@ -22,10 +22,10 @@ export type HubErrorCode = keyof typeof HUB_ERROR_STATUS;
 /**
  * Machine-readable reasons where two refusals share a code and status (an expired and a used
  * claim code are both 410 `gone`): rendered as `error.reason` beside `{ code, message }`.
- * The list is the wire contract's (shared/src/protocol/collector.ts): the appliance's
- * enrollment reads the same names (appliance/src/uplink/classify-response.ts).
+ * The lists are the wire contract's (shared/src/protocol/collector.ts): the appliance reads
+ * the same names (appliance/src/uplink/classify-response.ts).
  */
-export const HUB_ERROR_REASONS = ENROLLMENT_REFUSAL_REASONS;
+export const HUB_ERROR_REASONS = [...ENROLLMENT_REFUSAL_REASONS, ...COLLECTOR_REFUSAL_REASONS] as const;
 export type HubErrorReason = (typeof HUB_ERROR_REASONS)[number];
 
 export class HubError extends Error {

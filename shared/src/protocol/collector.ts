@@ -50,6 +50,12 @@ export const heartbeatResponseSchema = z.object({
   pending_commands: z.array(z.unknown()),
   server_time: z.string().datetime().optional(),
   heartbeat_interval_seconds: z.number().int().positive().optional(),
+  /**
+   * The collector's status on the hub (docs/collectors.md "Suspend and resume"): `disabled`
+   * while an admin has suspended the site, so the appliance can say so on its diagnostics
+   * page even when it has nothing to upload. Absent from hubs older than this field.
+   */
+  collector_status: z.enum(['active', 'disabled']).optional().catch(undefined),
 });
 export type HeartbeatResponse = z.infer<typeof heartbeatResponseSchema>;
 
@@ -103,6 +109,20 @@ export const ENROLLMENT_REFUSAL_REASONS = [
   'hub_public_url_unset',
 ] as const;
 export type EnrollmentRefusalReason = (typeof ENROLLMENT_REFUSAL_REASONS)[number];
+
+/**
+ * Refusals of a claimed collector's calls (upload, heartbeat, ack), as `error.reason`:
+ * - `collector_suspended`: 403 with `Retry-After` on uploads while an admin has suspended the
+ *   site (status `disabled`). Nothing is stored; the appliance keeps buffering and tries again
+ *   after Retry-After, and drains once resumed.
+ * - `collector_replaced`: 401 for every call made with the key of a box that an admin replaced
+ *   by another device under the same collector id. Nothing it sends is stored.
+ */
+export const COLLECTOR_REFUSAL_REASONS = ['collector_suspended', 'collector_replaced'] as const;
+export type CollectorRefusalReason = (typeof COLLECTOR_REFUSAL_REASONS)[number];
+
+/** Seconds a suspended collector waits between upload attempts (the hub's Retry-After). */
+export const SUSPENDED_RETRY_AFTER_SECONDS = 60;
 
 /** A refusal body as the appliance reads it: anything missing or unknown is left out, never fatal. */
 export const enrollmentRefusalSchema = z.object({
