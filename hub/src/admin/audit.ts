@@ -29,6 +29,14 @@ export const ADMIN_ACTIONS = {
   'admin.key.revoke': 'api_key',
   'admin.key.deactivate': 'api_key',
   'admin.collector.claim_code': 'collector',
+  'admin.collector.suspend': 'collector',
+  'admin.collector.resume': 'collector',
+  'admin.collector.replace': 'collector',
+  'admin.collector.replace_cancel': 'collector',
+  'admin.camera.list': 'collector',
+  'admin.camera.add': 'camera',
+  'admin.camera.edit': 'camera',
+  'admin.camera.remove': 'camera',
   'admin.user.list': 'user',
   'admin.user.read': 'user',
   'admin.user.create': 'user',
@@ -65,7 +73,7 @@ export function noteAudit(c: Context<AdminEnv>, note: AuditNote): void {
  */
 export function audited(deps: AuthContext, action: AdminAction): MiddlewareHandler<AdminEnv> {
   return async (c, next) => {
-    const pathTarget = c.req.param('id') ?? c.req.param('keyId') ?? null;
+    const pathTarget = c.req.param('cameraId') ?? c.req.param('id') ?? c.req.param('keyId') ?? null;
     await next();
     const status = c.res.status;
     if (c.error === undefined && status < 400) {

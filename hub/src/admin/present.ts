@@ -23,6 +23,9 @@ export function presentCollector(s: CollectorSummary) {
     claimed_at: iso(s.claimedAt),
     claim_code_expires_at: iso(s.claimCodeExpiresAt),
     created_at: s.createdAt.toISOString(),
+    pending_replacement: s.pendingReplacement,
+    suspended_at: iso(s.suspendedAt),
+    suspend_reason: s.suspendReason,
   };
 }
 

@@ -6,6 +6,8 @@ import { adminGuards } from './guards.ts';
 import { adminKeyRoutes } from './key-routes.ts';
 import { adminUserRoutes } from './user-routes.ts';
 import { adminAuditRoutes } from './audit-routes.ts';
+import { adminCameraRoutes } from './camera-routes.ts';
+import { adminCollectorStateRoutes } from './collector-state-routes.ts';
 
 /**
  * Admin HTTP API for collectors and their keys (docs/admin-api.md). Thin: each route
@@ -17,6 +19,8 @@ export function adminRoutes(deps: HubDeps): Hono<AuthEnv> {
   const guards = adminGuards(deps);
   const app = new Hono<AuthEnv>();
   app.route('/', adminCollectorRoutes(deps, guards));
+  app.route('/', adminCollectorStateRoutes(deps, guards));
+  app.route('/', adminCameraRoutes(deps, guards));
   app.route('/', adminKeyRoutes(deps, guards));
   app.route('/', adminUserRoutes(deps, guards));
   app.route('/', adminAuditRoutes(deps, guards));

@@ -6,6 +6,7 @@
 import type { DbSession } from '../db/session.ts';
 import type { AlertEntrySnapshot, AlertState } from '../db/schema/alerts.ts';
 import { imageLink, type LinkSigner } from '../images/signed-link.ts';
+import { configWithCameraNames } from '../cameras/names-sql.ts';
 
 export interface AlertPayload {
   alert_id: string;
@@ -58,7 +59,7 @@ export const ALERT_SELECT = `
   SELECT a.id, a.detection_id, a.watchlist_id, a.created_at, a.match_kind, a.entry_snapshot, a.state, a.handled_by, a.handled_at,
          w.name AS watchlist_name, w.priority,
          d.plate_number, d.captured_at, d.confidence, d.camera_id, d.full_image_hash, d.crop_image_hash,
-         c.site_name, c.config AS collector_config
+         c.site_name, ${configWithCameraNames('c')} AS collector_config
   FROM alerts a
   JOIN watchlists w ON w.id = a.watchlist_id
   JOIN detection_keys k ON k.detection_pk = a.detection_id

@@ -11,6 +11,8 @@ export interface AuthKeys {
   totpMasterKey: Buffer;
   /** HMAC-SHA256 key for time-limited image links (images/signed-link.ts). */
   imageLinkKey: Buffer;
+  /** X25519 secret key that camera credentials entered on the hub are sealed to (cameras/credential-escrow.ts). */
+  credentialEscrowKey: Buffer;
 }
 
 export const HUB_SECRET_FILE = 'hub-secret';
@@ -34,7 +36,12 @@ export function authKeys(config: HubConfig): AuthKeys {
 
 export function deriveKeys(secret: Buffer): AuthKeys {
   const derive = (info: string): Buffer => Buffer.from(hkdfSync('sha256', secret, Buffer.alloc(0), info, 32));
-  return { sessionKey: derive('alpr-hub session token v1'), totpMasterKey: derive('alpr-hub totp secret v1'), imageLinkKey: derive('alpr-hub image link v1') };
+  return {
+    sessionKey: derive('alpr-hub session token v1'),
+    totpMasterKey: derive('alpr-hub totp secret v1'),
+    imageLinkKey: derive('alpr-hub image link v1'),
+    credentialEscrowKey: derive('alpr-hub camera credential escrow v1'),
+  };
 }
 
 function fileSecret(dataDir: string): Buffer {

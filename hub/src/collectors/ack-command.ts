@@ -1,5 +1,7 @@
 import { and, eq } from 'drizzle-orm';
-import { rotateKeyPayloadSchema, type CommandAckRequest } from '@alpr/shared/protocol/collector';
+import { rotateKeyPayloadSchema, type CameraAck, type CommandAckRequest } from '@alpr/shared/protocol/collector';
+import { cameras } from '../db/schema/cameras.ts';
+import type { DbSession } from '../db/session.ts';
 import { commands } from '../db/schema/commands.ts';
 import { HubError } from '../errors.ts';
 import type { AuthenticatedCollector } from './api-key-auth.ts';
@@ -44,11 +46,13 @@ export async function ackCommand(ctx: CollectorContext, caller: AuthenticatedCol
         status: 'acknowledged',
         ackStatus: input.status,
         ackDetail: input.detail ?? null,
+        ackCameras: input.cameras ?? null,
         acknowledgedAt: now,
         // An ack for a command the hub never marked delivered (response lost mid-flight).
         deliveredAt: row.deliveredAt ?? now,
       })
       .where(eq(commands.id, row.id));
+    if (row.type === 'config_update' && input.cameras) await recordCameraOutcomes(tx, collectorId, input.cameras, now);
     if (row.type === 'rotate_key' && input.status === 'success') {
       const payload = rotateKeyPayloadSchema.safeParse(row.payload);
       if (payload.success && payload.data.key_id === caller.keyId) {
@@ -63,4 +67,19 @@ export async function ackCommand(ctx: CollectorContext, caller: AuthenticatedCol
 
 function notFound(): HubError {
   return new HubError('not_found', 'no such command');
+}
+
+/**
+ * The per-camera answers of a config_update, kept on the central camera rows they name (the
+ * collector page shows the latest). Ids that are not central cameras (set up on the device's
+ * own page) stay only in the command's `ack_cameras`.
+ */
+async function recordCameraOutcomes(tx: DbSession, collectorId: string, answers: readonly CameraAck[], now: Date): Promise<void> {
+  for (const answer of answers) {
+    if (!isUuid(answer.id)) continue;
+    await tx.db
+      .update(cameras)
+      .set({ lastOutcome: answer.outcome, lastOutcomeDetail: answer.detail ?? null, lastOutcomeAt: now })
+      .where(and(eq(cameras.id, answer.id), eq(cameras.collectorId, collectorId)));
+  }
 }

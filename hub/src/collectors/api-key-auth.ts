@@ -2,7 +2,9 @@ import { eq } from 'drizzle-orm';
 import { createMiddleware } from 'hono/factory';
 import { apiKeyPrefix, constantTimeEqual, hashSecret, isWellFormedApiKey } from '@alpr/shared/credentials/index';
 import { apiKeys } from '../db/schema/api-keys.ts';
-import { HubError } from '../errors.ts';
+import { SUSPENDED_RETRY_AFTER_SECONDS } from '@alpr/shared/protocol/collector';
+import { HubError, reasonedError } from '../errors.ts';
+import { REPLACED_REASON } from './issue-key.ts';
 import { clientIp } from '../http/client-ip.ts';
 import type { CollectorContext } from './context.ts';
 
@@ -11,6 +13,11 @@ export interface AuthenticatedCollector {
   collectorId: string;
   keyId: string;
   keyPrefix: string;
+  /**
+   * The collector is suspended (status `disabled`): it may heartbeat and acknowledge
+   * commands, but its uploads are refused (refuseIfSuspended).
+   */
+  suspended: boolean;
 }
 
 /** Hono variables of routes behind `requireCollector`. */
@@ -28,6 +35,7 @@ interface KeyRow extends Record<string, unknown> {
   key_prefix: string;
   is_active: boolean;
   revoked_at: Date | null;
+  revoke_reason: string | null;
   expires_at: Date | null;
   last_used_at: Date | null;
   last_used_ip: string | null;
@@ -36,7 +44,7 @@ interface KeyRow extends Record<string, unknown> {
 }
 
 /** Why a key was refused: logged for operators, never sent to the client. */
-export type KeyRejection = 'malformed' | 'unknown' | 'inactive' | 'revoked' | 'expired' | 'collector_not_active';
+export type KeyRejection = 'malformed' | 'unknown' | 'inactive' | 'revoked' | 'replaced' | 'expired' | 'collector_not_active';
 
 /**
  * `last_used_at` is rewritten only when it is this old, when the key's address changed, or
@@ -56,7 +64,7 @@ export const UNAUTHORIZED_MESSAGE = 'missing or invalid API key';
  * 2. the SHA-256 of the key matches a stored record;
  * 3. the record is active (a revoked key is logged with prefix, collector and address);
  * 4. `expires_at` is null or in the future;
- * 5. the collector is active.
+ * 5. the collector is active, or suspended (uploads then refused by refuseIfSuspended).
  * On success `last_used_at` / `last_used_ip` are updated (at most once a minute per key, see
  * LAST_USE_WRITE_INTERVAL_MS). Every failure is 401.
  */
@@ -64,7 +72,7 @@ export async function authenticateCollector(ctx: CollectorContext, rawKey: strin
   if (!isWellFormedApiKey(rawKey)) throw reject(ctx, 'malformed', { ip });
   const keyHash = hashSecret(rawKey);
   const [row] = await ctx.db.sql<KeyRow>(
-    `SELECT k.id AS key_id, k.key_hash, k.key_prefix, k.is_active, k.revoked_at, k.expires_at,
+    `SELECT k.id AS key_id, k.key_hash, k.key_prefix, k.is_active, k.revoked_at, k.revoke_reason, k.expires_at,
             k.last_used_at, k.last_used_ip, k.collector_id, c.status AS collector_status
      FROM api_keys k JOIN collectors c ON c.id = k.collector_id
      WHERE k.key_hash = $1 LIMIT 1`,
@@ -78,15 +86,18 @@ export async function authenticateCollector(ctx: CollectorContext, rawKey: strin
     throw reject(ctx, 'unknown', { ip, key_prefix: apiKeyPrefix(rawKey) });
   }
   const seen = { ip, key_prefix: row.key_prefix, collector_id: row.collector_id };
+  // The one refusal that names its cause: the old box of a replaced collector must say why
+  // it stopped, and the key is dead either way, so the answer confirms nothing useful.
+  if (row.revoked_at !== null && row.revoke_reason === REPLACED_REASON) throw replaced(ctx, seen);
   if (row.revoked_at !== null) throw reject(ctx, 'revoked', seen);
   if (!row.is_active) throw reject(ctx, 'inactive', seen);
   const now = ctx.clock.now();
   if (row.expires_at !== null && row.expires_at.getTime() <= now.getTime()) throw reject(ctx, 'expired', seen);
-  if (row.collector_status !== 'active') throw reject(ctx, 'collector_not_active', seen);
+  if (row.collector_status !== 'active' && row.collector_status !== 'disabled') throw reject(ctx, 'collector_not_active', seen);
   if (lastUseIsStale(row.last_used_at, row.last_used_ip, now, ip)) {
     await ctx.db.db.update(apiKeys).set({ lastUsedAt: now, lastUsedIp: ip }).where(eq(apiKeys.id, row.key_id));
   }
-  return { collectorId: row.collector_id, keyId: row.key_id, keyPrefix: row.key_prefix };
+  return { collectorId: row.collector_id, keyId: row.key_id, keyPrefix: row.key_prefix, suspended: row.collector_status === 'disabled' };
 }
 
 /** Whether this use must be written (LAST_USE_WRITE_INTERVAL_MS). Pure. */
@@ -103,6 +114,23 @@ function reject(ctx: CollectorContext, reason: KeyRejection, seen: Record<string
   if (reason === 'revoked') ctx.log.warn({ ...seen, reason }, 'revoked collector API key used');
   else ctx.log.info({ ...seen, reason }, 'collector API key refused');
   return new HubError('unauthorized', UNAUTHORIZED_MESSAGE);
+}
+
+function replaced(ctx: CollectorContext, seen: Record<string, unknown>): HubError {
+  ctx.log.warn({ ...seen, reason: 'replaced' }, 'key of a replaced collector box used');
+  return reasonedError(
+    'unauthorized',
+    'collector_replaced',
+    'this box was replaced by another device on the hub; its key is revoked and nothing it sends is stored',
+  );
+}
+
+/** Uploads of a suspended collector: 403 with Retry-After; nothing is read or stored (suspend.ts). */
+export function refuseIfSuspended(collector: AuthenticatedCollector): void {
+  if (!collector.suspended) return;
+  throw reasonedError('forbidden', 'collector_suspended', 'collector suspended by the hub: keep the readings and try again later', {
+    'Retry-After': String(SUSPENDED_RETRY_AFTER_SECONDS),
+  });
 }
 
 /**

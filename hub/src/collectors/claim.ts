@@ -19,7 +19,8 @@ const CONSUMED_TARGET = 'claim_code';
 /**
  * Claim (docs/collectors.md, pending -> active): a valid, unexpired, unused code and a
  * device not registered elsewhere give the collector id, a new API key (shown once), the
- * initial configuration and the hub's command-signing key. Each refusal has its own
+ * initial configuration and the hub's command-signing key. A collector marked for
+ * replacement (replace.ts) is claimed the same way by its new box and stays the same collector. Each refusal has its own
  * status and `reason` (docs/collectors.md, "Claim errors").
  */
 export async function claim(ctx: CollectorContext, input: ClaimRequest, ip: string | null): Promise<EnrollmentResponse> {
@@ -33,10 +34,23 @@ export async function claim(ctx: CollectorContext, input: ClaimRequest, ip: stri
       if (row.claimCodeExpiresAt === null || row.claimCodeExpiresAt.getTime() <= now.getTime()) {
         throw reasonedError('gone', 'claim_code_expired', 'claim code has expired; ask the admin for a new one');
       }
-      if (row.status !== 'pending') {
+      // A collector marked for replacement (replace.ts) takes a new box while active or suspended.
+      const replacing = row.pendingReplacement && (row.status === 'active' || row.status === 'disabled');
+      if (row.status !== 'pending' && !replacing) {
         throw reasonedError('conflict', 'collector_not_claimable', `collector is ${row.status}; contact the admin`);
       }
-      const enrolled = await enrollDevice(ctx, tx, row, deviceFromWire(input), ip);
+      const enrolled = await enrollDevice(ctx, tx, row, deviceFromWire(input), ip, { replacing });
+      if (replacing) {
+        await writeAudit(tx, {
+          at: now,
+          action: 'collector.replaced',
+          actor: { collectorId: row.id },
+          targetType: 'collector',
+          targetId: row.id,
+          ip,
+          detail: { previous_hardware_id: row.hardwareId, hardware_id: input.hardware_id },
+        });
+      }
       await writeAudit(tx, {
         at: now,
         action: 'collector.claimed',

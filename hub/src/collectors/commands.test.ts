@@ -14,7 +14,7 @@ import { claimedCollector, collectorTestContext } from './collectors.test-helper
 
 const ctx = await collectorTestContext(t);
 /** An ack's caller: these tests are about commands, not about which key sent the ack. */
-const as = (collectorId: string) => ({ collectorId, keyId: '00000000-0000-4000-8000-000000000000', keyPrefix: 'alpr_test' });
+const as = (collectorId: string) => ({ collectorId, keyId: '00000000-0000-4000-8000-000000000000', keyPrefix: 'alpr_test', suspended: false });
 const beat = { uptime_seconds: 120, queue_depth: 3, cameras_online: 2, config_version: 1 };
 
 function commandsOf(pending: unknown[]): SignedCommand[] {

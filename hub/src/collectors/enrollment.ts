@@ -5,7 +5,8 @@ import type { DbSession } from '../db/session.ts';
 import { HubError, reasonedError } from '../errors.ts';
 import { addMs, HOUR_MS, SYSTEM_ACTOR_ID, type CollectorContext } from './context.ts';
 import { loadOrCreateHubKey } from './hub-key.ts';
-import { expireOtherKeys, issueApiKey } from './issue-key.ts';
+import { expireOtherKeys, issueApiKey, revokeReplacedKeys } from './issue-key.ts';
+import { deviceConfig } from './push-config.ts';
 
 /** docs/collectors.md: default rotation grace period, also used by re-provisioning. */
 export const DEFAULT_GRACE_MS = 24 * HOUR_MS;
@@ -34,6 +35,8 @@ export interface EnrollmentTarget {
   createdBy: string | null;
   config: Record<string, unknown>;
   configVersion: number;
+  /** The key the collector's current box sent at its claim, if any. */
+  publicKey?: Uint8Array | null;
 }
 
 /**
@@ -48,12 +51,15 @@ export async function enrollDevice(
   target: EnrollmentTarget,
   device: EnrollmentDevice,
   ip: string | null,
+  options: { replacing?: boolean } = {},
 ): Promise<EnrollmentResponse> {
   const now = ctx.clock.now();
+  const replacing = options.replacing === true;
   refuseLoopbackUrlToRemote(ctx.config.publicUrl, ip);
   const hardwareId = device.hardwareId?.trim() || undefined;
   if (hardwareId !== undefined) {
-    if (target.hardwareId !== null && target.hardwareId !== hardwareId) {
+    // A replacement binds new hardware on purpose (replace.ts); otherwise the box must be the same.
+    if (!replacing && target.hardwareId !== null && target.hardwareId !== hardwareId) {
       throw reasonedError('conflict', 'hardware_mismatch', 'this collector is bound to another device; ask the admin to replace it');
     }
     const [other] = await tx.db
@@ -66,29 +72,37 @@ export async function enrollDevice(
       throw reasonedError('conflict', 'hardware_already_registered', 'this device is already registered to another collector; contact the admin');
     }
   }
+  const publicKey: Uint8Array | null = device.publicKey !== undefined ? decodePublicKey(device.publicKey) : (target.publicKey ?? null);
   await tx.db
     .update(collectors)
     .set({
-      status: 'active',
+      // A replaced box takes over the collector as it is: a suspended site stays suspended.
+      ...(replacing ? { pendingReplacement: false, replacementRequestedAt: null } : { status: 'active' as const }),
       claimCode: null,
       claimCodeExpiresAt: null,
       claimedAt: now,
       claimedFromIp: ip,
       ...(hardwareId !== undefined ? { hardwareId } : {}),
-      ...(device.publicKey !== undefined ? { publicKey: decodePublicKey(device.publicKey) } : {}),
+      ...(device.publicKey !== undefined ? { publicKey } : {}),
       ...(device.edgeVersion !== undefined ? { edgeVersion: device.edgeVersion } : {}),
       ...(device.osVersion !== undefined ? { osVersion: device.osVersion } : {}),
       updatedAt: now,
     })
     .where(eq(collectors.id, target.id));
   const key = await issueApiKey(tx, { collectorId: target.id, createdBy: target.createdBy ?? SYSTEM_ACTOR_ID, now });
-  await expireOtherKeys(tx, { collectorId: target.id, keepKeyId: key.keyId, expiresAt: addMs(now, DEFAULT_GRACE_MS) });
+  if (replacing) {
+    // The old box may be stolen or half-alive: its keys end now, with no grace (replace.ts).
+    await revokeReplacedKeys(tx, { collectorId: target.id, keepKeyId: key.keyId, now });
+  } else {
+    await expireOtherKeys(tx, { collectorId: target.id, keepKeyId: key.keyId, expiresAt: addMs(now, DEFAULT_GRACE_MS) });
+  }
   const hubKey = await loadOrCreateHubKey(tx, now);
   return {
     collector_id: target.id,
     api_key: key.apiKey,
     central_url: ctx.config.publicUrl,
-    config: target.config,
+    // The admin's configuration with the central cameras, sealed to this box's key.
+    config: await deviceConfig(tx, ctx.config, { id: target.id, config: target.config, publicKey }),
     config_version: target.configVersion,
     hub_public_key: hubKey.publicKeyBase64,
   };

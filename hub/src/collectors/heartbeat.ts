@@ -33,7 +33,7 @@ export async function heartbeat(ctx: CollectorContext, collectorId: string, inpu
         updatedAt: now,
       })
       .where(eq(collectors.id, collectorId))
-      .returning({ config: collectors.config });
+      .returning({ config: collectors.config, status: collectors.status });
     if (!row) throw new HubError('unauthorized', 'unknown collector');
     // Health over time, one row per hour (migration 0017).
     await tx.sql(
@@ -50,6 +50,8 @@ export async function heartbeat(ctx: CollectorContext, collectorId: string, inpu
       pending_commands: pending,
       server_time: now.toISOString(),
       heartbeat_interval_seconds: heartbeatIntervalSeconds(ctx.config, row.config),
+      // The appliance shows "suspended by the hub" from this even with nothing to upload.
+      collector_status: row.status === 'disabled' ? 'disabled' : 'active',
     };
   });
 }

@@ -2,6 +2,7 @@ import { and, eq, gt, isNull, ne, or } from 'drizzle-orm';
 import { apiKeyPrefix, generateApiKey, hashSecret } from '@alpr/shared/credentials/index';
 import { apiKeys } from '../db/schema/api-keys.ts';
 import type { DbSession } from '../db/session.ts';
+import { SYSTEM_ACTOR_ID } from './context.ts';
 
 export interface IssuedKey {
   keyId: string;
@@ -47,6 +48,19 @@ export async function expireOtherKeys(db: DbSession, input: { collectorId: strin
         or(isNull(apiKeys.expiresAt), gt(apiKeys.expiresAt, input.expiresAt)),
       ),
     )
+    .returning({ id: apiKeys.id });
+  return rows.length;
+}
+
+/** `revoke_reason` of the keys a replacement ended (replace.ts): api-key-auth.ts answers them `collector_replaced`. */
+export const REPLACED_REASON = 'collector_replaced: another device was claimed into this collector';
+
+/** Inside the replacement claim: every other key of the collector revoked at once. */
+export async function revokeReplacedKeys(tx: DbSession, input: { collectorId: string; keepKeyId: string; now: Date }): Promise<number> {
+  const rows = await tx.db
+    .update(apiKeys)
+    .set({ isActive: false, revokedAt: input.now, revokedBy: SYSTEM_ACTOR_ID, revokeReason: REPLACED_REASON })
+    .where(and(eq(apiKeys.collectorId, input.collectorId), ne(apiKeys.id, input.keepKeyId), isNull(apiKeys.revokedAt)))
     .returning({ id: apiKeys.id });
   return rows.length;
 }

@@ -21,6 +21,11 @@ export interface CollectorSummary {
   claimedAt: Date | null;
   claimCodeExpiresAt: Date | null;
   createdAt: Date;
+  /** Marked for replacement: the next claim binds a new box (replace.ts). */
+  pendingReplacement: boolean;
+  /** Set while suspended (status `disabled`, suspend.ts). */
+  suspendedAt: Date | null;
+  suspendReason: string | null;
 }
 
 type Row = typeof collectors.$inferSelect;
@@ -43,6 +48,9 @@ function summarize(ctx: CollectorContext, row: Row, now: Date): CollectorSummary
     claimedAt: row.claimedAt,
     claimCodeExpiresAt: row.claimCodeExpiresAt,
     createdAt: row.createdAt,
+    pendingReplacement: row.pendingReplacement,
+    suspendedAt: row.suspendedAt,
+    suspendReason: row.suspendReason,
   };
 }
 

@@ -1,23 +1,16 @@
-import { eq } from 'drizzle-orm';
-import { collectors } from '../db/schema/collectors.ts';
 import { HubError } from '../errors.ts';
 import { writeAudit } from '../audit/write.ts';
 import type { Actor, CollectorContext } from './context.ts';
-import { queueCommand } from './commands.ts';
+import { pushConfig, type PushedConfig } from './push-config.ts';
 import { lockCollector } from './find-collector.ts';
 import { collectorConfigSchema } from './schema.ts';
 
-export interface ConfigUpdated {
-  configVersion: number;
-  commandId: string | null;
-}
+export type ConfigUpdated = PushedConfig;
 
 /**
- * Stores a new configuration, increments `config_version` (docs/collectors.md) and, for an
- * active collector, queues a signed `config_update` carrying `{ config, config_version }`.
- * A pending collector gets the configuration at claim instead. Older unacknowledged
- * config_update commands stay queued: the appliance skips any whose config_version is
- * not above its own.
+ * Stores a new configuration, increments `config_version` (docs/collectors.md) and, for a
+ * running collector, queues a signed `config_update` (push-config.ts). Central cameras
+ * (docs/cameras-central.md) are added to what the admin sends; they are not part of it.
  */
 export async function updateConfig(ctx: CollectorContext, actor: Actor, collectorId: string, config: Record<string, unknown>): Promise<ConfigUpdated> {
   const parsed = collectorConfigSchema.parse(config);
@@ -25,26 +18,15 @@ export async function updateConfig(ctx: CollectorContext, actor: Actor, collecto
   return ctx.db.transaction(async (tx) => {
     const row = await lockCollector(tx, collectorId);
     if (row.status === 'decommissioned') throw new HubError('conflict', 'collector is decommissioned');
-    const configVersion = row.configVersion + 1;
-    await tx.db.update(collectors).set({ config: parsed, configVersion, updatedAt: now }).where(eq(collectors.id, row.id));
-    const command =
-      row.status === 'active'
-        ? await queueCommand(tx, {
-            collectorId: row.id,
-            type: 'config_update',
-            payload: { config: parsed, config_version: configVersion },
-            now,
-            createdBy: actor.userId,
-          })
-        : undefined;
+    const pushed = await pushConfig(tx, ctx.config, row, { actor, now, config: parsed });
     await writeAudit(tx, {
       at: now,
       action: 'collector.config_updated',
       actor: { userId: actor.userId },
       targetType: 'collector',
       targetId: row.id,
-      detail: { config_version: configVersion, command_id: command?.id ?? null },
+      detail: { config_version: pushed.configVersion, command_id: pushed.commandId },
     });
-    return { configVersion, commandId: command?.id ?? null };
+    return pushed;
   });
 }

@@ -3,7 +3,7 @@ import { isAdapterType } from '@alpr/shared/adapters/factory';
 import type { CameraIdentity } from '@alpr/shared/adapters/types';
 import { MAC_PATTERN } from '@alpr/shared/detection/schema';
 import { BATCH_PATHS } from '@alpr/shared/protocol/paths';
-import { authenticateCollector, requireCollector, type CollectorEnv } from '../collectors/api-key-auth.ts';
+import { authenticateCollector, refuseIfSuspended, requireCollector, type CollectorEnv } from '../collectors/api-key-auth.ts';
 import { clientIp } from '../http/client-ip.ts';
 import { nodeRequestOf } from '../http/node-request.ts';
 import type { HubDeps } from '../deps.ts';
@@ -34,6 +34,7 @@ export function ingestRoutes(deps: HubDeps): Hono {
   const bodyBuffers = createBodyBuffers({ bufferBytes: DEFAULT_BODY_BUFFER_BYTES, maxIdle: DEFAULT_IDLE_BODY_BUFFERS });
 
   const batch = async (c: Context<CollectorEnv>) => {
+    refuseIfSuspended(c.var.collector);
     const contentType = c.req.header('content-type');
     assertMultipartFormData(contentType);
     let leased: ArrayBuffer | undefined;
@@ -62,6 +63,7 @@ export function ingestRoutes(deps: HubDeps): Hono {
     if (vendor !== 'auto' && !isAdapterType(vendor)) throw new HubError('not_found', `no camera adapter ${vendor}`);
     // The `key` query parameter is checked exactly like an X-API-Key (docs/ingest.md).
     const collector = await authenticateCollector(deps, c.req.query('key'), clientIp(c));
+    refuseIfSuspended(collector);
     const camera = cameraFromQuery(c.req.query('mac'), c.req.query('camera'));
     const body = await readBodyLimited(c.req.raw, deps.config.maxWebhookBytes, nodeRequestOf(c));
     const response = await ingestWebhook(ingest, {

@@ -2,6 +2,7 @@
 import type { DbSession } from '../db/session.ts';
 import { cameraName } from '../alerts/payload.ts';
 import { imageLink, type LinkSigner } from '../images/signed-link.ts';
+import { configWithCameraNames } from '../cameras/names-sql.ts';
 
 type DetectionRow = {
   id: string;
@@ -21,7 +22,7 @@ type DetectionRow = {
 export async function detectionRowsById(db: DbSession, pks: readonly string[]): Promise<DetectionRow[]> {
   if (pks.length === 0) return [];
   return db.sql<DetectionRow>(
-    `SELECT d.id, d.plate_number, d.plate_normalized, d.confidence, d.captured_at, d.collector_id, c.site_name, c.config AS collector_config,
+    `SELECT d.id, d.plate_number, d.plate_normalized, d.confidence, d.captured_at, d.collector_id, c.site_name, ${configWithCameraNames('c')} AS collector_config,
             d.camera_id, d.direction, d.full_image_hash, d.crop_image_hash
      FROM detection_keys k
      JOIN detections d ON d.id = k.detection_pk AND d.captured_at = k.captured_at

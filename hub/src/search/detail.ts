@@ -4,6 +4,7 @@ import type { DbSession } from '../db/session.ts';
 import { HubError } from '../errors.ts';
 import { cameraName } from '../alerts/payload.ts';
 import { imageLink, type LinkSigner } from '../images/signed-link.ts';
+import { configWithCameraNames } from '../cameras/names-sql.ts';
 
 type DetailRow = {
   id: string;
@@ -43,7 +44,7 @@ export async function detectionDetail(db: DbSession, id: string, signer: LinkSig
   const [row] = await db.sql<DetailRow>(
     `SELECT d.id::text AS id, d.detection_id, d.plate_number, d.plate_normalized, d.confidence, d.captured_at, d.received_at, d.direction,
             d.vehicle_type, d.color, d.brand, d.model, d.region, d.latitude, d.longitude, d.camera_id, d.collector_id,
-            c.site_name, c.site_address, c.gps_latitude, c.gps_longitude, c.config AS collector_config,
+            c.site_name, c.site_address, c.gps_latitude, c.gps_longitude, ${configWithCameraNames('c')} AS collector_config,
             d.full_image_hash, d.crop_image_hash, d.full_image_size, d.crop_image_size, d.chain_seq::text AS chain_seq, d.prev_hash, d.record_hash, d.attributes
      FROM detection_keys k
      JOIN detections d ON d.id = k.detection_pk AND d.captured_at = k.captured_at

@@ -62,9 +62,26 @@ export type HeartbeatResponse = z.infer<typeof heartbeatResponseSchema>;
 export const ACK_STATUSES = ['success', 'failed', 'rolled_back'] as const;
 export type AckStatus = (typeof ACK_STATUSES)[number];
 
+/**
+ * What the appliance found for each camera of a configuration it was sent, at the end of its
+ * watch (docs/cameras-central.md): reading (`connected`), refused by the camera
+ * (`authentication_failed`), no answer (`unreachable`), reading but with a clock that is off
+ * (`clock_warning`), or none of these yet (`not_connected`).
+ */
+export const CAMERA_OUTCOMES = ['connected', 'authentication_failed', 'unreachable', 'clock_warning', 'not_connected'] as const;
+export type CameraOutcome = (typeof CAMERA_OUTCOMES)[number];
+export const cameraAckSchema = z.object({
+  id: z.string().min(1).max(64),
+  outcome: z.enum(CAMERA_OUTCOMES),
+  detail: z.string().max(300).optional(),
+});
+export type CameraAck = z.infer<typeof cameraAckSchema>;
+
 export const commandAckRequestSchema = z.object({
   status: z.enum(ACK_STATUSES),
   detail: z.string().max(2000).optional(),
+  /** config_update only: one answer per camera of the configuration. */
+  cameras: z.array(cameraAckSchema).max(64).optional(),
 });
 export type CommandAckRequest = z.infer<typeof commandAckRequestSchema>;
 

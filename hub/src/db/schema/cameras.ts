@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
-import { index, integer, pgTable, text, uuid } from 'drizzle-orm/pg-core';
+import { boolean, index, integer, jsonb, numeric, pgTable, text, uuid } from 'drizzle-orm/pg-core';
 import { z } from 'zod';
+import { CAMERA_OUTCOMES } from '@alpr/shared/protocol/collector';
 import { bytea, timestamptz } from './columns.ts';
 import { collectors } from './collectors.ts';
 
@@ -26,10 +27,21 @@ export const cameras = pgTable(
     /** Lowercase hex, no separators (CHECK in 0003); unique per collector when set. */
     mac: text('mac'),
     username: text('username'),
-    /** nacl box sealed to collectors.public_key; never stored in clear. */
-    sealedCredentials: bytea('sealed_credentials'),
+    /** Sealed to the hub's credential escrow key (cameras/credential-escrow.ts); never stored in clear. */
+    escrowedCredentials: bytea('escrowed_credentials'),
     timezone: text('timezone').notNull().default('UTC'),
     mode: text('mode', { enum: cameraModes }).notNull().default('pull'),
+    channel: integer('channel').notNull().default(1),
+    tls: boolean('tls'),
+    sourceCameraIds: jsonb('source_camera_ids').$type<string[]>(),
+    direction: jsonb('direction').$type<{ forward: string; reverse: string }>(),
+    gpsLatitude: numeric('gps_latitude', { precision: 10, scale: 8 }),
+    gpsLongitude: numeric('gps_longitude', { precision: 11, scale: 8 }),
+    enabled: boolean('enabled').notNull().default(true),
+    removedAt: timestamptz('removed_at'),
+    lastOutcome: text('last_outcome', { enum: CAMERA_OUTCOMES }),
+    lastOutcomeDetail: text('last_outcome_detail'),
+    lastOutcomeAt: timestamptz('last_outcome_at'),
     createdAt: timestamptz('created_at').notNull().defaultNow(),
     updatedAt: timestamptz('updated_at').notNull().defaultNow(),
   },

@@ -48,4 +48,9 @@ export const collectors = pgTable('collectors', {
   createdAt: timestamptz('created_at').notNull().defaultNow(),
   updatedAt: timestamptz('updated_at').notNull().defaultNow(),
   createdBy: uuid('created_by').references(() => users.id),
+  /** Set while status is `disabled` (docs/collectors.md "Suspend and resume"). */
+  suspendedAt: timestamptz('suspended_at'),
+  suspendReason: varchar('suspend_reason', { length: 500 }),
+  /** When an admin marked the collector for replacement (pendingReplacement). */
+  replacementRequestedAt: timestamptz('replacement_requested_at'),
 });

@@ -3,6 +3,7 @@ import { index, jsonb, pgTable, text, uuid } from 'drizzle-orm/pg-core';
 import { z } from 'zod';
 import { timestamptz } from './columns.ts';
 import { collectors } from './collectors.ts';
+import type { CameraAck } from '@alpr/shared/protocol/collector';
 
 /** Known types; the column is open text so a new command type needs no migration. */
 export const knownCommandTypes = ['config_update', 'wipe', 'rotate_key'] as const;
@@ -27,6 +28,8 @@ export const commands = pgTable(
     status: text('status', { enum: commandStatuses }).notNull().default('pending'),
     ackStatus: text('ack_status', { enum: commandAckStatuses }),
     ackDetail: text('ack_detail'),
+    /** Per-camera answers of a config_update (docs/cameras-central.md). */
+    ackCameras: jsonb('ack_cameras').$type<CameraAck[]>(),
     createdAt: timestamptz('created_at').notNull().defaultNow(),
     deliveredAt: timestamptz('delivered_at'),
     acknowledgedAt: timestamptz('acknowledged_at'),

@@ -5,6 +5,7 @@
 import type { DbSession } from '../../db/session.ts';
 import { cameraName } from '../../alerts/payload.ts';
 import type { AlertLine } from './message-text.ts';
+import { configWithCameraNames } from '../../cameras/names-sql.ts';
 
 export interface MessageContent {
   lines: AlertLine[];
@@ -35,7 +36,7 @@ type Row = {
 export async function loadMessage(db: DbSession, messageId: string): Promise<MessageContent> {
   const rows = await db.sql<Row>(
     `SELECT q.id AS item_id, a.id AS alert_id, a.detection_id, q.uncertain, d.plate_number, d.captured_at, d.confidence, d.camera_id, d.crop_image_hash,
-            c.site_name, c.config, w.name AS watchlist_name, w.priority,
+            c.site_name, ${configWithCameraNames('c')} AS config, w.name AS watchlist_name, w.priority,
             (SELECT p.timezone FROM notification_preferences p
              WHERE p.user_id = q.user_id AND p.channel = 'telegram' AND p.watchlist_id IS NULL) AS timezone
      FROM notification_queue q

@@ -1,0 +1,61 @@
+import { Hono } from 'hono';
+import { z } from 'zod';
+import type { HubDeps } from '../deps.ts';
+import { cancelReplacement, markForReplacement } from '../collectors/replace.ts';
+import { resumeCollector, suspendCollector } from '../collectors/suspend.ts';
+import { idParam, validJson } from '../http/validator.ts';
+import { audited, noteAudit, type AdminEnv } from './audit.ts';
+import type { AdminGuards } from './guards.ts';
+import { emptyBodySchema } from './schema.ts';
+
+const BASE = '/api/v1/admin/collectors/:id';
+const suspendBodySchema = z.object({ reason: z.string().trim().min(1).max(500).optional() }).strict();
+
+/**
+ * A site suspended and resumed (status `disabled`), and a dead box replaced under the same
+ * collector (docs/collectors.md "Suspend and resume", "Replacing a box"). A replacement hands
+ * out a claim code that binds new hardware and ends the old box's keys: a key operation, so it
+ * needs a fresh second factor like rotation.
+ */
+export function adminCollectorStateRoutes(deps: HubDeps, guards: AdminGuards): Hono<AdminEnv> {
+  const app = new Hono<AdminEnv>();
+  const actor = (c: { get(key: 'user'): { id: string } }) => ({ userId: c.get('user').id });
+
+  app.post(`${BASE}/suspend`, guards.post, audited(deps, 'admin.collector.suspend'), idParam, ...validJson(suspendBodySchema), async (c) => {
+    const { id } = c.req.valid('param');
+    const { reason } = c.req.valid('json');
+    const done = await suspendCollector(deps, actor(c), id, reason);
+    noteAudit(c, { detail: { reason: reason ?? null } });
+    return c.json({ collector_id: id, status: 'disabled', suspended_at: done.suspendedAt.toISOString() });
+  });
+
+  app.post(`${BASE}/resume`, guards.post, audited(deps, 'admin.collector.resume'), idParam, ...validJson(emptyBodySchema), async (c) => {
+    const { id } = c.req.valid('param');
+    const done = await resumeCollector(deps, actor(c), id);
+    noteAudit(c, { detail: { suspended_seconds: done.suspendedSeconds } });
+    return c.json({ collector_id: id, status: 'active', suspended_seconds: done.suspendedSeconds });
+  });
+
+  app.post(`${BASE}/replace`, guards.keyPost, audited(deps, 'admin.collector.replace'), idParam, ...validJson(emptyBodySchema), async (c) => {
+    const issued = await markForReplacement(deps, actor(c), c.req.valid('param').id);
+    c.header('Cache-Control', 'no-store');
+    noteAudit(c, { detail: { claim_code_expires_at: issued.claimCodeExpiresAt.toISOString() } });
+    return c.json(
+      {
+        collector_id: issued.collectorId,
+        pending_replacement: true,
+        claim_code: issued.claimCode,
+        claim_code_expires_at: issued.claimCodeExpiresAt.toISOString(),
+      },
+      201,
+    );
+  });
+
+  app.post(`${BASE}/replace/cancel`, guards.post, audited(deps, 'admin.collector.replace_cancel'), idParam, ...validJson(emptyBodySchema), async (c) => {
+    const { id } = c.req.valid('param');
+    await cancelReplacement(deps, actor(c), id);
+    return c.json({ collector_id: id, pending_replacement: false });
+  });
+
+  return app;
+}

@@ -1,0 +1,226 @@
+import { and, eq, isNull } from 'drizzle-orm';
+import { cameras } from '../db/schema/cameras.ts';
+import type { DbSession } from '../db/session.ts';
+import { HubError } from '../errors.ts';
+import { writeAudit } from '../audit/write.ts';
+import { isUuid, type Actor, type CollectorContext } from '../collectors/context.ts';
+import { lockCollector, type CollectorRow } from '../collectors/find-collector.ts';
+import { isUniqueViolation } from '../collectors/enrollment.ts';
+import { pushConfig } from '../collectors/push-config.ts';
+import { escrowCredentials, openEscrow, type CameraSecrets } from './credential-escrow.ts';
+import { defaultPort, shapeProblems, type AddCameraBody, type EditCameraBody } from './input.ts';
+import type { CameraRow } from './render.ts';
+
+/**
+ * Cameras managed on the hub (docs/cameras-central.md). Each change is one transaction: the
+ * camera row, `config_version` + 1 and a signed `config_update` for the collector
+ * (collectors/push-config.ts), and the audit row. The collector answers per camera in its
+ * acknowledgment (collectors/ack-command.ts), shown on the collector page.
+ */
+export interface CameraChange {
+  camera: CameraRow;
+  configVersion: number;
+  commandId: string | null;
+}
+
+type Tx = DbSession;
+
+async function changeOf(
+  ctx: CollectorContext,
+  collectorId: string,
+  work: (tx: Tx, collector: CollectorRow, now: Date) => Promise<{ camera: CameraRow; audit: { action: string; detail: Record<string, unknown> } }>,
+  actor: Actor,
+): Promise<CameraChange> {
+  const now = ctx.clock.now();
+  try {
+    return await ctx.db.transaction(async (tx) => {
+      const collector = await lockCollector(tx, collectorId);
+      if (collector.status === 'decommissioned') throw new HubError('conflict', 'collector is decommissioned');
+      const { camera, audit } = await work(tx, collector, now);
+      const pushed = await pushConfig(tx, ctx.config, collector, { actor, now });
+      await writeAudit(tx, {
+        at: now,
+        action: audit.action,
+        actor: { userId: actor.userId },
+        targetType: 'camera',
+        targetId: camera.id,
+        detail: { collector_id: collector.id, ...audit.detail, config_version: pushed.configVersion, command_id: pushed.commandId },
+      });
+      return { camera, ...pushed };
+    });
+  } catch (err) {
+    if (isUniqueViolation(err)) throw new HubError('conflict', 'this collector already has a camera with that name (or that MAC)');
+    throw err;
+  }
+}
+
+function refuseShape(problems: string[]): void {
+  if (problems.length > 0) throw new HubError('bad_request', `invalid request body: ${problems[0]}`);
+}
+
+const secretsOf = (input: { username?: string | undefined; password?: string | undefined; token?: string | undefined }): CameraSecrets => ({
+  ...(input.username !== undefined ? { username: input.username } : {}),
+  ...(input.password !== undefined ? { password: input.password } : {}),
+  ...(input.token !== undefined ? { token: input.token } : {}),
+});
+
+export function addCamera(ctx: CollectorContext, actor: Actor, collectorId: string, input: AddCameraBody): Promise<CameraChange> {
+  refuseShape(
+    shapeProblems({
+      vendor: input.vendor,
+      mode: input.mode,
+      host: input.host ?? null,
+      username: input.username ?? null,
+      hasPassword: input.password !== undefined,
+      hasToken: input.token !== undefined,
+      latitude: input.gps_latitude ?? null,
+      longitude: input.gps_longitude ?? null,
+    }),
+  );
+  const secrets = secretsOf(input);
+  return changeOf(
+    ctx,
+    collectorId,
+    async (tx, collector, now) => {
+      const [camera] = await tx.db
+        .insert(cameras)
+        .values({
+          collectorId: collector.id,
+          vendor: input.vendor,
+          mode: input.mode,
+          host: input.host ?? '',
+          port: input.port ?? defaultPort(input.vendor, input.tls ?? null),
+          name: input.name,
+          username: input.username ?? null,
+          escrowedCredentials: input.password !== undefined || input.token !== undefined ? escrowCredentials(ctx.config, secrets) : null,
+          timezone: input.timezone ?? 'UTC',
+          channel: input.channel ?? 1,
+          tls: input.tls ?? null,
+          sourceCameraIds: input.camera_ids ?? null,
+          direction: input.direction ?? null,
+          gpsLatitude: input.gps_latitude?.toFixed(8) ?? null,
+          gpsLongitude: input.gps_longitude?.toFixed(8) ?? null,
+          enabled: input.enabled ?? true,
+          createdAt: now,
+          updatedAt: now,
+        })
+        .returning();
+      if (!camera) throw new Error('camera insert returned nothing');
+      return {
+        camera,
+        audit: {
+          action: 'camera.added',
+          detail: { name: input.name, vendor: input.vendor, mode: input.mode, has_credentials: camera.escrowedCredentials !== null },
+        },
+      };
+    },
+    actor,
+  );
+}
+
+async function lockCamera(tx: Tx, collectorId: string, cameraId: string): Promise<CameraRow> {
+  if (!isUuid(cameraId)) throw new HubError('not_found', 'no such camera');
+  const [row] = await tx.db
+    .select()
+    .from(cameras)
+    .where(and(eq(cameras.id, cameraId), eq(cameras.collectorId, collectorId), isNull(cameras.removedAt)))
+    .for('update');
+  if (!row) throw new HubError('not_found', 'no such camera');
+  return row;
+}
+
+/**
+ * An edit changes what it names. Credentials are write-only: an edit that changes the
+ * username, the host or the vendor must give the password (or token) again, because the
+ * stored one was for the old account or device.
+ */
+export function editCamera(ctx: CollectorContext, actor: Actor, collectorId: string, cameraId: string, input: EditCameraBody): Promise<CameraChange> {
+  return changeOf(
+    ctx,
+    collectorId,
+    async (tx, collector) => {
+      const before = await lockCamera(tx, collector.id, cameraId);
+      const vendor = input.vendor ?? before.vendor;
+      const host = input.host === undefined ? before.host : (input.host ?? '');
+      const username = input.username ?? before.username;
+      const newSecret = input.password !== undefined || input.token !== undefined;
+      const identityChanged = (input.username !== undefined && input.username !== before.username) || host !== before.host || vendor !== before.vendor;
+      if (identityChanged && !newSecret && before.escrowedCredentials !== null) {
+        throw new HubError(
+          'bad_request',
+          `invalid request body: ${vendor === 'vendor_b' ? 'token' : 'password'}: enter the credentials again when the username, host or vendor changes`,
+        );
+      }
+      const kept = before.escrowedCredentials && !newSecret ? openEscrow(ctx.config, before.escrowedCredentials) : {};
+      const secrets: CameraSecrets = newSecret ? secretsOf({ ...input, username: username ?? undefined }) : kept;
+      const latitude = input.gps_latitude === undefined ? before.gpsLatitude : input.gps_latitude === null ? null : input.gps_latitude.toFixed(8);
+      const longitude = input.gps_longitude === undefined ? before.gpsLongitude : input.gps_longitude === null ? null : input.gps_longitude.toFixed(8);
+      const mode = input.mode ?? before.mode;
+      refuseShape(
+        shapeProblems({
+          vendor,
+          mode,
+          host: host || null,
+          username,
+          hasPassword: secrets.password !== undefined,
+          hasToken: secrets.token !== undefined,
+          latitude: latitude === null ? null : Number(latitude),
+          longitude: longitude === null ? null : Number(longitude),
+        }),
+      );
+      const tls = input.tls === undefined ? before.tls : input.tls;
+      const [camera] = await tx.db
+        .update(cameras)
+        .set({
+          name: input.name ?? before.name,
+          vendor,
+          mode,
+          host,
+          port: input.port === undefined ? before.port : (input.port ?? defaultPort(vendor, tls)),
+          username,
+          ...(newSecret ? { escrowedCredentials: escrowCredentials(ctx.config, secrets) } : {}),
+          timezone: input.timezone ?? before.timezone,
+          channel: input.channel ?? before.channel,
+          tls,
+          sourceCameraIds: input.camera_ids === undefined ? before.sourceCameraIds : input.camera_ids,
+          direction: input.direction === undefined ? before.direction : input.direction,
+          gpsLatitude: latitude,
+          gpsLongitude: longitude,
+          enabled: input.enabled ?? before.enabled,
+          // The previous answer was about the previous settings.
+          lastOutcome: null,
+          lastOutcomeDetail: null,
+          lastOutcomeAt: null,
+          updatedAt: ctx.clock.now(),
+        })
+        .where(eq(cameras.id, before.id))
+        .returning();
+      if (!camera) throw new Error('camera update returned nothing');
+      const changed = Object.keys(input).filter((k) => k !== 'password' && k !== 'token');
+      const action =
+        input.enabled === false && before.enabled ? 'camera.disabled' : input.enabled === true && !before.enabled ? 'camera.enabled' : 'camera.edited';
+      return { camera, audit: { action, detail: { fields: changed, credentials_changed: newSecret } } };
+    },
+    actor,
+  );
+}
+
+/** Removed cameras stay as rows (their detections keep a name); they are no longer sent to the device. */
+export function removeCamera(ctx: CollectorContext, actor: Actor, collectorId: string, cameraId: string): Promise<CameraChange> {
+  return changeOf(
+    ctx,
+    collectorId,
+    async (tx, collector, now) => {
+      const before = await lockCamera(tx, collector.id, cameraId);
+      // The credentials go with the camera: nothing left to re-seal or leak.
+      const [camera] = await tx.db
+        .update(cameras)
+        .set({ removedAt: now, escrowedCredentials: null, updatedAt: now })
+        .where(eq(cameras.id, before.id))
+        .returning();
+      if (!camera) throw new Error('camera update returned nothing');
+      return { camera, audit: { action: 'camera.removed', detail: { name: before.name } } };
+    },
+    actor,
+  );
+}

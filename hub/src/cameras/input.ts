@@ -1,0 +1,93 @@
+import { z } from 'zod';
+import { DIRECTIONS } from '@alpr/shared/detection/schema';
+import { isValidTimeZone } from '@alpr/shared/detection/time';
+import { cameraModes, cameraVendors } from '../db/schema/cameras.ts';
+
+/**
+ * A camera as an admin enters it on the hub (docs/cameras-central.md "Fields"), in the wire's
+ * snake_case. The fields are the spec's camera record (vendor, host, port, username,
+ * password) and what the appliance's setup page asks (mode, channel, time zone, name,
+ * direction, position). Credentials are write-only: no route returns them.
+ */
+const direction = z.enum(DIRECTIONS);
+/** A host name or an IP literal: letters, digits, dots, dashes, colons (IPv6), brackets. */
+const host = z
+  .string()
+  .trim()
+  .min(1)
+  .max(253)
+  .regex(/^[A-Za-z0-9.:\[\]-]+$/, 'a host name or IP address');
+const name = z
+  .string()
+  .trim()
+  .min(1)
+  .max(100)
+  // Names appear in chat messages, PDFs and the dashboard: no control characters.
+  .regex(/^[^\p{Cc}]+$/u, 'no control characters');
+
+const fields = {
+  name,
+  vendor: z.enum(cameraVendors),
+  mode: z.enum(cameraModes),
+  host: host.optional(),
+  port: z.number().int().min(1).max(65535).optional(),
+  channel: z.number().int().min(1).max(999).optional(),
+  timezone: z.string().max(64).refine(isValidTimeZone, 'not an IANA time zone, e.g. Europe/London').optional(),
+  tls: z.boolean().optional(),
+  camera_ids: z.array(z.string().trim().min(1).max(64)).max(256).optional(),
+  direction: z.object({ forward: direction, reverse: direction }).strict().optional(),
+  gps_latitude: z.number().min(-90).max(90).optional(),
+  gps_longitude: z.number().min(-180).max(180).optional(),
+  username: z.string().min(1).max(100).optional(),
+  password: z.string().min(1).max(200).optional(),
+  token: z.string().min(1).max(500).optional(),
+  enabled: z.boolean().optional(),
+};
+
+export const addCameraBodySchema = z.object(fields).strict();
+export type AddCameraBody = z.infer<typeof addCameraBodySchema>;
+
+/** An edit names only what changes; the rest stays. `null` clears an optional field. */
+export const editCameraBodySchema = z
+  .object({
+    ...fields,
+    name: name.optional(),
+    vendor: z.enum(cameraVendors).optional(),
+    mode: z.enum(cameraModes).optional(),
+    host: host.nullable().optional(),
+    port: fields.port.nullable(),
+    tls: fields.tls.nullable(),
+    camera_ids: fields.camera_ids.nullable(),
+    direction: fields.direction.nullable(),
+    gps_latitude: fields.gps_latitude.nullable(),
+    gps_longitude: fields.gps_longitude.nullable(),
+  })
+  .strict();
+export type EditCameraBody = z.infer<typeof editCameraBodySchema>;
+
+/** What a camera needs per vendor and mode (the same rules the appliance applies, cameras/config.ts there). */
+export interface CameraShape {
+  vendor: (typeof cameraVendors)[number];
+  mode: (typeof cameraModes)[number];
+  host: string | null;
+  hasPassword: boolean;
+  hasToken: boolean;
+  username: string | null;
+  latitude: number | null;
+  longitude: number | null;
+}
+
+/** Pure: the problems of a camera as it would be after an add or edit, as `field: why`. */
+export function shapeProblems(c: CameraShape): string[] {
+  const problems: string[] = [];
+  if ((c.mode === 'pull' || c.vendor === 'vendor_b') && !c.host) problems.push('host: required for a pull camera and for a Protect console');
+  if (c.vendor === 'vendor_a' && c.mode === 'pull' && (!c.username || !c.hasPassword)) {
+    problems.push('password: an ISAPI camera polled by the collector needs its username and password');
+  }
+  if (c.vendor === 'vendor_b' && !c.hasToken) problems.push('token: a Protect console needs its API key or bearer token');
+  if ((c.latitude === null) !== (c.longitude === null)) problems.push('gps_longitude: gps_latitude and gps_longitude go together');
+  return problems;
+}
+
+/** The port a vendor listens on when the form leaves it empty. */
+export const defaultPort = (vendor: (typeof cameraVendors)[number], tls: boolean | null): number => (vendor === 'vendor_b' ? 443 : tls === true ? 443 : 80);
