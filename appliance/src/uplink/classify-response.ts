@@ -1,20 +1,28 @@
 import type { Backpressure, BatchItemResult } from '@alpr/shared/protocol/batch';
 import { batchResponseSchema } from '@alpr/shared/protocol/batch';
+import { SUSPENDED_RETRY_AFTER_SECONDS } from '@alpr/shared/protocol/collector';
+import { collectorRefusalOf } from '../hub-api/refusal.ts';
 
 /**
  * What one batch request came to, decided from status and body only (pure).
  * - accepted: 2xx with a valid `{ accepted, results }` body; act on the per-item results.
  * - key_rejected: 401; the key is wrong, revoked or expired: keep everything, back off.
+ *   `reason: collector_replaced` when the hub says another device took this collector over.
+ * - suspended: 403 with `error.reason: collector_suspended`: an admin suspended the site.
+ *   Nothing is wrong with the items or the key: keep everything and ask again after the
+ *   hub's Retry-After, at a steady pace (no backoff: the hub is answering, and growing the
+ *   delay would only postpone noticing the resume).
  * - content_rejected: 400/413/415/422; the hub refuses this body. Something inside the
  *   batch is bad, so the caller splits it to find the poison item.
  * - retry: anything else (5xx, 429, other 4xx, 3xx, odd 2xx, unreadable body, network,
  *   timeout). Nothing is wrong with the items as far as we can tell: keep and back off.
- *   Other 4xx (403, 404, 405, 409...) land here on purpose: they say "wrong URL or wrong
- *   server", and splitting would end with every item marked rejected.
+ *   Other 4xx (403 without the suspended reason, 404, 405, 409...) land here on purpose:
+ *   they say "wrong URL or wrong server", and splitting would end with every item marked rejected.
  */
 export type UploadOutcome =
   | { kind: 'accepted'; status: number; results: BatchItemResult[]; backpressure?: Backpressure }
-  | { kind: 'key_rejected'; status: 401 }
+  | { kind: 'key_rejected'; status: 401; reason?: 'collector_replaced' }
+  | { kind: 'suspended'; status: 403; retryAfterMs: number }
   | { kind: 'content_rejected'; status: number; reason: string }
   | { kind: 'retry'; status?: number; reason: string; retryAfterMs?: number };
 
@@ -22,6 +30,20 @@ export const CONTENT_REJECTED_STATUSES: ReadonlySet<number> = new Set([400, 413,
 
 /** Longest Retry-After we obey: a bad header must not park uploads for days. */
 const MAX_RETRY_AFTER_MS = 10 * 60_000;
+
+/**
+ * Shortest wait between two attempts of a suspended collector. A Retry-After of 0 (or a date
+ * in the past) from a suspended hub would turn the steady retry into a tight loop of 403s, so
+ * it counts as a bad header and the contract's default applies.
+ */
+const MIN_SUSPENDED_RETRY_MS = 1_000;
+export const DEFAULT_SUSPENDED_RETRY_MS = SUSPENDED_RETRY_AFTER_SECONDS * 1000;
+
+/** The wait after a suspended answer: the hub's Retry-After, or 60 s when absent or unusable. */
+export function suspendedRetryMs(retryAfter: string | undefined, nowMs: number): number {
+  const ms = parseRetryAfter(retryAfter, nowMs);
+  return ms === undefined || ms < MIN_SUSPENDED_RETRY_MS ? DEFAULT_SUSPENDED_RETRY_MS : ms;
+}
 
 /** Retry-After as delta seconds or an HTTP date, relative to `nowMs`. */
 export function parseRetryAfter(value: string | undefined, nowMs: number): number | undefined {
@@ -76,7 +98,14 @@ export function classifyReply({ status, bodyText, retryAfter, nowMs }: ReplyInpu
     const { results, backpressure } = parsed.data;
     return backpressure ? { kind: 'accepted', status, results, backpressure } : { kind: 'accepted', status, results };
   }
-  if (status === 401) return { kind: 'key_rejected', status };
+  if (status === 401) {
+    return collectorRefusalOf(bodyText) === 'collector_replaced'
+      ? { kind: 'key_rejected', status, reason: 'collector_replaced' }
+      : { kind: 'key_rejected', status };
+  }
+  if (status === 403 && collectorRefusalOf(bodyText) === 'collector_suspended') {
+    return { kind: 'suspended', status, retryAfterMs: suspendedRetryMs(retryAfter, nowMs) };
+  }
   if (CONTENT_REJECTED_STATUSES.has(status)) {
     return { kind: 'content_rejected', status, reason: errorReason(status, bodyText) };
   }

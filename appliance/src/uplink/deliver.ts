@@ -28,8 +28,20 @@ export interface DeliveryTotals {
   bytes: number;
 }
 
+/** `suspended`: the hub refused the batch because an admin suspended the site; nothing was stored. */
 export type DeliveryEnd =
-  { kind: 'done'; backpressure?: Backpressure } | { kind: 'key_rejected' } | { kind: 'failed'; reason: string; status?: number; retryAfterMs?: number };
+  | { kind: 'done'; backpressure?: Backpressure }
+  | { kind: 'key_rejected'; reason?: 'collector_replaced' }
+  | { kind: 'suspended'; retryAfterMs: number }
+  | { kind: 'failed'; reason: string; status?: number; retryAfterMs?: number };
+
+/** Why rows go back to waiting (the buffer keeps it as the row's last attempt note). */
+function releaseReason(end: DeliveryEnd): string {
+  if (end.kind === 'failed') return end.reason;
+  if (end.kind === 'key_rejected') return end.reason ? `HTTP 401: ${end.reason}` : 'HTTP 401';
+  if (end.kind === 'suspended') return 'HTTP 403: collector_suspended';
+  return 'not acknowledged';
+}
 
 export interface DeliveryReport {
   end: DeliveryEnd;
@@ -59,7 +71,7 @@ export async function deliverBatch(deps: DeliverDeps, items: readonly BufferedIt
     // Whatever happened (even a throw from the buffer), rows taken but not settled go back.
     const unsettled = items.filter((item) => !run.resolved.has(item.id)).map((item) => item.id);
     if (unsettled.length > 0 && deps.buffer.release) {
-      await deps.buffer.release(unsettled, end.kind === 'failed' ? end.reason : end.kind === 'key_rejected' ? 'HTTP 401' : 'not acknowledged');
+      await deps.buffer.release(unsettled, releaseReason(end));
     }
   }
   return { end, totals: run.totals, progressed: run.resolved.size, consecutivePoison: run.poison };
@@ -74,7 +86,9 @@ async function sendAll(deps: DeliverDeps, items: readonly BufferedItem[], run: R
     totals.requests += 1;
     totals.bytes += encoded.byteLength;
     const outcome = await deps.upload(encoded);
-    if (outcome.kind === 'key_rejected') return { kind: 'key_rejected' };
+    if (outcome.kind === 'key_rejected') return outcome.reason ? { kind: 'key_rejected', reason: outcome.reason } : { kind: 'key_rejected' };
+    // Mid-hunt too: a suspended hub stored nothing, so no sub-batch is to blame and none is split further.
+    if (outcome.kind === 'suspended') return { kind: 'suspended', retryAfterMs: outcome.retryAfterMs };
     if (outcome.kind === 'retry') {
       return { kind: 'failed', reason: outcome.reason, status: outcome.status, retryAfterMs: outcome.retryAfterMs };
     }

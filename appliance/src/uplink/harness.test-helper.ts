@@ -41,6 +41,7 @@ export async function harness(t: Test, options: HarnessOptions = {}): Promise<Ha
   const buffer = new MemoryBuffer();
   options.seed?.(buffer);
   const time = new ManualTime(T0);
+  hub.now = () => time.now();
   const logs: string[] = [];
   const line = (level: string) => (obj: Record<string, unknown>, msg: string) => {
     logs.push(JSON.stringify({ level, ...obj, msg }));

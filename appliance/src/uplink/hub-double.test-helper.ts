@@ -6,7 +6,8 @@ import { parseMultipart } from '@alpr/shared/adapters/multipart';
 import type { MultipartPart } from '@alpr/shared/adapters/multipart';
 import { IMAGE_KINDS } from '@alpr/shared/detection/schema';
 import type { Backpressure, BatchDetection, BatchItemResult } from '@alpr/shared/protocol/batch';
-import { BATCH_PATH } from '@alpr/shared/protocol/paths';
+import { SUSPENDED_RETRY_AFTER_SECONDS } from '@alpr/shared/protocol/collector';
+import { BATCH_PATH, HEARTBEAT_PATH } from '@alpr/shared/protocol/paths';
 import { BATCH_METADATA_PART, MAX_BATCH_DETECTIONS, batchDetectionSchema, batchMetadataSchema } from '@alpr/shared/protocol/batch';
 
 /**
@@ -14,6 +15,8 @@ import { BATCH_METADATA_PART, MAX_BATCH_DETECTIONS, batchDetectionSchema, batchM
  * it checks the key, parses the multipart body with the shared parser, validates every
  * detection, checks every image's size and SHA-256, and answers stored/duplicate from an
  * in-memory set keyed by detection_id. Knobs let a test script the hub's bad days.
+ * It also answers heartbeats (no commands), so the heartbeat's view of a suspended or a
+ * replaced collector can be played against the same hub as the uploads.
  */
 export interface StoredDetection {
   detection: BatchDetection;
@@ -31,6 +34,8 @@ export interface HubRequestLog {
   apiKey: string | undefined;
   detectionIds: string[];
   status: number;
+  /** `now()` of the hub double when the request arrived (a test's manual clock), if it has one. */
+  atMs?: number;
 }
 
 export class HubDouble {
@@ -47,6 +52,19 @@ export class HubDouble {
   rejectPlate: string | undefined;
   /** Answer 400 for the WHOLE batch when it contains this plate text. */
   badRequestPlate: string | undefined;
+  /**
+   * An admin suspended the site (shared/protocol/collector.ts): every batch gets 403
+   * `collector_suspended` with this Retry-After and nothing is stored; heartbeats answer
+   * `collector_status: disabled`. Set back to false to resume.
+   */
+  suspended = false;
+  suspendedRetryAfter: string | undefined = String(SUSPENDED_RETRY_AFTER_SECONDS);
+  /** Keys of a box replaced by another device: 401 `collector_replaced` on every call. */
+  replacedKeys = new Set<string>();
+  /** Heartbeats answered (status per heartbeat), kept apart from the batch `requests`. */
+  readonly heartbeats: number[] = [];
+  /** Stamps `atMs` on each request: a test hands in its manual clock. */
+  now: (() => number) | undefined;
   private server: Server | undefined;
   private readonly hung: ServerResponse[] = [];
 
@@ -75,14 +93,20 @@ export class HubDouble {
     const body = Buffer.concat(chunks);
     const header = req.headers['x-api-key'];
     const apiKey = Array.isArray(header) ? header[0] : header;
-    const log: HubRequestLog = { apiKey, detectionIds: [], status: 0 };
+    if (req.method === 'POST' && req.url === HEARTBEAT_PATH) return this.heartbeat(apiKey, res);
+    const log: HubRequestLog = { apiKey, detectionIds: [], status: 0, ...(this.now ? { atMs: this.now() } : {}) };
     this.requests.push(log);
     const reply = (status: number, json: unknown, headers: Record<string, string> = {}): void => {
       log.status = status;
       res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(typeof json === 'string' ? json : JSON.stringify(json));
     };
     if (req.method !== 'POST' || req.url !== BATCH_PATH) return reply(404, { error: { code: 'not_found', message: 'no route' } });
+    if (apiKey && this.replacedKeys.has(apiKey)) return reply(401, REPLACED_BODY);
     if (!apiKey || !this.keys.has(apiKey)) return reply(401, { error: { code: 'unauthorized', message: 'invalid API key' } });
+    if (this.suspended) {
+      // The hub refuses before reading the body (nothing stored), as the contract says.
+      return reply(403, SUSPENDED_BODY, this.suspendedRetryAfter === undefined ? {} : { 'retry-after': this.suspendedRetryAfter });
+    }
     const parsed = parseMultipart(body, req.headers['content-type'], { maxParts: 1 + 2 * MAX_BATCH_DETECTIONS });
     if (!parsed.ok) return reply(400, { error: { code: 'bad_multipart', message: parsed.reason } });
     const parts = new Map<string, MultipartPart>(parsed.parts.flatMap((p) => (p.name ? [[p.name, p] as const] : [])));
@@ -139,7 +163,21 @@ export class HubDouble {
     if (this.backpressure) return reply(202, { accepted, results, backpressure: this.backpressure });
     return reply(201, { accepted, results });
   }
+
+  private heartbeat(apiKey: string | undefined, res: ServerResponse): void {
+    const answer = (status: number, json: unknown): void => {
+      this.heartbeats.push(status);
+      res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(json));
+    };
+    if (apiKey && this.replacedKeys.has(apiKey)) return answer(401, REPLACED_BODY);
+    if (!apiKey || !this.keys.has(apiKey)) return answer(401, { error: { code: 'unauthorized', message: 'invalid API key' } });
+    return answer(200, { pending_commands: [], heartbeat_interval_seconds: 60, collector_status: this.suspended ? 'disabled' : 'active' });
+  }
 }
+
+/** The refusal bodies of shared/protocol/collector.ts `COLLECTOR_REFUSAL_REASONS`, as the hub sends them. */
+export const SUSPENDED_BODY = { error: { code: 'forbidden', message: 'collector suspended by the hub', reason: 'collector_suspended' } };
+export const REPLACED_BODY = { error: { code: 'unauthorized', message: 'this collector was replaced by another device', reason: 'collector_replaced' } };
 
 /** A loopback port with nothing listening (bound once, then released). */
 export async function unusedPort(): Promise<number> {

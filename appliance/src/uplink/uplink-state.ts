@@ -24,8 +24,23 @@ export interface UplinkState {
   lastSuccessAtMs: number | null;
   lastError: UplinkError | null;
   consecutiveFailures: number;
-  /** No upload before this (backoff after a failure); null when not backing off. */
+  /**
+   * No upload before this: backoff after a failure, or the hub's Retry-After while the
+   * collector is suspended (a steady wait, never a growing one); null when neither.
+   */
   retryAtMs: number | null;
+  /**
+   * An admin suspended this site on the hub (a 403 `collector_suspended`, or `collector_status:
+   * disabled` in a heartbeat answer): detections are kept and sent once it is resumed.
+   * Cleared by the first accepted upload or a heartbeat answer saying `active`.
+   */
+  suspended: boolean;
+  suspendedSinceMs: number | null;
+  /**
+   * The hub answered 401 `collector_replaced`: another device took this collector over, so this
+   * box no longer uploads (its key will never work again). Items are kept all the same.
+   */
+  replaced: boolean;
   /** No upload before this (hub backpressure after a 202); null when none. */
   backpressureUntilMs: number | null;
   backpressureReason: string | null;
@@ -48,6 +63,9 @@ export const initialUplinkState = (): UplinkState => ({
   lastError: null,
   consecutiveFailures: 0,
   retryAtMs: null,
+  suspended: false,
+  suspendedSinceMs: null,
+  replaced: false,
   backpressureUntilMs: null,
   backpressureReason: null,
   totals: { batches: 0, requests: 0, bytes: 0, stored: 0, duplicate: 0, rejected: 0 },

@@ -24,7 +24,15 @@ export interface UplinkDeps {
   config: UplinkConfigInput;
   /** An undici Agent or Pool; default: an Agent owned (and closed on stop) by the uplink. */
   dispatcher?: Dispatcher;
+  /** The previous uplink's suspension (a config_update restarts the pipeline): still suspended since then. */
+  suspendedSinceMs?: number;
 }
+
+/**
+ * What the heartbeat learns about this collector on the hub: `active` / `disabled` from the
+ * answer's `collector_status`, `replaced` from a 401 `collector_replaced`.
+ */
+export type HubCollectorStatus = 'active' | 'disabled' | 'replaced';
 
 export interface UplinkHandle {
   /** Stops scheduling, waits for the upload in flight, closes an owned dispatcher. */
@@ -34,6 +42,12 @@ export interface UplinkHandle {
   kick(): void;
   /** Resolves once no pass runs: the loop is waiting on a timer, or stopped. */
   idle(): Promise<void>;
+  /**
+   * The heartbeat's news. `disabled` marks the uplink suspended even with nothing to send;
+   * `active` after a suspension lifts the Retry-After wait and uploads at once, so the backlog
+   * drains right after the resume instead of up to a minute later.
+   */
+  hubStatus(status: HubCollectorStatus): void;
 }
 
 const describe = (error: unknown): string => (error instanceof Error ? error.message : String(error));
@@ -55,6 +69,12 @@ export function startUplink(deps: UplinkDeps): UplinkHandle {
 
   const state = initialUplinkState();
   state.running = true;
+  if (deps.suspendedSinceMs !== undefined) {
+    state.suspended = true;
+    state.suspendedSinceMs = deps.suspendedSinceMs;
+  }
+  // When the heartbeat last said `active`: a 403 to an attempt that started before it is stale.
+  let resumedAtMs = Number.NEGATIVE_INFINITY;
   let backoff: BackoffState = initialBackoff();
   let consecutivePoison = 0;
   let lastKey: string | undefined;
@@ -74,7 +94,45 @@ export function startUplink(deps: UplinkDeps): UplinkHandle {
     return state.retryAtMs;
   }
 
-  function settle(report: DeliveryReport, sent: number, key: string): number | 'again' {
+  function suspend(): void {
+    if (state.suspended) return;
+    state.suspended = true;
+    state.suspendedSinceMs = clock.now();
+    log.warn({}, 'uplink: the hub suspended this collector; detections stay buffered and go once it is resumed');
+  }
+
+  function resume(why: string): void {
+    if (!state.suspended) return;
+    state.suspended = false;
+    state.suspendedSinceMs = null;
+    log.info({ why }, 'uplink: the hub resumed this collector');
+  }
+
+  /**
+   * A suspended hub answered, so the key and the path are fine: no failure is counted and
+   * the backoff starts over (a 403 every minute must not look like a broken link to the
+   * config_update watch, lifecycle/health.ts). The next try is the hub's Retry-After away,
+   * the same every time.
+   */
+  function settleSuspended(retryAfterMs: number, attemptedAtMs: number): number | 'again' {
+    state.keyStatus = 'ok';
+    state.replaced = false;
+    state.consecutiveFailures = 0;
+    backoff = resetBackoff();
+    if (resumedAtMs >= attemptedAtMs) {
+      // The heartbeat said `active` while this request was out: the 403 may predate the
+      // resume, so one more try at once. Used up here: a second 403 is believed.
+      resumedAtMs = Number.NEGATIVE_INFINITY;
+      state.retryAtMs = null;
+      return 'again';
+    }
+    suspend();
+    state.retryAtMs = clock.now() + retryAfterMs;
+    log.debug({ retryInMs: retryAfterMs }, 'uplink: collector suspended by the hub; trying again after Retry-After');
+    return state.retryAtMs;
+  }
+
+  function settle(report: DeliveryReport, sent: number, key: string, attemptedAtMs: number): number | 'again' {
     const { totals, end } = report;
     state.totals.requests += totals.requests;
     state.totals.bytes += totals.bytes;
@@ -82,6 +140,16 @@ export function startUplink(deps: UplinkDeps): UplinkHandle {
     state.totals.duplicate += totals.duplicate;
     state.totals.rejected += totals.rejected;
     if (totals.stored + totals.duplicate > 0) state.keyStatus = 'ok';
+    if (end.kind === 'suspended') return settleSuspended(end.retryAfterMs, attemptedAtMs);
+    if (end.kind === 'key_rejected' && end.reason === 'collector_replaced') {
+      state.keyStatus = 'rejected';
+      state.replaced = true;
+      log.error(
+        { key_prefix: apiKeyPrefix(key) },
+        'uplink: this box was replaced by another device on the hub (401 collector_replaced); detections stay buffered',
+      );
+      return fail('key_rejected', 'hub answered 401: this box was replaced by another device on the hub', 401);
+    }
     if (end.kind === 'key_rejected') {
       state.keyStatus = 'rejected';
       log.error({ key_prefix: apiKeyPrefix(key) }, 'uplink: hub rejected the API key (401); uploads paused with backoff');
@@ -92,6 +160,7 @@ export function startUplink(deps: UplinkDeps): UplinkHandle {
       return fail(kind, end.reason, end.status, end.retryAfterMs);
     }
     state.keyStatus = 'ok';
+    state.replaced = false;
     const now = clock.now();
     if (end.backpressure) {
       // Honoured even when nothing was acknowledged: the hub is telling us it is loaded.
@@ -105,6 +174,7 @@ export function startUplink(deps: UplinkDeps): UplinkHandle {
       return Math.max(retryAtMs, state.backpressureUntilMs ?? 0);
     }
     state.totals.batches += 1;
+    resume('an upload was accepted');
     state.lastSuccessAtMs = now;
     state.consecutiveFailures = 0;
     state.retryAtMs = null;
@@ -124,6 +194,7 @@ export function startUplink(deps: UplinkDeps): UplinkHandle {
         // A new key (rotation, re-claim) deserves an immediate try, even mid-backoff.
         log.info({ key_prefix: apiKeyPrefix(key) }, 'uplink: API key changed');
         state.keyStatus = 'unknown';
+        state.replaced = false;
         state.retryAtMs = null;
         backoff = resetBackoff();
       }
@@ -157,7 +228,7 @@ export function startUplink(deps: UplinkDeps): UplinkHandle {
       consecutivePoison,
     );
     consecutivePoison = report.consecutivePoison;
-    return settle(report, items.length, key);
+    return settle(report, items.length, key, now);
   }
 
   function clearTimer(): void {
@@ -209,8 +280,28 @@ export function startUplink(deps: UplinkDeps): UplinkHandle {
 
   startPass();
 
+  function hubStatus(status: HubCollectorStatus): void {
+    if (!state.running) return;
+    if (status === 'disabled') return suspend();
+    if (status === 'replaced') {
+      state.replaced = true;
+      state.keyStatus = 'rejected';
+      return;
+    }
+    // `active` came in a 200 to our key: whatever 401 we saw before, we are not replaced.
+    state.replaced = false;
+    resumedAtMs = clock.now();
+    if (!state.suspended) return;
+    resume('the heartbeat says active');
+    // The Retry-After wait was the hub's suspension, now over: try at once.
+    state.retryAtMs = null;
+    backoff = resetBackoff();
+    startPass();
+  }
+
   return {
     kick: startPass,
+    hubStatus,
     state: () => copyState(state),
     async idle() {
       while (pass) await pass;
