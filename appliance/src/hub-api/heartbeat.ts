@@ -1,5 +1,12 @@
-import { heartbeatResponseSchema, type CommandAckRequest, type HeartbeatRequest, type HeartbeatResponse } from '@alpr/shared/protocol/collector';
+import {
+  heartbeatResponseSchema,
+  type CollectorRefusalReason,
+  type CommandAckRequest,
+  type HeartbeatRequest,
+  type HeartbeatResponse,
+} from '@alpr/shared/protocol/collector';
 import { commandAckPath, HEARTBEAT_PATH } from '@alpr/shared/protocol/paths';
+import { collectorRefusalOf } from './refusal.ts';
 import { describeNetworkError, postJson, type HubReply, type HubTarget } from './request.ts';
 import { HEARTBEAT_MAX_RESPONSE_BYTES, HEARTBEAT_TIMEOUTS } from './timeouts.ts';
 
@@ -7,7 +14,10 @@ import { HEARTBEAT_MAX_RESPONSE_BYTES, HEARTBEAT_TIMEOUTS } from './timeouts.ts'
  * The two lifecycle calls to the hub (docs/protocol.md "Heartbeat, commands, claim"). Never
  * throw: every failure is a value the loop can back off on.
  */
-export type HubCallResult<T> = { ok: true; value: T } | { ok: false; status?: number; keyRejected: boolean; message: string };
+export type HubCallResult<T> =
+  | { ok: true; value: T }
+  /** `refusal`: the hub's `error.reason` when it is one the appliance acts on (collector_replaced...). */
+  | { ok: false; status?: number; keyRejected: boolean; message: string; refusal?: CollectorRefusalReason };
 
 const post = (target: HubTarget, path: string, apiKey: string, json: unknown): Promise<HubReply> =>
   postJson(target, { path, apiKey, json, timeouts: HEARTBEAT_TIMEOUTS, maxResponseBytes: HEARTBEAT_MAX_RESPONSE_BYTES });
@@ -27,7 +37,8 @@ function failure(status: number, text: string): HubCallResult<never> {
   } catch {
     // not JSON: the status says enough
   }
-  return { ok: false, status, keyRejected: status === 401, message };
+  const refusal = collectorRefusalOf(text);
+  return refusal ? { ok: false, status, keyRejected: status === 401, message, refusal } : { ok: false, status, keyRejected: status === 401, message };
 }
 
 export async function postHeartbeat(target: HubTarget, apiKey: string, body: HeartbeatRequest): Promise<HubCallResult<HeartbeatResponse>> {

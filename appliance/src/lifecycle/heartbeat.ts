@@ -3,6 +3,7 @@ import type { CommandAckRequest, HeartbeatRequest } from '@alpr/shared/protocol/
 import { apiKeyPrefix } from '@alpr/shared/credentials/index';
 import { initialBackoff, nextBackoff, resetBackoff, type BackoffConfig, type BackoffState } from '../uplink/backoff.ts';
 import { systemTimers } from '../uplink/ports.ts';
+import type { HubCollectorStatus } from '../uplink/uplink.ts';
 import type { CommandRunner } from './commands.ts';
 import { initialHeartbeatState, type HeartbeatState } from './heartbeat-state.ts';
 import { postAck, postHeartbeat } from '../hub-api/heartbeat.ts';
@@ -34,6 +35,12 @@ export interface HeartbeatDeps {
   runner: CommandRunner;
   /** Retry after a failed beat: 5 s doubling (jittered) up to the interval. */
   backoff?: BackoffConfig;
+  /**
+   * Hears the collector's status on the hub after every answered beat: `disabled` / `active`
+   * from `collector_status`, `replaced` from a 401 `collector_replaced`. The uplink listens
+   * (suspended with an empty buffer; drain at once on resume).
+   */
+  onHubStatus?: (status: HubCollectorStatus) => void;
 }
 
 export interface HeartbeatHandle {
@@ -65,6 +72,15 @@ export function startHeartbeat(deps: HeartbeatDeps): HeartbeatHandle {
   const started = new Set<string>();
   const awaitingAck = new Map<string, CommandAckRequest>();
   const pendingReports: string[] = [];
+
+  const tell = (status: HubCollectorStatus): void => {
+    try {
+      deps.onHubStatus?.(status);
+    } catch (error) {
+      // A listener's bug must not cost the beat (its commands, its next schedule).
+      deps.log.error({ err: error }, 'hub status listener failed');
+    }
+  };
 
   const report = (text: string): void => {
     pendingReports.push(text.slice(0, 500));
@@ -152,12 +168,19 @@ export function startHeartbeat(deps: HeartbeatDeps): HeartbeatHandle {
     const result = await postHeartbeat({ hubUrl: deps.hubUrl, ...(deps.dispatcher ? { dispatcher: deps.dispatcher } : {}) }, apiKey, body);
     if (!result.ok) {
       state.keyRejected = result.keyRejected;
-      if (result.keyRejected) deps.log.error({ key_prefix: apiKeyPrefix(apiKey) }, 'hub rejected the API key');
+      state.replaced = result.keyRejected && result.refusal === 'collector_replaced';
+      if (state.replaced) {
+        deps.log.error({ key_prefix: apiKeyPrefix(apiKey) }, 'this box was replaced by another device on the hub; it no longer uploads');
+        tell('replaced');
+      } else if (result.keyRejected) deps.log.error({ key_prefix: apiKeyPrefix(apiKey) }, 'hub rejected the API key');
       return fail(result.message);
     }
     pendingReports.splice(0, pendingReports.length);
     backoff = resetBackoff();
     state.keyRejected = false;
+    state.replaced = false;
+    state.collectorStatus = result.value.collector_status ?? null;
+    if (result.value.collector_status) tell(result.value.collector_status);
     state.lastOkAt = iso();
     state.lastError = null;
     state.consecutiveFailures = 0;

@@ -96,6 +96,8 @@ export function createAppliance(environment: ApplianceEnvironment, deps: Applian
   }
 
   function restartPipeline(r: Running, config: ApplianceConfig): Promise<void> {
+    // A suspension outlives the restart (the hub still refuses): the page keeps its "since".
+    const suspendedSinceMs = r.pipeline.uplink?.state().suspendedSinceMs ?? undefined;
     return r.pipeline.stop().then(() => {
       r.pipeline = startPipeline(config, {
         buffer: r.buffer,
@@ -103,6 +105,7 @@ export function createAppliance(environment: ApplianceEnvironment, deps: Applian
         hubUrl: config.hub_url ?? r.creds.hubUrl,
         log: r.log,
         intake: r.intake,
+        ...(suspendedSinceMs !== undefined ? { suspendedSinceMs } : {}),
       });
     });
   }
@@ -142,6 +145,8 @@ export function createAppliance(environment: ApplianceEnvironment, deps: Applian
       log: r.log,
       intervalSeconds: r.pipeline.config.heartbeat_interval_seconds,
       runner,
+      // Read on every beat: a config_update replaces the pipeline and its uplink.
+      onHubStatus: (status) => r.pipeline.uplink?.hubStatus(status),
       report: () => {
         const statuses = r.pipeline.runners.statuses();
         const pending = r.buffer.sqlite.prepare('SELECT count(*) AS n FROM detections').get() as { n: number };

@@ -33,6 +33,8 @@ export interface PipelineDeps {
   log: Logger;
   /** Hears the size of every committed detection (diagnostics: disk-cap forecast). */
   intake?: IntakeMeter;
+  /** The previous pipeline's uplink was suspended by the hub since then (uplink.ts). */
+  suspendedSinceMs?: number;
 }
 
 export function startPipeline(config: ApplianceConfig, deps: PipelineDeps): Pipeline {
@@ -44,6 +46,7 @@ export function startPipeline(config: ApplianceConfig, deps: PipelineDeps): Pipe
   });
   if (deps.hubUrl) {
     uplink = startUplink({
+      ...(deps.suspendedSinceMs !== undefined ? { suspendedSinceMs: deps.suspendedSinceMs } : {}),
       buffer: uplinkPortFor(deps.buffer),
       clock: { now: () => Date.now() },
       random: Math.random,
