@@ -21,6 +21,7 @@ export function diagnosticsRoutes(sources: DiagnosticsSources): Hono {
 <html lang="en"><head><meta charset="utf-8"><meta http-equiv="refresh" content="5"><title>ALPR appliance</title>
 <style>body{font-family:system-ui,sans-serif;margin:2rem}td,th{padding:.2rem .6rem;text-align:left;border-bottom:1px solid #ddd}</style></head>
 <body><h1>ALPR appliance</h1>
+${s.hub_notice ? html`<p role="alert"><strong>${s.hub_notice.message}</strong></p>` : ''}
 <p>Hub: ${s.hub_url ?? 'not claimed'} &middot; key: ${s.key_prefix ? `${s.key_prefix}…` : 'none'} &middot;
 key status: ${s.uplink?.keyStatus ?? 'unknown'}</p>
 <h2>Buffer</h2><p>pending ${s.buffer.states.pending ?? 0}, in flight ${s.buffer.states.in_flight ?? 0}, rejected ${s.buffer.rejected}</p>

@@ -1,8 +1,10 @@
 import { bufferStats, type BufferStats, type DetectionBuffer } from '../buffer/index.ts';
 import type { CameraStatus } from '../cameras/status.ts';
+import type { HeartbeatState } from '../lifecycle/heartbeat-state.ts';
 import type { EnrollmentReport } from '../runtime/enrollment.ts';
 import type { UplinkState } from '../uplink/uplink-state.ts';
 import { capacityOf, type Capacity } from './capacity.ts';
+import { hubNotice, type HubNotice } from './hub-notice.ts';
 import type { IntakeMeter, IntakeRate } from './intake-rate.ts';
 
 /** Everything the local diagnostics show, gathered in one place (no secrets: key prefix only). */
@@ -13,6 +15,8 @@ export interface DiagnosticsSnapshot {
   key_prefix: string | null;
   buffer: BufferStats;
   uplink: UplinkState | null;
+  /** The hub suspended this site, or replaced this box by another device (hub-notice.ts); null otherwise. */
+  hub_notice: HubNotice | null;
   cameras: CameraStatus[];
   /** Keystore state: `unusable` names why the stored enrollment does not open. */
   enrollment: EnrollmentReport | null;
@@ -27,6 +31,8 @@ export interface DiagnosticsSources {
   hubUrl: () => string | undefined;
   apiKey: () => string | undefined;
   uplink: () => UplinkState | undefined;
+  /** The heartbeat sees a suspension or a replacement even when the buffer is empty. */
+  heartbeat?: () => HeartbeatState | undefined;
   cameras: () => CameraStatus[];
   now: () => Date;
   enrollment?: () => EnrollmentReport;
@@ -38,6 +44,7 @@ export function takeSnapshot(sources: DiagnosticsSources): DiagnosticsSnapshot {
   const key = sources.apiKey();
   const buffer = bufferStats(sources.buffer);
   const enrollment = sources.enrollment?.() ?? null;
+  const uplink = sources.uplink() ?? null;
   let disk: DiagnosticsSnapshot['disk'] = null;
   if (sources.diskCap && sources.intake) {
     const intake = sources.intake.rate();
@@ -60,7 +67,8 @@ export function takeSnapshot(sources: DiagnosticsSources): DiagnosticsSnapshot {
     hub_url: sources.hubUrl() ?? null,
     key_prefix: key ? key.slice(0, 10) : null,
     buffer,
-    uplink: sources.uplink() ?? null,
+    uplink,
+    hub_notice: hubNotice(uplink, sources.heartbeat?.()),
     cameras: sources.cameras(),
     enrollment,
     disk,

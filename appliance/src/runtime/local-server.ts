@@ -62,6 +62,7 @@ export function createLocalApp(deps: LocalAppDeps): Hono {
     hubUrl: deps.hubUrl,
     apiKey: deps.apiKey,
     uplink: () => deps.pipeline().uplink?.state(),
+    heartbeat: deps.heartbeat,
     cameras: () => deps.pipeline().runners.statuses(),
     now: deps.now,
     enrollment: deps.enrollment,

@@ -1,7 +1,8 @@
 import { html } from 'hono/html';
+import { hubNotice } from '../diagnostics/hub-notice.ts';
 import type { DiagnosticsSnapshot } from '../diagnostics/snapshot.ts';
 import type { HeartbeatState } from '../lifecycle/heartbeat-state.ts';
-import { layout, noticeBox, type Html } from './page-layout.ts';
+import { errorBox, layout, noticeBox, type Html } from './page-layout.ts';
 
 /**
  * What `/` shows once claimed: read-only, no form (the setup interface is closed
@@ -20,7 +21,8 @@ const iso = (ms: number | null | undefined): string => (ms === null || ms === un
 export function diagnosticsErrors(view: DiagnosticsView): string[] {
   const errors: string[] = [...(view.snapshot?.warnings ?? [])];
   if (view.heartbeat?.lastError) errors.push(`heartbeat: ${view.heartbeat.lastError}`);
-  if (view.heartbeat?.keyRejected) errors.push('heartbeat: the hub rejected the API key');
+  // A replaced box gets 401 too, but "rejected the API key" would send someone hunting for a key problem.
+  if (view.heartbeat?.keyRejected && !view.heartbeat.replaced) errors.push('heartbeat: the hub rejected the API key');
   const uplinkError = view.snapshot?.uplink?.lastError;
   if (uplinkError) errors.push(`upload (${iso(uplinkError.atMs)}): ${uplinkError.message}`);
   for (const cam of view.snapshot?.cameras ?? []) {
@@ -34,7 +36,14 @@ export function diagnosticsErrors(view: DiagnosticsView): string[] {
 export function renderDiagnosticsPage(view: DiagnosticsView): Html {
   const s = view.snapshot;
   const keyPrefix = s?.key_prefix ?? view.claimed?.keyPrefix;
-  const keyStatus = view.heartbeat?.keyRejected ? 'rejected by the hub' : (s?.uplink?.keyStatus ?? 'not used yet');
+  // The snapshot's, or from the heartbeat this view holds (a snapshot taken without one).
+  const notice = s?.hub_notice ?? hubNotice(s?.uplink, view.heartbeat);
+  const keyStatus =
+    notice?.kind === 'replaced'
+      ? 'refused: this box was replaced'
+      : view.heartbeat?.keyRejected
+        ? 'rejected by the hub'
+        : (s?.uplink?.keyStatus ?? 'not used yet');
   const cameras = s?.cameras ?? [];
   const online = cameras.filter((c) => c.state === 'ONLINE').length;
   const errors = diagnosticsErrors(view);
@@ -43,13 +52,14 @@ export function renderDiagnosticsPage(view: DiagnosticsView): Html {
     'ALPR appliance',
     html`<h1>ALPR appliance</h1>
 ${noticeBox(view.notice)}
+${errorBox(notice?.message)}
 <p>Claimed${view.claimed ? html` as collector <code>${view.claimed.collectorId}</code>` : ''}. The setup interface is closed; this page is read-only.</p>
 <table>
 <tr><th>Hub</th><td>${s?.hub_url ?? view.claimed?.hubUrl ?? 'unknown'}</td></tr>
 <tr><th>API key</th><td>${keyPrefix ? `${keyPrefix}…` : 'none'} (${keyStatus})</td></tr>
 <tr><th>Last heartbeat</th><td>${view.heartbeat?.lastOkAt ?? 'never'}${view.heartbeat && view.heartbeat.consecutiveFailures > 0 ? ` (${view.heartbeat.consecutiveFailures} failures since)` : ''}</td></tr>
 <tr><th>Buffer</th><td>${s ? `${s.buffer.states.pending ?? 0} pending, ${s.buffer.states.in_flight ?? 0} in flight, ${s.buffer.rejected} rejected` : 'unknown'}</td></tr>
-<tr><th>Uploads</th><td>${uplink ? `last success ${iso(uplink.lastSuccessAtMs)}, ${uplink.totals.batches} batches, ${uplink.totals.stored} stored, ${uplink.totals.duplicate} duplicates, ${uplink.totals.rejected} rejected` : 'not running'}</td></tr>
+<tr><th>Uploads</th><td>${notice ? `${notice.kind === 'suspended' ? 'suspended by the hub' : 'stopped: replaced on the hub'}; ` : ''}${uplink ? `last success ${iso(uplink.lastSuccessAtMs)}, ${uplink.totals.batches} batches, ${uplink.totals.stored} stored, ${uplink.totals.duplicate} duplicates, ${uplink.totals.rejected} rejected` : 'not running'}</td></tr>
 <tr><th>Disk cap</th><td>${s?.disk ? diskLine(s.disk) : 'unknown'}</td></tr>
 <tr><th>Cameras online</th><td>${online} of ${cameras.length}</td></tr>
 </table>

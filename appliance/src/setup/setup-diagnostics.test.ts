@@ -4,8 +4,8 @@ import { insertDetection } from '../buffer/index.ts';
 import { openTestBuffer, sampleDetection } from '../buffer/buffer.test-helper.ts';
 import { createStatusTracker } from '../cameras/status.ts';
 import { takeSnapshot } from '../diagnostics/snapshot.ts';
-import { initialHeartbeatState } from '../lifecycle/heartbeat-state.ts';
-import { initialUplinkState } from '../uplink/uplink-state.ts';
+import { initialHeartbeatState, type HeartbeatState } from '../lifecycle/heartbeat-state.ts';
+import { initialUplinkState, type UplinkState } from '../uplink/uplink-state.ts';
 import { postJson, startSetup } from './setup.test-helper.ts';
 
 /**
@@ -97,4 +97,53 @@ t.test('before the claim the setup page shows a camera clock warning too', async
   });
   const page = await (await fetch(`${setup.base}/`)).text();
   t.match(page, /camera lane-2: this camera reports \+01:00 but Europe\/Oslo is \+02:00 on this date: summer time is switched off/);
+});
+
+t.test('claimed page: a suspended site and a replaced box are said in words, not as key errors', async (t) => {
+  const buffer = openTestBuffer(t.teardown.bind(t));
+  insertDetection(buffer, sampleDetection({ plate: 'AB123CD' }));
+  const apiKey = generateApiKey();
+  const since = Date.parse('2026-03-01T08:30:00.000Z');
+  let uplink: UplinkState = { ...initialUplinkState(), running: true, keyStatus: 'ok', suspended: true, suspendedSinceMs: since, retryAtMs: since + 60_000 };
+  let heartbeat: HeartbeatState = { ...initialHeartbeatState(60), lastOkAt: '2026-03-01T08:59:00.000Z', collectorStatus: 'disabled' };
+  const setup = await startSetup(t, {
+    state: () => 'claimed',
+    snapshot: () =>
+      takeSnapshot({
+        buffer,
+        hubUrl: () => 'https://hub.example.test',
+        apiKey: () => apiKey,
+        uplink: () => uplink,
+        heartbeat: () => heartbeat,
+        cameras: () => [],
+        now: () => new Date(since + 1_800_000),
+      }),
+    heartbeat: () => heartbeat,
+  });
+  const suspendedPage = await (await fetch(`${setup.base}/`)).text();
+  t.match(suspendedPage, 'Suspended by the hub since 2026-03-01T08:30:00.000Z: readings are kept here and will be sent when the site is resumed');
+  t.match(suspendedPage, /Uploads<\/th><td>suspended by the hub; /);
+  t.match(suspendedPage, /1 pending/);
+  t.match(suspendedPage, /<h2>Errors<\/h2>\s*<p>None.<\/p>/, 'a suspension is not an error of this box');
+
+  uplink = {
+    ...uplink,
+    suspended: false,
+    suspendedSinceMs: null,
+    replaced: true,
+    keyStatus: 'rejected',
+    lastError: { atMs: since, kind: 'key_rejected', message: 'hub answered 401: this box was replaced by another device on the hub', status: 401 },
+  };
+  heartbeat = {
+    ...heartbeat,
+    collectorStatus: 'disabled',
+    keyRejected: true,
+    replaced: true,
+    lastError: 'HTTP 401: this collector was replaced by another device',
+  };
+  const replacedPage = await (await fetch(`${setup.base}/`)).text();
+  t.match(replacedPage, 'This box was replaced by another device on the hub; it no longer uploads');
+  t.match(replacedPage, `${apiKey.slice(0, 10)}… (refused: this box was replaced)`);
+  t.notMatch(replacedPage, 'the hub rejected the API key', 'no generic key error');
+  t.notMatch(replacedPage, 'Suspended by the hub');
 });
