@@ -84,6 +84,8 @@ export const cameraConfigSchema = z
     pushSource: z.string().min(1).max(253).optional(),
     /** Push: a shared secret the camera must present (Basic password, X-Alpr-Push-Secret or ?secret=). Kept in the vault. */
     pushSecret: z.string().min(16, 'pushSecret: at least 16 characters').max(200).optional(),
+    /** Where the camera was entered: on the hub (docs/cameras-central.md) or on this device's setup page (absent). */
+    source: z.enum(['hub', 'local']).optional(),
     /** Batch window class for the uplink (uplink `window_seconds_by_camera_type`). */
     cameraType: z.string().min(1).max(50).optional(),
   })

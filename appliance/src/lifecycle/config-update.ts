@@ -3,7 +3,8 @@ import { z } from 'zod';
 import type { CommandAckRequest, SignedCommand } from '@alpr/shared/protocol/collector';
 import type { ConfigTree } from '../config/merge.ts';
 import { loadConfigWithCredentials, readLocalLayer, resolveWithCredentials } from './config-layers.ts';
-import { replaceCentralLayer, restorePreviousLayer } from './central-layer.ts';
+import { readCentralLayer, replaceCentralLayer, restorePreviousLayer } from './central-layer.ts';
+import { cameraAnswers, changedCameraIds, refusedChangedCameras } from './camera-outcomes.ts';
 import { detectRegressions, type HealthSample } from './health.ts';
 import { DEFAULT_WATCH, sleep, type CommandRunnerDeps } from './ports.ts';
 
@@ -43,20 +44,23 @@ export async function runConfigUpdate(deps: CommandRunnerDeps, version: ConfigVe
   }
 
   const before = deps.health();
+  const changed = changedCameraIds((await readCentralLayer(deps.centralConfigFile).catch(() => undefined))?.config, layer);
   await replaceCentralLayer(deps.centralConfigFile, { config: layer, configVersion: next });
   try {
     await deps.applyConfig(config);
   } catch (error) {
     return rollBack(deps, version, next, [`applying failed: ${message(error)}`]);
   }
-  const reasons = await watch(deps, before);
-  if (reasons.length > 0) return rollBack(deps, version, next, reasons);
+  const { reasons, last } = await watch(deps, before);
+  reasons.push(...refusedChangedCameras(changed, last));
+  const cameras = cameraAnswers(last);
+  if (reasons.length > 0) return { ...(await rollBack(deps, version, next, reasons)), ...(cameras.length > 0 ? { cameras } : {}) };
   version.set(next);
   deps.log.info({ command_id: command.id, config_version: next }, 'configuration applied');
-  return { status: 'success', detail: `applied config_version ${next}` };
+  return { status: 'success', detail: `applied config_version ${next}`, ...(cameras.length > 0 ? { cameras } : {}) };
 }
 
-async function watch(deps: CommandRunnerDeps, before: HealthSample): Promise<string[]> {
+async function watch(deps: CommandRunnerDeps, before: HealthSample): Promise<{ reasons: string[]; last: HealthSample | undefined }> {
   const { periodMs, sampleMs } = { ...DEFAULT_WATCH, ...deps.watch };
   const samples: HealthSample[] = [];
   for (let waited = 0; waited < periodMs;) {
@@ -66,7 +70,7 @@ async function watch(deps: CommandRunnerDeps, before: HealthSample): Promise<str
     samples.push(deps.health());
   }
   if (samples.length === 0) samples.push(deps.health());
-  return detectRegressions(before, samples);
+  return { reasons: detectRegressions(before, samples), last: samples.at(-1) };
 }
 
 async function rollBack(deps: CommandRunnerDeps, version: ConfigVersionCell, failed: number, reasons: string[]): Promise<CommandAckRequest> {

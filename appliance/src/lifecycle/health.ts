@@ -7,7 +7,8 @@ import type { KeyStatus } from '../uplink/uplink-state.ts';
  * camera runners' statuses and the uplink state.
  */
 export interface HealthSample {
-  cameras: readonly { id: string; state: CameraState; lastError?: string | null }[];
+  /** `clockWarnings`: how many warnings the camera's clock check has now (camera-outcomes.ts). */
+  cameras: readonly { id: string; state: CameraState; lastError?: string | null; clockWarnings?: number }[];
   /** Absent when no uplink runs (not claimed). */
   uplink?: { consecutiveFailures: number; keyStatus: KeyStatus; lastError?: string | null };
 }
