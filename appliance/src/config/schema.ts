@@ -17,6 +17,13 @@ export const applianceConfigSchema = z.object({
     })
     .prefault({}),
   heartbeat_interval_seconds: z.number().int().min(5).max(3600).default(60),
+  /**
+   * How long a configuration from the hub is watched before it is acknowledged (rolled back
+   * on a regression, docs/appliance-lifecycle.md "Rollback rules"). 120 s lets a camera go
+   * through a reconnect or two; the hub page has each camera's answer within this plus a
+   * heartbeat. Read at start.
+   */
+  config_update_watch_seconds: z.number().int().min(2).max(900).default(120),
   cameras: z.array(cameraConfigSchema).max(64).default([]),
   uplink: uplinkSettingsSchema.prefault({}),
   buffer: z

@@ -131,6 +131,7 @@ export function createAppliance(environment: ApplianceEnvironment, deps: Applian
       initialConfigVersion: version,
       applyConfig: (next) => restartPipeline(r, next),
       health: () => r.pipeline.health(),
+      watch: { periodMs: r.pipeline.config.config_update_watch_seconds * 1000 },
       // From inside a wipe: the heartbeat is not awaited (the wipe runs in its command queue).
       stop: () => shutdown(),
       restart: deps.restart ?? (async () => undefined),

@@ -78,7 +78,7 @@ export function startPipeline(config: ApplianceConfig, deps: PipelineDeps): Pipe
     health: () => {
       const u = uplink?.state();
       return {
-        cameras: runners.statuses().map((s) => ({ id: s.id, state: s.state, lastError: s.lastError })),
+        cameras: runners.statuses().map((s) => ({ id: s.id, state: s.state, lastError: s.lastError, clockWarnings: s.clock?.warnings.length ?? 0 })),
         ...(u ? { uplink: { consecutiveFailures: u.consecutiveFailures, keyStatus: u.keyStatus, lastError: u.lastError?.message ?? null } } : {}),
       };
     },
