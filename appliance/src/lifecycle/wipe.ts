@@ -3,19 +3,23 @@ import { basename, join } from 'node:path';
 import type { CommandAckRequest } from '@alpr/shared/protocol/collector';
 import { CREDENTIALS_FILE } from '../keystore/keystore.ts';
 import { LOGS_DIR } from '../log-file.ts';
-import { VAULT_FILE } from '../vault/vault.ts';
+import { SETUP_VAULT_DIR, VAULT_FILE } from '../vault/vault.ts';
 import { previousLayerFile } from './central-layer.ts';
 import type { CommandRunnerDeps } from './ports.ts';
 import { secureDeleteFile, secureDeleteTree } from './secure-delete.ts';
+import { wipeLocalConfig, type LocalConfigWipe } from './wipe-local-config.ts';
 
 /**
  * wipe (docs/protocol.md): stop, securely delete credential files, the local
- * buffer, logs and central configuration, then restart awaiting a new claim. The ack is
- * sent between the deletion and the restart with the key still in memory (the file is
- * gone by then); docs/appliance-lifecycle.md "Wipe".
+ * buffer, logs and central configuration, scrub every secret out of the local TOML, then
+ * restart awaiting a new claim. The ack is sent between the deletion and the restart with the
+ * key still in memory (the file is gone by then); docs/appliance-lifecycle.md "Wipe".
  */
 
-/** Files of the data dir the wipe deletes, besides the logs folder and the central layers. */
+/** Folders of the data dir the wipe deletes whole: logs, and camera credentials staged before a claim. */
+const WIPED_DIRS: readonly string[] = [LOGS_DIR, SETUP_VAULT_DIR];
+
+/** Files of the data dir the wipe deletes, besides the folders above and the central layers. */
 export function isWipedFile(name: string): boolean {
   return (
     name === CREDENTIALS_FILE ||
@@ -30,11 +34,13 @@ export function isWipedFile(name: string): boolean {
 export interface WipeReport {
   deleted: string[];
   kept: string[];
+  /** What became of the local TOML: scrubbed (secret keys named, never their values), deleted, absent. */
+  localConfig: LocalConfigWipe | undefined;
   errors: string[];
 }
 
-export async function wipeDataDir(deps: Pick<CommandRunnerDeps, 'dataDir' | 'centralConfigFile'>): Promise<WipeReport> {
-  const report: WipeReport = { deleted: [], kept: [], errors: [] };
+export async function wipeDataDir(deps: Pick<CommandRunnerDeps, 'dataDir' | 'centralConfigFile' | 'localConfigFile'>): Promise<WipeReport> {
+  const report: WipeReport = { deleted: [], kept: [], localConfig: undefined, errors: [] };
   const attempt = async (what: string, fn: () => Promise<void>): Promise<void> => {
     try {
       await fn();
@@ -48,10 +54,15 @@ export async function wipeDataDir(deps: Pick<CommandRunnerDeps, 'dataDir' | 'cen
       if (await secureDeleteFile(file)) report.deleted.push(file);
     });
   }
+  // Before the listing: its old contents go through a `*.tmp` link that must not be listed half-done.
+  await attempt(basename(deps.localConfigFile), async () => {
+    report.localConfig = await wipeLocalConfig(deps.localConfigFile);
+    if (report.localConfig.outcome === 'deleted') report.deleted.push(report.localConfig.file);
+  });
   const entries = await readdir(deps.dataDir, { withFileTypes: true }).catch(() => []);
   for (const entry of entries) {
     const path = join(deps.dataDir, entry.name);
-    if (entry.isDirectory() && entry.name === LOGS_DIR) {
+    if (entry.isDirectory() && WIPED_DIRS.includes(entry.name)) {
       await attempt(entry.name, async () => {
         report.deleted.push(...(await secureDeleteTree(path)));
       });
@@ -60,14 +71,16 @@ export async function wipeDataDir(deps: Pick<CommandRunnerDeps, 'dataDir' | 'cen
         if (await secureDeleteFile(path)) report.deleted.push(path);
       });
     } else {
-      // The local TOML (installation settings) stays: the device must come back up on its LAN.
+      // The local TOML (installation settings, scrubbed above) stays: the device must come back up on its LAN.
       report.kept.push(path);
     }
   }
   return report;
 }
 
-export async function runWipe(deps: CommandRunnerDeps): Promise<{ ack: CommandAckRequest; afterAck: () => Promise<void> }> {
+export type WipeDeps = Pick<CommandRunnerDeps, 'dataDir' | 'centralConfigFile' | 'localConfigFile' | 'stop' | 'restart' | 'log'>;
+
+export async function runWipe(deps: WipeDeps): Promise<{ ack: CommandAckRequest; afterAck: () => Promise<void> }> {
   deps.log.warn({}, 'wipe: stopping the appliance');
   let stopError = '';
   try {
@@ -78,7 +91,17 @@ export async function runWipe(deps: CommandRunnerDeps): Promise<{ ack: CommandAc
   }
   const report = await wipeDataDir(deps);
   const problems = [stopError, ...report.errors].filter((p) => p !== '');
-  deps.log.warn({ deleted: report.deleted.length, kept: report.kept, errors: problems }, 'wipe: data deleted');
+  const local = report.localConfig;
+  deps.log.warn(
+    {
+      deleted: report.deleted.length,
+      kept: report.kept,
+      // Key names and camera ids only: never a value.
+      local_config: local?.outcome === 'scrubbed' ? { removed: local.removed, parked_cameras: local.parked } : (local ?? null),
+      errors: problems,
+    },
+    'wipe: data deleted',
+  );
   const ack: CommandAckRequest =
     problems.length === 0
       ? { status: 'success', detail: `wiped ${report.deleted.length} files; restarting unclaimed` }

@@ -9,7 +9,7 @@ import { secureDeleteFile } from '../lifecycle/secure-delete.ts';
 import { writeFileAtomic } from '../vault/atomic-file.ts';
 import { cameraCredentials, putCameraCredentials, type CameraCredentials } from '../vault/credentials.ts';
 import type { HardwareIdentity } from '../vault/hardware-identity.ts';
-import { createVault, openVault, vaultFileOf, type Vault, type VaultContext } from '../vault/vault.ts';
+import { createVault, openVault, SETUP_VAULT_DIR, vaultFileOf, type Vault, type VaultContext } from '../vault/vault.ts';
 import type { LocalCameraEntry } from './camera-form.ts';
 
 /**
@@ -19,7 +19,7 @@ import type { LocalCameraEntry } from './camera-form.ts';
  * hardware serial, collector id `unclaimed`) holds them, and the claim moves them into the
  * real vault and deletes it. docs/setup-page.md "Camera credentials".
  */
-export const SETUP_VAULT_DIR = 'setup-vault';
+export { SETUP_VAULT_DIR };
 export const UNCLAIMED_COLLECTOR_ID = 'unclaimed';
 
 export interface SetupCamera {

@@ -16,6 +16,12 @@ import { openBox, sealBox } from './secretbox.ts';
  * docs/appliance-lifecycle.md, "Vault".
  */
 export const VAULT_FILE = 'vault.json';
+/**
+ * The folder (under the data dir) of the setup vault: camera credentials typed on the setup
+ * page before the claim (setup/camera-store.ts). Named here, beside the vault file, so the
+ * wipe (lifecycle/wipe.ts) can delete it without depending on the setup pages.
+ */
+export const SETUP_VAULT_DIR = 'setup-vault';
 const CHECK_PLAINTEXT = 'alpr-vault-check-v1';
 
 const vaultFileSchema = z.object({
