@@ -10,6 +10,7 @@ import t from 'tap';
 import { adminTestContext } from '../../hub/src/admin/admin.test-helper.ts';
 import { claimedCollector } from '../../hub/src/collectors/collectors.test-helper.ts';
 import { createCollector } from '../../hub/src/collectors/create-collector.ts';
+import { addCamera } from '../../hub/src/cameras/change.ts';
 import { SYSTEM_ACTOR } from '../../hub/src/collectors/context.ts';
 import { routesOf, sweep, sweepSeed } from './sweep.ts';
 
@@ -21,6 +22,8 @@ let admin = await ctx.session('admin');
 const collector = await claimedCollector(ctx.deps);
 const pending = await createCollector(ctx.deps, SYSTEM_ACTOR, { siteName: 'Sweep pending' });
 const keys = await ctx.deps.db.sql<{ id: string }>(`SELECT id::text AS id FROM api_keys LIMIT 1`);
+// A central camera, so camera routes reach their verbs with a real id.
+const camera = await addCamera(ctx.deps, SYSTEM_ACTOR, pending.collectorId, { name: 'Sweep gate', vendor: 'vendor_a', mode: 'push' });
 const server = serve({ fetch: ctx.app.fetch, hostname: '127.0.0.1', port: 0 });
 await new Promise<void>((resolve) => server.once('listening', () => resolve()));
 t.teardown(() => new Promise<void>((resolve) => server.close(() => resolve())));
@@ -46,7 +49,7 @@ t.test('every hub route: no 5xx, no hang, error envelope, nothing half-written',
   const cookieHeader = () => `${admin.client.jar.header()}; csrf_token=${csrf}`;
   const credentials = {
     valid: { cookie: cookieHeader(), 'x-csrf-token': csrf, 'x-api-key': collector.apiKey },
-    params: { id: pending.collectorId, keyId: keys[0]?.id ?? 'x', vendor: 'vendor_b' },
+    params: { id: pending.collectorId, keyId: keys[0]?.id ?? 'x', cameraId: camera.camera.id, vendor: 'vendor_b' },
   };
   const result = await sweep(
     {
