@@ -62,6 +62,11 @@ t.test('scrubLocalConfig: what a wipe leaves of the local TOML', async (t) => {
       { tree: { cameras: [plainPush], [PARKED_CAMERAS_KEY]: [vaultedPull] }, removed: [], parked: ['side'] },
     ],
     [
+      'a local override of a hub camera is parked: the central layer that completed it is wiped',
+      { cameras: [{ id: 'hub-cam', host: '10.0.0.5' }, plainPush] },
+      { tree: { cameras: [plainPush], [PARKED_CAMERAS_KEY]: [{ id: 'hub-cam', host: '10.0.0.5' }] }, removed: [], parked: ['hub-cam'] },
+    ],
+    [
       'sealed credentials from a hub copied into the TOML',
       { cameras: [{ ...plainPush, sealed_credentials: 'c2VhbGVk' }] },
       { tree: { cameras: [], [PARKED_CAMERAS_KEY]: [plainPush] }, removed: ['cameras[exit].sealed_credentials'], parked: ['exit'] },
@@ -90,7 +95,7 @@ t.test('scrubLocalConfig: what a wipe leaves of the local TOML', async (t) => {
 });
 
 t.test('the scrubbed layer still makes a configuration the appliance starts with', async (t) => {
-  const input: ConfigTree = { ...settings, cameras: [pull, plainPush, nvr, pushWithSecret, vaultedPull] };
+  const input: ConfigTree = { ...settings, cameras: [pull, plainPush, nvr, pushWithSecret, vaultedPull, { id: 'hub-cam', host: '10.0.0.5' }] };
   t.throws(
     () => resolveConfig(undefined, { ...input, cameras: [without(pull, 'username', 'password')] }),
     /username/,

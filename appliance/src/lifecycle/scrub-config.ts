@@ -15,12 +15,14 @@ import { SEALED_CREDENTIALS_KEY } from './config-layers.ts';
  *   it is half of a login, and the vault keeps it with the password for that reason.
  * - Anywhere else in the tree, a key whose name says secret (password, secret, token,
  *   API key, private key, credential), and the user:password part of a URL.
- * - A camera that lost a credential, or whose vendor and mode need one it does not have
- *   (vendor_a pull, vendor_b: their credentials were in the vault the wipe deletes), moves
- *   from `cameras` to `cameras_without_credentials`: kept for a person to add again on the
- *   setup page, but out of the configuration, which would otherwise refuse to start
- *   ("vendor_b needs a token") and keep the setup page down. Nor does a camera keep
- *   polling a device with half a login, which could lock the camera's account.
+ * - A camera that lost a credential, or that is no longer a whole camera on its own, moves
+ *   from `cameras` to `cameras_without_credentials`. "On its own" because the wipe also
+ *   deletes what completed it: the vault (a vendor_a pull or vendor_b camera added on the
+ *   setup page has its login there) and the central layer (a local entry may only override
+ *   a hub camera's fields, config/merge.ts mergeCameraLists). Kept for a person to add again
+ *   on the setup page, but out of the configuration, which would otherwise refuse to start
+ *   ("vendor_b needs a token") and keep the setup page down. Nor does a camera keep polling
+ *   a device with half a login, which could lock the camera's account.
  */
 export const PARKED_CAMERAS_KEY = 'cameras_without_credentials';
 
@@ -77,11 +79,8 @@ function scrubValue(value: unknown, path: string, removed: string[]): unknown {
   return out;
 }
 
-/** The camera's own validation, asked only whether a credential is what it misses. */
-function lacksCredential(camera: ConfigTree): boolean {
-  const parsed = cameraConfigSchema.safeParse(camera);
-  return !parsed.success && parsed.error.issues.some((issue) => CAMERA_SECRET_KEYS.includes(String(issue.path[0])));
-}
+/** The camera's own validation, with no vault and no central layer to fill it in. */
+const isWholeCamera = (camera: ConfigTree): boolean => cameraConfigSchema.safeParse(camera).success;
 
 export function scrubLocalConfig(tree: ConfigTree): ScrubResult {
   const removed: string[] = [];
@@ -96,7 +95,7 @@ export function scrubLocalConfig(tree: ConfigTree): ScrubResult {
       const name = typeof camera['id'] === 'string' ? camera['id'] : String(index);
       const before = removed.length;
       const clean = scrubValue(camera, `cameras[${name}]`, removed) as ConfigTree;
-      if (removed.length > before || lacksCredential(clean)) {
+      if (removed.length > before || !isWholeCamera(clean)) {
         parked.push(name);
         return park.push(clean);
       }
