@@ -4,7 +4,7 @@ import { uplinkSettingsSchema } from '../uplink/config.ts';
 
 /**
  * The appliance configuration after the layers are merged (merge.ts) and before anything
- * uses it: validated once here, then passed down. docs/appliance-config.md lists the keys.
+ * uses it: validated once here, then passed down. docs/appliance-lifecycle.md and docs/uplink.md describe the keys.
  */
 export const applianceConfigSchema = z.object({
   /** Base URL of the hub; absent until the appliance is claimed. */

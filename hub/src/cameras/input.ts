@@ -5,7 +5,7 @@ import { cameraModes, cameraVendors } from '../db/schema/cameras.ts';
 
 /**
  * A camera as an admin enters it on the hub (docs/cameras-central.md "Fields"), in the wire's
- * snake_case. The fields are the spec's camera record (vendor, host, port, username,
+ * snake_case. The fields are the camera record every site needs (vendor, host, port, username,
  * password) and what the appliance's setup page asks (mode, channel, time zone, name,
  * direction, position). Credentials are write-only: no route returns them.
  */

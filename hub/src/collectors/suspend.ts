@@ -6,7 +6,7 @@ import type { Actor, CollectorContext } from './context.ts';
 import { lockCollector } from './find-collector.ts';
 
 /**
- * Suspend and resume a site (spec status `disabled`; docs/collectors.md "Suspend and
+ * Suspend and resume a site (status `disabled`; docs/collectors.md "Suspend and
  * resume"). While disabled the hub refuses the collector's uploads with 403
  * `collector_suspended` and a Retry-After (ingest), stores nothing from it, and still answers
  * its heartbeats (with `collector_status: disabled`) so configuration, key rotation and wipe
