@@ -40,7 +40,10 @@ export interface CameraRunners {
 type Started = CameraRunner & { console?: VendorBConsole; tracker?: CameraStatusTracker };
 
 function passivePushRunner(config: CameraConfig, clock: Clock): Started {
-  const tracker = createStatusTracker({ id: config.id, name: displayName(config), vendor: config.vendor, mode: 'push' }, clock);
+  const tracker = createStatusTracker(
+    { id: config.id, name: displayName(config), vendor: config.vendor, mode: 'push', source: config.source ?? 'local' },
+    clock,
+  );
   return { id: config.id, tracker, status: () => tracker.snapshot(), stop: async () => undefined };
 }
 

@@ -50,6 +50,8 @@ export interface CameraClockHealth {
 export interface CameraStatus {
   id: string;
   name: string;
+  /** Where it was entered: on the hub or on this device's setup page (docs/cameras-central.md); absent for an unconfigured push source. */
+  source?: 'hub' | 'local';
   vendor: AdapterType;
   mode: 'pull' | 'push';
   state: CameraState;
@@ -91,7 +93,10 @@ const emptyCounters = (): CameraCounters => ({
   clockRewinds: 0,
 });
 
-export function createStatusTracker(identity: { id: string; name: string; vendor: AdapterType; mode: 'pull' | 'push' }, clock: Clock): CameraStatusTracker {
+export function createStatusTracker(
+  identity: { id: string; name: string; vendor: AdapterType; mode: 'pull' | 'push'; source?: 'hub' | 'local' },
+  clock: Clock,
+): CameraStatusTracker {
   const iso = (): string => new Date(clock.now()).toISOString();
   const status: CameraStatus = {
     ...identity,

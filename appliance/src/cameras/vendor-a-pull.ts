@@ -48,7 +48,10 @@ const CLOCK_UNSUPPORTED_RETRY_MS = 10 * 60_000;
 const METHOD_REFUSED = new Set([405, 501]);
 
 export function startVendorAPull(config: CameraConfig, deps: RunnerDeps): CameraRunner {
-  const status = createStatusTracker({ id: config.id, name: displayName(config), vendor: 'vendor_a', mode: 'pull' }, deps.clock);
+  const status = createStatusTracker(
+    { id: config.id, name: displayName(config), vendor: 'vendor_a', mode: 'pull', source: config.source ?? 'local' },
+    deps.clock,
+  );
   const client = createDigestClient({
     username: config.username ?? '',
     password: config.password ?? '',

@@ -34,7 +34,10 @@ function parseJsonList(body: Buffer): readonly unknown[] | undefined {
 }
 
 export function startVendorBPull(config: CameraConfig, deps: RunnerDeps, shared?: { console?: VendorBConsole }): CameraRunner & { console: VendorBConsole } {
-  const status = createStatusTracker({ id: config.id, name: displayName(config), vendor: 'vendor_b', mode: 'pull' }, deps.clock);
+  const status = createStatusTracker(
+    { id: config.id, name: displayName(config), vendor: 'vendor_b', mode: 'pull', source: config.source ?? 'local' },
+    deps.clock,
+  );
   const nvr = shared?.console ?? openVendorBConsole(config, deps);
   const adapter = getAdapter('vendor_b');
   const key = vendorBPullCursorKey(config.id);

@@ -42,7 +42,10 @@ const MAX_PAYLOAD = 16 * 1024 * 1024;
 const toBytes = (data: RawData): Uint8Array => (Array.isArray(data) ? Buffer.concat(data) : data instanceof ArrayBuffer ? new Uint8Array(data) : data);
 
 export function startVendorBPush(config: CameraConfig, deps: RunnerDeps): CameraRunner & { console: VendorBConsole } {
-  const status = createStatusTracker({ id: config.id, name: displayName(config), vendor: 'vendor_b', mode: 'push' }, deps.clock);
+  const status = createStatusTracker(
+    { id: config.id, name: displayName(config), vendor: 'vendor_b', mode: 'push', source: config.source ?? 'local' },
+    deps.clock,
+  );
   const nvr = openVendorBConsole(config, deps);
   const adapter = getAdapter('vendor_b');
   const openStream = (): PacketStream => {

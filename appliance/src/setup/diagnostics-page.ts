@@ -64,8 +64,9 @@ ${errorBox(notice?.message)}
 <tr><th>Cameras online</th><td>${online} of ${cameras.length}</td></tr>
 </table>
 <h2>Cameras</h2>
-<table><tr><th>id</th><th>vendor / mode</th><th>state</th><th>last read</th></tr>${cameras.map(
-      (c) => html`<tr><td>${c.id}</td><td>${c.vendor} / ${c.mode}</td><td>${c.state}</td><td>${c.lastReadAt ?? 'never'}</td></tr>`,
+<table><tr><th>camera</th><th>entered on</th><th>vendor / mode</th><th>state</th><th>last read</th></tr>${cameras.map(
+      (c) =>
+        html`<tr><td>${c.name}${c.name !== c.id ? html` <small>${c.id}</small>` : ''}</td><td>${ENTERED_ON[c.source ?? 'unknown']}</td><td>${c.vendor} / ${c.mode}</td><td>${c.state}</td><td>${c.lastReadAt ?? 'never'}</td></tr>`,
     )}</table>
 <h2>Errors</h2>
 ${errors.length === 0 ? html`<p>None.</p>` : html`<ul>${errors.map((e) => html`<li>${e}</li>`)}</ul>`}
@@ -73,6 +74,9 @@ ${errors.length === 0 ? html`<p>None.</p>` : html`<ul>${errors.map((e) => html`<
     { refreshSeconds: 10 },
   );
 }
+
+/** Which cameras the hub manages and which were set up here (docs/cameras-central.md "Precedence"). */
+const ENTERED_ON = { hub: 'the hub', local: 'this device', unknown: 'not configured' } as const;
 
 function diskLine(d: NonNullable<DiagnosticsSnapshot['disk']>): string {
   const gib = (d.cap_bytes / 1024 ** 3).toFixed(1);

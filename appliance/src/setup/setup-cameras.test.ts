@@ -59,6 +59,19 @@ t.test('a camera is saved to the TOML without secrets, its password sealed in th
   t.notOk(dupPage.includes('other-Secret'));
 });
 
+t.test("the camera form speaks the installer's words and checks values as they are typed", async (t) => {
+  const setup = await startSetup(t);
+  const page = await (await fetch(`${setup.base}/`)).text();
+  t.match(page, /<option value="vendor_a"[^>]*>ISAPI camera or NVR \(Digest login\)<\/option>/);
+  t.match(page, /<option value="vendor_b"[^>]*>Protect console \(API key\)<\/option>/);
+  t.match(page, /<legend>ISAPI camera or NVR, polled by this device<\/legend>/, 'the fields each kind needs are grouped under it');
+  t.match(page, /<legend>Protect console<\/legend>/);
+  t.match(page, /name="port" type="number" value="" min="1" max="65535"/, 'the browser checks the port range');
+  t.match(page, /name="mac" type="text" value="" placeholder="[^"]+" pattern="/, 'and the MAC shape');
+  t.notOk(/<script/i.test(page), 'no JavaScript needed');
+  t.match(page, /@media \(max-width:40rem\)/, 'laid out for a phone');
+});
+
 t.test('a refused camera form keeps what was typed except the secrets', async (t) => {
   const setup = await startSetup(t);
   const res = await postForm(setup.base, '/setup/cameras', { ...vendorA('bad id', 'typed-Secret'), port: 'eighty' });

@@ -19,7 +19,7 @@ t.test('claimed at start: diagnostics from real sources, setup closed', async (t
   const apiKey = generateApiKey();
   let nowMs = Date.parse('2026-03-01T09:00:00.000Z');
   const clock = { now: () => nowMs };
-  const online = createStatusTracker({ id: 'gate-1', name: 'Gate', vendor: 'vendor_a', mode: 'pull' }, clock);
+  const online = createStatusTracker({ id: 'gate-1', name: 'Gate', vendor: 'vendor_a', mode: 'pull', source: 'hub' }, clock);
   online.online();
   online.clock({
     offsetMs: 252_460_800_000,
@@ -28,7 +28,7 @@ t.test('claimed at start: diagnostics from real sources, setup closed', async (t
     utcOffset: '+08:00',
     warnings: ["this camera's clock is 8 years ahead: its capture times are corrected; set the camera's time (a time server) to stop this"],
   });
-  const offline = createStatusTracker({ id: 'nvr', name: 'NVR', vendor: 'vendor_b', mode: 'pull' }, clock);
+  const offline = createStatusTracker({ id: 'nvr', name: 'NVR', vendor: 'vendor_b', mode: 'pull', source: 'local' }, clock);
   offline.offline('connect ECONNREFUSED 192.168.1.80:443');
   nowMs += 1000;
   const uplink = {
@@ -66,6 +66,8 @@ t.test('claimed at start: diagnostics from real sources, setup closed', async (t
   t.match(page, /3 batches, 7 stored, 1 duplicates/);
   t.match(page, /2026-03-01T08:59:00.000Z \(2 failures since\)/);
   t.match(page, /Cameras online<\/th><td>1 of 2/);
+  t.match(page, /<td>Gate <small>gate-1<\/small><\/td><td>the hub<\/td>/, 'a camera managed on the hub says so');
+  t.match(page, /<td>NVR <small>nvr<\/small><\/td><td>this device<\/td>/, 'a camera set up here says so');
   t.match(page, /heartbeat: network: ETIMEDOUT/);
   t.match(page, /camera nvr \([^)]+\): connect ECONNREFUSED 192\.168\.1\.80:443/);
   t.notOk(page.includes('<form'));

@@ -1,5 +1,4 @@
 import { html } from 'hono/html';
-import { ADAPTER_TYPES } from '@alpr/shared/adapters/types';
 import type { CameraFormValues } from './camera-form.ts';
 import type { SetupCamera } from './camera-store.ts';
 import { errorBox, field, layout, noticeBox, select, type Html } from './page-layout.ts';
@@ -91,23 +90,45 @@ ${errorList(edit.errors)}
 ${cameraForm(edit.values, edit.id)}`;
 }
 
+/**
+ * The kinds of device in an installer's words (docs/cameras-central.md "Fields"): the same
+ * labels as the hub's camera form. The codes stay the values the configuration uses.
+ */
+export const VENDOR_CHOICES = [
+  ['vendor_a', 'ISAPI camera or NVR (Digest login)'],
+  ['vendor_b', 'Protect console (API key)'],
+] as const;
+export const MODE_CHOICES = [
+  ['pull', 'This device polls the camera (pull)'],
+  ['push', 'The camera sends to this device (push)'],
+] as const;
+const HOST_PATTERN = '[A-Za-z0-9.:\\[\\]\\-]+';
+const MAC_PATTERN = '([0-9A-Fa-f]{2}[:\\-]?){5}[0-9A-Fa-f]{2}';
+const TIME_ZONE_PATTERN = '[A-Za-z_]+(/[A-Za-z0-9_+\\-]+)*';
+
 /** The add form, or with `editing` the edit form of that camera (id fixed, blank secrets kept). */
 function cameraForm(v: CameraFormValues, editing?: string): Html {
   return html`<form method="post" action="${editing === undefined ? '/setup/cameras' : `/setup/cameras/${encodeURIComponent(editing)}`}">
 ${editing === undefined ? field('Id', 'id', v.id, { placeholder: 'gate-1', required: true }) : html`<p>Id: <code>${editing}</code> (fixed: it keys the stored credentials and buffered reads)</p>`}
-${field('Name', 'name', v.name)}
-${select('Vendor', 'vendor', ADAPTER_TYPES, v.vendor)}
-${select('Mode', 'mode', ['pull', 'push'], v.mode)}
-${field('Host', 'host', v.host, { placeholder: '192.168.1.64' })}
-${field('Port', 'port', v.port, { type: 'number' })}
-${field('Username (vendor_a)', 'username', v.username, { placeholder: 'admin' })}
-${field('Password (vendor_a)', 'password', undefined, { type: 'password' })}
-${field('Token (vendor_b)', 'token', undefined, { type: 'password' })}
-${field('Channel (vendor_a)', 'channel', v.channel, { type: 'number', placeholder: '1' })}
-${field('Time zone', 'timezone', v.timezone, { placeholder: 'Europe/Paris' })}
-${field('MAC (vendor_a)', 'mac', v.mac, { placeholder: 'aa:bb:cc:dd:ee:ff' })}
-${field('Push source address (push)', 'push_source', v.push_source, { placeholder: 'default: the host; any = no pin' })}
-${field('Push shared secret (push)', 'push_secret', undefined, { type: 'password' })}
+${field('Name', 'name', v.name, { placeholder: 'North gate', hint: 'What operators see in alerts and search.' })}
+${select('Kind of device', 'vendor', VENDOR_CHOICES, v.vendor)}
+${select('How reads arrive', 'mode', MODE_CHOICES, v.mode)}
+${field('Address (host or IP)', 'host', v.host, { placeholder: '192.168.1.64', pattern: HOST_PATTERN, hint: 'Needed when this device polls the camera, and for every Protect console.' })}
+${field('Port', 'port', v.port, { type: 'number', min: 1, max: 65535, hint: 'Empty: 80 for ISAPI, 443 for a Protect console.' })}
+<fieldset><legend>ISAPI camera or NVR, polled by this device</legend>
+${field('Username', 'username', v.username, { placeholder: 'admin', autocomplete: 'off', hint: 'The camera login (Digest). Needed to poll.' })}
+${field('Password', 'password', undefined, { type: 'password', autocomplete: 'new-password' })}
+${field('Channel', 'channel', v.channel, { type: 'number', min: 1, max: 999, placeholder: '1', hint: 'The traffic channel of an NVR; 1 for a single camera.' })}
+${field('MAC address', 'mac', v.mac, { placeholder: 'aa:bb:cc:dd:ee:ff', pattern: MAC_PATTERN, hint: 'Read from the camera when empty.' })}
+</fieldset>
+<fieldset><legend>Protect console</legend>
+${field('API key or token', 'token', undefined, { type: 'password', autocomplete: 'new-password', hint: 'From the console: Settings, Control Plane, Integrations.' })}
+</fieldset>
+<fieldset><legend>Cameras that send to this device (push)</legend>
+${field('Only accept from', 'push_source', v.push_source, { placeholder: 'default: the address above; any = no pin' })}
+${field('Shared secret', 'push_secret', undefined, { type: 'password', autocomplete: 'new-password', hint: 'At least 16 characters; the camera sends it with each post.' })}
+</fieldset>
+${field('Time zone of the camera clock', 'timezone', v.timezone, { placeholder: 'Europe/Paris', pattern: TIME_ZONE_PATTERN })}
 <button type="submit">${editing === undefined ? 'Add camera' : 'Save camera'}</button>
 <p><small>The password, token and push secret are stored encrypted on this device, never in the configuration file.${
     editing === undefined ? '' : ' Leave them blank to keep the stored ones.'
