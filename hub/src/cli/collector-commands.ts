@@ -1,20 +1,20 @@
 import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { verifyChain } from '../db/chain.ts';
-import { SYSTEM_ACTOR, type CollectorContext } from '../collectors/context.ts';
+import { SYSTEM_ACTOR } from '../collectors/context.ts';
 import { createCollector } from '../collectors/create-collector.ts';
 import { decommission } from '../collectors/decommission.ts';
 import { listKeys } from '../collectors/list-keys.ts';
 import { issueProvisioningToken } from '../collectors/provisioning.ts';
+import { cancelReplacement, markForReplacement } from '../collectors/replace.ts';
 import { revokeKey } from '../collectors/revoke-key.ts';
 import { rotateKey } from '../collectors/rotate-key.ts';
 import { collectorStatus, listCollectors } from '../collectors/status.ts';
+import { resumeCollector, suspendCollector } from '../collectors/suspend.ts';
 import { updateConfig } from '../collectors/update-config.ts';
 import { wipeCollector } from '../collectors/wipe.ts';
-import type { Output } from './output.ts';
-
-/** A mistake in the command line itself: usage is printed, exit code 2. */
-export class UsageError extends Error {}
+import { number, one, refuseSecretsOnArgv, UsageError, type Action } from './arguments.ts';
+import { CAMERA_OPTIONS, CAMERA_OPTIONS_USAGE, CAMERA_USAGE, planCameraCommand } from './camera-commands.ts';
 
 export const USAGE = `usage: npm run hub -- <command> [--json]
 
@@ -28,10 +28,17 @@ export const USAGE = `usage: npm run hub -- <command> [--json]
   collector decommission <collector-id> [--reason TEXT]
   collector config <collector-id> --file CONFIG.json
   collector wipe <collector-id>
+  collector suspend <collector-id> [--reason TEXT]       uploads refused until resumed; the box keeps buffering
+  collector resume <collector-id>
+  collector replace <collector-id>                       claim code for a new box; the old one is cut off when the new one claims
+  collector replace-cancel <collector-id>
+${CAMERA_USAGE}
   chain verify <collector-id>
   worker                                                 the alert worker as its own process (until SIGTERM)
   export verify <file.zip> [--public-key BASE64]         check an evidence export offline
   retention [--dry-run]                                  one retention run now (docs/retention.md)
+
+${CAMERA_OPTIONS_USAGE}
 
 Actions are recorded as the system actor ${SYSTEM_ACTOR.userId}.`;
 
@@ -44,6 +51,7 @@ const OPTIONS = {
   file: { type: 'string' },
   'grace-hours': { type: 'string' },
   reason: { type: 'string' },
+  ...CAMERA_OPTIONS,
   json: { type: 'boolean' },
   help: { type: 'boolean' },
 } as const;
@@ -67,26 +75,13 @@ function joinNegativeNumbers(argv: readonly string[]): string[] {
 }
 
 export function parseCommandLine(argv: readonly string[]) {
+  refuseSecretsOnArgv(argv);
   try {
     const { values, positionals } = parseArgs({ args: joinNegativeNumbers(argv), options: OPTIONS, allowPositionals: true, strict: true });
     return { positionals, options: values };
   } catch (err) {
     throw new UsageError(err instanceof Error ? err.message : String(err));
   }
-}
-
-function one(positionals: readonly string[], index: number, what: string): string {
-  const value = positionals[index];
-  if (value === undefined) throw new UsageError(`missing ${what}`);
-  if (positionals.length > index + 1) throw new UsageError(`unexpected argument ${positionals[index + 1]}`);
-  return value;
-}
-
-function number(text: string | undefined, name: string): number | undefined {
-  if (text === undefined) return undefined;
-  const value = Number(text);
-  if (text.trim() === '' || !Number.isFinite(value)) throw new UsageError(`--${name} must be a number`);
-  return value;
 }
 
 async function jsonObjectFile(path: string): Promise<Record<string, unknown>> {
@@ -100,15 +95,13 @@ async function jsonObjectFile(path: string): Promise<Record<string, unknown>> {
   return parsed as Record<string, unknown>;
 }
 
-/** A validated command, ready to run against the database; resolves to the exit code. */
-export type Action = (ctx: CollectorContext, out: Output) => Promise<number>;
-
 /**
  * Checks the command line and returns what to run, so usage mistakes are reported before
  * the database is opened (a PGlite start takes seconds).
  */
 export function planCommand(positionals: readonly string[], options: CliOptions): Action {
   const [group, verb] = positionals;
+  if (group === 'camera') return planCameraCommand(positionals, options);
   const key = `${group ?? ''} ${verb ?? ''}`;
   switch (key) {
     case 'collector create': {
@@ -239,6 +232,53 @@ export function planCommand(positionals: readonly string[], options: CliOptions)
       return async (ctx, out) => {
         const result = await wipeCollector(ctx, SYSTEM_ACTOR, id);
         out.record({ collector_id: id, command_id: result.commandId, note: 'delivered with the next heartbeat' });
+        return 0;
+      };
+    }
+    case 'collector suspend': {
+      const id = one(positionals, 2, 'collector id');
+      const reason = options.reason?.trim();
+      // The admin API's limits (admin/collector-state-routes.ts): the reason goes to the audit log.
+      if (reason !== undefined && (reason === '' || reason.length > 500)) throw new UsageError('--reason must be 1 to 500 characters');
+      return async (ctx, out) => {
+        const done = await suspendCollector(ctx, SYSTEM_ACTOR, id, reason);
+        out.record({
+          collector_id: id,
+          status: 'disabled',
+          suspended_at: done.suspendedAt,
+          reason: reason ?? null,
+          note: 'uploads are refused until resumed; the box keeps its readings and sends them then',
+        });
+        return 0;
+      };
+    }
+    case 'collector resume': {
+      const id = one(positionals, 2, 'collector id');
+      return async (ctx, out) => {
+        const done = await resumeCollector(ctx, SYSTEM_ACTOR, id);
+        out.record({ collector_id: id, status: 'active', suspended_seconds: done.suspendedSeconds });
+        return 0;
+      };
+    }
+    case 'collector replace': {
+      const id = one(positionals, 2, 'collector id');
+      return async (ctx, out) => {
+        const issued = await markForReplacement(ctx, SYSTEM_ACTOR, id);
+        out.record({
+          collector_id: issued.collectorId,
+          pending_replacement: true,
+          claim_code: issued.claimCode,
+          claim_code_expires_at: issued.claimCodeExpiresAt,
+          note: "shown once: enter it on the new box's setup page; the old box keeps working until the new one claims, then its keys are revoked",
+        });
+        return 0;
+      };
+    }
+    case 'collector replace-cancel': {
+      const id = one(positionals, 2, 'collector id');
+      return async (ctx, out) => {
+        await cancelReplacement(ctx, SYSTEM_ACTOR, id);
+        out.record({ collector_id: id, pending_replacement: false, note: 'the claim code no longer works; the current box stays' });
         return 0;
       };
     }
