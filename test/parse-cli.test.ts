@@ -131,6 +131,29 @@ t.test('vendor_b events list JSON', async (t) => {
   );
 });
 
+t.test('a console listing of 2,000 events (one that ignored limit) is read whole', async (t) => {
+  const fixture = JSON.parse(readFileSync(join(fixturesB, 'events-list-mixed.json'), 'utf8')) as Record<string, unknown>[];
+  const plates = fixture.filter((e) => JSON.stringify(e).includes('licensePlate'));
+  t.ok(plates.length > 0, 'the fixture has plate events to repeat');
+  // 2,000 events with distinct ids and times, as one reply: more than the 1,000 items a body
+  // pushed to the appliance may hold in one array.
+  const listing = Array.from({ length: 2000 }, (_, i) => {
+    const base = plates[i % plates.length] ?? {};
+    const id = (0x10000000 + i).toString(16).padStart(24, '0');
+    return { ...base, id, start: Number(base['start'] ?? 1_700_000_000_000) + i * 1000, end: Number(base['end'] ?? 1_700_000_001_000) + i * 1000 };
+  });
+  const file = join(work, 'listing-2000.json');
+  writeFileSync(file, JSON.stringify(listing));
+  const cameras = join(work, 'listing-bootstrap.json');
+  writeFileSync(cameras, JSON.stringify({ cameras: [{ id: '89abcdef0123456789abcdef', mac: '7CD8B328641B', name: 'Gate' }], nvr: { timezone: 'UTC' } }));
+  const r = parse('--vendor', 'vendor_b', '--cameras', cameras, file);
+  t.equal(r.status, 0, r.stderr);
+  t.notMatch(r.stderr, /more than 1000 items/);
+  const ids = r.json().map((d) => d.detection_id);
+  t.equal(new Set(ids).size, ids.length, 'one detection per plate event');
+  t.ok(ids.length >= 1000, `${ids.length} detections from 2,000 events`);
+});
+
 t.test('vendor_b packets written from the documented layout parse into one detection', async (t) => {
   const bootstrap = join(work, 'captured-bootstrap.json');
   writeFileSync(bootstrap, JSON.stringify({ cameras: [{ id: CAMERA_ID, mac: '7CD8B328641B', name: 'Gate' }] }));

@@ -71,7 +71,8 @@ export async function runParse(args: ParseArgs, read: (path: string) => Promise<
       return { ...run, failure: `${file}: cannot read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})` };
     }
     const contentType = args.contentType ?? sniffContentType(body);
-    const input = { body, ...(contentType ? { contentType } : {}) };
+    // A file an operator reads is a camera's own reply, not a body posted by a stranger.
+    const input = { body, origin: 'pulled' as const, ...(contentType ? { contentType } : {}) };
     if (!args.contentType && args.vendor !== 'vendor_a' && looksLikeUpdatePacket(body)) {
       // docs/camera-formats.md "vendor_b updates WebSocket": a packet is valid only if its length
       // is exactly 8 + size1 + 8 + size2. The runtime drops such a packet and keeps the socket;

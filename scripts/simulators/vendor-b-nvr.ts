@@ -51,6 +51,11 @@ export interface VendorBNvrOptions extends ReadGeneratorOptions {
    * `smartDetectTypes` with 400.
    */
   olderApi?: boolean;
+  /**
+   * A console that ignores `limit` and `offset` and lists every event of the window at once
+   * (a real console answered 1,351 events, 848 KB, to one query).
+   */
+  ignoreLimit?: boolean;
   /** Terminate each WebSocket abruptly after this many messages sent to it. */
   dropEvery?: number;
   /** Serve HTTPS/WSS with this key and certificate (`true`: generate a self-signed one). */
@@ -212,7 +217,8 @@ export async function startVendorBNvr(options: VendorBNvrOptions = {}): Promise<
       }
       const query = parseEventQuery(url.searchParams);
       if (typeof query === 'string') return send(res, 400, JSON_TYPE, JSON.stringify({ error: query }));
-      return send(res, 200, JSON_TYPE, JSON.stringify(queryEvents([...events.values()], query)));
+      const asked = options.ignoreLimit ? { ...query, limit: undefined, offset: 0 } : query;
+      return send(res, 200, JSON_TYPE, JSON.stringify(queryEvents([...events.values()], asked)));
     }
     const thumb = (options.olderApi ? null : EVENT_THUMB.exec(url.pathname)) ?? LEGACY_THUMB.exec(url.pathname);
     if (thumb?.[1]) return serveThumbnail(res, thumb[1]);

@@ -113,3 +113,27 @@ t.test('a console before Protect 1.21: type=licensePlate query and thumbnails/{i
   t.equal(infos.filter((m) => m === 'vendor_b console refuses the current events query; using type=licensePlate').length, 1, 'query switch logged once');
   t.equal(infos.filter((m) => m === 'vendor_b console has no events/{id}/thumbnail; using thumbnails/{id}').length, 1, 'thumbnail switch logged once');
 });
+
+t.test('a console that ignores limit and lists 2,000 events for one query: every read delivered, the cursor moves on', async (t) => {
+  const nvr = await startVendorBNvr({ ...nvrOptions, motionRate: 0, seed: 31, thumbnailRatePerSecond: 1000, ignoreLimit: true });
+  t.teardown(() => nvr.close());
+  nvr.addReads(2000);
+  await nvr.idle();
+  const sink = memorySink();
+  const cursors = memoryCursors();
+  const runner = startVendorBPull(config(nvr.port, { thumbnailsPerSecond: 100, initialBacklogMs: 3_600_000 }), memoryDeps({ sink, cursors }));
+  t.teardown(() => runner.stop());
+  const readable = nvr.delivered.filter((d) => !d.unknown).length;
+  t.ok(readable > 1500, `${readable} readable plate events in one window`);
+  t.ok(await sink.waitFor(readable, 120_000), 'all of them reached the buffer');
+  await runner.stop();
+  t.same(
+    sink.ids().sort(),
+    nvr.delivered
+      .filter((d) => !d.unknown)
+      .map((d) => d.detectionId)
+      .sort(),
+    'each once',
+  );
+  t.equal(runner.status().counters.errors, 0, 'no reply refused as too large');
+});

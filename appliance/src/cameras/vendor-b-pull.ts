@@ -60,7 +60,7 @@ export function startVendorBPull(config: CameraConfig, deps: RunnerDeps, shared?
     // A camera adopted since the last bootstrap: learn its MAC before parsing.
     if (list) await nvr.refreshIfNeeded(cameraIdsOf(list));
     const contentType = res.headers['content-type'];
-    const outcome = adapter.parse({ body: res.body, ...(typeof contentType === 'string' ? { contentType } : {}) }, nvr.context());
+    const outcome = adapter.parse({ body: res.body, origin: 'pulled', ...(typeof contentType === 'string' ? { contentType } : {}) }, nvr.context());
     reportIssues(outcome, { source: config.id, status, log: deps.log });
     if (outcome.failure !== undefined) return 'idle';
     const wanted = outcome.detections.filter((d) => wantedCamera(config, d.detection.camera.id));

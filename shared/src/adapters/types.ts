@@ -33,6 +33,13 @@ export interface ParseInput {
   contentType?: string;
   /** Lowercased request headers, when there was a request. */
   headers?: Readonly<Record<string, string>>;
+  /**
+   * Where the bytes come from. `pushed` (the default): posted to the appliance's open port by
+   * anyone on the LAN, so parsing is bounded tightly. `pulled`: the reply of a camera the
+   * installer configured, or a file an operator reads; already capped by size, and a
+   * console may answer a whole time window at once (docs/adapters.md "Reply sizes").
+   */
+  origin?: 'pushed' | 'pulled';
 }
 
 /**

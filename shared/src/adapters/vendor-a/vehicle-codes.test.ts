@@ -27,6 +27,8 @@ t.test('vehicle classes from real firmware map where the meaning is clear, else 
     ['hatchback', undefined, 'car'],
     ['SUVMPV', undefined, 'car'],
     ['pickupTruck', undefined, 'truck'],
+    ['buggy', undefined, 'truck'],
+    ['Buggy', '1', 'truck'],
     ['lightTruck', undefined, 'truck'],
     ['mediumHeavyTruck', undefined, 'truck'],
     ['containerTruck', undefined, 'truck'],
@@ -41,7 +43,6 @@ t.test('vehicle classes from real firmware map where the meaning is clear, else 
     ['nonmotorVehicle', undefined, undefined],
     ['pedestrian', undefined, undefined],
     ['crane', undefined, undefined],
-    ['buggy', undefined, undefined],
     ['unknown', undefined, undefined],
     // Numeric classes: 1 small vehicle, 2 large (bus or truck), 4 two-wheeler.
     [undefined, '1', 'car'],

@@ -92,6 +92,9 @@ const VENDOR_A_CLASSES: Readonly<Record<string, VehicleType>> = {
   concretemixer: 'truck',
   oiltanktruck: 'truck',
   platformtrailer: 'truck',
+  // The vendor's class list has `buggy` among its goods vehicles (a small goods truck), not a
+  // passenger car: the generic synonyms would otherwise read it as `car`.
+  buggy: 'truck',
   minibus: 'bus',
   minibusmpv: 'bus',
   largebus: 'bus',

@@ -2,7 +2,7 @@ import type { AdapterContext, ParseInput, ParseOutcome } from '../types.ts';
 import { emptyOutcome } from '../types.ts';
 import { evaluateEvent } from './event.ts';
 import { eventsListOf, parseEventsList } from './events-list.ts';
-import { parseJsonBytes } from './json.ts';
+import { parseJsonBytes, PULLED_JSON_LIMITS, PUSHED_JSON_LIMITS } from './json.ts';
 import { isJsonText } from './message.ts';
 import { splitPacket } from './packet.ts';
 import { looksLikeEvent } from './recognize.ts';
@@ -49,7 +49,7 @@ export function parseVendorB(input: ParseInput, context: AdapterContext): ParseO
     if (!frames.ok) return failure(`not JSON and not a vendor_b updates packet: ${frames.reason}`);
     return parseOneMessage(body, context);
   }
-  const parsed = parseJsonBytes(body);
+  const parsed = parseJsonBytes(body, input.origin === 'pulled' ? PULLED_JSON_LIMITS : PUSHED_JSON_LIMITS);
   if (!parsed.ok) return failure(`body: ${parsed.reason}`);
   const root = parsed.value;
   const list = eventsListOf(root);

@@ -1,5 +1,5 @@
 import type { ParseInput } from '../types.ts';
-import { parseJsonBytes } from './json.ts';
+import { parseJsonBytes, PULLED_JSON_LIMITS, PUSHED_JSON_LIMITS } from './json.ts';
 import { isJsonText } from './message.ts';
 import { looksLikePacket } from './packet.ts';
 
@@ -46,6 +46,6 @@ export function recognizesVendorB(input: ParseInput): boolean {
   if (looksLikePacket(body)) return true;
   const first = body.find((b) => b !== 0x20 && b !== 0x09 && b !== 0x0a && b !== 0x0d);
   if (first !== 0x5b && !isJsonText(body)) return false;
-  const root = parseJsonBytes(body);
+  const root = parseJsonBytes(body, input.origin === 'pulled' ? PULLED_JSON_LIMITS : PUSHED_JSON_LIMITS);
   return root.ok && looksLikeVendorBJson(root.value);
 }
