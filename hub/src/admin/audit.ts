@@ -34,6 +34,8 @@ export const ADMIN_ACTIONS = {
   'admin.collector.replace': 'collector',
   'admin.collector.replace_cancel': 'collector',
   'admin.camera.list': 'collector',
+  'admin.alert_check.list': 'alert_check',
+  'admin.alert_check.requeue': 'alert_check',
   'admin.camera.add': 'camera',
   'admin.camera.edit': 'camera',
   'admin.camera.remove': 'camera',

@@ -7,6 +7,7 @@ import { adminKeyRoutes } from './key-routes.ts';
 import { adminUserRoutes } from './user-routes.ts';
 import { adminAuditRoutes } from './audit-routes.ts';
 import { adminCameraRoutes } from './camera-routes.ts';
+import { adminAlertCheckRoutes } from './alert-check-routes.ts';
 import { adminCollectorStateRoutes } from './collector-state-routes.ts';
 
 /**
@@ -21,6 +22,7 @@ export function adminRoutes(deps: HubDeps): Hono<AuthEnv> {
   app.route('/', adminCollectorRoutes(deps, guards));
   app.route('/', adminCollectorStateRoutes(deps, guards));
   app.route('/', adminCameraRoutes(deps, guards));
+  app.route('/', adminAlertCheckRoutes(deps, guards));
   app.route('/', adminKeyRoutes(deps, guards));
   app.route('/', adminUserRoutes(deps, guards));
   app.route('/', adminAuditRoutes(deps, guards));
