@@ -8,7 +8,7 @@ import type { AuthContext } from '../auth/context.ts';
 import { requireUser, type AuthEnv } from '../auth/middleware.ts';
 import { RATE_LIMITS, rateLimit } from '../auth/rate-limit.ts';
 import { HubError } from '../errors.ts';
-import { parseQuery } from '../http/validate.ts';
+import { validQuery } from '../http/validator.ts';
 import { convoy, locationActivity, plateHistory, plateRoute, type Range } from './investigations.ts';
 import { reasonSchema } from './params.ts';
 import { auditLookup } from './lookup-audit.ts';
@@ -24,10 +24,6 @@ const plateParam = z
   .transform(ocrNormalize)
   .refine((p) => p.length > 0, 'no letters or digits');
 const rangeFields = { start_date: datetime.optional(), end_date: datetime.optional() };
-
-function parse<S extends z.ZodType>(schema: S, c: Context): z.infer<S> {
-  return parseQuery(schema, c.req.query());
-}
 
 /** Default: the last 90 days; at most a year (the indexes make longer ones slow, not wrong). */
 function rangeOf(q: { start_date?: Date | undefined; end_date?: Date | undefined }, now: Date): Range {
@@ -49,14 +45,14 @@ export function investigationRoutes(deps: AuthContext): Hono<AuthEnv> {
     auditLookup(deps, c, 'search.investigation', { kind, reason, query, result_count: count });
 
   const plateSchema = z.object({ plate: plateParam, ...rangeFields, reason: reasonSchema }).strict();
-  app.get(`${B}/plate-history`, guard, async (c) => {
-    const q = parse(plateSchema, c);
+  app.get(`${B}/plate-history`, guard, validQuery(plateSchema), async (c) => {
+    const q = c.req.valid('query');
     const result = await plateHistory(deps.db, q.plate, rangeOf(q, deps.clock.now()));
     await audit(c, 'plate_history', q.reason, c.req.query(), result.sightings.length);
     return c.json(result);
   });
-  app.get(`${B}/route`, guard, async (c) => {
-    const q = parse(plateSchema, c);
+  app.get(`${B}/route`, guard, validQuery(plateSchema), async (c) => {
+    const q = c.req.valid('query');
     const result = await plateRoute(deps.db, q.plate, rangeOf(q, deps.clock.now()));
     await audit(c, 'route', q.reason, c.req.query(), result.stops.length);
     return c.json(result);
@@ -71,8 +67,8 @@ export function investigationRoutes(deps: AuthContext): Hono<AuthEnv> {
       reason: reasonSchema,
     })
     .strict();
-  app.get(`${B}/convoy`, guard, async (c) => {
-    const q = parse(convoySchema, c);
+  app.get(`${B}/convoy`, guard, validQuery(convoySchema), async (c) => {
+    const q = c.req.valid('query');
     const result = await convoy(deps.db, q.plate, rangeOf(q, deps.clock.now()), q.window_minutes, q.min_occasions);
     await audit(c, 'convoy', q.reason, c.req.query(), result.companions.length);
     return c.json(result);
@@ -86,8 +82,8 @@ export function investigationRoutes(deps: AuthContext): Hono<AuthEnv> {
       reason: reasonSchema,
     })
     .strict();
-  app.get(`${B}/location-activity`, guard, async (c) => {
-    const q = parse(activitySchema, c);
+  app.get(`${B}/location-activity`, guard, validQuery(activitySchema), async (c) => {
+    const q = c.req.valid('query');
     const midnightUtc = Date.parse(`${q.date}T00:00:00Z`);
     if (Number.isNaN(midnightUtc)) throw new HubError('bad_request', 'date: not a calendar day');
     // Midnight on that day in the zone (its offset at that moment).

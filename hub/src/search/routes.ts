@@ -8,8 +8,7 @@ import { RATE_LIMITS, rateLimit } from '../auth/rate-limit.ts';
 import { HubError } from '../errors.ts';
 import { imageLink } from '../images/signed-link.ts';
 import { linkSigner } from '../images/link-signer.ts';
-import { pathParam } from '../http/json-body.ts';
-import { validQuery } from '../http/validator.ts';
+import { idParam, validQuery } from '../http/validator.ts';
 import { autocompletePlates, detectionDetail } from './detail.ts';
 import { parseSearchParams, reasonSchema } from './params.ts';
 import { searchDetections } from './search.ts';
@@ -55,10 +54,10 @@ export function searchRoutes(deps: AuthContext): Hono<AuthEnv> {
   // The rate-limit table names `GET /api/v1/search` (60 a minute): the same search.
   app.get('/api/v1/search', searchLimit, search);
 
-  app.get('/api/v1/detections/:id', eventsLimit, async (c) => {
+  app.get('/api/v1/detections/:id', eventsLimit, idParam, async (c) => {
     const reason = reasonSchema.safeParse(c.req.query('reason'));
     if (!reason.success) throw new HubError('bad_request', `reason: ${reason.error.issues[0]?.message}`);
-    const id = pathParam(c, 'id');
+    const { id } = c.req.valid('param');
     const detail = await detectionDetail(deps.db, id, linkSigner(deps.config, deps.clock.now()));
     await audit(c, 'search.detection_view', { reason: reason.data, result_count: 1 }, id);
     return c.json(detail);
