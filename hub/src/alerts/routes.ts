@@ -1,5 +1,5 @@
 import { isoTime } from '@alpr/shared/validation/params';
-import { Hono, type Context } from 'hono';
+import { Hono } from 'hono';
 import { every } from 'hono/combine';
 import { z } from 'zod';
 import { safeText } from '@alpr/shared/text/hostile-text';
@@ -9,8 +9,7 @@ import { requestMeta } from '../auth/request.ts';
 import { requireUser, type AuthEnv } from '../auth/middleware.ts';
 import { RATE_LIMITS, rateLimit } from '../auth/rate-limit.ts';
 import { alertStateSchema } from '../db/schema/alerts.ts';
-import { pathParam, readJsonBody } from '../http/json-body.ts';
-import { validQuery } from '../http/validator.ts';
+import { idParam, validJson, validQuery } from '../http/validator.ts';
 import { handleAlert, type AlertHandling } from './handle.ts';
 import { DEFAULT_ALERT_PAGE, listAlertsForUser, MAX_ALERT_PAGE } from './list.ts';
 import { alertRecord } from './payload.ts';
@@ -57,12 +56,16 @@ export function alertRoutes(deps: AuthContext): Hono<AuthEnv> {
     return c.json({ data: page.rows.map((r) => alertRecord(r, signer)), next_cursor: page.nextCursor, since: since.toISOString() });
   });
 
-  const handle = (to: AlertHandling) => async (c: Context<AuthEnv>) => {
-    const body = await readJsonBody(c, handleBodySchema);
-    const done = await handleAlert(deps, { userId: c.get('user').id, ...requestMeta(c) }, pathParam(c, 'id'), to, body.note ?? null);
-    return c.json({ alert_id: pathParam(c, 'id'), state: done.state, handled_by: c.get('user').id, handled_at: done.handledAt.toISOString() });
-  };
-  app.post('/api/v1/alerts/:id/acknowledge', handler, handle('acknowledged'));
-  app.post('/api/v1/alerts/:id/dismiss', handler, handle('dismissed'));
+  const routes: Array<[action: string, to: AlertHandling]> = [
+    ['acknowledge', 'acknowledged'],
+    ['dismiss', 'dismissed'],
+  ];
+  for (const [action, to] of routes) {
+    app.post(`/api/v1/alerts/:id/${action}`, handler, idParam, ...validJson(handleBodySchema), async (c) => {
+      const { id } = c.req.valid('param');
+      const done = await handleAlert(deps, { userId: c.get('user').id, ...requestMeta(c) }, id, to, c.req.valid('json').note ?? null);
+      return c.json({ alert_id: id, state: done.state, handled_by: c.get('user').id, handled_at: done.handledAt.toISOString() });
+    });
+  }
   return app;
 }

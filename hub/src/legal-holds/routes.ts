@@ -7,8 +7,7 @@ import type { AuthContext } from '../auth/context.ts';
 import { requestMeta } from '../auth/request.ts';
 import { requireUser, type AuthEnv } from '../auth/middleware.ts';
 import { RATE_LIMITS, rateLimit } from '../auth/rate-limit.ts';
-import { readJsonBody } from '../http/json-body.ts';
-import { validQuery } from '../http/validator.ts';
+import { validJson, validQuery } from '../http/validator.ts';
 import { listHolds, placeHold, releaseHold } from './holds.ts';
 
 /** A JSON array at the body edge holds at most 1,000 items (docs/security.md); a plate and range reach 10,000. */
@@ -53,8 +52,8 @@ const listSchema = z
 export function legalHoldRoutes(deps: AuthContext): Hono<AuthEnv> {
   const app = new Hono<AuthEnv>();
   const write = every(requireUser(deps, { roles: ['operator', 'admin'] }), rateLimit(deps, RATE_LIMITS.admin));
-  app.post('/api/v1/legal-holds', write, async (c) => {
-    const b = await readJsonBody(c, placeSchema);
+  app.post('/api/v1/legal-holds', write, ...validJson(placeSchema), async (c) => {
+    const b = c.req.valid('json');
     const target = b.detection_ids ? { detectionIds: b.detection_ids } : { plate: b.plate as string, start: b.start_date as Date, end: b.end_date as Date };
     const result = await placeHold(
       deps,
@@ -63,8 +62,8 @@ export function legalHoldRoutes(deps: AuthContext): Hono<AuthEnv> {
     );
     return c.json(result, 201);
   });
-  app.post('/api/v1/legal-holds/release', write, async (c) => {
-    const b = await readJsonBody(c, releaseSchema);
+  app.post('/api/v1/legal-holds/release', write, ...validJson(releaseSchema), async (c) => {
+    const b = c.req.valid('json');
     return c.json(await releaseHold(deps, { userId: c.get('user').id, ...requestMeta(c) }, b.case_id, b.reason, b.hold_ids));
   });
   app.get('/api/v1/legal-holds', requireUser(deps), validQuery(listSchema), async (c) => {

@@ -1,5 +1,5 @@
 import { timingSafeEqual, createHash } from 'node:crypto';
-import { Hono } from 'hono';
+import { Hono, type MiddlewareHandler } from 'hono';
 import { every } from 'hono/combine';
 import { z } from 'zod';
 import { requireUser, type AuthEnv } from '../auth/middleware.ts';
@@ -7,7 +7,7 @@ import { RATE_LIMITS, rateLimit } from '../auth/rate-limit.ts';
 import { writeAudit } from '../audit/write.ts';
 import type { HubDeps } from '../deps.ts';
 import { HubError } from '../errors.ts';
-import { readJsonBody } from '../http/json-body.ts';
+import { validJson } from '../http/validator.ts';
 import { applyUpdate, type TelegramUpdate } from './handle-update.ts';
 import { createLinkCode, linkState } from './link-codes.ts';
 import { parseDuration } from './bot-commands.ts';
@@ -35,6 +35,10 @@ const updateSchema = z
   })
   .passthrough();
 
+/** The link-code and unlink posts take no fields: `{}` or no body at all. */
+const emptyBodySchema = z.object({}).strict();
+const muteBodySchema = z.object({ duration: z.string().max(10).nullable() }).strict();
+
 /** Constant time whatever the lengths: both sides hashed first. */
 function sameSecret(given: string | undefined, wanted: string): boolean {
   const a = createHash('sha256')
@@ -47,15 +51,13 @@ function sameSecret(given: string | undefined, wanted: string): boolean {
 export function messagingRoutes(deps: HubDeps): Hono<AuthEnv> {
   const app = new Hono<AuthEnv>();
   const user = requireUser(deps);
-  app.post('/api/v1/telegram/link-code', every(user, rateLimit(deps, RATE_LIMITS.linkCode)), async (c) => {
-    await readJsonBody(c, z.object({}).strict());
+  app.post('/api/v1/telegram/link-code', every(user, rateLimit(deps, RATE_LIMITS.linkCode)), ...validJson(emptyBodySchema), async (c) => {
     const created = await createLinkCode(deps, c.get('user').id);
     c.header('Cache-Control', 'no-store');
     return c.json({ code: created.code, expires_at: created.expiresAt.toISOString(), command: `/link ${created.code}` }, 201);
   });
   app.get('/api/v1/telegram/link', user, async (c) => c.json(await linkState(deps, c.get('user').id)));
-  app.post('/api/v1/telegram/unlink', every(user, rateLimit(deps, RATE_LIMITS.admin)), async (c) => {
-    await readJsonBody(c, z.object({}).strict());
+  app.post('/api/v1/telegram/unlink', every(user, rateLimit(deps, RATE_LIMITS.admin)), ...validJson(emptyBodySchema), async (c) => {
     const now = deps.clock.now();
     const userId = c.get('user').id;
     const rows = await deps.db.transaction(async (tx) => {
@@ -75,16 +77,16 @@ export function messagingRoutes(deps: HubDeps): Hono<AuthEnv> {
   });
 
   // Mute from the web, like /mute in the chat: `duration` as the bot takes it, null unmutes.
-  app.post('/api/v1/telegram/mute', every(user, rateLimit(deps, RATE_LIMITS.admin)), async (c) => {
-    const body = await readJsonBody(c, z.object({ duration: z.string().max(10).nullable() }).strict());
+  app.post('/api/v1/telegram/mute', every(user, rateLimit(deps, RATE_LIMITS.admin)), ...validJson(muteBodySchema), async (c) => {
+    const body = c.req.valid('json');
     const ms = body.duration === null ? null : parseDuration(body.duration);
     if (ms === undefined) throw new HubError('bad_request', 'duration: say how long, as 30m, 2h or 1d (at most 30 days), or null to unmute');
     return c.json(await muteChats(deps.db, deps.clock, c.get('user').id, ms));
   });
 
   app.get('/api/v1/notifications/preferences', user, async (c) => c.json({ preferences: await listPreferences(deps.db, c.get('user').id) }));
-  app.put('/api/v1/notifications/preferences', every(user, rateLimit(deps, RATE_LIMITS.admin)), async (c) => {
-    const input = await readJsonBody(c, preferenceSchema);
+  app.put('/api/v1/notifications/preferences', every(user, rateLimit(deps, RATE_LIMITS.admin)), ...validJson(preferenceSchema), async (c) => {
+    const input = c.req.valid('json');
     await setPreference(deps.db, deps.clock, c.get('user').id, input);
     return c.json({ preferences: await listPreferences(deps.db, c.get('user').id) });
   });
@@ -92,12 +94,17 @@ export function messagingRoutes(deps: HubDeps): Hono<AuthEnv> {
   // The platform's webhook. Answers 401 without the secret it was given at setWebhook, 404
   // when the hub polls instead. The reply rides in the answer (the platform sends it), so a
   // webhook needs no outbound call. An update already applied (a platform retry) is skipped.
-  app.post(TELEGRAM_WEBHOOK_PATH, rateLimit(deps, RATE_LIMITS.botWebhook), async (c) => {
+  // The mode and the secret are checked before the body is read, so a caller without the
+  // secret learns nothing about what the body should look like.
+  const webhookGate: MiddlewareHandler = async (c, next) => {
     const bot = deps.config.telegram;
     if (!bot || bot.mode !== 'webhook' || !bot.webhookSecret) throw new HubError('not_found', 'no such route');
     if (!sameSecret(c.req.header('X-Telegram-Bot-Api-Secret-Token'), bot.webhookSecret))
       return c.json({ error: { code: 'unauthorized', message: 'wrong or missing secret token' } }, 401);
-    const update = (await readJsonBody(c, updateSchema)) as TelegramUpdate;
+    await next();
+  };
+  app.post(TELEGRAM_WEBHOOK_PATH, rateLimit(deps, RATE_LIMITS.botWebhook), webhookGate, ...validJson(updateSchema), async (c) => {
+    const update = c.req.valid('json') as TelegramUpdate;
     const reply = await deps.db.transaction(async (tx) => {
       const [last] = await tx.sql<{ value: string }>(`SELECT value FROM telegram_bot_state WHERE key = 'webhook_last_update' FOR UPDATE`);
       if (last && Number(last.value) >= update.update_id) return undefined;

@@ -7,8 +7,7 @@ import { requestMeta } from '../auth/request.ts';
 import { requireUser, type AuthEnv } from '../auth/middleware.ts';
 import { RATE_LIMITS, rateLimit } from '../auth/rate-limit.ts';
 import { HubError } from '../errors.ts';
-import { pathParam, readJsonBody } from '../http/json-body.ts';
-import { parseQuery } from '../http/validate.ts';
+import { idParam, validJson, validParam, validQuery } from '../http/validator.ts';
 import type { WatchlistActor } from './context.ts';
 import { csvField, formatWatchlistCsv } from './csv.ts';
 import { addEntry, DEFAULT_ENTRY_PAGE, exportEntries, importEntries, listEntries, MAX_ENTRY_PAGE, removeEntry, updateEntryNotes } from './entries.ts';
@@ -30,6 +29,9 @@ const pageQuerySchema = z.object({
   after: z.string().max(40).optional(),
   limit: z.coerce.number().int().min(1).max(MAX_ENTRY_PAGE).default(DEFAULT_ENTRY_PAGE),
 });
+
+/** An entry's path: both ids named, not checked; the verbs answer 404 for an id that is not theirs. */
+const entryParam = validParam(z.object({ id: z.string(), entryId: z.string() }));
 
 function actorOf(c: Context<AuthEnv>): WatchlistActor {
   return { userId: c.get('user').id, ...requestMeta(c) };
@@ -65,42 +67,42 @@ export function watchlistRoutes(deps: AuthContext): Hono<AuthEnv> {
   const B = WATCHLIST_BASE;
 
   app.get(B, anyUser, async (c) => c.json({ data: (await listWatchlists(deps, c.get('user').id)).map(presentWatchlist) }));
-  app.post(B, write, async (c) => {
-    const created = await createWatchlist(deps, actorOf(c), await readJsonBody(c, createWatchlistBodySchema));
+  app.post(B, write, ...validJson(createWatchlistBodySchema), async (c) => {
+    const created = await createWatchlist(deps, actorOf(c), c.req.valid('json'));
     return c.json(presentWatchlist(created), 201);
   });
-  app.get(`${B}/:id`, anyUser, async (c) => c.json(presentWatchlist(await getWatchlist(deps, c.get('user').id, pathParam(c, 'id')))));
-  app.patch(`${B}/:id`, write, async (c) => {
-    const updated = await updateWatchlist(deps, actorOf(c), pathParam(c, 'id'), await readJsonBody(c, updateWatchlistBodySchema));
+  app.get(`${B}/:id`, anyUser, idParam, async (c) => c.json(presentWatchlist(await getWatchlist(deps, c.get('user').id, c.req.valid('param').id))));
+  app.patch(`${B}/:id`, write, idParam, ...validJson(updateWatchlistBodySchema), async (c) => {
+    const updated = await updateWatchlist(deps, actorOf(c), c.req.valid('param').id, c.req.valid('json'));
     return c.json(presentWatchlist(updated));
   });
-  app.delete(`${B}/:id`, remove, async (c) => {
-    await deleteWatchlist(deps, actorOf(c), pathParam(c, 'id'));
+  app.delete(`${B}/:id`, remove, idParam, async (c) => {
+    await deleteWatchlist(deps, actorOf(c), c.req.valid('param').id);
     return c.body(null, 204);
   });
 
-  app.get(`${B}/:id/entries`, anyUser, async (c) => {
-    const page = await listEntries(deps, pathParam(c, 'id'), parseQuery(pageQuerySchema, c.req.query()));
+  app.get(`${B}/:id/entries`, anyUser, idParam, validQuery(pageQuerySchema), async (c) => {
+    const page = await listEntries(deps, c.req.valid('param').id, c.req.valid('query'));
     return c.json({ data: page.entries.map(presentEntry), next_after: page.next });
   });
-  app.post(`${B}/:id/entries`, write, async (c) => {
-    const body = await readJsonBody(c, entryBodySchema);
-    return c.json(presentEntry(await addEntry(deps, actorOf(c), pathParam(c, 'id'), body)), 201);
+  app.post(`${B}/:id/entries`, write, idParam, ...validJson(entryBodySchema), async (c) => {
+    return c.json(presentEntry(await addEntry(deps, actorOf(c), c.req.valid('param').id, c.req.valid('json'))), 201);
   });
-  app.patch(`${B}/:id/entries/:entryId`, write, async (c) => {
-    const body = await readJsonBody(c, updateEntryBodySchema);
-    return c.json(presentEntry(await updateEntryNotes(deps, actorOf(c), pathParam(c, 'id'), pathParam(c, 'entryId'), body.notes)));
+  app.patch(`${B}/:id/entries/:entryId`, write, entryParam, ...validJson(updateEntryBodySchema), async (c) => {
+    const { id, entryId } = c.req.valid('param');
+    return c.json(presentEntry(await updateEntryNotes(deps, actorOf(c), id, entryId, c.req.valid('json').notes)));
   });
-  app.delete(`${B}/:id/entries/:entryId`, remove, async (c) => {
-    await removeEntry(deps, actorOf(c), pathParam(c, 'id'), pathParam(c, 'entryId'));
+  app.delete(`${B}/:id/entries/:entryId`, remove, entryParam, async (c) => {
+    const { id, entryId } = c.req.valid('param');
+    await removeEntry(deps, actorOf(c), id, entryId);
     return c.body(null, 204);
   });
-  app.post(`${B}/:id/import`, write, async (c) => {
-    const report = await importEntries(deps, actorOf(c), pathParam(c, 'id'), await readCsv(c));
+  app.post(`${B}/:id/import`, write, idParam, async (c) => {
+    const report = await importEntries(deps, actorOf(c), c.req.valid('param').id, await readCsv(c));
     return c.json(report, 200);
   });
-  app.get(`${B}/:id/export`, anyUser, async (c) => {
-    const { name, entries } = await exportEntries(deps, pathParam(c, 'id'));
+  app.get(`${B}/:id/export`, anyUser, idParam, async (c) => {
+    const { name, entries } = await exportEntries(deps, c.req.valid('param').id);
     const file = `${name.replace(/[^A-Za-z0-9._-]+/g, '_').slice(0, 60) || 'watchlist'}.csv`;
     return c.body(formatWatchlistCsv(entries.map((e) => ({ plate: e.plateNumber, notes: e.notes }))), 200, {
       'Content-Type': 'text/csv; charset=utf-8',
@@ -109,12 +111,13 @@ export function watchlistRoutes(deps: AuthContext): Hono<AuthEnv> {
   });
 
   // Subscriptions are the user's own: any role may subscribe to what it can read.
-  app.post(`${B}/:id/subscription`, every(anyUser, writeLimit), async (c) => {
-    const created = await subscribe(deps, actorOf(c), pathParam(c, 'id'));
-    return c.json({ watchlist_id: pathParam(c, 'id'), subscribed: true }, created ? 201 : 200);
+  app.post(`${B}/:id/subscription`, every(anyUser, writeLimit), idParam, async (c) => {
+    const { id } = c.req.valid('param');
+    const created = await subscribe(deps, actorOf(c), id);
+    return c.json({ watchlist_id: id, subscribed: true }, created ? 201 : 200);
   });
-  app.delete(`${B}/:id/subscription`, every(anyUser, deleteLimit), async (c) => {
-    await unsubscribe(deps, actorOf(c), pathParam(c, 'id'));
+  app.delete(`${B}/:id/subscription`, every(anyUser, deleteLimit), idParam, async (c) => {
+    await unsubscribe(deps, actorOf(c), c.req.valid('param').id);
     return c.body(null, 204);
   });
   app.get('/api/v1/subscriptions', anyUser, async (c) => {
