@@ -79,7 +79,16 @@ export function collectorRoutes(deps: CollectorContext, options: CollectorRouteO
   return app;
 }
 
-/** JSON body through a zod schema; anything else is a 400 naming the first problem. */
+/**
+ * JSON body through a zod schema; anything else is a 400 naming the first problem.
+ *
+ * Not a zValidator (http/validator.ts), on purpose. The body is plain JSON (capped by
+ * `bodyLimit` above, nothing decompressed), but the collector wire protocol has always read
+ * it whatever its content type, and answers `request body must be JSON` for an empty or
+ * malformed body. `validJson` would answer 415 for a missing or other content type and take
+ * an empty body as `{}`; a bare zValidator('json') would validate `{}` whenever the type is
+ * not JSON. Either changes what deployed appliances are told, so this keeps `parseBody`.
+ */
 async function readJson<S extends z.ZodType>(c: Context, schema: S): Promise<z.infer<S>> {
   let raw: unknown;
   try {
