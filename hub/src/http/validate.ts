@@ -24,13 +24,3 @@ export function queryProblem(error: { issues: readonly z.core.$ZodIssue[] }): { 
   // A query parameter is the path's first step (`collector_id`, not `collector_id.0` for one of its values).
   return { field: issue && issue.path.length > 0 ? String(issue.path[0]) : '(query)', message: issue?.message ?? 'invalid' };
 }
-
-/** Parse a query string (`c.req.query()`) with a zod schema; a 400 `field: problem` otherwise. */
-export function parseQuery<S extends z.ZodType>(schema: S, raw: unknown): z.infer<S> {
-  const parsed = schema.safeParse(raw);
-  if (!parsed.success) {
-    const problem = queryProblem(parsed.error);
-    throw new HubError('bad_request', `${problem.field}: ${problem.message}`);
-  }
-  return parsed.data;
-}
