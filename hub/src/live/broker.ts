@@ -19,7 +19,8 @@ import { connectivity } from '../collectors/heartbeat-interval.ts';
 import { presenceChanges, type CollectorSnapshot, type Presence } from './collector-status.ts';
 import { LiveConnection } from './connection.ts';
 import { detectionPayload, detectionRowsById } from './detection-payload.ts';
-import { CLOSE, defaultFeeds, envelope, parseFeed, PROTOCOL_VERSION, type ClientMessage } from './protocol.ts';
+import { CLOSE, defaultFeeds, envelope, parseFeed, PROTOCOL_VERSION, type ClientMessage, type LiveError, type LiveErrorReason } from './protocol.ts';
+import { sessionError } from './session-error.ts';
 
 export interface LiveOptions {
   maxConnectionsPerUser: number;
@@ -68,6 +69,22 @@ export function createLiveBroker(deps: AuthContext, options: LiveOptions): LiveB
     return rows.length > 0;
   }
 
+  /** Why `user` may not subscribe to the feed `name`, or undefined if they may. */
+  async function subscriptionRefusal(user: SessionUser, name: string): Promise<LiveError | undefined> {
+    const feed = parseFeed(name);
+    const denied = (reason: LiveErrorReason<'SUBSCRIPTION_DENIED'>, message: string): LiveError => ({
+      code: 'SUBSCRIPTION_DENIED',
+      reason,
+      message,
+      feed: name,
+    });
+    if (!feed) return denied('unknown_feed', `unknown feed "${name.slice(0, 60)}": alerts:*, alerts:{watchlist_id}, detections:live, collectors:status`);
+    if (feed.kind === 'collectors' && user.role !== 'admin') return denied('admin_only', 'collectors:status is for admins');
+    if (feed.kind === 'watchlist_alerts' && !(await watchlistSubscribed(user.id, feed.watchlistId)))
+      return denied('watchlist_not_subscribed', 'subscribe to the watchlist first (POST /api/v1/watchlist/{id}/subscription)');
+    return undefined;
+  }
+
   async function onMessage(connection: LiveConnection, message: ClientMessage): Promise<void> {
     if (message.type === 'pong') return;
     const name = message.payload.feed;
@@ -77,13 +94,9 @@ export function createLiveBroker(deps: AuthContext, options: LiveOptions): LiveB
       connection.send('unsubscribed', { feed: name, success: had });
       return;
     }
-    let refusal: string | undefined;
-    if (!feed) refusal = `unknown feed "${name.slice(0, 60)}": alerts:*, alerts:{watchlist_id}, detections:live, collectors:status`;
-    else if (feed.kind === 'collectors' && connection.user.role !== 'admin') refusal = 'collectors:status is for admins';
-    else if (feed.kind === 'watchlist_alerts' && !(await watchlistSubscribed(connection.user.id, feed.watchlistId)))
-      refusal = 'subscribe to the watchlist first (POST /api/v1/watchlist/{id}/subscription)';
+    const refusal = await subscriptionRefusal(connection.user, name);
     if (refusal) {
-      connection.error(feed ? 'forbidden' : 'unknown_feed', refusal, name);
+      connection.error(refusal);
       connection.send('subscribed', { feed: name, success: false });
       return;
     }
@@ -99,10 +112,14 @@ export function createLiveBroker(deps: AuthContext, options: LiveOptions): LiveB
       log: deps.log,
       onMessage,
       // The same checks as at the upgrade: expiry, logout, an admin ending sessions, deactivation.
-      stillAuthorised: () =>
+      // Anything but a refusal (the database away) is thrown on, and the connection stays.
+      sessionProblem: () =>
         authenticateSession(deps, token).then(
-          () => true,
-          (err: unknown) => !(err instanceof AuthFailure),
+          () => undefined,
+          (err: unknown) => {
+            if (err instanceof AuthFailure) return sessionError(err);
+            throw err;
+          },
         ),
       onClose: (c) => {
         connections.delete(c);
@@ -112,7 +129,11 @@ export function createLiveBroker(deps: AuthContext, options: LiveOptions): LiveB
       },
     });
     if (mine.size >= options.maxConnectionsPerUser) {
-      connection.error('too_many_connections', `at most ${options.maxConnectionsPerUser} live connections per user; close another one first`);
+      connection.error({
+        code: 'RATE_LIMITED',
+        reason: 'too_many_connections',
+        message: `at most ${options.maxConnectionsPerUser} live connections per user; close another one first`,
+      });
       connection.close(CLOSE.tooManyConnections, 'too many connections');
       return;
     }

@@ -8,10 +8,10 @@ import { takeToken } from '@alpr/shared/rate-limit/index';
 import type { SessionUser } from '../auth/middleware.ts';
 import type { Log } from '../log.ts';
 import { Outbox, type QueuedMessage } from './outbox.ts';
-import { CLOSE, envelope, parseClientMessage, type ClientMessage, type ServerMessageType } from './protocol.ts';
+import { CLOSE, envelope, parseClientMessage, type ClientMessage, type LiveError, type ServerMessageType } from './protocol.ts';
 
 export const CLIENT_MESSAGES_PER_SECOND = 10;
-/** Refused messages in a row before the connection is closed: a client that ignores `rate_limited`. */
+/** Refused messages in a row before the connection is closed: a client that ignores RATE_LIMITED. */
 const FLOOD_STRIKES = 50;
 const MISSED_PONGS_TO_CLOSE = 3;
 
@@ -21,8 +21,8 @@ export interface ConnectionOptions {
   log: Log;
   /** Handles subscribe/unsubscribe (the broker knows what a user may see). */
   onMessage: (connection: LiveConnection, message: ClientMessage) => Promise<void>;
-  /** Re-checks the session at each ping: logout or deactivation ends the connection. */
-  stillAuthorised: (user: SessionUser) => Promise<boolean>;
+  /** Re-checks the session at each ping: why it can no longer be used (logout, expiry, deactivation), or undefined while it is good. */
+  sessionProblem: (user: SessionUser) => Promise<LiveError | undefined>;
   onClose: (connection: LiveConnection) => void;
 }
 
@@ -44,7 +44,7 @@ export class LiveConnection {
   ) {
     ws.on('message', (data, isBinary) => {
       if (isBinary) {
-        this.error('invalid_message', 'messages are JSON text frames');
+        this.error({ code: 'INVALID_MESSAGE', reason: 'malformed', message: 'messages are JSON text frames' });
         return;
       }
       void this.receive(data.toString());
@@ -76,8 +76,8 @@ export class LiveConnection {
     this.sendText('other', JSON.stringify(envelope(type, payload, this.options.now(), id)));
   }
 
-  error(code: string, message: string, feed?: string): void {
-    this.send('error', { code, message, ...(feed ? { feed } : {}) });
+  error(error: LiveError): void {
+    this.send('error', { ...error });
   }
 
   close(code: number, reason: string): void {
@@ -96,7 +96,12 @@ export class LiveConnection {
         JSON.stringify(
           envelope(
             'error',
-            { code: 'overflow', message: `${drops} detections were dropped: more than 100 messages a second`, feed: 'detections:live' },
+            {
+              code: 'RATE_LIMITED',
+              reason: 'detections_dropped',
+              message: `${drops} detections were dropped: more than 100 messages a second`,
+              feed: 'detections:live',
+            } satisfies LiveError,
             this.options.now(),
           ),
         ),
@@ -118,14 +123,14 @@ export class LiveConnection {
         this.close(CLOSE.clientFlood, 'over 10 messages a second after being told');
         return;
       }
-      this.error('rate_limited', 'at most 10 messages a second; this one was ignored');
+      this.error({ code: 'RATE_LIMITED', reason: 'too_many_messages', message: 'at most 10 messages a second; this one was ignored' });
       return;
     }
     this.clientTat = decision.nextTatMs;
     this.strikes = 0;
     const parsed = parseClientMessage(text);
     if (!parsed.ok) {
-      this.error(parsed.code, parsed.message);
+      this.error(parsed.error);
       return;
     }
     if (parsed.message.type === 'pong') {
@@ -137,7 +142,7 @@ export class LiveConnection {
       await this.options.onMessage(this, parsed.message);
     } catch (err) {
       this.options.log.error({ err, user_id: this.user.id }, 'live message handling failed');
-      this.error('internal', 'the server could not handle this message');
+      this.error({ code: 'INTERNAL_ERROR', message: 'the server could not handle this message' });
     }
   }
 
@@ -150,8 +155,10 @@ export class LiveConnection {
         return;
       }
     }
-    if (!(await this.options.stillAuthorised(this.user).catch(() => true))) {
-      this.error('session_ended', 'the session ended (logout, expiry or deactivation)');
+    // A failed check (the database away for a moment) keeps the connection: only a refusal ends it.
+    const problem = await this.options.sessionProblem(this.user).catch(() => undefined);
+    if (problem) {
+      this.error(problem);
       this.close(CLOSE.sessionEnded, 'session ended');
       return;
     }

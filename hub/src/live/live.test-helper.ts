@@ -86,3 +86,14 @@ export async function refusedStatus(url: string, headers: Record<string, string>
     return (err as { status?: number }).status ?? 0;
   }
 }
+
+/** What a socket refused after the upgrade was told: its one `error` payload and the close. */
+export async function refusedOverSocket(
+  url: string,
+  headers: Record<string, string>,
+): Promise<{ error: Record<string, unknown>; close: number; messages: number }> {
+  const client = await connect(url, headers);
+  const error = await client.next('error');
+  const { code } = await client.closed;
+  return { error: error.payload, close: code, messages: client.messages.length };
+}

@@ -3,13 +3,19 @@ import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { serve } from '@hono/node-server';
+import { eq } from 'drizzle-orm';
+import { authKeys } from '../auth/hub-secret.ts';
+import { issuePartialToken, issueSessionToken } from '../auth/sessions.ts';
+import { epochSeconds, signToken } from '../auth/tokens.ts';
+import { testUser } from '../auth/auth.test-helper.ts';
+import { users } from '../db/schema/users.ts';
 import { adminTestContext, send, type Session } from '../admin/admin.test-helper.ts';
 import { claimedCollector } from '../collectors/collectors.test-helper.ts';
 import { encodeBatch, jpegLike, sampleDetection } from '../ingest/uploads.test-helper.ts';
 import { createWatchlistCache } from '../watchlists/cache.ts';
 import { createAlertWorker } from '../alerts/worker.ts';
 import { createLiveBroker } from './broker.ts';
-import { connect, refusedStatus, type TestClient } from './live.test-helper.ts';
+import { connect, refusedOverSocket, refusedStatus, type TestClient } from './live.test-helper.ts';
 import { attachLiveChannel } from './upgrade.ts';
 
 const ctx = await adminTestContext(t);
@@ -63,11 +69,11 @@ async function upload(plates: readonly string[]): Promise<void> {
   }
 }
 
-t.test('upgrade: the session cookie is checked first; version and origin too', async (t) => {
+t.test('upgrade: path, version and origin are refused over HTTP before upgrading', async (t) => {
   const viewer = await ctx.session('viewer');
-  t.equal(await refusedStatus(WS, {}), 401, 'no cookie: 401 before upgrading');
-  t.equal(await refusedStatus(WS, { cookie: 'access_token=forged' }), 401);
   t.equal(await refusedStatus(`${WS}?v=2`, { cookie: viewer.client.jar.header() }), 400, 'an unknown protocol version');
+  t.equal(await refusedStatus(`${WS}?v=2`, {}), 400, 'checked before the session');
+  t.equal(await refusedStatus(WS, { origin: 'https://evil.example' }), 403, 'a foreign page is refused before the session is looked at');
   t.equal(await refusedStatus(WS, { cookie: viewer.client.jar.header(), origin: 'https://evil.example' }), 403, 'a foreign page cannot ride the cookie');
   t.equal(await refusedStatus(`ws://127.0.0.1:${port}/other`, { cookie: viewer.client.jar.header() }), 404);
   const c = await client(viewer, { origin: 'https://hub.example.test' });
@@ -76,6 +82,44 @@ t.test('upgrade: the session cookie is checked first; version and origin too', a
   t.same(Object.keys(hello).sort(), ['id', 'payload', 'timestamp', 'type'], 'the envelope, exactly');
   const v1 = await client(viewer, {}, true);
   t.ok(await v1.next('connected'), 'v=1 or no v');
+});
+
+t.test('no session or a bad one: upgraded, told AUTH_REQUIRED or AUTH_FAILED with a reason, closed 4401', async (t) => {
+  const none = await refusedOverSocket(WS, {});
+  t.same(none.error, { code: 'AUTH_REQUIRED', message: 'Not authenticated' }, 'no cookie');
+  t.equal(none.close, 4401);
+  t.equal(none.messages, 1, 'the error is all it gets: no connected, no feed');
+  t.same((await refusedOverSocket(WS, { cookie: 'access_token=' })).error, { code: 'AUTH_REQUIRED', message: 'Not authenticated' }, 'an empty cookie');
+
+  const forged = await refusedOverSocket(WS, { cookie: 'access_token=forged' });
+  t.same(forged.error, { code: 'AUTH_FAILED', reason: 'invalid_token', message: 'Invalid token' }, 'a forged token');
+  t.equal(forged.close, 4401);
+
+  const u = await testUser(ctx, 'viewer', { enrolled: true });
+  const partial = await refusedOverSocket(WS, { cookie: `access_token=${issuePartialToken(ctx.deps, u.user.id)}` });
+  t.same(partial.error, { code: 'AUTH_FAILED', reason: '2fa_required', message: '2FA verification required' }, 'a partial session (second factor pending)');
+
+  const past = epochSeconds(ctx.clock.now()) - 25 * 3600;
+  const expired = signToken(authKeys(ctx.deps.config).sessionKey, { sub: u.user.id, type: 'access', iat: past, exp: past + 24 * 3600, tfa: past });
+  t.same(
+    (await refusedOverSocket(WS, { cookie: `access_token=${expired}` })).error,
+    { code: 'AUTH_FAILED', reason: 'invalid_token', message: 'Invalid token' },
+    'an expired session',
+  );
+
+  const good = `access_token=${issueSessionToken(ctx.deps, u.user.id, ctx.clock.now())}`;
+  await db.db.update(users).set({ twofaEnrolled: false }).where(eq(users.id, u.user.id));
+  t.same(
+    (await refusedOverSocket(WS, { cookie: good })).error,
+    { code: 'AUTH_FAILED', reason: '2fa_enrollment_required', message: '2FA enrollment required' },
+    'a user who must enrol in 2FA',
+  );
+  await db.db.update(users).set({ isActive: false }).where(eq(users.id, u.user.id));
+  t.same(
+    (await refusedOverSocket(WS, { cookie: good })).error,
+    { code: 'AUTH_FAILED', reason: 'user_inactive', message: 'User not found or inactive' },
+    'a deactivated user',
+  );
 });
 
 t.test('an alert reaches subscribed users only; detections:live gets the detection; payloads exactly per spec', async (t) => {
@@ -134,25 +178,60 @@ t.test('an alert reaches subscribed users only; detections:live gets the detecti
   t.ok(await a.next('alert'), 'alerts:{watchlist_id} delivers that watchlist');
 });
 
-t.test('feeds a user may not have, unknown types and bad frames get the spec error', async (t) => {
+t.test('feeds a user may not have: SUBSCRIPTION_DENIED, with the reason and the feed', async (t) => {
   const viewer = await ctx.session('viewer');
   const c = await client(viewer);
   await c.next('connected');
   c.send({ type: 'subscribe', payload: { feed: 'collectors:status' } });
-  t.match(await c.next('error'), { payload: { code: 'forbidden', feed: 'collectors:status' } });
+  t.same(
+    (await c.next('error')).payload,
+    { code: 'SUBSCRIPTION_DENIED', reason: 'admin_only', message: 'collectors:status is for admins', feed: 'collectors:status' },
+    'a viewer asking for the admin-only feed',
+  );
   t.match(await c.next('subscribed'), { payload: { feed: 'collectors:status', success: false } });
   c.send({ type: 'subscribe', payload: { feed: `alerts:${watchlist.id}` } });
-  t.match(await c.next('error'), { payload: { code: 'forbidden', message: /subscribe to the watchlist first/ } });
+  const notSubscribed = (await c.next('error')).payload;
+  t.equal(notSubscribed['code'], 'SUBSCRIPTION_DENIED');
+  t.equal(notSubscribed['reason'], 'watchlist_not_subscribed');
+  t.match(notSubscribed, { message: /subscribe to the watchlist first/, feed: `alerts:${watchlist.id}` });
+  t.match(await c.next('subscribed'), { payload: { feed: `alerts:${watchlist.id}`, success: false } });
   c.send({ type: 'subscribe', payload: { feed: 'everything' } });
-  t.match(await c.next('error'), { payload: { code: 'unknown_feed' } });
-  c.send({ type: 'teleport', payload: {} });
-  t.match(await c.next('error'), { payload: { code: 'unknown_type' } });
-  c.send('not json');
-  t.match(await c.next('error'), { payload: { code: 'invalid_message' } });
-  c.send({ type: 'subscribe' });
-  t.match(await c.next('error'), { payload: { code: 'invalid_message' } });
+  const unknown = (await c.next('error')).payload;
+  t.equal(unknown['code'], 'SUBSCRIPTION_DENIED', 'an unknown feed');
+  t.equal(unknown['reason'], 'unknown_feed');
+  t.equal(unknown['feed'], 'everything');
+  t.match(await c.next('subscribed'), { payload: { feed: 'everything', success: false } });
   const a = await client(admin);
   t.match(await a.next('connected'), { payload: { feeds: ['alerts:*', 'collectors:status'] } }, 'admins get collector status by default');
+  a.send({ type: 'subscribe', payload: { feed: 'collectors:status' } });
+  t.match(await a.next('subscribed'), { payload: { feed: 'collectors:status', success: true } });
+  t.same(a.all('error'), [], 'nothing denied to an admin');
+});
+
+t.test('malformed frames, unknown types and bad fields: INVALID_MESSAGE, and the connection stays', async (t) => {
+  const c = await client(await ctx.session('viewer'));
+  await c.next('connected');
+  const told = async (): Promise<[unknown, unknown]> => {
+    const { payload } = await c.next('error');
+    return [payload['code'], payload['reason']];
+  };
+  c.send('not json');
+  t.same(await told(), ['INVALID_MESSAGE', 'malformed'], 'malformed JSON');
+  c.send('[1, 2]');
+  t.same(await told(), ['INVALID_MESSAGE', 'malformed'], 'JSON but not an object');
+  c.send({ payload: {} });
+  t.same(await told(), ['INVALID_MESSAGE', 'malformed'], 'no type');
+  c.ws.send(Buffer.from('{"type":"pong"}'), { binary: true });
+  t.same(await told(), ['INVALID_MESSAGE', 'malformed'], 'a binary frame');
+  c.send({ type: 'teleport', payload: {} });
+  t.same(await told(), ['INVALID_MESSAGE', 'unknown_type'], 'an unknown message type');
+  c.send({ type: 'subscribe' });
+  t.same(await told(), ['INVALID_MESSAGE', 'bad_payload'], 'subscribe without a feed');
+  c.send({ type: 'unsubscribe', payload: { feed: 42 } });
+  t.same(await told(), ['INVALID_MESSAGE', 'bad_payload'], 'a feed that is not a string');
+  t.same(Object.keys(c.all('error')[0]?.payload ?? {}).sort(), ['code', 'message', 'reason'], 'code, reason and message, nothing else');
+  c.send({ type: 'subscribe', payload: { feed: 'detections:live' } });
+  t.match(await c.next('subscribed'), { payload: { success: true } }, 'still connected and served');
 });
 
 t.test('at most 5 connections per user: the 6th gets an error and close code 4008', async (t) => {
@@ -161,7 +240,10 @@ t.test('at most 5 connections per user: the 6th gets an error and close code 400
   for (let i = 0; i < 5; i++) five.push(await client(user));
   for (const c of five) await c.next('connected');
   const sixth = await connect(WS, { cookie: user.client.jar.header() });
-  t.match(await sixth.next('error'), { payload: { code: 'too_many_connections' } });
+  const refused = (await sixth.next('error')).payload;
+  t.equal(refused['code'], 'RATE_LIMITED');
+  t.equal(refused['reason'], 'too_many_connections');
+  t.same(sixth.all('connected'), [], 'no acknowledgment');
   t.match(await sixth.closed, { code: 4008 });
   five[0]?.ws.close();
   await five[0]?.closed;
@@ -189,7 +271,11 @@ t.test('client messages: 10 a second, the excess refused; a client that keeps fl
   for (let i = 0; i < 15; i++) c.send({ type: 'unsubscribe', payload: { feed: 'detections:live' } });
   await sleep(200);
   t.equal(c.all('unsubscribed').length, 10, '10 handled');
-  t.equal(c.all('error').filter((e) => e.payload.code === 'rate_limited').length, 5, '5 refused with rate_limited');
+  t.same(
+    c.all('error').map((e) => [e.payload['code'], e.payload['reason']]),
+    Array.from({ length: 5 }, () => ['RATE_LIMITED', 'too_many_messages']),
+    '5 refused with RATE_LIMITED',
+  );
   for (let i = 0; i < 80; i++) c.send({ type: 'pong' });
   t.equal((await c.closed).code, 4029);
 });
@@ -261,5 +347,5 @@ t.test('logout ends the live connection at the next ping', async (t) => {
   const out = await user.client.post('/auth/logout', {});
   t.ok(out.status < 400, `logout ${out.status}`);
   t.equal((await c.closed).code, 4401);
-  t.match(c.all('error').at(-1), { payload: { code: 'session_ended' } });
+  t.same(c.all('error').at(-1)?.payload, { code: 'AUTH_FAILED', reason: 'session_ended', message: 'Session ended' }, 'told why before the close');
 });

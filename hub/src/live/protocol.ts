@@ -51,7 +51,38 @@ export const clientMessageSchema = z.discriminatedUnion('type', [
 ]);
 export type ClientMessage = z.infer<typeof clientMessageSchema>;
 
-export type ParsedClientMessage = { ok: true; message: ClientMessage } | { ok: false; code: 'invalid_message' | 'unknown_type'; message: string };
+/**
+ * The error codes of the live channel, exactly as clients written to the protocol expect them
+ * in an `error` message's `payload.code`. Nothing else ever goes in `code`.
+ */
+export const LIVE_ERROR_CODES = ['AUTH_FAILED', 'AUTH_REQUIRED', 'SUBSCRIPTION_DENIED', 'INVALID_MESSAGE', 'RATE_LIMITED', 'INTERNAL_ERROR'] as const;
+export type LiveErrorCode = (typeof LIVE_ERROR_CODES)[number];
+
+/**
+ * Our finer distinction under some codes, sent beside `code` as `payload.reason` (docs/live.md
+ * "Errors"): a client that knows only the codes loses nothing, one that wants to say more
+ * (an unknown feed vs a feed for admins) can. A code with reasons always carries one.
+ */
+export const LIVE_ERROR_REASONS = {
+  AUTH_REQUIRED: [],
+  AUTH_FAILED: ['invalid_token', 'user_inactive', 'session_ended', '2fa_required', '2fa_enrollment_required', 'password_change_required'],
+  SUBSCRIPTION_DENIED: ['unknown_feed', 'admin_only', 'watchlist_not_subscribed'],
+  INVALID_MESSAGE: ['malformed', 'unknown_type', 'bad_payload'],
+  RATE_LIMITED: ['too_many_messages', 'too_many_connections', 'detections_dropped'],
+  INTERNAL_ERROR: [],
+} as const satisfies Record<LiveErrorCode, readonly string[]>;
+export type LiveErrorReason<C extends LiveErrorCode = LiveErrorCode> = (typeof LIVE_ERROR_REASONS)[C][number];
+
+/** The payload of an `error` message: `code` and `message` always, `reason` where the code has reasons, `feed` when about one. */
+export type LiveError = {
+  [C in LiveErrorCode]: [LiveErrorReason<C>] extends [never]
+    ? { code: C; message: string; feed?: string }
+    : { code: C; reason: LiveErrorReason<C>; message: string; feed?: string };
+}[LiveErrorCode];
+
+export type ParsedClientMessage = { ok: true; message: ClientMessage } | { ok: false; error: LiveError };
+
+const MALFORMED: LiveError = { code: 'INVALID_MESSAGE', reason: 'malformed', message: 'messages are JSON objects with a "type"' };
 
 /** A text frame from a client: JSON, a known type, its payload's shape. */
 export function parseClientMessage(text: string): ParsedClientMessage {
@@ -59,17 +90,26 @@ export function parseClientMessage(text: string): ParsedClientMessage {
   try {
     raw = JSON.parse(text);
   } catch {
-    return { ok: false, code: 'invalid_message', message: 'messages are JSON objects with a "type"' };
+    return { ok: false, error: MALFORMED };
   }
   if (!raw || typeof raw !== 'object' || Array.isArray(raw) || typeof (raw as { type?: unknown }).type !== 'string') {
-    return { ok: false, code: 'invalid_message', message: 'messages are JSON objects with a "type"' };
+    return { ok: false, error: MALFORMED };
   }
   const type = (raw as { type: string }).type;
   if (type !== 'pong' && type !== 'subscribe' && type !== 'unsubscribe') {
-    return { ok: false, code: 'unknown_type', message: `unknown message type "${type.slice(0, 40)}": the client may send pong, subscribe, unsubscribe` };
+    return {
+      ok: false,
+      error: {
+        code: 'INVALID_MESSAGE',
+        reason: 'unknown_type',
+        message: `unknown message type "${type.slice(0, 40)}": the client may send pong, subscribe, unsubscribe`,
+      },
+    };
   }
   const parsed = clientMessageSchema.safeParse(raw);
-  if (!parsed.success) return { ok: false, code: 'invalid_message', message: `${type}: payload must be { "feed": "<feed name>" }` };
+  if (!parsed.success) {
+    return { ok: false, error: { code: 'INVALID_MESSAGE', reason: 'bad_payload', message: `${type}: payload must be { "feed": "<feed name>" }` } };
+  }
   return { ok: true, message: parsed.data };
 }
 
@@ -83,7 +123,9 @@ export const CLOSE = {
   clientFlood: 4029,
   /** Alerts could not be delivered fast enough: reconnect and catch up with GET /api/v1/alerts. */
   backlog: 1013,
-  /** The session ended (logout, expiry, deactivation) while connected. */
+  /** No session, or it is not (or no longer) good: at the upgrade, or at a ping (logout, expiry, deactivation). */
   sessionEnded: 4401,
+  /** The server failed while opening the connection (RFC 6455 1011). */
+  internalError: 1011,
   shuttingDown: 1001,
 } as const;

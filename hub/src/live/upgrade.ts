@@ -1,19 +1,24 @@
 /**
- * `GET /ws` (docs/live.md): the HTTP upgrade of the hub's own server. The session
- * cookie is checked before upgrading (401/403 with the auth body otherwise), like every
- * protected route; the Origin, when a browser sends one, must be the hub's own (a page on
- * another site must not ride a user's cookie into a live feed: cross-site WebSocket
- * hijacking). docs/live.md.
+ * `GET /ws` (docs/live.md "Opening it"): the HTTP upgrade of the hub's own server. The path,
+ * the protocol version and the Origin are checked first and refused over HTTP: the Origin,
+ * when a browser sends one, must be the hub's own (a page on another site must not ride a
+ * user's cookie into a live feed: cross-site WebSocket hijacking). The session cookie is then
+ * checked like on every protected route, but a refusal is told over the WebSocket, as an
+ * `error` message with AUTH_REQUIRED or AUTH_FAILED and close code 4401: a browser never sees
+ * the status of a refused upgrade, only "closed", so this is the one way a page learns it
+ * must sign in again.
  */
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { parse as parseCookies } from 'hono/utils/cookie';
-import { WebSocketServer } from 'ws';
+import { WebSocketServer, type WebSocket } from 'ws';
 import type { AuthContext } from '../auth/context.ts';
 import { SESSION_COOKIE } from '../auth/cookies.ts';
 import { AuthFailure } from '../auth/failure.ts';
 import { authenticateSession } from '../auth/middleware.ts';
 import type { LiveBroker } from './broker.ts';
+import { CLOSE, envelope, type LiveError } from './protocol.ts';
+import { sessionError } from './session-error.ts';
 
 export const LIVE_PATH = '/ws';
 /** Client frames are small JSON messages; anything bigger is refused by ws (close 1009). */
@@ -27,6 +32,13 @@ function refuse(socket: Duplex, status: number, reason: string, body: Record<str
   socket.end(
     `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(text)}\r\n${extra}Connection: close\r\n\r\n${text}`,
   );
+}
+
+/** Completes the upgrade only to say why there is no connection: one `error` message, then the close. */
+function refuseOverSocket(ws: WebSocket, error: LiveError, now: Date, closeCode: number, closeReason: string): void {
+  ws.on('error', () => undefined);
+  ws.send(JSON.stringify(envelope('error', { ...error }, now)));
+  ws.close(closeCode, closeReason);
 }
 
 /** Origins a browser may open the channel from: the hub's public origin and the Host it was reached at. */
@@ -67,11 +79,13 @@ export function attachLiveChannel(server: Server, deps: AuthContext, broker: Liv
       (user) => wss.handleUpgrade(req, socket, head, (ws) => broker.accept(ws, user, token as string)),
       (err: unknown) => {
         if (err instanceof AuthFailure) {
-          refuse(socket, err.status, err.status === 401 ? 'Unauthorized' : 'Forbidden', { detail: err.message, ...err.extra }, { ...err.headers });
+          const error = sessionError(err);
+          wss.handleUpgrade(req, socket, head, (ws) => refuseOverSocket(ws, error, deps.clock.now(), CLOSE.sessionEnded, 'sign in'));
           return;
         }
         deps.log.error({ err }, 'live channel upgrade failed');
-        refuse(socket, 500, 'Internal Server Error', { error: { code: 'internal', message: 'internal error' } });
+        const error: LiveError = { code: 'INTERNAL_ERROR', message: 'the server could not open the connection; retry later' };
+        wss.handleUpgrade(req, socket, head, (ws) => refuseOverSocket(ws, error, deps.clock.now(), CLOSE.internalError, 'internal error'));
       },
     );
   };
