@@ -8,6 +8,9 @@ import t from 'tap';
 import { startBotApi } from '../../../../scripts/simulators/telegram-bot-api.ts';
 import { createAlertHooks } from '../../alerts/hooks.ts';
 import { createAlertWorker } from '../../alerts/worker.ts';
+import { claim } from '../../collectors/claim.ts';
+import { SYSTEM_ACTOR } from '../../collectors/context.ts';
+import { createCollector } from '../../collectors/create-collector.ts';
 import { someUser } from '../../alerts/alerts.test-helper.ts';
 import { movableClock } from '../../collectors/collectors.test-helper.ts';
 import { testDatabase } from '../../db/database.test-helper.ts';
@@ -20,6 +23,7 @@ import { createWatchlist } from '../../watchlists/watchlists.ts';
 import { botApi } from '../bot-api.ts';
 import { claimChat, markSending } from './queue.ts';
 import { queueDeliveriesOnRaise } from './enqueue.ts';
+import { foldedRepeatsByAlert } from './folded-repeats.ts';
 import { createDeliveryWorker } from './worker.ts';
 
 const db = await testDatabase(t);
@@ -67,19 +71,36 @@ await db.sql(`INSERT INTO notification_preferences (user_id, channel, quiet_hour
 ]);
 await db.sql(`INSERT INTO notification_preferences (user_id, watchlist_id, channel, enabled) VALUES ($1, $2, 'telegram', false)`, [users.off, list.id]);
 
+// A second site, for a watched car seen at one gate and then at another.
+const siteB = await claim(
+  hub.deps,
+  { claim_code: (await createCollector(hub.deps, SYSTEM_ACTOR, { siteName: 'Site B' })).claimCode, hardware_id: 'hw-site-b' },
+  '127.0.0.1',
+);
+
 let plateNo = 0;
-async function watched(count: number, options: { crop?: boolean; plate?: string } = {}): Promise<string[]> {
+/**
+ * Puts `count` plates on a watchlist (`list` unless `listId`), uploads them as one batch of a
+ * collector (the test hub's own unless `apiKey`) and runs the alert worker.
+ */
+async function watched(
+  count: number,
+  options: { crop?: boolean; plate?: string; apiKey?: string; capturedAt?: Date; listId?: string } = {},
+): Promise<string[]> {
   const plates = Array.from({ length: count }, () => options.plate ?? `TG${String(++plateNo).padStart(4, '0')}`);
-  for (const plate of new Set(plates)) await addEntry(ctx, admin, list.id, { plate }).catch(() => undefined);
+  for (const plate of new Set(plates)) await addEntry(ctx, admin, options.listId ?? list.id, { plate }).catch(() => undefined);
   cache.invalidate(); // what the NOTIFY of an entry change does in a running hub
   const entries = plates.map((text, i) => ({
-    detection: sampleDetection({ plate: { text, confidence: 0.87 }, timestamp: new Date(Date.now() - 60_000 + i).toISOString() }),
+    detection: sampleDetection({
+      plate: { text, confidence: 0.87 },
+      timestamp: new Date((options.capturedAt?.getTime() ?? Date.now() - 60_000) + i).toISOString(),
+    }),
     ...(options.crop === false ? {} : { plateCrop: jpegLike(2048 + i) }),
   }));
   const { body, contentType } = encodeBatch(entries);
   const res = await fetch(`${hub.url}/api/v1/detections/batch`, {
     method: 'POST',
-    headers: { 'x-api-key': hub.apiKey, 'content-type': contentType },
+    headers: { 'x-api-key': options.apiKey ?? hub.apiKey, 'content-type': contentType },
     body: new Uint8Array(body),
   });
   if (res.status !== 201) throw new Error(`batch ${res.status}`);
@@ -93,6 +114,11 @@ async function pass(advanceMs = 0): Promise<void> {
   clock.advance(advanceMs);
   await worker.runOnce();
 }
+/** The alerts of a plate, oldest first. */
+const alertsOf = async (plate: string): Promise<string[]> =>
+  (await db.sql<{ id: string }>(`SELECT a.id FROM alerts a JOIN detections d ON d.id = a.detection_id WHERE d.plate_number = $1 ORDER BY a.id`, [plate])).map(
+    (r) => String(r.id),
+  );
 const queue = (status?: string) =>
   db.sql<{ chat_id: string; status: string; last_error: string | null; attempts: number }>(
     `SELECT chat_id, status, last_error, attempts FROM notification_queue ${status ? 'WHERE status = $1' : ''} ORDER BY id`,
@@ -126,20 +152,77 @@ t.test('one watched plate: one photo for the linked subscriber, nobody else; mut
   t.ok(link?.last_delivery_at, 'the link records the delivery');
 });
 
-t.test('per-plate cooldown: the same plate again is not sent until the cooldown is over', async (t) => {
+t.test('per-plate cooldown: the same plate again at the same site is folded until the cooldown is over', async (t) => {
   const before = sentTo(1001).length;
   await watched(1, { plate: 'PARK3D' });
   await pass(WINDOW);
   t.equal(sentTo(1001).length, before + 1, 'first pass of the parked car: sent');
-  await watched(1, { plate: 'PARK3D' });
+  clock.advance(2 * 60_000);
+  const second = new Date(Date.now() - 30_000);
+  await watched(1, { plate: 'PARK3D', capturedAt: second });
   await pass(WINDOW);
-  t.equal(sentTo(1001).length, before + 1, 'second pass within 10 minutes: not sent');
+  t.equal(sentTo(1001).length, before + 1, 'second pass at the same gate within 10 minutes: not sent');
   const [last] = (await queue()).filter((r) => Number(r.chat_id) === 1001).slice(-1);
   t.same([last?.status, last?.last_error], ['suppressed', 'cooldown']);
-  clock.advance(COOLDOWN);
+  const [first, repeat] = await alertsOf('PARK3D');
+  const folded = await foldedRepeatsByAlert(db, [first as string, repeat as string]);
+  t.same(folded.get(first as string), { folded_repeats: 1, last_folded_at: second.toISOString() }, 'the first alert shows 1 folded repeat and when');
+  t.notOk(folded.has(repeat as string), 'the repeat itself had nothing folded into it');
+  clock.advance(COOLDOWN - 2 * 60_000);
   await watched(1, { plate: 'PARK3D' });
   await pass(WINDOW);
   t.equal(sentTo(1001).length, before + 2, 'after the cooldown: sent again');
+});
+
+t.test('a pursuit is never silenced: the same plate at another site two minutes later reaches the chat', async (t) => {
+  const before = sentTo(1001).length;
+  await watched(1, { plate: 'CHASE1' });
+  await pass(WINDOW);
+  t.equal(sentTo(1001).length, before + 1, 'seen at the first site: sent');
+  t.match(sentTo(1001).at(-1)?.text, /CHASE1 on Stolen vehicles[^]*Ingest test site · gate-1/);
+  clock.advance(2 * 60_000);
+  await watched(1, { plate: 'CHASE1', apiKey: siteB.api_key });
+  await pass(WINDOW);
+  t.equal(sentTo(1001).length, before + 2, 'seen at site B inside the cooldown: sent too');
+  t.match(sentTo(1001).at(-1)?.text, /CHASE1 on Stolen vehicles[^]*Site B · /);
+  const items = (await queue()).filter((r) => Number(r.chat_id) === 1001).slice(-2);
+  t.same(
+    items.map((i) => i.status),
+    ['sent', 'sent'],
+  );
+  // Back at site B a minute later: folded into the site B message, not the first one.
+  clock.advance(60_000);
+  await watched(1, { plate: 'CHASE1', apiKey: siteB.api_key });
+  await pass(WINDOW);
+  t.equal(sentTo(1001).length, before + 2, 'again at site B inside its cooldown: folded');
+  const [atA, atB] = await alertsOf('CHASE1');
+  const folded = await foldedRepeatsByAlert(db, [atA as string, atB as string]);
+  t.notOk(folded.has(atA as string), 'nothing folded into the site A message');
+  t.equal(folded.get(atB as string)?.folded_repeats, 1, 'one repeat folded into the site B message');
+  // And back at site A: the last message said site B, so this is news.
+  clock.advance(60_000);
+  await watched(1, { plate: 'CHASE1' });
+  await pass(WINDOW);
+  t.equal(sentTo(1001).length, before + 3, 'back at the first site: sent');
+});
+
+t.test('a more urgent watchlist at the same site inside the cooldown is sent', async (t) => {
+  const low = await createWatchlist(ctx, admin, { name: 'Unpaid tolls', priority: 'low' });
+  await subscribe(ctx, { userId: users.linked as string, ip: null, userAgent: null }, low.id);
+  const before = sentTo(1001).length;
+  await watched(1, { plate: 'TOLL9X', listId: low.id });
+  await pass(WINDOW);
+  t.equal(sentTo(1001).length, before + 1, 'on the low-priority list: sent');
+  t.match(sentTo(1001).at(-1)?.text, /TOLL9X on Unpaid tolls \(low\)/);
+  clock.advance(60_000);
+  await watched(1, { plate: 'TOLL9X' }); // now on the critical list too
+  await pass(WINDOW);
+  t.equal(sentTo(1001).length, before + 2, 'a minute later at the same gate, now on a critical list: sent');
+  t.match(sentTo(1001).at(-1)?.text, /TOLL9X on Stolen vehicles \(critical\)/);
+  clock.advance(60_000);
+  await watched(1, { plate: 'TOLL9X' });
+  await pass(WINDOW);
+  t.equal(sentTo(1001).length, before + 2, 'the same gate and lists again: folded');
 });
 
 t.test('muted or unlinked after the alert was queued: nothing is sent, the items say why', async (t) => {

@@ -5,7 +5,8 @@
  * by effective-preference.ts, as for the live page). Muted
  * chats and quiet hours still get a queue item, `suppressed` with the reason, so the
  * dashboard can say why a phone stayed silent; the alert itself is stored and shown on the
- * web either way. The per-plate cooldown is decided afterwards, in the database.
+ * web either way. The per-plate cooldown comes afterwards (fold.ts), against its row in the
+ * database.
  */
 import { inQuietHours, type QuietHours } from './quiet-hours.ts';
 
