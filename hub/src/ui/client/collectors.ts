@@ -3,13 +3,20 @@ import { api, ApiError, signInAgain } from './api.ts';
 import { byId, el, say, show, when } from './dom.ts';
 import { failed } from './failed.ts';
 import { reveal, withFreshFactor } from './fresh-factor.ts';
+import { bindCameraForm, showCameras } from './cameras.ts';
+import { cameraAnswerLines } from './camera-form.ts';
+import { bindStateActions, showState } from './collector-state.ts';
 // The wire shapes, written once by the server's presenters (type-only: erased from the bundle).
 import type { presentCollector, presentKey } from '../../admin/present.ts';
+import type { CameraRecord } from '../../cameras/list.ts';
+import type { CommandRecord } from '../../collectors/list-commands.ts';
 
 /*
  * Collectors for admins (docs/admin-api.md): the list with health, create (the claim code
  * shown once), rotate a key (the new key shown once, behind "I have copied it"; a fresh
- * second factor asked for when needed: client/fresh-factor.ts).
+ * second factor asked for when needed: client/fresh-factor.ts). A collector's view: its
+ * cameras (cameras.ts), keys, commands with each camera's answer, suspend/resume and
+ * replacement (collector-state.ts), configuration, decommission and wipe.
  */
 type Collector = ReturnType<typeof presentCollector>;
 type Key = ReturnType<typeof presentKey>;
@@ -28,22 +35,26 @@ function rotate(c: Collector): Promise<void> {
 
 let managed: Collector | undefined;
 
-interface Command {
-  type: string;
-  status: string;
-  ack_status: string | null;
-  ack_detail: string | null;
-  created_at: string;
-  acknowledged_at: string | null;
+/** A config push's answer per camera (docs/cameras-central.md "What the hub is told"). */
+function cameraAnswers(m: CommandRecord, names: ReadonlyMap<string, string>): HTMLUListElement | null {
+  const lines = cameraAnswerLines(m.ack_cameras, names);
+  return lines.length === 0 ? null : el('ul', { class: 'camera-answers' }, ...lines.map((line) => el('li', {}, line)));
 }
 
-async function manage(c: Collector): Promise<void> {
+async function manage(listed: Collector): Promise<void> {
+  const base = `/api/v1/admin/collectors/${listed.id}`;
+  // Read afresh: suspend, resume and replacement change the collector after the list was drawn.
+  const [c, keys, commands, cameras] = await Promise.all([
+    api<Collector>('GET', base),
+    api<{ data: Key[] }>('GET', `${base}/keys`),
+    api<{ data: CommandRecord[] }>('GET', `${base}/commands`),
+    api<{ data: CameraRecord[] }>('GET', `${base}/cameras`),
+  ]);
   managed = c;
   byId('manage-title').textContent = `Manage ${c.site_name}`;
-  const [keys, commands] = await Promise.all([
-    api<{ data: Key[] }>('GET', `/api/v1/admin/collectors/${c.id}/keys`),
-    api<{ data: Command[] }>('GET', `/api/v1/admin/collectors/${c.id}/commands`),
-  ]);
+  showCameras(c.id, cameras.data);
+  showState(c);
+  const names = new Map(cameras.data.map((camera) => [camera.id, camera.name]));
   byId('keys')
     .querySelector('tbody')
     ?.replaceChildren(
@@ -79,7 +90,7 @@ async function manage(c: Collector): Promise<void> {
           {},
           el('td', {}, m.type),
           el('td', {}, m.status),
-          el('td', {}, m.ack_status ? `${m.ack_status}${m.ack_detail ? `: ${m.ack_detail}` : ''}` : '—'),
+          el('td', {}, m.ack_status ? `${m.ack_status}${m.ack_detail ? `: ${m.ack_detail}` : ''}` : '—', cameraAnswers(m, names)),
           el('td', {}, when(m.created_at)),
           el('td', {}, when(m.acknowledged_at)),
         ),
@@ -94,6 +105,13 @@ function confirmed(inputId: string, c: Collector): boolean {
   return false;
 }
 
+/** `disabled` is the spec's word; people say suspended. */
+function statusWords(c: Collector): string {
+  const status = c.status === 'disabled' ? 'suspended' : c.status;
+  const online = c.status === 'active' || c.status === 'disabled' ? `, ${c.connectivity}` : '';
+  return `${status}${online}${c.pending_replacement ? ', replacement pending' : ''}`;
+}
+
 function row(c: Collector): HTMLTableRowElement {
   const manageButton = el('button', { type: 'button', class: 'secondary' }, 'Manage');
   manageButton.setAttribute('aria-label', `Manage ${c.site_name}`);
@@ -106,7 +124,7 @@ function row(c: Collector): HTMLTableRowElement {
     'tr',
     { 'data-collector': c.id },
     el('td', {}, c.site_name),
-    el('td', {}, `${c.status}${c.status === 'active' ? `, ${c.connectivity}` : ''}`),
+    el('td', {}, statusWords(c)),
     el('td', {}, when(c.last_heartbeat_at)),
     el('td', {}, hb.queue_depth === undefined ? '—' : String(hb.queue_depth)),
     el('td', {}, hb.cameras_online === undefined ? '—' : `${hb.cameras_online}${hb.cameras_total === undefined ? '' : ` of ${hb.cameras_total}`}`),
@@ -191,6 +209,17 @@ byId<HTMLFormElement>('wipe-form').addEventListener('submit', (event) => {
     await manage(c);
   });
 });
+
+bindCameraForm(async () => {
+  if (managed) await manage(managed);
+});
+bindStateActions(
+  () => managed,
+  async (c) => {
+    await refresh();
+    await manage(c);
+  },
+);
 
 void refresh();
 setInterval(() => void refresh(), 30_000);

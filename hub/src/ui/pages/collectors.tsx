@@ -2,8 +2,9 @@ import type { SessionUser } from '../../auth/middleware.ts';
 import { Page } from '../layout.tsx';
 import { DataTable } from './data-table.tsx';
 import { FreshCodePrompt, SecretOnce } from './admin-parts.tsx';
+import { CameraSection, SiteStateSection } from './collector-parts.tsx';
 
-/** Collectors for admins (client/collectors.ts over `/api/v1/admin/collectors`). */
+/** Collectors for admins (client/collectors.ts over `/api/v1/admin/collectors`): a collector's view has its cameras, keys, commands and state. */
 export function CollectorsPage(props: { user: SessionUser }) {
   return (
     <Page title="Collectors" script="collectors" user={props.user} path="/admin/collectors">
@@ -21,6 +22,7 @@ export function CollectorsPage(props: { user: SessionUser }) {
       <DataTable id="collectors" caption="Collectors" hiddenCaption columns={['Site', 'Status', 'Last heartbeat', 'Queue', 'Cameras online', 'Actions']} />
       <section id="manage" hidden aria-labelledby="manage-title">
         <h2 id="manage-title"></h2>
+        <CameraSection />
         <h3>API keys</h3>
         <DataTable id="keys" caption="API keys of the collector" hiddenCaption columns={['Prefix', 'Status', 'Created', 'Last used', 'Actions']} />
         <button type="button" id="provision" class="secondary">
@@ -38,6 +40,7 @@ export function CollectorsPage(props: { user: SessionUser }) {
           <textarea id="config" rows={6} required></textarea>
           <button type="submit">Push</button>
         </form>
+        <SiteStateSection />
         <form id="decommission-form" class="card">
           <h3>Decommission</h3>
           <p>Revokes every key; the collector can no longer upload. Type the site name to confirm.</p>
