@@ -6,11 +6,11 @@ import type { AuthContext } from '../auth/context.ts';
 import { requireUser, type AuthEnv } from '../auth/middleware.ts';
 import { RATE_LIMITS, rateLimit } from '../auth/rate-limit.ts';
 import { HubError } from '../errors.ts';
-import { imageLink } from '../images/signed-link.ts';
 import { linkSigner } from '../images/link-signer.ts';
 import { idParam, validQuery } from '../http/validator.ts';
 import { autocompletePlates, detectionDetail } from './detail.ts';
 import { parseSearchParams, reasonSchema } from './params.ts';
+import { presentSearchPage } from './present.ts';
 import { searchDetections } from './search.ts';
 import { auditLookup, queryWithoutReason } from './lookup-audit.ts';
 import { investigationRoutes } from './investigation-routes.ts';
@@ -36,19 +36,7 @@ export function searchRoutes(deps: AuthContext): Hono<AuthEnv> {
     const page = await searchDetections(deps.db, q);
     const signer = linkSigner(deps.config, deps.clock.now());
     await audit(c, 'search.detections', { reason: q.reason, query: queryWithoutReason(c), result_count: page.total, total_is_lower_bound: page.capped });
-    return c.json({
-      data: page.rows.map((r) => ({
-        id: r.id,
-        plate_number: r.plate_number,
-        captured_at: new Date(r.captured_at).toISOString(),
-        confidence: Number(r.confidence),
-        direction: r.direction,
-        collector: { id: r.collector_id, name: r.site_name },
-        images: { full_url: imageLink(signer, r.full_image_hash), crop_url: imageLink(signer, r.crop_image_hash) },
-        ...(r.similarity !== undefined ? { similarity: Number(Number(r.similarity).toFixed(3)) } : {}),
-      })),
-      meta: { page: q.page, per_page: q.perPage, total: page.total, total_pages: Math.ceil(page.total / q.perPage), total_is_lower_bound: page.capped },
-    });
+    return c.json(presentSearchPage(page, q, signer));
   };
   app.get('/api/v1/events/search', eventsLimit, search);
   // The rate-limit table names `GET /api/v1/search` (60 a minute): the same search.

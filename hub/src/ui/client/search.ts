@@ -2,6 +2,8 @@
 import { api, ApiError, signInAgain } from './api.ts';
 import { byId, el, percent, say, show, when } from './dom.ts';
 import { imagePath } from './images.ts';
+// The wire shapes, written once by the server's presenter (type-only: erased from the bundle).
+import type { SearchResult, SearchResultPage } from '../../search/present.ts';
 
 /*
  * The search form over `GET /api/v1/events/search` (docs/search.md). The form's state is
@@ -9,21 +11,6 @@ import { imagePath } from './images.ts';
  * browser's Back button. The reason travels to the detection page too (viewing one is
  * audited with a reason as well).
  */
-interface Result {
-  id: string;
-  plate_number: string;
-  captured_at: string;
-  confidence: number;
-  direction: string;
-  collector: { name: string };
-  images: { crop_url: string | null };
-  similarity?: number;
-}
-interface Page {
-  data: Result[];
-  meta: { page: number; per_page: number; total: number; total_pages: number; total_is_lower_bound: boolean };
-}
-
 const form = byId<HTMLFormElement>('search-form');
 const input = (id: string): HTMLInputElement => byId<HTMLInputElement>(id);
 const PER_PAGE = 25;
@@ -83,7 +70,7 @@ function fillForm(q: URLSearchParams): void {
   input('reason').value = q.get('reason') ?? '';
 }
 
-function row(r: Result, reason: string): HTMLTableRowElement {
+function row(r: SearchResult, reason: string): HTMLTableRowElement {
   const crop = imagePath(r.images.crop_url);
   const link = el('a', { href: `/detections/${r.id}?reason=${encodeURIComponent(reason)}` }, r.plate_number);
   return el(
@@ -103,7 +90,7 @@ async function run(q: URLSearchParams): Promise<void> {
   const summary = byId('summary');
   summary.textContent = 'Searching…';
   try {
-    const page = await api<Page>('GET', `/api/v1/events/search?${q.toString()}`);
+    const page = await api<SearchResultPage>('GET', `/api/v1/events/search?${q.toString()}`);
     const reason = q.get('reason') ?? '';
     byId('results')
       .querySelector('tbody')
