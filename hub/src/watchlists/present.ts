@@ -1,4 +1,5 @@
 import type { EntryRow } from './entries.ts';
+import type { mySubscriptions } from './subscriptions.ts';
 import type { WatchlistRow, WatchlistSummary } from './watchlists.ts';
 
 /** A watchlist as the API shows it (docs/watchlists.md). */
@@ -27,3 +28,10 @@ export function presentEntry(e: EntryRow) {
     added_at: e.addedAt.toISOString(),
   };
 }
+
+/** One of the caller's subscriptions (`GET /api/v1/subscriptions`). */
+export function presentSubscription(r: Awaited<ReturnType<typeof mySubscriptions>>[number]) {
+  return { watchlist_id: r.watchlistId, name: r.name, priority: r.priority, is_active: r.isActive, since: r.since.toISOString() };
+}
+
+export type SubscriptionRecord = ReturnType<typeof presentSubscription>;

@@ -11,7 +11,7 @@ import { idParam, validJson, validParam, validQuery } from '../http/validator.ts
 import type { WatchlistActor } from './context.ts';
 import { csvField, formatWatchlistCsv } from './csv.ts';
 import { addEntry, DEFAULT_ENTRY_PAGE, exportEntries, importEntries, listEntries, MAX_ENTRY_PAGE, removeEntry, updateEntryNotes } from './entries.ts';
-import { presentEntry, presentWatchlist } from './present.ts';
+import { presentEntry, presentSubscription, presentWatchlist } from './present.ts';
 import { createWatchlistBodySchema, entryBodySchema, updateEntryBodySchema, updateWatchlistBodySchema } from './schema.ts';
 import { mySubscriptions, subscribe, unsubscribe } from './subscriptions.ts';
 import { createWatchlist, deleteWatchlist, getWatchlist, listWatchlists, updateWatchlist } from './watchlists.ts';
@@ -121,10 +121,7 @@ export function watchlistRoutes(deps: AuthContext): Hono<AuthEnv> {
     return c.body(null, 204);
   });
   app.get('/api/v1/subscriptions', anyUser, async (c) => {
-    const rows = await mySubscriptions(deps, c.get('user').id);
-    return c.json({
-      data: rows.map((r) => ({ watchlist_id: r.watchlistId, name: r.name, priority: r.priority, is_active: r.isActive, since: r.since.toISOString() })),
-    });
+    return c.json({ data: (await mySubscriptions(deps, c.get('user').id)).map(presentSubscription) });
   });
   return app;
 }

@@ -4,17 +4,13 @@ import { byId, el, say, show, when } from './dom.ts';
 import { failed } from './failed.ts';
 import type { PreferenceRow } from '../../messaging/effective-preference.ts';
 import type { LinkState } from '../../messaging/link-codes.ts';
+import type { SubscriptionRecord as Subscription } from '../../watchlists/present.ts';
 
 /*
  * Notifications (docs/messaging.md): the bot link code and linked chats, mute, and the
  * preferences per channel: a default (on/off, quiet hours, time zone) and an on/off per
  * subscribed watchlist.
  */
-interface Subscription {
-  watchlist_id: string;
-  name: string;
-}
-
 const browserZone = Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
 let preferences: PreferenceRow[] = [];
 
