@@ -2,23 +2,13 @@
 import { api } from './api.ts';
 import { byId, el, show, when } from './dom.ts';
 import { failed } from './failed.ts';
+// The wire shape, written once by the server (audit/list.ts; type-only: erased from the bundle).
+import type { AuditEntry } from '../../audit/list.ts';
 
 /*
  * The audit log (docs/admin-api.md "Audit log"), newest first, 100 at a time; who is shown
  * by email (the users list), details as the hub recorded them (reasons of searches included).
  */
-interface Row {
-  id: string;
-  at: string;
-  action: string;
-  actor_user_id: string | null;
-  actor_collector_id: string | null;
-  target_type: string | null;
-  target_id: string | null;
-  ip: string | null;
-  detail: Record<string, unknown>;
-}
-
 let before: string | null = null;
 let emails = new Map<string, string>();
 
@@ -34,7 +24,7 @@ function query(): URLSearchParams {
   return q;
 }
 
-function row(r: Row): HTMLTableRowElement {
+function row(r: AuditEntry): HTMLTableRowElement {
   const who = r.actor_user_id ? (emails.get(r.actor_user_id) ?? r.actor_user_id) : r.actor_collector_id ? `collector ${r.actor_collector_id}` : 'system';
   const detail = JSON.stringify(r.detail);
   return el(
@@ -54,7 +44,7 @@ async function load(append: boolean): Promise<void> {
     const users = await api<{ data: Array<{ id: string; email: string }> }>('GET', '/api/v1/admin/users');
     emails = new Map(users.data.map((u) => [u.id, u.email]));
   }
-  const page = await api<{ data: Row[]; next_before: string | null }>('GET', `/api/v1/admin/audit?${query()}`);
+  const page = await api<{ data: AuditEntry[]; next_before: string | null }>('GET', `/api/v1/admin/audit?${query()}`);
   const body = byId('audit').querySelector('tbody');
   if (!append) body?.replaceChildren();
   body?.append(...page.data.map(row));
