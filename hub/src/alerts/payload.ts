@@ -30,6 +30,9 @@ export interface AlertRecord extends AlertPayload {
   state: AlertState;
   handled_by: string | null;
   handled_at: string | null;
+  /** Repeats of this plate at the same site the messaging bot folded into this alert's message (docs/messaging.md). */
+  folded_repeats: number;
+  last_folded_at: string | null;
 }
 
 export type AlertRow = {
@@ -44,6 +47,8 @@ export type AlertRow = {
   handled_at: Date | null;
   watchlist_name: string;
   priority: string;
+  folded_repeats: number | string | null;
+  last_folded_at: Date | null;
   plate_number: string;
   captured_at: Date;
   confidence: number;
@@ -59,8 +64,10 @@ export const ALERT_SELECT = `
   SELECT a.id, a.detection_id, a.watchlist_id, a.created_at, a.match_kind, a.entry_snapshot, a.state, a.handled_by, a.handled_at,
          w.name AS watchlist_name, w.priority,
          d.plate_number, d.captured_at, d.confidence, d.camera_id, d.full_image_hash, d.crop_image_hash,
-         c.site_name, ${configWithCameraNames('c')} AS collector_config
+         c.site_name, ${configWithCameraNames('c')} AS collector_config,
+         f.folded_repeats, f.last_folded_at
   FROM alerts a
+  LEFT JOIN alert_folded_repeats f ON f.alert_id = a.id
   JOIN watchlists w ON w.id = a.watchlist_id
   JOIN detection_keys k ON k.detection_pk = a.detection_id
   JOIN detections d ON d.id = k.detection_pk AND d.captured_at = k.captured_at
@@ -107,6 +114,8 @@ export function alertRecord(row: AlertRow, signer: LinkSigner): AlertRecord {
     state: row.state,
     handled_by: row.handled_by,
     handled_at: row.handled_at ? new Date(row.handled_at).toISOString() : null,
+    folded_repeats: Number(row.folded_repeats ?? 0),
+    last_folded_at: row.last_folded_at ? new Date(row.last_folded_at).toISOString() : null,
   };
 }
 
