@@ -190,13 +190,17 @@ export function createLiveBroker(deps: AuthContext, options: LiveOptions): LiveB
 
   async function pollCollectors(): Promise<void> {
     const now = deps.clock.now();
+    // Every collector, with its own status, as the collectors API reads it: a suspended or
+    // decommissioned one is offline there, so the feed announces that change too instead of
+    // losing sight of it.
     const rows = await deps.db.sql<{
       id: string;
+      status: string;
       site_name: string;
       last_heartbeat_at: Date | null;
       last_heartbeat: { cameras_online?: number; cameras_total?: number } | null;
       config: Record<string, unknown>;
-    }>(`SELECT id, site_name, last_heartbeat_at, last_heartbeat, config FROM collectors WHERE status = 'active'`);
+    }>(`SELECT id, status, site_name, last_heartbeat_at, last_heartbeat, config FROM collectors`);
     const current = new Map<string, { presence: Presence; snapshot: CollectorSnapshot }>();
     for (const r of rows) {
       const snapshot: CollectorSnapshot = {
@@ -207,7 +211,7 @@ export function createLiveBroker(deps: AuthContext, options: LiveOptions): LiveB
         camerasTotal: r.last_heartbeat?.cameras_total ?? null,
       };
       current.set(r.id, {
-        presence: connectivity({ status: 'active', lastHeartbeatAt: snapshot.lastHeartbeatAt, config: r.config }, deps.config, now),
+        presence: connectivity({ status: r.status, lastHeartbeatAt: snapshot.lastHeartbeatAt, config: r.config }, deps.config, now),
         snapshot,
       });
     }

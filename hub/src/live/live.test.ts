@@ -340,6 +340,27 @@ t.test("collector status: the live feed and the collectors API agree at the boun
   t.match((await a.next('collector_status')).payload, { status: 'online', previous_status: 'offline' });
 });
 
+t.test('collector status: suspending an online collector is offline in the API and on the feed alike; resuming brings it back', async (t) => {
+  await db.sql(`UPDATE collectors SET last_heartbeat_at = $2 WHERE id = $1`, [collector.collectorId, ctx.clock.now().toISOString()]);
+  const a = await client(admin);
+  await a.next('connected');
+  await broker.pollCollectors();
+  const api = async (): Promise<unknown> =>
+    ((await (await send(ctx, admin, 'GET', `/api/v1/admin/collectors/${collector.collectorId}`)).json()) as { connectivity: unknown }).connectivity;
+  t.equal(await api(), 'online');
+
+  t.equal((await send(ctx, admin, 'POST', `/api/v1/admin/collectors/${collector.collectorId}/suspend`, {})).status, 200);
+  t.teardown(() => db.sql(`UPDATE collectors SET status = 'active', suspended_at = NULL, suspend_reason = NULL WHERE id = $1`, [collector.collectorId]));
+  await broker.pollCollectors();
+  t.equal(await api(), 'offline', 'API: a suspended collector is offline, whatever its heartbeats');
+  t.match((await a.next('collector_status')).payload, { collector_id: collector.collectorId, status: 'offline', previous_status: 'online' }, 'live: the same');
+
+  t.equal((await send(ctx, admin, 'POST', `/api/v1/admin/collectors/${collector.collectorId}/resume`)).status, 200);
+  await broker.pollCollectors();
+  t.equal(await api(), 'online');
+  t.match((await a.next('collector_status')).payload, { status: 'online', previous_status: 'offline' }, 'live: back online on resume');
+});
+
 t.test('logout ends the live connection at the next ping', async (t) => {
   const user = await ctx.session('viewer');
   const c = await client(user);
