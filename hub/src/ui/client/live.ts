@@ -140,9 +140,15 @@ async function catchUp(afterReconnect: boolean): Promise<void> {
   }
 }
 
+/** The socket in use (or being opened), and the timer of a reconnect waiting out its backoff. */
+let current: WebSocket | undefined;
+let retryTimer: ReturnType<typeof setTimeout> | undefined;
+
 function connect(): void {
+  retryTimer = undefined;
   setStatus(attempt === 0 ? 'Connecting…' : 'Reconnecting…', 'connecting');
   const socket = new WebSocket(`${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/ws?v=1`);
+  current = socket;
   let opened = false;
   socket.addEventListener('message', (event) => {
     const message = JSON.parse(String(event.data)) as Envelope;
@@ -168,7 +174,8 @@ function connect(): void {
         socket.send(JSON.stringify({ type: 'pong', payload: {} }));
         break;
       case 'error':
-        if (message.payload['code'] === 'session_ended') signInAgain();
+        // The channel's codes (docs/live.md "Errors"): a session refused or ended means signing in again.
+        if (message.payload['code'] === 'AUTH_REQUIRED' || message.payload['code'] === 'AUTH_FAILED') signInAgain();
         break;
       default:
         break;
@@ -181,12 +188,33 @@ function connect(): void {
         if (err instanceof ApiError && err.status === 401) signInAgain();
       });
     }
+    if (current !== socket) return;
+    current = undefined;
     const delay = reconnectDelayMs(attempt, Math.random());
     attempt += 1;
     setStatus(`Connection lost: reconnecting in ${Math.ceil(delay / 1000)} s…`, 'down');
-    setTimeout(connect, delay);
+    retryTimer = setTimeout(connect, delay);
   });
 }
+
+/**
+ * A phone that wakes up, or a laptop back on the network, must not sit out a backoff of up to
+ * a minute before alerts resume: reconnect at once, then catch up with `since` as any
+ * reconnect does (docs/live.md "Reconnecting").
+ */
+function reconnectNow(): void {
+  if (document.visibilityState !== 'visible') return;
+  if (current?.readyState === WebSocket.OPEN) return;
+  // A socket still opening after a sleep may never finish: drop it (its close is ignored).
+  const stale = current;
+  current = undefined;
+  stale?.close();
+  if (retryTimer !== undefined) clearTimeout(retryTimer);
+  attempt = 0;
+  connect();
+}
+document.addEventListener('visibilitychange', reconnectNow);
+window.addEventListener('online', reconnectNow);
 
 byId('banner-ack').addEventListener('click', () => bannerAlert && void acknowledge(bannerAlert));
 byId('banner-close').addEventListener('click', () => show(banner, false));
