@@ -3,7 +3,8 @@
  * appliance: enrolment and sign-in with TOTP using the keyboard alone, a live alert from a
  * camera arriving without a reload and acknowledged, a search with a reason opening a
  * detection, a legal hold, an evidence export that verifies, an admin creating a collector
- * (claimed) and rotating a key. Each main page passes axe (no serious or critical
+ * (claimed) and rotating a key, then its cameras, suspend/resume and a replacement started and
+ * cancelled. Each main page passes axe (no serious or critical
  * violation) and is saved as a screenshot at 1280x800 and 390x844 under docs/screenshots/.
  */
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
@@ -66,6 +67,8 @@ t.test('the dashboard in a real browser', { timeout: 420_000 }, async (t) => {
     await on.setViewportSize({ width: 1280, height: 800 });
   };
   const visible = (selector: string, on: Page = page) => on.waitForSelector(selector, { state: 'visible', timeout: 30_000 });
+  // The admin's authenticator key: a key operation after more than five minutes asks for a fresh code.
+  let adminKey = '';
 
   await t.test('an admin enrolls and signs in with the keyboard alone', async (t) => {
     const first = await page.goto(`${hub.url}/live`);
@@ -80,6 +83,7 @@ t.test('the dashboard in a real browser', { timeout: 420_000 }, async (t) => {
     t.match(await page.getAttribute('#qr', 'src'), /^data:image\/png;base64,/, 'the QR code is shown');
     const key = ((await page.textContent('#manual-key')) ?? '').replace(/\s/g, '');
     t.match(key, /^[A-Z2-7]{16,}$/, 'and the key for manual entry');
+    adminKey = key;
     await check('enroll');
     await page.keyboard.type(await totpCode(key, new Date()));
     await page.keyboard.press('Enter');
@@ -161,6 +165,105 @@ t.test('the dashboard in a real browser', { timeout: 420_000 }, async (t) => {
     await page.click('#wipe-form button[type="submit"]');
     await page.waitForSelector('#commands td:has-text("wipe")');
     t.pass('then it is queued');
+  });
+
+  await t.test("an admin manages a collector's cameras, suspends and resumes it, starts and cancels a replacement", async (t) => {
+    const camera = 'tr[data-camera]:has-text("UI gate")';
+    await page.goto(`${hub.url}/admin/collectors`);
+    await page.click('tr[data-collector]:has-text("UI North") button:has-text("Manage")');
+    await visible('#camera-form');
+    const collectorId = (await page.getAttribute('tr[data-collector]:has-text("UI North")', 'data-collector')) ?? '';
+    t.match(
+      await page.textContent('#camera-vendor'),
+      /ISAPI camera or NVR \(Digest login\).*Protect console \(API key\)/s,
+      'kinds named as installers know them',
+    );
+    t.equal(await page.isHidden('#camera-token'), true, 'an ISAPI camera is not asked for an API key');
+
+    // Said as it is typed.
+    await page.fill('#camera-port', '70000');
+    t.match(await page.textContent('#camera-port-error'), /1 to 65535/, 'a port out of range');
+    t.equal(await page.getAttribute('#camera-port', 'aria-invalid'), 'true');
+    await page.fill('#camera-port', '8080');
+    t.equal(await page.textContent('#camera-port-error'), '', 'and the message goes once it is right');
+    await page.fill('#camera-timezone', 'Mars/Olympus');
+    t.match(await page.textContent('#camera-timezone-error'), /Not a time zone/);
+    await page.fill('#camera-timezone', 'Europe/London');
+    await page.fill('#camera-name', 'UI gate');
+    await page.fill('#camera-host', '192.0.2.50');
+    await page.fill('#camera-username', 'admin');
+    await page.click('#camera-submit');
+    t.match(await page.textContent('#camera-password-error'), /Enter the password/, 'a polled camera needs its password');
+    t.equal(await page.locator(camera).count(), 0, 'nothing sent without it');
+    await page.fill('#camera-password', 'ui-camera-secret-7');
+    await page.click('#camera-submit');
+    await page.waitForSelector(camera);
+    const row = (await page.textContent(camera)) ?? '';
+    t.match(row, /ISAPI camera or NVR \(Digest login\)/);
+    t.match(row, /192\.0\.2\.50:8080/);
+    t.match(row, /No answer yet/, 'no answer from the box yet');
+    t.match(await page.textContent('#message'), /Camera UI gate added/);
+    t.equal(await page.inputValue('#camera-password'), '', 'the form is emptied');
+    t.notMatch(await page.content(), /ui-camera-secret-7/, 'the password is nowhere on the page');
+    const listed = (await page.evaluate((id) => fetch(`/api/v1/admin/collectors/${id}/cameras`).then((r) => r.text()), collectorId)) ?? '';
+    t.match(listed, /"has_credentials":true/, 'stored on the hub');
+    t.notMatch(listed, /ui-camera-secret-7/, 'and never sent back');
+
+    // An edit keeps the stored password blank, and asks for it again when the login changes.
+    await page.click(`${camera} button:has-text("Edit")`);
+    t.equal(await page.inputValue('#camera-name'), 'UI gate');
+    t.equal(await page.inputValue('#camera-password'), '', 'the stored password is not shown');
+    t.match(await page.textContent('#camera-password-hint'), /Leave blank to keep/);
+    await page.fill('#camera-username', 'operator');
+    t.match(await page.textContent('#camera-password-error'), /again/, 'a new username needs the password again');
+    await page.fill('#camera-username', 'admin');
+    await page.fill('#camera-channel', '2');
+    await page.click('#camera-submit');
+    await page.waitForSelector(`${camera}:has-text("channel 2")`);
+    t.pass('saved without retyping the password');
+    await page.selectOption('#camera-vendor', 'vendor_b');
+    t.equal(await page.isVisible('#camera-token'), true, 'a Protect console asks for its API key');
+    t.equal(await page.isHidden('#camera-username'), true, 'and no username');
+    await page.selectOption('#camera-vendor', 'vendor_a');
+    await page.click(`${camera} button:has-text("Disable")`);
+    await page.waitForSelector(`${camera}:has-text("not sent to the box")`);
+    await page.click(`${camera} button:has-text("Enable")`);
+    await page.waitForSelector(`${camera} button:has-text("Disable")`);
+    t.pass('disabled and enabled again');
+    await page.waitForSelector('#commands td:has-text("config_update")');
+    await check('collector-view');
+
+    // Suspend with a reason, then resume.
+    await page.fill('#suspend-reason', 'site closed for works');
+    await page.click('#suspend-form button[type="submit"]');
+    await page.waitForSelector('#state-line:has-text("Suspended since")');
+    t.match(await page.textContent('#state-line'), /site closed for works/);
+    t.equal(await page.isVisible('#suspend-form'), false, 'no second suspend');
+    await page.waitForSelector('tr[data-collector]:has-text("UI North"):has-text("suspended")');
+    await page.click('#resume');
+    await page.waitForSelector('#state-line:has-text("Uploads are accepted")');
+    t.pass('resumed');
+
+    // A replacement: the claim code once (after a fresh code if the sign-in is older than five minutes), then cancelled.
+    await page.click('#replace');
+    await page.waitForSelector('#secret:not([hidden]), #reverify-form:not([hidden])');
+    if (await page.isVisible('#reverify-form')) {
+      await page.fill('#reverify-code', await totpCode(adminKey, new Date()));
+      await page.press('#reverify-code', 'Enter');
+      await visible('#secret');
+    }
+    t.match(await page.textContent('#secret-title'), /new box at UI North/);
+    t.match(await page.textContent('#secret-help'), /once the new box is claimed, the old box is cut off/, 'says when the old box stops');
+    t.match((await page.textContent('#secret-value')) ?? '', /^ALPR-[A-Z2-9]{4}-[A-Z2-9]{4}$/, 'the claim code');
+    await page.check('#secret-copied');
+    await page.click('#secret-done');
+    await visible('#replace-pending');
+    t.match(await page.textContent('#replace-pending'), /replacement is pending/);
+    await page.click('#replace-cancel');
+    await page.waitForSelector('#replace-pending', { state: 'hidden' });
+    t.match(await page.textContent('#message'), /cancelled/);
+    const state = (await page.evaluate((id) => fetch(`/api/v1/admin/collectors/${id}`).then((r) => r.json()), collectorId)) as Record<string, unknown>;
+    t.match(state, { status: 'active', pending_replacement: false }, 'the hub agrees');
   });
 
   let backupCode = '';

@@ -44,7 +44,7 @@ t.test('each kind shows the fields it needs', async (t) => {
   t.same([...fieldsFor('vendor_a', 'push')].sort(), ['name', 'timezone'], 'a camera that sends needs no address or login');
   t.same([...fieldsFor('vendor_b', 'pull')].sort(), ['camera_ids', 'host', 'name', 'timezone', 'token']);
   t.same(fieldsFor('vendor_b', 'push'), fieldsFor('vendor_b', 'pull'));
-  t.same(kindOf(camera), { vendor: 'ISAPI camera or NVR (Digest login)', mode: 'The collector asks the camera for its reads' });
+  t.same(kindOf(camera), { vendor: 'ISAPI camera or NVR (Digest login)', mode: 'The collector polls the camera' });
   t.equal(kindOf({ vendor: 'vendor_b', mode: 'push' }).vendor, 'Protect console (API key)');
 });
 

@@ -20,8 +20,8 @@ export const VENDOR_WORDS: Record<Vendor, string> = {
 
 /** How the reads reach the collector, per family (the appliance's runners: docs/cameras.md). */
 export const MODE_WORDS: Record<Vendor, Record<Mode, string>> = {
-  vendor_a: { pull: 'The collector asks the camera for its reads', push: 'The camera sends its reads to the collector' },
-  vendor_b: { pull: "The collector polls the console's events", push: 'The console streams its events live' },
+  vendor_a: { pull: 'The collector polls the camera', push: 'The camera sends to the collector' },
+  vendor_b: { pull: 'The collector polls the console', push: 'The console streams live' },
 };
 
 export type CameraField = 'name' | 'host' | 'port' | 'channel' | 'timezone' | 'username' | 'password' | 'token' | 'camera_ids';
