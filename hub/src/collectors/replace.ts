@@ -1,11 +1,10 @@
-import { generateClaimCode } from '@alpr/shared/credentials/index';
 import { eq } from 'drizzle-orm';
 import { collectors } from '../db/schema/collectors.ts';
 import { HubError } from '../errors.ts';
 import { writeAudit } from '../audit/write.ts';
-import { addMs, type Actor, type CollectorContext } from './context.ts';
-import { CLAIM_CODE_LIFETIME_MS, type CreatedCollector } from './create-collector.ts';
-import { isUniqueViolation } from './enrollment.ts';
+import type { Actor, CollectorContext } from './context.ts';
+import type { CreatedCollector } from './create-collector.ts';
+import { withFreshClaimCode } from './new-claim-code.ts';
 import { lockCollector } from './find-collector.ts';
 
 /**
@@ -17,36 +16,26 @@ import { lockCollector } from './find-collector.ts';
  * sends is stored. Until then the old box keeps working: marking is not revoking, so a box
  * that comes back to life before the new one arrives loses nothing.
  */
-export async function markForReplacement(ctx: CollectorContext, actor: Actor, collectorId: string): Promise<CreatedCollector> {
-  const now = ctx.clock.now();
-  const claimCodeExpiresAt = addMs(now, CLAIM_CODE_LIFETIME_MS);
-  for (let attempt = 0; attempt < 5; attempt++) {
-    const claimCode = generateClaimCode();
-    try {
-      return await ctx.db.transaction(async (tx) => {
-        const row = await lockCollector(tx, collectorId);
-        if (row.status !== 'active' && row.status !== 'disabled') {
-          throw new HubError('conflict', `collector is ${row.status}: only a claimed collector can be replaced (a pending one needs a new claim code)`);
-        }
-        await tx.db
-          .update(collectors)
-          .set({ pendingReplacement: true, replacementRequestedAt: now, claimCode, claimCodeExpiresAt, updatedAt: now })
-          .where(eq(collectors.id, row.id));
-        await writeAudit(tx, {
-          at: now,
-          action: 'collector.replacement_started',
-          actor: { userId: actor.userId },
-          targetType: 'collector',
-          targetId: row.id,
-          detail: { claim_code_expires_at: claimCodeExpiresAt.toISOString(), hardware_id: row.hardwareId, again: row.pendingReplacement },
-        });
-        return { collectorId: row.id, claimCode, claimCodeExpiresAt };
-      });
-    } catch (err) {
-      if (!isUniqueViolation(err)) throw err;
+export function markForReplacement(ctx: CollectorContext, actor: Actor, collectorId: string): Promise<CreatedCollector> {
+  return withFreshClaimCode(ctx, async (tx, { claimCode, claimCodeExpiresAt, now }) => {
+    const row = await lockCollector(tx, collectorId);
+    if (row.status !== 'active' && row.status !== 'disabled') {
+      throw new HubError('conflict', `collector is ${row.status}: only a claimed collector can be replaced (a pending one needs a new claim code)`);
     }
-  }
-  throw new Error('could not find an unused claim code');
+    await tx.db
+      .update(collectors)
+      .set({ pendingReplacement: true, replacementRequestedAt: now, claimCode, claimCodeExpiresAt, updatedAt: now })
+      .where(eq(collectors.id, row.id));
+    await writeAudit(tx, {
+      at: now,
+      action: 'collector.replacement_started',
+      actor: { userId: actor.userId },
+      targetType: 'collector',
+      targetId: row.id,
+      detail: { claim_code_expires_at: claimCodeExpiresAt.toISOString(), hardware_id: row.hardwareId, again: row.pendingReplacement },
+    });
+    return { collectorId: row.id, claimCode, claimCodeExpiresAt };
+  });
 }
 
 /** Calls off a replacement: the code stops working, the current box stays bound. */
