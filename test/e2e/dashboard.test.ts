@@ -63,6 +63,9 @@ t.test('the dashboard in a real browser', { timeout: 420_000 }, async (t) => {
     t.same(await seriousViolations(on), [], `${name}: no serious or critical accessibility violation`);
     await on.screenshot({ path: join(SCREENSHOTS, `${name}-1280x800.png`), fullPage: true });
     await on.setViewportSize({ width: 390, height: 844 });
+    // An operator on a phone: nothing runs off the screen, no sideways scrolling.
+    const wide = await on.evaluate(() => document.documentElement.scrollWidth);
+    t.ok(wide <= 390, `${name}: no wider than a 390 px phone (${wide} px)`);
     await on.screenshot({ path: join(SCREENSHOTS, `${name}-390x844.png`), fullPage: true });
     await on.setViewportSize({ width: 1280, height: 800 });
   };
@@ -363,6 +366,18 @@ t.test('the dashboard in a real browser', { timeout: 420_000 }, async (t) => {
     t.equal(await pushPlate(appliance.url, 'UI5EEN2'), 200);
     await page.waitForSelector('#detections a:has-text("UI5EEN2")', { timeout: 60_000 });
     t.pass('back live: the feed continues after the reconnect without a reload');
+
+    // A phone put away while the hub was down: its backoff has grown to half a minute. When
+    // the page becomes visible again it reconnects at once instead of waiting that out.
+    await hub.stop();
+    await page.waitForFunction(() => /reconnecting in ([3-6]\d) s/.test(document.getElementById('connection')?.textContent ?? ''), undefined, {
+      timeout: 90_000,
+    });
+    await hub.start();
+    const woke = Date.now();
+    await page.evaluate(() => document.dispatchEvent(new Event('visibilitychange')));
+    await page.waitForFunction(() => document.getElementById('connection')?.textContent === 'Live', undefined, { timeout: 15_000 });
+    t.pass(`visible again: live ${((Date.now() - woke) / 1000).toFixed(1)} s later, not after the backoff`);
   });
 
   await t.test('search with a reason, open the detection, hold it, export it', async (t) => {
