@@ -69,7 +69,8 @@ t.test("the camera form speaks the installer's words and checks values as they a
   t.match(page, /name="port" type="number" value="" min="1" max="65535"/, 'the browser checks the port range');
   t.match(page, /name="mac" type="text" value="" placeholder="[^"]+" pattern="/, 'and the MAC shape');
   t.notOk(/<script/i.test(page), 'no JavaScript needed');
-  t.match(page, /@media \(max-width:40rem\)/, 'laid out for a phone');
+  t.match(page, /--accent: #0b5cad/, "the dashboard's stylesheet, inlined");
+  t.match(page, /@media \(max-width: 640px\)/, 'laid out for a phone');
 });
 
 t.test('a refused camera form keeps what was typed except the secrets', async (t) => {

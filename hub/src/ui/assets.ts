@@ -1,6 +1,7 @@
 import { build } from 'esbuild';
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
+import { STYLESHEET } from '@alpr/shared/ui/stylesheet';
 
 /**
  * The dashboard's client scripts (`client/*.ts`, typed like the rest of the hub) bundled
@@ -52,8 +53,7 @@ export async function clientScript(name: string): Promise<string | undefined> {
   return (await bundles).get(name);
 }
 
-let css: Promise<string> | undefined;
+/** The shared stylesheet (shared/src/ui/stylesheet.ts), also the appliance pages' look. */
 export function stylesheet(): Promise<string> {
-  css ??= readFile(new URL('./app.css', import.meta.url), 'utf8');
-  return css;
+  return Promise.resolve(STYLESHEET);
 }

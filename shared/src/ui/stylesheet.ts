@@ -1,5 +1,11 @@
-/* The dashboard's one stylesheet: readable at 390 px and 1280 px, contrast AA, visible focus. */
-:root { --fg: #1b1f24; --muted: #525a63; --bg: #ffffff; --panel: #f3f5f7; --line: #c9d0d6; --accent: #0b5cad; --danger: #a4161a; --ok: #146c2e; font-family: system-ui, sans-serif; color: var(--fg); background: var(--bg); }
+/**
+ * The one stylesheet of every page people see: the hub's dashboard (served as
+ * /ui/app.css, hub/src/ui/assets.ts) and the appliance's setup and diagnostics pages (inlined,
+ * appliance/src/setup/page-layout.ts: the device may have no Internet and serves no assets).
+ * Readable at 390 px and 1280 px, contrast AA, visible focus. A TypeScript string rather than
+ * a .css file so the appliance's single-file bundle carries it.
+ */
+export const STYLESHEET = `:root { --fg: #1b1f24; --muted: #525a63; --bg: #ffffff; --panel: #f3f5f7; --line: #c9d0d6; --accent: #0b5cad; --danger: #a4161a; --ok: #146c2e; font-family: system-ui, sans-serif; color: var(--fg); background: var(--bg); }
 * { box-sizing: border-box; }
 body { margin: 0; line-height: 1.45; }
 a { color: var(--accent); }
@@ -83,3 +89,13 @@ input[aria-invalid="true"] { border: 2px solid var(--danger); }
 .outcome[data-outcome="authentication_failed"], .outcome[data-outcome="unreachable"] { color: var(--danger); }
 ul.camera-answers { margin: .25rem 0 0; padding-left: 1.1rem; }
 #cameras td, #commands td { overflow-wrap: anywhere; }
+/* The appliance's setup and diagnostics pages (appliance/src/setup/page-layout.ts): server-rendered forms, no JavaScript. */
+label small { display: block; font-weight: 400; color: var(--muted); }
+fieldset { border: 1px solid var(--line); border-radius: 4px; margin: .8rem 0; }
+legend { font-weight: 700; }
+input:invalid:not(:placeholder-shown) { border: 2px solid var(--danger); }
+.error { background: #fde8e8; border: 1px solid var(--danger); padding: .6rem; }
+.notice { background: #e8f6e8; border: 1px solid var(--ok); padding: .6rem; }
+.ok { color: var(--ok); }
+.bad { color: var(--danger); }
+`;
