@@ -105,7 +105,7 @@ function confirmed(inputId: string, c: Collector): boolean {
   return false;
 }
 
-/** `disabled` is the spec's word; people say suspended. */
+/** `disabled` is the status's name on the wire (docs/collectors.md "Suspend and resume"); people say suspended. */
 function statusWords(c: Collector): string {
   const status = c.status === 'disabled' ? 'suspended' : c.status;
   const online = c.status === 'active' || c.status === 'disabled' ? `, ${c.connectivity}` : '';
