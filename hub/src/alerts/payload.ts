@@ -89,6 +89,22 @@ export function cameraName(config: Record<string, unknown>, cameraId: string): s
   return cameraId;
 }
 
+/**
+ * The IANA zone of a camera's clock as its record on the hub says (central cameras,
+ * docs/cameras-central.md; `timezone` of a configured camera), or null when none is known.
+ * Capture times are stored in UTC; this is for showing local time beside them.
+ */
+export function cameraTimeZone(config: Record<string, unknown>, cameraId: string): string | null {
+  const cameras = Array.isArray(config.cameras) ? config.cameras : [];
+  for (const camera of cameras) {
+    if (camera && typeof camera === 'object' && (camera as { id?: unknown }).id === cameraId) {
+      const zone = (camera as { timezone?: unknown }).timezone;
+      if (typeof zone === 'string' && zone !== '') return zone;
+    }
+  }
+  return null;
+}
+
 export function alertPayload(row: AlertRow, signer: LinkSigner): AlertPayload {
   return {
     alert_id: String(row.id),

@@ -12,6 +12,8 @@ import type { ImageStore } from '../images/image-store.ts';
 import { csvField } from '../watchlists/csv.ts';
 import { sha256Hex } from '../images/image-store.ts';
 import { CHAIN_FILE, chainEntry, FORMAT, MANIFEST_FILE, PUBLIC_KEY_FILE, SIGNATURE_FILE, signManifest, type Manifest, type ManifestFile } from './manifest.ts';
+import { cameraName, cameraTimeZone } from '../alerts/payload.ts';
+import { configWithCameraNames } from '../cameras/names-sql.ts';
 
 export const MAX_EXPORT_DETECTIONS = 1_000;
 
@@ -21,6 +23,7 @@ type ExportRow = {
   collector_id: string;
   site_name: string;
   camera_id: string;
+  collector_config: Record<string, unknown>;
   plate_number: string;
   plate_normalized: string;
   confidence: number;
@@ -42,7 +45,7 @@ type ExportRow = {
 
 export async function exportRows(db: DbSession, ids: readonly string[]): Promise<ExportRow[]> {
   return db.sql<ExportRow>(
-    `SELECT d.id::text AS id, d.detection_id, d.collector_id, c.site_name, d.camera_id, d.plate_number, d.plate_normalized, d.confidence,
+    `SELECT d.id::text AS id, d.detection_id, d.collector_id, c.site_name, d.camera_id, ${configWithCameraNames('c')} AS collector_config, d.plate_number, d.plate_normalized, d.confidence,
             d.captured_at, d.received_at, d.direction, d.latitude, d.longitude, d.full_image_hash, d.crop_image_hash, d.full_image_size,
             d.crop_image_size, d.chain_seq::text AS chain_seq, d.prev_hash, d.record_hash,
             ARRAY(SELECT r.sha256::text FROM removed_images r WHERE r.sha256 IN (d.full_image_hash, d.crop_image_hash)) AS removed_images
@@ -65,6 +68,8 @@ const COLUMNS = [
   'collector_id',
   'collector_name',
   'camera_id',
+  'camera_name',
+  'camera_timezone',
   'latitude',
   'longitude',
   'full_image_sha256',
@@ -84,6 +89,8 @@ function record(r: ExportRow): Record<(typeof COLUMNS)[number], string | number 
     collector_id: r.collector_id,
     collector_name: r.site_name,
     camera_id: r.camera_id,
+    camera_name: cameraName(r.collector_config ?? {}, r.camera_id),
+    camera_timezone: cameraTimeZone(r.collector_config ?? {}, r.camera_id),
     latitude: r.latitude === null ? null : Number(r.latitude),
     longitude: r.longitude === null ? null : Number(r.longitude),
     full_image_sha256: r.full_image_hash?.trim() ?? null,

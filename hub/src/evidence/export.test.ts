@@ -14,6 +14,8 @@ import { linkSigner } from '../images/link-signer.ts';
 import { imageLink } from '../images/signed-link.ts';
 import { verifyExport } from './manifest.ts';
 import { readZipFiles } from './read-zip.ts';
+import { addCamera } from '../cameras/change.ts';
+import { SYSTEM_ACTOR } from '../collectors/context.ts';
 
 const run = promisify(execFile);
 const ctx = await adminTestContext(t);
@@ -22,10 +24,21 @@ const collector = await claimedCollector(ctx.deps);
 const dir = await mkdtemp(join(tmpdir(), 'alpr-evidence-'));
 t.teardown(() => rm(dir, { recursive: true, force: true }));
 const key = await loadOrCreateHubKey(ctx.deps.db, ctx.clock.now());
+// A camera entered on the hub: its name and time zone go into the export (docs/cameras-central.md).
+const gate = await addCamera(ctx.deps, SYSTEM_ACTOR, collector.collectorId, {
+  name: 'Evidence gate',
+  vendor: 'vendor_a',
+  mode: 'push',
+  timezone: 'Europe/Paris',
+});
 {
   const { body, contentType } = encodeBatch(
     ['EVD001', 'EVD001', 'OTHER1'].map((text, i) => ({
-      detection: sampleDetection({ plate: { text, confidence: 0.9 }, timestamp: new Date(ctx.clock.now().getTime() - 600_000 + i * 1000).toISOString() }),
+      detection: sampleDetection({
+        camera: { id: gate.camera.id, mac: '7cd8b328641b' },
+        plate: { text, confidence: 0.9 },
+        timestamp: new Date(ctx.clock.now().getTime() - 600_000 + i * 1000).toISOString(),
+      }),
       fullScene: jpegLike(5000),
       plateCrop: jpegLike(900),
     })),
@@ -77,11 +90,16 @@ t.test('an export of a search verifies offline; one changed byte of one image do
     'manifest.sig',
   ]);
   t.equal([...files.keys()].filter((n) => n.startsWith('images/')).length, 4, 'two detections, two images each');
-  const detections = JSON.parse(Buffer.from(files.get('detections.json') ?? []).toString()) as Array<{ plate_number: string }>;
+  const detections = JSON.parse(Buffer.from(files.get('detections.json') ?? []).toString()) as Array<{
+    plate_number: string;
+    camera_name: string;
+    camera_timezone: string;
+  }>;
   t.same(
     detections.map((d) => d.plate_number),
     ['EVD001', 'EVD001'],
   );
+  t.match(detections[0], { camera_name: 'Evidence gate', camera_timezone: 'Europe/Paris' }, "the camera's name and clock zone from its record on the hub");
   t.match(Buffer.from(files.get('detections.csv') ?? []).toString(), /^id,detection_id,plate_number/);
   t.same(verifyExport(files, key.publicKey), { ok: true, problems: [], keySource: 'given', detections: 2 });
   t.match(await cli(file, '--public-key', key.publicKeyBase64), { code: 0, out: /^VERIFIED: 2 detections/ });

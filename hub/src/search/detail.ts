@@ -2,7 +2,7 @@
 import { isBigintId } from '@alpr/shared/validation/params';
 import type { DbSession } from '../db/session.ts';
 import { HubError } from '../errors.ts';
-import { cameraName } from '../alerts/payload.ts';
+import { cameraName, cameraTimeZone } from '../alerts/payload.ts';
 import { imageLink, type LinkSigner } from '../images/signed-link.ts';
 import { configWithCameraNames } from '../cameras/names-sql.ts';
 
@@ -78,7 +78,11 @@ export async function detectionDetail(db: DbSession, id: string, signer: LinkSig
       latitude: row.gps_latitude === null ? null : Number(row.gps_latitude),
       longitude: row.gps_longitude === null ? null : Number(row.gps_longitude),
     },
-    camera: { id: row.camera_id, name: cameraName(row.collector_config ?? {}, row.camera_id) },
+    camera: {
+      id: row.camera_id,
+      name: cameraName(row.collector_config ?? {}, row.camera_id),
+      timezone: cameraTimeZone(row.collector_config ?? {}, row.camera_id),
+    },
     images: {
       full_url: imageLink(signer, row.full_image_hash),
       crop_url: imageLink(signer, row.crop_image_hash),
