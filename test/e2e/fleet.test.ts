@@ -116,7 +116,7 @@ t.test('a fleet run from the hub: central cameras, a refused password, suspend, 
   t.ok(await waitFor(async () => (await search()).data.length > 0, 30_000), 'its reads reach the hub');
   const first = (await search()).data[0];
   const detail = await json<{ camera: { id: string; name: string } }>(await admin.get(`/api/v1/detections/${first?.id}?reason=e2e+fleet+check`));
-  t.same(detail.camera, { id: gate.id, name: 'North gate' }, 'stored under the central name');
+  t.same(detail.camera, { id: gate.id, name: 'North gate', timezone: 'Europe/Paris' }, 'stored under the central name and clock zone');
 
   // 2. A wrong password: authentication failed, rolled back, the gate keeps reading.
   const yardUrl = new URL(yardCamera.url);

@@ -119,8 +119,11 @@ t.test('expired key is refused once expires_at has passed', async (t) => {
   t.equal((await refused(apiKey)).status, 401, 'refused at exactly expires_at');
 });
 
-t.test('key of a collector that is not active is refused', async (t) => {
+t.test('a suspended collector authenticates, marked suspended; a decommissioned one is refused', async (t) => {
   const { collectorId, apiKey } = await claimedCollector(ctx);
   await ctx.db.db.update(collectors).set({ status: 'disabled' }).where(eq(collectors.id, collectorId));
+  // Heartbeats and acks go on while suspended; uploads are refused by refuseIfSuspended (docs/collectors.md).
+  t.match(await authenticateCollector(ctx, apiKey, null), { collectorId, suspended: true });
+  await ctx.db.db.update(collectors).set({ status: 'decommissioned' }).where(eq(collectors.id, collectorId));
   t.equal((await refused(apiKey)).status, 401);
 });

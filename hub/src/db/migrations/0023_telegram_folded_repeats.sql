@@ -25,6 +25,9 @@ CREATE OR REPLACE VIEW alert_folded_repeats AS
 DO $$
 BEGIN
   IF EXISTS (SELECT 1 FROM pg_roles WHERE rolname = 'alpr_app') THEN
+    -- Read only; REVOKE first because 0008 grants more on every relation when the
+    -- migrations run again (the same pattern as 0015).
+    REVOKE ALL ON alert_folded_repeats FROM alpr_app;
     GRANT SELECT ON alert_folded_repeats TO alpr_app;
   END IF;
 END
