@@ -74,19 +74,28 @@ export const ALERT_SELECT = `
   JOIN collectors c ON c.id = d.collector_id`;
 
 /**
+ * A text field of a configured camera (`config.cameras[]` with this id): the first entry that
+ * has it non-empty. An id may stand twice, in the admin's own list and among the central
+ * cameras (cameras/names-sql.ts appends them), so later entries fill what earlier ones lack.
+ */
+function cameraField(config: Record<string, unknown>, cameraId: string, field: 'name' | 'timezone'): string | undefined {
+  const cameras = Array.isArray(config.cameras) ? config.cameras : [];
+  for (const camera of cameras) {
+    if (camera && typeof camera === 'object' && (camera as { id?: unknown }).id === cameraId) {
+      const value = (camera as Record<string, unknown>)[field];
+      if (typeof value === 'string' && value.trim() !== '') return value;
+    }
+  }
+  return undefined;
+}
+
+/**
  * A camera's name as the admin configured it for the collector (`config.cameras[].name`),
  * else the identifier the appliance sent: vendor codes are what an operator would
  * otherwise see, so the configured name wins whenever there is one.
  */
 export function cameraName(config: Record<string, unknown>, cameraId: string): string {
-  const cameras = Array.isArray(config.cameras) ? config.cameras : [];
-  for (const camera of cameras) {
-    if (camera && typeof camera === 'object' && (camera as { id?: unknown }).id === cameraId) {
-      const name = (camera as { name?: unknown }).name;
-      if (typeof name === 'string' && name.trim() !== '') return name;
-    }
-  }
-  return cameraId;
+  return cameraField(config, cameraId, 'name') ?? cameraId;
 }
 
 /**
@@ -95,14 +104,7 @@ export function cameraName(config: Record<string, unknown>, cameraId: string): s
  * Capture times are stored in UTC; this is for showing local time beside them.
  */
 export function cameraTimeZone(config: Record<string, unknown>, cameraId: string): string | null {
-  const cameras = Array.isArray(config.cameras) ? config.cameras : [];
-  for (const camera of cameras) {
-    if (camera && typeof camera === 'object' && (camera as { id?: unknown }).id === cameraId) {
-      const zone = (camera as { timezone?: unknown }).timezone;
-      if (typeof zone === 'string' && zone !== '') return zone;
-    }
-  }
-  return null;
+  return cameraField(config, cameraId, 'timezone') ?? null;
 }
 
 export function alertPayload(row: AlertRow, signer: LinkSigner): AlertPayload {
