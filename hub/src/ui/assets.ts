@@ -21,6 +21,7 @@ export const CLIENT_ENTRIES = [
   'audit',
   'holds',
   'notifications',
+  'health',
 ] as const;
 export type ClientEntry = (typeof CLIENT_ENTRIES)[number];
 

@@ -18,6 +18,7 @@ const PAGES = [
   '/admin/users',
   '/admin/audit',
   '/admin/holds',
+  '/admin/health',
 ];
 
 t.test('signed out: every page sends the browser to sign in, remembering where it was going', async (t) => {

@@ -15,6 +15,7 @@ import { AuditPage } from './pages/audit.tsx';
 import { HoldsPage } from './pages/holds.tsx';
 import { ReportsPage } from './pages/reports.tsx';
 import { NotificationsPage } from './pages/notifications.tsx';
+import { HealthPage } from './pages/health.tsx';
 import { listCollectorNames } from '../collectors/list-names.ts';
 import { alertsPerDay, collectorHealth, detectionsPerHour } from '../reports/queries.ts';
 import type { Role, SessionUser } from '../auth/middleware.ts';
@@ -77,6 +78,15 @@ export function uiRoutes(deps: HubDeps): Hono {
   page('/admin/users', (user) => <UsersPage user={user} />, ['admin']);
   page('/admin/audit', (user) => <AuditPage user={user} />, ['admin']);
   page('/admin/holds', (user) => <HoldsPage user={user} />, ['admin']);
+  app.get('/admin/health', async (c) => {
+    const user = await pageUser(deps, c, ['admin']);
+    if (user instanceof Response) return user;
+    const collectors = await listCollectorNames(deps.db);
+    // Preselected only when it names a known collector: the query is the collectors page's link.
+    const asked = c.req.query('collector_id');
+    const collectorId = collectors.some((k) => k.id === asked) ? asked : undefined;
+    return c.html(<HealthPage user={user} collectors={collectors} collectorId={collectorId} />);
+  });
   return app;
 }
 

@@ -6,6 +6,7 @@ import { reveal, withFreshFactor } from './fresh-factor.ts';
 import { bindCameraForm, showCameras } from './cameras.ts';
 import { cameraAnswerLines } from './camera-form.ts';
 import { bindStateActions, showState } from './collector-state.ts';
+import { openCountsByCollector } from './health-alerts.ts';
 // The wire shapes, written once by the server's presenters (type-only: erased from the bundle).
 import type { presentCollector, presentKey } from '../../admin/present.ts';
 import type { CameraRecord } from '../../cameras/list.ts';
@@ -112,7 +113,23 @@ function statusWords(c: Collector): string {
   return `${status}${online}${c.pending_replacement ? ', replacement pending' : ''}`;
 }
 
-function row(c: Collector): HTMLTableRowElement {
+/** Open health alerts of the collector, linking to the health page filtered to it; blank when the hub has none to tell. */
+function healthCell(c: Collector, counts: ReadonlyMap<string, number> | undefined): HTMLTableCellElement {
+  if (!counts) return el('td', {}, '—');
+  const open = counts.get(c.id) ?? 0;
+  const link = el(
+    'a',
+    { href: `/admin/health?collector_id=${encodeURIComponent(c.id)}`, 'aria-label': `Health alerts of ${c.site_name}: ${open} open` },
+    open === 0 ? 'none open' : `${open} open`,
+  );
+  if (open > 0) {
+    link.className = 'status';
+    link.dataset['state'] = 'down';
+  }
+  return el('td', { 'data-health-open': String(open) }, link);
+}
+
+function row(c: Collector, counts?: ReadonlyMap<string, number>): HTMLTableRowElement {
   const manageButton = el('button', { type: 'button', class: 'secondary' }, 'Manage');
   manageButton.setAttribute('aria-label', `Manage ${c.site_name}`);
   manageButton.addEventListener('click', () => void manage(c).catch(failed));
@@ -125,6 +142,7 @@ function row(c: Collector): HTMLTableRowElement {
     { 'data-collector': c.id },
     el('td', {}, c.site_name),
     el('td', {}, statusWords(c)),
+    healthCell(c, counts),
     el('td', {}, when(c.last_heartbeat_at)),
     el('td', {}, hb.queue_depth === undefined ? '—' : String(hb.queue_depth)),
     el('td', {}, hb.cameras_online === undefined ? '—' : `${hb.cameras_online}${hb.cameras_total === undefined ? '' : ` of ${hb.cameras_total}`}`),
@@ -134,10 +152,14 @@ function row(c: Collector): HTMLTableRowElement {
 
 async function refresh(): Promise<void> {
   try {
-    const list = await api<{ data: Collector[] }>('GET', '/api/v1/admin/collectors');
+    // The counts are extra: a failure there leaves the column blank, not the list empty.
+    const [list, counts] = await Promise.all([
+      api<{ data: Collector[] }>('GET', '/api/v1/admin/collectors'),
+      openCountsByCollector().catch(() => undefined),
+    ]);
     byId('collectors')
       .querySelector('tbody')
-      ?.replaceChildren(...list.data.map(row));
+      ?.replaceChildren(...list.data.map((c) => row(c, counts)));
   } catch (err) {
     if (err instanceof ApiError && err.status === 401) return signInAgain();
     say(err instanceof Error ? err.message : 'Could not list the collectors.');

@@ -19,7 +19,7 @@ export function CollectorsPage(props: { user: SessionUser }) {
       </form>
       <SecretOnce />
       <FreshCodePrompt />
-      <DataTable id="collectors" caption="Collectors" hiddenCaption columns={['Site', 'Status', 'Last heartbeat', 'Queue', 'Cameras online', 'Actions']} />
+      <DataTable id="collectors" caption="Collectors" hiddenCaption columns={['Site', 'Status', 'Health alerts', 'Last heartbeat', 'Queue', 'Cameras online', 'Actions']} />
       <section id="manage" hidden aria-labelledby="manage-title">
         <h2 id="manage-title"></h2>
         <CameraSection />

@@ -1,0 +1,190 @@
+/// <reference lib="dom" />
+import { api, ApiError, signInAgain } from './api.ts';
+import { reconnectDelayMs } from './backoff.ts';
+import { byId, el, say, show, when } from './dom.ts';
+import { failed } from './failed.ts';
+import { healthAlerts, MAX_PAGE, type HealthAlertRecord } from './health-alerts.ts';
+// The wire shapes, written once by the modules that produce them (type-only: erased from the bundle).
+import type { FailedAlertCheck } from '../../alerts/failed-checks.ts';
+import type { Envelope } from '../../live/protocol.ts';
+
+/*
+ * The health page (docs/dashboard.md "Health"): failed alert checks with requeue, one or
+ * all (docs/alerts.md "Failed checks"); health alerts, open first, then the closed ones 50 at
+ * a time. The lists follow the live channel: any news on `collectors:status` (a collector's
+ * status, a health alert opened or closed) reloads the health alerts.
+ */
+const HISTORY_PAGE = 50;
+let olderThan: string | null = null;
+
+function collectorId(): string | undefined {
+  return byId<HTMLSelectElement>('collector').value || undefined;
+}
+
+async function refreshFailed(): Promise<void> {
+  const list = await api<{ data: FailedAlertCheck[]; total: number }>('GET', '/api/v1/admin/alert-checks/failed');
+  byId('failed-count').textContent =
+    list.total === 0
+      ? 'None: every alert check has run.'
+      : `${list.total} failed${list.total > list.data.length ? `; the newest ${list.data.length} shown` : ''}. Each may be a watchlist hit nobody saw.`;
+  show(byId('requeue-all'), list.total > 0);
+  byId('failed')
+    .querySelector('tbody')
+    ?.replaceChildren(...list.data.map(failedRow));
+}
+
+function failedRow(f: FailedAlertCheck): HTMLTableRowElement {
+  const requeue = el('button', { type: 'button', class: 'secondary', 'aria-label': `Requeue the check of plate ${f.plate_number}` }, 'Requeue');
+  requeue.addEventListener('click', () => {
+    requeue.disabled = true;
+    api('POST', `/api/v1/admin/alert-checks/${encodeURIComponent(f.id)}/requeue`, {})
+      .then(() => {
+        say(`The check of ${f.plate_number} is back in the queue: its alert, if any, is raised within seconds.`, 'info');
+        return refreshFailed();
+      })
+      .catch((err: unknown) => {
+        requeue.disabled = false;
+        failed(err);
+      });
+  });
+  return el(
+    'tr',
+    { 'data-check': f.id },
+    el('td', {}, el('a', { class: 'plate', href: `/detections/${f.detection_id}` }, f.plate_number)),
+    el('td', {}, f.site_name),
+    el('td', {}, when(f.captured_at)),
+    el('td', {}, String(f.attempts)),
+    el('td', {}, f.last_error ?? '—'),
+    el('td', {}, when(f.failed_at)),
+    el('td', { class: 'actions' }, requeue),
+  );
+}
+
+function alertRow(a: HealthAlertRecord): HTMLTableRowElement {
+  return el(
+    'tr',
+    { 'data-health-alert': a.id, 'data-kind': a.kind },
+    el('td', {}, a.message),
+    el('td', {}, a.collector_name),
+    el('td', {}, a.camera_name ?? '—'),
+    el('td', {}, when(a.opened_at)),
+    a.closed_at === null ? null : el('td', {}, when(a.closed_at)),
+  );
+}
+
+/** Open ones, and the first page of history; a 404 means a hub without health alerts. */
+async function refreshAlerts(): Promise<void> {
+  const who = collectorId();
+  try {
+    const [open, closed] = await Promise.all([
+      healthAlerts({ state: 'open', limit: MAX_PAGE, ...(who ? { collectorId: who } : {}) }),
+      healthAlerts({ state: 'closed', limit: HISTORY_PAGE, ...(who ? { collectorId: who } : {}) }),
+    ]);
+    byId('open-alerts').querySelector('tbody')?.replaceChildren(...(open.items.length ? open.items.map(alertRow) : [emptyRow(4, 'None open.')]));
+    byId('closed-alerts').querySelector('tbody')?.replaceChildren(...(closed.items.length ? closed.items.map(alertRow) : [emptyRow(5, 'None yet.')]));
+    olderThan = closed.next_before;
+    show(byId('older'), olderThan !== null);
+  } catch (err) {
+    if (err instanceof ApiError && err.status === 404) {
+      byId('open-alerts').querySelector('tbody')?.replaceChildren(emptyRow(4, 'This hub does not report health alerts.'));
+      return;
+    }
+    throw err;
+  }
+}
+
+function emptyRow(columns: number, text: string): HTMLTableRowElement {
+  return el('tr', {}, el('td', { colspan: String(columns), class: 'muted' }, text));
+}
+
+async function older(): Promise<void> {
+  if (olderThan === null) return;
+  const who = collectorId();
+  const page = await healthAlerts({ state: 'closed', limit: HISTORY_PAGE, before: olderThan, ...(who ? { collectorId: who } : {}) });
+  byId('closed-alerts')
+    .querySelector('tbody')
+    ?.append(...page.items.map(alertRow));
+  olderThan = page.next_before;
+  show(byId('older'), olderThan !== null);
+}
+
+/** Many messages in a burst (a site going down with its cameras) make one reload. */
+let reloadTimer: ReturnType<typeof setTimeout> | undefined;
+function reloadSoon(): void {
+  if (reloadTimer !== undefined) return;
+  reloadTimer = setTimeout(() => {
+    reloadTimer = undefined;
+    refreshAlerts().catch(failed);
+  }, 250);
+}
+
+const HOUSEKEEPING = new Set(['connected', 'ping', 'subscribed', 'unsubscribed', 'error', 'detection', 'alert']);
+let attempt = 0;
+let current: WebSocket | undefined;
+let retryTimer: ReturnType<typeof setTimeout> | undefined;
+
+function setLive(text: string, state: 'live' | 'down' | 'connecting'): void {
+  const line = byId('health-live');
+  line.textContent = text;
+  line.dataset['state'] = state;
+}
+
+/** `collectors:status` is on by default for admins (docs/live.md "Feeds"): nothing to subscribe. */
+function connect(): void {
+  retryTimer = undefined;
+  const socket = new WebSocket(`${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/ws?v=1`);
+  current = socket;
+  socket.addEventListener('message', (event) => {
+    const message = JSON.parse(String(event.data)) as Envelope;
+    const type: string = message.type;
+    if (type === 'connected') {
+      // Whatever changed while away is in the lists read now.
+      if (attempt > 0) reloadSoon();
+      attempt = 0;
+      setLive('Live: health alerts update as they open and close.', 'live');
+    } else if (type === 'ping') socket.send(JSON.stringify({ type: 'pong', payload: {} }));
+    else if (type === 'error' && (message.payload['code'] === 'AUTH_REQUIRED' || message.payload['code'] === 'AUTH_FAILED')) signInAgain();
+    else if (!HOUSEKEEPING.has(type)) reloadSoon();
+  });
+  socket.addEventListener('close', () => {
+    if (current !== socket) return;
+    current = undefined;
+    const delay = reconnectDelayMs(attempt, Math.random());
+    attempt += 1;
+    setLive(`Connection lost: reconnecting in ${Math.ceil(delay / 1000)} s…`, 'down');
+    retryTimer = setTimeout(connect, delay);
+  });
+}
+
+/** A phone waking up reconnects at once rather than waiting out its backoff (as the live page does). */
+function reconnectNow(): void {
+  if (document.visibilityState !== 'visible' || current?.readyState === WebSocket.OPEN) return;
+  const stale = current;
+  current = undefined;
+  stale?.close();
+  if (retryTimer !== undefined) clearTimeout(retryTimer);
+  attempt = 1;
+  connect();
+}
+document.addEventListener('visibilitychange', reconnectNow);
+window.addEventListener('online', reconnectNow);
+
+byId('requeue-all').addEventListener('click', () => {
+  api<{ requeued: number }>('POST', '/api/v1/admin/alert-checks/requeue-failed', {})
+    .then((r) => {
+      say(`${r.requeued} ${r.requeued === 1 ? 'check is' : 'checks are'} back in the queue: their alerts, if any, are raised within seconds.`, 'info');
+      return refreshFailed();
+    })
+    .catch(failed);
+});
+byId('collector').addEventListener('change', () => {
+  const who = collectorId();
+  // The filter is in the address, so the collectors page's links and Back work.
+  history.replaceState(null, '', who ? `?collector_id=${encodeURIComponent(who)}` : location.pathname);
+  refreshAlerts().catch(failed);
+});
+byId('older').addEventListener('click', () => void older().catch(failed));
+
+refreshFailed().catch(failed);
+refreshAlerts().catch(failed);
+connect();
