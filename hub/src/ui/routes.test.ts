@@ -75,3 +75,20 @@ t.test('image links become same-origin paths; anything else is dropped', async (
   t.equal(imagePath('https://evil.example/steal'), null);
   t.equal(imagePath(null), null);
 });
+
+t.test('the health page: admins only, the collector filter taken from the address only when it names a collector', async (t) => {
+  const operator = await ctx.session('operator');
+  const refused = await send(ctx, operator, 'GET', '/admin/health');
+  t.equal(refused.status, 403, 'an operator is refused, in a page');
+  const [collector] = await ctx.database.sql<{ id: string }>(
+    `INSERT INTO collectors (site_name, status) VALUES ('Filter site', 'pending') RETURNING id::text AS id`,
+  );
+  const id = collector?.id ?? '';
+  const selected = async (query: string) => /<option value="([^"]*)" selected/.exec(await (await send(ctx, admin, 'GET', `/admin/health${query}`)).text())?.[1];
+  t.equal(await selected(`?collector_id=${id}`), id, 'a known collector is preselected');
+  t.equal(await selected('?collector_id=00000000-0000-0000-0000-000000000000'), undefined, 'an unknown one is not');
+  t.equal(await selected('?collector_id=%22%3E%3Cscript%3E'), undefined, 'nor markup');
+  const nav = await (await send(ctx, admin, 'GET', '/live')).text();
+  t.match(nav, /<a href="\/admin\/health">Health<\/a>/, 'Health is in the admin navigation');
+  t.notMatch(await (await send(ctx, operator, 'GET', '/live')).text(), /\/admin\/health/, 'not in an operator\'s');
+});
