@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # `npm test`: type check, import rules (.dependency-cruiser.cjs), formatting (Prettier), comments
-# citing documents outside the repo (scripts/test/no-outside-citations.mjs), then every tap
+# citing documents outside the repo (scripts/test/no-outside-citations.mjs), imports of
+# packages a workspace does not declare (scripts/test/undeclared-imports.mjs), then every tap
 # test, on the best database this machine has.
 #   - DATABASE_URL set: that server (CI sets it; so can a developer).
 #   - otherwise, PostgreSQL server binaries installed: a throwaway cluster on loopback
@@ -14,6 +15,7 @@ npm run -s typecheck || exit 1
 npm run -s lint:deps || exit 1
 npm run -s format:check || { echo '== formatting differs from Prettier: npm run format' >&2; exit 1; }
 node scripts/test/no-outside-citations.mjs || exit 1
+node scripts/test/undeclared-imports.mjs || exit 1
 
 started=0
 if [ -n "${DATABASE_URL:-}" ]; then
