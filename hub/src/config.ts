@@ -119,6 +119,11 @@ const envSchema = z.object({
   HUB_REQUEST_TIMEOUT_SECONDS: z.coerce.number().positive().default(120),
   /** An idle keep-alive connection between requests is closed after this. */
   HUB_KEEP_ALIVE_TIMEOUT_SECONDS: z.coerce.number().positive().default(5),
+  /** Bearer token for `GET /metrics` from other hosts (docs/metrics.md); unset: loopback only. */
+  HUB_METRICS_TOKEN: z
+    .string()
+    .regex(/^[\x21-\x7e]{32,256}$/, '32-256 printable characters')
+    .optional(),
 });
 
 export interface HubConfig {
@@ -154,6 +159,8 @@ export interface HubConfig {
   /** Daily retention run: cron expression (UTC), or null when off. */
   retentionSchedule: string | null;
   retention: RetentionHorizons;
+  /** HUB_METRICS_TOKEN: lets a scraper on another host read /metrics (docs/metrics.md). */
+  metricsToken?: string;
 }
 
 export function loadHubConfig(env: Readonly<Record<string, string | undefined>>): HubConfig {
@@ -213,6 +220,7 @@ export function loadHubConfig(env: Readonly<Record<string, string | undefined>>)
     ...(e.HUB_SESSION_SECRET ? { sessionSecret: e.HUB_SESSION_SECRET } : {}),
     secureCookies: e.HUB_SECURE_COOKIES === undefined ? publicUrl.startsWith('https:') : e.HUB_SECURE_COOKIES === 'true',
     ...(telegram ? { telegram } : {}),
+    ...(e.HUB_METRICS_TOKEN ? { metricsToken: e.HUB_METRICS_TOKEN } : {}),
     retentionSchedule,
     retention: {
       imagesDays: e.HUB_RETENTION_IMAGES_DAYS,
