@@ -120,6 +120,7 @@ export const QUERY_FIELDS: Record<string, Record<string, string>> = {
   '/api/v1/events/search': {
     plate: 'AB123',
     plate_fuzzy: 'false',
+    plate_match: 'one_edit',
     start_date: '2026-01-01T00:00:00Z',
     end_date: '2026-01-02T00:00:00Z',
     collector_id: '00000000-0000-4000-8000-000000000000',

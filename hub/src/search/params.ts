@@ -17,7 +17,16 @@ export type PlateMode =
   | { kind: 'exact'; value: string }
   /** `LIKE` pattern over plate_normalized (`*` -> `%`). */
   | { kind: 'wildcard'; pattern: string; shape: 'prefix' | 'suffix' | 'contains' | 'pattern' }
-  | { kind: 'fuzzy'; key: string };
+  | { kind: 'fuzzy'; key: string }
+  /** Within one edit of the query's confusion key (docs/search.md "One edit"). */
+  | { kind: 'one_edit'; normalized: string; key: string };
+
+/** `plate_match`: `fuzzy` is `plate_fuzzy=true`; `one_edit` the one-edit search; absent: exact or a pattern. */
+export const PLATE_MATCHES = ['fuzzy', 'one_edit'] as const;
+export type PlateMatch = (typeof PLATE_MATCHES)[number] | 'plain';
+
+/** Shorter queries match too much at one edit (a 2-character query: every 1- to 3-character read). */
+export const ONE_EDIT_MIN_LENGTH = 4;
 
 export interface SearchQuery {
   plate: PlateMode;
@@ -46,6 +55,7 @@ const schema = z
   .object({
     plate: safeText(z.string().max(40)).optional(),
     plate_fuzzy: bool.optional(),
+    plate_match: z.enum(PLATE_MATCHES).optional(),
     start_date: datetime.optional(),
     end_date: datetime.optional(),
     collector_id: z.array(z.string().uuid('must be a collector id (uuid)')).max(100).optional(),
@@ -70,9 +80,16 @@ export type ParsedSearch = { ok: true; query: SearchQuery } | { ok: false; field
  * OCR-normalized like the stored `plate_normalized` (`ab-12` -> `AB12`, O -> 0...), so a
  * pattern matches what an exact search would.
  */
-export function plateMode(raw: string | undefined, fuzzy: boolean): PlateMode | { error: string } {
-  if (raw === undefined || raw.trim() === '') return fuzzy ? { error: 'plate_fuzzy needs a plate' } : { kind: 'any' };
-  if (fuzzy) {
+export function plateMode(raw: string | undefined, fuzzy: boolean, match: PlateMatch = fuzzy ? 'fuzzy' : 'plain'): PlateMode | { error: string } {
+  if (match === 'one_edit') {
+    if (raw === undefined || raw.trim() === '') return { error: 'plate_match=one_edit needs a plate' };
+    if (raw.includes('*')) return { error: 'a one-edit search takes a plate, not a pattern' };
+    const normalized = ocrNormalize(raw);
+    if (Array.from(normalized).length < ONE_EDIT_MIN_LENGTH) return { error: `a one-edit search needs at least ${ONE_EDIT_MIN_LENGTH} letters or digits` };
+    return { kind: 'one_edit', normalized, key: confusionKey(normalized) };
+  }
+  if (raw === undefined || raw.trim() === '') return match === 'fuzzy' ? { error: 'plate_fuzzy needs a plate' } : { kind: 'any' };
+  if (match === 'fuzzy') {
     if (raw.includes('*')) return { error: 'a fuzzy search takes a plate, not a pattern' };
     const key = confusionKey(raw);
     return key.length >= 2 ? { kind: 'fuzzy', key } : { error: 'a fuzzy search needs at least 2 letters or digits' };
@@ -118,7 +135,9 @@ export function parseSearchParams(params: URLSearchParams): ParsedSearch {
   const parsed = schema.safeParse(raw);
   if (!parsed.success) return { ok: false, ...queryProblem(parsed.error) };
   const p = parsed.data;
-  const plate = plateMode(p.plate, p.plate_fuzzy ?? false);
+  if (p.plate_fuzzy !== undefined && p.plate_match !== undefined && p.plate_fuzzy !== (p.plate_match === 'fuzzy'))
+    return { ok: false, field: 'plate_match', message: `plate_fuzzy=${p.plate_fuzzy} contradicts plate_match=${p.plate_match}` };
+  const plate = plateMode(p.plate, p.plate_fuzzy ?? false, p.plate_match ?? (p.plate_fuzzy ? 'fuzzy' : 'plain'));
   if ('error' in plate) return { ok: false, field: 'plate', message: plate.error };
   if (p.start_date && p.end_date && p.start_date > p.end_date) return { ok: false, field: 'end_date', message: 'is before start_date' };
   const box = [p.lat_min, p.lat_max, p.lon_min, p.lon_max];

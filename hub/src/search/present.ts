@@ -4,11 +4,30 @@
  * (`import type`), so the wire shape is written once, here.
  */
 import { imageLink, type LinkSigner } from '../images/signed-link.ts';
+import { confusionKey } from '@alpr/shared/detection/ocr';
+import { classifyOneEdit, type PlateMatchDetail } from './one-edit.ts';
 import type { SearchQuery } from './params.ts';
 import type { SearchPage, SearchRow } from './search.ts';
 
-/** One detection in a search answer; `similarity` only for fuzzy and similarity-ranked searches. */
-export function presentSearchResult(r: SearchRow, signer: LinkSigner) {
+/**
+ * How a one-edit result matched (docs/search.md "One edit"): `position` counts the stored
+ * plate's letters and digits from 0, the character the dashboard highlights.
+ */
+function presentMatch(m: PlateMatchDetail) {
+  return {
+    kind: m.kind,
+    position: m.position,
+    ...(m.queryChar !== undefined ? { query_char: m.queryChar } : {}),
+    ...(m.plateChar !== undefined ? { plate_char: m.plateChar } : {}),
+  };
+}
+
+/**
+ * One detection in a search answer; `similarity` only for fuzzy and similarity-ranked
+ * searches, `match` only for one-edit searches (`oneEditQuery`: the query's plate_normalized).
+ */
+export function presentSearchResult(r: SearchRow, signer: LinkSigner, oneEditQuery?: string) {
+  const match = oneEditQuery !== undefined ? classifyOneEdit(oneEditQuery, r.plate_normalized, confusionKey) : null;
   return {
     id: r.id,
     plate_number: r.plate_number,
@@ -18,6 +37,7 @@ export function presentSearchResult(r: SearchRow, signer: LinkSigner) {
     collector: { id: r.collector_id, name: r.site_name },
     images: { full_url: imageLink(signer, r.full_image_hash), crop_url: imageLink(signer, r.crop_image_hash) },
     ...(r.similarity !== undefined ? { similarity: Number(Number(r.similarity).toFixed(3)) } : {}),
+    ...(match ? { match: presentMatch(match) } : {}),
   };
 }
 
@@ -28,9 +48,10 @@ export interface SearchResultPage {
   meta: { page: number; per_page: number; total: number; total_pages: number; total_is_lower_bound: boolean };
 }
 
-export function presentSearchPage(page: SearchPage, q: Pick<SearchQuery, 'page' | 'perPage'>, signer: LinkSigner): SearchResultPage {
+export function presentSearchPage(page: SearchPage, q: Pick<SearchQuery, 'page' | 'perPage' | 'plate'>, signer: LinkSigner): SearchResultPage {
+  const oneEditQuery = q.plate.kind === 'one_edit' ? q.plate.normalized : undefined;
   return {
-    data: page.rows.map((r) => presentSearchResult(r, signer)),
+    data: page.rows.map((r) => presentSearchResult(r, signer, oneEditQuery)),
     meta: { page: q.page, per_page: q.perPage, total: page.total, total_pages: Math.ceil(page.total / q.perPage), total_is_lower_bound: page.capped },
   };
 }

@@ -4,7 +4,8 @@
  * matches millions stays cheap; `meta.total_is_lower_bound` says when it stopped.
  */
 import type { DbSession } from '../db/session.ts';
-import { buildSearch, FUZZY_THRESHOLD } from './sql.ts';
+import { buildSearch, FUZZY_THRESHOLD, type RankedPlate } from './sql.ts';
+import { oneEditPlates } from './one-edit-search.ts';
 import type { SearchQuery } from './params.ts';
 
 export const COUNT_CAP = 10_000;
@@ -20,6 +21,7 @@ export type SearchRow = {
   full_image_hash: string | null;
   crop_image_hash: string | null;
   similarity?: number;
+  plate_normalized: string;
 };
 
 export interface SearchPage {
@@ -37,13 +39,18 @@ export interface SearchPage {
  */
 export async function prepareSearch(tx: DbSession, q: SearchQuery): Promise<void> {
   if (q.plate.kind === 'fuzzy') await tx.sql(`SELECT set_config('pg_trgm.similarity_threshold', '${FUZZY_THRESHOLD}', true)`);
-  if (q.plate.kind === 'wildcard' || q.plate.kind === 'fuzzy') await tx.sql(`SELECT set_config('enable_seqscan', 'off', true)`);
+  if (q.plate.kind === 'wildcard' || q.plate.kind === 'fuzzy' || q.plate.kind === 'one_edit') await tx.sql(`SELECT set_config('enable_seqscan', 'off', true)`);
 }
 
 export async function searchDetections(db: DbSession, q: SearchQuery): Promise<SearchPage> {
-  const built = buildSearch(q);
   return db.transaction(async (tx) => {
     await prepareSearch(tx, q);
+    let ranked: RankedPlate[] = [];
+    if (q.plate.kind === 'one_edit') {
+      ranked = (await oneEditPlates(tx, q.plate)).map((m) => ({ plate: m.plate, rank: m.match.rank }));
+      if (ranked.length === 0) return { rows: [], total: 0, capped: false };
+    }
+    const built = buildSearch(q, ranked);
     const [count] = await tx.sql<{ n: number }>(
       `SELECT count(*)::int AS n FROM (SELECT 1 FROM detections d WHERE ${built.where} LIMIT ${COUNT_CAP + 1}) AS capped`,
       built.params,
@@ -51,15 +58,16 @@ export async function searchDetections(db: DbSession, q: SearchQuery): Promise<S
     const counted = Number(count?.n ?? 0);
     const offset = (q.page - 1) * q.perPage;
     const columns = `d.id::text AS id, d.plate_number, d.captured_at, d.confidence, d.direction, d.collector_id, c.site_name,
-                    d.full_image_hash, d.crop_image_hash`;
+                    d.plate_normalized, d.full_image_hash, d.crop_image_hash`;
     const rows =
       offset >= Math.min(counted, COUNT_CAP + 1) && counted <= COUNT_CAP
         ? []
         : built.fuzzy
           ? // Per similar plate, its newest sightings up to the end of the page (index order on
-            // (plate_normalized, captured_at)); then the page across plates: similarity, time, id.
+            // (plate_normalized, captured_at)); then the page across plates: similarity (or the
+            // one-edit rank), time, id.
             await tx.sql<SearchRow>(
-              `SELECT ${columns}, fp.sim AS similarity
+              `SELECT ${columns}${built.fuzzy.rank === 'similarity' ? ', fp.sim AS similarity' : ''}
                FROM (${built.fuzzy.plates}) AS fp
                CROSS JOIN LATERAL (
                  SELECT d.* FROM detections d
@@ -67,7 +75,7 @@ export async function searchDetections(db: DbSession, q: SearchQuery): Promise<S
                  ORDER BY d.captured_at DESC, d.id DESC LIMIT ${offset + q.perPage}
                ) AS d
                JOIN collectors c ON c.id = d.collector_id
-               ORDER BY fp.sim DESC, d.captured_at DESC, d.id DESC
+               ORDER BY ${built.fuzzy.rank === 'similarity' ? 'fp.sim DESC' : 'fp.rank ASC'}, d.captured_at DESC, d.id DESC
                LIMIT ${q.perPage} OFFSET ${offset}`,
               built.params,
             )

@@ -18,10 +18,20 @@ export interface Built {
    * `sim`) and the conditions other than the plate, so a page can read each plate's
    * sightings newest first instead of sorting every match (search.ts).
    */
-  fuzzy?: { plates: string; filters: string };
+  fuzzy?: { plates: string; filters: string; rank: 'similarity' | 'one_edit' };
 }
 
-export function buildSearch(q: SearchQuery): Built {
+/** A stored plate a one-edit search accepted (one-edit-search.ts), and its rank (0 best). */
+export interface RankedPlate {
+  plate: string;
+  rank: number;
+}
+
+/**
+ * `oneEdit`: for a one-edit query, the plates it matched, already checked; the search reads
+ * their sightings like a fuzzy search reads its similar plates.
+ */
+export function buildSearch(q: SearchQuery, oneEdit: readonly RankedPlate[] = []): Built {
   const params: unknown[] = [];
   const p = (value: unknown): string => {
     params.push(value);
@@ -48,6 +58,13 @@ export function buildSearch(q: SearchQuery): Built {
       where.push(`d.plate_normalized IN (SELECT fp.plate_normalized FROM (${fuzzyPlates}) AS fp)`);
       break;
     }
+    case 'one_edit': {
+      const list = p(JSON.stringify(oneEdit));
+      // ANY(ARRAY(...)): one probe of the (plate_normalized, captured_at) index per plate.
+      where.push(`d.plate_normalized = ANY (ARRAY(SELECT m.plate FROM json_to_recordset(${list}::json) AS m (plate text, rank int)))`);
+      fuzzyPlates = `SELECT m.plate AS plate_normalized, m.rank FROM json_to_recordset(${list}::json) AS m (plate text, rank int)`;
+      break;
+    }
     case 'any':
       break;
   }
@@ -68,6 +85,6 @@ export function buildSearch(q: SearchQuery): Built {
     orderBy,
     params,
     ...(similarity ? { similarity } : {}),
-    ...(fuzzyPlates ? { fuzzy: { plates: fuzzyPlates, filters } } : {}),
+    ...(fuzzyPlates ? { fuzzy: { plates: fuzzyPlates, filters, rank: q.plate.kind === 'one_edit' ? ('one_edit' as const) : ('similarity' as const) } } : {}),
   };
 }

@@ -7,7 +7,8 @@ import { detectionKeys } from './detection-keys.ts';
 import { watchlistEntries } from './watchlist-entries.ts';
 import { watchlists } from './watchlists.ts';
 
-export const alertMatchKinds = ['exact', 'ocr'] as const;
+export const alertMatchKinds = ['exact', 'ocr', 'one_edit'] as const;
+export type AlertMatchKind = (typeof alertMatchKinds)[number];
 export const alertStates = ['new', 'acknowledged', 'dismissed'] as const;
 export const alertStateSchema = z.enum(alertStates);
 export type AlertState = z.infer<typeof alertStateSchema>;
@@ -18,6 +19,8 @@ export interface AlertEntrySnapshot {
   notes?: string | null;
   added_by?: string | null;
   added_at?: string;
+  /** A `one_edit` alert (0025): how the read differs from the entry (docs/watchlists.md). */
+  match?: { kind: 'substitution' | 'insertion' | 'deletion'; position: number; entry_char?: string; read_char?: string };
 }
 
 /** One alert per (detection, watchlist): a matcher re-run never doubles an alert. */

@@ -10,6 +10,7 @@ export * from './detection-keys.ts';
 export * from './detections.ts';
 export * from './hub-keys.ts';
 export * from './notification-queue.ts';
+export * from './plate-edit-keys.ts';
 export * from './provisioning-tokens.ts';
 export * from './revoked-sessions.ts';
 export * from './subscriptions.ts';

@@ -22,6 +22,8 @@ export const watchlists = pgTable('watchlists', {
   isActive: boolean('is_active').notNull().default(true),
   /** Match entries one confusable character away too (0011; docs/watchlists.md "Matching"). */
   ocrTolerant: boolean('ocr_tolerant').notNull().default(false),
+  /** Match entries one substitution, insertion or deletion away, any character (0025; docs/watchlists.md). */
+  forgiveOneMisread: boolean('forgive_one_misread').notNull().default(false),
   /** Soft delete (0011): alerts keep their watchlist; a deleted one is hidden and matches nothing. */
   deletedAt: timestamptz('deleted_at'),
   createdAt: timestamptz('created_at').notNull().defaultNow(),

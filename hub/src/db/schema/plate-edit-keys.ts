@@ -1,0 +1,15 @@
+import { pgTable, primaryKey, varchar } from 'drizzle-orm/pg-core';
+
+/**
+ * Each distinct plate's deletion neighbourhood over its confusion key (0025): the key and
+ * every copy with one character removed. Written by a trigger on `plates`; read by the
+ * one-edit search (hub/src/search/one-edit-sql.ts).
+ */
+export const plateEditKeys = pgTable(
+  'plate_edit_keys',
+  {
+    editKey: varchar('edit_key', { length: 20 }).notNull(),
+    plateNormalized: varchar('plate_normalized', { length: 20 }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.editKey, t.plateNormalized] })],
+);
