@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ADAPTER_TYPES } from '@alpr/shared/adapters/types';
+import { ADAPTER_TYPES, isReaderType } from '@alpr/shared/adapters/types';
 import type { AdapterContext, DirectionMapping } from '@alpr/shared/adapters/types';
 import { DEFAULT_DIRECTION_MAPPING, normalizeMac } from '@alpr/shared/detection/normalize';
 import { isValidTimeZone } from '@alpr/shared/detection/time';
@@ -98,6 +98,10 @@ export const cameraConfigSchema = z
     if (c.vendor === 'vendor_b' && !c.token) {
       ctx.addIssue({ code: 'custom', path: ['token'], message: 'vendor_b needs a token (bearer or API key)' });
     }
+    // Plate readers (docs/readers.md) post to us; there is nothing to poll.
+    if (isReaderType(c.vendor) && c.mode !== 'push') {
+      ctx.addIssue({ code: 'custom', path: ['mode'], message: `${c.vendor} is a plate reader that posts its reads: mode must be push` });
+    }
   });
 
 export type CameraConfigInput = z.input<typeof cameraConfigSchema>;
@@ -113,7 +117,7 @@ export const cameraListSchema = z.array(cameraConfigSchema).superRefine((list, c
 
 export const DEFAULT_POLL_MS = { vendor_a: 2_000, vendor_b: 5_000 } as const;
 
-export const pollIntervalOf = (c: CameraConfig): number => c.pollIntervalMs ?? DEFAULT_POLL_MS[c.vendor];
+export const pollIntervalOf = (c: CameraConfig): number => c.pollIntervalMs ?? (c.vendor === 'vendor_b' ? DEFAULT_POLL_MS.vendor_b : DEFAULT_POLL_MS.vendor_a);
 
 export const usesTls = (c: CameraConfig): boolean => c.tls ?? c.vendor === 'vendor_b';
 

@@ -1,3 +1,4 @@
+import { isReaderType } from '@alpr/shared/adapters/types';
 import type { CameraIdentity } from '@alpr/shared/adapters/types';
 import { displayName } from './config.ts';
 import type { CameraConfig } from './config.ts';
@@ -57,6 +58,8 @@ export function startCameraRunners(options: StartRunnersOptions): CameraRunners 
     sleep: options.sleep ?? realSleep,
   };
   const runners: Started[] = options.cameras.map((config) => {
+    // Plate readers (docs/readers.md) post to the ingest route like a vendor_a push camera.
+    if (isReaderType(config.vendor)) return passivePushRunner(config, deps.clock);
     if (config.vendor === 'vendor_a') {
       return config.mode === 'pull' ? startVendorAPull(config, deps) : passivePushRunner(config, deps.clock);
     }

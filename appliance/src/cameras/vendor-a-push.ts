@@ -3,7 +3,9 @@ import type { Context } from 'hono';
 import { parseWith } from '@alpr/shared/adapters/factory';
 import { errorEnvelope } from '@alpr/shared/http/error-envelope';
 import type { RoutedOutcome } from '@alpr/shared/adapters/factory';
-import { ADAPTER_TYPES } from '@alpr/shared/adapters/types';
+import { ADAPTER_TYPES, isReaderType } from '@alpr/shared/adapters/types';
+import type { ReaderType } from '@alpr/shared/adapters/types';
+import { CAMERA_QUERY, readerCameraFor, readerContext } from './reader-camera.ts';
 import type { AdapterContext, AdapterType, CameraIdentity, ParseInput } from '@alpr/shared/adapters/types';
 import { contextOf } from './config.ts';
 import type { CameraConfig } from './config.ts';
@@ -132,12 +134,26 @@ export function createIngestApp(deps: IngestDeps): Hono {
     const contentType = c.req.header('content-type');
     const input: ParseInput = { body: body.bytes, headers, ...(contentType ? { contentType } : {}) };
     const type = vendor as AdapterType | 'auto';
+    // Plate readers (reader-camera.ts) may name our camera in the URL: `?camera=<id>`.
+    const named = c.req.query('camera');
+    if (named !== undefined && !CAMERA_QUERY.test(named)) {
+      return c.json(errorEnvelope('bad_request', 'camera: 1-64 of A-Z a-z 0-9 . _ -'), 400);
+    }
+    const readerNamed = (adapter: AdapterType | undefined): adapter is ReaderType => adapter !== undefined && isReaderType(adapter);
 
-    const first = parseWith(type, input, contextFor(type === 'auto' ? undefined : type, undefined, deps));
-    const camera = cameraFor(first, deps.cameras());
+    const firstContext = readerNamed(type === 'auto' ? undefined : type) ? readerContext(undefined, named) : contextFor(type === 'auto' ? undefined : type, undefined, deps);
+    const first = parseWith(type, input, firstContext);
+    const reader = readerNamed(first.adapter) ? first.adapter : undefined;
+    const camera = reader ? readerCameraFor(reader, first, deps.cameras(), named) : cameraFor(first, deps.cameras());
     const refused = await deps.admit?.(camera, c);
     if (refused) return refused;
-    const outcome = camera || first.adapter === 'vendor_b' ? parseWith(first.adapter ?? type, input, contextFor(first.adapter, camera, deps)) : first;
+    const outcome = reader
+      ? camera
+        ? parseWith(reader, input, readerContext(camera, named))
+        : first
+      : camera || first.adapter === 'vendor_b'
+        ? parseWith(first.adapter ?? type, input, contextFor(first.adapter, camera, deps))
+        : first;
     const source = camera?.id ?? outcome.detections[0]?.detection.camera.id ?? 'push';
     const status =
       (camera ? deps.statusOf?.(camera.id) : undefined) ??

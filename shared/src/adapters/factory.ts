@@ -2,6 +2,10 @@ import type { Adapter, AdapterContext, AdapterType, ParseInput, ParseOutcome } f
 import { ADAPTER_TYPES } from './types.ts';
 import { vendorA } from './vendor-a/index.ts';
 import { vendorB } from './vendor-b/index.ts';
+import { plateRecognizer } from './plate-recognizer/index.ts';
+import { codeProjectAi } from './codeproject-ai/index.ts';
+import { openAlpr } from './openalpr/index.ts';
+import { genericJson } from './generic-json/index.ts';
 
 /**
  * The adapter factory of docs/adapters.md: adapter type string -> adapter. Both the
@@ -10,6 +14,12 @@ import { vendorB } from './vendor-b/index.ts';
 const registry: ReadonlyMap<AdapterType, Adapter> = new Map<AdapterType, Adapter>([
   ['vendor_a', vendorA],
   ['vendor_b', vendorB],
+  // Plate readers (docs/readers.md), after the cameras: `auto` asks in this order, and each
+  // reader's test is an envelope no camera sends. generic_json never matches `auto`.
+  ['plate_recognizer', plateRecognizer],
+  ['codeproject_ai', codeProjectAi],
+  ['openalpr', openAlpr],
+  ['generic_json', genericJson],
 ]);
 
 export const isAdapterType = (value: string): value is AdapterType => (ADAPTER_TYPES as readonly string[]).includes(value);

@@ -1,7 +1,15 @@
 import type { Detection, DetectionImages, ImageKind } from '../detection/schema.ts';
 
-export const ADAPTER_TYPES = ['vendor_a', 'vendor_b'] as const;
+export const ADAPTER_TYPES = ['vendor_a', 'vendor_b', 'plate_recognizer', 'codeproject_ai', 'openalpr', 'generic_json'] as const;
 export type AdapterType = (typeof ADAPTER_TYPES)[number];
+
+/**
+ * The plate-reader sources (docs/readers.md): software that already reads plates and posts its
+ * results. They only push, name cameras by a string rather than a MAC, and never need a host.
+ */
+export const READER_TYPES = ['plate_recognizer', 'codeproject_ai', 'openalpr', 'generic_json'] as const satisfies readonly AdapterType[];
+export type ReaderType = (typeof READER_TYPES)[number];
+export const isReaderType = (value: string): value is ReaderType => (READER_TYPES as readonly string[]).includes(value);
 
 /** Camera identity known from configuration (the payload may lack it, e.g. vendor_a pull). */
 export interface CameraIdentity {
