@@ -4,6 +4,7 @@ import type { ServerTimeouts } from '@alpr/shared/http/timeouts';
 import { parseTrustedProxies } from './http/client-address.ts';
 import { DEFAULT_HORIZONS, MIN_RECORD_DAYS, type RetentionHorizons } from './retention/horizons.ts';
 import { scheduleProblem } from './retention/schedule.ts';
+import { chooseTransport, type HubTransport } from './tls/transport.ts';
 
 /**
  * The hub's configuration, parsed once at start from the environment (the only place that
@@ -14,7 +15,8 @@ const envSchema = z.object({
   HUB_PORT: z.coerce.number().int().min(0).max(65535).default(8443),
   /**
    * Serve HTTPS (TLS 1.3 only) with this PEM certificate chain and key; both or neither
-   * (docs/security.md "TLS deployment"). Unset: plain HTTP behind a TLS proxy.
+   * (docs/security.md "TLS by default"). Unset on a non-loopback host: a self-signed pair
+   * generated on first start and kept in HUB_DATA_DIR.
    */
   HUB_TLS_CERT_FILE: z.string().min(1).optional(),
   HUB_TLS_KEY_FILE: z.string().min(1).optional(),
@@ -23,6 +25,12 @@ const envSchema = z.object({
    * ranges (docs/security.md "TLS deployment"). Unset: nobody's; the socket peer is the client.
    */
   HUB_TRUSTED_PROXIES: z.string().default(''),
+  /**
+   * `true`: plain HTTP on a non-loopback host because a TLS proxy in front terminates TLS
+   * 1.3. Refused at start unless HUB_TRUSTED_PROXIES names that proxy (docs/security.md
+   * "TLS by default"): the only way a non-loopback hub listens without TLS.
+   */
+  HUB_BEHIND_TLS_PROXY: z.enum(['true', 'false']).default('false'),
   /** Public base URL handed to collectors at claim (`central_url`). */
   HUB_PUBLIC_URL: z.string().url().optional(),
   /** Unset: embedded PGlite in `${HUB_DATA_DIR}/pglite`. */
@@ -152,8 +160,18 @@ export interface HubConfig {
   timeouts: ServerTimeouts;
   /** Proxy addresses/ranges whose X-Forwarded-For is honoured (http/client-address.ts). */
   trustedProxies: readonly string[];
-  /** PEM files: the hub serves HTTPS itself, TLS 1.3 minimum. */
+  /** PEM files: the hub serves HTTPS itself, TLS 1.3 only. */
   tls?: { certFile: string; keyFile: string };
+  /**
+   * How the listener speaks (tls/transport.ts): `https` with the given files or a generated
+   * certificate, `plain_loopback` (loopback host, no files), `behind_proxy` (explicit).
+   */
+  transport: HubTransport;
+  /**
+   * SHA-256 of the certificate served, filled by main.ts once loaded or generated; absent on
+   * plain HTTP and in tests that build the app without a listener.
+   */
+  certificateSha256?: string;
   /** The messaging bot, when configured. */
   telegram?: { token: string; apiUrl: string; mode: 'polling' | 'webhook'; webhookSecret?: string; aggregateMs: number; cooldownMs: number };
   /** Daily retention run: cron expression (UTC), or null when off. */
@@ -182,6 +200,9 @@ export function loadHubConfig(env: Readonly<Record<string, string | undefined>>)
   } catch (err) {
     throw new Error(`invalid hub configuration: HUB_TRUSTED_PROXIES: ${(err as Error).message}`);
   }
+  const chosen = chooseTransport({ host: e.HUB_HOST, files: tls !== undefined, behindProxy: e.HUB_BEHIND_TLS_PROXY === 'true', trustedProxies });
+  if (!chosen.ok) throw new Error(`invalid hub configuration: ${chosen.problem}`);
+  const transport = chosen.transport;
   const retentionSchedule = e.HUB_RETENTION_SCHEDULE.trim() === 'off' ? null : e.HUB_RETENTION_SCHEDULE.trim();
   const scheduleError = retentionSchedule === null ? undefined : scheduleProblem(retentionSchedule);
   if (scheduleError) throw new Error(`invalid hub configuration: HUB_RETENTION_SCHEDULE: ${scheduleError}`);
@@ -198,9 +219,10 @@ export function loadHubConfig(env: Readonly<Record<string, string | undefined>>)
         ...(e.HUB_TELEGRAM_WEBHOOK_SECRET ? { webhookSecret: e.HUB_TELEGRAM_WEBHOOK_SECRET } : {}),
       }
     : undefined;
-  const publicUrl = e.HUB_PUBLIC_URL ?? `${tls ? 'https' : 'http'}://${e.HUB_HOST}:${e.HUB_PORT}`;
+  const publicUrl = e.HUB_PUBLIC_URL ?? `${transport === 'https' ? 'https' : 'http'}://${urlHost(e.HUB_HOST)}:${e.HUB_PORT}`;
   return {
     ...(tls ? { tls } : {}),
+    transport,
     trustedProxies,
     host: e.HUB_HOST,
     port: e.HUB_PORT,
@@ -236,3 +258,6 @@ export function loadHubConfig(env: Readonly<Record<string, string | undefined>>)
     },
   };
 }
+
+/** An IPv6 listen address in a URL goes in brackets. */
+const urlHost = (host: string): string => (host.includes(':') && !host.startsWith('[') ? `[${host}]` : host);

@@ -3,10 +3,10 @@
  * (PGlite by default, Postgres with DATABASE_URL), image store, HTTP server.
  */
 import { serve } from '@hono/node-server';
-import { readFileSync } from 'node:fs';
 import type { Server } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import { mkdir } from 'node:fs/promises';
+import { hostname } from 'node:os';
 import { serverOptionsFor } from '@alpr/shared/http/timeouts';
 import { createHubApp } from './app.ts';
 import { createLiveBroker } from './live/broker.ts';
@@ -19,10 +19,34 @@ import { openImageStore } from './images/image-store.ts';
 import { createLoadMonitor } from './ingest/load-monitor.ts';
 import { createLog } from './log.ts';
 import { startWorkers } from './workers/start.ts';
+import { httpsOptionsOf, loadTlsMaterial } from './tls/material.ts';
 
 giveHeapHeadroom();
-const config = loadHubConfig(process.env);
-const log = createLog(config.logLevel);
+const parsedConfig = loadHubConfig(process.env);
+const log = createLog(parsedConfig.logLevel);
+// TLS by default (docs/security.md "TLS by default"): a non-loopback hub serves TLS 1.3 only,
+// with its given certificate or one generated on first start and kept in the data folder.
+// Loaded before anything else so a bad certificate stops the start, not the first request.
+const tlsMaterial =
+  parsedConfig.transport === 'https'
+    ? await loadTlsMaterial({
+        ...(parsedConfig.tls ? { files: parsedConfig.tls } : {}),
+        dataDir: parsedConfig.dataDir,
+        names: [new URL(parsedConfig.publicUrl).hostname.replace(/^\[(.*)\]$/, '$1'), parsedConfig.host, hostname(), 'localhost', '127.0.0.1'],
+        now: systemClock.now(),
+      })
+    : undefined;
+const config = tlsMaterial ? { ...parsedConfig, certificateSha256: tlsMaterial.sha256 } : parsedConfig;
+if (tlsMaterial) {
+  // Printed on stdout as well as logged: the installer compares it with the appliance's setup page.
+  log.info(
+    { certificate_sha256: tlsMaterial.sha256, source: tlsMaterial.source, file: tlsMaterial.certFile, created: tlsMaterial.created },
+    tlsMaterial.created ? 'hub TLS certificate generated' : 'hub TLS certificate',
+  );
+  process.stdout.write(`hub certificate SHA-256: ${tlsMaterial.sha256}\n`);
+} else if (config.transport === 'behind_proxy') {
+  log.warn({ trusted_proxies: config.trustedProxies }, 'plain HTTP on a non-loopback host: TLS is terminated by the proxy (HUB_BEHIND_TLS_PROXY=true)');
+}
 await mkdir(config.imageDir, { recursive: true });
 const db = await openDatabase({
   ...(config.databaseUrl ? { url: config.databaseUrl } : { dataDir: config.pgliteDir }),
@@ -45,9 +69,7 @@ const app = createHubApp({
   log,
   config,
 });
-// HTTPS itself when given a certificate (docs/security.md "TLS deployment"): TLS 1.3 only,
-// because keys travel only over TLS 1.3.
-const tls = config.tls ? { key: readFileSync(config.tls.keyFile), cert: readFileSync(config.tls.certFile), minVersion: 'TLSv1.3' as const } : undefined;
+const tls = tlsMaterial ? httpsOptionsOf(tlsMaterial) : undefined;
 const server = serve(
   {
     fetch: app.fetch,

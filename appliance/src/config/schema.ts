@@ -1,14 +1,25 @@
 import { z } from 'zod';
 import { cameraConfigSchema } from '../cameras/config.ts';
 import { uplinkSettingsSchema } from '../uplink/config.ts';
+import { hubUrlProblem } from './hub-url-rule.ts';
 
 /**
  * The appliance configuration after the layers are merged (merge.ts) and before anything
  * uses it: validated once here, then passed down. docs/appliance-lifecycle.md and docs/uplink.md describe the keys.
  */
 export const applianceConfigSchema = z.object({
-  /** Base URL of the hub; absent until the appliance is claimed. */
-  hub_url: z.string().url().optional(),
+  /**
+   * Base URL of the hub; absent until the appliance is claimed. https, or http to loopback
+   * only, from whichever layer it comes (hub-url-rule.ts).
+   */
+  hub_url: z
+    .string()
+    .url()
+    .superRefine((value, ctx) => {
+      const problem = hubUrlProblem(value);
+      if (problem) ctx.addIssue({ code: 'custom', message: problem });
+    })
+    .optional(),
   setup: z
     .object({
       /** LAN-facing diagnostics/setup page and camera push receiver (port 8080). */

@@ -27,7 +27,6 @@ export interface EnrollDeps {
   centralConfigFile: string;
   edgeVersion?: string;
   osVersion?: string;
-  allowPlainHttpHub?: boolean;
   cameras: SetupCameraStore;
   onClaimed(claimed: Claimed): Promise<void> | void;
 }
@@ -46,7 +45,7 @@ export type EnrollOutcome =
   { ok: true; claimed: Claimed } | { ok: false; status: number; code: ApplianceErrorCode; message: string; retryAfterSeconds?: number };
 
 export async function enroll(deps: EnrollDeps, input: EnrollInput): Promise<EnrollOutcome> {
-  const hub = checkHubUrl(input.hubUrl, { allowPlainHttp: deps.allowPlainHttpHub ?? false });
+  const hub = checkHubUrl(input.hubUrl);
   if (!hub.ok) return { ok: false, status: 400, code: 'bad_request', message: hub.message };
   const secret = input.kind === 'claim' ? parseClaimCode(input.secret) : parseProvisioningToken(input.secret);
   if (secret === undefined) {
@@ -88,7 +87,7 @@ export async function enroll(deps: EnrollDeps, input: EnrollInput): Promise<Enro
   // The hub's announced central_url gets the same check as a typed URL (keys travel only
   // over TLS): a hub that answers with plain http to a remote address is not followed; the
   // URL the installer typed (already checked) is kept.
-  const announced = checkHubUrl(result.enrollment.central_url, { allowPlainHttp: deps.allowPlainHttpHub ?? false });
+  const announced = checkHubUrl(result.enrollment.central_url);
   if (!announced.ok) {
     deps.log.warn(
       { hub_url: hub.url, central_url: result.enrollment.central_url },
