@@ -15,7 +15,10 @@ export function httpDate(text: string | null | undefined): Date | undefined {
   if (!m) return undefined;
   const month = MONTHS.indexOf(m[2] as string);
   if (month < 0) return undefined;
-  return readerTime(Date.UTC(Number(m[3]), month, Number(m[1]), Number(m[4]), Number(m[5]), Number(m[6])));
+  const date = new Date(Date.UTC(Number(m[3]), month, Number(m[1]), Number(m[4]), Number(m[5]), Number(m[6])));
+  // Date.UTC rolls 31 Feb over into March: such a date is refused, not moved.
+  if (date.getUTCDate() !== Number(m[1]) || date.getUTCHours() !== Number(m[4]) || date.getUTCMinutes() !== Number(m[5])) return undefined;
+  return readerTime(date.getTime());
 }
 
 /** The plate text: `plate`, else `label` without its `Plate: ` prefix. */

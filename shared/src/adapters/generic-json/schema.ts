@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { DIRECTIONS, VEHICLE_TYPES } from '../../detection/schema.ts';
+import { CONTROL } from '../reader/common.ts';
 
 /**
  * The generic reader JSON (docs/readers.md "Generic JSON"): for any reader we do not adapt.
@@ -8,7 +9,13 @@ import { DIRECTIONS, VEHICLE_TYPES } from '../../detection/schema.ts';
  */
 export const MAX_READS = 50;
 
-const text = (max: number) => z.string().trim().min(1).max(max);
+const text = (max: number) =>
+  z
+    .string()
+    .trim()
+    .min(1)
+    .max(max)
+    .refine((v) => !CONTROL.test(v), 'control characters are not allowed');
 
 export const readSchema = z.object({
   camera: text(100),

@@ -76,12 +76,15 @@ const SAFE_ID = /^[A-Za-z0-9._:-]{1,100}$/;
 export const sourceIdOf = (source: string, id: unknown): string | undefined =>
   typeof id === 'string' && SAFE_ID.test(id) ? `${source}:${id}` : typeof id === 'number' && Number.isSafeInteger(id) ? `${source}:${id}` : undefined;
 
-/** Reader names (camera ids, colours, makes) as short strings; anything else dropped. */
+/** Control characters (NUL above all: PostgreSQL text refuses it) have no place in a name. */
+export const CONTROL = /[\u0000-\u001f\u007f]/;
+
+/** Reader names (camera ids, colours, makes) as short strings: a number is taken as its digits. */
 export const shortText = z
-  .union([z.string(), z.number()])
+  .union([z.string().max(200), z.number()])
   .transform((v) => String(v).trim().slice(0, 100))
-  .nullish()
-  .catch(undefined);
+  .refine((v) => !CONTROL.test(v), 'control characters are not allowed')
+  .nullish();
 
 /** Add one read to an outcome: a detection, a no-plate (ignored), or an item error. */
 export function addRead(outcome: ParseOutcome, item: number, draft: DetectionDraft, raw?: Record<string, string>): void {
