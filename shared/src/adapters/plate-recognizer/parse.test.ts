@@ -42,7 +42,7 @@ t.test('a "Webhook with Image" post carries the frame as the scene', async (t) =
     { name: 'upload', contentType: 'image/jpeg', body: jpeg },
   ]);
   const outcome = plateRecognizer.parse({ body, contentType: `multipart/form-data; boundary=${MULTIPART_BOUNDARY}` }, {});
-  t.equal(outcome.failure, undefined, outcome.failure);
+  t.equal(outcome.failure, undefined, outcome.failure ?? 'parsed');
   t.equal(outcome.detections.length, 1);
   t.same(outcome.detections[0]?.images.full_scene, jpeg);
 });
