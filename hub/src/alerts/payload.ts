@@ -4,7 +4,7 @@
  * at build time and expire (images/signed-link.ts).
  */
 import type { DbSession } from '../db/session.ts';
-import type { AlertEntrySnapshot, AlertState } from '../db/schema/alerts.ts';
+import type { AlertEntrySnapshot, AlertMatchKind, AlertState } from '../db/schema/alerts.ts';
 import { imageLink, type LinkSigner } from '../images/signed-link.ts';
 import { configWithCameraNames } from '../cameras/names-sql.ts';
 
@@ -26,7 +26,9 @@ export interface AlertPayload {
 /** What the REST list adds for the dashboard: when, how it matched, and who handled it. */
 export interface AlertRecord extends AlertPayload {
   created_at: string;
-  match_kind: 'exact' | 'ocr';
+  match_kind: AlertMatchKind;
+  /** A `one_edit` alert: how the read differs from the entry (docs/watchlists.md "Forgive one misread"). */
+  match_detail?: NonNullable<AlertEntrySnapshot['match']>;
   state: AlertState;
   handled_by: string | null;
   handled_at: string | null;
@@ -40,7 +42,7 @@ export type AlertRow = {
   detection_id: string;
   watchlist_id: string;
   created_at: Date;
-  match_kind: 'exact' | 'ocr';
+  match_kind: AlertMatchKind;
   entry_snapshot: AlertEntrySnapshot;
   state: AlertState;
   handled_by: string | null;
@@ -129,6 +131,7 @@ export function alertRecord(row: AlertRow, signer: LinkSigner): AlertRecord {
     ...alertPayload(row, signer),
     created_at: new Date(row.created_at).toISOString(),
     match_kind: row.match_kind,
+    ...(row.entry_snapshot.match ? { match_detail: row.entry_snapshot.match } : {}),
     state: row.state,
     handled_by: row.handled_by,
     handled_at: row.handled_at ? new Date(row.handled_at).toISOString() : null,

@@ -29,7 +29,13 @@ export async function raiseAlerts(tx: DbSession, items: readonly ClaimedItem[], 
         watchlist_id: m.entry.watchlistId,
         entry_id: m.entry.entryId,
         match_kind: m.kind,
-        entry: { plate_number: m.entry.plateNumber, notes: m.entry.notes, added_by: m.entry.addedBy, added_at: m.entry.addedAt.toISOString() },
+        entry: {
+          plate_number: m.entry.plateNumber,
+          notes: m.entry.notes,
+          added_by: m.entry.addedBy,
+          added_at: m.entry.addedAt.toISOString(),
+          ...(m.edit ? { match: { kind: m.edit.kind, position: m.edit.position, entry_char: m.edit.queryChar, read_char: m.edit.plateChar } } : {}),
+        },
       });
     }
   }

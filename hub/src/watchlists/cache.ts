@@ -44,13 +44,14 @@ async function loadEntries(ctx: WatchlistContext): Promise<IndexedEntry[]> {
     name: string;
     priority: WatchlistPriority;
     ocr_tolerant: boolean;
+    forgive_one_misread: boolean;
     plate_number: string;
     plate_normalized: string;
     notes: string | null;
     added_by: string | null;
     added_at: Date;
   }>(
-    `SELECT e.id AS entry_id, e.watchlist_id, w.name, w.priority, w.ocr_tolerant, e.plate_number, e.plate_normalized, e.notes, e.added_by, e.added_at
+    `SELECT e.id AS entry_id, e.watchlist_id, w.name, w.priority, w.ocr_tolerant, w.forgive_one_misread, e.plate_number, e.plate_normalized, e.notes, e.added_by, e.added_at
      FROM watchlist_entries e JOIN watchlists w ON w.id = e.watchlist_id
      WHERE w.is_active AND w.deleted_at IS NULL`,
   );
@@ -60,6 +61,7 @@ async function loadEntries(ctx: WatchlistContext): Promise<IndexedEntry[]> {
     watchlistName: r.name,
     priority: r.priority,
     ocrTolerant: r.ocr_tolerant,
+    forgiveOneMisread: r.forgive_one_misread,
     plateNumber: r.plate_number,
     plateNormalized: r.plate_normalized,
     notes: r.notes,

@@ -3,7 +3,7 @@ import { ocrNormalize } from '@alpr/shared/detection/ocr';
 import { buildWatchlistIndex, matchPlate, withinOneConfusion, type IndexedEntry } from './match.ts';
 
 let n = 0;
-function entry(watchlistId: string, plate: string, ocrTolerant = false, addedAt = new Date('2026-01-01T00:00:00Z')): IndexedEntry {
+function entry(watchlistId: string, plate: string, ocrTolerant = false, addedAt = new Date('2026-01-01T00:00:00Z'), forgiveOneMisread = false): IndexedEntry {
   n += 1;
   return {
     entryId: `e${n}`,
@@ -11,6 +11,7 @@ function entry(watchlistId: string, plate: string, ocrTolerant = false, addedAt 
     watchlistName: watchlistId,
     priority: 'high',
     ocrTolerant,
+    forgiveOneMisread,
     plateNumber: plate,
     plateNormalized: ocrNormalize(plate),
     notes: null,
@@ -62,4 +63,37 @@ t.test('between two tolerant entries of one watchlist the earliest added wins', 
   t.same(matchPlate(index, ocrNormalize('AB12CD3')), [], 'no confusion group holds 3 and 8');
   const [only] = matchPlate(index, ocrNormalize('AB12C08'));
   t.equal(only?.kind, 'exact', 'AB12C08 is AB12CD8 exactly (D->0)');
+});
+
+t.test('forgive one misread: one substitution, insertion or deletion, any character; never two', async (t) => {
+  const index = buildWatchlistIndex([
+    entry('w-forgiving', 'KX45MNP', false, new Date('2026-01-01T00:00:00Z'), true),
+    entry('w-both', 'KX45MNP', true, new Date('2026-01-01T00:00:00Z'), true),
+    entry('w-strict', 'KX45MNP'),
+  ]);
+  const found = (plate: string) => matchPlate(index, ocrNormalize(plate)).map((m) => [m.entry.watchlistId, m.kind, m.edit?.kind ?? null, m.edit?.position ?? null]);
+  t.same(found('KX45MNR'), [
+    ['w-both', 'one_edit', 'substitution', 6],
+    ['w-forgiving', 'one_edit', 'substitution', 6],
+  ]);
+  t.same(found('KX45MP'), [
+    ['w-both', 'one_edit', 'deletion', 5],
+    ['w-forgiving', 'one_edit', 'deletion', 5],
+  ]);
+  t.same(found('KX45MNPA')[0], ['w-both', 'one_edit', 'insertion', 7]);
+  const grouped = buildWatchlistIndex([
+    entry('w-both', 'KB45MNP', true, new Date('2026-01-01T00:00:00Z'), true),
+    entry('w-forgiving', 'KB45MNP', false, new Date('2026-01-01T00:00:00Z'), true),
+  ]);
+  t.same(
+    matchPlate(grouped, ocrNormalize('K845MNP')).map((m) => [m.entry.watchlistId, m.kind, m.edit?.position ?? null]),
+    [
+      ['w-both', 'ocr', null],
+      ['w-forgiving', 'one_edit', 1],
+    ],
+    'an in-group misread (8 for B): OCR-tolerant wins where switched on, else it is the one misread',
+  );
+  t.same(found('XK45MNP'), [], 'a transposition is two edits (it shares the deletion key K45MNP)');
+  t.same(found('KX45MRR'), [], 'two substitutions');
+  t.same(found('KX45MNP').map((m) => m[1]), ['exact', 'exact', 'exact'], 'exact wins over every tolerance');
 });

@@ -4,6 +4,7 @@
  */
 import { confusionKey } from '@alpr/shared/detection/ocr';
 import type { WatchlistPriority } from '../db/schema/watchlists.ts';
+import { deletionNeighbourhood, oneEdit, type Edit } from '../search/one-edit.ts';
 
 export interface IndexedEntry {
   entryId: string;
@@ -11,6 +12,8 @@ export interface IndexedEntry {
   watchlistName: string;
   priority: WatchlistPriority;
   ocrTolerant: boolean;
+  /** Forgive one misread (0025): a read one substitution, insertion or deletion away matches. */
+  forgiveOneMisread: boolean;
   /** As typed (normalized plate text) and as matched (`plate_normalized`). */
   plateNumber: string;
   plateNormalized: string;
@@ -19,18 +22,28 @@ export interface IndexedEntry {
   addedAt: Date;
 }
 
-export type MatchKind = 'exact' | 'ocr';
+export type MatchKind = 'exact' | 'ocr' | 'one_edit';
 
 export interface PlateMatch {
   entry: IndexedEntry;
   kind: MatchKind;
+  /** `one_edit` only: from the entry to the read (`queryChar` the entry's, `plateChar` the read's). */
+  edit?: Edit;
 }
+
+/** Preference when one watchlist matches several ways: the closest reading wins. */
+const KIND_ORDER: Record<MatchKind, number> = { exact: 0, ocr: 1, one_edit: 2 };
 
 export interface WatchlistIndex {
   /** plate_normalized -> entries of active watchlists. */
   readonly exact: ReadonlyMap<string, readonly IndexedEntry[]>;
   /** confusionKey -> entries of active OCR-tolerant watchlists. */
   readonly tolerant: ReadonlyMap<string, readonly IndexedEntry[]>;
+  /**
+   * Deletion neighbourhood (search/one-edit.ts) of each plate_normalized -> entries of active
+   * watchlists that forgive one misread: an 8-character entry adds 9 keys.
+   */
+  readonly oneEdit: ReadonlyMap<string, readonly IndexedEntry[]>;
   readonly size: number;
 }
 
@@ -43,11 +56,13 @@ function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
 export function buildWatchlistIndex(entries: readonly IndexedEntry[]): WatchlistIndex {
   const exact = new Map<string, IndexedEntry[]>();
   const tolerant = new Map<string, IndexedEntry[]>();
+  const forgiving = new Map<string, IndexedEntry[]>();
   for (const entry of entries) {
     push(exact, entry.plateNormalized, entry);
     if (entry.ocrTolerant) push(tolerant, confusionKey(entry.plateNormalized), entry);
+    if (entry.forgiveOneMisread) for (const key of deletionNeighbourhood(entry.plateNormalized)) push(forgiving, key, entry);
   }
-  return { exact, tolerant, size: entries.length };
+  return { exact, tolerant, oneEdit: forgiving, size: entries.length };
 }
 
 /**
@@ -64,8 +79,9 @@ export function withinOneConfusion(a: string, b: string): boolean {
 }
 
 /**
- * One match per watchlist at most (an alert is unique per detection and watchlist): an
- * exact entry wins over a tolerant one; among equals the earliest added (a stable choice).
+ * One match per watchlist at most (an alert is unique per detection and watchlist): exact
+ * wins over OCR-tolerant, which wins over one misread; among equals the earliest added (a
+ * stable choice).
  */
 export function matchPlate(index: WatchlistIndex, plateNormalized: string): PlateMatch[] {
   const best = new Map<string, PlateMatch>();
@@ -73,13 +89,26 @@ export function matchPlate(index: WatchlistIndex, plateNormalized: string): Plat
     const current = best.get(candidate.entry.watchlistId);
     const better =
       !current ||
-      (candidate.kind === 'exact' && current.kind === 'ocr') ||
+      KIND_ORDER[candidate.kind] < KIND_ORDER[current.kind] ||
       (candidate.kind === current.kind && candidate.entry.addedAt.getTime() < current.entry.addedAt.getTime());
     if (better) best.set(candidate.entry.watchlistId, candidate);
   };
   for (const entry of index.exact.get(plateNormalized) ?? []) offer({ entry, kind: 'exact' });
   for (const entry of index.tolerant.get(confusionKey(plateNormalized)) ?? []) {
     if (entry.plateNormalized !== plateNormalized && withinOneConfusion(entry.plateNormalized, plateNormalized)) offer({ entry, kind: 'ocr' });
+  }
+  if (index.oneEdit.size > 0) {
+    // Forgive one misread: exactly one edit on plate_normalized, any character. Entries
+    // sharing a deletion key may be two edits away (a transposition): `oneEdit` decides.
+    const seen = new Set<IndexedEntry>();
+    for (const key of deletionNeighbourhood(plateNormalized)) {
+      for (const entry of index.oneEdit.get(key) ?? []) {
+        if (seen.has(entry)) continue;
+        seen.add(entry);
+        const edit = oneEdit(entry.plateNormalized, plateNormalized);
+        if (edit) offer({ entry, kind: 'one_edit', edit });
+      }
+    }
   }
   return [...best.values()].sort((x, y) => x.entry.watchlistId.localeCompare(y.entry.watchlistId));
 }

@@ -11,6 +11,7 @@ export function presentWatchlist(w: WatchlistRow | WatchlistSummary) {
     priority: w.priority,
     is_active: w.isActive,
     ocr_tolerant: w.ocrTolerant,
+    forgive_one_misread: w.forgiveOneMisread,
     created_by: w.createdBy,
     created_at: w.createdAt.toISOString(),
     updated_at: w.updatedAt.toISOString(),

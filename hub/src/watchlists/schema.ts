@@ -14,13 +14,14 @@ export const createWatchlistBodySchema = z
     priority: watchlistPrioritySchema.optional(),
     is_active: z.boolean().optional(),
     ocr_tolerant: z.boolean().optional(),
+    forgive_one_misread: z.boolean().optional(),
   })
   .strict();
 
 export const updateWatchlistBodySchema = createWatchlistBodySchema
   .partial()
   .strict()
-  .refine((b) => Object.keys(b).length > 0, 'nothing to change: send at least one of name, description, priority, is_active, ocr_tolerant');
+  .refine((b) => Object.keys(b).length > 0, 'nothing to change: send at least one of name, description, priority, is_active, ocr_tolerant, forgive_one_misread');
 
 export const entryBodySchema = z
   .object({

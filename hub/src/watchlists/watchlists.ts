@@ -65,6 +65,7 @@ export async function createWatchlist(ctx: WatchlistContext, actor: WatchlistAct
         priority: body.priority ?? 'medium',
         isActive: body.is_active ?? true,
         ocrTolerant: body.ocr_tolerant ?? false,
+        forgiveOneMisread: body.forgive_one_misread ?? false,
         createdAt: now,
         updatedAt: now,
       })
@@ -110,6 +111,7 @@ export async function updateWatchlist(ctx: WatchlistContext, actor: WatchlistAct
         ...(body.priority !== undefined ? { priority: body.priority } : {}),
         ...(body.is_active !== undefined ? { isActive: body.is_active } : {}),
         ...(body.ocr_tolerant !== undefined ? { ocrTolerant: body.ocr_tolerant } : {}),
+        ...(body.forgive_one_misread !== undefined ? { forgiveOneMisread: body.forgive_one_misread } : {}),
         updatedAt: ctx.clock.now(),
       })
       .where(eq(watchlists.id, id))
