@@ -18,6 +18,9 @@ import { legalHoldRoutes } from './legal-holds/routes.ts';
 import { evidenceRoutes } from './evidence/routes.ts';
 import { uiRoutes } from './ui/routes.tsx';
 import { messagingRoutes } from './messaging/routes.ts';
+import { createHubMetrics } from './metrics/hub-metrics.ts';
+import { timedRoutes } from './metrics/timing.ts';
+import { metricsRoutes } from './metrics/routes.ts';
 
 /**
  * Largest body an edge-checked route takes: an admin collector configuration (256 KB,
@@ -37,6 +40,8 @@ export function isRawBodyPath(path: string): boolean {
 
 /** The hub's HTTP app: each domain mounts its own routes; one error mapping for all. */
 export function createHubApp(deps: HubDeps): Hono {
+  // Set on the caller's deps, not a copy: main.ts (live connections) and tests read it there.
+  const metrics = (deps.metrics ??= createHubMetrics());
   const app = new Hono();
   app.onError(errorHandler(deps.log));
   app.notFound((c) => c.json({ error: { code: 'not_found', message: 'no such route' } }, 404));
@@ -46,7 +51,10 @@ export function createHubApp(deps: HubDeps): Hono {
   app.use('*', queryEdge());
   app.use('*', bodyEdge({ log: deps.log, maxBytes: EDGE_MAX_BODY_BYTES, rawBody: isRawBodyPath }));
   app.use('*', csrfForSessions());
+  // Before the routes it times: Hono runs handlers in the order they were added.
+  timedRoutes(app, metrics);
   app.get('/healthz', (c) => c.json({ ok: true, database: deps.db.kind }));
+  app.route('/', metricsRoutes(deps, metrics));
   app.route('/', collectorRoutes(deps));
   app.route('/', ingestRoutes(deps));
   app.route('/', authRoutes(deps));

@@ -4,6 +4,7 @@ import type { LoadMonitor } from './ingest/load-monitor.ts';
 import type { Clock } from './clock.ts';
 import type { HubConfig } from './config.ts';
 import type { Log } from './log.ts';
+import type { HubMetrics } from './metrics/hub-metrics.ts';
 
 /**
  * What routes and verbs get from the process: passed down from `main.ts` (or a test),
@@ -16,4 +17,6 @@ export interface HubDeps {
   clock: Clock;
   log: Log;
   config: HubConfig;
+  /** The process's metrics registry (docs/metrics.md); absent: createHubApp makes one. */
+  metrics?: HubMetrics;
 }

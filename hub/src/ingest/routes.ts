@@ -14,6 +14,7 @@ import { readBodyLimited } from './body-limit.ts';
 import { createQueueDepthRefresher } from './queue-depth.ts';
 import { storeBatch, type IngestDeps } from './store-batch.ts';
 import { ingestWebhook } from './webhook.ts';
+import { recordUpload, type UploadTally } from '../health/load-record.ts';
 
 /**
  * Ingest routes (docs/ingest.md): the collectors' batch upload and direct camera webhooks.
@@ -26,6 +27,7 @@ export function ingestRoutes(deps: HubDeps): Hono {
     load: deps.load,
     clock: deps.clock,
     log: deps.log,
+    metrics: deps.metrics,
     queueDepth: createQueueDepthRefresher(deps),
     maxCaptureAheadMs: deps.config.maxCaptureAheadSeconds * 1000,
   };
@@ -42,15 +44,22 @@ export function ingestRoutes(deps: HubDeps): Hono {
       leased = bodyBuffers.take(size);
       return leased && new Uint8Array(leased, 0, size);
     };
+    // The collector's load per minute, for the health load thresholds (docs/health.md "Load").
+    const tally: UploadTally = { items: 0, rejectedItems: 0, failed: true, bytes: Number(c.req.header('content-length')) || 0 };
     try {
       const body = await readBodyLimited(c.req.raw, deps.config.maxBatchBytes, nodeRequestOf(c), allocate);
+      tally.bytes = body.byteLength;
       const upload = parseBatchUpload(body, contentType, deps.config.maxBatchBytes);
+      tally.items = upload.items.length;
       const response = await storeBatch(ingest, { collectorId: c.var.collector.collectorId, ...upload });
+      tally.failed = false;
+      tally.rejectedItems = response.results.filter((r) => r.status === 'rejected').length;
       // 202 under load: accepted all the same, the collector waits the recommended delay.
       return c.json(response, response.backpressure ? 202 : 201);
     } finally {
       // storeBatch has settled, its image writes with it: nothing refers to the body now.
       if (leased) bodyBuffers.give(leased);
+      await recordUpload(deps, c.var.collector.collectorId, tally);
     }
   };
   // The upload path also answers as /api/v1/events/batch (docs/protocol.md); both name one

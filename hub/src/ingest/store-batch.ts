@@ -1,5 +1,6 @@
 import type { BatchItemResult, BatchResponse } from '@alpr/shared/protocol/batch';
 import type { HubDeps } from '../deps.ts';
+import { countDetections } from '../metrics/hub-metrics.ts';
 import { HubError } from '../errors.ts';
 import { indexImages, type ImageLocation } from '../images/locations.ts';
 import { decideBackpressure } from './backpressure.ts';
@@ -8,7 +9,7 @@ import type { QueueDepthRefresher } from './queue-depth.ts';
 import { commitDetections, type CommitOutcome } from './store-transaction.ts';
 
 /** What the ingest verbs need: the hub's deps plus the shared queue-depth refresher. */
-export type IngestDeps = Pick<HubDeps, 'db' | 'images' | 'load' | 'clock' | 'log'> & {
+export type IngestDeps = Pick<HubDeps, 'db' | 'images' | 'load' | 'clock' | 'log' | 'metrics'> & {
   queueDepth: QueueDepthRefresher;
   /** HUB_MAX_CAPTURE_AHEAD_SECONDS, in ms. */
   maxCaptureAheadMs: number;
@@ -62,6 +63,7 @@ export async function storeBatch(deps: IngestDeps, input: BatchInput): Promise<B
   });
   const response: BatchResponse = { accepted: results.filter((r) => r.status !== 'rejected').length, results };
   logBatch(deps, input.collectorId, results);
+  countDetections(deps.metrics, results);
   const backpressure = decideBackpressure(deps.load.measurements());
   if (backpressure) response.backpressure = backpressure;
   return response;
@@ -88,7 +90,7 @@ async function commitWithImages(deps: IngestDeps, collectorId: string, unique: r
   try {
     outcomes = await deps.db.pipelinedTransaction(async (tx) => {
       const started = performance.now();
-      const result = await commitDetections(tx, collectorId, unique);
+      const result = await commitDetections(tx, collectorId, unique, deps.clock.now());
       statementsMs = performance.now() - started;
       const locations = await images;
       commitStarted = performance.now();

@@ -5,6 +5,7 @@ import type { BatchItemResult, ImageRef } from '@alpr/shared/protocol/batch';
 import { IMAGE_KINDS } from '@alpr/shared/detection/schema';
 import { HubError } from '../errors.ts';
 import { sha256Hex } from '../images/image-store.ts';
+import { countDetections } from '../metrics/hub-metrics.ts';
 import { storeBatch, type IngestDeps } from './store-batch.ts';
 
 /**
@@ -66,6 +67,7 @@ export async function ingestWebhook(deps: IngestDeps, input: WebhookInput): Prom
     status: 'rejected',
     reason: oneLine(e.reason),
   }));
+  countDetections(deps.metrics, unreadable);
   return { accepted: stored.accepted, results: [...stored.results, ...unreadable] };
 }
 
