@@ -4,7 +4,8 @@
  * newcomer sees alerts on the live page and messages at the simulated bot. Every plate
  * comes round about every 10 minutes, the bot's default per-plate cooldown.
  */
-import { createRng, jpegBytes, uuidFrom, type PlateRead } from '../simulators/plates.ts';
+import { plateCropJpeg, sceneJpeg } from '../simulators/draw-plate.ts';
+import { createRng, uuidFrom, type PlateRead } from '../simulators/plates.ts';
 import { pushRead } from '../simulators/vendor-a-push.ts';
 
 export const WATCHED_PLATES = [
@@ -31,18 +32,22 @@ export function startWatchedCars(options: { pushUrl: string; everyMs?: number })
   let n = 0;
   const pass = (): void => {
     const plate = WATCHED_PLATES[n % WATCHED_PLATES.length] as string;
+    const timeMs = Date.now();
+    // Pictures of this plate on a car picked by the seed, at their drawn size (a few kB):
+    // the live page, the bot's photo and the detection page show the plate that matched.
+    const seed = Math.floor(rng() * 2 ** 32);
     const read: PlateRead = {
       seq: n++,
       plate,
       unknown: false,
-      timeMs: Date.now(),
+      timeMs,
       confidence: 80 + Math.floor(rng() * 19),
       direction: 'forward',
       vehicleType: 'vehicle',
       color: 'gray',
       brandCode: 1036,
-      crop: jpegBytes(rng, 6_000),
-      scene: jpegBytes(rng, 40_000),
+      crop: plateCropJpeg(plate, { seed }),
+      scene: sceneJpeg(plate, { seed, caption: new Date(timeMs).toISOString().slice(0, 19).replace('T', ' ') }),
     };
     void pushRead(
       read,

@@ -1,3 +1,4 @@
+import jpeg from 'jpeg-js';
 import t from 'tap';
 import { compactLocal, isoLocal, localDigits } from './local-time.ts';
 import { createReadGenerator, createRng, jpegBytes, normalizedPlate, plateText } from './plates.ts';
@@ -9,8 +10,14 @@ t.test('the generator replays from its seed and shows the vendor_a quirks', asyn
     return Array.from({ length: 50 }, (_, i) => g.next(1_900_000_000_000 + i * 1000).plate);
   };
   t.same(run(), run(), 'same seed, same plates');
+  const images = (): Buffer[] => {
+    const g = createReadGenerator({ seed: 7 });
+    return Array.from({ length: 3 }, (_, i) => g.next(1_900_000_000_000 + i * 1000)).flatMap((r) => [r.crop, r.scene]);
+  };
+  t.same(images(), images(), 'and the same image bytes');
 
-  const g = createReadGenerator({ seed: 3, cropBytes: 2000, sceneBytes: 6000, unknownRate: 0.2, repeatRate: 0.3 });
+  // Sizes above the drawn pictures' (a crop is 4-6 kB, a scene 15-20 kB), so padding reaches them.
+  const g = createReadGenerator({ seed: 3, cropBytes: 8000, sceneBytes: 30_000, unknownRate: 0.2, repeatRate: 0.3 });
   const reads = Array.from({ length: 200 }, (_, i) => g.next(1_900_000_000_000 + i * 2000));
   const repeats = reads.filter((r) => r.repeatOf !== undefined);
   const unknowns = reads.filter((r) => r.unknown);
@@ -27,7 +34,17 @@ t.test('the generator replays from its seed and shows the vendor_a quirks', asyn
     'capture times strictly increase',
   );
   const crop = reads[0]?.crop ?? Buffer.alloc(0);
-  t.ok(crop.length > 1500 && crop.length < 2500, 'crop size near the configured size');
+  t.ok(crop.length > 6800 && crop.length < 9200, `crop size near the configured size (${crop.length})`);
+  const scene = reads[0]?.scene ?? Buffer.alloc(0);
+  t.ok(scene.length > 25_500 && scene.length < 34_500, `scene size near the configured size (${scene.length})`);
+  const first = reads.find((r) => !r.unknown);
+  for (const image of [first?.crop, first?.scene]) t.ok(jpeg.decode(image ?? Buffer.alloc(0)).width > 0, 'real pictures: they decode');
+});
+
+t.test('a size under the drawn picture gives the picture as drawn', async (t) => {
+  const g = createReadGenerator({ seed: 5, cropBytes: 300, sceneBytes: 800 });
+  const read = g.next(1_900_000_000_000);
+  t.same([jpeg.decode(read.crop).width, jpeg.decode(read.scene).width], [240, 640]);
 });
 
 t.test('plates carry separators and normalize to alphanumerics', async (t) => {
@@ -37,9 +54,11 @@ t.test('plates carry separators and normalize to alphanumerics', async (t) => {
   for (const p of plates) t.match(normalizedPlate(p), /^[A-Z0-9]{5,9}$/);
 });
 
-t.test('JPEG-like bytes: SOI first, EOI only at the end', async (t) => {
+t.test('jpegBytes: a real JPEG of the exact size, SOI first, EOI only at the end', async (t) => {
   const bytes = jpegBytes(createRng(1), 65_000);
   t.equal(bytes.length, 65_000);
+  t.same([jpeg.decode(bytes).width, jpeg.decode(jpegBytes(createRng(1), 65_000, 'scene')).width], [240, 640], 'a crop, or a scene when asked');
+  t.ok(jpegBytes(createRng(2), 20_000).equals(jpegBytes(createRng(2), 20_000)), 'from the seed');
   t.same([...bytes.subarray(0, 2)], [0xff, 0xd8]);
   t.same([...bytes.subarray(-2)], [0xff, 0xd9]);
   t.equal(bytes.subarray(2, -2).indexOf(Buffer.from([0xff, 0xd9])), -1);

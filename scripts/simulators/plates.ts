@@ -1,24 +1,13 @@
 import { createHash } from 'node:crypto';
+import { plateCropJpeg, sceneJpeg } from './draw-plate.ts';
+import { createRng, type Rng } from './rng.ts';
 
 /**
  * Seeded source of plate reads shared by both camera simulators. Everything random comes
  * from one PRNG so a seed replays the same run (plates, images, quirks).
  */
 
-/** A function returning floats in [0, 1). */
-export type Rng = () => number;
-
-/** mulberry32: tiny, fast, good enough for test data (not for secrets). */
-export function createRng(seed: number): Rng {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export { createRng, type Rng };
 
 export const randomInt = (rng: Rng, min: number, max: number): number => min + Math.floor(rng() * (max - min + 1));
 export const pick = <T>(rng: Rng, items: readonly T[]): T => items[Math.floor(rng() * items.length)] as T;
@@ -43,18 +32,18 @@ export const plateText = (rng: Rng): string => pick(rng, SHAPES)(rng);
 export const normalizedPlate = (raw: string): string => raw.toUpperCase().replace(/[^A-Z0-9]/g, '');
 
 /**
- * JPEG-looking bytes: SOI + APP0 marker, random entropy-like middle, EOI. 0xFF never
- * appears in the middle (real entropy data stuffs it as FF 00), so FF D9 is only at the end.
+ * A real JPEG of a random plate (drawn from `rng`), padded to exactly `size` bytes when the
+ * picture is smaller (see padJpeg in jpeg.ts). Benchmarks and tests pass the size a camera's
+ * image has; `kind` says whether it is a plate crop (default) or a scene.
  */
-export function jpegBytes(rng: Rng, size: number): Buffer {
-  const n = Math.max(size, 8);
-  const out = Buffer.alloc(n);
-  out.set([0xff, 0xd8, 0xff, 0xe0], 0);
-  for (let i = 4; i < n - 2; i++) out[i] = Math.floor(rng() * 255); // 0..254
-  out[n - 2] = 0xff;
-  out[n - 1] = 0xd9;
-  return out;
+export function jpegBytes(rng: Rng, size: number, kind: 'crop' | 'scene' = 'crop'): Buffer {
+  const plate = plateText(rng);
+  const seed = Math.floor(rng() * 2 ** 32);
+  return kind === 'scene' ? sceneJpeg(plate, { seed, size }) : plateCropJpeg(plate, { seed, size });
 }
+
+/** What a camera stamps on its scene: its clock's time, to the second, as it shows it (UTC here). */
+const cameraCaption = (timeMs: number): string => new Date(timeMs).toISOString().slice(0, 19).replace('T', ' ');
 
 export const sha256 = (bytes: Uint8Array): string => createHash('sha256').update(bytes).digest('hex');
 
@@ -87,9 +76,12 @@ export interface PlateRead {
 
 export interface ReadGeneratorOptions {
   seed?: number;
-  /** Plate crop size, default ~20 kB. */
+  /**
+   * Plate crop size, default ~20 kB (±15 %). The drawn crop is 2-4 kB and is padded up to
+   * this; a smaller figure gives the crop as drawn.
+   */
   cropBytes?: number;
-  /** Scene size, default ~65 kB. */
+  /** Scene size, default ~65 kB (±15 %), padded the same way; the drawn scene is 10-25 kB. */
   sceneBytes?: number;
   /** Share of failed reads (`unknown`). Default 0.05. */
   unknownRate?: number;
@@ -130,10 +122,15 @@ export function createReadGenerator(options: ReadGeneratorOptions = {}): ReadGen
         vehicleType: pick(rng, ['vehicle', 'SUVMPV', 'truck', 'largeBus', 'van']),
         color: pick(rng, ['white', 'black', 'gray', 'red', 'blue', 'unknown']),
         brandCode: pick(rng, [1036, 1060, 1000, 1024]),
-        crop: jpegBytes(rng, size(cropBytes)),
-        scene: jpegBytes(rng, size(sceneBytes)),
+        crop: Buffer.alloc(0),
+        scene: Buffer.alloc(0),
         ...(repeat ? { repeatOf: repeat.seq } : {}),
       };
+      // The pictures show the plate as read (a blank plate for an unread one); one seed drawn
+      // from the run's PRNG per read keeps a seeded run replaying the same bytes.
+      const seed = Math.floor(rng() * 2 ** 32);
+      read.crop = plateCropJpeg(read.plate, { seed, size: size(cropBytes) });
+      read.scene = sceneJpeg(read.plate, { seed, size: size(sceneBytes), caption: cameraCaption(read.timeMs) });
       previous = read;
       return read;
     },
