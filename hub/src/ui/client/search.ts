@@ -32,7 +32,8 @@ function queryFromForm(page: number): URLSearchParams {
   const q = new URLSearchParams();
   const plate = input('plate').value.trim();
   if (plate) q.set('plate', plate);
-  if (input('fuzzy').checked) q.set('plate_fuzzy', 'true');
+  const match = byId<HTMLSelectElement>('plate-match').value;
+  if (match) q.set('plate_match', match);
   for (const [id, name] of [
     ['start', 'start_date'],
     ['end', 'end_date'],
@@ -58,7 +59,8 @@ function queryFromForm(page: number): URLSearchParams {
 
 function fillForm(q: URLSearchParams): void {
   input('plate').value = q.get('plate') ?? '';
-  input('fuzzy').checked = q.get('plate_fuzzy') === 'true';
+  // plate_fuzzy=true (older bookmarks) is plate_match=fuzzy.
+  byId<HTMLSelectElement>('plate-match').value = q.get('plate_match') ?? (q.get('plate_fuzzy') === 'true' ? 'fuzzy' : '');
   input('start').value = localInput(q.get('start_date'));
   input('end').value = localInput(q.get('end_date'));
   const min = q.get('min_confidence');
@@ -70,14 +72,53 @@ function fillForm(q: URLSearchParams): void {
   input('reason').value = q.get('reason') ?? '';
 }
 
+const PLATE_CHAR = /[\p{Lu}\p{Lo}\p{Nd}]/u;
+const MATCH_WORDS: Record<string, string> = {
+  exact: 'exact',
+  confusion: 'the same to OCR',
+  substitution: 'one character differs',
+  insertion: 'one extra character',
+  deletion: 'one character missing',
+};
+
+/**
+ * The plate with the character a one-edit match differs at marked. `position` counts the
+ * plate's letters and digits (docs/search.md "One edit"), so separators in the stored text
+ * are skipped; a missing character is marked as a gap before the position.
+ */
+function plateWithMark(plate: string, match: NonNullable<SearchResult['match']>): Array<Node | string> {
+  if (match.position === null) return [plate];
+  const chars = Array.from(plate);
+  let seen = 0;
+  const out: Array<Node | string> = [];
+  let marked = false;
+  for (const ch of chars) {
+    const counts = PLATE_CHAR.test(ch.toLocaleUpperCase('en-US'));
+    if (counts && seen === match.position && !marked) {
+      marked = true;
+      if (match.kind === 'deletion') out.push(el('mark', { class: 'gap', title: `missing ${match.query_char ?? ''}` }, '_'), ch);
+      else out.push(el('mark', { title: match.query_char ? `query has ${match.query_char}` : 'extra character' }, ch));
+    } else out.push(ch);
+    if (counts) seen += 1;
+  }
+  if (!marked && match.kind === 'deletion') out.push(el('mark', { class: 'gap', title: `missing ${match.query_char ?? ''}` }, '_'));
+  return out;
+}
+
 function row(r: SearchResult, reason: string): HTMLTableRowElement {
   const crop = imagePath(r.images.crop_url);
-  const link = el('a', { href: `/detections/${r.id}?reason=${encodeURIComponent(reason)}` }, r.plate_number);
+  const link = el('a', { href: `/detections/${r.id}?reason=${encodeURIComponent(reason)}` }, ...(r.match ? plateWithMark(r.plate_number, r.match) : [r.plate_number]));
   return el(
     'tr',
     {},
     el('td', {}, crop ? el('img', { src: crop, alt: `Plate crop ${r.plate_number}`, width: '120', height: '40' }) : '—'),
-    el('td', {}, link, r.similarity !== undefined ? el('span', { class: 'muted' }, ` (${percent(r.similarity)} similar)`) : null),
+    el(
+      'td',
+      {},
+      link,
+      r.similarity !== undefined ? el('span', { class: 'muted' }, ` (${percent(r.similarity)} similar)`) : null,
+      r.match ? el('span', { class: 'muted match' }, ` (${MATCH_WORDS[r.match.kind] ?? r.match.kind})`) : null,
+    ),
     el('td', {}, when(r.captured_at)),
     el('td', {}, r.collector.name),
     el('td', {}, percent(r.confidence)),

@@ -18,9 +18,14 @@ export function SearchPage(props: { user: SessionUser; collectors: ReadonlyArray
           <label for="plate">Plate</label>
           <input id="plate" name="plate" placeholder="AB12CDE, AB1*, *123, *BC1*" autocomplete="off" />
         </div>
-        <label class="check">
-          <input type="checkbox" id="fuzzy" name="plate_fuzzy" /> Similar plates (OCR mistakes: 0/O, 8/B, 5/S …)
-        </label>
+        <div>
+          <label for="plate-match">Match</label>
+          <select id="plate-match" name="plate_match">
+            <option value="">Exact plate or pattern</option>
+            <option value="fuzzy">Similar plates (OCR mistakes: 0/O, 8/B, 5/S …)</option>
+            <option value="one_edit">One misread away (any one character wrong, missing or extra)</option>
+          </select>
+        </div>
         <div>
           <label for="start">From</label>
           <input id="start" name="start_date" type="datetime-local" />
