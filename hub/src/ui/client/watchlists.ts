@@ -41,7 +41,7 @@ function listRow(w: Watchlist): HTMLTableRowElement {
     'tr',
     { 'data-list': w.id },
     el('td', {}, open),
-    el('td', {}, w.priority),
+    el('td', {}, w.priority, w.forgive_one_misread ? el('span', { class: 'muted' }, ' (forgives one misread)') : null),
     el('td', {}, String(w.entry_count)),
     el('td', {}, w.is_active ? 'yes' : 'no'),
     el('td', {}, toggle),
@@ -90,6 +90,7 @@ document.getElementById('create-list')?.addEventListener('submit', (event) => {
     name: byId<HTMLInputElement>('list-name').value.trim(),
     priority: byId<HTMLSelectElement>('list-priority').value,
     ocr_tolerant: byId<HTMLInputElement>('list-ocr').checked,
+    forgive_one_misread: byId<HTMLInputElement>('list-forgive').checked,
   };
   api<Watchlist>('POST', '/api/v1/watchlist', body)
     .then((created) => {

@@ -25,6 +25,9 @@ export function WatchlistsPage(props: { user: SessionUser }) {
           <label class="check">
             <input type="checkbox" id="list-ocr" /> Also match plates that differ only by OCR mistakes (0/O, 8/B …)
           </label>
+          <label class="check">
+            <input type="checkbox" id="list-forgive" /> Forgive one misread: also alert on a read with any one character wrong, missing or extra
+          </label>
           <button type="submit">Create</button>
         </form>
       ) : null}
