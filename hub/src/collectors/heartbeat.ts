@@ -22,6 +22,8 @@ export async function heartbeat(ctx: CollectorContext, collectorId: string, inpu
       ...(input.cameras_total !== undefined ? { cameras_total: input.cameras_total } : {}),
       ...(input.last_upload_at !== undefined ? { last_upload_at: input.last_upload_at } : {}),
       ...(input.errors !== undefined ? { errors: input.errors } : {}),
+      // Per-camera states for health alerts (health/rules.ts).
+      ...(input.cameras !== undefined ? { cameras: input.cameras } : {}),
     };
     const [row] = await tx.db
       .update(collectors)

@@ -168,6 +168,7 @@ export function storeDetections(
   position: { latitude: string | null; longitude: string | null },
   rows: readonly DetectionRow[],
   next: ChainLink,
+  receivedAt: Date,
 ): Statement {
   const names = DETECTION_COLUMNS.map(([name]) => name);
   const ids = rows.map((r) => r.id);
@@ -181,6 +182,19 @@ export function storeDetections(
              INSERT INTO alert_queue (detection_id, plate_normalized, status)
              SELECT (q.item->>0)::bigint, q.item->>1, 'pending' FROM json_array_elements($5::json) WITH ORDINALITY AS q (item, n)
              ORDER BY q.n
+             RETURNING 1
+           ), counted AS (
+             -- Reads per camera and hour, and each camera's first and last read, for health
+             -- alerts (docs/health.md; migration 0024): one row a camera, by the hub's clock.
+             INSERT INTO camera_read_hours AS h (collector_id, camera_id, hour, reads)
+             SELECT $1::uuid, v.camera_id, date_trunc('hour', $9::timestamptz, 'UTC'), count(*)::int
+             FROM json_to_recordset($4::json) AS v (camera_id text) GROUP BY v.camera_id
+             ON CONFLICT (collector_id, camera_id, hour) DO UPDATE SET reads = h.reads + EXCLUDED.reads
+             RETURNING 1
+           ), spans AS (
+             INSERT INTO camera_read_spans AS s (collector_id, camera_id, first_read_at, last_read_at)
+             SELECT DISTINCT $1::uuid, v.camera_id, $9::timestamptz, $9::timestamptz FROM json_to_recordset($4::json) AS v (camera_id text)
+             ON CONFLICT (collector_id, camera_id) DO UPDATE SET last_read_at = GREATEST(s.last_read_at, EXCLUDED.last_read_at)
              RETURNING 1
            ), advanced AS (
              ${advanceHeadUpdate({ collectorId: '$1::uuid', lastSeq: '$6::bigint', lastHash: '$7::text' })}
@@ -197,6 +211,7 @@ export function storeDetections(
       JSON.stringify(rows.map((r) => [r.id, r.plateNormalized])),
       ...advanceHeadValues(next),
       notifyPayload(collectorId, ids),
+      receivedAt.toISOString(),
     ],
   };
 }

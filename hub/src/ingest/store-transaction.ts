@@ -29,7 +29,12 @@ const run = <T extends Record<string, unknown>>(tx: StatementSession, s: Stateme
  *      (delivered on commit only).
  * `items` must have distinct detection ids (the caller folds in-batch repeats).
  */
-export async function commitDetections(tx: StatementSession, collectorId: string, items: readonly ReadyDetection[]): Promise<Map<number, CommitOutcome>> {
+export async function commitDetections(
+  tx: StatementSession,
+  collectorId: string,
+  items: readonly ReadyDetection[],
+  receivedAt: Date,
+): Promise<Map<number, CommitOutcome>> {
   const outcomes = new Map<number, CommitOutcome>();
   if (items.length === 0) return outcomes;
   const macs = [...new Set(items.map((i) => i.detection.camera.mac))];
@@ -98,7 +103,7 @@ export async function commitDetections(tx: StatementSession, collectorId: string
     };
   });
   const position = { latitude: context.latitude, longitude: context.longitude };
-  const [stored] = await run<{ inserted: number; queued: number; advanced: number }>(tx, storeDetections(collectorId, position, rows, next));
+  const [stored] = await run<{ inserted: number; queued: number; advanced: number }>(tx, storeDetections(collectorId, position, rows, next, receivedAt));
   if (stored?.advanced !== 1) throw chainMovedBackwards(collectorId);
   if (stored.inserted !== rows.length || stored.queued !== rows.length) {
     throw new Error(`stored ${stored.inserted} detections and ${stored.queued} alert checks for ${rows.length} rows`);

@@ -1,5 +1,22 @@
 import { z } from 'zod';
 
+/**
+ * One camera as the appliance sees it at a heartbeat (docs/health.md): its state, its clock
+ * warnings, and for a pulled camera how long its pull cursor has not moved. The hub raises
+ * camera_offline, camera_clock and cursor_stuck health alerts from these.
+ */
+export const heartbeatCameraSchema = z.object({
+  id: z.string().min(1).max(64),
+  name: z.string().max(100).optional(),
+  state: z.enum(['CONNECTING', 'ONLINE', 'OFFLINE']),
+  last_success_at: z.string().datetime().nullable().optional(),
+  last_error: z.string().max(300).nullable().optional(),
+  clock_warnings: z.array(z.string().max(300)).max(5).optional(),
+  /** Pulled cameras: seconds since the pull cursor last moved forward. */
+  cursor_age_seconds: z.number().int().min(0).nullable().optional(),
+});
+export type HeartbeatCamera = z.infer<typeof heartbeatCameraSchema>;
+
 /** Heartbeat body (docs/protocol.md); extra fields are diagnostics. */
 export const heartbeatRequestSchema = z.object({
   uptime_seconds: z.number().int().min(0),
@@ -11,10 +28,12 @@ export const heartbeatRequestSchema = z.object({
   os_version: z.string().max(50).optional(),
   last_upload_at: z.string().datetime().nullable().optional(),
   errors: z.array(z.string().max(500)).max(20).optional(),
+  /** Per-camera states (docs/health.md); absent from appliances older than this field. */
+  cameras: z.array(heartbeatCameraSchema).max(64).optional(),
 });
 export type HeartbeatRequest = z.infer<typeof heartbeatRequestSchema>;
 
-export const COMMAND_TYPES = ['config_update', 'wipe', 'rotate_key'] as const;
+export const COMMAND_TYPES = ['config_update', 'wipe', 'rotate_key', 'trust_hub_certificate'] as const;
 export type CommandType = (typeof COMMAND_TYPES)[number];
 
 /**
