@@ -37,6 +37,8 @@ ${CAMERA_USAGE}
   worker                                                 the alert worker as its own process (until SIGTERM)
   export verify <file.zip> [--public-key BASE64]         check an evidence export offline
   retention [--dry-run]                                  one retention run now (docs/retention.md)
+  backup <dir>                                           database and images while the hub runs (docs/operations.md)
+  restore <dir>                                          rebuild a hub from a backup on an empty server
 
 ${CAMERA_OPTIONS_USAGE}
 

@@ -18,6 +18,7 @@ import { runUserCommand } from './user-commands.ts';
 import { runWorkerCommand } from './worker-command.ts';
 import { runExportVerify } from './export-verify.ts';
 import { runRetentionCommand } from './retention-command.ts';
+import { runBackupCommand } from './backup-command.ts';
 
 /** At the default `info` the CLI would echo every action it just printed: warn and worse only. */
 function cliLogLevel(configured: string): string {
@@ -29,6 +30,7 @@ async function main(argv: readonly string[]): Promise<number> {
   if (argv[0] === 'worker') return runWorkerCommand(argv.slice(1));
   if (argv[0] === 'export' && argv[1] === 'verify') return runExportVerify(argv.slice(2));
   if (argv[0] === 'retention') return runRetentionCommand(argv.slice(1));
+  if (argv[0] === 'backup' || argv[0] === 'restore') return runBackupCommand(argv[0], argv.slice(1));
   let parsed: ReturnType<typeof parseCommandLine>;
   let action: Action;
   try {
