@@ -115,6 +115,16 @@ export function scenePixels(plate: string, seed = 1, caption = ''): Raster {
   return scene;
 }
 
+/**
+ * The smallest picture: a 24x8 blank plate, about 650 bytes (jpeg-js writes 600 bytes of
+ * standard tables and header before any pixel). For tests that ask for images under a crop's size.
+ */
+export function tinyPlateJpeg(): Buffer {
+  const raster = createRaster(24, 8, PLATE_COLOURS[0] ?? [236, 236, 228]);
+  fillRect(raster, 0, 0, 4, 8, EU_BLUE);
+  return encodeJpeg(raster);
+}
+
 export interface PictureOptions {
   seed?: number;
   /** Exact size in bytes, reached with padding (see padJpeg); a smaller size gives the picture as drawn. */

@@ -80,3 +80,17 @@ export function padJpeg(picture: Buffer, size: number, seed = 1): Buffer {
   }
   return Buffer.concat([picture.subarray(0, at), ...segments, picture.subarray(at)]);
 }
+
+/**
+ * `picture` with one more COM segment holding `payload` (bytes mapped to 0..254 so no marker
+ * can appear): a way to make pictures with the same pixels distinct files.
+ */
+export function withComment(picture: Buffer, payload: Uint8Array): Buffer {
+  let at = 2;
+  if (picture[2] === 0xff && picture[3] === 0xe0) at = 4 + picture.readUInt16BE(4);
+  const head = Buffer.from([0xff, 0xfe, 0, 0]);
+  head.writeUInt16BE(payload.length + 2, 2);
+  const body = Buffer.alloc(payload.length);
+  payload.forEach((b, i) => (body[i] = b % 255));
+  return Buffer.concat([picture.subarray(0, at), head, body, picture.subarray(at)]);
+}

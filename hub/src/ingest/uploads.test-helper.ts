@@ -1,6 +1,6 @@
 /**
  * Test and benchmark support for ingest: batch bodies encoded the way docs/protocol.md
- * says, JPEG-like image bytes, and a real hub (database, image store, HTTP server on
+ * says, real JPEG images of a chosen size, and a real hub (database, image store, HTTP server on
  * 127.0.0.1) with a claimed collector.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
@@ -10,6 +10,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { serve } from '@hono/node-server';
 import type { BatchDetection } from '@alpr/shared/protocol/batch';
+import { plateCropJpeg, sceneJpeg, tinyPlateJpeg } from '../../../scripts/simulators/draw-plate.ts';
+import { padJpeg, withComment } from '../../../scripts/simulators/jpeg.ts';
 import { createHubApp } from '../app.ts';
 import { systemClock, type Clock } from '../clock.ts';
 import { claim } from '../collectors/claim.ts';
@@ -22,8 +24,25 @@ import { createLog, type Log } from '../log.ts';
 import { openImageStore, sha256Hex, type ImageStore } from '../images/image-store.ts';
 import { createLoadMonitor } from './load-monitor.ts';
 
-/** Random bytes framed as a JPEG (SOI ... EOI): unique per call, so every image is new. */
+// Real pictures of sampleDetection's plate, drawn once (a scene takes about 35 ms).
+let pictures: Buffer[] | undefined;
+const drawnPictures = (): Buffer[] =>
+  (pictures ??= [sceneJpeg('AB12CDE', { seed: 1 }), plateCropJpeg('AB12CDE', { seed: 1 }), tinyPlateJpeg()].sort((a, b) => b.length - a.length));
+
+/** 16 random bytes in a COM segment make every call a new file; 4 more for the segment's marker and length. */
+const UNIQUE = 16;
+
+/**
+ * A real JPEG of exactly `size` bytes, unique per call (so every image is new): the largest
+ * drawn picture that fits (a 640x360 scene, a 240x80 crop, or a 24x8 blank plate), a COM
+ * segment of random bytes, then padding (padJpeg in scripts/simulators/jpeg.ts). Sizes
+ * under the smallest picture (about 670 bytes, jpeg-js's tables alone take 600) cannot be
+ * a real JPEG: those stay random bytes framed as one (SOI ... EOI), for the tests of byte
+ * handling that need a few hundred bytes.
+ */
 export function jpegLike(size: number): Buffer {
+  const picture = drawnPictures().find((p) => p.length + UNIQUE + 4 <= size);
+  if (picture) return padJpeg(withComment(picture, randomBytes(UNIQUE)), size, randomBytes(4).readUInt32BE(0));
   const bytes = randomBytes(size);
   bytes[0] = 0xff;
   bytes[1] = 0xd8;
