@@ -97,6 +97,11 @@ ${cameraForm(edit.values, edit.id)}`;
 export const VENDOR_CHOICES = [
   ['vendor_a', 'ISAPI camera or NVR (Digest login)'],
   ['vendor_b', 'Protect console (API key)'],
+  // Plate readers post their reads (docs/readers.md): push only, no address needed.
+  ['plate_recognizer', 'Plate Recognizer (Stream or Snapshot webhook)'],
+  ['codeproject_ai', 'CodeProject.AI ALPR (relayed answers)'],
+  ['openalpr', 'OpenALPR agent'],
+  ['generic_json', 'Other reader (generic JSON)'],
 ] as const;
 export const MODE_CHOICES = [
   ['pull', 'This device polls the camera (pull)'],
@@ -124,7 +129,8 @@ ${field('MAC address', 'mac', v.mac, { placeholder: 'aa:bb:cc:dd:ee:ff', pattern
 <fieldset><legend>Protect console</legend>
 ${field('API key or token', 'token', undefined, { type: 'password', autocomplete: 'new-password', hint: 'From the console: Settings, Control Plane, Integrations.' })}
 </fieldset>
-<fieldset><legend>Cameras that send to this device (push)</legend>
+<fieldset><legend>Cameras and plate readers that send to this device (push)</legend>
+<p><small>A plate reader posts to <code>/api/v1/ingest/&lt;kind&gt;?camera=&lt;id&gt;</code> on this device; docs/readers.md says where to set it in each product.</small></p>
 ${field('Only accept from', 'push_source', v.push_source, { placeholder: 'default: the address above; any = no pin' })}
 ${field('Shared secret', 'push_secret', undefined, { type: 'password', autocomplete: 'new-password', hint: 'At least 16 characters; the camera sends it with each post.' })}
 </fieldset>
