@@ -25,7 +25,7 @@ export const PGLITE_REFUSAL =
   'To copy a PGlite hub, stop it and copy HUB_DATA_DIR whole (docs/operations.md "Backup").';
 
 /**
- * `npm run hub -- backup <dir>` (docs/operations.md "Backup"; ADR 0005): a consistent copy of
+ * `npm run hub -- backup <dir>` (docs/operations.md "Backup"; ADR 0006): a consistent copy of
  * the database and the image folder while the hub runs and ingests.
  *  1. One transaction takes retention's lock (a retention run already going is waited for)
  *     and KEY SHARE locks on every image_segments row, so compaction cannot delete a segment
