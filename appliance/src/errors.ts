@@ -9,6 +9,8 @@ import { ENROLLMENT_REFUSAL_REASONS, type EnrollmentRefusalReason } from '@alpr/
  */
 export const APPLIANCE_ERROR_STATUS = {
   bad_request: 400,
+  /** GET /metrics without the configured bearer token (docs/metrics.md). */
+  unauthorized: 401,
   forbidden: 403,
   not_found: 404,
   conflict: 409,

@@ -12,6 +12,8 @@ import { diagnosticsRoutes } from '../diagnostics/routes.ts';
 import { takeSnapshot, type DiagnosticsSources } from '../diagnostics/snapshot.ts';
 import { createApplianceHttpApp } from '../http/app.ts';
 import { APPLIANCE_TIMEOUTS } from '../http/edge.ts';
+import { createApplianceMetrics, registerApplianceGauges, type ApplianceMetrics } from '../metrics/appliance-metrics.ts';
+import { applianceMetricsRoutes } from '../metrics/routes.ts';
 import type { HeartbeatState } from '../lifecycle/heartbeat-state.ts';
 import { fileCameraStore } from '../setup/camera-store.ts';
 import type { Claimed } from '../setup/enroll.ts';
@@ -50,6 +52,8 @@ export interface LocalAppDeps {
   addressOf?: AddressOf;
   reloadPipeline: () => Promise<void>;
   onClaimed: (claimed: Claimed) => Promise<void>;
+  /** The process's metrics registry (docs/metrics.md); absent: one is made here, without upload timings. */
+  metrics?: ApplianceMetrics;
 }
 
 export { createIntakeMeter };
@@ -98,8 +102,13 @@ export function createLocalApp(deps: LocalAppDeps): Hono {
     onCamerasChanged: deps.reloadPipeline,
     onClaimed: deps.onClaimed,
   });
+  const metrics = deps.metrics ?? createApplianceMetrics();
+  registerApplianceGauges(metrics, { buffer: deps.buffer, cameras: diagnostics.cameras, uplink: diagnostics.uplink, now: deps.now });
+  // Loopback or the bearer token, not the LAN guard: metrics.token read per scrape, so a new
+  // configuration applies without a restart.
+  const metricsApp = applianceMetricsRoutes(metrics, addressOf, () => deps.pipeline().config.metrics.token);
   // The edge (body checks, one error envelope) in front of every part: http/app.ts.
-  return createApplianceHttpApp(log, [guards, ingestApp, setupApp, diagnosticsRoutes(diagnostics)]);
+  return createApplianceHttpApp(log, [guards, metricsApp, ingestApp, setupApp, diagnosticsRoutes(diagnostics)]);
 }
 
 export interface Listening {
