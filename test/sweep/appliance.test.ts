@@ -16,6 +16,7 @@ import { createLog } from '../../appliance/src/log.ts';
 import { createAppliance } from '../../appliance/src/runtime/appliance.ts';
 import { fixedIdentity } from '../../appliance/src/vault/hardware-identity.ts';
 import { routesOf, sweep, sweepSeed } from './sweep.ts';
+import { READER_TYPES } from '../../shared/src/adapters/types.ts';
 
 const seed = sweepSeed();
 t.comment(`sweep seed ${seed} (SWEEP_SEED=${seed} reproduces this run)`);
@@ -71,4 +72,23 @@ t.test('every appliance route: no 5xx, no hang, error envelope, nothing half-wri
   );
   t.comment(`appliance sweep: ${result.attempts} requests over ${routes.length} routes in ${result.durationMs} ms; answers ${JSON.stringify(result.statuses)}`);
   t.same(result.failures, [], 'every answer a clean 2xx/3xx/4xx');
+});
+
+t.test('the ingest route under each plate-reader adapter (docs/readers.md): the same battery per source', async (t) => {
+  const ingest = routesOf(app).filter((r) => r.path.includes(':vendor'));
+  t.ok(ingest.length >= 1, 'the ingest route is in the table');
+  for (const vendor of READER_TYPES) {
+    const result = await sweep(
+      {
+        base,
+        routes: ingest,
+        credentials: { valid: { origin: base }, params: { id: 'cam1', vendor } },
+        fingerprint,
+        healthPath: '/healthz',
+      },
+      seed,
+    );
+    t.comment(`${vendor}: ${result.attempts} requests; answers ${JSON.stringify(result.statuses)}`);
+    t.same(result.failures, [], `${vendor}: every answer a clean 2xx/3xx/4xx`);
+  }
 });
