@@ -18,6 +18,7 @@ import { giveHeapHeadroom } from './ingest/heap-headroom.ts';
 import { openImageStore } from './images/image-store.ts';
 import { createLoadMonitor } from './ingest/load-monitor.ts';
 import { createLog } from './log.ts';
+import { createHubMetrics } from './metrics/hub-metrics.ts';
 import { startWorkers } from './workers/start.ts';
 import { httpsOptionsOf, loadTlsMaterial } from './tls/material.ts';
 
@@ -61,6 +62,7 @@ const images = openImageStore(config.imageDir, {
   onWarning: (message) => log.warn(message),
 });
 await images.ready();
+const metrics = createHubMetrics();
 const app = createHubApp({
   db,
   images,
@@ -68,6 +70,7 @@ const app = createHubApp({
   clock: systemClock,
   log,
   config,
+  metrics,
 });
 const tls = tlsMaterial ? httpsOptionsOf(tlsMaterial) : undefined;
 const server = serve(
@@ -87,6 +90,7 @@ const server = serve(
 const deps = { db, clock: systemClock, log, config };
 const live = createLiveBroker(deps, { maxConnectionsPerUser: config.liveMaxConnectionsPerUser });
 await live.start(db.listen.bind(db));
+metrics.watchLive(live);
 const liveChannel = attachLiveChannel(server as Server, deps, live);
 // The alert worker (and the bot's deliveries) run here unless they run as their own process
 // (`npm run hub -- worker`); partitions, retention and the bot's inbound side always here.
