@@ -22,9 +22,19 @@ import { searchDetections } from '../../hub/src/search/search.ts';
 import { plateMode, type SearchQuery } from '../../hub/src/search/params.ts';
 import { convoy, convoyQuery, plateHistory } from '../../hub/src/search/investigations.ts';
 import { buildSearch } from '../../hub/src/search/sql.ts';
+import { deletionNeighbourhood } from '../../hub/src/search/one-edit.ts';
+
+/** The plate read with its 5th character wrong, outside any confusion group (K for X, X otherwise). */
+const outOfGroup = (plate: string): string => plate.slice(0, 4) + (plate[4] === 'X' ? 'K' : 'X') + plate.slice(5);
 
 const { values: args } = parseArgs({
-  options: { rows: { type: 'string', default: '10000000' }, runs: { type: 'string', default: '40' }, keep: { type: 'boolean', default: false } },
+  options: {
+    rows: { type: 'string', default: '10000000' },
+    runs: { type: 'string', default: '40' },
+    keep: { type: 'boolean', default: false },
+    // Rounds of the one-edit key ingest comparison (each inserts two 100,000-row steps).
+    'key-rounds': { type: 'string', default: '3' },
+  },
 });
 const ROWS = Number(args.rows);
 const RUNS = Number(args.runs);
@@ -63,9 +73,8 @@ async function main(): Promise<void> {
     await sql.unsafe(`CREATE TEMP TABLE bench_frequent AS SELECT i, ${randomPlate} AS p FROM generate_series(1, 5000) AS i`);
     await sql.unsafe(`CREATE INDEX ON bench_frequent (i)`);
     const STEP = 200_000;
-    for (let done = 0; done < ROWS; done += STEP) {
-      const n = Math.min(STEP, ROWS - done);
-      await sql.unsafe(`
+    const insertStep = (done: number, n: number) =>
+      sql.unsafe(`
         INSERT INTO detections (collector_id, camera_id, detection_id, plate_number, plate_normalized, confidence, captured_at, direction, chain_seq, prev_hash, record_hash)
         SELECT c.id, 'gate-1', md5(g::text || random()::text), v.p,
                translate(v.p, 'OQDILS', '000115'),
@@ -78,6 +87,9 @@ async function main(): Promise<void> {
         JOIN bench_collectors c ON c.n = x.cn
         LEFT JOIN bench_frequent f ON f.i = x.fi AND x.r < 0.5
         CROSS JOIN LATERAL (SELECT COALESCE(f.p, ${randomPlate}) AS p, x.row_no) AS v`);
+    for (let done = 0; done < ROWS; done += STEP) {
+      const n = Math.min(STEP, ROWS - done);
+      await insertStep(done, n);
       console.log(`  ${(done + n).toLocaleString('en')} rows after ${((Date.now() - started) / 1000).toFixed(0)} s  ${load()}`);
     }
     // VACUUM as autovacuum would after a bulk of inserts (PostgreSQL 13+ vacuums insert-only
@@ -92,6 +104,31 @@ async function main(): Promise<void> {
     console.log(
       `loaded ${ROWS.toLocaleString('en')} rows in ${((Date.now() - started) / 1000).toFixed(0)} s (every index in place, then VACUUM ANALYZE)  ${load()}`,
     );
+
+    // Ingest cost of the one-edit keys (migration 0025): the same 100,000-row insert (about
+    // 50,000 new distinct plates) with the trigger that writes them, then without, in turn.
+    const keyRuns: Record<'with' | 'without', number[]> = { with: [], without: [] };
+    const KEY_STEP = 100_000;
+    for (let round = 0; round < Number(args['key-rounds']); round++) {
+      for (const mode of ['with', 'without'] as const) {
+        if (mode === 'without') await sql`ALTER TABLE plates DISABLE TRIGGER plates_note_edit_keys`;
+        const t0 = performance.now();
+        await insertStep(ROWS + (round * 2 + (mode === 'with' ? 0 : 1)) * KEY_STEP, KEY_STEP);
+        keyRuns[mode].push(performance.now() - t0);
+        if (mode === 'without') await sql`ALTER TABLE plates ENABLE TRIGGER plates_note_edit_keys`;
+      }
+    }
+    const median = (v: number[]) => [...v].sort((a, b) => a - b)[Math.floor(v.length / 2)] as number;
+    const [keySize] = await sql<{ n: string; size: string; plates: string }[]>`
+      SELECT (SELECT count(*) FROM plate_edit_keys)::text AS n, pg_size_pretty(pg_total_relation_size('plate_edit_keys')) AS size,
+             (SELECT count(*) FROM plates)::text AS plates`;
+    console.log(
+      `one-edit keys at ingest: a ${KEY_STEP.toLocaleString('en')}-row insert ${median(keyRuns.with).toFixed(0)} ms with the keys, ${median(keyRuns.without).toFixed(0)} ms without ` +
+        `(median of ${keyRuns.with.length}; ${((median(keyRuns.with) / median(keyRuns.without) - 1) * 100).toFixed(1)} % more); ${Number(keySize?.n).toLocaleString('en')} keys for ` +
+        `${Number(keySize?.plates).toLocaleString('en')} plates, ${keySize?.size}  ${load()}`,
+    );
+    await sql`VACUUM (ANALYZE) plates`;
+    await sql`VACUUM (ANALYZE) plate_edit_keys`;
 
     const samples = await sql<
       { plate_normalized: string; collector_id: string }[]
@@ -112,6 +149,7 @@ async function main(): Promise<void> {
       ['suffix *XYZ', (i) => plateMode(`*${target(i).plate_normalized.slice(-3)}`, false) as SearchQuery['plate']],
       ['contains *12X*', (i) => plateMode(`*${target(i).plate_normalized.slice(2, 5)}*`, false) as SearchQuery['plate']],
       ['fuzzy (one confusion)', (i) => ({ kind: 'fuzzy', key: confusionKey(target(i).plate_normalized.replace(/[0-9]/, (d) => (d === '8' ? 'B' : d))) })],
+      ['one edit (out-of-group substitution)', (i) => plateMode(outOfGroup(target(i).plate_normalized), false, 'one_edit') as SearchQuery['plate']],
     ];
     const timeit = async (fn: (i: number) => Promise<unknown>): Promise<number[]> => {
       await fn(0);
@@ -169,6 +207,14 @@ async function main(): Promise<void> {
       fuzzy.params,
       ['SET LOCAL pg_trgm.similarity_threshold = 0.6', 'SET LOCAL enable_seqscan = off'],
     );
+    const misread = plateMode(outOfGroup(target(0).plate_normalized), false, 'one_edit');
+    if ('kind' in misread && misread.kind === 'one_edit')
+      await explain(
+        'one edit: the candidate plates (deletion keys)',
+        `SELECT DISTINCT k.plate_normalized FROM plate_edit_keys k WHERE k.edit_key = ANY (ARRAY(SELECT json_array_elements_text($1::json)))`,
+        [JSON.stringify(deletionNeighbourhood(misread.key))],
+        ['SET LOCAL enable_seqscan = off'],
+      );
     const c = convoyQuery(busy[0]?.p ?? '', range, 5, 3);
     await explain('convoy (the most seen plate)', c.text, c.params, []);
   } finally {
