@@ -62,6 +62,11 @@ t.test('events without reads, and reads without sense', async (t) => {
   }
   const nul = plateRecognizer.parse(jsonInput(JSON.stringify({ ...post, data: { ...post.data, results: [{ ...post.data.results[0], plate: 'AB\u0000123' }] } })), {});
   t.equal(nul.detections[0]?.detection.plate.text ?? 'none', 'AB123', 'a NUL inside the plate is stripped by plate normalization');
+  t.match(
+    plateRecognizer.parse(jsonInput(JSON.stringify({ ...post, data: { ...post.data, camera_id: 'camera\u00001' } })), {}),
+    { detections: [], failure: /camera_id: control characters/ },
+    'a NUL in the camera name: refused, not cleaned',
+  );
   t.match(plateRecognizer.parse(jsonInput('{"hook":{"event":"recognition"}}'), {}), { failure: /data/ }, 'no data: a failure naming it');
   t.match(plateRecognizer.parse(jsonInput('{"data":{"results":"nope"}}'), {}), { failure: /results/ });
 });
