@@ -1,31 +1,13 @@
 /// <reference lib="dom" />
 import { api, ApiError } from './api.ts';
+// The wire shapes, written once by the hub's health presenter (type-only: erased from the bundle).
+import type { HealthAlertPage, HealthAlertRecord } from '../../health/present.ts';
 
 /*
  * Health alerts over `GET /api/v1/admin/health-alerts` (docs/dashboard.md "Health"), for the
  * health page and the collectors page's per-collector count.
- *
- * The record as the hub's health presenter writes it. Declared here until
- * hub/src/health/present.ts exists; then this becomes `import type { HealthAlertRecord }`.
  */
-export interface HealthAlertRecord {
-  id: string;
-  kind: string;
-  collector_id: string;
-  collector_name: string;
-  camera_id: string | null;
-  camera_name: string | null;
-  opened_at: string;
-  closed_at: string | null;
-  /** A plain sentence for a person. */
-  message: string;
-  detail: Record<string, unknown>;
-}
-
-export interface HealthAlertPage {
-  items: HealthAlertRecord[];
-  next_before: string | null;
-}
+export type { HealthAlertRecord };
 
 /** The route's largest page (1-500). */
 export const MAX_PAGE = 500;
