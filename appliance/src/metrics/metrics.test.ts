@@ -1,6 +1,7 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import t, { type Test } from 'tap';
 import { parseExposition, valueOf } from '@alpr/shared/metrics/exposition.test-helper';
 import { insertDetection } from '../buffer/insert.ts';
@@ -62,6 +63,12 @@ t.test('GET /metrics parses, and the buffer figures move as detections arrive', 
     t.ok(before.types.has(family), `${family} has a TYPE`);
   }
   t.equal(valueOf(before, 'alpr_appliance_uplink_waiting', { reason: 'no_hub' }), 1, 'unclaimed: nothing uploads');
+  // The shipped Grafana dashboard asks only for series this endpoint serves.
+  const dashboard = readFileSync(new URL('../../../docs/grafana/alpr-appliance.json', import.meta.url), 'utf8');
+  const asked = new Set([...dashboard.matchAll(/alpr_appliance_[a-z_]+/g)].map((m) => m[0].replace(/_(bucket|sum|count)$/, '')));
+  t.ok(asked.size >= 8, `${asked.size} metrics on the dashboard`);
+  for (const name of asked) t.ok(before.types.has(name), `dashboard metric ${name} is served`);
+
   insertDetection(buffer, sampleDetection({ plate: 'ME7RIC', atMs: Date.now() }), sampleImages());
   insertDetection(buffer, sampleDetection({ plate: 'ME7RID', atMs: Date.now() + 1 }));
   const after = await scrape();

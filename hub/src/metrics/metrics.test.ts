@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import t, { type Test } from 'tap';
 import { parseExposition, valueOf, type Exposition } from '@alpr/shared/metrics/exposition.test-helper';
 import { send } from '../admin/admin.test-helper.ts';
@@ -64,6 +65,12 @@ t.test('GET /metrics from loopback parses line by line and names every family of
   const first = await scrape(hub);
   for (const family of HUB_FAMILIES) t.ok(first.types.has(family), `${family} has a TYPE`);
   t.equal(first.types.get('alpr_hub_ingest_duration_seconds'), 'histogram');
+  // The shipped Grafana dashboard asks only for series this endpoint serves.
+  const dashboard = readFileSync(new URL('../../../docs/grafana/alpr-hub.json', import.meta.url), 'utf8');
+  const asked = new Set([...dashboard.matchAll(/alpr_hub_[a-z_]+/g)].map((m) => m[0].replace(/_(bucket|sum|count)$/, '')));
+  t.ok(asked.size >= 8, `${asked.size} metrics on the dashboard`);
+  for (const name of asked) t.ok(first.types.has(name), `dashboard metric ${name} is served`);
+
   t.equal(first.types.get('alpr_hub_ingest_requests_total'), 'counter');
   t.equal(
     valueOf(first, 'alpr_hub_db_connections', { state: hub.deps.db.kind === 'postgres' ? 'active' : 'embedded' }) >= 1,
