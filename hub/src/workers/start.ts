@@ -4,7 +4,7 @@
  *   - both: the alert worker and the bot's delivery worker (docs/alerts.md "Running it"),
  *     in the hub only while HUB_ALERT_WORKER is on. Deliveries go where alerts go: the bot
  *     registers its queueing with the alerts (alerts/hooks.ts) before the first claim.
- *   - the hub only: the daily partition check, retention (it compacts image segments, which
+ *   - the hub only: the health evaluator (docs/health.md), the daily partition check, retention (it compacts image segments, which
  *     the hub alone writes) and the bot's inbound side (long polling: the platform answers a
  *     second poller of one bot with a conflict; or registering the webhook).
  */
@@ -24,6 +24,7 @@ import type { DeliveryWorker } from '../messaging/delivery/worker.ts';
 import { startPolling } from '../messaging/polling.ts';
 import { TELEGRAM_WEBHOOK_PATH } from '../messaging/routes.ts';
 import { startRetentionSchedule } from '../retention/schedule.ts';
+import { startHealthSchedule } from '../health/schedule.ts';
 
 export interface WorkerDeps {
   db: Database;
@@ -69,6 +70,11 @@ export async function startWorkers(deps: WorkerDeps, config: HubConfig, role: 'h
       log.info({ schedule: config.retentionSchedule, next: retention.nextRun()?.toISOString() }, 'retention scheduled');
       stops.push(() => retention.stop());
     }
+
+    // Health alerts (docs/health.md): a look every minute at cameras, collectors and load;
+    // openings and closings go to the live feed and the admins' bot chats.
+    const health = startHealthSchedule({ db, clock, log, config }, config.telegram ? botApi(config.telegram.apiUrl, config.telegram.token) : undefined);
+    stops.push(() => health.stop());
 
     // The messaging bot's inbound side (docs/messaging.md): long polling, or the webhook route
     // registered with the platform.
