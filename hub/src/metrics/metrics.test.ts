@@ -50,6 +50,7 @@ const HUB_FAMILIES = [
   'alpr_hub_alert_latency_seconds',
   'alpr_hub_alert_queue_depth',
   'alpr_hub_notification_queue_depth',
+  'alpr_hub_health_alerts_open',
   'alpr_hub_live_connections',
   'alpr_hub_backpressure_active',
   'alpr_hub_backpressure_trigger',
@@ -77,7 +78,9 @@ t.test('GET /metrics from loopback parses line by line and names every family of
     true,
     'the scrape itself holds a connection',
   );
-  t.equal(valueOf(first, 'alpr_hub_metrics_source_errors_total', { source: 'alert_queue' }), 0);
+  for (const source of ['alert_queue', 'notification_queue', 'health_alerts', 'pg_stat_activity', 'image_segments', 'alerts']) {
+    t.equal(valueOf(first, 'alpr_hub_metrics_source_errors_total', { source }), 0, `${source} read without error`);
+  }
 });
 
 t.test('counters, histograms and gauges move when batches flow', async (t) => {

@@ -62,6 +62,22 @@ export function registerScrapeGauges(metrics: HubMetrics, deps: ScrapeDeps): voi
   }
 
   new Gauge({
+    name: `${METRIC_PREFIX}health_alerts_open`,
+    help: 'Health alerts open now (closed_at IS NULL), by kind; counted up to the cap.',
+    labelNames: ['kind'],
+    registers,
+    // The partial unique index health_alerts_one_open holds exactly the open rows.
+    collect: guarded('health_alerts', async function (this: Gauge<'kind'>) {
+      const rows = await deps.db.sql<{ kind: string; n: string | number }>(
+        `SELECT kind, count(*) AS n FROM (SELECT kind FROM health_alerts WHERE closed_at IS NULL LIMIT $1) AS bounded GROUP BY kind`,
+        [QUEUE_COUNT_CAP + 1],
+      );
+      this.reset();
+      for (const row of rows) this.set({ kind: row.kind }, Math.min(QUEUE_COUNT_CAP, Number(row.n)));
+    }),
+  });
+
+  new Gauge({
     name: `${METRIC_PREFIX}db_connections`,
     help: "Server connections of the hub's database user in this database (all hub processes and workers), by state.",
     labelNames: ['state'],
