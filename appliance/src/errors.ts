@@ -27,6 +27,9 @@ export const APPLIANCE_ERROR_STATUS = {
   /** The hub could not be reached, or did not answer like a hub. */
   unreachable: 502,
   bad_answer: 502,
+  /** Claim over https: the hub's certificate is not publicly trusted and its fingerprint was not confirmed, or differs from the one typed. */
+  hub_certificate_unconfirmed: 400,
+  hub_certificate_mismatch: 400,
   // The vault and the key store: these never reach HTTP (a 500 if one did), but callers act
   // on them: `not_claimed` starts the appliance unclaimed, the others make the stored
   // enrollment unusable and are shown on the diagnostics page as they are.

@@ -34,6 +34,8 @@ export interface EnrollmentToStore {
   hub_public_key: string;
   config: ConfigTree;
   config_version: number;
+  /** The hub certificate pinned at claim (docs/security.md "Certificate pinning"); absent: CA-checked. */
+  hub_certificate_sha256?: string;
 }
 
 const sealedSecretsSchema = z.object({
@@ -47,6 +49,14 @@ const sealedSecretsSchema = z.object({
    * ALPR_API_KEY environment override holding one of them is stale: the file's key wins.
    */
   replaced_key_prefixes: z.array(z.string()).max(10).optional(),
+  /**
+   * The hub certificate's SHA-256, pinned at claim when it is not publicly trusted, and the
+   * one a signed trust_hub_certificate command announced and the hub has not switched to
+   * yet (docs/security.md "Rotating the hub certificate"). Sealed with the rest: a pin
+   * swapped on disk would hand the uplink to another server.
+   */
+  hub_certificate_sha256: z.string().optional(),
+  hub_certificate_next_sha256: z.string().optional(),
 });
 export type StoredEnrollment = z.infer<typeof sealedSecretsSchema>;
 
@@ -73,6 +83,7 @@ export async function storeEnrollment(
     hub_url: enrollment.hub_url,
     hub_public_key: enrollment.hub_public_key,
     stored_at: ctx.now().toISOString(),
+    ...(enrollment.hub_certificate_sha256 ? { hub_certificate_sha256: enrollment.hub_certificate_sha256 } : {}),
   };
   await writeSecrets(ctx.dataDir, vault, secrets);
   await writeInitialLayer(centralConfigFile, { config: enrollment.config, configVersion: enrollment.config_version });
@@ -108,6 +119,25 @@ export async function replaceStoredApiKey(
     replaced_key_prefixes: replaced.slice(-10),
   });
   return { previousPrefix, keyPrefix };
+}
+
+export interface StoredHubPins {
+  current?: string;
+  next?: string;
+}
+
+/** Rotation of the hub certificate pin: the sealed file now holds these pins, everything else kept. */
+export async function replaceStoredHubPins(ctx: { dataDir: string }, vault: Vault, pins: StoredHubPins): Promise<void> {
+  const {
+    hub_certificate_sha256: _current,
+    hub_certificate_next_sha256: _next,
+    ...rest
+  } = openEnrollment(ctx.dataDir, await readCredentialsFile(ctx.dataDir), vault);
+  await writeSecrets(ctx.dataDir, vault, {
+    ...rest,
+    ...(pins.current ? { hub_certificate_sha256: pins.current } : {}),
+    ...(pins.next ? { hub_certificate_next_sha256: pins.next } : {}),
+  });
 }
 
 /** The stored enrollment and the open vault; ApplianceError('not_claimed') when not claimed. */

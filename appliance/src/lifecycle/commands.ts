@@ -3,6 +3,7 @@ import { runConfigUpdate, type ConfigVersionCell } from './config-update.ts';
 import type { CommandRunnerDeps } from './ports.ts';
 import { verifyCommand } from './verify-command.ts';
 import { runRotateKey } from './rotate-key.ts';
+import { runTrustHubCertificate } from './trust-hub-certificate.ts';
 import { runWipe } from './wipe.ts';
 
 /**
@@ -45,6 +46,7 @@ export function createCommandRunner(deps: CommandRunnerDeps): CommandRunner {
     try {
       if (command.type === 'config_update') return { kind: 'ack', id: command.id, ack: await runConfigUpdate(deps, version, command) };
       if (command.type === 'rotate_key') return { kind: 'ack', id: command.id, ack: await runRotateKey(deps, command) };
+      if (command.type === 'trust_hub_certificate') return { kind: 'ack', id: command.id, ack: await runTrustHubCertificate(deps, command) };
       wiped = true;
       const result = await runWipe(deps);
       return { kind: 'ack', id: command.id, ack: result.ack, afterAck: result.afterAck };

@@ -1,3 +1,4 @@
+import type { HubPins } from './hub-pins.ts';
 import type { ApplianceConfig } from '../config/schema.ts';
 import type { Vault } from '../vault/vault.ts';
 import type { Timers, UplinkLog } from '../uplink/ports.ts';
@@ -53,6 +54,8 @@ export interface CommandRunnerDeps {
   log: LifecycleLog;
   timers: Timers;
   watch?: Partial<WatchSettings>;
+  /** Hub certificate pins, changed by a trust_hub_certificate command (hub-pins.ts). */
+  hubPins?: HubPins;
 }
 
 export const sleep = (timers: Timers, ms: number): Promise<void> =>

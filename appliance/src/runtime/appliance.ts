@@ -18,6 +18,10 @@ import { isVaultError } from '../errors.ts';
 import type { HardwareIdentity } from '../vault/hardware-identity.ts';
 import type { Vault } from '../vault/vault.ts';
 import { resolveDiskCap, type DiskSpace } from './disk-cap.ts';
+import type { Agent } from 'undici';
+import { createHubAgent, type HubTrust } from '../hub-api/tls.ts';
+import { replaceStoredHubPins } from '../keystore/keystore.ts';
+import { createHubPins, type HubPins } from '../lifecycle/hub-pins.ts';
 import type { IntakeMeter } from '../diagnostics/intake-rate.ts';
 import { apiKeyOf, readEnrollment, reportOf, type EnrollmentState } from './enrollment.ts';
 import { createIntakeMeter, createLocalApp, listen, type Listening } from './local-server.ts';
@@ -69,6 +73,9 @@ interface Running {
   /** Changed by a claim made on the setup page; read by the uplink and heartbeat on every request. */
   creds: { hubUrl: string | undefined; apiKey: string | undefined };
   intake: IntakeMeter;
+  /** Hub certificate pins (replaced at a claim) and the pinned agent for heartbeat and acks. */
+  pins: { current: HubPins };
+  hubAgent: Agent;
 }
 
 export function createAppliance(environment: ApplianceEnvironment, deps: ApplianceDeps): Appliance {
@@ -105,10 +112,37 @@ export function createAppliance(environment: ApplianceEnvironment, deps: Applian
         hubUrl: config.hub_url ?? r.creds.hubUrl,
         log: r.log,
         intake: r.intake,
+        trust: trustOf(r),
         ...(suspendedSinceMs !== undefined ? { suspendedSinceMs } : {}),
       });
     });
   }
+
+  /** The pins of this enrollment (none before a claim); persisted into the sealed credentials. */
+  function pinsFor(state: EnrollmentState, log: Logger): HubPins {
+    const stored = state.state === 'claimed' ? state.enrollment : undefined;
+    return createHubPins(
+      {
+        ...(stored?.hub_certificate_sha256 ? { current: stored.hub_certificate_sha256 } : {}),
+        ...(stored?.hub_certificate_next_sha256 ? { next: stored.hub_certificate_next_sha256 } : {}),
+      },
+      {
+        persist: async (pins) => {
+          if (enrollment.state !== 'claimed') throw new Error('not claimed: no credentials file to hold the pin');
+          await replaceStoredHubPins({ dataDir: environment.dataDir }, enrollment.vault, pins);
+        },
+        log,
+        now,
+      },
+    );
+  }
+
+  /** Read through the running state, so a claim's new pins apply to agents already made. */
+  const trustOf = (r: Pick<Running, 'pins'>): HubTrust => ({
+    pins: () => r.pins.current.pins(),
+    seen: (sha256) => r.pins.current.seen?.(sha256),
+    refused: (sha256) => r.pins.current.refused?.(sha256),
+  });
 
   /** Heartbeat and command runner: only with an enrollment (collector id, hub key). */
   function startClaimedServices(r: Running, claimed: Extract<EnrollmentState, { state: 'claimed' }>, url: string, version: number): void {
@@ -137,9 +171,11 @@ export function createAppliance(environment: ApplianceEnvironment, deps: Applian
       restart: deps.restart ?? (async () => undefined),
       log: r.log,
       timers: systemTimers,
+      hubPins: r.pins.current,
     });
     r.heartbeat = startHeartbeat({
       hubUrl: url,
+      dispatcher: r.hubAgent,
       apiKey: () => r.creds.apiKey,
       clock: { now: () => Date.now() },
       random: Math.random,
@@ -209,13 +245,17 @@ export function createAppliance(environment: ApplianceEnvironment, deps: Applian
     const intake = createIntakeMeter(() => now().getTime());
     // Before the pipeline: its uplink reads the key on its first pass, during startPipeline.
     const creds = { hubUrl, apiKey };
+    const pins = { current: pinsFor(enrollment, log) };
+    const trust = trustOf({ pins });
     const r: Running = {
       log,
       buffer,
       retention,
       creds,
       intake,
-      pipeline: startPipeline(config, { buffer, apiKey: () => creds.apiKey, hubUrl, log, intake }),
+      pins,
+      hubAgent: createHubAgent({ trust }),
+      pipeline: startPipeline(config, { buffer, apiKey: () => creds.apiKey, hubUrl, log, intake, trust }),
     };
     running = r;
     if (claimed && hubUrl) startClaimedServices(r, claimed, hubUrl, configVersion);
@@ -244,6 +284,7 @@ export function createAppliance(environment: ApplianceEnvironment, deps: Applian
         if (enrollment.state !== 'claimed') throw new Error(`the enrollment just stored does not load (${enrollment.state})`);
         r.creds.apiKey = apiKeyOf(enrollment, environment.apiKey)?.apiKey;
         r.creds.hubUrl = claimedHere.hubUrl;
+        r.pins.current = pinsFor(enrollment, log);
         log.info({ collector_id: claimedHere.collectorId, key_prefix: claimedHere.keyPrefix }, 'claimed');
         await restartPipeline(r, (await loadConfig(log)).config);
         startClaimedServices(r, enrollment, claimedHere.hubUrl, claimedHere.configVersion);
@@ -274,6 +315,8 @@ export function createAppliance(environment: ApplianceEnvironment, deps: Applian
       // The heartbeat first: its report reads the buffer, which shutdown closes.
       await running?.heartbeat?.stop();
       await shutdown();
+      // Not in shutdown(): a wipe acknowledges through this agent after shutting down.
+      await running?.hubAgent.close().catch(() => undefined);
       logFile?.close();
     },
     enrollment: () => enrollment,

@@ -1,3 +1,4 @@
+import type { HubTrust } from '../hub-api/tls.ts';
 import type { DetectionBuffer } from '../buffer/index.ts';
 import { startCameraRunners, type CameraRunners } from '../cameras/runner.ts';
 import type { ApplianceConfig } from '../config/schema.ts';
@@ -35,6 +36,8 @@ export interface PipelineDeps {
   intake?: IntakeMeter;
   /** The previous pipeline's uplink was suspended by the hub since then (uplink.ts). */
   suspendedSinceMs?: number;
+  /** Hub certificate pins the uplink's connections are checked against (hub-api/tls.ts). */
+  trust?: HubTrust;
 }
 
 export function startPipeline(config: ApplianceConfig, deps: PipelineDeps): Pipeline {
@@ -47,6 +50,7 @@ export function startPipeline(config: ApplianceConfig, deps: PipelineDeps): Pipe
   if (deps.hubUrl) {
     uplink = startUplink({
       ...(deps.suspendedSinceMs !== undefined ? { suspendedSinceMs: deps.suspendedSinceMs } : {}),
+      ...(deps.trust ? { trust: deps.trust } : {}),
       buffer: uplinkPortFor(deps.buffer),
       clock: { now: () => Date.now() },
       random: Math.random,

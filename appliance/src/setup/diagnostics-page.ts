@@ -12,7 +12,8 @@ export interface DiagnosticsView {
   snapshot: DiagnosticsSnapshot | undefined;
   heartbeat: HeartbeatState | undefined;
   /** From the claim that just happened here, until main's own sources know it. */
-  claimed: { collectorId: string; keyPrefix: string; hubUrl: string } | undefined;
+  /** `hubCertificateSha256`: the pinned hub certificate (docs/setup-page.md "Hub certificate"). */
+  claimed: { collectorId: string; keyPrefix: string; hubUrl: string; hubCertificateSha256?: string } | undefined;
   notice?: string;
 }
 
@@ -56,6 +57,7 @@ ${errorBox(notice?.message)}
 <p>Claimed${view.claimed ? html` as collector <code>${view.claimed.collectorId}</code>` : ''}. The setup interface is closed; this page is read-only.</p>
 <table>
 <tr><th>Hub</th><td>${s?.hub_url ?? view.claimed?.hubUrl ?? 'unknown'}</td></tr>
+${view.claimed?.hubCertificateSha256 ? html`<tr><th>Hub certificate (pinned SHA-256)</th><td><code>${view.claimed.hubCertificateSha256}</code></td></tr>` : ''}
 <tr><th>API key</th><td>${keyPrefix ? `${keyPrefix}…` : 'none'} (${keyStatus})</td></tr>
 <tr><th>Last heartbeat</th><td>${view.heartbeat?.lastOkAt ?? 'never'}${view.heartbeat && view.heartbeat.consecutiveFailures > 0 ? ` (${view.heartbeat.consecutiveFailures} failures since)` : ''}</td></tr>
 <tr><th>Buffer</th><td>${s ? `${s.buffer.states.pending ?? 0} pending, ${s.buffer.states.in_flight ?? 0} in flight, ${s.buffer.rejected} rejected` : 'unknown'}</td></tr>

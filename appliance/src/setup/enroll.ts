@@ -9,6 +9,9 @@ import type { Vault } from '../vault/vault.ts';
 import type { SetupCameraStore } from './camera-store.ts';
 import { claimAtHub, provisionAtHub } from '../hub-api/enroll.ts';
 import { checkHubUrl } from './hub-url.ts';
+import { normalizeSha256Fingerprint } from '@alpr/shared/protocol/certificate-pin';
+import { probeHubCertificate } from '../hub-api/probe-certificate.ts';
+import { createHubAgent } from '../hub-api/tls.ts';
 import type { SetupLog } from './ports.ts';
 
 /**
@@ -35,14 +38,26 @@ export interface Claimed {
   collectorId: string;
   keyPrefix: string;
   hubUrl: string;
+  /** The pinned hub certificate; absent when the hub's certificate is publicly trusted. */
+  hubCertificateSha256?: string;
   configVersion: number;
   vault: Vault;
 }
 
-export type EnrollInput = { kind: 'claim'; hubUrl: string; secret: string } | { kind: 'provision'; hubUrl: string; secret: string };
+/** `certificateSha256`: the hub certificate fingerprint the installer confirmed (optional). */
+export type EnrollInput = { kind: 'claim' | 'provision'; hubUrl: string; secret: string; certificateSha256?: string };
 
 export type EnrollOutcome =
-  { ok: true; claimed: Claimed } | { ok: false; status: number; code: ApplianceErrorCode; message: string; retryAfterSeconds?: number };
+  | { ok: true; claimed: Claimed }
+  | {
+      ok: false;
+      status: number;
+      code: ApplianceErrorCode;
+      message: string;
+      retryAfterSeconds?: number;
+      /** The certificate the hub presented, for the page to show next to the fingerprint field. */
+      presentedSha256?: string;
+    };
 
 export async function enroll(deps: EnrollDeps, input: EnrollInput): Promise<EnrollOutcome> {
   const hub = checkHubUrl(input.hubUrl);
@@ -56,6 +71,64 @@ export async function enroll(deps: EnrollDeps, input: EnrollInput): Promise<Enro
     return { ok: false, status: 400, code: 'bad_request', message };
   }
 
+  const pinned = await pinFor({ ...input, hubUrl: hub.url });
+  if (!pinned.ok) return pinned;
+  const pin = pinned.pin;
+  // Pinned: the claim itself goes through an agent that accepts only that certificate, so a
+  // certificate swapped between the check and the claim gets no claim code.
+  const pinnedAgent = pin ? createHubAgent({ trust: { pins: () => [pin] } }) : undefined;
+  try {
+    return await enrollWith({ ...deps, ...(pinnedAgent ? { dispatcher: pinnedAgent } : {}) }, input, hub.url, secret, pin);
+  } finally {
+    await pinnedAgent?.close().catch(() => undefined);
+  }
+}
+
+type PinDecision = { ok: true; pin?: string } | Extract<EnrollOutcome, { ok: false }>;
+
+/**
+ * docs/security.md "Certificate pinning": over https, look at the hub's certificate first.
+ * Publicly trusted and no fingerprint typed: checked by CA as usual, nothing pinned. Not
+ * publicly trusted: the installer must confirm its fingerprint (shown on the hub's collector
+ * page); a typed fingerprint must match what the hub presents and is then pinned.
+ */
+async function pinFor(input: EnrollInput): Promise<PinDecision> {
+  const typed = input.certificateSha256?.trim() ? normalizeSha256Fingerprint(input.certificateSha256) : undefined;
+  if (input.certificateSha256?.trim() && typed === undefined) {
+    return { ok: false, status: 400, code: 'bad_request', message: 'That is not a SHA-256 fingerprint: 64 hex digits, as the hub shows it (colons optional).' };
+  }
+  if (new URL(input.hubUrl).protocol !== 'https:') return { ok: true };
+  const probe = await probeHubCertificate(input.hubUrl);
+  if (!probe.ok) {
+    return {
+      ok: false,
+      status: 502,
+      code: 'unreachable',
+      message: `Cannot make a TLS 1.3 connection to the hub at ${input.hubUrl} (${probe.message}). Check the hub URL and this device's network.`,
+    };
+  }
+  if (typed !== undefined && typed !== probe.sha256) {
+    return {
+      ok: false,
+      status: 400,
+      code: 'hub_certificate_mismatch',
+      presentedSha256: probe.sha256,
+      message: `The hub presents a certificate with SHA-256 ${probe.sha256}, not the fingerprint you entered (${typed}). Do not claim: compare again with the collector page of the hub; if they differ, something between this device and the hub is impersonating it.`,
+    };
+  }
+  if (typed !== undefined) return { ok: true, pin: typed };
+  if (probe.publiclyTrusted) return { ok: true };
+  return {
+    ok: false,
+    status: 400,
+    code: 'hub_certificate_unconfirmed',
+    presentedSha256: probe.sha256,
+    message: `The hub's certificate is not publicly trusted (${probe.problem ?? 'unknown issuer'}). Its SHA-256 fingerprint is ${probe.sha256}. Compare it with the fingerprint on the hub's collector page; if they are the same, enter it under "Hub certificate fingerprint" and claim again. It will be pinned: a different certificate is refused afterwards.`,
+  };
+}
+
+async function enrollWith(deps: EnrollDeps, input: EnrollInput, hubUrl: string, secret: string, pin: string | undefined): Promise<EnrollOutcome> {
+  const hub = { url: hubUrl };
   let hardwareId: string;
   try {
     hardwareId = await deps.identity();
@@ -94,16 +167,33 @@ export async function enroll(deps: EnrollDeps, input: EnrollInput): Promise<Enro
       'hub announced a central_url that is not https: keeping the URL typed on the setup page',
     );
   }
-  return store(deps, { ...result.enrollment, central_url: announced.ok ? announced.url : hub.url }, keys);
+  return store(deps, { ...result.enrollment, central_url: announced.ok ? announced.url : hub.url }, keys, pin);
 }
 
-async function store(deps: EnrollDeps, enrollment: EnrollmentResponse, keys: ReturnType<typeof generateDeviceKeyPair>): Promise<EnrollOutcome> {
+async function store(
+  deps: EnrollDeps,
+  enrollment: EnrollmentResponse,
+  keys: ReturnType<typeof generateDeviceKeyPair>,
+  pin: string | undefined,
+): Promise<EnrollOutcome> {
   let claimed: Claimed;
   try {
     const ctx = { dataDir: deps.dataDir, identity: deps.identity, now: () => deps.clock.now() };
-    const { vault, keyPrefix } = await storeEnrollment(ctx, { ...enrollment, hub_url: enrollment.central_url }, keys, deps.centralConfigFile);
+    const { vault, keyPrefix } = await storeEnrollment(
+      ctx,
+      { ...enrollment, hub_url: enrollment.central_url, ...(pin ? { hub_certificate_sha256: pin } : {}) },
+      keys,
+      deps.centralConfigFile,
+    );
     const moved = await deps.cameras.moveCredentialsInto(vault);
-    claimed = { collectorId: enrollment.collector_id, keyPrefix, hubUrl: enrollment.central_url, configVersion: enrollment.config_version, vault };
+    claimed = {
+      collectorId: enrollment.collector_id,
+      keyPrefix,
+      hubUrl: enrollment.central_url,
+      configVersion: enrollment.config_version,
+      vault,
+      ...(pin ? { hubCertificateSha256: pin } : {}),
+    };
     deps.log.info({ collector_id: claimed.collectorId, key_prefix: keyPrefix, hub_url: claimed.hubUrl, camera_credentials_moved: moved }, 'appliance claimed');
   } catch (error) {
     deps.log.error({ err: error, collector_id: enrollment.collector_id }, 'claim accepted by the hub but not stored');

@@ -106,7 +106,14 @@ export function setupRoutes(deps: SetupDeps): Hono {
 
   app.get('/', async (c) => {
     if (!isClaimed()) return page(c, 200);
-    const claimed = claimedHere ? { collectorId: claimedHere.collectorId, keyPrefix: claimedHere.keyPrefix, hubUrl: claimedHere.hubUrl } : undefined;
+    const claimed = claimedHere
+      ? {
+          collectorId: claimedHere.collectorId,
+          keyPrefix: claimedHere.keyPrefix,
+          hubUrl: claimedHere.hubUrl,
+          ...(claimedHere.hubCertificateSha256 ? { hubCertificateSha256: claimedHere.hubCertificateSha256 } : {}),
+        }
+      : undefined;
     return c.html(renderDiagnosticsPage({ snapshot: deps.snapshot?.(), heartbeat: deps.heartbeat?.(), claimed }));
   });
 
@@ -117,11 +124,18 @@ export function setupRoutes(deps: SetupDeps): Hono {
       const body = await readBody(c);
       const hubUrl = str(body['hub_url']).trim() || (deps.defaultHubUrl ?? '');
       const secret = str(body[secretField]);
-      const refuse = (status: number, code: ApplianceErrorCode, message: string, headers: Record<string, string> = {}): Promise<Response> => {
+      const certificateSha256 = str(body['hub_certificate_sha256']).trim().slice(0, 200);
+      const refuse = (
+        status: number,
+        code: ApplianceErrorCode,
+        message: string,
+        headers: Record<string, string> = {},
+        presentedSha256?: string,
+      ): Promise<Response> => {
         if (json) throw new ApplianceError(code, message, { status, headers });
         for (const [name, value] of Object.entries(headers)) c.header(name, value);
         const form = kind === 'claim' ? { claim: { code: secret, error: message } } : { provision: { token: secret, error: message } };
-        return page(c, status, { hubUrl, ...form });
+        return page(c, status, { hubUrl, ...form, certificate: { typed: certificateSha256, ...(presentedSha256 ? { presented: presentedSha256 } : {}) } });
       };
       const decision = limiter.take(addressOf(c) ?? 'unknown');
       if (!decision.allowed) {
@@ -132,17 +146,28 @@ export function setupRoutes(deps: SetupDeps): Hono {
       enrolling = true;
       let outcome;
       try {
-        outcome = await enroll(deps, { kind, hubUrl, secret });
+        outcome = await enroll(deps, { kind, hubUrl, secret, ...(certificateSha256 ? { certificateSha256 } : {}) });
       } finally {
         enrolling = false;
       }
       if (!outcome.ok) {
         const headers: Record<string, string> = outcome.retryAfterSeconds !== undefined ? { 'Retry-After': String(outcome.retryAfterSeconds) } : {};
-        return refuse(outcome.status, outcome.code, outcome.message, headers);
+        return refuse(outcome.status, outcome.code, outcome.message, headers, outcome.presentedSha256);
       }
       claimedHere = outcome.claimed;
-      const { collectorId, keyPrefix, hubUrl: centralUrl } = outcome.claimed;
-      return json ? c.json({ claimed: true, collector_id: collectorId, key_prefix: keyPrefix, hub_url: centralUrl }, 200) : c.redirect('/', 303);
+      const { collectorId, keyPrefix, hubUrl: centralUrl, hubCertificateSha256 } = outcome.claimed;
+      return json
+        ? c.json(
+            {
+              claimed: true,
+              collector_id: collectorId,
+              key_prefix: keyPrefix,
+              hub_url: centralUrl,
+              ...(hubCertificateSha256 ? { hub_certificate_sha256: hubCertificateSha256 } : {}),
+            },
+            200,
+          )
+        : c.redirect('/', 303);
     });
   }
 

@@ -23,6 +23,11 @@ export interface SetupView {
   notice?: string;
   /** "Find cameras" results (docs/setup-page.md). */
   discovery?: DiscoveryView;
+  /**
+   * The hub certificate fingerprint typed, and the one the hub presented when a claim was
+   * refused for it (docs/setup-page.md "Hub certificate").
+   */
+  certificate?: { typed?: string; presented?: string };
   /** Pre-claim status lines (buffer, camera states) from the diagnostics snapshot. */
   status: [string, string][];
 }
@@ -38,6 +43,7 @@ ${errorBox(view.claim?.error)}
 <form method="post" action="/setup/claim">
 ${field('Hub URL', 'hub_url', view.hubUrl, { type: 'url', placeholder: 'https://hub.example.com', required: true })}
 ${field('Claim code', 'claim_code', view.claim?.code, { placeholder: 'ALPR-XXXX-XXXX', required: true })}
+${certificateField(view)}
 <button type="submit">Claim</button>
 </form>
 <h2>Or: provisioning token</h2>
@@ -45,6 +51,7 @@ ${errorBox(view.provision?.error)}
 <form method="post" action="/setup/provision">
 ${field('Hub URL', 'hub_url', view.hubUrl, { type: 'url', placeholder: 'https://hub.example.com', required: true })}
 ${field('Provisioning token', 'provisioning_token', view.provision?.token, { placeholder: 'prov_…', required: true })}
+${certificateField(view)}
 <button type="submit">Provision</button>
 </form>
 <h2>Cameras</h2>
@@ -58,6 +65,19 @@ ${discoverySection(view.discovery, view.cameras, cameraForm)}
 <table>${view.status.map(([k, v]) => html`<tr><th>${k}</th><td>${v}</td></tr>`)}</table>
 <p><small><a href="/api/v1/status">status as JSON</a></small></p>`,
   );
+}
+
+/**
+ * Needed when the hub's certificate is not publicly trusted (its own, generated one): the
+ * installer copies the fingerprint from the hub's collector page. The one the hub presented
+ * is shown after a refusal, for comparison, never filled in: confirming is the point.
+ */
+function certificateField(view: SetupView): Html {
+  const presented = view.certificate?.presented;
+  return html`${field("Hub certificate fingerprint (SHA-256, from the hub's collector page)", 'hub_certificate_sha256', view.certificate?.typed, {
+    placeholder: 'AB:CD:…  (leave empty for a publicly trusted hub)',
+  })}
+${presented ? html`<p class="presented">The hub presented: <code>${presented}</code></p>` : ''}`;
 }
 
 function camerasTable(view: SetupView): Html | string {

@@ -1,6 +1,6 @@
 import { apiKeyPrefix } from '@alpr/shared/credentials/index';
 import type { Dispatcher } from 'undici';
-import { createHubAgent } from '../hub-api/tls.ts';
+import { createHubAgent, type HubTrust } from '../hub-api/tls.ts';
 import { uploadBatch } from '../hub-api/upload.ts';
 import type { BackoffState } from './backoff.ts';
 import { initialBackoff, nextBackoff, resetBackoff } from './backoff.ts';
@@ -24,6 +24,8 @@ export interface UplinkDeps {
   config: UplinkConfigInput;
   /** An undici Agent or Pool; default: an Agent owned (and closed on stop) by the uplink. */
   dispatcher?: Dispatcher;
+  /** Hub certificate pins for the owned Agent (hub-api/tls.ts); absent: CA-checked. */
+  trust?: HubTrust;
   /** The previous uplink's suspension (a config_update restarts the pipeline): still suspended since then. */
   suspendedSinceMs?: number;
 }
@@ -63,7 +65,7 @@ export function startUplink(deps: UplinkDeps): UplinkHandle {
   const { buffer, clock, random, log } = deps;
   const timers = deps.timers ?? systemTimers;
   // One connection: one upload in flight at a time, kept alive across a drain.
-  const ownDispatcher = deps.dispatcher ? undefined : createHubAgent({ connections: 1 });
+  const ownDispatcher = deps.dispatcher ? undefined : createHubAgent({ connections: 1, ...(deps.trust ? { trust: deps.trust } : {}) });
   const dispatcher: Dispatcher = deps.dispatcher ?? (ownDispatcher as Dispatcher);
   const uploaderDeps = { dispatcher, hubUrl: config.hubUrl, timeouts: config.timeouts, nowMs: () => clock.now() };
 

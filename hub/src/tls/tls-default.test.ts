@@ -63,8 +63,14 @@ t.test('transport choice at start', async (t) => {
     /HUB_BEHIND_TLS_PROXY=true needs HUB_TRUSTED_PROXIES/,
     'behind a proxy without trusted proxies: refused',
   );
-  t.throws(() => loadHubConfig({ HUB_BEHIND_TLS_PROXY: 'true', HUB_TRUSTED_PROXIES: '10.0.0.2', HUB_TLS_CERT_FILE: '/c', HUB_TLS_KEY_FILE: '/k' }), /exclude each other/);
-  t.match(loadHubConfig({ HUB_HOST: '0.0.0.0', HUB_BEHIND_TLS_PROXY: 'true', HUB_TRUSTED_PROXIES: '10.0.0.2' }), { transport: 'behind_proxy', trustedProxies: ['10.0.0.2'] });
+  t.throws(
+    () => loadHubConfig({ HUB_BEHIND_TLS_PROXY: 'true', HUB_TRUSTED_PROXIES: '10.0.0.2', HUB_TLS_CERT_FILE: '/c', HUB_TLS_KEY_FILE: '/k' }),
+    /exclude each other/,
+  );
+  t.match(loadHubConfig({ HUB_HOST: '0.0.0.0', HUB_BEHIND_TLS_PROXY: 'true', HUB_TRUSTED_PROXIES: '10.0.0.2' }), {
+    transport: 'behind_proxy',
+    trustedProxies: ['10.0.0.2'],
+  });
 });
 
 t.test('a hub told it is behind a proxy, with no trusted proxies, does not start', { timeout: 60_000 }, async (t) => {

@@ -19,7 +19,8 @@ export function chooseTransport(input: {
   trustedProxies: readonly string[];
 }): { ok: true; transport: HubTransport } | { ok: false; problem: string } {
   if (input.behindProxy) {
-    if (input.files) return { ok: false, problem: 'HUB_BEHIND_TLS_PROXY=true and HUB_TLS_CERT_FILE exclude each other: either the proxy or the hub terminates TLS' };
+    if (input.files)
+      return { ok: false, problem: 'HUB_BEHIND_TLS_PROXY=true and HUB_TLS_CERT_FILE exclude each other: either the proxy or the hub terminates TLS' };
     if (input.trustedProxies.length === 0) {
       return {
         ok: false,

@@ -6,7 +6,7 @@ import { collectors } from './collectors.ts';
 import type { CameraAck } from '@alpr/shared/protocol/collector';
 
 /** Known types; the column is open text so a new command type needs no migration. */
-export const knownCommandTypes = ['config_update', 'wipe', 'rotate_key'] as const;
+export const knownCommandTypes = ['config_update', 'wipe', 'rotate_key', 'trust_hub_certificate'] as const;
 export const commandStatuses = ['pending', 'delivered', 'acknowledged'] as const;
 export const commandStatusSchema = z.enum(commandStatuses);
 export const commandAckStatuses = ['success', 'failed', 'rolled_back'] as const;
