@@ -211,7 +211,8 @@ async function main(): Promise<void> {
     if ('kind' in misread && misread.kind === 'one_edit')
       await explain(
         'one edit: the candidate plates (deletion keys)',
-        `SELECT DISTINCT k.plate_normalized FROM plate_edit_keys k WHERE k.edit_key = ANY (ARRAY(SELECT json_array_elements_text($1::json)))`,
+        // As text, cast in SQL: postgres.js would send a string parameter typed json as a JSON scalar.
+        `SELECT DISTINCT k.plate_normalized FROM plate_edit_keys k WHERE k.edit_key = ANY (ARRAY(SELECT json_array_elements_text($1::text::json)))`,
         [JSON.stringify(deletionNeighbourhood(misread.key))],
         ['SET LOCAL enable_seqscan = off'],
       );
