@@ -1,3 +1,4 @@
+import { createApplianceMetrics } from '../metrics/appliance-metrics.ts';
 import { mkdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Hono } from 'hono';
@@ -86,6 +87,8 @@ export function createAppliance(environment: ApplianceEnvironment, deps: Applian
   let stopping: Promise<void> | undefined;
   let logFile: CappedLogFile | undefined;
   const startedAt = now().getTime();
+  // One registry for the process: the upload histogram outlives pipeline restarts (docs/metrics.md).
+  const metrics = createApplianceMetrics();
 
   /** Before the claim, cameras added on the setup page keep their secrets in the setup vault. */
   async function loadConfig(log?: Logger): Promise<{ config: ApplianceConfig; configVersion: number }> {
@@ -107,6 +110,7 @@ export function createAppliance(environment: ApplianceEnvironment, deps: Applian
     const suspendedSinceMs = r.pipeline.uplink?.state().suspendedSinceMs ?? undefined;
     return r.pipeline.stop().then(() => {
       r.pipeline = startPipeline(config, {
+        metrics,
         buffer: r.buffer,
         apiKey: () => r.creds.apiKey,
         hubUrl: config.hub_url ?? r.creds.hubUrl,
@@ -255,12 +259,13 @@ export function createAppliance(environment: ApplianceEnvironment, deps: Applian
       intake,
       pins,
       hubAgent: createHubAgent({ trust }),
-      pipeline: startPipeline(config, { buffer, apiKey: () => creds.apiKey, hubUrl, log, intake, trust }),
+      pipeline: startPipeline(config, { buffer, apiKey: () => creds.apiKey, hubUrl, log, intake, trust, metrics }),
     };
     running = r;
     if (claimed && hubUrl) startClaimedServices(r, claimed, hubUrl, configVersion);
 
     const app = createLocalApp({
+      metrics,
       environment,
       identity: deps.identity,
       log,

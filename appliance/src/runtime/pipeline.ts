@@ -1,5 +1,7 @@
 import type { HubTrust } from '../hub-api/tls.ts';
 import type { DetectionBuffer } from '../buffer/index.ts';
+import type { ApplianceMetrics } from '../metrics/appliance-metrics.ts';
+import { timedUplinkPort } from '../metrics/upload-timing.ts';
 import { startCameraRunners, type CameraRunners } from '../cameras/runner.ts';
 import type { ApplianceConfig } from '../config/schema.ts';
 import type { HealthSample } from '../lifecycle/health.ts';
@@ -38,6 +40,8 @@ export interface PipelineDeps {
   suspendedSinceMs?: number;
   /** Hub certificate pins the uplink's connections are checked against (hub-api/tls.ts). */
   trust?: HubTrust;
+  /** Times uploads (metrics/upload-timing.ts); absent: no timings. */
+  metrics?: ApplianceMetrics;
 }
 
 export function startPipeline(config: ApplianceConfig, deps: PipelineDeps): Pipeline {
@@ -51,7 +55,7 @@ export function startPipeline(config: ApplianceConfig, deps: PipelineDeps): Pipe
     uplink = startUplink({
       ...(deps.suspendedSinceMs !== undefined ? { suspendedSinceMs: deps.suspendedSinceMs } : {}),
       ...(deps.trust ? { trust: deps.trust } : {}),
-      buffer: uplinkPortFor(deps.buffer),
+      buffer: deps.metrics ? timedUplinkPort(uplinkPortFor(deps.buffer), deps.metrics) : uplinkPortFor(deps.buffer),
       clock: { now: () => Date.now() },
       random: Math.random,
       log: deps.log,
