@@ -1,6 +1,5 @@
 /**
  * Health alerts opened or closed (evaluate.ts), sent in the evaluator's transaction. Payload:
- * `{ opened: [ids], closed: [ids] }`. Listener: the live feed (live/broker.ts), which sends
- * `health_alert` messages on `collectors:status` (docs/live.md "Health alerts").
+ * `{ opened: [ids], closed: [ids] }`. No listener yet (docs/health.md "Where they show").
  */
 export const HEALTH_CHANNEL = 'health_alerts';

@@ -17,8 +17,6 @@ import type { Unlisten } from '../db/client.ts';
 import type { Listen } from '../db/listen.ts';
 import { connectivity } from '../collectors/heartbeat-interval.ts';
 import { presenceChanges, type CollectorSnapshot, type Presence } from './collector-status.ts';
-import { HEALTH_CHANNEL } from '../health/channel.ts';
-import { healthAlertsById } from '../health/present.ts';
 import { LiveConnection } from './connection.ts';
 import { detectionPayload, detectionRowsById } from './detection-payload.ts';
 import { CLOSE, defaultFeeds, envelope, parseFeed, PROTOCOL_VERSION, type ClientMessage, type LiveError, type LiveErrorReason } from './protocol.ts';
@@ -239,28 +237,6 @@ export function createLiveBroker(deps: AuthContext, options: LiveOptions): LiveB
     }
   }
 
-  /**
-   * Health alerts opened or closed (docs/live.md "Health alerts"): one `health_alert` message
-   * each, with the record as GET /api/v1/admin/health-alerts lists it, to admins on
-   * collectors:status.
-   */
-  async function deliverHealth(payload: string): Promise<void> {
-    let parsed: { opened?: unknown; closed?: unknown };
-    try {
-      parsed = JSON.parse(payload) as { opened?: unknown; closed?: unknown };
-    } catch {
-      return;
-    }
-    const ids = (v: unknown): string[] => (Array.isArray(v) ? v.map(String).filter(isBigintId) : []);
-    const opened = new Set(ids(parsed.opened));
-    const records = await healthAlertsById(deps.db, [...opened, ...ids(parsed.closed)]);
-    const now = deps.clock.now();
-    for (const alert of records) {
-      const text = JSON.stringify(envelope('health_alert', { event: opened.has(alert.id) ? 'opened' : 'closed', alert }, now));
-      for (const c of connections) if (c.user.role === 'admin' && c.feeds.has('collectors:status')) c.sendText('other', text);
-    }
-  }
-
   const parseIds = (payload: string): string[] => {
     try {
       const parsed = JSON.parse(payload) as { ids?: unknown };
@@ -287,11 +263,6 @@ export function createLiveBroker(deps: AuthContext, options: LiveOptions): LiveB
         await listen(DETECTIONS_CHANNEL, (payload) => {
           const ids = parseIds(payload);
           detectionChain = detectionChain.then(() => deliverDetections(ids)).catch((err: unknown) => deps.log.error({ err }, 'live detection delivery failed'));
-        }),
-      );
-      unlisten.push(
-        await listen(HEALTH_CHANNEL, (payload) => {
-          void deliverHealth(payload).catch((err: unknown) => deps.log.error({ err }, 'live health alert delivery failed'));
         }),
       );
       await pollCollectors().catch((err: unknown) => deps.log.error({ err }, 'collector status poll failed'));
