@@ -49,11 +49,13 @@ t.test('an unread plate gets a crop with a blank plate', async (t) => {
   const image = decode(plateCropJpeg('unknown'));
   const { plate } = plateLayout('unknown');
   let dark = 0;
-  for (let y = plate.y + 4; y < plate.y + plate.height - 4; y++) for (let x = plate.x + 24; x < plate.x + plate.width - 4; x++) if (luma(image, x, y) < 100) dark++;
+  for (let y = plate.y + 4; y < plate.y + plate.height - 4; y++)
+    for (let x = plate.x + 24; x < plate.x + plate.width - 4; x++) if (luma(image, x, y) < 100) dark++;
   t.equal(dark, 0, 'no ink on it');
   const inkedCrop = decode(plateCropJpeg('AB 123 CD'));
   let inkedDark = 0;
-  for (let y = plate.y + 4; y < plate.y + plate.height - 4; y++) for (let x = plate.x + 24; x < plate.x + plate.width - 4; x++) if (luma(inkedCrop, x, y) < 100) inkedDark++;
+  for (let y = plate.y + 4; y < plate.y + plate.height - 4; y++)
+    for (let x = plate.x + 24; x < plate.x + plate.width - 4; x++) if (luma(inkedCrop, x, y) < 100) inkedDark++;
   t.ok(inkedDark > 500, `a read plate has glyph pixels (${inkedDark} dark)`);
 });
 

@@ -22,7 +22,13 @@ export function openAlprBody(read: ReaderRead, kind: OpenAlprKind = 'group'): Re
   if (kind === 'results') {
     const frame = readerFixture('openalpr', 'alpr-results.json');
     const [first] = frame.results as Array<Record<string, unknown>>;
-    return jsonBody({ ...frame, ...where, uuid: `${where.site_id}-${read.timeMs}`, epoch_time: Math.floor(read.timeMs / 1000), results: [{ ...first, plate: read.plate }] });
+    return jsonBody({
+      ...frame,
+      ...where,
+      uuid: `${where.site_id}-${read.timeMs}`,
+      epoch_time: Math.floor(read.timeMs / 1000),
+      results: [{ ...first, plate: read.plate }],
+    });
   }
   const group = readerFixture('openalpr', 'alpr-group.json');
   const uuid = `${where.site_id}-cam${where.camera_id}-${read.timeMs}`;

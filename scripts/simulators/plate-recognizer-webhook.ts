@@ -36,7 +36,11 @@ if (isMain(import.meta.url)) {
   const args = parseCliArgs(process.argv.slice(2));
   const answer = await postReader(
     args.get('url') ?? 'http://127.0.0.1:8080/api/v1/ingest/plate_recognizer',
-    plateRecognizerBody({ plate: args.get('plate') ?? 'AB123CD', timeMs: Date.now(), camera: args.get('camera') ?? 'camera-1' }, args.get('format') === 'snapshot' ? 'snapshot' : 'stream', args.has('image')),
+    plateRecognizerBody(
+      { plate: args.get('plate') ?? 'AB123CD', timeMs: Date.now(), camera: args.get('camera') ?? 'camera-1' },
+      args.get('format') === 'snapshot' ? 'snapshot' : 'stream',
+      args.has('image'),
+    ),
   );
   console.log(JSON.stringify(answer));
 }

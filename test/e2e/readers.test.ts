@@ -56,7 +56,9 @@ t.test('every plate reader: simulator, appliance, hub, alert', { timeout: 480_00
   t.equal(refused.status, 401, `a configured reader camera without its secret is refused: ${refused.body}`);
 
   const answers = {
-    stream: await postReader(ingest('plate_recognizer'), plateRecognizerBody({ plate: plates.stream, timeMs: now, camera: 'camera-1' }), { 'x-alpr-push-secret': SECRET }),
+    stream: await postReader(ingest('plate_recognizer'), plateRecognizerBody({ plate: plates.stream, timeMs: now, camera: 'camera-1' }), {
+      'x-alpr-push-secret': SECRET,
+    }),
     snapshot: await postReader(ingest('plate_recognizer'), plateRecognizerBody({ plate: plates.snapshot, timeMs: now }, 'snapshot', true)),
     codeproject: await postReader(ingest('codeproject_ai', '?camera=drive'), codeProjectAiBody({ plate: plates.codeproject, timeMs: now })),
     openalpr: await postReader(ingest('openalpr'), openAlprBody({ plate: plates.openalpr, timeMs: now, camera: 'yard/2' })),
@@ -76,11 +78,19 @@ t.test('every plate reader: simulator, appliance, hub, alert', { timeout: 480_00
   let alerts: Alert[] = [];
   const wanted = [plates.stream, plates.snapshot, plates.codeproject, plates.openalpr, plates.generic];
   for (let i = 0; i < 240 && !wanted.every((p) => alerts.some((a) => a.plate_number === p)); i++) {
-    alerts = ((await (await operator.get(`/api/v1/alerts?since=${encodeURIComponent(new Date(now - 60_000).toISOString())}`)).json()) as { data: Alert[] }).data ?? [];
+    alerts =
+      ((await (await operator.get(`/api/v1/alerts?since=${encodeURIComponent(new Date(now - 60_000).toISOString())}`)).json()) as { data: Alert[] }).data ?? [];
     await sleep(250);
   }
-  for (const plate of wanted) t.ok(alerts.some((a) => a.plate_number === plate), `alert raised for ${plate}`);
-  t.notOk(alerts.some((a) => a.plate_number === plates.refused), 'the refused post raised nothing');
+  for (const plate of wanted)
+    t.ok(
+      alerts.some((a) => a.plate_number === plate),
+      `alert raised for ${plate}`,
+    );
+  t.notOk(
+    alerts.some((a) => a.plate_number === plates.refused),
+    'the refused post raised nothing',
+  );
   t.equal(alerts.filter((a) => a.plate_number === plates.generic).length, 1, 'the duplicate raised no second alert');
   t.comment(`one alert as the hub lists it: ${JSON.stringify(alerts.find((a) => a.plate_number === plates.stream) ?? null).slice(0, 400)}`);
 });

@@ -95,10 +95,16 @@ t.test('one-edit search in a real browser', { timeout: 240_000 }, async (t) => {
     await page.waitForSelector('#results a:has-text("KX45MNR")');
     t.match(page.url(), /plate_match=one_edit/, 'the mode is in the bookmarkable query');
     const rows = await page.$$eval('#results tbody tr td:nth-child(2)', (cells) =>
-      cells.map((c) => ({ text: c.textContent ?? '', marked: [...c.querySelectorAll('mark')].map((m) => ({ text: m.textContent, gap: m.classList.contains('gap') })) })),
+      cells.map((c) => ({
+        text: c.textContent ?? '',
+        marked: [...c.querySelectorAll('mark')].map((m) => ({ text: m.textContent, gap: m.classList.contains('gap') })),
+      })),
     );
     t.equal(rows.length, 3, 'the plate, a substitution and a deletion; not the transposition');
-    t.notOk(rows.some((r) => r.text.startsWith('XK45MNP')), 'the transposed decoy is left out');
+    t.notOk(
+      rows.some((r) => r.text.startsWith('XK45MNP')),
+      'the transposed decoy is left out',
+    );
     t.match(rows[0], { text: /^KX45MNP \(exact\)/, marked: [] }, 'the plate itself first, nothing marked');
     const substituted = rows.find((r) => r.text.startsWith('KX45MNR'));
     t.same(substituted?.marked, [{ text: 'R', gap: false }], 'the R read for P is marked');

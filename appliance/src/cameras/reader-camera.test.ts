@@ -10,7 +10,10 @@ const cameras = [
   cameraConfigSchema.parse({ id: 'north-gate', vendor: 'generic_json', mode: 'push', mac: '00:11:22:33:44:55', timezone: 'Europe/Paris' }),
   cameraConfigSchema.parse({ id: 'drive', vendor: 'codeproject_ai', mode: 'push' }),
 ];
-const pr = enc({ hook: { event: 'recognition' }, data: { camera_id: 'camera-1', timestamp: '2026-11-27T01:00:00Z', results: [{ plate: 'ab123', score: 0.9 }] } });
+const pr = enc({
+  hook: { event: 'recognition' },
+  data: { camera_id: 'camera-1', timestamp: '2026-11-27T01:00:00Z', results: [{ plate: 'ab123', score: 0.9 }] },
+});
 
 t.test('a reader post finds its entry by the reader camera name, cameraIds, or ?camera=', async (t) => {
   const first = parseWith('plate_recognizer', { body: pr }, {});
@@ -21,7 +24,11 @@ t.test('a reader post finds its entry by the reader camera name, cameraIds, or ?
   const entry = readerCameraFor('generic_json', g, cameras, undefined);
   t.equal(entry?.id, 'north-gate', 'by id');
   const again = parseWith('generic_json', { body: generic }, readerContext(entry, undefined));
-  t.match(again.detections[0]?.detection, { camera: { id: 'north-gate', mac: '001122334455' }, timestamp: '2026-11-27T01:00:00.000Z' }, 'the entry gives MAC and zone');
+  t.match(
+    again.detections[0]?.detection,
+    { camera: { id: 'north-gate', mac: '001122334455' }, timestamp: '2026-11-27T01:00:00.000Z' },
+    'the entry gives MAC and zone',
+  );
   const unknown = parseWith('generic_json', { body: enc({ camera: 'elsewhere', plate: 'XY1', time: 1795744684120 }) }, {});
   t.equal(readerCameraFor('generic_json', unknown, cameras, undefined), undefined, 'an unknown reader camera');
   t.equal(unknown.detections[0]?.detection.camera.mac, readerMac('generic_json', 'elsewhere'), 'keeps its stand-in MAC');

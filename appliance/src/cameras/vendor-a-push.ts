@@ -141,7 +141,9 @@ export function createIngestApp(deps: IngestDeps): Hono {
     }
     const readerNamed = (adapter: AdapterType | undefined): adapter is ReaderType => adapter !== undefined && isReaderType(adapter);
 
-    const firstContext = readerNamed(type === 'auto' ? undefined : type) ? readerContext(undefined, named) : contextFor(type === 'auto' ? undefined : type, undefined, deps);
+    const firstContext = readerNamed(type === 'auto' ? undefined : type)
+      ? readerContext(undefined, named)
+      : contextFor(type === 'auto' ? undefined : type, undefined, deps);
     const first = parseWith(type, input, firstContext);
     const reader = readerNamed(first.adapter) ? first.adapter : undefined;
     const camera = reader ? readerCameraFor(reader, first, deps.cameras(), named) : cameraFor(first, deps.cameras());

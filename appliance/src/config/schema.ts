@@ -62,7 +62,12 @@ export const applianceConfigSchema = z.object({
   log_level: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** `GET /metrics` (docs/metrics.md): loopback only, or with `Authorization: Bearer <token>`. Read at start. */
   metrics: z
-    .object({ token: z.string().regex(/^[\x21-\x7e]{32,256}$/, '32-256 printable characters').optional() })
+    .object({
+      token: z
+        .string()
+        .regex(/^[\x21-\x7e]{32,256}$/, '32-256 printable characters')
+        .optional(),
+    })
     .prefault({}),
 });
 export type ApplianceConfig = z.infer<typeof applianceConfigSchema>;

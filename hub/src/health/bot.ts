@@ -32,7 +32,10 @@ export async function queueAdminMessages(tx: StatementSession, now: Date, change
   );
 }
 
-export function healthMessageText(event: 'opened' | 'closed', a: { message: string; opened_at: Date | string; closed_at: Date | string | null; site_name: string }): string {
+export function healthMessageText(
+  event: 'opened' | 'closed',
+  a: { message: string; opened_at: Date | string; closed_at: Date | string | null; site_name: string },
+): string {
   if (event === 'opened') return `⚠️ Health: ${a.message}`;
   const minutes = a.closed_at ? Math.round((new Date(a.closed_at).getTime() - new Date(a.opened_at).getTime()) / 60_000) : 0;
   return `✅ Resolved after ${minutes} min (${a.site_name}): ${a.message}`;
@@ -84,17 +87,18 @@ export async function sendHealthMessages(deps: HealthSenderDeps): Promise<number
     if (wait > 0) await (deps.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms))))(wait);
     try {
       await deps.api.call('sendMessage', { chat_id: m.chat_id, text: healthMessageText(m.event, m) }, { timeoutMs: 30_000 });
-      await deps.db.sql(`UPDATE health_alert_messages SET status = 'sent', sent_at = $2::timestamptz WHERE id = $1::bigint`, [m.id, deps.clock.now().toISOString()]);
+      await deps.db.sql(`UPDATE health_alert_messages SET status = 'sent', sent_at = $2::timestamptz WHERE id = $1::bigint`, [
+        m.id,
+        deps.clock.now().toISOString(),
+      ]);
       sent += 1;
     } catch (err) {
       const retry = err instanceof BotApiError && err.blocked ? ({ status: 'failed' } as const) : deliveryRetry(Number(m.attempts), deps.clock.now());
       const message = err instanceof Error ? err.message : String(err);
-      await deps.db.sql(`UPDATE health_alert_messages SET status = $2, next_attempt_at = COALESCE($3::timestamptz, next_attempt_at), last_error = $4 WHERE id = $1::bigint`, [
-        m.id,
-        retry.status,
-        retry.status === 'pending' ? retry.nextRetryAt.toISOString() : null,
-        message.slice(0, 500),
-      ]);
+      await deps.db.sql(
+        `UPDATE health_alert_messages SET status = $2, next_attempt_at = COALESCE($3::timestamptz, next_attempt_at), last_error = $4 WHERE id = $1::bigint`,
+        [m.id, retry.status, retry.status === 'pending' ? retry.nextRetryAt.toISOString() : null, message.slice(0, 500)],
+      );
       deps.log.warn({ err, chat_id: m.chat_id, health_message: m.id }, 'health alert message not sent');
     }
   }

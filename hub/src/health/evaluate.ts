@@ -118,7 +118,13 @@ async function loadWindows(db: DbSession, now: Date): Promise<Map<string, LoadWi
   return new Map(
     rows.map((r) => [
       r.collector_id,
-      { maxItemsPerMinute: Number(r.max_items), maxBatchItems: Number(r.max_batch), maxRequestBytes: Number(r.max_bytes), volume: Number(r.volume), errors: Number(r.errors) },
+      {
+        maxItemsPerMinute: Number(r.max_items),
+        maxBatchItems: Number(r.max_batch),
+        maxRequestBytes: Number(r.max_bytes),
+        volume: Number(r.volume),
+        errors: Number(r.errors),
+      },
     ]),
   );
 }

@@ -94,7 +94,13 @@ export async function alertsOf(ctx: HealthContext, collectorId: string): Promise
 }
 
 /** Minute ticks: advance, beat (unless silent), evaluate; returns the opened ids per tick. */
-export async function tick(ctx: HealthContext, clock: MovableClock, sites: readonly Site[], minutes: number, each?: (minute: number) => Promise<void>): Promise<string[][]> {
+export async function tick(
+  ctx: HealthContext,
+  clock: MovableClock,
+  sites: readonly Site[],
+  minutes: number,
+  each?: (minute: number) => Promise<void>,
+): Promise<string[][]> {
   const out: string[][] = [];
   for (let m = 1; m <= minutes; m++) {
     clock.advance(60_000);

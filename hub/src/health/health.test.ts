@@ -50,7 +50,10 @@ t.test('a camera stopped behind a healthy collector: one camera_quiet within 60 
   const [alert] = await alertsOf(ctx, site.id);
   t.match(alert, { kind: 'camera_quiet', camera_id: 'gate-west', closed_at: null });
   t.equal(alert?.message, 'Camera gate-west at Quiet depot has read no plates for 60 minutes; usually 40 an hour at this time.');
-  t.notOk((await alertsOf(ctx, site.id)).some((a) => a.kind === 'collector_silent'), 'the collector itself is fine');
+  t.notOk(
+    (await alertsOf(ctx, site.id)).some((a) => a.kind === 'collector_silent'),
+    'the collector itself is fine',
+  );
 
   t.ok(accepted(await site.upload(20, 'gate-west')), 'the camera reads again');
   const after = await evaluateHealth(ctx);
@@ -114,8 +117,15 @@ t.test('cameras the appliance reports offline, with a clock warning, or with a s
   const first = await evaluateHealth(ctx);
   t.equal(first.opened.length, 3);
   const alerts = await alertsOf(ctx, site.id);
-  t.same(alerts.map((a) => `${a.kind}:${a.camera_id}`).sort(), ['camera_clock:cam-e', 'camera_offline:cam-w', 'cursor_stuck:cam-e'], 'gate north is 1 minute offline: under 5, not yet');
-  t.match(alerts.find((a) => a.kind === 'camera_offline')?.message, 'Camera Gate west at Camera depot is offline: the collector cannot reach it since 10 minutes ago: connection refused.');
+  t.same(
+    alerts.map((a) => `${a.kind}:${a.camera_id}`).sort(),
+    ['camera_clock:cam-e', 'camera_offline:cam-w', 'cursor_stuck:cam-e'],
+    'gate north is 1 minute offline: under 5, not yet',
+  );
+  t.match(
+    alerts.find((a) => a.kind === 'camera_offline')?.message,
+    'Camera Gate west at Camera depot is offline: the collector cannot reach it since 10 minutes ago: connection refused.',
+  );
   for (let i = 0; i < 5; i++) {
     clock.advance(60_000);
     await site.beat(bad);

@@ -52,8 +52,17 @@ t.test('the list: newest first, the record shape, state and collector filters, p
   );
   t.equal(page.next_before, null);
   const camera = page.items.find((a) => a.kind === 'camera_offline' && a.collector_id === north) as HealthAlertRecord;
-  t.same(Object.keys(camera).sort(), ['camera_id', 'camera_name', 'closed_at', 'collector_id', 'collector_name', 'detail', 'id', 'kind', 'message', 'opened_at'].sort());
-  t.match(camera, { collector_name: 'North gate', camera_id: 'cam-1', camera_name: 'Gate west', closed_at: String, message: /^Camera Gate west at North gate is offline/ });
+  t.same(
+    Object.keys(camera).sort(),
+    ['camera_id', 'camera_name', 'closed_at', 'collector_id', 'collector_name', 'detail', 'id', 'kind', 'message', 'opened_at'].sort(),
+  );
+  t.match(camera, {
+    collector_name: 'North gate',
+    camera_id: 'cam-1',
+    camera_name: 'Gate west',
+    closed_at: String,
+    message: /^Camera Gate west at North gate is offline/,
+  });
   t.match(camera.opened_at, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
 
   const open = (await (await get('?state=open')).json()) as HealthAlertPage;
@@ -72,11 +81,25 @@ t.test('the list: newest first, the record shape, state and collector filters, p
   const second = (await (await get(`?limit=3&before=${first.next_before}`)).json()) as HealthAlertPage;
   t.equal(second.items.length, 1);
   t.equal(second.next_before, null);
-  t.same([...first.items, ...second.items].map((a) => a.id), page.items.map((a) => a.id), 'the pages add up to the whole');
+  t.same(
+    [...first.items, ...second.items].map((a) => a.id),
+    page.items.map((a) => a.id),
+    'the pages add up to the whole',
+  );
 });
 
 t.test('hostile or malformed queries get a 400', async (t) => {
-  for (const bad of ['state=maybe', 'limit=0', 'limit=501', 'limit=ten', 'before=-1', 'before=1;DROP', 'before=99999999999999999999', 'collector_id=not-a-uuid', 'colour=red'])
+  for (const bad of [
+    'state=maybe',
+    'limit=0',
+    'limit=501',
+    'limit=ten',
+    'before=-1',
+    'before=1;DROP',
+    'before=99999999999999999999',
+    'collector_id=not-a-uuid',
+    'colour=red',
+  ])
     t.equal((await get(`?${bad}`)).status, 400, bad);
   const res = await get(`?collector_id=00000000-0000-4000-8000-000000000000`);
   t.equal(res.status, 200, 'an unknown collector is an empty list');

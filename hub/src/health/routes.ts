@@ -14,7 +14,10 @@ export const healthAlertQuerySchema = z
     collector_id: z.string().regex(UUID, 'must be a collector id (uuid)').optional(),
     limit: z.coerce.number().int().min(1).max(500).default(50),
     // A bigint id: digits only, at most 18 so it always fits.
-    before: z.string().regex(/^[1-9][0-9]{0,17}$/, 'must be a health alert id').optional(),
+    before: z
+      .string()
+      .regex(/^[1-9][0-9]{0,17}$/, 'must be a health alert id')
+      .optional(),
   })
   .strict();
 

@@ -75,7 +75,10 @@ t.test('finds every plate one edit away, ranked, each saying how it matched', as
   t.same(byPlate.get('AB123CDE'), { kind: 'insertion', position: 4, plate_char: '3' });
   t.same(byPlate.get('AB12CDEK'), { kind: 'insertion', position: 7, plate_char: 'K' });
   t.same(byPlate.get('AB1CDE'), { kind: 'deletion', position: 3, query_char: '2' });
-  t.notOk(page.data.some((d) => d.similarity !== undefined), 'no trigram similarity in this mode');
+  t.notOk(
+    page.data.some((d) => d.similarity !== undefined),
+    'no trigram similarity in this mode',
+  );
 });
 
 t.test('decoys two or more edits away are never returned', async (t) => {
@@ -91,11 +94,20 @@ t.test('decoys two or more edits away are never returned', async (t) => {
 
 t.test('filters and pages apply to one-edit results', async (t) => {
   const first = await search('plate=AB12CDE&plate_match=one_edit&per_page=2');
-  t.same(first.data.map((d) => d.plate_number), ['AB12CDE', 'A812CDE']);
+  t.same(
+    first.data.map((d) => d.plate_number),
+    ['AB12CDE', 'A812CDE'],
+  );
   const second = await search('plate=AB12CDE&plate_match=one_edit&per_page=2&page=2');
-  t.same(second.data.map((d) => d.plate_number), ['AB12CXE', 'AB12CDEK']);
+  t.same(
+    second.data.map((d) => d.plate_number),
+    ['AB12CXE', 'AB12CDEK'],
+  );
   const since = encodeURIComponent(new Date(base - 25 * 60_000).toISOString());
-  t.same((await search(`plate=AB12CDE&plate_match=one_edit&start_date=${since}`)).data.map((d) => d.plate_number), ['AB12CXE', 'AB12CDEK', 'AB1CDE']);
+  t.same(
+    (await search(`plate=AB12CDE&plate_match=one_edit&start_date=${since}`)).data.map((d) => d.plate_number),
+    ['AB12CXE', 'AB12CDEK', 'AB1CDE'],
+  );
   t.same((await search('plate=QQQQ9999&plate_match=one_edit')).data, [], 'nothing near');
 });
 
@@ -103,7 +115,10 @@ t.test('plate_fuzzy keeps its meaning; plate_match=fuzzy is the same search', as
   const a = await search('plate=AB12CDE&plate_fuzzy=true');
   const b = await search('plate=AB12CDE&plate_match=fuzzy');
   t.same(b.data, a.data);
-  t.notOk(a.data.some((d) => d.match !== undefined), 'fuzzy results carry no one-edit match');
+  t.notOk(
+    a.data.some((d) => d.match !== undefined),
+    'fuzzy results carry no one-edit match',
+  );
   t.notOk(
     a.data.some((d) => ['AB12CXE', 'AB1CDE', 'AB123CDE'].includes(d.plate_number)),
     'the trigram rule misses these single edits (similarity 0.6 or less): why one_edit exists',
@@ -123,8 +138,6 @@ t.test('bad values are a 400', async (t) => {
 });
 
 t.test('each distinct plate gets its keys once, written by the database at ingest', async (t) => {
-  const [row] = await ctx.database.sql<{ n: number }>(
-    `SELECT count(*)::int AS n FROM plate_edit_keys WHERE plate_normalized = 'AB12C0E'`,
-  );
+  const [row] = await ctx.database.sql<{ n: number }>(`SELECT count(*)::int AS n FROM plate_edit_keys WHERE plate_normalized = 'AB12C0E'`);
   t.equal(row?.n, 8, 'the key and its 7 deletions');
 });

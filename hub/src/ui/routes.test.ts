@@ -90,5 +90,5 @@ t.test('the health page: admins only, the collector filter taken from the addres
   t.equal(await selected('?collector_id=%22%3E%3Cscript%3E'), undefined, 'nor markup');
   const nav = await (await send(ctx, admin, 'GET', '/live')).text();
   t.match(nav, /<a href="\/admin\/health">Health<\/a>/, 'Health is in the admin navigation');
-  t.notMatch(await (await send(ctx, operator, 'GET', '/live')).text(), /\/admin\/health/, 'not in an operator\'s');
+  t.notMatch(await (await send(ctx, operator, 'GET', '/live')).text(), /\/admin\/health/, "not in an operator's");
 });

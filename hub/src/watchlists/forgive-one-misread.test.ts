@@ -43,8 +43,7 @@ for (const list of [forgiving, strict]) {
   await send(ctx, operator, 'POST', `/api/v1/watchlist/${list.id}/subscription`);
 }
 const start = ctx.clock.now().toISOString();
-const alerts = async () =>
-  ((await (await send(ctx, operator, 'GET', `/api/v1/alerts?since=${start}&limit=100`)).json()) as { data: AlertRecord[] }).data;
+const alerts = async () => ((await (await send(ctx, operator, 'GET', `/api/v1/alerts?since=${start}&limit=100`)).json()) as { data: AlertRecord[] }).data;
 
 t.test('the setting is off unless asked for, and shown', async (t) => {
   t.equal(strict.forgive_one_misread, false);
@@ -80,6 +79,9 @@ t.test('a dropped or an added character is one misread too; two are not', async 
 t.test('the exact plate alerts both lists, as an exact match', async (t) => {
   await upload(['KX45MNP']);
   const exact = (await alerts()).filter((a) => a.plate_number === 'KX45MNP');
-  t.same(exact.map((a) => a.match_kind), ['exact', 'exact']);
+  t.same(
+    exact.map((a) => a.match_kind),
+    ['exact', 'exact'],
+  );
   t.notOk(exact.some((a) => a.match_detail !== undefined));
 });

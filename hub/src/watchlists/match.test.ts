@@ -71,7 +71,8 @@ t.test('forgive one misread: one substitution, insertion or deletion, any charac
     entry('w-both', 'KX45MNP', true, new Date('2026-01-01T00:00:00Z'), true),
     entry('w-strict', 'KX45MNP'),
   ]);
-  const found = (plate: string) => matchPlate(index, ocrNormalize(plate)).map((m) => [m.entry.watchlistId, m.kind, m.edit?.kind ?? null, m.edit?.position ?? null]);
+  const found = (plate: string) =>
+    matchPlate(index, ocrNormalize(plate)).map((m) => [m.entry.watchlistId, m.kind, m.edit?.kind ?? null, m.edit?.position ?? null]);
   t.same(found('KX45MNR'), [
     ['w-both', 'one_edit', 'substitution', 6],
     ['w-forgiving', 'one_edit', 'substitution', 6],
@@ -95,5 +96,9 @@ t.test('forgive one misread: one substitution, insertion or deletion, any charac
   );
   t.same(found('XK45MNP'), [], 'a transposition is two edits (it shares the deletion key K45MNP)');
   t.same(found('KX45MRR'), [], 'two substitutions');
-  t.same(found('KX45MNP').map((m) => m[1]), ['exact', 'exact', 'exact'], 'exact wins over every tolerance');
+  t.same(
+    found('KX45MNP').map((m) => m[1]),
+    ['exact', 'exact', 'exact'],
+    'exact wins over every tolerance',
+  );
 });

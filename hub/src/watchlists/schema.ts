@@ -21,7 +21,10 @@ export const createWatchlistBodySchema = z
 export const updateWatchlistBodySchema = createWatchlistBodySchema
   .partial()
   .strict()
-  .refine((b) => Object.keys(b).length > 0, 'nothing to change: send at least one of name, description, priority, is_active, ocr_tolerant, forgive_one_misread');
+  .refine(
+    (b) => Object.keys(b).length > 0,
+    'nothing to change: send at least one of name, description, priority, is_active, ocr_tolerant, forgive_one_misread',
+  );
 
 export const entryBodySchema = z
   .object({

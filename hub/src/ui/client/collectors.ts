@@ -153,10 +153,7 @@ function row(c: Collector, counts?: ReadonlyMap<string, number>): HTMLTableRowEl
 async function refresh(): Promise<void> {
   try {
     // The counts are extra: a failure there leaves the column blank, not the list empty.
-    const [list, counts] = await Promise.all([
-      api<{ data: Collector[] }>('GET', '/api/v1/admin/collectors'),
-      openCountsByCollector().catch(() => undefined),
-    ]);
+    const [list, counts] = await Promise.all([api<{ data: Collector[] }>('GET', '/api/v1/admin/collectors'), openCountsByCollector().catch(() => undefined)]);
     byId('collectors')
       .querySelector('tbody')
       ?.replaceChildren(...list.data.map((c) => row(c, counts)));

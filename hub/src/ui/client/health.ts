@@ -80,8 +80,12 @@ async function refreshAlerts(): Promise<void> {
       healthAlerts({ state: 'open', limit: MAX_PAGE, ...(who ? { collectorId: who } : {}) }),
       healthAlerts({ state: 'closed', limit: HISTORY_PAGE, ...(who ? { collectorId: who } : {}) }),
     ]);
-    byId('open-alerts').querySelector('tbody')?.replaceChildren(...(open.items.length ? open.items.map(alertRow) : [emptyRow(4, 'None open.')]));
-    byId('closed-alerts').querySelector('tbody')?.replaceChildren(...(closed.items.length ? closed.items.map(alertRow) : [emptyRow(5, 'None yet.')]));
+    byId('open-alerts')
+      .querySelector('tbody')
+      ?.replaceChildren(...(open.items.length ? open.items.map(alertRow) : [emptyRow(4, 'None open.')]));
+    byId('closed-alerts')
+      .querySelector('tbody')
+      ?.replaceChildren(...(closed.items.length ? closed.items.map(alertRow) : [emptyRow(5, 'None yet.')]));
     olderThan = closed.next_before;
     show(byId('older'), olderThan !== null);
   } catch (err) {

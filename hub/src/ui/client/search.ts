@@ -107,7 +107,11 @@ function plateWithMark(plate: string, match: NonNullable<SearchResult['match']>)
 
 function row(r: SearchResult, reason: string): HTMLTableRowElement {
   const crop = imagePath(r.images.crop_url);
-  const link = el('a', { href: `/detections/${r.id}?reason=${encodeURIComponent(reason)}` }, ...(r.match ? plateWithMark(r.plate_number, r.match) : [r.plate_number]));
+  const link = el(
+    'a',
+    { href: `/detections/${r.id}?reason=${encodeURIComponent(reason)}` },
+    ...(r.match ? plateWithMark(r.plate_number, r.match) : [r.plate_number]),
+  );
   return el(
     'tr',
     {},

@@ -19,7 +19,12 @@ export function CollectorsPage(props: { user: SessionUser }) {
       </form>
       <SecretOnce />
       <FreshCodePrompt />
-      <DataTable id="collectors" caption="Collectors" hiddenCaption columns={['Site', 'Status', 'Health alerts', 'Last heartbeat', 'Queue', 'Cameras online', 'Actions']} />
+      <DataTable
+        id="collectors"
+        caption="Collectors"
+        hiddenCaption
+        columns={['Site', 'Status', 'Health alerts', 'Last heartbeat', 'Queue', 'Cameras online', 'Actions']}
+      />
       <section id="manage" hidden aria-labelledby="manage-title">
         <h2 id="manage-title"></h2>
         <CameraSection />

@@ -25,7 +25,10 @@ export const readSchema = z.object({
   /** 0..1. */
   confidence: z.number().min(0).max(1).optional(),
   /** The sender's id of this read; a repeat with the same id is a duplicate. */
-  id: z.string().regex(/^[A-Za-z0-9._:-]{1,100}$/, 'id: 1-100 of A-Z a-z 0-9 . _ : -').optional(),
+  id: z
+    .string()
+    .regex(/^[A-Za-z0-9._:-]{1,100}$/, 'id: 1-100 of A-Z a-z 0-9 . _ : -')
+    .optional(),
   region: text(50).optional(),
   direction: z.enum(DIRECTIONS).optional(),
   vehicle_type: z.enum(VEHICLE_TYPES).optional(),

@@ -6,7 +6,10 @@ import { shortText } from '../reader/common.ts';
  * agent"). Confidences are 0..100; times epoch ms in a group, epoch s in the open-source
  * daemon's results (the parser accepts both).
  */
-const named = z.array(z.object({ name: shortText, confidence: z.number().nullish() })).max(50).nullish();
+const named = z
+  .array(z.object({ name: shortText, confidence: z.number().nullish() }))
+  .max(50)
+  .nullish();
 
 export const groupSchema = z.object({
   data_type: z.literal('alpr_group'),

@@ -1,9 +1,21 @@
 import t from 'tap';
 import { detectAdapter } from '../factory.ts';
-import { MULTIPART_BOUNDARY, multipartBody } from '../../../../scripts/simulators/vendor-a-xml.ts';
 import { readerMac } from '../reader/common.ts';
 import { assertRefused, fixtureBytes, hostileBodies, jsonInput } from '../reader/hostile.test-helper.ts';
 import { plateRecognizer } from './index.ts';
+
+// A two-part multipart/form-data body as Plate Recognizer's "Webhook with Image" sends it
+// (built here: shared/ code and its tests import nothing outside shared/).
+const MULTIPART_BOUNDARY = 'boundary';
+function multipartBody(parts: readonly { name: string; contentType: string; body: Uint8Array }[]): Buffer {
+  const chunks: Buffer[] = [];
+  for (const part of parts) {
+    const head = `--${MULTIPART_BOUNDARY}\r\nContent-Disposition: form-data; name="${part.name}"; filename="${part.name}"\r\nContent-Type: ${part.contentType}\r\n\r\n`;
+    chunks.push(Buffer.from(head, 'utf8'), Buffer.from(part.body), Buffer.from('\r\n'));
+  }
+  chunks.push(Buffer.from(`--${MULTIPART_BOUNDARY}--\r\n`));
+  return Buffer.concat(chunks);
+}
 
 const fixture = (name: string): Uint8Array => fixtureBytes(new URL(`./fixtures/${name}`, import.meta.url));
 const text = (name: string): string => new TextDecoder().decode(fixture(name));
@@ -60,7 +72,10 @@ t.test('events without reads, and reads without sense', async (t) => {
     t.equal(outcome.detections.length, 0, `${what}: not stored`);
     t.match(outcome.errors[0]?.reason, /time/, `${what}: said`);
   }
-  const nul = plateRecognizer.parse(jsonInput(JSON.stringify({ ...post, data: { ...post.data, results: [{ ...post.data.results[0], plate: 'AB\u0000123' }] } })), {});
+  const nul = plateRecognizer.parse(
+    jsonInput(JSON.stringify({ ...post, data: { ...post.data, results: [{ ...post.data.results[0], plate: 'AB\u0000123' }] } })),
+    {},
+  );
   t.equal(nul.detections[0]?.detection.plate.text ?? 'none', 'AB123', 'a NUL inside the plate is stripped by plate normalization');
   t.match(
     plateRecognizer.parse(jsonInput(JSON.stringify({ ...post, data: { ...post.data, camera_id: 'camera\u00001' } })), {}),

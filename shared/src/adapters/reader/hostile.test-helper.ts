@@ -18,7 +18,10 @@ export function hostileBodies(valid: string): Array<[string, ParseInput]> {
     ['NUL bytes in the body', { body: enc(valid.replace('{', '{\u0000')), contentType: 'application/json' }],
     ['invalid UTF-8', { body: new Uint8Array([0x7b, 0xff, 0xfe, 0x7d]), contentType: 'application/json' }],
     ['deep nesting', { body: enc(`${'['.repeat(5000)}${']'.repeat(5000)}`), contentType: 'application/json' }],
-    ['deep nesting inside a valid body', { body: enc(valid.replace(/}\s*$/, `, "x": ${'{"a":'.repeat(40)}1${'}'.repeat(40)}}`)), contentType: 'application/json' }],
+    [
+      'deep nesting inside a valid body',
+      { body: enc(valid.replace(/}\s*$/, `, "x": ${'{"a":'.repeat(40)}1${'}'.repeat(40)}}`)), contentType: 'application/json' },
+    ],
     ['a huge array', { body: enc(`{"results":[${'1,'.repeat(5000)}1]}`), contentType: 'application/json' }],
     ['cut in half', { body: json.body.subarray(0, Math.floor(json.body.length / 2)), contentType: 'application/json' }],
   ];

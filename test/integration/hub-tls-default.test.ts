@@ -9,10 +9,10 @@ import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connect, type TLSSocket } from 'node:tls';
-import { startHubProcess } from '../../../scripts/demo/processes.ts';
-import { loadHubConfig } from '../config.ts';
-import { certificateSha256 } from './fingerprint.ts';
-import { GENERATED_CERT_FILE, GENERATED_KEY_FILE } from './material.ts';
+import { startHubProcess } from '../../scripts/demo/processes.ts';
+import { loadHubConfig } from '../../hub/src/config.ts';
+import { certificateSha256 } from '../../hub/src/tls/fingerprint.ts';
+import { GENERATED_CERT_FILE, GENERATED_KEY_FILE } from '../../hub/src/tls/material.ts';
 
 type Handshake = { protocol: string | null; sha256: string } | { error: string };
 

@@ -7,10 +7,10 @@
  */
 import t from 'tap';
 import { confusionKey, ocrNormalize, trigramSimilarity } from '@alpr/shared/detection/ocr';
-import { buildCorpus, editDistance, FORMATS, Random } from '../../../scripts/bench/plate-corpus.ts';
-import { testDatabase } from '../db/database.test-helper.ts';
-import { buildWatchlistIndex, matchPlate, type IndexedEntry } from '../watchlists/match.ts';
-import { oneEditPlates } from './one-edit-search.ts';
+import { buildCorpus, editDistance, FORMATS, Random } from '../../scripts/bench/plate-corpus.ts';
+import { testDatabase } from '../../hub/src/db/database.test-helper.ts';
+import { buildWatchlistIndex, matchPlate, type IndexedEntry } from '../../hub/src/watchlists/match.ts';
+import { oneEditPlates } from '../../hub/src/search/one-edit-search.ts';
 
 const PER_FORMAT = 150;
 
@@ -19,7 +19,9 @@ t.test('recall on one-edit misreads, and decoys two edits away never returned', 
   const corpus = buildCorpus(PER_FORMAT);
   const stored = new Set<string>();
   for (const c of corpus) for (const p of [c.plate, ...c.decoys]) stored.add(ocrNormalize(p));
-  await db.sql(`INSERT INTO plates (plate_normalized) SELECT value FROM json_array_elements_text($1::json) ON CONFLICT DO NOTHING`, [JSON.stringify([...stored])]);
+  await db.sql(`INSERT INTO plates (plate_normalized) SELECT value FROM json_array_elements_text($1::json) ON CONFLICT DO NOTHING`, [
+    JSON.stringify([...stored]),
+  ]);
 
   let found = 0;
   let returned = 0;
