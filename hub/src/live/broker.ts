@@ -17,6 +17,8 @@ import type { Unlisten } from '../db/client.ts';
 import type { Listen } from '../db/listen.ts';
 import { connectivity } from '../collectors/heartbeat-interval.ts';
 import { presenceChanges, type CollectorSnapshot, type Presence } from './collector-status.ts';
+import { healthAlertsById } from '../health/present.ts';
+import { HEALTH_BASELINE_SQL, HEALTH_LOOK_SQL, healthChanges, type HealthAlertPayload, type HealthCursor, type HealthLookRow } from './health-changes.ts';
 import { LiveConnection } from './connection.ts';
 import { detectionPayload, detectionRowsById } from './detection-payload.ts';
 import { CLOSE, defaultFeeds, envelope, parseFeed, PROTOCOL_VERSION, type ClientMessage, type LiveError, type LiveErrorReason } from './protocol.ts';
@@ -56,6 +58,7 @@ export function createLiveBroker(deps: AuthContext, options: LiveOptions): LiveB
   let unlisten: Unlisten[] = [];
   let statusTimer: NodeJS.Timeout | undefined;
   let presence: Map<string, Presence> | undefined;
+  let healthCursor: HealthCursor | undefined;
   // One delivery at a time per kind, in NOTIFY order: a client sees alerts in commit order.
   let alertChain: Promise<void> = Promise.resolve();
   let detectionChain: Promise<void> = Promise.resolve();
@@ -233,7 +236,34 @@ export function createLiveBroker(deps: AuthContext, options: LiveOptions): LiveB
           now,
         ),
       );
-      for (const c of connections) if (c.user.role === 'admin' && c.feeds.has('collectors:status')) c.sendText('other', text);
+      sendToStatusFeed(text);
+    }
+    await pollHealthAlerts(now);
+  }
+
+  /** Admins only: subscribing to collectors:status is refused to others, this checks again. */
+  function sendToStatusFeed(text: string): void {
+    for (const c of connections) if (c.user.role === 'admin' && c.feeds.has('collectors:status')) c.sendText('other', text);
+  }
+
+  /**
+   * Health alerts opened or closed since the last look (docs/live.md "Health alerts"): one
+   * `health_alert` message each, in id order, an opening before its closing.
+   */
+  async function pollHealthAlerts(now: Date): Promise<void> {
+    const rows = healthCursor
+      ? await deps.db.sql<HealthLookRow & Record<string, unknown>>(HEALTH_LOOK_SQL, [healthCursor.maxId, JSON.stringify([...healthCursor.open])])
+      : await deps.db.sql<HealthLookRow & Record<string, unknown>>(HEALTH_BASELINE_SQL);
+    const { changes, next } = healthChanges(healthCursor, rows);
+    healthCursor = next;
+    if (changes.length === 0) return;
+    const records = new Map((await healthAlertsById(deps.db, [...new Set(changes.map((c) => c.id))])).map((r) => [r.id, r]));
+    for (const change of changes) {
+      const alert = records.get(change.id);
+      // Gone meanwhile: its collector was deleted (ON DELETE CASCADE); nothing left to show.
+      if (!alert) continue;
+      const payload: HealthAlertPayload = { event: change.event, alert };
+      sendToStatusFeed(JSON.stringify(envelope('health_alert', { ...payload }, now, `health_alert:${alert.id}:${change.event}`)));
     }
   }
 
