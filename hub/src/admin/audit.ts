@@ -49,6 +49,8 @@ export const ADMIN_ACTIONS = {
   'admin.user.reset_password': 'user',
   'admin.user.end_sessions': 'user',
   'admin.audit.read': 'audit_log',
+  'admin.hub_certificate.read': 'hub_certificate',
+  'admin.hub_certificate.announce': 'hub_certificate',
 } as const;
 export type AdminAction = keyof typeof ADMIN_ACTIONS;
 

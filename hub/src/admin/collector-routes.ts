@@ -11,7 +11,7 @@ import { wipeCollector } from '../collectors/wipe.ts';
 import { audited, noteAudit, type AdminEnv } from './audit.ts';
 import { idParam, validJson } from '../http/validator.ts';
 import type { AdminGuards } from './guards.ts';
-import { presentCollector } from './present.ts';
+import { hubCertificateSha256, presentCollector } from './present.ts';
 import { createCollectorBodySchema, decommissionBodySchema, emptyBodySchema, updateConfigBodySchema } from './schema.ts';
 
 const BASE = '/api/v1/admin/collectors';
@@ -37,6 +37,7 @@ export function adminCollectorRoutes(deps: HubDeps, guards: AdminGuards): Hono<A
         status: 'pending',
         claim_code: created.claimCode,
         claim_code_expires_at: created.claimCodeExpiresAt.toISOString(),
+        hub_certificate_sha256: hubCertificateSha256(deps),
       },
       201,
     );
@@ -79,7 +80,13 @@ export function adminCollectorRoutes(deps: HubDeps, guards: AdminGuards): Hono<A
     c.header('Cache-Control', 'no-store');
     noteAudit(c, { detail: { claim_code_expires_at: issued.claimCodeExpiresAt.toISOString() } });
     return c.json(
-      { collector_id: issued.collectorId, status: 'pending', claim_code: issued.claimCode, claim_code_expires_at: issued.claimCodeExpiresAt.toISOString() },
+      {
+        collector_id: issued.collectorId,
+        status: 'pending',
+        claim_code: issued.claimCode,
+        claim_code_expires_at: issued.claimCodeExpiresAt.toISOString(),
+        hub_certificate_sha256: hubCertificateSha256(deps),
+      },
       201,
     );
   });

@@ -6,6 +6,7 @@ import { resumeCollector, suspendCollector } from '../collectors/suspend.ts';
 import { idParam, validJson } from '../http/validator.ts';
 import { audited, noteAudit, type AdminEnv } from './audit.ts';
 import type { AdminGuards } from './guards.ts';
+import { hubCertificateSha256 } from './present.ts';
 import { emptyBodySchema } from './schema.ts';
 
 const BASE = '/api/v1/admin/collectors/:id';
@@ -46,6 +47,7 @@ export function adminCollectorStateRoutes(deps: HubDeps, guards: AdminGuards): H
         pending_replacement: true,
         claim_code: issued.claimCode,
         claim_code_expires_at: issued.claimCodeExpiresAt.toISOString(),
+        hub_certificate_sha256: hubCertificateSha256(deps),
       },
       201,
     );

@@ -1,5 +1,6 @@
 import type { KeySummary } from '../collectors/list-keys.ts';
 import type { CollectorSummary } from '../collectors/status.ts';
+import type { HubConfig } from '../config.ts';
 
 /**
  * Verb results in the wire's snake_case. Pure: the routes call these after the verb.
@@ -46,4 +47,13 @@ export function presentKey(k: KeySummary) {
 
 function iso(date: Date | null): string | null {
   return date === null ? null : date.toISOString();
+}
+
+/**
+ * Handed out beside every claim code: the installer types it on the appliance's setup page,
+ * which pins it (docs/security.md "Certificate pinning"). Null when the hub serves no TLS
+ * itself (plain HTTP on loopback, or a TLS proxy in front whose certificate the hub does not know).
+ */
+export function hubCertificateSha256(deps: { config: Pick<HubConfig, 'certificateSha256'> }): string | null {
+  return deps.config.certificateSha256 ?? null;
 }

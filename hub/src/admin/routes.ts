@@ -9,6 +9,7 @@ import { adminAuditRoutes } from './audit-routes.ts';
 import { adminCameraRoutes } from './camera-routes.ts';
 import { adminAlertCheckRoutes } from './alert-check-routes.ts';
 import { adminCollectorStateRoutes } from './collector-state-routes.ts';
+import { adminHubCertificateRoutes } from './hub-certificate-routes.ts';
 import { healthAlertRoutes } from '../health/routes.ts';
 
 /**
@@ -27,6 +28,7 @@ export function adminRoutes(deps: HubDeps): Hono<AuthEnv> {
   app.route('/', adminKeyRoutes(deps, guards));
   app.route('/', adminUserRoutes(deps, guards));
   app.route('/', adminAuditRoutes(deps, guards));
+  app.route('/', adminHubCertificateRoutes(deps, guards));
   app.route('/', healthAlertRoutes(deps, guards));
   return app;
 }

@@ -15,6 +15,7 @@ import { updateConfig } from '../collectors/update-config.ts';
 import { wipeCollector } from '../collectors/wipe.ts';
 import { number, one, refuseSecretsOnArgv, UsageError, type Action } from './arguments.ts';
 import { CAMERA_OPTIONS, CAMERA_OPTIONS_USAGE, CAMERA_USAGE, planCameraCommand } from './camera-commands.ts';
+import { HUB_CERTIFICATE_USAGE, planHubCertificateCommand } from './hub-certificate-commands.ts';
 
 export const USAGE = `usage: npm run hub -- <command> [--json]
 
@@ -33,6 +34,7 @@ export const USAGE = `usage: npm run hub -- <command> [--json]
   collector replace <collector-id>                       claim code for a new box; the old one is cut off when the new one claims
   collector replace-cancel <collector-id>
 ${CAMERA_USAGE}
+${HUB_CERTIFICATE_USAGE}
   chain verify <collector-id>
   worker                                                 the alert worker as its own process (until SIGTERM)
   export verify <file.zip> [--public-key BASE64]         check an evidence export offline
@@ -104,6 +106,7 @@ async function jsonObjectFile(path: string): Promise<Record<string, unknown>> {
 export function planCommand(positionals: readonly string[], options: CliOptions): Action {
   const [group, verb] = positionals;
   if (group === 'camera') return planCameraCommand(positionals, options);
+  if (group === 'hub-certificate') return planHubCertificateCommand(positionals);
   const key = `${group ?? ''} ${verb ?? ''}`;
   switch (key) {
     case 'collector create': {
@@ -121,7 +124,12 @@ export function planCommand(positionals: readonly string[], options: CliOptions)
           ...(longitude !== undefined ? { longitude } : {}),
           ...(configFile !== undefined ? { config: await jsonObjectFile(configFile) } : {}),
         });
-        out.record({ collector_id: created.collectorId, claim_code: created.claimCode, claim_code_expires_at: created.claimCodeExpiresAt });
+        out.record({
+          collector_id: created.collectorId,
+          claim_code: created.claimCode,
+          claim_code_expires_at: created.claimCodeExpiresAt,
+          hub_certificate_sha256: ctx.config.certificateSha256 ?? null,
+        });
         return 0;
       };
     }
@@ -271,6 +279,7 @@ export function planCommand(positionals: readonly string[], options: CliOptions)
           pending_replacement: true,
           claim_code: issued.claimCode,
           claim_code_expires_at: issued.claimCodeExpiresAt,
+          hub_certificate_sha256: ctx.config.certificateSha256 ?? null,
           note: "shown once: enter it on the new box's setup page; the old box keeps working until the new one claims, then its keys are revoked",
         });
         return 0;

@@ -11,6 +11,7 @@ import { loadHubConfig } from '../config.ts';
 import { openDatabase } from '../db/client.ts';
 import { HubError } from '../errors.ts';
 import { createLog } from '../log.ts';
+import { servedCertificateSha256 } from '../tls/served.ts';
 import { UsageError, type Action } from './arguments.ts';
 import { parseCommandLine, planCommand, USAGE } from './collector-commands.ts';
 import { createOutput } from './output.ts';
@@ -45,7 +46,10 @@ async function main(argv: readonly string[]): Promise<number> {
     process.stderr.write(`${err.message}\n${USAGE}\n`);
     return 2;
   }
-  const config = loadHubConfig(process.env);
+  const loaded = loadHubConfig(process.env);
+  // What the hub serves, read from its certificate file: shown beside claim codes, and by `hub-certificate`.
+  const served = await servedCertificateSha256(loaded);
+  const config = served === undefined ? loaded : { ...loaded, certificateSha256: served };
   const log = createLog(cliLogLevel(config.logLevel), process.stderr);
   const db = await openDatabase({ ...(config.databaseUrl ? { url: config.databaseUrl } : { dataDir: config.pgliteDir }), log, maxConnections: 2 });
   const out = createOutput(parsed.options.json === true, (line) => process.stdout.write(`${line}\n`));
