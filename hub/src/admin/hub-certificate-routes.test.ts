@@ -190,3 +190,8 @@ t.test('security: operator and viewer 403, anonymous 401, stale second factor 40
   await reverify(ctx, admin);
   t.equal((await send(ctx, admin, 'POST', ANNOUNCE, { sha256: NEXT })).status, 202, 'after reverify');
 });
+
+t.test('the collectors page carries the line the script fills, beside the create form and the replacement claim code', async (t) => {
+  const html = await (await send(ctx, admin, 'GET', '/admin/collectors')).text();
+  t.equal(html.match(/data-hub-certificate/g)?.length, 2);
+});

@@ -3,6 +3,7 @@ import { api } from './api.ts';
 import { byId, say, show, when } from './dom.ts';
 import { failed } from './failed.ts';
 import { reveal, withFreshFactor } from './fresh-factor.ts';
+import { claimCodeCertificateNote } from './hub-certificate.ts';
 // The wire shape, written once by the server's presenter (type-only: erased from the bundle).
 import type { presentCollector } from '../../admin/present.ts';
 
@@ -65,10 +66,14 @@ export function bindStateActions(current: () => Collector | undefined, changed: 
     const c = current();
     if (!c) return;
     void withFreshFactor(async () => {
-      const issued = await api<{ claim_code: string; claim_code_expires_at: string }>('POST', `/api/v1/admin/collectors/${c.id}/replace`, {});
+      const issued = await api<{ claim_code: string; claim_code_expires_at: string; hub_certificate_sha256: string | null }>(
+        'POST',
+        `/api/v1/admin/collectors/${c.id}/replace`,
+        {},
+      );
       reveal(
         `Claim code for the new box at ${c.site_name}`,
-        `Enter it on the new box's setup page (port 8080) before ${when(issued.claim_code_expires_at)}. The old box keeps working until then; once the new box is claimed, the old box is cut off (its keys are refused). The code is shown only now.`,
+        `Enter it on the new box's setup page (port 8080) before ${when(issued.claim_code_expires_at)}. The old box keeps working until then; once the new box is claimed, the old box is cut off (its keys are refused). The code is shown only now.${claimCodeCertificateNote(issued.hub_certificate_sha256)}`,
         issued.claim_code,
       );
       await changed(c);

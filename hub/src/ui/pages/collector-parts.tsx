@@ -85,6 +85,14 @@ export function CameraSection() {
   );
 }
 
+/**
+ * The hub certificate's SHA-256 beside the claim codes, written by client/hub-certificate.ts:
+ * the installer types it on the appliance's setup page (or is told the hub serves plain HTTP).
+ */
+export function HubCertificateLine() {
+  return <p class="hint hub-certificate" data-hub-certificate aria-live="polite"></p>;
+}
+
 export function SiteStateSection() {
   return (
     <div id="site-state">
@@ -114,6 +122,7 @@ export function SiteStateSection() {
           <strong>The old box keeps working until the new box is claimed. From then on the old box is cut off:</strong> its keys are refused and nothing it
           sends is stored.
         </p>
+        <HubCertificateLine />
         <p id="replace-pending" class="status" hidden></p>
         <div class="buttons">
           <button type="button" id="replace">

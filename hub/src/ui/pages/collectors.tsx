@@ -2,7 +2,7 @@ import type { SessionUser } from '../../auth/middleware.ts';
 import { Page } from '../layout.tsx';
 import { DataTable } from './data-table.tsx';
 import { FreshCodePrompt, SecretOnce } from './admin-parts.tsx';
-import { CameraSection, SiteStateSection } from './collector-parts.tsx';
+import { CameraSection, HubCertificateLine, SiteStateSection } from './collector-parts.tsx';
 
 /** Collectors for admins (client/collectors.ts over `/api/v1/admin/collectors`): a collector's view has its cameras, keys, commands and state. */
 export function CollectorsPage(props: { user: SessionUser }) {
@@ -16,6 +16,7 @@ export function CollectorsPage(props: { user: SessionUser }) {
         <label for="site-address">Address (optional)</label>
         <input id="site-address" maxlength={500} />
         <button type="submit">Create</button>
+        <HubCertificateLine />
       </form>
       <SecretOnce />
       <FreshCodePrompt />
