@@ -11,12 +11,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import jpeg from 'jpeg-js';
 import t from 'tap';
-import type { Page } from 'playwright-core';
 import { totpCode } from '../../hub/src/auth/totp.ts';
 import { readZipFiles } from '../../hub/src/evidence/read-zip.ts';
 import { jpegLike } from '../../hub/src/ingest/uploads.test-helper.ts';
 import { plateCropJpeg, sceneJpeg } from '../../scripts/simulators/draw-plate.ts';
 import { launchChromium } from '../browser/chromium.ts';
+import { broken, imagesOn } from '../browser/images.ts';
 import { applianceUnderTest } from './appliance-under-test.ts';
 import { pushPlateWithImages } from './camera-push.ts';
 import { hubUnderTest, traced } from './hub-under-test.ts';
@@ -26,25 +26,6 @@ const PASSWORD = 'images e2e correct horse battery';
 const SCREENSHOTS = join(import.meta.dirname, '..', '..', 'docs', 'screenshots');
 const WATCHED = 'PIC7URE';
 const PASSING = 'XY12ABC';
-
-interface ImageState {
-  src: string;
-  alt: string;
-  complete: boolean;
-  naturalWidth: number;
-}
-
-/** Every <img> with a source on the page, once each has finished loading (or failed). */
-async function imagesOn(page: Page): Promise<ImageState[]> {
-  await page.waitForFunction(() => [...document.images].every((img) => !img.getAttribute('src') || img.complete), undefined, { timeout: 30_000 });
-  return page.evaluate(() =>
-    [...document.images]
-      .filter((img) => img.getAttribute('src'))
-      .map((img) => ({ src: img.getAttribute('src') ?? '', alt: img.alt, complete: img.complete, naturalWidth: img.naturalWidth })),
-  );
-}
-
-const broken = (images: readonly ImageState[]): ImageState[] => images.filter((i) => i.naturalWidth === 0);
 
 t.test('every image on the live, search and detection pages decodes, and the export carries real pictures', { timeout: 300_000 }, async (t) => {
   const browser = await launchChromium(t);

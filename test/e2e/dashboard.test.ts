@@ -4,8 +4,10 @@
  * camera arriving without a reload and acknowledged, a search with a reason opening a
  * detection, a legal hold, an evidence export that verifies, an admin creating a collector
  * (claimed) and rotating a key, then its cameras, suspend/resume and a replacement started and
- * cancelled. Each main page passes axe (no serious or critical
- * violation) and is saved as a screenshot at 1280x800 and 390x844 under docs/screenshots/.
+ * cancelled. The camera's pushes carry the simulators' drawn pictures (crop and scene). Each
+ * main page passes axe (no serious or critical violation), every <img> on it decodes
+ * (`naturalWidth` above 0), and it is saved as a screenshot at 1280x800 and 390x844 under
+ * docs/screenshots/.
  */
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -15,11 +17,13 @@ import type { Page } from 'playwright-core';
 import { totpCode } from '../../hub/src/auth/totp.ts';
 import { verifyExport } from '../../hub/src/evidence/manifest.ts';
 import { readZipFiles } from '../../hub/src/evidence/read-zip.ts';
+import { plateCropJpeg, sceneJpeg } from '../../scripts/simulators/draw-plate.ts';
 import { startBotApi } from '../../scripts/simulators/telegram-bot-api.ts';
 import { seriousViolations } from '../browser/accessibility.ts';
 import { launchChromium } from '../browser/chromium.ts';
+import { broken, imagesOn } from '../browser/images.ts';
 import { applianceUnderTest } from './appliance-under-test.ts';
-import { pushPlate } from './camera-push.ts';
+import { pushPlateWithImages } from './camera-push.ts';
 import { hubUnderTest, traced } from './hub-under-test.ts';
 import { createUserWithCli } from './users-over-http.ts';
 
@@ -61,6 +65,8 @@ t.test('the dashboard in a real browser', { timeout: 420_000 }, async (t) => {
 
   const check = async (name: string, on: Page = page): Promise<void> => {
     t.same(await seriousViolations(on), [], `${name}: no serious or critical accessibility violation`);
+    // The screenshots in docs/ show what an operator sees: every picture on them decodes.
+    t.same(broken(await imagesOn(on)), [], `${name}: every image decodes`);
     await on.screenshot({ path: join(SCREENSHOTS, `${name}-1280x800.png`), fullPage: true });
     await on.setViewportSize({ width: 390, height: 844 });
     // An operator on a phone: nothing runs off the screen, no sideways scrolling.
@@ -70,6 +76,11 @@ t.test('the dashboard in a real browser', { timeout: 420_000 }, async (t) => {
     await on.setViewportSize({ width: 1280, height: 800 });
   };
   const visible = (selector: string, on: Page = page) => on.waitForSelector(selector, { state: 'visible', timeout: 30_000 });
+  // A camera's push with its pictures (crop and scene) drawn by the simulators, as the docs show them.
+  const push = (applianceUrl: string, plate: string, seed: number): Promise<number> => {
+    const caption = new Date().toISOString().slice(0, 19).replace('T', ' ');
+    return pushPlateWithImages(applianceUrl, plate, plateCropJpeg(plate, { seed }), sceneJpeg(plate, { seed, caption }));
+  };
   // The admin's authenticator key: a key operation after more than five minutes asks for a fresh code.
   let adminKey = '';
 
@@ -344,12 +355,15 @@ t.test('the dashboard in a real browser', { timeout: 420_000 }, async (t) => {
     );
     await appliance.start();
     t.teardown(traced('stop appliance', () => appliance.stop()));
-    t.equal(await pushPlate(appliance.url, PLATE), 200);
+    t.equal(await push(appliance.url, PLATE, 1), 200);
     await page.waitForSelector('#alert-banner:not([hidden])', { timeout: 60_000 });
     t.match(await page.textContent('#banner-text'), new RegExp(`${PLATE}.*UI wanted`), 'the banner names the plate and the list');
     t.match(await page.textContent('#alerts'), /seen on screen/, 'the alert with its entry notes, without a reload');
     await page.waitForSelector(`#detections a:has-text("${PLATE}")`);
     t.pass('the detection in the live feed');
+    await page.waitForSelector(`#alerts img[alt="Plate ${PLATE}"]`, { timeout: 60_000 });
+    await page.waitForSelector(`#detections img[alt="Plate ${PLATE}"]`, { timeout: 60_000 });
+    t.pass('the alert and the feed show the plate crop');
     await check('live');
     await page.click('#banner-ack');
     await page.waitForSelector('#alerts button:has-text("acknowledged")');
@@ -363,7 +377,7 @@ t.test('the dashboard in a real browser', { timeout: 420_000 }, async (t) => {
     t.match(await page.textContent('#connection'), /^Connection lost: reconnecting in \d+ s/, 'reconnecting, said honestly');
     await hub.start();
     await page.waitForFunction(() => document.getElementById('connection')?.textContent === 'Live', undefined, { timeout: 90_000 });
-    t.equal(await pushPlate(appliance.url, 'UI5EEN2'), 200);
+    t.equal(await push(appliance.url, 'UI5EEN2', 4), 200);
     await page.waitForSelector('#detections a:has-text("UI5EEN2")', { timeout: 60_000 });
     t.pass('back live: the feed continues after the reconnect without a reload');
 
@@ -397,11 +411,21 @@ t.test('the dashboard in a real browser', { timeout: 420_000 }, async (t) => {
     await page.selectOption('#collectors', { label: 'E2E site' });
     await page.click('#search-form button[type="submit"]');
     await page.waitForSelector(`#results a:has-text("${PLATE}")`);
+    await page.waitForSelector(`#results img[alt="Plate crop ${PLATE}"]`);
     await check('search');
     await page.click(`#results a:has-text("${PLATE}")`);
     await visible('#detail');
     t.match(await page.textContent('#facts'), /Chain position#\d+ of collector/, 'the chain position');
     t.match(await page.textContent('#facts'), new RegExp(`Plate \\(as read\\)${PLATE}`));
+    await page.waitForFunction(() => (document.getElementById('full-image') as HTMLImageElement | null)?.getAttribute('src'));
+    t.same(
+      (await imagesOn(page)).map((i) => [i.alt, i.naturalWidth]).sort(),
+      [
+        ['Full scene', 640],
+        ['Plate crop', 240],
+      ],
+      'the scene and the crop, both decoded',
+    );
     await check('detection');
     await page.fill('#case-id', 'UI-CASE-7');
     await page.fill('#hold-reason', 'evidence for UI-42');
