@@ -25,11 +25,18 @@ import { loadEnrollment } from '../../appliance/src/keystore/keystore.ts';
 import { fixedIdentity } from '../../appliance/src/vault/hardware-identity.ts';
 import { postForm, postJson, startSetup } from '../../appliance/src/setup/setup.test-helper.ts';
 import { pendingCollector, startTestHub } from './hub-for-appliance.ts';
+import { serve } from '@hono/node-server';
+import { BATCH_PATH, commandAckPath } from '../../shared/src/protocol/paths.ts';
+import { signedCommandSchema } from '../../shared/src/protocol/collector.ts';
+import { adminTestContext, send } from '../../hub/src/admin/admin.test-helper.ts';
+import { claimedCollector } from '../../hub/src/collectors/collectors.test-helper.ts';
+import { encodeBatch, sampleDetection } from '../../hub/src/ingest/uploads.test-helper.ts';
+import { postToHub } from '../../appliance/src/hub-api/request.ts';
 
 const hub = await startTestHub(t);
 
 /** TLS 1.3 in front of the in-process hub, presenting `cert`: what a hub on 0.0.0.0 serves. */
-async function tlsFront(t: Test, cert: { keyPem: string; certPem: string }, versions: object = HUB_TLS_VERSIONS): Promise<string> {
+async function tlsFront(t: Test, cert: { keyPem: string; certPem: string }, versions: object = HUB_TLS_VERSIONS, target = hub.base): Promise<string> {
   const server: Server = createServer({ key: cert.keyPem, cert: cert.certPem, ...versions }, (req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
@@ -39,7 +46,7 @@ async function tlsFront(t: Test, cert: { keyPem: string; certPem: string }, vers
           ([k, v]) => typeof v === 'string' && !['host', 'connection', 'content-length', 'transfer-encoding', 'keep-alive'].includes(k),
         ),
       ) as Record<string, string>;
-      fetch(`${hub.base}${req.url ?? '/'}`, { method: req.method ?? 'GET', headers, ...(chunks.length > 0 ? { body: Buffer.concat(chunks) } : {}) })
+      fetch(`${target}${req.url ?? '/'}`, { method: req.method ?? 'GET', headers, ...(chunks.length > 0 ? { body: Buffer.concat(chunks) } : {}) })
         .then(async (answer) => {
           res.writeHead(answer.status, { 'content-type': answer.headers.get('content-type') ?? 'application/json' });
           res.end(Buffer.from(await answer.arrayBuffer()));
@@ -162,4 +169,95 @@ t.test('rotation: a signed command adds the next pin; both work until the switch
     { path: HEARTBEAT_PATH, json: {}, timeouts: { headersMs: 5000, bodyMs: 5000 }, maxResponseBytes: 65536 },
   );
   t.match(again, { kind: 'network', error: { code: HUB_CERTIFICATE_CHANGED } }, 'the old certificate is refused from then on');
+});
+
+t.test('rotation through the hub: announce endpoint -> heartbeat delivers the signed command -> switch -> the appliance still uploads', async (t) => {
+  // A hub with admin sessions, behind TLS 1.3 with certificate A, then B (the restart of step 4).
+  const admin = await adminTestContext(t);
+  const session = await admin.session('admin');
+  const server = serve({ fetch: admin.app.fetch, hostname: '127.0.0.1', port: 0 });
+  await new Promise<void>((resolve) => server.once('listening', () => resolve()));
+  t.teardown(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const urlA = await tlsFront(t, certA, HUB_TLS_VERSIONS, base);
+  const urlB = await tlsFront(t, certB, HUB_TLS_VERSIONS, base);
+  // What main.ts sets once it serves certificate A.
+  admin.deps.config.transport = 'https';
+  admin.deps.config.certificateSha256 = shaA;
+  t.match(await (await send(admin, session, 'GET', '/api/v1/admin/hub-certificate')).json(), { sha256: shaA, serves_tls: true, next_sha256: null });
+
+  // The appliance: claimed with A pinned (the setup-page claim is the first subtest).
+  const box = await claimedCollector(admin.deps);
+  const pins = createHubPins(
+    { current: shaA },
+    { persist: async () => undefined, log: { info: () => undefined, error: () => undefined }, now: () => new Date() },
+  );
+  const agent = createHubAgent({ trust: pins });
+  t.teardown(() => agent.close());
+  const runner = createCommandRunner({
+    collectorId: box.collectorId,
+    hubPublicKey: box.enrollment.hub_public_key,
+    hubPins: pins,
+    log: { info: () => undefined, warn: () => undefined, error: () => undefined, debug: () => undefined },
+  } as unknown as CommandRunnerDeps);
+  const limits = { timeouts: { headersMs: 5000, bodyMs: 5000 }, maxResponseBytes: 65536 };
+  const heartbeat = (hubUrl: string) =>
+    postToHubJson(
+      { hubUrl, dispatcher: agent },
+      { path: HEARTBEAT_PATH, apiKey: box.apiKey, json: { uptime_seconds: 1, queue_depth: 0, cameras_online: 0, config_version: 1 }, ...limits },
+    );
+  const upload = (hubUrl: string, plate: string) => {
+    const batch = encodeBatch([
+      { detection: sampleDetection({ plate: { text: plate, confidence: 0.9 }, timestamp: new Date(admin.clock.now().getTime() - 60_000).toISOString() }) },
+    ]);
+    return postToHub({ hubUrl, dispatcher: agent }, { path: BATCH_PATH, apiKey: box.apiKey, contentType: batch.contentType, body: batch.body, ...limits });
+  };
+  t.match(await upload(urlA, 'AA11AAA'), { kind: 'reply', status: 201 }, 'uploads through A');
+  t.match(await upload(urlB, 'BB22BBB'), { kind: 'network', error: { code: HUB_CERTIFICATE_CHANGED } }, 'B refused before the announcement');
+
+  // Step 2: the admin announces B (typed without colons).
+  const announced = await send(admin, session, 'POST', '/api/v1/admin/hub-certificate/announce', { sha256: shaB.replace(/:/g, '') });
+  t.equal(announced.status, 202);
+  t.match(await announced.json(), { sha256: shaB, queued: 1 });
+
+  // Step 3: the next heartbeat (through A) carries the signed command; the appliance runs and acknowledges it.
+  const beat = await heartbeat(urlA);
+  if (beat.kind !== 'reply') throw new Error(`heartbeat: ${beat.kind}`);
+  t.equal(beat.status, 200);
+  const delivered = (JSON.parse(beat.text) as { pending_commands: unknown[] }).pending_commands.map((c) => signedCommandSchema.parse(c));
+  const trust = delivered.find((c) => c.type === 'trust_hub_certificate');
+  if (!trust) throw new Error('no trust_hub_certificate delivered');
+  const outcome = await runner.handle(trust);
+  t.match(outcome, { kind: 'ack', ack: { status: 'success', detail: /will accept the hub certificate SHA-256/ } }, 'signature checked and the pin added');
+  t.same(pins.pins(), [shaA, shaB]);
+  if (outcome.kind !== 'ack') throw new Error('no ack');
+  t.match(await postToHubJson({ hubUrl: urlA, dispatcher: agent }, { path: commandAckPath(trust.id), apiKey: box.apiKey, json: outcome.ack, ...limits }), {
+    kind: 'reply',
+    status: 200,
+  });
+  const commandsList = (await (await send(admin, session, 'GET', `/api/v1/admin/collectors/${box.collectorId}/commands`)).json()) as {
+    data: { id: string; type: string; ack_status: string | null }[];
+  };
+  t.match(
+    commandsList.data.find((c) => c.id === trust.id),
+    { type: 'trust_hub_certificate', ack_status: 'success' },
+    "the admin sees the collector's acknowledgment",
+  );
+  t.match(await (await send(admin, session, 'GET', '/api/v1/admin/hub-certificate')).json(), { sha256: shaA, next_sha256: shaB });
+
+  // Step 4: the hub switches to B. The appliance keeps uploading; the old pin goes at the first meeting with B.
+  admin.deps.config.certificateSha256 = shaB;
+  t.match(await upload(urlB, 'CC33CCC'), { kind: 'reply', status: 201 }, 'uploads through B after the switch');
+  await pins.settled();
+  t.same(pins.pins(), [shaB], 'the old pin dropped');
+  t.match(await (await send(admin, session, 'GET', '/api/v1/admin/hub-certificate')).json(), { sha256: shaB, next_sha256: null });
+  const fresh = createHubAgent({ trust: pins });
+  t.teardown(() => fresh.close());
+  t.match(
+    await postToHubJson({ hubUrl: urlA, dispatcher: fresh }, { path: HEARTBEAT_PATH, apiKey: box.apiKey, json: {}, ...limits }),
+    { kind: 'network', error: { code: HUB_CERTIFICATE_CHANGED } },
+    'the old certificate is refused from then on',
+  );
+  const stored = await admin.database.sql<{ n: string }>('SELECT count(*) AS n FROM detections WHERE collector_id = $1', [box.collectorId]);
+  t.equal(Number(stored[0]?.n), 2, 'both uploads stored, the refused one never sent');
 });
