@@ -60,6 +60,8 @@ const TEXT_FIELDS: Record<string, string> = {
   name: 'Gate',
   username: 'admin',
   reason: 'sweep',
+  // The hub certificate announcement (admin/hub-certificate-routes.ts): 64 hex digits.
+  sha256: '0123456789abcdef'.repeat(4),
 };
 const OTHER_FIELDS: Record<string, unknown> = {
   uptime_seconds: 10,
