@@ -65,6 +65,12 @@ export interface CameraStatus {
   counters: CameraCounters;
   /** Null until measured (a camera whose API has no clock and that sent no read yet). */
   clock: CameraClockHealth | null;
+  /**
+   * Pulled vendor_b cameras (vendor-b-pull.ts), ISO UTC: the last time the pull cursor moved
+   * forward or the camera had nothing newer than it. The heartbeat's `cursor_age_seconds`
+   * counts from here. Absent for every other camera, and until the first answered pull.
+   */
+  cursorCurrentAt?: string;
 }
 
 export interface CameraStatusTracker {
@@ -76,6 +82,8 @@ export interface CameraStatusTracker {
   count(counter: keyof CameraCounters, by?: number): void;
   read(): void;
   clock(health: CameraClockHealth): void;
+  /** The pull cursor moved forward, or nothing newer than it is waiting. */
+  cursorCurrent(): void;
   snapshot(): CameraStatus;
 }
 
@@ -135,6 +143,9 @@ export function createStatusTracker(
     },
     clock(health) {
       status.clock = health;
+    },
+    cursorCurrent() {
+      status.cursorCurrentAt = iso();
     },
     snapshot: () => ({ ...status, counters: { ...status.counters }, clock: status.clock ? { ...status.clock, warnings: [...status.clock.warnings] } : null }),
   };

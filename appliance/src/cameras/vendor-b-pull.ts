@@ -33,6 +33,14 @@ function parseJsonList(body: Buffer): readonly unknown[] | undefined {
   }
 }
 
+/** Whether the reply holds an event that started after `fromMs` (`start` read leniently, as the cursor is). */
+function newerThan(list: readonly unknown[] | undefined, fromMs: number): boolean {
+  return (list ?? []).some(
+    (item) =>
+      typeof item === 'object' && item !== null && typeof (item as { start?: unknown }).start === 'number' && (item as { start: number }).start > fromMs,
+  );
+}
+
 export function startVendorBPull(config: CameraConfig, deps: RunnerDeps, shared?: { console?: VendorBConsole }): CameraRunner & { console: VendorBConsole } {
   const status = createStatusTracker(
     { id: config.id, name: displayName(config), vendor: 'vendor_b', mode: 'pull', source: config.source ?? 'local' },
@@ -73,13 +81,21 @@ export function startVendorBPull(config: CameraConfig, deps: RunnerDeps, shared?
       fetchImage: (path) => nvr.fetchThumbnail(path, stopper.signal),
     });
     const next = outcome.cursor === undefined ? Number.NaN : Number(outcome.cursor);
-    if (!Number.isFinite(next) || next <= from) return 'idle';
+    if (!Number.isFinite(next) || next <= from) {
+      // The cursor stays. Current if nothing newer waits (a quiet camera at night must not
+      // read as stuck after 30 minutes); held back if newer events are there (an event that
+      // never ends, a page of one start), and then its age grows toward the hub's
+      // cursor_stuck alert.
+      if (!newerThan(list, from)) status.cursorCurrent();
+      return 'idle';
+    }
     try {
       await deps.cursors.set(key, String(next));
     } catch (error) {
       throw new ApplianceError('sink_refused', `cannot store the cursor: ${messageOf(error)}`, { cause: error });
     }
     cursor = next;
+    status.cursorCurrent();
     return (list?.length ?? 0) >= EVENTS_PAGE ? 'more' : 'idle';
   }
 

@@ -10,6 +10,7 @@ import type { ApplianceConfig } from '../config/schema.ts';
 import { createCommandRunner } from '../lifecycle/commands.ts';
 import { loadConfigWithCredentials } from '../lifecycle/config-layers.ts';
 import { startHeartbeat, type HeartbeatHandle } from '../lifecycle/heartbeat.ts';
+import { heartbeatCameras } from '../cameras/heartbeat-cameras.ts';
 import { createLog } from '../log.ts';
 import { openCappedLogFile, type CappedLogFile } from '../log-file.ts';
 import { openSetupVault } from '../setup/camera-store.ts';
@@ -197,6 +198,8 @@ export function createAppliance(environment: ApplianceEnvironment, deps: Applian
           cameras_online: statuses.filter((s) => s.state === 'ONLINE').length,
           cameras_total: statuses.length,
           edge_version: EDGE_VERSION,
+          // The runners stamp on Date.now (pipeline.ts), so the cursor age counts on the same clock.
+          cameras: heartbeatCameras(statuses, new Date()),
         };
       },
     });
