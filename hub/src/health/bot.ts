@@ -3,15 +3,16 @@
  * active chat of every active admin gets one text when an alert opens and one when it closes.
  * Queued in the evaluator's transaction (queueAdminMessages), sent by sendHealthMessages with
  * the delivery worker's rules: its send limits (messaging/delivery/send-limits.ts) and its
- * retries (1 s, 5 s, 30 s, then failed; messaging/delivery/retry.ts). Not subject to mutes,
- * quiet hours or plate cooldowns: those are about watchlist hits, and a site gone dark is an
- * admin's business at any hour.
+ * retries (1 s, 5 s, 30 s, then failed; a 429 costs no attempt and holds the batch for its
+ * retry_after; messaging/delivery/retry.ts). Not subject to mutes, quiet hours or plate
+ * cooldowns: those are about watchlist hits, and a site gone dark is an admin's business at
+ * any hour.
  */
 import type { Clock } from '../clock.ts';
 import type { DbSession, StatementSession } from '../db/session.ts';
 import type { Log } from '../log.ts';
 import { BotApiError, type BotApi } from '../messaging/bot-api.ts';
-import { deliveryRetry } from '../messaging/delivery/retry.ts';
+import { deliveryRetry, pauseAfter429 } from '../messaging/delivery/retry.ts';
 import type { SendLimits } from '../messaging/delivery/send-limits.ts';
 
 /** A claim holds a message this long; a sender that died is retried after it. */
@@ -82,7 +83,7 @@ export async function sendHealthMessages(deps: HealthSenderDeps): Promise<number
     ),
   );
   let sent = 0;
-  for (const m of claimed) {
+  for (const [i, m] of claimed.entries()) {
     const wait = deps.limits.reserve(m.chat_id, deps.clock.now().getTime());
     if (wait > 0) await (deps.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms))))(wait);
     try {
@@ -93,6 +94,20 @@ export async function sendHealthMessages(deps: HealthSenderDeps): Promise<number
       ]);
       sent += 1;
     } catch (err) {
+      if (err instanceof BotApiError && err.status === 429) {
+        // As the delivery worker (retry.ts): a 429 is the platform asking everyone to wait, not
+        // a failure of the message. It costs no attempt (four in a row would otherwise mark an
+        // alert failed unsent), and the rest of this batch waits with it.
+        const rest = claimed.slice(i).map((r) => r.id);
+        const until = new Date(deps.clock.now().getTime() + pauseAfter429(err.retryAfter, 1));
+        await deps.db.sql(
+          `UPDATE health_alert_messages SET attempts = attempts - 1, next_attempt_at = $2::timestamptz, last_error = CASE WHEN id = $3::bigint THEN $4 ELSE last_error END
+            WHERE id = ANY($1::bigint[])`,
+          [rest, until.toISOString(), m.id, err.message.slice(0, 500)],
+        );
+        deps.log.warn({ chat_id: m.chat_id, until: until.toISOString() }, 'health alert messages paused by a 429');
+        break;
+      }
       const retry = err instanceof BotApiError && err.blocked ? ({ status: 'failed' } as const) : deliveryRetry(Number(m.attempts), deps.clock.now());
       const message = err instanceof Error ? err.message : String(err);
       await deps.db.sql(
