@@ -12,7 +12,7 @@ import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import nacl from 'tweetnacl';
 import { signCommand } from '../../shared/src/protocol/signing.ts';
-import { generateSelfSignedCertificate } from '../../hub/src/tls/self-signed.ts';
+import { generateSelfSignedCertificate } from '@alpr/shared/tls/self-signed';
 import { certificateSha256 } from '../../hub/src/tls/fingerprint.ts';
 import { HUB_TLS_VERSIONS } from '../../hub/src/tls/material.ts';
 import { createHubAgent, HUB_CERTIFICATE_CHANGED } from '../../appliance/src/hub-api/tls.ts';

@@ -14,7 +14,7 @@ import { commands } from '../db/schema/commands.ts';
 import { createLog } from '../log.ts';
 import { certificateSha256 } from '../tls/fingerprint.ts';
 import { GENERATED_CERT_FILE } from '../tls/material.ts';
-import { generateSelfSignedCertificate } from '../tls/self-signed.ts';
+import { generateSelfSignedCertificate } from '@alpr/shared/tls/self-signed';
 import { cliDatabaseEnv } from './cli-database.test-helper.ts';
 
 /**

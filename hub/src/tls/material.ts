@@ -2,7 +2,7 @@ import { readFile, writeFile, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { SecureContextOptions, TlsOptions } from 'node:tls';
 import { certificateSha256 } from './fingerprint.ts';
-import { generateSelfSignedCertificate } from './self-signed.ts';
+import { generateSelfSignedCertificate } from '@alpr/shared/tls/self-signed';
 
 /**
  * The certificate the hub serves (docs/security.md "TLS by default"): the PEM files it is

@@ -5,7 +5,8 @@ import { isIP } from 'node:net';
  * A self-signed X.509 v3 certificate made with node:crypto only (no openssl binary and no
  * library: the hub must generate one on a bare server at first start). EC P-256 key,
  * ecdsa-with-SHA256. Appliances trust it by its SHA-256 pin, not by a CA, so its names
- * only matter to browsers that the admin tells to accept it.
+ * only matter to browsers that the admin tells to accept it. The vendor_b console simulator
+ * (scripts/simulators/self-signed.ts) serves one made here too, as real consoles do.
  */
 
 function der(tag: number, content: Uint8Array): Buffer {
@@ -49,7 +50,7 @@ function ipBytes(ip: string): Buffer | undefined {
 }
 
 /** A positive, minimal DER INTEGER: first byte in 0x01-0x7f (OpenSSL refuses "illegal padding"). */
-function serialOf(random: Uint8Array): Buffer {
+export function certificateSerial(random: Uint8Array): Buffer {
   const serial = Buffer.from(random);
   serial[0] = (serial[0] ?? 0) & 0x7f || 0x01;
   return serial;
@@ -66,11 +67,17 @@ export interface GeneratedCertificate {
  * check, and a rotation is a planned procedure (docs/security.md "Rotating the hub
  * certificate"), not something an expiry should force at 3 a.m.
  */
-export function generateSelfSignedCertificate(input: { names: readonly string[]; now: Date; days?: number }): GeneratedCertificate {
+export function generateSelfSignedCertificate(input: {
+  names: readonly string[];
+  now: Date;
+  days?: number;
+  /** The subject's common name; by default the first DNS name. */
+  subject?: string;
+}): GeneratedCertificate {
   const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
   const days = input.days ?? 3650;
   const names = [...new Set(input.names.filter((n) => n !== '' && n !== '0.0.0.0' && n !== '::'))];
-  const subject = commonName((names.find((n) => isIP(n) === 0) ?? names[0] ?? 'alpr-hub').slice(0, 64));
+  const subject = commonName((input.subject ?? names.find((n) => isIP(n) === 0) ?? names[0] ?? 'alpr-hub').slice(0, 64));
   const alt = names.map((n) => {
     const ip = ipBytes(n);
     return ip ? der(0x87, ip) : der(0x82, Buffer.from(n, 'ascii'));
@@ -78,7 +85,7 @@ export function generateSelfSignedCertificate(input: { names: readonly string[];
   const extensions = alt.length > 0 ? [der(0xa3, seq(seq(oid('2.5.29.17'), der(0x04, seq(...alt)))))] : [];
   const tbs = seq(
     der(0xa0, der(0x02, Buffer.from([2]))),
-    der(0x02, serialOf(randomBytes(16))),
+    der(0x02, certificateSerial(randomBytes(16))),
     ECDSA_SHA256,
     subject,
     seq(time(new Date(input.now.getTime() - 60_000)), time(new Date(input.now.getTime() + days * 86_400_000))),
