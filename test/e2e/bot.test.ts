@@ -82,13 +82,13 @@ t.test('alerts on the phone: linked, muted, quiet hours, unlinked, burst, 429, b
 
   await t.test('one watched plate: one photo with the crop for the linked subscriber only', async (t) => {
     const from = sim.sent.length;
-    const crop = jpegBytes(Math.random, 3000);
+    const crop = jpegBytes(Math.random, 8000);
     const pushed = Date.now();
     t.equal(await pushPlateWithImages(appliance.url, 'PH0NE1', crop, jpegBytes(Math.random, 20_000)), 200);
     const photo = await until('the photo', () => alertsTo(chats.linked, from)[0]);
     t.comment(`camera push to the phone: ${Date.now() - pushed} ms (appliance batch window 5 s, aggregation window 5 s)`);
     t.equal(photo.method, 'sendPhoto');
-    t.equal(photo.photoBytes, 3000, 'the plate crop as the photo');
+    t.equal(photo.photoBytes, crop.length, 'the plate crop as the photo');
     t.match(photo.text, /PH0NE1 on Phone wanted \(high\)\n.+\nE2E site · .+\nconfidence 93%\nhttp:\/\/127\.0\.0\.1:\d+\/detections\/\d+/);
     await sleep(1500);
     t.equal(alertsTo(chats.linked, from).length, 1, 'exactly one message');
