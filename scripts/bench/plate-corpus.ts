@@ -8,7 +8,7 @@
  * Italy LLNNNLL, Spain NNNNLLL (no vowels), Poland LLNNNNN and LLLNNNNL, Sweden LLLNNL,
  * Belgium NLLLNNN, US California NLLLNNN, Switzerland LLNNNNNN.
  */
-import { confusionKey, CONFUSION_GROUPS } from '../../shared/src/detection/ocr.ts';
+import { confusionKey, CONFUSION_GROUPS } from '@alpr/shared/detection/ocr';
 
 const LETTERS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
 const DIGITS = '0123456789';

@@ -14,7 +14,7 @@ import { randomUUID } from 'node:crypto';
 import { loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
 import postgres from 'postgres';
-import { confusionKey } from '../../shared/src/detection/ocr.ts';
+import { confusionKey } from '@alpr/shared/detection/ocr';
 import { openDatabase } from '../../hub/src/db/client.ts';
 import { createBenchDatabase } from './bench-database.ts';
 import { createLog } from '../../hub/src/log.ts';

@@ -16,7 +16,7 @@ import { createLog } from '../../appliance/src/log.ts';
 import { createAppliance } from '../../appliance/src/runtime/appliance.ts';
 import { fixedIdentity } from '../../appliance/src/vault/hardware-identity.ts';
 import { routesOf, sweep, sweepSeed } from './sweep.ts';
-import { READER_TYPES } from '../../shared/src/adapters/types.ts';
+import { READER_TYPES } from '@alpr/shared/adapters/types';
 
 const seed = sweepSeed();
 t.comment(`sweep seed ${seed} (SWEEP_SEED=${seed} reproduces this run)`);
