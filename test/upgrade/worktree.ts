@@ -14,13 +14,9 @@ const git = promisify(execFile);
  * old hub runs with its own shared protocol code, not today's. Removed at teardown.
  */
 export async function releaseWorktree(t: { teardown(fn: () => unknown): void }, tag: string): Promise<string> {
-  try {
-    await git('git', ['rev-parse', '--verify', `${tag}^{commit}`], { cwd: repoRoot });
-  } catch {
-    throw new Error(`git tag ${tag} is missing from this clone (git fetch --tags): the upgrade test starts from it`);
-  }
+  const commit = await releaseCommit(tag);
   const dir = join(await mkdtemp(join(tmpdir(), 'alpr-release-')), tag);
-  await git('git', ['worktree', 'add', '--detach', dir, tag], { cwd: repoRoot });
+  await git('git', ['worktree', 'add', '--detach', dir, commit], { cwd: repoRoot });
   t.teardown(async () => {
     await git('git', ['worktree', 'remove', '--force', dir], { cwd: repoRoot }).catch(() => undefined);
     await rm(join(dir, '..'), { recursive: true, force: true });
@@ -28,6 +24,26 @@ export async function releaseWorktree(t: { teardown(fn: () => unknown): void }, 
   });
   await linkNodeModules(dir);
   return dir;
+}
+
+/**
+ * Each release's commit, recorded here because a clone of main does not always carry tags
+ * (CI clones one branch), while every commit of main's history is in any full clone.
+ */
+const RELEASE_COMMITS: Record<string, string> = {
+  'v0.1.0': '1fd7d76da35134fe3ae2ce244e53ffdf6c43af8a',
+};
+
+async function releaseCommit(tag: string): Promise<string> {
+  const recorded = RELEASE_COMMITS[tag];
+  for (const ref of [recorded, tag]) {
+    if (!ref) continue;
+    const found = await git('git', ['rev-parse', '--verify', '--quiet', `${ref}^{commit}`], { cwd: repoRoot }).catch(() => undefined);
+    if (found) return found.stdout.trim();
+  }
+  const shallow = await git('git', ['rev-parse', '--is-shallow-repository'], { cwd: repoRoot }).catch(() => undefined);
+  const why = shallow?.stdout.trim() === 'true' ? 'this clone is shallow (git fetch --unshallow)' : 'neither the tag nor its recorded commit is in this clone';
+  throw new Error(`release ${tag} (commit ${recorded ?? 'not recorded'}) cannot be checked out: ${why}; the upgrade test starts from it`);
 }
 
 async function linkNodeModules(dir: string): Promise<void> {
