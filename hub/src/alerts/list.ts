@@ -6,7 +6,7 @@
 import { isBigintId, timeProblem } from '@alpr/shared/validation/params';
 import { HubError } from '../errors.ts';
 import type { DbSession } from '../db/session.ts';
-import type { AlertState } from '../db/schema/alerts.ts';
+import type { AlertState, AlertVerification } from '../db/schema/alerts.ts';
 import { ALERT_SELECT, type AlertRow } from './payload.ts';
 
 export const DEFAULT_ALERT_PAGE = 50;
@@ -19,6 +19,7 @@ export interface AlertQuery {
   limit: number;
   state?: AlertState | undefined;
   watchlistId?: string | undefined;
+  verification?: AlertVerification | undefined;
 }
 
 export function encodeCursor(row: { created_at: Date; id: string }): string {
@@ -43,9 +44,10 @@ export async function listAlertsForUser(db: DbSession, userId: string, query: Al
      WHERE (a.created_at > $2::timestamptz OR (a.created_at = $2::timestamptz AND a.id > $3::bigint))
        AND ($4::text IS NULL OR a.state = $4::text)
        AND ($5::uuid IS NULL OR a.watchlist_id = $5::uuid)
+       AND ($7::text IS NULL OR a.verification = $7::text)
      ORDER BY a.created_at, a.id
      LIMIT $6`,
-    [userId, after.at.toISOString(), after.id, query.state ?? null, query.watchlistId ?? null, query.limit + 1],
+    [userId, after.at.toISOString(), after.id, query.state ?? null, query.watchlistId ?? null, query.limit + 1, query.verification ?? null],
   );
   const more = rows.length > query.limit;
   const page = more ? rows.slice(0, query.limit) : rows;

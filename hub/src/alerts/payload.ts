@@ -4,7 +4,7 @@
  * at build time and expire (images/signed-link.ts).
  */
 import type { DbSession } from '../db/session.ts';
-import type { AlertEntrySnapshot, AlertMatchKind, AlertState } from '../db/schema/alerts.ts';
+import type { AlertEntrySnapshot, AlertMatchKind, AlertState, AlertVerification } from '../db/schema/alerts.ts';
 import { imageLink, type LinkSigner } from '../images/signed-link.ts';
 import { configWithCameraNames } from '../cameras/names-sql.ts';
 
@@ -13,22 +13,41 @@ export interface AlertPayload {
   detection_id: string;
   plate_number: string;
   watchlist: { id: string; name: string; priority: string };
-  entry: { notes: string | null; added_by: string | null; added_at: string | null };
+  /** `plate_number` (the plate as listed) and `added_by_email` are ours beside the spec's three. */
+  entry: { plate_number: string | null; notes: string | null; added_by: string | null; added_by_email: string | null; added_at: string | null };
   detection: {
     captured_at: string;
     confidence: number;
     collector_name: string;
     camera_name: string;
     image_urls: { full: string | null; crop: string | null };
+    /** The camera's other readings of the plate, where its vendor sends them (docs/protocol.md "plate.candidates"). */
+    candidates: Array<{ text: string; confidence?: number }>;
   };
-}
-
-/** What the REST list adds for the dashboard: when, how it matched, and who handled it. */
-export interface AlertRecord extends AlertPayload {
-  created_at: string;
+  /** Ours (docs/alerts.md "Verification"): how it matched, and whether a person has checked it. */
   match_kind: AlertMatchKind;
   /** A `one_edit` alert: how the read differs from the entry (docs/watchlists.md "Forgive one misread"). */
   match_detail?: NonNullable<AlertEntrySnapshot['match']>;
+  verification: AlertVerificationRecord;
+}
+
+export interface AlertVerificationRecord {
+  /** The watchlist asks for a person's confirmation before the alert counts as actionable. */
+  required: boolean;
+  state: AlertVerification;
+  /** Required and not yet confirmed: the live page and the bot say "unverified". */
+  unverified: boolean;
+  /** Not required, or confirmed. A misread alert is never actionable. */
+  actionable: boolean;
+  by: string | null;
+  by_email: string | null;
+  at: string | null;
+  note: string | null;
+}
+
+/** What the REST list adds for the dashboard: when, and who handled it. */
+export interface AlertRecord extends AlertPayload {
+  created_at: string;
   state: AlertState;
   handled_by: string | null;
   handled_at: string | null;
@@ -47,6 +66,14 @@ export type AlertRow = {
   state: AlertState;
   handled_by: string | null;
   handled_at: Date | null;
+  verification: AlertVerification;
+  verified_by: string | null;
+  verified_by_email: string | null;
+  verified_at: Date | null;
+  verification_note: string | null;
+  verification_required: boolean;
+  added_by_email: string | null;
+  plate_candidates: Array<{ text: string; confidence?: number }> | null;
   watchlist_name: string;
   priority: string;
   folded_repeats: number | string | null;
@@ -64,12 +91,16 @@ export type AlertRow = {
 /** Columns and joins every alert query shares; `a` is alerts. */
 export const ALERT_SELECT = `
   SELECT a.id, a.detection_id, a.watchlist_id, a.created_at, a.match_kind, a.entry_snapshot, a.state, a.handled_by, a.handled_at,
+         a.verification, a.verified_by, vu.email AS verified_by_email, a.verified_at, a.verification_note,
+         w.verification_required, au.email AS added_by_email,
          w.name AS watchlist_name, w.priority,
-         d.plate_number, d.captured_at, d.confidence, d.camera_id, d.full_image_hash, d.crop_image_hash,
+         d.plate_number, d.captured_at, d.confidence, d.camera_id, d.full_image_hash, d.crop_image_hash, d.plate_candidates,
          c.site_name, ${configWithCameraNames('c')} AS collector_config,
          f.folded_repeats, f.last_folded_at
   FROM alerts a
   LEFT JOIN alert_folded_repeats f ON f.alert_id = a.id
+  LEFT JOIN users vu ON vu.id = a.verified_by
+  LEFT JOIN users au ON au.id::text = a.entry_snapshot->>'added_by'
   JOIN watchlists w ON w.id = a.watchlist_id
   JOIN detection_keys k ON k.detection_pk = a.detection_id
   JOIN detections d ON d.id = k.detection_pk AND d.captured_at = k.captured_at
@@ -109,20 +140,47 @@ export function cameraTimeZone(config: Record<string, unknown>, cameraId: string
   return cameraField(config, cameraId, 'timezone') ?? null;
 }
 
+/** Pure: the verification part of an alert from its row (docs/alerts.md "Verification"). */
+export function verificationRecord(
+  row: Pick<AlertRow, 'verification' | 'verified_by' | 'verified_by_email' | 'verified_at' | 'verification_note' | 'verification_required'>,
+): AlertVerificationRecord {
+  const required = row.verification_required !== false;
+  return {
+    required,
+    state: row.verification,
+    unverified: required && row.verification !== 'confirmed',
+    actionable: row.verification === 'confirmed' || (!required && row.verification !== 'misread'),
+    by: row.verified_by,
+    by_email: row.verified_by_email,
+    at: row.verified_at ? new Date(row.verified_at).toISOString() : null,
+    note: row.verification_note,
+  };
+}
+
 export function alertPayload(row: AlertRow, signer: LinkSigner): AlertPayload {
   return {
     alert_id: String(row.id),
     detection_id: String(row.detection_id),
     plate_number: row.plate_number,
     watchlist: { id: row.watchlist_id, name: row.watchlist_name, priority: row.priority },
-    entry: { notes: row.entry_snapshot.notes ?? null, added_by: row.entry_snapshot.added_by ?? null, added_at: row.entry_snapshot.added_at ?? null },
+    entry: {
+      plate_number: row.entry_snapshot.plate_number ?? null,
+      notes: row.entry_snapshot.notes ?? null,
+      added_by: row.entry_snapshot.added_by ?? null,
+      added_by_email: row.added_by_email,
+      added_at: row.entry_snapshot.added_at ?? null,
+    },
     detection: {
       captured_at: new Date(row.captured_at).toISOString(),
       confidence: Number(row.confidence),
       collector_name: row.site_name,
       camera_name: cameraName(row.collector_config ?? {}, row.camera_id),
       image_urls: { full: imageLink(signer, row.full_image_hash), crop: imageLink(signer, row.crop_image_hash) },
+      candidates: Array.isArray(row.plate_candidates) ? row.plate_candidates : [],
     },
+    match_kind: row.match_kind,
+    ...(row.entry_snapshot.match ? { match_detail: row.entry_snapshot.match } : {}),
+    verification: verificationRecord(row),
   };
 }
 
@@ -130,8 +188,6 @@ export function alertRecord(row: AlertRow, signer: LinkSigner): AlertRecord {
   return {
     ...alertPayload(row, signer),
     created_at: new Date(row.created_at).toISOString(),
-    match_kind: row.match_kind,
-    ...(row.entry_snapshot.match ? { match_detail: row.entry_snapshot.match } : {}),
     state: row.state,
     handled_by: row.handled_by,
     handled_at: row.handled_at ? new Date(row.handled_at).toISOString() : null,

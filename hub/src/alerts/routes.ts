@@ -8,11 +8,12 @@ import type { AuthContext } from '../auth/context.ts';
 import { requestMeta } from '../auth/request.ts';
 import { requireUser, type AuthEnv } from '../auth/middleware.ts';
 import { RATE_LIMITS, rateLimit } from '../auth/rate-limit.ts';
-import { alertStateSchema } from '../db/schema/alerts.ts';
+import { alertStateSchema, alertVerdictSchema, alertVerifications } from '../db/schema/alerts.ts';
 import { idParam, validJson, validQuery } from '../http/validator.ts';
 import { handleAlert, type AlertHandling } from './handle.ts';
 import { DEFAULT_ALERT_PAGE, listAlertsForUser, MAX_ALERT_PAGE } from './list.ts';
 import { alertRecord } from './payload.ts';
+import { verifyAlert } from './verify.ts';
 
 /** A `since` older than this is clamped: the list is for catching up, search is for history. */
 const MAX_SINCE_DAYS = 30;
@@ -24,15 +25,27 @@ const listQuerySchema = z
     limit: z.coerce.number().int().min(1).max(MAX_ALERT_PAGE).default(DEFAULT_ALERT_PAGE),
     state: alertStateSchema.optional(),
     watchlist_id: z.string().uuid().optional(),
+    verification: z.enum(alertVerifications).optional(),
   })
   .strict();
 
 const handleBodySchema = z.object({ note: safeText(z.string().max(500)).optional() }).strict();
 
+/** 1,000 characters: room for what the crop showed and why, not for pasted documents. */
+export const MAX_VERIFICATION_NOTE = 1000;
+const verifyBodySchema = z
+  .object({
+    verification: alertVerdictSchema,
+    note: safeText(z.string().trim().max(MAX_VERIFICATION_NOTE)).optional(),
+  })
+  .strict()
+  // A misread is the figure the reports page counts against a camera: say what was wrong.
+  .refine((b) => b.verification !== 'misread' || (b.note ?? '') !== '', { message: 'a misread needs a note: what the crop shows', path: ['note'] });
+
 /**
  * Alerts for the signed-in user (docs/alerts.md): the catch-up list for a client that was
- * disconnected, and acknowledge/dismiss. Viewers read their alerts; operators and admins
- * also handle them.
+ * disconnected, acknowledge/dismiss, and verification (confirmed or misread). Viewers read
+ * their alerts; operators and admins also handle and verify them.
  */
 export function alertRoutes(deps: AuthContext): Hono<AuthEnv> {
   const app = new Hono<AuthEnv>();
@@ -51,6 +64,7 @@ export function alertRoutes(deps: AuthContext): Hono<AuthEnv> {
       limit: query.limit,
       state: query.state,
       watchlistId: query.watchlist_id,
+      verification: query.verification,
     });
     const signer = linkSigner(deps.config, now);
     return c.json({ data: page.rows.map((r) => alertRecord(r, signer)), next_cursor: page.nextCursor, since: since.toISOString() });
@@ -67,5 +81,19 @@ export function alertRoutes(deps: AuthContext): Hono<AuthEnv> {
       return c.json({ alert_id: id, state: done.state, handled_by: c.get('user').id, handled_at: done.handledAt.toISOString() });
     });
   }
+
+  app.post('/api/v1/alerts/:id/verify', handler, idParam, ...validJson(verifyBodySchema), async (c) => {
+    const { id } = c.req.valid('param');
+    const body = c.req.valid('json');
+    const done = await verifyAlert(deps, { userId: c.get('user').id, ...requestMeta(c) }, id, body.verification, body.note || null);
+    return c.json({
+      alert_id: id,
+      verification: done.verification,
+      verified_by: done.verifiedBy,
+      verified_by_email: c.get('user').email,
+      verified_at: done.verifiedAt.toISOString(),
+      note: done.note,
+    });
+  });
   return app;
 }

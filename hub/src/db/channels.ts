@@ -23,3 +23,9 @@ export const ALERT_CHANNEL = 'alerts';
  * Listener: every process's watchlist cache (watchlists/cache.ts), which drops its index.
  */
 export const WATCHLIST_CHANNEL = 'watchlists';
+
+/**
+ * An operator confirmed an alert or marked it misread (alerts/verify.ts). Payload: `{ ids }`,
+ * the alert ids. Listener: the live feed, which sends `alert_verification` (docs/live.md).
+ */
+export const ALERT_VERIFIED_CHANNEL = 'alert_verifications';

@@ -98,6 +98,8 @@ export interface DetectionRow {
   recordHash: string;
   /** Camera-side facts (0013), outside the hash chain. */
   attributes: Record<string, string> | null;
+  /** The camera's other readings (0026), outside the hash chain. */
+  plateCandidates: Array<{ text: string; confidence?: number | undefined }> | null;
 }
 
 /** detections columns (0004_detections.sql) with their types, in DetectionRow order. */
@@ -123,6 +125,7 @@ const DETECTION_COLUMNS = [
   ['prev_hash', 'text'],
   ['record_hash', 'text'],
   ['attributes', 'jsonb'],
+  ['plate_candidates', 'jsonb'],
 ] as const;
 
 const asJsonRow = (r: DetectionRow) => ({
@@ -147,6 +150,7 @@ const asJsonRow = (r: DetectionRow) => ({
   prev_hash: r.prevHash,
   record_hash: r.recordHash,
   attributes: r.attributes,
+  plate_candidates: r.plateCandidates,
 });
 
 /**

@@ -100,6 +100,7 @@ export async function commitDetections(
       prevHash: record.prevHash,
       recordHash: record.recordHash,
       attributes: item.detection.attributes ?? null,
+      plateCandidates: otherCandidates(item.detection.plate),
     };
   });
   const position = { latitude: context.latitude, longitude: context.longitude };
@@ -132,4 +133,13 @@ function chainedFields(collectorId: string, item: ReadyDetection, registeredCame
     fullImageHash: item.fullScene?.sha256 ?? null,
     cropImageHash: item.plateCrop?.sha256 ?? null,
   };
+}
+
+/**
+ * The candidates other than the read itself (a camera often lists its best reading first),
+ * or null when none is left: the alert page shows what else the camera thought it read.
+ */
+function otherCandidates(plate: { text: string; candidates?: Array<{ text: string; confidence?: number | undefined }> | undefined }) {
+  const others = (plate.candidates ?? []).filter((c) => c.text !== plate.text);
+  return others.length > 0 ? others : null;
 }

@@ -11,8 +11,8 @@ import { linkSigner } from '../images/link-signer.ts';
 import type { SessionUser } from '../auth/middleware.ts';
 import { AuthFailure } from '../auth/failure.ts';
 import { authenticateSession } from '../auth/middleware.ts';
-import { alertPayload, alertRowsById } from '../alerts/payload.ts';
-import { ALERT_CHANNEL, DETECTIONS_CHANNEL } from '../db/channels.ts';
+import { alertPayload, alertRowsById, verificationRecord, type AlertRow } from '../alerts/payload.ts';
+import { ALERT_CHANNEL, ALERT_VERIFIED_CHANNEL, DETECTIONS_CHANNEL } from '../db/channels.ts';
 import type { Unlisten } from '../db/client.ts';
 import type { Listen } from '../db/listen.ts';
 import { connectivity } from '../collectors/heartbeat-interval.ts';
@@ -45,6 +45,8 @@ export interface LiveBroker {
   stats(): LiveStats;
   /** For tests and the bench: deliver these alert ids now (what the NOTIFY does). */
   deliverAlerts(ids: readonly string[]): Promise<void>;
+  /** For tests: send these alerts' verification now (what the NOTIFY of alerts/verify.ts does). */
+  deliverVerifications(ids: readonly string[]): Promise<void>;
   deliverDetections(pks: readonly string[]): Promise<void>;
   pollCollectors(): Promise<void>;
 }
@@ -153,26 +155,51 @@ export function createLiveBroker(deps: AuthContext, options: LiveOptions): LiveB
     });
   }
 
-  async function deliverAlerts(ids: readonly string[]): Promise<void> {
-    if (connections.size === 0 || ids.length === 0) return;
-    const rows = await alertRowsById(deps.db, ids);
-    stats.fetches += 1;
-    if (rows.length === 0) return;
+  /** Who hears about an alert: subscribed to its watchlist, with alerts:* or that list's feed on. */
+  async function alertListeners(rows: readonly AlertRow[]): Promise<(row: AlertRow) => LiveConnection[]> {
     const watchlistIds = [...new Set(rows.map((r) => r.watchlist_id))];
     const subs = await deps.db.sql<{ user_id: string; watchlist_id: string }>(
       `SELECT user_id, watchlist_id FROM subscriptions WHERE watchlist_id IN (SELECT value::uuid FROM json_array_elements_text($1::json))`,
       [JSON.stringify(watchlistIds)],
     );
     const subscribed = new Set(subs.map((s) => `${s.user_id}/${s.watchlist_id}`));
+    return (row) =>
+      [...connections].filter(
+        (c) => subscribed.has(`${c.user.id}/${row.watchlist_id}`) && (c.feeds.has('alerts:*') || c.feeds.has(`alerts:${row.watchlist_id}`)),
+      );
+  }
+
+  async function deliverAlerts(ids: readonly string[]): Promise<void> {
+    if (connections.size === 0 || ids.length === 0) return;
+    const rows = await alertRowsById(deps.db, ids);
+    stats.fetches += 1;
+    if (rows.length === 0) return;
+    const listeners = await alertListeners(rows);
     const sign = signer();
     for (const row of rows) {
       const text = JSON.stringify(envelope('alert', { ...alertPayload(row, sign) }, deps.clock.now(), `alert:${row.id}`));
-      for (const c of connections) {
-        if (!subscribed.has(`${c.user.id}/${row.watchlist_id}`)) continue;
-        if (!c.feeds.has('alerts:*') && !c.feeds.has(`alerts:${row.watchlist_id}`)) continue;
+      for (const c of listeners(row)) {
         c.sendText('alert', text);
         stats.alertsSent += 1;
       }
+    }
+  }
+
+  /**
+   * An alert confirmed or marked misread (docs/live.md "alert_verification"): the same
+   * listeners as its `alert`, so every open page updates its label without a reload.
+   */
+  async function deliverVerifications(ids: readonly string[]): Promise<void> {
+    if (connections.size === 0 || ids.length === 0) return;
+    const rows = await alertRowsById(deps.db, ids);
+    stats.fetches += 1;
+    if (rows.length === 0) return;
+    const listeners = await alertListeners(rows);
+    for (const row of rows) {
+      const verification = verificationRecord(row);
+      const payload = { alert_id: String(row.id), watchlist_id: row.watchlist_id, verification };
+      const text = JSON.stringify(envelope('alert_verification', payload, deps.clock.now(), `alert_verification:${row.id}:${verification.state}`));
+      for (const c of listeners(row)) c.sendText('alert', text);
     }
   }
 
@@ -279,6 +306,7 @@ export function createLiveBroker(deps: AuthContext, options: LiveOptions): LiveB
   return {
     accept,
     deliverAlerts,
+    deliverVerifications,
     deliverDetections,
     pollCollectors,
     stats: () => ({ connections: connections.size, ...stats }),
@@ -287,6 +315,12 @@ export function createLiveBroker(deps: AuthContext, options: LiveOptions): LiveB
         await listen(ALERT_CHANNEL, (payload) => {
           const ids = parseIds(payload);
           alertChain = alertChain.then(() => deliverAlerts(ids)).catch((err: unknown) => deps.log.error({ err }, 'live alert delivery failed'));
+        }),
+      );
+      unlisten.push(
+        await listen(ALERT_VERIFIED_CHANNEL, (payload) => {
+          const ids = parseIds(payload);
+          alertChain = alertChain.then(() => deliverVerifications(ids)).catch((err: unknown) => deps.log.error({ err }, 'live verification delivery failed'));
         }),
       );
       unlisten.push(

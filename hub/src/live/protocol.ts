@@ -8,7 +8,8 @@ import type { UserRole } from '../db/schema/users.ts';
 
 export const PROTOCOL_VERSION = 1;
 
-export type ServerMessageType = 'connected' | 'detection' | 'alert' | 'collector_status' | 'health_alert' | 'ping' | 'subscribed' | 'unsubscribed' | 'error';
+export type ServerMessageType =
+  'connected' | 'detection' | 'alert' | 'alert_verification' | 'collector_status' | 'health_alert' | 'ping' | 'subscribed' | 'unsubscribed' | 'error';
 
 export interface Envelope {
   type: ServerMessageType;

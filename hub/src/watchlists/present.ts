@@ -12,6 +12,7 @@ export function presentWatchlist(w: WatchlistRow | WatchlistSummary) {
     is_active: w.isActive,
     ocr_tolerant: w.ocrTolerant,
     forgive_one_misread: w.forgiveOneMisread,
+    verification_required: w.verificationRequired,
     created_by: w.createdBy,
     created_at: w.createdAt.toISOString(),
     updated_at: w.updatedAt.toISOString(),

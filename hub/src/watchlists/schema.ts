@@ -15,6 +15,7 @@ export const createWatchlistBodySchema = z
     is_active: z.boolean().optional(),
     ocr_tolerant: z.boolean().optional(),
     forgive_one_misread: z.boolean().optional(),
+    verification_required: z.boolean().optional(),
   })
   .strict();
 
@@ -23,7 +24,7 @@ export const updateWatchlistBodySchema = createWatchlistBodySchema
   .strict()
   .refine(
     (b) => Object.keys(b).length > 0,
-    'nothing to change: send at least one of name, description, priority, is_active, ocr_tolerant, forgive_one_misread',
+    'nothing to change: send at least one of name, description, priority, is_active, ocr_tolerant, forgive_one_misread, verification_required',
   );
 
 export const entryBodySchema = z

@@ -66,6 +66,7 @@ export async function createWatchlist(ctx: WatchlistContext, actor: WatchlistAct
         isActive: body.is_active ?? true,
         ocrTolerant: body.ocr_tolerant ?? false,
         forgiveOneMisread: body.forgive_one_misread ?? false,
+        verificationRequired: body.verification_required ?? true,
         createdAt: now,
         updatedAt: now,
       })
@@ -112,6 +113,7 @@ export async function updateWatchlist(ctx: WatchlistContext, actor: WatchlistAct
         ...(body.is_active !== undefined ? { isActive: body.is_active } : {}),
         ...(body.ocr_tolerant !== undefined ? { ocrTolerant: body.ocr_tolerant } : {}),
         ...(body.forgive_one_misread !== undefined ? { forgiveOneMisread: body.forgive_one_misread } : {}),
+        ...(body.verification_required !== undefined ? { verificationRequired: body.verification_required } : {}),
         updatedAt: ctx.clock.now(),
       })
       .where(eq(watchlists.id, id))

@@ -25,10 +25,23 @@ export const cameraRefSchema = z.object({
   mac: z.string().regex(MAC_PATTERN, 'camera.mac must be 12 lowercase hex digits'),
 });
 
+/**
+ * The camera's other readings of the same plate, best first, where the vendor sends them
+ * (Plate Recognizer `candidates[]`, OpenALPR `candidates[]`; docs/protocol.md
+ * "plate.candidates"). At most 10: Plate Recognizer and alprd send up to 10 by default.
+ */
+export const MAX_PLATE_CANDIDATES = 10;
+export const plateCandidateSchema = z.object({
+  text: z.string().regex(PLATE_TEXT_PATTERN, 'plate.candidates[].text must be normalized (uppercase letters and digits)'),
+  confidence: z.number().min(0).max(1).optional(),
+});
+export type PlateCandidate = z.infer<typeof plateCandidateSchema>;
+
 export const plateSchema = z.object({
   text: z.string().regex(PLATE_TEXT_PATTERN, 'plate.text must be normalized (uppercase letters and digits)'),
   confidence: z.number().min(0).max(1),
   region: z.string().min(1).max(50).optional(),
+  candidates: z.array(plateCandidateSchema).max(MAX_PLATE_CANDIDATES).optional(),
 });
 
 export const vehicleSchema = z.object({

@@ -12,6 +12,11 @@ export type AlertMatchKind = (typeof alertMatchKinds)[number];
 export const alertStates = ['new', 'acknowledged', 'dismissed'] as const;
 export const alertStateSchema = z.enum(alertStates);
 export type AlertState = z.infer<typeof alertStateSchema>;
+/** An operator's verdict on an alert (0026; docs/alerts.md "Verification"). */
+export const alertVerifications = ['unverified', 'confirmed', 'misread'] as const;
+export type AlertVerification = (typeof alertVerifications)[number];
+export const alertVerdictSchema = z.enum(['confirmed', 'misread']);
+export type AlertVerdict = z.infer<typeof alertVerdictSchema>;
 
 /** The entry as it was when the alert was raised (0011): it may be edited or removed later. */
 export interface AlertEntrySnapshot {
@@ -43,6 +48,10 @@ export const alerts = pgTable(
     state: text('state', { enum: alertStates }).notNull().default('new'),
     handledBy: uuid('handled_by').references(() => users.id),
     handledAt: timestamptz('handled_at'),
+    verification: text('verification', { enum: alertVerifications }).notNull().default('unverified'),
+    verifiedBy: uuid('verified_by').references(() => users.id),
+    verifiedAt: timestamptz('verified_at'),
+    verificationNote: text('verification_note'),
   },
   (t) => [unique().on(t.detectionId, t.watchlistId), index('alerts_created_idx').on(t.createdAt), index('alerts_watchlist_id_idx').on(t.watchlistId, t.id)],
 );

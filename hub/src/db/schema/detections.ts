@@ -51,6 +51,8 @@ export const detections = pgTable(
     receivedAt: timestamptz('received_at').notNull().defaultNow(),
     /** Camera-side facts (0013): e.g. the camera's own time of a corrected capture. Outside the chain. */
     attributes: jsonb('attributes').$type<Record<string, string>>(),
+    /** The camera's other readings of the plate (0026; docs/protocol.md "plate.candidates"), outside the hash chain. */
+    plateCandidates: jsonb('plate_candidates').$type<Array<{ text: string; confidence?: number }>>(),
   },
   (t) => [
     primaryKey({ columns: [t.id, t.capturedAt] }),

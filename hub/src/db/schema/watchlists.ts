@@ -24,6 +24,8 @@ export const watchlists = pgTable('watchlists', {
   ocrTolerant: boolean('ocr_tolerant').notNull().default(false),
   /** Match entries one substitution, insertion or deletion away, any character (0025; docs/watchlists.md). */
   forgiveOneMisread: boolean('forgive_one_misread').notNull().default(false),
+  /** An alert counts as actionable only once an operator confirms it (0026; docs/alerts.md "Verification"). */
+  verificationRequired: boolean('verification_required').notNull().default(true),
   /** Soft delete (0011): alerts keep their watchlist; a deleted one is hidden and matches nothing. */
   deletedAt: timestamptz('deleted_at'),
   createdAt: timestamptz('created_at').notNull().defaultNow(),
