@@ -6,6 +6,7 @@ import { plateRecognizer } from './plate-recognizer/index.ts';
 import { codeProjectAi } from './codeproject-ai/index.ts';
 import { openAlpr } from './openalpr/index.ts';
 import { genericJson } from './generic-json/index.ts';
+import { frigate } from './frigate/index.ts';
 
 /**
  * The adapter factory of docs/adapters.md: adapter type string -> adapter. Both the
@@ -20,6 +21,8 @@ const registry: ReadonlyMap<AdapterType, Adapter> = new Map<AdapterType, Adapter
   ['codeproject_ai', codeProjectAi],
   ['openalpr', openAlpr],
   ['generic_json', genericJson],
+  // Frigate's events come over MQTT (appliance/src/cameras/frigate.ts); never guessed by `auto`.
+  ['frigate', frigate],
 ]);
 
 export const isAdapterType = (value: string): value is AdapterType => (ADAPTER_TYPES as readonly string[]).includes(value);

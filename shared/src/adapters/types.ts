@@ -1,6 +1,6 @@
 import type { Detection, DetectionImages, ImageKind } from '../detection/schema.ts';
 
-export const ADAPTER_TYPES = ['vendor_a', 'vendor_b', 'plate_recognizer', 'codeproject_ai', 'openalpr', 'generic_json'] as const;
+export const ADAPTER_TYPES = ['vendor_a', 'vendor_b', 'plate_recognizer', 'codeproject_ai', 'openalpr', 'generic_json', 'frigate'] as const;
 export type AdapterType = (typeof ADAPTER_TYPES)[number];
 
 /**
