@@ -16,8 +16,10 @@ import { HoldsPage } from './pages/holds.tsx';
 import { ReportsPage } from './pages/reports.tsx';
 import { NotificationsPage } from './pages/notifications.tsx';
 import { HealthPage } from './pages/health.tsx';
+import { AuditReviewPage } from './pages/audit-review.tsx';
 import { listCollectorNames } from '../collectors/list-names.ts';
 import { alertsPerDay, collectorHealth, detectionsPerHour } from '../reports/queries.ts';
+import { misreadRates } from '../reports/misreads.ts';
 import type { Role, SessionUser } from '../auth/middleware.ts';
 import type { Context } from 'hono';
 import type { JSX } from 'hono/jsx/jsx-runtime';
@@ -65,18 +67,20 @@ export function uiRoutes(deps: HubDeps): Hono {
     const user = await pageUser(deps, c);
     if (user instanceof Response) return user;
     const now = deps.clock.now();
-    const [detections, alerts, health] = await Promise.all([
+    const [detections, alerts, misreads, health] = await Promise.all([
       detectionsPerHour(deps.db, now),
       alertsPerDay(deps.db, now),
+      misreadRates(deps.db, now),
       user.role === 'admin' ? collectorHealth(deps.db, now) : Promise.resolve(undefined),
     ]);
     return c.html(
-      <ReportsPage user={user} data={{ now, detections, alerts, heartbeatSeconds: deps.config.heartbeatSeconds, ...(health ? { health } : {}) }} />,
+      <ReportsPage user={user} data={{ now, detections, alerts, misreads, heartbeatSeconds: deps.config.heartbeatSeconds, ...(health ? { health } : {}) }} />,
     );
   });
   page('/admin/collectors', (user) => <CollectorsPage user={user} />, ['admin']);
   page('/admin/users', (user) => <UsersPage user={user} />, ['admin']);
   page('/admin/audit', (user) => <AuditPage user={user} />, ['admin']);
+  page('/admin/audit-review', (user) => <AuditReviewPage user={user} />, ['admin']);
   page('/admin/holds', (user) => <HoldsPage user={user} />, ['admin']);
   app.get('/admin/health', async (c) => {
     const user = await pageUser(deps, c, ['admin']);

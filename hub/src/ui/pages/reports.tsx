@@ -2,6 +2,7 @@ import type { SessionUser } from '../../auth/middleware.ts';
 import { BarChart, Sparkline } from '../../reports/charts.tsx';
 import type { HealthHour, HourlyCount } from '../../reports/queries.ts';
 import { fillSeries, groupBy } from '../../reports/series.ts';
+import { misreadRate, type MisreadReport, type MisreadRow } from '../../reports/misreads.ts';
 import { Page } from '../layout.tsx';
 
 const HOUR_MS = 3_600_000;
@@ -13,6 +14,7 @@ export interface ReportsData {
   now: Date;
   detections: HourlyCount[];
   alerts: Array<{ day: number; count: number }>;
+  misreads: MisreadReport;
   /** Admins only. */
   health?: HealthHour[];
   heartbeatSeconds: number;
@@ -84,6 +86,12 @@ export function ReportsPage(props: { user: SessionUser; data: ReportsData }) {
           describe={(p) => `${new Date(p.at).toISOString().slice(0, 10)} ${p.value}`}
         />
       </section>
+      <section aria-labelledby="misreads-title">
+        <h2 id="misreads-title">{`Misread rates, last ${props.data.misreads.days} days`}</h2>
+        <p>Of the alerts an operator verified, the share marked misread. A camera near the top misreads: check its focus, angle and lighting.</p>
+        <MisreadTable id="misreads-cameras" caption="Per camera (highest misread rate first)" first="Camera" rows={props.data.misreads.cameras} />
+        <MisreadTable id="misreads-lists" caption="Per watchlist (highest misread rate first)" first="Watchlist" rows={props.data.misreads.watchlists} />
+      </section>
       {health ? (
         <section aria-labelledby="health-title">
           <h2 id="health-title">Collector health, last 7 days</h2>
@@ -132,5 +140,42 @@ export function ReportsPage(props: { user: SessionUser; data: ReportsData }) {
         </section>
       ) : null}
     </Page>
+  );
+}
+
+function MisreadTable(props: { id: string; caption: string; first: string; rows: MisreadRow[] }) {
+  return (
+    <table id={props.id}>
+      <caption>{props.caption}</caption>
+      <thead>
+        <tr>
+          <th scope="col">{props.first}</th>
+          <th scope="col">Alerts</th>
+          <th scope="col">Confirmed</th>
+          <th scope="col">Misread</th>
+          <th scope="col">Misread rate</th>
+        </tr>
+      </thead>
+      <tbody>
+        {props.rows.length === 0 ? (
+          <tr>
+            <td colspan={5}>No alerts in this period.</td>
+          </tr>
+        ) : (
+          props.rows.map((r) => {
+            const rate = misreadRate(r);
+            return (
+              <tr>
+                <td>{r.label}</td>
+                <td>{r.alerts}</td>
+                <td>{r.confirmed}</td>
+                <td>{r.misread}</td>
+                <td>{rate === null ? 'none verified' : `${Math.round(rate * 100)} %`}</td>
+              </tr>
+            );
+          })
+        )}
+      </tbody>
+    </table>
   );
 }
