@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { ServerTimeouts } from '@alpr/shared/http/timeouts';
 import { parseTrustedProxies } from './http/client-address.ts';
 import { DEFAULT_HORIZONS, MIN_RECORD_DAYS, type RetentionHorizons } from './retention/horizons.ts';
+import { MIN_NON_HITS_DAYS, RETENTION_PRESETS, withPreset, type RetentionPreset } from './retention/presets.ts';
 import { scheduleProblem } from './retention/schedule.ts';
 import { chooseTransport, type HubTransport } from './tls/transport.ts';
 
@@ -85,6 +86,10 @@ const envSchema = z.object({
   HUB_RETENTION_AUDIT_DAYS: z.coerce.number().int().min(MIN_RECORD_DAYS).max(36_500).default(DEFAULT_HORIZONS.auditDays),
   /** Legal hold records, counted from the hold's end (release or expiry). */
   HUB_RETENTION_HOLDS_DAYS: z.coerce.number().int().min(MIN_RECORD_DAYS).max(36_500).default(DEFAULT_HORIZONS.holdsDays),
+  /** The non-hit tier (docs/retention.md "Tiers and presets"): default | 90d | 21d | 24h. */
+  HUB_RETENTION_PRESET: z.enum(RETENTION_PRESETS).default('default'),
+  /** Overrides the preset's period for reads that matched nothing, in days. */
+  HUB_RETENTION_NON_HITS_DAYS: z.coerce.number().int().min(MIN_NON_HITS_DAYS).max(36_500).optional(),
   /**
    * The messaging bot (docs/messaging.md). Unset token: no bot. `polling` (default) asks the
    * platform for updates; `webhook` receives them at POST /api/v1/telegram/webhook, which needs
@@ -177,6 +182,8 @@ export interface HubConfig {
   /** Daily retention run: cron expression (UTC), or null when off. */
   retentionSchedule: string | null;
   retention: RetentionHorizons;
+  /** The preset the non-hit tier came from (HUB_RETENTION_PRESET). */
+  retentionPreset: RetentionPreset;
   /** HUB_METRICS_TOKEN: lets a scraper on another host read /metrics (docs/metrics.md). */
   metricsToken?: string;
 }
@@ -244,13 +251,18 @@ export function loadHubConfig(env: Readonly<Record<string, string | undefined>>)
     ...(telegram ? { telegram } : {}),
     ...(e.HUB_METRICS_TOKEN ? { metricsToken: e.HUB_METRICS_TOKEN } : {}),
     retentionSchedule,
-    retention: {
-      imagesDays: e.HUB_RETENTION_IMAGES_DAYS,
-      detectionsDays: e.HUB_RETENTION_DETECTIONS_DAYS,
-      alertsDays: e.HUB_RETENTION_ALERTS_DAYS,
-      auditDays: e.HUB_RETENTION_AUDIT_DAYS,
-      holdsDays: e.HUB_RETENTION_HOLDS_DAYS,
-    },
+    retentionPreset: e.HUB_RETENTION_PRESET,
+    retention: withPreset(
+      {
+        imagesDays: e.HUB_RETENTION_IMAGES_DAYS,
+        detectionsDays: e.HUB_RETENTION_DETECTIONS_DAYS,
+        alertsDays: e.HUB_RETENTION_ALERTS_DAYS,
+        auditDays: e.HUB_RETENTION_AUDIT_DAYS,
+        holdsDays: e.HUB_RETENTION_HOLDS_DAYS,
+      },
+      e.HUB_RETENTION_PRESET,
+      e.HUB_RETENTION_NON_HITS_DAYS,
+    ),
     timeouts: {
       headersMs: e.HUB_HEADERS_TIMEOUT_SECONDS * 1000,
       requestMs: e.HUB_REQUEST_TIMEOUT_SECONDS * 1000,

@@ -1,7 +1,6 @@
-import { and, asc, eq, gt } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { canonicalDetectionFields, computeRecordHash, GENESIS_HASH, type ChainLink } from './hash-chain.ts';
 import { collectorChainHeads } from './schema/collector-chain-heads.ts';
-import { detections } from './schema/detections.ts';
 import type { DbSession, StatementSession } from './session.ts';
 
 /*
@@ -60,13 +59,16 @@ export async function advanceChainHead(tx: DbSession, next: ChainLink): Promise<
 export type ChainBreakReason = 'sequence' | 'prev_hash' | 'record_hash' | 'head';
 
 export type ChainVerification =
-  /** `count` records checked; `from` the checkpoint they follow (absent: from genesis). */
-  | { ok: true; count: number; from?: { chain_seq: number; record_hash: string } }
+  /**
+   * `count` records checked; `from` the checkpoint they follow (absent: from genesis);
+   * `removed` positions the non-hit tier emptied, passed by their tombstones (absent: none).
+   */
+  | { ok: true; count: number; from?: { chain_seq: number; record_hash: string }; removed?: number }
   | {
       ok: false;
       brokenAt: {
         chain_seq: number;
-        /** Detection id (bigint as string); null when a record is missing at the tail. */
+        /** Detection id (bigint as string); null when a record is missing at the tail or the position holds a tombstone. */
         id: string | null;
         /** The record_hash the chain requires at this position. */
         expected: string;
@@ -78,12 +80,34 @@ export type ChainVerification =
 
 const PAGE = 1000;
 
+/** One position of a chain as the verifier walks it: a detection, or a tombstone (kind 't'). */
+type ChainRow = {
+  kind: 'd' | 't';
+  id: string | null;
+  collector_id: string;
+  detection_id: string | null;
+  camera_id: string | null;
+  plate_number: string | null;
+  plate_normalized: string | null;
+  confidence: number | null;
+  captured_at: Date | null;
+  direction: string | null;
+  full_image_hash: string | null;
+  crop_image_hash: string | null;
+  chain_seq: string;
+  prev_hash: string;
+  record_hash: string;
+};
+
 /**
  * Recomputes a collector's chain from genesis, or from its newest retention checkpoint
  * (docs/retention.md), walking by chain_seq, and reports the first broken link: a gap or
  * duplicate in the sequence, a prev_hash that is not the previous record_hash, or a record
- * whose fields no longer hash to its record_hash. Finally the walk must end where
- * collector_chain_heads says (catches records removed at the tail).
+ * whose fields no longer hash to its record_hash. A position the non-hit tier emptied holds
+ * a tombstone (ADR 0007): its prev_hash must be the previous record_hash, and the next
+ * record is checked against its record_hash; its own fields are gone, so its own hash is
+ * taken as recorded. Finally the walk must end where collector_chain_heads says (catches
+ * records removed at the tail).
  */
 export async function verifyChain(session: DbSession, collectorId: string): Promise<ChainVerification> {
   const [checkpoint] = await session.sql<{ chain_seq: string; record_hash: string }>(
@@ -93,31 +117,61 @@ export async function verifyChain(session: DbSession, collectorId: string): Prom
   );
   const from = checkpoint ? { chain_seq: Number(checkpoint.chain_seq), record_hash: checkpoint.record_hash } : undefined;
   // Anything left at or before the checkpoint was meant to be gone: the walk starts at genesis
-  // so that row shows up as a sequence break instead of being skipped.
+  // so that row shows up as a sequence break instead of being skipped. Tombstones at or
+  // before it are vouched for by the checkpoint's hash and not walked.
   let prevHash = from?.record_hash ?? GENESIS_HASH;
   let expectedSeq = (from?.chain_seq ?? 0) + 1;
   const firstSeq = expectedSeq;
+  let after = 0;
+  let removed = 0;
   for (;;) {
-    const page = await session.db
-      .select()
-      .from(detections)
-      .where(and(eq(detections.collectorId, collectorId), gt(detections.chainSeq, String(expectedSeq === firstSeq ? 0 : expectedSeq - 1))))
-      .orderBy(asc(detections.chainSeq))
-      .limit(PAGE);
+    const page = await session.sql<ChainRow>(
+      `SELECT * FROM (
+         SELECT 'd' AS kind, d.id::text AS id, d.collector_id::text AS collector_id, d.detection_id, d.camera_id, d.plate_number,
+                d.plate_normalized, d.confidence, d.captured_at, d.direction, d.full_image_hash, d.crop_image_hash,
+                d.chain_seq, d.prev_hash, d.record_hash
+           FROM detections d WHERE d.collector_id = $1 AND d.chain_seq > $2::bigint
+         UNION ALL
+         SELECT 't', NULL, t.collector_id::text, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, t.chain_seq, t.prev_hash, t.record_hash
+           FROM chain_tombstones t WHERE t.collector_id = $1 AND t.chain_seq > GREATEST($2::bigint, $3::bigint)
+       ) c ORDER BY c.chain_seq, c.kind LIMIT ${PAGE}`,
+      [collectorId, String(after), String(from?.chain_seq ?? 0)],
+    );
     for (const row of page) {
-      const expected = computeRecordHash(prevHash, canonicalDetectionFields({ ...row, chainSeq: expectedSeq }));
-      const seq = Number(row.chainSeq);
-      const reason: ChainBreakReason | null =
-        seq !== expectedSeq ? 'sequence' : row.prevHash !== prevHash ? 'prev_hash' : row.recordHash !== expected ? 'record_hash' : null;
-      if (reason) {
-        return { ok: false, brokenAt: { chain_seq: seq, id: row.id, expected, actual: row.recordHash, reason } };
+      const seq = Number(row.chain_seq);
+      after = seq;
+      let expected: string;
+      if (row.kind === 't') expected = row.record_hash;
+      else {
+        expected = computeRecordHash(
+          prevHash,
+          canonicalDetectionFields({
+            collectorId: row.collector_id,
+            detectionId: row.detection_id ?? '',
+            cameraId: row.camera_id ?? '',
+            plateNumber: row.plate_number ?? '',
+            plateNormalized: row.plate_normalized ?? '',
+            confidence: Number(row.confidence),
+            capturedAt: new Date(row.captured_at ?? Number.NaN),
+            direction: row.direction ?? '',
+            fullImageHash: row.full_image_hash,
+            cropImageHash: row.crop_image_hash,
+            chainSeq: expectedSeq,
+          }),
+        );
       }
-      prevHash = row.recordHash;
+      const reason: ChainBreakReason | null =
+        seq !== expectedSeq ? 'sequence' : row.prev_hash !== prevHash ? 'prev_hash' : row.record_hash !== expected ? 'record_hash' : null;
+      if (reason) {
+        return { ok: false, brokenAt: { chain_seq: seq, id: row.id, expected, actual: row.record_hash, reason } };
+      }
+      if (row.kind === 't') removed += 1;
+      prevHash = row.record_hash;
       expectedSeq += 1;
     }
     if (page.length < PAGE) break;
   }
-  const count = expectedSeq - firstSeq;
+  const count = expectedSeq - firstSeq - removed;
   const lastSeq = expectedSeq - 1;
   const [head] = await session.db.select().from(collectorChainHeads).where(eq(collectorChainHeads.collectorId, collectorId));
   const headSeq = head ? Number(head.lastSeq) : 0;
@@ -128,5 +182,5 @@ export async function verifyChain(session: DbSession, collectorId: string): Prom
       brokenAt: { chain_seq: headSeq, id: null, expected: headHash, actual: headSeq === lastSeq ? prevHash : null, reason: 'head' },
     };
   }
-  return from ? { ok: true, count, from } : { ok: true, count };
+  return { ok: true, count, ...(from ? { from } : {}), ...(removed > 0 ? { removed } : {}) };
 }

@@ -7,6 +7,11 @@ export interface RetentionHorizons {
   imagesDays: number;
   /** Detection metadata, by capture time (7 years). */
   detectionsDays: number;
+  /**
+   * Reads that matched nothing and are under no hold record, by capture time: the non-hit
+   * tier (presets.ts). null: no tier of their own, they follow `detectionsDays`.
+   */
+  nonHitsDays: number | null;
   /** Alerts, by creation time (7 years). */
   alertsDays: number;
   /** The audit log (7 years). */
@@ -21,6 +26,7 @@ const SEVEN_YEARS_DAYS = 2557;
 export const DEFAULT_HORIZONS: RetentionHorizons = {
   imagesDays: 365,
   detectionsDays: SEVEN_YEARS_DAYS,
+  nonHitsDays: null,
   alertsDays: SEVEN_YEARS_DAYS,
   auditDays: SEVEN_YEARS_DAYS,
   holdsDays: SEVEN_YEARS_DAYS,
@@ -35,6 +41,8 @@ export const MIN_RECORD_DAYS = 366;
 export interface RetentionCutoffs {
   images: Date;
   detections: Date;
+  /** null when the non-hit tier is off. Never older than the detections cutoff. */
+  nonHits: Date | null;
   alerts: Date;
   audit: Date;
   holds: Date;
@@ -47,6 +55,7 @@ export function cutoffsFor(now: Date, horizons: RetentionHorizons): RetentionCut
   return {
     images: before(horizons.imagesDays),
     detections: before(horizons.detectionsDays),
+    nonHits: horizons.nonHitsDays === null ? null : before(Math.min(horizons.nonHitsDays, horizons.detectionsDays)),
     alerts: before(horizons.alertsDays),
     audit: before(horizons.auditDays),
     holds: before(horizons.holdsDays),

@@ -44,7 +44,7 @@ export async function retainImages(tx: DbSession, store: ImageStore, input: Imag
     const round = from < input.cutoff ? await windowCandidates(tx, from, input.cutoff) : { hashes: [], until: input.cutoff };
     const candidates = [...new Set([...round.hashes, ...extra])];
     extra = [];
-    if (candidates.length > 0) await settle(tx, store, candidates, input, report);
+    if (candidates.length > 0) await retireImages(tx, store, candidates, input, report);
     if (round.until > from) {
       from = round.until;
       report.doneUntil = from.toISOString();
@@ -91,7 +91,18 @@ async function windowCandidates(tx: DbSession, from: Date, cutoff: Date): Promis
   return { hashes: [...hashes], until };
 }
 
-async function settle(tx: DbSession, store: ImageStore, candidates: string[], input: ImagePhaseInput, report: ImageRetentionReport): Promise<void> {
+/**
+ * Removes those of `candidates` no longer used: not referenced by a detection captured since
+ * the image cutoff, nor by one under a hold record. Also the non-hit tier's way to let its
+ * removed reads' images go (nonhits.ts): the removed rows no longer count as users.
+ */
+export async function retireImages(
+  tx: DbSession,
+  store: ImageStore,
+  candidates: string[],
+  input: Omit<ImagePhaseInput, 'released'>,
+  report: ImageRetentionReport,
+): Promise<void> {
   const fresh = await tx.sql<{ h: string }>(
     `SELECT c.h FROM unnest($1::text[]) AS c(h) WHERE NOT EXISTS (SELECT 1 FROM removed_images r WHERE r.sha256 = c.h)`,
     [candidates],

@@ -5,12 +5,15 @@ import { emptyCompactionReport, type CompactionReport } from '../images/compacti
 import type { ImageStore } from '../images/image-store.ts';
 import { cutoffsFor, type RetentionCutoffs, type RetentionHorizons } from './horizons.ts';
 import { retainImages, type ImageRetentionReport } from './images.ts';
+import { emptyNonHitReport, removeNonHits, type NonHitReport } from './nonhits.ts';
 
 /**
  * One retention run (docs/retention.md): in ONE transaction, so a crash or an error leaves
  * everything as it was (a pre-segment tree file already unlinked is recorded by the next run):
  *   1. images past their year (their locations forgotten; their bytes go at step 5);
  *   2. hold records that ended 7 years ago, then alerts past their years;
+ *   2b. the non-hit tier when a preset or setting turns it on (nonhits.ts): reads with no
+ *      alert and no hold record leave the middle of their chains, each leaving a tombstone;
  *   3. detections, as a prefix of each collector's chain (retention_remove_detections:
  *      whole monthly partitions where it can), with a checkpoint per collector;
  *   4. the audit log past its years; and an audit row for the run itself;
@@ -21,12 +24,15 @@ import { retainImages, type ImageRetentionReport } from './images.ts';
 export interface RetentionReport {
   dryRun: boolean;
   at: string;
-  cutoffs: Record<keyof RetentionCutoffs, string>;
+  /** nonHits is null when that tier is off. */
+  cutoffs: Record<keyof RetentionCutoffs, string | null>;
   /** Set when another hub process was running retention: nothing was done. */
   skipped?: string;
   images: ImageRetentionReport;
   holdsRemoved: number;
   alertsRemoved: number;
+  /** The non-hit tier (reads that matched nothing, under no hold). */
+  nonHits: NonHitReport;
   detections: {
     removed: number;
     chains: { collectorId: string; fromSeq: number; uptoSeq: number; removed: number }[];
@@ -59,6 +65,7 @@ export async function runRetention(deps: RetentionDeps, horizons: RetentionHoriz
     cutoffs: {
       images: cutoffs.images.toISOString(),
       detections: cutoffs.detections.toISOString(),
+      nonHits: cutoffs.nonHits?.toISOString() ?? null,
       alerts: cutoffs.alerts.toISOString(),
       audit: cutoffs.audit.toISOString(),
       holds: cutoffs.holds.toISOString(),
@@ -66,6 +73,7 @@ export async function runRetention(deps: RetentionDeps, horizons: RetentionHoriz
     images: { checked: 0, removed: 0, keptInUse: 0, keptHeld: 0, missing: 0, doneUntil: null },
     holdsRemoved: 0,
     alertsRemoved: 0,
+    nonHits: emptyNonHitReport(cutoffs.nonHits),
     detections: { removed: 0, chains: [], partitionsDropped: [] },
     auditRemoved: 0,
   };
@@ -123,6 +131,15 @@ async function runSteps(tx: DbSession, deps: RetentionDeps, cutoffs: RetentionCu
   ]);
   await tx.sql(`DELETE FROM telegram_plate_cooldowns WHERE until < $1`, [now]);
 
+  if (cutoffs.nonHits) {
+    report.nonHits = await removeNonHits(tx, deps.images, {
+      cutoff: cutoffs.nonHits,
+      imagesCutoff: cutoffs.images,
+      holdsCutoff: cutoffs.holds,
+      dryRun: report.dryRun,
+    });
+  }
+
   const removed = await tx.sql<{ kind: string; name: string; from_seq: string | null; upto_seq: string | null; removed: string }>(
     `SELECT kind, name, from_seq::text AS from_seq, upto_seq::text AS upto_seq, removed::text AS removed
        FROM retention_remove_detections($1)`,
@@ -150,6 +167,8 @@ async function runSteps(tx: DbSession, deps: RetentionDeps, cutoffs: RetentionCu
         images_removed: report.images.removed + report.images.missing,
         holds_removed: report.holdsRemoved,
         alerts_removed: report.alertsRemoved,
+        non_hits_removed: report.nonHits.removed,
+        non_hit_images_removed: report.nonHits.images.removed + report.nonHits.images.missing,
         detections_removed: report.detections.removed,
         partitions_dropped: report.detections.partitionsDropped.map((p) => p.name),
         audit_removed: report.auditRemoved,
