@@ -175,6 +175,12 @@ export const QUERY_FIELDS: Record<string, Record<string, string>> = {
     before: '5',
     limit: '10',
   },
+  '/api/v1/admin/audit-review': {
+    since: '2026-01-01T00:00:00Z',
+    until: '2026-01-02T00:00:00Z',
+    user_id: '00000000-0000-4000-8000-000000000000',
+    tz: 'Europe/Berlin',
+  },
   '/api/v1/admin/health-alerts': { state: 'open', collector_id: '00000000-0000-4000-8000-000000000000', limit: '10', before: '5' },
   '/api/v1/watchlists/:id/entries': { after: 'AB123', limit: '10' },
   '/api/v1/export/detections': { start_date: '2026-01-01T00:00:00Z', end_date: '2026-01-02T00:00:00Z', reason: 'sweep case', plate: 'AB123' },

@@ -11,6 +11,7 @@ import { adminAlertCheckRoutes } from './alert-check-routes.ts';
 import { adminCollectorStateRoutes } from './collector-state-routes.ts';
 import { adminHubCertificateRoutes } from './hub-certificate-routes.ts';
 import { healthAlertRoutes } from '../health/routes.ts';
+import { auditReviewRoutes } from '../audit-review/routes.ts';
 
 /**
  * Admin HTTP API for collectors and their keys (docs/admin-api.md). Thin: each route
@@ -30,5 +31,6 @@ export function adminRoutes(deps: HubDeps): Hono<AuthEnv> {
   app.route('/', adminAuditRoutes(deps, guards));
   app.route('/', adminHubCertificateRoutes(deps, guards));
   app.route('/', healthAlertRoutes(deps, guards));
+  app.route('/', auditReviewRoutes(deps, guards));
   return app;
 }

@@ -22,6 +22,7 @@ export const CLIENT_ENTRIES = [
   'holds',
   'notifications',
   'health',
+  'audit-review',
 ] as const;
 export type ClientEntry = (typeof CLIENT_ENTRIES)[number];
 

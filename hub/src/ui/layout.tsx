@@ -15,6 +15,7 @@ const SECTIONS: ReadonlyArray<{ href: string; label: string; adminOnly?: boolean
   { href: '/admin/users', label: 'Users', adminOnly: true },
   { href: '/admin/holds', label: 'Holds', adminOnly: true },
   { href: '/admin/audit', label: 'Audit', adminOnly: true },
+  { href: '/admin/audit-review', label: 'Review', adminOnly: true },
 ];
 
 interface PageProps {

@@ -16,6 +16,7 @@ import { HoldsPage } from './pages/holds.tsx';
 import { ReportsPage } from './pages/reports.tsx';
 import { NotificationsPage } from './pages/notifications.tsx';
 import { HealthPage } from './pages/health.tsx';
+import { AuditReviewPage } from './pages/audit-review.tsx';
 import { listCollectorNames } from '../collectors/list-names.ts';
 import { alertsPerDay, collectorHealth, detectionsPerHour } from '../reports/queries.ts';
 import { misreadRates } from '../reports/misreads.ts';
@@ -79,6 +80,7 @@ export function uiRoutes(deps: HubDeps): Hono {
   page('/admin/collectors', (user) => <CollectorsPage user={user} />, ['admin']);
   page('/admin/users', (user) => <UsersPage user={user} />, ['admin']);
   page('/admin/audit', (user) => <AuditPage user={user} />, ['admin']);
+  page('/admin/audit-review', (user) => <AuditReviewPage user={user} />, ['admin']);
   page('/admin/holds', (user) => <HoldsPage user={user} />, ['admin']);
   app.get('/admin/health', async (c) => {
     const user = await pageUser(deps, c, ['admin']);
