@@ -86,6 +86,22 @@ export const cameraConfigSchema = z
     pushSecret: z.string().min(16, 'pushSecret: at least 16 characters').max(200).optional(),
     /** Where the camera was entered: on the hub (docs/cameras-central.md) or on this device's setup page (absent). */
     source: z.enum(['hub', 'local']).optional(),
+    /**
+     * Frigate (docs/readers.md "Frigate"): the MQTT broker Frigate publishes to, `mqtt://` or
+     * `mqtts://host[:port]`; `username`/`password` are the broker login. `host`/`port` (5000) are
+     * Frigate's HTTP API, where the snapshots are.
+     */
+    mqttUrl: z
+      .string()
+      .regex(/^mqtts?:\/\/[^\s/]+\/?$/, 'mqttUrl: mqtt://host[:port] or mqtts://host[:port]')
+      .optional(),
+    /** Frigate's `mqtt.topic_prefix`; events arrive on `<prefix>/events`. */
+    mqttTopicPrefix: z
+      .string()
+      .regex(/^[A-Za-z0-9_\-/]{1,100}$/, 'mqttTopicPrefix: letters, digits, _ - /')
+      .default('frigate'),
+    /** mqtts: a PEM file of the CA that signed the broker's certificate (else the system's). */
+    mqttCaFile: z.string().min(1).max(500).optional(),
     /** Batch window class for the uplink (uplink `window_seconds_by_camera_type`). */
     cameraType: z.string().min(1).max(50).optional(),
   })
@@ -97,6 +113,12 @@ export const cameraConfigSchema = z
     }
     if (c.vendor === 'vendor_b' && !c.token) {
       ctx.addIssue({ code: 'custom', path: ['token'], message: 'vendor_b needs a token (bearer or API key)' });
+    }
+    // Frigate: this device subscribes to its broker and fetches snapshots from its API.
+    if (c.vendor === 'frigate') {
+      if (c.mode !== 'pull')
+        ctx.addIssue({ code: 'custom', path: ['mode'], message: 'frigate: mode must be pull (this device subscribes to its MQTT broker)' });
+      if (!c.mqttUrl) ctx.addIssue({ code: 'custom', path: ['mqttUrl'], message: 'frigate needs mqttUrl (the broker Frigate publishes to)' });
     }
     // Plate readers (docs/readers.md) post to us; there is nothing to poll.
     if (isReaderType(c.vendor) && c.mode !== 'push') {

@@ -7,6 +7,7 @@ import { realSleep, systemClock } from './ports.ts';
 import type { CameraRunner } from './runner-handle.ts';
 import { createStatusTracker } from './status.ts';
 import type { CameraStatus, CameraStatusTracker } from './status.ts';
+import { startFrigate } from './frigate.ts';
 import { startVendorAPull } from './vendor-a-pull.ts';
 import { startVendorBPull } from './vendor-b-pull.ts';
 import { startVendorBPush } from './vendor-b-push.ts';
@@ -60,6 +61,7 @@ export function startCameraRunners(options: StartRunnersOptions): CameraRunners 
   const runners: Started[] = options.cameras.map((config) => {
     // Plate readers (docs/readers.md) post to the ingest route like a vendor_a push camera.
     if (isReaderType(config.vendor)) return passivePushRunner(config, deps.clock);
+    if (config.vendor === 'frigate') return startFrigate(config, deps);
     if (config.vendor === 'vendor_a') {
       return config.mode === 'pull' ? startVendorAPull(config, deps) : passivePushRunner(config, deps.clock);
     }

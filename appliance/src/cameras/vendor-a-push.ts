@@ -83,7 +83,7 @@ function contextFor(adapter: AdapterType | undefined, camera: CameraConfig | und
  * it from capture versus arrival; camera-clock.ts corrects). The camera's own time stays in
  * `raw.camera_time`.
  */
-function correctPushed(items: ParsedDetection[], clock: PushClock, status: CameraStatusTracker, nowMs: number): ParsedDetection[] {
+export function correctPushed(items: ParsedDetection[], clock: PushClock, status: CameraStatusTracker, nowMs: number): ParsedDetection[] {
   for (const item of items) clock.observe(Date.parse(item.detection.timestamp), nowMs);
   const offset = clock.current();
   if (offset === null) return items;

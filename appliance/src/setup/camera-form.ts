@@ -6,7 +6,21 @@ import type { CameraCredentials } from '../vault/credentials.ts';
  * its credentials for the vault. Pure. The secret fields are split off here so nothing
  * downstream can write them into the TOML or echo them into a page.
  */
-export const CAMERA_FORM_FIELDS = ['id', 'name', 'vendor', 'mode', 'host', 'port', 'channel', 'timezone', 'mac', 'username', 'push_source'] as const;
+export const CAMERA_FORM_FIELDS = [
+  'id',
+  'name',
+  'vendor',
+  'mode',
+  'host',
+  'port',
+  'channel',
+  'timezone',
+  'mac',
+  'username',
+  'push_source',
+  'mqtt_url',
+  'mqtt_topic_prefix',
+] as const;
 export type CameraFormField = (typeof CAMERA_FORM_FIELDS)[number];
 
 /** What the page may show again after a refused submit: no password, no token. */
@@ -63,6 +77,8 @@ export function parseCameraForm(body: Record<string, unknown>, kept: CameraCrede
     if (v !== undefined) entry[field] = v;
   }
   if (values.push_source !== undefined) entry['pushSource'] = values.push_source;
+  if (values.mqtt_url !== undefined) entry['mqttUrl'] = values.mqtt_url;
+  if (values.mqtt_topic_prefix !== undefined) entry['mqttTopicPrefix'] = values.mqtt_topic_prefix;
   if (port !== undefined) entry['port'] = port;
   if (channel !== undefined) entry['channel'] = channel;
   if (errors.length > 0) return { ok: false, errors, values };

@@ -122,6 +122,8 @@ export const VENDOR_CHOICES = [
   ['codeproject_ai', 'CodeProject.AI ALPR (relayed answers)'],
   ['openalpr', 'OpenALPR agent'],
   ['generic_json', 'Other reader (generic JSON)'],
+  // Frigate publishes to an MQTT broker this device subscribes to (docs/readers.md "Frigate").
+  ['frigate', 'Frigate (MQTT events, HTTP snapshots)'],
 ] as const;
 export const MODE_CHOICES = [
   ['pull', 'This device polls the camera (pull)'],
@@ -153,6 +155,10 @@ ${field('API key or token', 'token', undefined, { type: 'password', autocomplete
 <p><small>A plate reader posts to <code>/api/v1/ingest/&lt;kind&gt;?camera=&lt;id&gt;</code> on this device; docs/readers.md says where to set it in each product.</small></p>
 ${field('Only accept from', 'push_source', v.push_source, { placeholder: 'default: the address above; any = no pin' })}
 ${field('Shared secret', 'push_secret', undefined, { type: 'password', autocomplete: 'new-password', hint: 'At least 16 characters; the camera sends it with each post.' })}
+</fieldset>
+<fieldset><legend>Frigate (kind Frigate, mode pull; the address above is Frigate's, port 5000)</legend>
+${field('MQTT broker', 'mqtt_url', v.mqtt_url, { placeholder: 'mqtt://192.168.1.10:1883', hint: "The broker in Frigate's mqtt: section; mqtts:// for TLS. Username and password above are the broker login." })}
+${field('Topic prefix', 'mqtt_topic_prefix', v.mqtt_topic_prefix, { placeholder: 'frigate', hint: "Frigate's mqtt.topic_prefix." })}
 </fieldset>
 ${field('Time zone of the camera clock', 'timezone', v.timezone, { placeholder: 'Europe/Paris', pattern: TIME_ZONE_PATTERN })}
 <button type="submit">${editing === undefined ? 'Add camera' : 'Save camera'}</button>
