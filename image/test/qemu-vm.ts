@@ -21,6 +21,8 @@ export interface VmOptions {
   /** DMI system serial the firmware reports: the hardware identity. */
   serial: string;
   memoryMiB?: number;
+  /** More host loopback ports forwarded into the guest (the hub server's TLS port). */
+  hostForwards?: { hostPort: number; guestPort: number }[];
 }
 
 export interface Vm {
@@ -39,6 +41,7 @@ export async function startVm(options: VmOptions): Promise<Vm> {
   await copyFile(OVMF_VARS, vars);
   const shellSocket = join(options.workDir, 'hvc0.sock');
   const serialFile = join(options.workDir, 'serial.log');
+  const inward = (options.hostForwards ?? []).map((f) => `,hostfwd=tcp:127.0.0.1:${f.hostPort}-:${f.guestPort}`).join('');
   const forwards = options.guestForwards.map((f) => `,guestfwd=tcp:${f.guest}:${f.guestPort}-cmd:socat - TCP:127.0.0.1:${f.hostPort}`).join('');
   const args = [
     '-accel',
@@ -65,7 +68,7 @@ export async function startVm(options: VmOptions): Promise<Vm> {
     '-smbios',
     `type=1,serial=${options.serial}`,
     '-netdev',
-    `user,id=n0,restrict=on,hostfwd=tcp:127.0.0.1:${options.setupPort}-:8080${forwards}`,
+    `user,id=n0,restrict=on,hostfwd=tcp:127.0.0.1:${options.setupPort}-:8080${inward}${forwards}`,
     '-device',
     'virtio-net-pci,netdev=n0',
     '-serial',
