@@ -23,6 +23,13 @@ export interface VmOptions {
   memoryMiB?: number;
   /** More host loopback ports forwarded into the guest (the hub server's TLS port). */
   hostForwards?: { hostPort: number; guestPort: number }[];
+  /**
+   * qemu's cache mode for the disk. Default `unsafe` (fast; the host keeps whatever the guest
+   * wrote). The power-cut test uses `writethrough`: a write is on the host's disk before the
+   * guest hears it is done, and a killed qemu takes the guest's unwritten page cache with it,
+   * as a power cut does.
+   */
+  cache?: 'unsafe' | 'writethrough' | 'directsync';
 }
 
 export interface Vm {
@@ -64,7 +71,7 @@ export async function startVm(options: VmOptions): Promise<Vm> {
     '-drive',
     `if=pflash,format=raw,file=${vars}`,
     '-drive',
-    `file=${options.disk},format=raw,if=virtio,cache=unsafe`,
+    `file=${options.disk},format=raw,if=virtio,cache=${options.cache ?? 'unsafe'}`,
     '-smbios',
     `type=1,serial=${options.serial}`,
     '-netdev',
