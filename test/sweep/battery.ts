@@ -60,6 +60,9 @@ const TEXT_FIELDS: Record<string, string> = {
   name: 'Gate',
   username: 'admin',
   reason: 'sweep',
+  // An alert's verdict (alerts/routes.ts): POST /api/v1/alerts/:id/verify takes verification and note.
+  verification: 'misread',
+  note: 'crop shows another plate',
   // The hub certificate announcement (admin/hub-certificate-routes.ts): 64 hex digits.
   sha256: '0123456789abcdef'.repeat(4),
 };
@@ -163,6 +166,7 @@ export const QUERY_FIELDS: Record<string, Record<string, string>> = {
     limit: '10',
     state: 'new',
     watchlist_id: '00000000-0000-4000-8000-000000000000',
+    verification: 'unverified',
   },
   '/api/v1/legal-holds': { case_id: 'CASE-1', active: 'true', limit: '10', after: '1' },
   '/api/v1/admin/audit': {
