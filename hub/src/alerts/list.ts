@@ -54,3 +54,19 @@ export async function listAlertsForUser(db: DbSession, userId: string, query: Al
   const last = page.at(-1);
   return { rows: page, nextCursor: more && last ? encodeCursor(last) : null };
 }
+
+/**
+ * One alert by id for a user subscribed to its watchlist (`GET /api/v1/alerts/{id}`): the
+ * live page fetches the full record (verification, the entry as listed, candidates) for each
+ * `alert` message, which keeps to the payload of docs/live.md. Anyone else: not found, as
+ * for an alert that does not exist, so ids reveal nothing.
+ */
+export async function alertForUser(db: DbSession, userId: string, alertId: string): Promise<AlertRow> {
+  if (!isBigintId(alertId)) throw new HubError('not_found', 'no such alert');
+  const [row] = await db.sql<AlertRow>(`${ALERT_SELECT} JOIN subscriptions s ON s.watchlist_id = a.watchlist_id AND s.user_id = $1 WHERE a.id = $2::bigint`, [
+    userId,
+    alertId,
+  ]);
+  if (!row) throw new HubError('not_found', 'no such alert');
+  return row;
+}

@@ -13,22 +13,14 @@ export interface AlertPayload {
   detection_id: string;
   plate_number: string;
   watchlist: { id: string; name: string; priority: string };
-  /** `plate_number` (the plate as listed) and `added_by_email` are ours beside the spec's three. */
-  entry: { plate_number: string | null; notes: string | null; added_by: string | null; added_by_email: string | null; added_at: string | null };
+  entry: { notes: string | null; added_by: string | null; added_at: string | null };
   detection: {
     captured_at: string;
     confidence: number;
     collector_name: string;
     camera_name: string;
     image_urls: { full: string | null; crop: string | null };
-    /** The camera's other readings of the plate, where its vendor sends them (docs/protocol.md "plate.candidates"). */
-    candidates: Array<{ text: string; confidence?: number }>;
   };
-  /** Ours (docs/alerts.md "Verification"): how it matched, and whether a person has checked it. */
-  match_kind: AlertMatchKind;
-  /** A `one_edit` alert: how the read differs from the entry (docs/watchlists.md "Forgive one misread"). */
-  match_detail?: NonNullable<AlertEntrySnapshot['match']>;
-  verification: AlertVerificationRecord;
 }
 
 export interface AlertVerificationRecord {
@@ -45,9 +37,23 @@ export interface AlertVerificationRecord {
   note: string | null;
 }
 
-/** What the REST list adds for the dashboard: when, and who handled it. */
+/**
+ * What the REST list adds for the dashboard: when, how it matched, what the operator
+ * compares (the plate as listed, who added it, the camera's other readings), the
+ * verification, and who handled it. The live `alert` message keeps to the payload above;
+ * the live page fetches this record for each alert it is sent (docs/live.md).
+ */
 export interface AlertRecord extends AlertPayload {
+  entry: AlertPayload['entry'] & { plate_number: string | null; added_by_email: string | null };
+  detection: AlertPayload['detection'] & {
+    /** The camera's other readings of the plate, where its vendor sends them (docs/protocol.md "plate.candidates"). */
+    candidates: Array<{ text: string; confidence?: number }>;
+  };
   created_at: string;
+  match_kind: AlertMatchKind;
+  /** A `one_edit` alert: how the read differs from the entry (docs/watchlists.md "Forgive one misread"). */
+  match_detail?: NonNullable<AlertEntrySnapshot['match']>;
+  verification: AlertVerificationRecord;
   state: AlertState;
   handled_by: string | null;
   handled_at: string | null;
@@ -163,31 +169,27 @@ export function alertPayload(row: AlertRow, signer: LinkSigner): AlertPayload {
     detection_id: String(row.detection_id),
     plate_number: row.plate_number,
     watchlist: { id: row.watchlist_id, name: row.watchlist_name, priority: row.priority },
-    entry: {
-      plate_number: row.entry_snapshot.plate_number ?? null,
-      notes: row.entry_snapshot.notes ?? null,
-      added_by: row.entry_snapshot.added_by ?? null,
-      added_by_email: row.added_by_email,
-      added_at: row.entry_snapshot.added_at ?? null,
-    },
+    entry: { notes: row.entry_snapshot.notes ?? null, added_by: row.entry_snapshot.added_by ?? null, added_at: row.entry_snapshot.added_at ?? null },
     detection: {
       captured_at: new Date(row.captured_at).toISOString(),
       confidence: Number(row.confidence),
       collector_name: row.site_name,
       camera_name: cameraName(row.collector_config ?? {}, row.camera_id),
       image_urls: { full: imageLink(signer, row.full_image_hash), crop: imageLink(signer, row.crop_image_hash) },
-      candidates: Array.isArray(row.plate_candidates) ? row.plate_candidates : [],
     },
-    match_kind: row.match_kind,
-    ...(row.entry_snapshot.match ? { match_detail: row.entry_snapshot.match } : {}),
-    verification: verificationRecord(row),
   };
 }
 
 export function alertRecord(row: AlertRow, signer: LinkSigner): AlertRecord {
+  const payload = alertPayload(row, signer);
   return {
-    ...alertPayload(row, signer),
+    ...payload,
+    entry: { ...payload.entry, plate_number: row.entry_snapshot.plate_number ?? null, added_by_email: row.added_by_email },
+    detection: { ...payload.detection, candidates: Array.isArray(row.plate_candidates) ? row.plate_candidates : [] },
     created_at: new Date(row.created_at).toISOString(),
+    match_kind: row.match_kind,
+    ...(row.entry_snapshot.match ? { match_detail: row.entry_snapshot.match } : {}),
+    verification: verificationRecord(row),
     state: row.state,
     handled_by: row.handled_by,
     handled_at: row.handled_at ? new Date(row.handled_at).toISOString() : null,

@@ -11,7 +11,7 @@ import { RATE_LIMITS, rateLimit } from '../auth/rate-limit.ts';
 import { alertStateSchema, alertVerdictSchema, alertVerifications } from '../db/schema/alerts.ts';
 import { idParam, validJson, validQuery } from '../http/validator.ts';
 import { handleAlert, type AlertHandling } from './handle.ts';
-import { DEFAULT_ALERT_PAGE, listAlertsForUser, MAX_ALERT_PAGE } from './list.ts';
+import { alertForUser, DEFAULT_ALERT_PAGE, listAlertsForUser, MAX_ALERT_PAGE } from './list.ts';
 import { alertRecord } from './payload.ts';
 import { verifyAlert } from './verify.ts';
 
@@ -68,6 +68,11 @@ export function alertRoutes(deps: AuthContext): Hono<AuthEnv> {
     });
     const signer = linkSigner(deps.config, now);
     return c.json({ data: page.rows.map((r) => alertRecord(r, signer)), next_cursor: page.nextCursor, since: since.toISOString() });
+  });
+
+  app.get('/api/v1/alerts/:id', anyUser, idParam, async (c) => {
+    const row = await alertForUser(deps.db, c.get('user').id, c.req.valid('param').id);
+    return c.json(alertRecord(row, linkSigner(deps.config, deps.clock.now())));
   });
 
   const routes: Array<[action: string, to: AlertHandling]> = [

@@ -119,14 +119,26 @@ t.test('an alert carries what the operator compares, labelled unverified until c
     { text: 'STAFF22', camera: 'gate-2' },
   ]);
   const pushed = await live.next('alert');
-  t.match(pushed.payload, {
+  t.same(
+    Object.keys(pushed.payload).sort(),
+    ['alert_id', 'detection', 'detection_id', 'entry', 'plate_number', 'watchlist'],
+    'the live payload keeps to the spec',
+  );
+  const one = await send(ctx, viewer, 'GET', `/api/v1/alerts/${pushed.payload.alert_id}`);
+  t.equal(one.status, 200, 'the live page fetches the record of an alert it was sent');
+  const record = await json<AlertRecord>(one);
+  t.match(record, {
     plate_number: '8Z60KX',
     entry: { plate_number: 'BZ60KX', notes: 'red hatchback', added_by: operator.user.user.id, added_by_email: operator.user.user.email, added_at: /Z$/ },
     match_kind: 'ocr',
     detection: { confidence: 0.81, candidates: [{ text: 'BZ60KX', confidence: 0.77 }, { text: 'BZ6OKX' }] },
     verification: { required: true, state: 'unverified', unverified: true, actionable: false, by: null, at: null },
   });
-  t.equal(pushed.payload.detection.candidates.length, 2, 'the read itself is not repeated among its candidates');
+  t.equal(record.detection.candidates.length, 2, 'the read itself is not repeated among its candidates');
+  const outsider = await ctx.session('viewer');
+  t.equal((await send(ctx, outsider, 'GET', `/api/v1/alerts/${record.alert_id}`)).status, 404, 'not subscribed: as if there were no such alert');
+  t.equal((await send(ctx, viewer, 'GET', '/api/v1/alerts/999999999')).status, 404);
+  t.equal((await send(ctx, viewer, 'GET', '/api/v1/alerts/12%00')).status, 404);
   const alerts = await list(viewer);
   const stolen = alerts.find((a) => a.plate_number === '8Z60KX');
   const staff = alerts.find((a) => a.plate_number === 'STAFF22');

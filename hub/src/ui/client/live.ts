@@ -6,7 +6,8 @@ import { reconnectDelayMs } from './backoff.ts';
 import { effectivePreference, type PreferenceRow } from '../../messaging/effective-preference.ts';
 import { inQuietHours } from '../../messaging/delivery/quiet-hours.ts';
 // The wire shapes, written once by the modules that produce them (type-only: erased from the bundle).
-import type { AlertPayload as LiveAlert, AlertRecord } from '../../alerts/payload.ts';
+import type { AlertPayload as LiveAlert, AlertRecord, AlertVerificationRecord } from '../../alerts/payload.ts';
+import { openVerification, verificationChanged, verificationLabel } from './verify-panel.ts';
 import type { DetectionPayload } from '../../live/detection-payload.ts';
 import type { Envelope } from '../../live/protocol.ts';
 
@@ -16,14 +17,20 @@ import type { Envelope } from '../../live/protocol.ts';
  * reconnects, subscribes again, and fetches the alerts it missed with `since`, dropping
  * repeats by alert id.
  */
-/** An alert as the page keeps it: from the live feed (no state yet) or the REST list (with one). */
-type AlertPayload = LiveAlert & Partial<Pick<AlertRecord, 'state'>>;
+/**
+ * An alert as the page keeps it: the REST record (GET /api/v1/alerts, or /{id} for one that
+ * came live), or the bare live payload when that fetch failed (no state or verification then).
+ */
+type AlertPayload = LiveAlert & Partial<Pick<AlertRecord, 'state' | 'verification'>>;
+const isRecord = (a: AlertPayload): a is AlertRecord => 'verification' in a && a.verification !== undefined;
 
 const status = byId('connection');
 const alertsList = byId('alerts');
 const feed = byId('detections');
 const banner = byId('alert-banner');
 const seenAlerts = new Set<string>();
+/** Each listed alert as last heard of, for the verification view. */
+const alertsById = new Map<string, AlertPayload>();
 let lastAlertAt: string | undefined;
 let bannerAlert: string | undefined;
 let attempt = 0;
@@ -62,29 +69,59 @@ function alertItem(a: AlertPayload): HTMLElement {
   ack.disabled = Boolean(a.state && a.state !== 'new');
   ack.addEventListener('click', () => void acknowledge(a.alert_id));
   const crop = imagePath(a.detection.image_urls.crop);
+  const label = verificationLabel(a.verification);
+  const verify = el('button', { type: 'button', class: 'secondary', 'data-verify': a.alert_id }, 'Verify');
+  verify.addEventListener('click', () => {
+    const current = alertsById.get(a.alert_id);
+    if (current && isRecord(current)) return openVerification(current);
+    void api<AlertRecord>('GET', `/api/v1/alerts/${a.alert_id}`)
+      .then((record) => {
+        alertsById.set(a.alert_id, record);
+        openVerification(record);
+      })
+      .catch((err: unknown) => say(err instanceof Error ? err.message : 'Could not load the alert.'));
+  });
   return el(
     'li',
     { class: `alert priority-${a.watchlist.priority}`, id: `alert-${a.alert_id}` },
     crop ? el('img', { src: crop, alt: `Plate ${a.plate_number}`, width: '120', height: '40' }) : null,
     el('strong', { class: 'plate' }, a.plate_number),
+    label.text ? el('span', { class: `verification ${label.className}`, 'data-verification': a.verification?.state }, label.text) : null,
     el(
       'span',
       {},
       ` on ${a.watchlist.name} (${a.watchlist.priority}) · ${a.detection.collector_name}, ${a.detection.camera_name} · ${when(a.detection.captured_at)} · ${percent(a.detection.confidence)}`,
     ),
     a.entry.notes ? el('span', { class: 'notes' }, ` · ${a.entry.notes}`) : null,
+    verify,
     ack,
   );
+}
+
+/** A verdict from the live channel: relabel the alert in the list and in an open view. */
+function alertVerified(alertId: string, v: AlertVerificationRecord): void {
+  const known = alertsById.get(alertId);
+  if (known && isRecord(known)) alertsById.set(alertId, { ...known, verification: v });
+  const span = document.querySelector<HTMLElement>(`#alert-${alertId} .verification`);
+  if (span) {
+    const label = verificationLabel(v);
+    span.textContent = label.text;
+    span.className = `verification ${label.className}`;
+    span.dataset['verification'] = v.state;
+  }
+  verificationChanged(alertId, v);
 }
 
 function addAlert(a: AlertPayload, live: boolean): void {
   if (seenAlerts.has(a.alert_id)) return;
   seenAlerts.add(a.alert_id);
+  alertsById.set(a.alert_id, a);
   alertsList.prepend(alertItem(a));
   if (!live || (a.state && a.state !== 'new')) return;
   bannerAlert = a.alert_id;
+  // An alert on a list that requires verification says so until someone confirms it.
   byId('banner-text').textContent =
-    `${a.plate_number} — ${a.watchlist.name} (${a.watchlist.priority}) at ${a.detection.collector_name}, ${when(a.detection.captured_at)}`;
+    `${a.verification?.unverified ? 'UNVERIFIED: ' : ''}${a.plate_number} — ${a.watchlist.name} (${a.watchlist.priority}) at ${a.detection.collector_name}, ${when(a.detection.captured_at)}`;
   show(banner, true);
   if (!audible(a)) return;
   beep();
@@ -162,9 +199,18 @@ function connect(): void {
         connectedBefore = true;
         break;
       case 'alert': {
-        const a = message.payload as unknown as AlertPayload;
-        addAlert(a, true);
+        const a = message.payload as unknown as LiveAlert;
         if (!lastAlertAt || message.timestamp > lastAlertAt) lastAlertAt = message.timestamp;
+        // The live payload keeps to the spec's fields; the record says whether it is verified.
+        void api<AlertRecord>('GET', `/api/v1/alerts/${a.alert_id}`).then(
+          (record) => addAlert(record, true),
+          () => addAlert(a, true),
+        );
+        break;
+      }
+      case 'alert_verification': {
+        const p = message.payload as unknown as { alert_id: string; verification: AlertVerificationRecord };
+        alertVerified(p.alert_id, p.verification);
         break;
       }
       case 'detection':
