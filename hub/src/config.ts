@@ -6,6 +6,7 @@ import { DEFAULT_HORIZONS, MIN_RECORD_DAYS, type RetentionHorizons } from './ret
 import { MIN_NON_HITS_DAYS, RETENTION_PRESETS, withPreset, type RetentionPreset } from './retention/presets.ts';
 import { scheduleProblem } from './retention/schedule.ts';
 import { chooseTransport, type HubTransport } from './tls/transport.ts';
+import { loadMqttOutConfig, type MqttOutConfig } from './mqtt/config.ts';
 
 /**
  * The hub's configuration, parsed once at start from the environment (the only place that
@@ -186,6 +187,8 @@ export interface HubConfig {
   retentionPreset: RetentionPreset;
   /** HUB_METRICS_TOKEN: lets a scraper on another host read /metrics (docs/metrics.md). */
   metricsToken?: string;
+  /** MQTT out (docs/mqtt.md): HUB_MQTT_*; absent when HUB_MQTT_URL is unset. */
+  mqtt?: MqttOutConfig;
 }
 
 export function loadHubConfig(env: Readonly<Record<string, string | undefined>>): HubConfig {
@@ -227,7 +230,9 @@ export function loadHubConfig(env: Readonly<Record<string, string | undefined>>)
       }
     : undefined;
   const publicUrl = e.HUB_PUBLIC_URL ?? `${transport === 'https' ? 'https' : 'http'}://${urlHost(e.HUB_HOST)}:${e.HUB_PORT}`;
+  const mqtt = loadMqttOutConfig(env);
   return {
+    ...(mqtt ? { mqtt } : {}),
     ...(tls ? { tls } : {}),
     transport,
     trustedProxies,

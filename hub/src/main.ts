@@ -20,6 +20,7 @@ import { createLoadMonitor } from './ingest/load-monitor.ts';
 import { createLog } from './log.ts';
 import { createHubMetrics } from './metrics/hub-metrics.ts';
 import { startWorkers } from './workers/start.ts';
+import { startMqttOut } from './mqtt/run.ts';
 import { httpsOptionsOf, loadTlsMaterial } from './tls/material.ts';
 
 giveHeapHeadroom();
@@ -95,6 +96,8 @@ const liveChannel = attachLiveChannel(server as Server, deps, live);
 // The alert worker (and the bot's deliveries) run here unless they run as their own process
 // (`npm run hub -- worker`); partitions, retention and the bot's inbound side always here.
 const workers = await startWorkers({ db, images, clock: systemClock, log }, config, 'hub');
+// MQTT out (docs/mqtt.md): hears committed alerts and detections on their NOTIFY channels; never in their way.
+const mqttOut = config.mqtt ? await startMqttOut({ db, listen: db.listen.bind(db), clock: systemClock, log, hubConfig: config }, config.mqtt) : undefined;
 
 let stopping = false;
 const shutdown = (signal: string): void => {
@@ -105,6 +108,7 @@ const shutdown = (signal: string): void => {
   liveChannel.close();
   server.close();
   void live.stop();
+  void mqttOut?.stop().catch((err: unknown) => log.warn({ err }, 'mqtt out did not stop cleanly'));
   // A batch in hand commits or rolls back whole; then the database closes. Unmoved images
   // stay in the journal and are replayed at the next start.
   void workers

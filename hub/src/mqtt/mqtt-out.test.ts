@@ -1,0 +1,151 @@
+/**
+ * MQTT out against a real mosquitto (docs/mqtt.md): a watched plate's alert, its camera's
+ * retained last plate and Home Assistant discovery reach a subscriber; a login and TLS (a
+ * self-signed broker certificate trusted by its file) work; a wrong password never reaches the
+ * broker while ingest and alerting go on; a broker that goes down and comes back gets every
+ * alert raised meanwhile and after, and ingest answers throughout.
+ */
+import t from 'tap';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import mqtt from 'mqtt';
+import type { MqttClient } from 'mqtt';
+import { generateSelfSignedCertificate } from '@alpr/shared/tls/self-signed';
+import { startMosquitto } from '../../../scripts/simulators/mosquitto.ts';
+import { createLog } from '../log.ts';
+import { testDatabase } from '../db/database.test-helper.ts';
+import { startTestHub } from '../ingest/uploads.test-helper.ts';
+import { createWatchlistCache } from '../watchlists/cache.ts';
+import { addEntry } from '../watchlists/entries.ts';
+import { createWatchlist } from '../watchlists/watchlists.ts';
+import { someUser, uploadPlates } from '../alerts/alerts.test-helper.ts';
+import { createAlertWorker } from '../alerts/worker.ts';
+import { loadMqttOutConfig } from './config.ts';
+import { startMqttOut } from './run.ts';
+
+const db = await testDatabase(t);
+const hub = await startTestHub({ db });
+t.teardown(() => hub.close());
+const log = createLog(process.env['MQTT_TEST_LOG'] ?? 'silent');
+const ctx = { db, clock: { now: () => new Date() }, log };
+const actor = { userId: await someUser(hub.deps), ip: null, userAgent: null };
+const list = await createWatchlist(ctx, actor, { name: 'MQTT wanted', priority: 'high' });
+// Every watched plate listed before the first upload: the worker's watchlist cache is built once.
+for (const plate of ['MQTT001', 'MQTTBAD2', 'MQTTDWN3', 'MQTTDWN4', 'MQTTUPP5']) await addEntry(ctx, actor, list.id, { plate });
+const worker = createAlertWorker(ctx, createWatchlistCache(ctx));
+
+const cert = generateSelfSignedCertificate({ names: ['localhost', '127.0.0.1'], now: new Date() });
+const broker = await startMosquitto({ users: { hub: 'hub-Pa55-mqtt', ha: 'ha-Pa55-mqtt' }, tls: cert });
+t.teardown(() => broker.close());
+const dir = mkdtempSync(join(tmpdir(), 'alpr-mqtt-out-'));
+writeFileSync(join(dir, 'ca.pem'), cert.certPem);
+writeFileSync(join(dir, 'password'), 'hub-Pa55-mqtt\n');
+
+/** Home Assistant's side: a subscriber that keeps every message it gets. */
+async function subscriber(): Promise<{ client: MqttClient; got: Array<{ topic: string; payload: string; retain: boolean }> }> {
+  const got: Array<{ topic: string; payload: string; retain: boolean }> = [];
+  const client = await mqtt.connectAsync(broker.url, { username: 'ha', password: 'ha-Pa55-mqtt', reconnectPeriod: 200 });
+  client.on('message', (topic, payload, packet) => got.push({ topic, payload: payload.toString('utf8'), retain: packet.retain }));
+  await client.subscribeAsync(['alpr/#', 'homeassistant/#'], { qos: 1 });
+  return { client, got };
+}
+
+async function until(check: () => boolean, what: string): Promise<void> {
+  for (let i = 0; i < 1200 && !check(); i++) await sleep(50);
+  if (!check()) throw new Error(`never: ${what}`);
+}
+
+async function raise(plates: string[]): Promise<string[]> {
+  const ids = await uploadPlates(hub, plates);
+  while ((await worker.runOnce()) > 0) {
+    /* drain */
+  }
+  return ids;
+}
+
+t.test('alert, retained last plate and discovery over TLS with a password file', async (t) => {
+  const config = loadMqttOutConfig({
+    HUB_MQTT_URL: broker.tlsUrl,
+    HUB_MQTT_USERNAME: 'hub',
+    HUB_MQTT_PASSWORD_FILE: join(dir, 'password'),
+    HUB_MQTT_CA_FILE: join(dir, 'ca.pem'),
+    HUB_MQTT_DETECTIONS: 'on',
+  });
+  if (!config) throw new Error('no config');
+  const out = await startMqttOut({ db, listen: db.listen, clock: ctx.clock, log, hubConfig: hub.deps.config }, config);
+  t.teardown(() => out.stop());
+  const ha = await subscriber();
+  t.teardown(() => ha.client.endAsync());
+  await until(() => out.stats().connected, 'the hub connected over TLS');
+
+  await raise(['MQTT001']);
+  await until(() => ha.got.some((m) => m.topic === 'alpr/alerts'), 'the alert');
+  const alert = JSON.parse(ha.got.find((m) => m.topic === 'alpr/alerts')?.payload ?? '{}') as { plate_number?: string; watchlist?: { name?: string } };
+  t.match(alert, { plate_number: 'MQTT001', watchlist: { name: 'MQTT wanted' } }, 'the alert payload');
+  await until(() => ha.got.some((m) => m.topic === 'alpr/detections'), 'the detection');
+  const discovery = ha.got.find((m) => m.topic.startsWith('homeassistant/sensor/alpr_') && m.topic.endsWith('/config'));
+  t.ok(discovery, 'a discovery config for the camera');
+  const config0 = JSON.parse(discovery?.payload ?? '{}') as Record<string, unknown>;
+  t.match(config0, { availability_topic: 'alpr/status', value_template: '{{ value_json.plate }}', state_topic: /^alpr\/cameras\/.+\/last_plate$/ });
+  const stateTopic = String(config0['state_topic']);
+
+  // A client that connects later gets the retained ones at once: what Home Assistant does on start.
+  const late = await subscriber();
+  t.teardown(() => late.client.endAsync());
+  await until(
+    () => late.got.some((m) => m.topic === stateTopic) && late.got.some((m) => m.topic === discovery?.topic) && late.got.some((m) => m.topic === 'alpr/status'),
+    'retained messages',
+  );
+  t.match(JSON.parse(late.got.find((m) => m.topic === stateTopic)?.payload ?? '{}'), { plate: 'MQTT001', alert: true }, 'retained last plate');
+  t.ok(late.got.find((m) => m.topic === stateTopic)?.retain, 'the last plate is retained');
+  t.equal(late.got.find((m) => m.topic === 'alpr/status')?.payload, 'online', 'availability: online');
+  t.notOk(
+    late.got.some((m) => m.topic === 'alpr/alerts'),
+    'alerts are events, never retained',
+  );
+});
+
+t.test('a wrong password: nothing published, ingest and alerting go on', async (t) => {
+  const config = loadMqttOutConfig({ HUB_MQTT_URL: broker.url, HUB_MQTT_USERNAME: 'hub', HUB_MQTT_PASSWORD: 'wrong-password' });
+  if (!config) throw new Error('no config');
+  const out = await startMqttOut({ db, listen: db.listen, clock: ctx.clock, log, hubConfig: hub.deps.config }, config);
+  t.teardown(() => out.stop());
+  const ids = await raise(['MQTTBAD2']);
+  t.equal(ids.length, 1, 'the batch was stored');
+  await until(() => out.stats().queued >= 1, 'the alert waits in the queue');
+  t.equal(out.stats().connected, false, 'the broker refused the login');
+});
+
+t.test('broker down, then back: no alert lost, ingest never blocked', async (t) => {
+  const config = loadMqttOutConfig({ HUB_MQTT_URL: broker.url, HUB_MQTT_USERNAME: 'hub', HUB_MQTT_PASSWORD: 'hub-Pa55-mqtt' });
+  if (!config) throw new Error('no config');
+  // Tests do not wait a minute: reconnect fast.
+  const out = await startMqttOut(
+    { db, listen: db.listen, clock: ctx.clock, log, hubConfig: hub.deps.config },
+    { ...config, backoffBaseMs: 100, backoffCapMs: 400 },
+  );
+  t.teardown(() => out.stop());
+  await until(() => out.stats().connected, 'connected');
+
+  await broker.stop();
+  await until(() => !out.stats().connected, 'the hub saw the broker go');
+  const during = await raise(['MQTTDWN3', 'MQTTDWN4']);
+  t.equal(during.length, 2, 'ingest and alerting answered while the broker was down');
+  await until(() => out.stats().queued >= 2, 'the alerts wait');
+
+  await broker.start();
+  const ha = await subscriber();
+  t.teardown(() => ha.client.endAsync());
+  await until(() => out.stats().connected, 'reconnected');
+  await raise(['MQTTUPP5']);
+  const plates = (): string[] => ha.got.filter((m) => m.topic === 'alpr/alerts').map((m) => (JSON.parse(m.payload) as { plate_number: string }).plate_number);
+  await until(() => ['MQTTDWN3', 'MQTTDWN4', 'MQTTUPP5'].every((p) => plates().includes(p)), `every alert (${plates().join(',')})`);
+  t.same(
+    plates().filter((p) => p.startsWith('MQTT')),
+    ['MQTTDWN3', 'MQTTDWN4', 'MQTTUPP5'],
+    'the queued alerts in order, then the new one, each once',
+  );
+  t.ok(out.stats().reconnects >= 1, 'a reconnect counted');
+});
