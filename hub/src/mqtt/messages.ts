@@ -85,7 +85,6 @@ export function discoveryMessage(s: TopicSettings, camera: CameraRef): OutgoingM
     payload: JSON.stringify({
       name: `${camera.cameraName} last plate`,
       unique_id: `alpr_${key}`,
-      object_id: `alpr_${key}`,
       state_topic: lastPlateTopic(s, camera),
       value_template: '{{ value_json.plate }}',
       json_attributes_topic: lastPlateTopic(s, camera),
