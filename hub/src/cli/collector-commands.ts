@@ -303,6 +303,8 @@ export function planCommand(positionals: readonly string[], options: CliOptions)
             chain: 'intact',
             records: result.count,
             from: result.from ? `retention checkpoint at ${result.from.chain_seq} (${result.from.record_hash})` : 'genesis',
+            // Positions the non-hit tier emptied (docs/adr/0007): linked through their tombstones.
+            'removed by retention (tombstones)': result.removed ?? 0,
           });
           return 0;
         }

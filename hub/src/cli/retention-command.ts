@@ -1,7 +1,8 @@
 /**
- * `npm run hub -- retention [--dry-run] [--json]`: one retention run now, with the hub's
- * configured horizons (docs/retention.md). `--dry-run` reports what would go and changes
- * nothing. With PGlite, stop the hub first (one process per folder); with PostgreSQL it may
+ * `npm run hub -- retention [--dry-run [--preset <name>]] [--json]`: one retention run now,
+ * with the hub's configured horizons (docs/retention.md). `--dry-run` reports what each tier
+ * would remove and changes nothing; `--preset` previews a preset's non-hit tier before the
+ * admin sets HUB_RETENTION_PRESET (only with --dry-run: a real run follows the configuration). With PGlite, stop the hub first (one process per folder); with PostgreSQL it may
  * run beside the hub (the run takes an advisory lock; a concurrent one reports `skipped`).
  */
 import { parseArgs } from 'node:util';
@@ -10,29 +11,40 @@ import { loadHubConfig } from '../config.ts';
 import { openDatabase } from '../db/client.ts';
 import { openImageStore } from '../images/image-store.ts';
 import { createLog } from '../log.ts';
+import { describeTiers, RETENTION_PRESETS, withPreset, type RetentionPreset } from '../retention/presets.ts';
 import { runRetention, type RetentionReport } from '../retention/run.ts';
 import { createOutput } from './output.ts';
 
-const USAGE = 'usage: npm run hub -- retention [--dry-run] [--json]';
+const USAGE = `usage: npm run hub -- retention [--dry-run [--preset ${RETENTION_PRESETS.join('|')}]] [--json]`;
 
 export async function runRetentionCommand(args: readonly string[]): Promise<number> {
-  let options: { 'dry-run'?: boolean; json?: boolean };
+  let options: { 'dry-run'?: boolean; json?: boolean; preset?: string };
   try {
-    const parsed = parseArgs({ args: [...args], options: { 'dry-run': { type: 'boolean' }, json: { type: 'boolean' } }, strict: true });
+    const parsed = parseArgs({
+      args: [...args],
+      options: { 'dry-run': { type: 'boolean' }, json: { type: 'boolean' }, preset: { type: 'string' } },
+      strict: true,
+    });
     options = parsed.values;
   } catch (err) {
     process.stderr.write(`${(err as Error).message}\n${USAGE}\n`);
     return 2;
   }
+  const preset = options.preset;
+  if (preset !== undefined && (!isPreset(preset) || options['dry-run'] !== true)) {
+    process.stderr.write(`--preset takes ${RETENTION_PRESETS.join(', ')} and needs --dry-run\n${USAGE}\n`);
+    return 2;
+  }
   const config = loadHubConfig(process.env);
+  const horizons = preset === undefined ? config.retention : withPreset(config.retention, preset);
   const log = createLog(config.logLevel === 'info' ? 'warn' : config.logLevel, process.stderr);
   const db = await openDatabase({ ...(config.databaseUrl ? { url: config.databaseUrl } : { dataDir: config.pgliteDir }), log, maxConnections: 2 });
   const images = openImageStore(config.imageDir, { db, onError: (err) => log.error({ err }, 'image store') });
   try {
     await images.ready();
-    const report = await runRetention({ db, images, clock: systemClock }, config.retention, { dryRun: options['dry-run'] === true });
+    const report = await runRetention({ db, images, clock: systemClock }, horizons, { dryRun: options['dry-run'] === true });
     const out = createOutput(options.json === true, (line) => process.stdout.write(`${line}\n`));
-    out.record(summary(report));
+    out.record({ preset: preset ?? config.retentionPreset, ...summary(report), tiers: describeTiers(horizons).map((x) => `${x.tier}: ${x.kept}`) });
     return report.skipped ? 1 : 0;
   } finally {
     await images.close();
@@ -61,9 +73,19 @@ function summary(report: RetentionReport): Record<string, unknown> {
     'images looked at up to': report.images.doneUntil,
     [`hold records ${verb}`]: report.holdsRemoved,
     [`alerts ${verb}`]: report.alertsRemoved,
+    ...(report.nonHits.cutoff === null
+      ? { 'non-hit tier': 'off (reads follow the detections period)' }
+      : {
+          [`non-hits ${verb}`]: report.nonHits.removed,
+          'non-hits kept (hits / held / matching unfinished)': `${report.nonHits.kept.hits} / ${report.nonHits.kept.held} / ${report.nonHits.kept.matchingUnfinished}`,
+          [`non-hit images ${verb}`]: report.nonHits.images.removed + report.nonHits.images.missing,
+          'non-hit chains (tombstones)': report.nonHits.chains.map((c) => `${c.collectorId} ${c.removed} in ${c.fromSeq}..${c.uptoSeq}`),
+        }),
     [`detections ${verb}`]: report.detections.removed,
     'chains cut': report.detections.chains.map((c) => `${c.collectorId} ${c.fromSeq}..${c.uptoSeq}`),
     'partitions dropped': report.detections.partitionsDropped.map((p) => `${p.name} (${p.rows} rows)`),
     [`audit rows ${verb}`]: report.auditRemoved,
   };
 }
+
+const isPreset = (value: string): value is RetentionPreset => (RETENTION_PRESETS as readonly string[]).includes(value);

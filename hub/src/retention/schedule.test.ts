@@ -18,7 +18,14 @@ const run = promisify(execFile);
 t.test('retention configuration', async (t) => {
   const config = loadHubConfig({});
   t.equal(config.retentionSchedule, '17 3 * * *', 'daily at 03:17 UTC');
-  t.same(config.retention, { imagesDays: 365, detectionsDays: 2557, alertsDays: 2557, auditDays: 2557, holdsDays: 2557 });
+  t.same(config.retention, { imagesDays: 365, detectionsDays: 2557, nonHitsDays: null, alertsDays: 2557, auditDays: 2557, holdsDays: 2557 });
+  t.equal(config.retentionPreset, 'default');
+  t.equal(loadHubConfig({ HUB_RETENTION_PRESET: '21d' }).retention.nonHitsDays, 21, 'a preset sets the non-hit tier');
+  t.equal(loadHubConfig({ HUB_RETENTION_PRESET: '24h' }).retention.nonHitsDays, 1);
+  t.equal(loadHubConfig({ HUB_RETENTION_PRESET: '90d', HUB_RETENTION_NON_HITS_DAYS: '45' }).retention.nonHitsDays, 45, 'an explicit period wins');
+  t.equal(loadHubConfig({ HUB_RETENTION_PRESET: '90d' }).retention.detectionsDays, 2557, 'hits keep their own period');
+  t.throws(() => loadHubConfig({ HUB_RETENTION_PRESET: '3m' }), /HUB_RETENTION_PRESET/);
+  t.throws(() => loadHubConfig({ HUB_RETENTION_NON_HITS_DAYS: '0' }), /HUB_RETENTION_NON_HITS_DAYS/);
   t.equal(loadHubConfig({ HUB_RETENTION_SCHEDULE: 'off' }).retentionSchedule, null);
   t.equal(loadHubConfig({ HUB_RETENTION_IMAGES_DAYS: '30' }).retention.imagesDays, 30);
   t.throws(() => loadHubConfig({ HUB_RETENTION_SCHEDULE: 'every day' }), /HUB_RETENTION_SCHEDULE/);

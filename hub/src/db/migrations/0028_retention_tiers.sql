@@ -65,7 +65,7 @@ BEGIN
   PERFORM set_config('alpr.retention', 'off', true);
 
   RETURN QUERY
-    SELECT r.collector_id, count(*)::bigint, min(r.chain_seq), max(r.chain_seq),
+    SELECT r.collector_id, count(DISTINCT r.chain_seq)::bigint, min(r.chain_seq), max(r.chain_seq),
            coalesce(array_agg(DISTINCT v.h::text) FILTER (WHERE v.h IS NOT NULL), '{}'::text[])
       FROM retention_non_hits r
       CROSS JOIN LATERAL (VALUES (r.full_image_hash), (r.crop_image_hash)) AS v(h)
@@ -110,7 +110,10 @@ END
 $$;
 
 -- As in 0014, and the tombstones a new checkpoint passes go with the cut (the checkpoint's
--- hash now vouches for them), so tombstones never outlive the detections period.
+-- hash now vouches for them), so tombstones never outlive the detections period. A chain
+-- that starts with tombstones is cut up to its first kept record whatever its age: such a
+-- cut removes no row and turns the leading tombstones into one checkpoint. Each cut now
+-- reports the rows it removed, not the positions it covers (the checkpoint keeps those).
 CREATE OR REPLACE FUNCTION retention_remove_detections(p_cutoff timestamptz)
 RETURNS TABLE (kind text, name text, from_seq bigint, upto_seq bigint, removed bigint)
 LANGUAGE plpgsql SECURITY DEFINER SET search_path = public, pg_temp AS $$
@@ -130,10 +133,13 @@ BEGIN
   DROP TABLE IF EXISTS pg_temp.retention_cuts, pg_temp.retention_ids;
   CREATE TEMP TABLE retention_cuts ON COMMIT DROP AS SELECT * FROM retention_detection_cuts(p_cutoff);
   CREATE TEMP TABLE retention_ids ON COMMIT DROP AS
-    SELECT d.id, d.captured_at FROM detections d
+    SELECT d.id, d.captured_at, d.collector_id FROM detections d
       JOIN retention_cuts c ON d.collector_id = c.collector_id AND d.chain_seq BETWEEN c.from_seq AND c.upto_seq;
   CREATE INDEX ON retention_ids (id);
   ANALYZE retention_ids;
+  DROP TABLE IF EXISTS pg_temp.retention_cut_rows;
+  CREATE TEMP TABLE retention_cut_rows ON COMMIT DROP AS
+    SELECT r.collector_id, count(*)::bigint AS n FROM retention_ids r GROUP BY r.collector_id;
 
   DELETE FROM notification_queue q USING alerts a, retention_ids r WHERE q.alert_id = a.id AND a.detection_id = r.id;
   DELETE FROM alerts a USING retention_ids r WHERE a.detection_id = r.id;
@@ -168,8 +174,8 @@ BEGIN
 
   INSERT INTO chain_checkpoints (collector_id, chain_seq, record_hash, removed, cutoff)
   SELECT c.collector_id, c.upto_seq, c.upto_hash, c.upto_seq - c.from_seq + 1, p_cutoff FROM retention_cuts c;
-  RETURN QUERY SELECT 'chain'::text, c.collector_id::text, c.from_seq, c.upto_seq, c.upto_seq - c.from_seq + 1
-    FROM retention_cuts c ORDER BY c.collector_id;
+  RETURN QUERY SELECT 'chain'::text, c.collector_id::text, c.from_seq, c.upto_seq, coalesce(n.n, 0)
+    FROM retention_cuts c LEFT JOIN retention_cut_rows n ON n.collector_id = c.collector_id ORDER BY c.collector_id;
 END
 $$;
 
