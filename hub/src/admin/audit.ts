@@ -51,6 +51,13 @@ export const ADMIN_ACTIONS = {
   'admin.audit.read': 'audit_log',
   'admin.hub_certificate.read': 'hub_certificate',
   'admin.hub_certificate.announce': 'hub_certificate',
+  'admin.webhook.list': 'webhook',
+  'admin.webhook.create': 'webhook',
+  'admin.webhook.read': 'webhook',
+  'admin.webhook.edit': 'webhook',
+  'admin.webhook.remove': 'webhook',
+  'admin.webhook.test': 'webhook',
+  'admin.webhook.rotate_secret': 'webhook',
 } as const;
 export type AdminAction = keyof typeof ADMIN_ACTIONS;
 
