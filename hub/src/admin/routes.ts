@@ -12,6 +12,7 @@ import { adminCollectorStateRoutes } from './collector-state-routes.ts';
 import { adminHubCertificateRoutes } from './hub-certificate-routes.ts';
 import { healthAlertRoutes } from '../health/routes.ts';
 import { auditReviewRoutes } from '../audit-review/routes.ts';
+import { adminWebhookRoutes } from '../webhooks/routes.ts';
 
 /**
  * Admin HTTP API for collectors and their keys (docs/admin-api.md). Thin: each route
@@ -32,5 +33,6 @@ export function adminRoutes(deps: HubDeps): Hono<AuthEnv> {
   app.route('/', adminHubCertificateRoutes(deps, guards));
   app.route('/', healthAlertRoutes(deps, guards));
   app.route('/', auditReviewRoutes(deps, guards));
+  app.route('/', adminWebhookRoutes(deps, guards));
   return app;
 }

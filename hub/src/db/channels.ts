@@ -29,3 +29,10 @@ export const WATCHLIST_CHANNEL = 'watchlists';
  * the alert ids. Listener: the live feed, which sends `alert_verification` (docs/live.md).
  */
 export const ALERT_VERIFIED_CHANNEL = 'alert_verifications';
+
+/**
+ * Webhook deliveries queued outside an alert's transaction (a "send test event"; webhooks/
+ * enqueue.ts). Payload: the target id. Listener: the webhook delivery worker, which also
+ * wakes on `alerts`, since alert events are queued in the raising transaction.
+ */
+export const WEBHOOK_CHANNEL = 'webhooks';

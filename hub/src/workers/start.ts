@@ -1,7 +1,8 @@
 /**
  * The background work of a hub process, started one way by the hub (main.ts) and by
  * `npm run hub -- worker` (cli/worker-command.ts):
- *   - both: the alert worker and the bot's delivery worker (docs/alerts.md "Running it"),
+ *   - both: the alert worker, the bot's delivery worker (docs/alerts.md "Running it") and
+ *     the webhook delivery worker (docs/webhooks.md),
  *     in the hub only while HUB_ALERT_WORKER is on. Deliveries go where alerts go: the bot
  *     registers its queueing with the alerts (alerts/hooks.ts) before the first claim.
  *   - the hub only: the health evaluator (docs/health.md), the daily partition check, retention (it compacts image segments, which
@@ -25,6 +26,9 @@ import { startPolling } from '../messaging/polling.ts';
 import { TELEGRAM_WEBHOOK_PATH } from '../messaging/routes.ts';
 import { startRetentionSchedule } from '../retention/schedule.ts';
 import { startHealthSchedule } from '../health/schedule.ts';
+import { queueWebhooksOnRaise } from '../webhooks/enqueue.ts';
+import { startWebhooks } from '../webhooks/run.ts';
+import type { WebhookWorker } from '../webhooks/worker.ts';
 
 export interface WorkerDeps {
   db: Database;
@@ -37,6 +41,8 @@ export interface RunningWorkers {
   /** Absent when this process does not run the alert worker. */
   alerts: RunningAlerts | undefined;
   delivery: DeliveryWorker | undefined;
+  /** Signed outgoing webhooks (docs/webhooks.md): runs beside the alert worker. */
+  webhooks: WebhookWorker | undefined;
   /** Finish the work in hand, then stop; the database and image store stay open. */
   stop(): Promise<void>;
 }
@@ -48,14 +54,17 @@ export async function startWorkers(deps: WorkerDeps, config: HubConfig, role: 'h
   const { db, images, clock, log } = deps;
   let alerts: RunningAlerts | undefined;
   let delivery: DeliveryWorker | undefined;
+  let webhooks: WebhookWorker | undefined;
   if (role === 'worker' || config.alertWorker) {
     const hooks = createAlertHooks();
     if (config.telegram) queueDeliveriesOnRaise(hooks, { cooldownMs: config.telegram.cooldownMs });
+    queueWebhooksOnRaise(hooks);
     alerts = await startAlerts({ db, clock, log }, { lockTimeoutMs: config.alertLockTimeoutMs, hooks });
     delivery = await startDelivery({ db, clock, log, image: (sha) => images.get(sha) }, config);
+    webhooks = await startWebhooks({ db, clock, log });
   }
   const stops: (() => Promise<void>)[] = [];
-  for (const running of [alerts, delivery]) if (running) stops.push(() => running.stop());
+  for (const running of [alerts, delivery, webhooks]) if (running) stops.push(() => running.stop());
 
   if (role === 'hub') {
     const partitionTimer = setInterval(() => {
@@ -97,6 +106,7 @@ export async function startWorkers(deps: WorkerDeps, config: HubConfig, role: 'h
   return {
     alerts,
     delivery,
+    webhooks,
     async stop() {
       await Promise.all(stops.map((stop) => stop()));
     },

@@ -16,7 +16,8 @@ export interface WakeableLoop {
 }
 
 export function createWakeableLoop(options: {
-  channel: string;
+  /** The NOTIFY channel(s) that wake the loop (the webhook worker hears two). */
+  channel: string | readonly string[];
   /** One pass; resolves to the milliseconds to sleep before the next (0: at once). */
   pass: () => Promise<number>;
   errorWaitMs: number;
@@ -37,7 +38,7 @@ export function createWakeableLoop(options: {
   let loop: Promise<void> | undefined;
   let wakeUp: (() => void) | undefined;
   let woken = false;
-  let unlisten: Unlisten | undefined;
+  let unlisteners: Unlisten[] = [];
 
   const sleep = (ms: number): Promise<void> =>
     new Promise((resolve) => {
@@ -100,7 +101,8 @@ export function createWakeableLoop(options: {
     async start(listen) {
       if (running) return;
       running = true;
-      if (listen) unlisten = await listen(options.channel, () => wake());
+      if (listen)
+        for (const channel of typeof options.channel === 'string' ? [options.channel] : options.channel) unlisteners.push(await listen(channel, () => wake()));
       loop = run();
     },
     async stop() {
@@ -109,8 +111,8 @@ export function createWakeableLoop(options: {
       release?.();
       await loop;
       loop = undefined;
-      await unlisten?.();
-      unlisten = undefined;
+      for (const unlisten of unlisteners) await unlisten();
+      unlisteners = [];
     },
   };
 }

@@ -4,17 +4,17 @@
  * retry fails too the item is `failed` and logged for review. A 429 is not a failure of the
  * item (the platform asks everyone to wait): it pauses all sending and costs no attempt.
  */
+import { retryAfter, type RetryDecision } from '../../workers/backoff.ts';
+
 export const RETRY_DELAYS_MS = [1_000, 5_000, 30_000] as const;
 /** Tries in all: the first send plus one per delay. */
 export const MAX_DELIVERY_TRIES = RETRY_DELAYS_MS.length + 1;
 
-export type DeliveryRetry = { status: 'pending'; nextRetryAt: Date } | { status: 'failed' };
+export type DeliveryRetry = RetryDecision;
 
 /** `tries`: sends made so far, the failed one included. */
 export function deliveryRetry(tries: number, now: Date): DeliveryRetry {
-  const delay = RETRY_DELAYS_MS[tries - 1];
-  if (delay === undefined) return { status: 'failed' };
-  return { status: 'pending', nextRetryAt: new Date(now.getTime() + delay) };
+  return retryAfter(RETRY_DELAYS_MS, tries, now);
 }
 
 /**

@@ -1,0 +1,49 @@
+/**
+ * A target's filter (docs/webhooks.md "Filters"), pure: every field given must match, an
+ * empty filter matches everything. The plate pattern is a glob over the plate as the
+ * watchlists compare it (OCR-normalized on both sides: O and 0, I and 1 are one; `*` any run,
+ * `?` one character), not a regular expression: an admin's typo cannot make
+ * the alert worker's transaction backtrack for seconds.
+ */
+import { ocrNormalize } from '@alpr/shared/detection/ocr';
+import { z } from 'zod';
+
+export const webhookFilterSchema = z
+  .object({
+    plate_pattern: z
+      .string()
+      .min(1)
+      .max(40)
+      .regex(/^[A-Za-z0-9*?]+$/, 'letters, digits, * and ?')
+      .optional(),
+    collector_id: z.string().uuid().optional(),
+    camera_id: z.string().min(1).max(200).optional(),
+    watchlist_id: z.string().uuid().optional(),
+  })
+  .strict();
+export type WebhookFilter = z.infer<typeof webhookFilterSchema>;
+
+export interface FilterSubject {
+  plate: string;
+  collectorId: string;
+  cameraId: string;
+  watchlistId?: string;
+}
+
+/** `plate`: OCR-normalized already (detections.plate_normalized). */
+export function globMatches(pattern: string, plate: string): boolean {
+  // Only letters and digits reach here (the schema), so the pieces need no escaping.
+  const source = pattern
+    .split(/([*?])/)
+    .map((piece) => (piece === '*' ? '.*' : piece === '?' ? '.' : ocrNormalize(piece)))
+    .join('');
+  return new RegExp(`^${source}$`).test(plate);
+}
+
+export function filterMatches(filter: WebhookFilter, subject: FilterSubject): boolean {
+  if (filter.plate_pattern !== undefined && !globMatches(filter.plate_pattern, subject.plate)) return false;
+  if (filter.collector_id !== undefined && filter.collector_id !== subject.collectorId) return false;
+  if (filter.camera_id !== undefined && filter.camera_id !== subject.cameraId) return false;
+  if (filter.watchlist_id !== undefined && filter.watchlist_id !== subject.watchlistId) return false;
+  return true;
+}

@@ -1,0 +1,46 @@
+/**
+ * The bodies the hub sends (docs/webhooks.md "Payloads"), pure: the Standard Webhooks
+ * envelope `{ type, timestamp, data }`. The body is built once, when the event is queued,
+ * and stored: every retry sends the same bytes.
+ */
+export const WEBHOOK_EVENTS = ['alert'] as const;
+export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
+
+export type AlertEventRow = {
+  alert_id: string;
+  raised_at: Date | string;
+  watchlist_id: string;
+  watchlist_name: string;
+  priority: string;
+  plate: string;
+  plate_normalized: string;
+  confidence: number;
+  detection_id: string;
+  captured_at: Date | string;
+  collector_id: string;
+  camera_id: string;
+};
+
+const iso = (v: Date | string): string => new Date(v).toISOString();
+
+export function alertBody(row: AlertEventRow, now: Date): string {
+  return JSON.stringify({
+    type: 'alert.raised',
+    timestamp: now.toISOString(),
+    data: {
+      alert_id: String(row.alert_id),
+      raised_at: iso(row.raised_at),
+      watchlist: { id: row.watchlist_id, name: row.watchlist_name, priority: row.priority },
+      plate: { text: row.plate, normalized: row.plate_normalized, confidence: Number(row.confidence) },
+      detection: { id: row.detection_id, captured_at: iso(row.captured_at), collector_id: row.collector_id, camera_id: row.camera_id },
+    },
+  });
+}
+
+export function testBody(targetId: string, now: Date): string {
+  return JSON.stringify({
+    type: 'webhook.test',
+    timestamp: now.toISOString(),
+    data: { target_id: targetId, message: 'A test event sent from the dashboard or the admin API.' },
+  });
+}

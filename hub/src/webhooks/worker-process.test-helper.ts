@@ -1,0 +1,16 @@
+/**
+ * The webhook delivery worker alone in a process, for the SIGKILL test (sigkill.test.ts):
+ * DATABASE_URL names the test's database; WEBHOOK_LOCK_TIMEOUT_MS how soon a dead worker's
+ * claims are taken back. Prints "ready" once it listens. Not imported by production code.
+ */
+import { openDatabase } from '../db/client.ts';
+import { systemClock } from '../clock.ts';
+import { createLog } from '../log.ts';
+import { startWebhooks } from './run.ts';
+
+const url = process.env['DATABASE_URL'];
+if (!url) throw new Error('DATABASE_URL required');
+const log = createLog('silent');
+const db = await openDatabase({ url, log, maxConnections: 2 });
+await startWebhooks({ db, clock: systemClock, log }, { lockTimeoutMs: Number(process.env['WEBHOOK_LOCK_TIMEOUT_MS'] ?? 2000), pollMs: 200 });
+process.stdout.write('ready\n');
