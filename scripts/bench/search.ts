@@ -141,7 +141,7 @@ async function main(): Promise<void> {
       perPage: 50,
       sort: 'captured_at',
       order: 'desc',
-      reason: 'bench',
+      purpose: { purpose: 'criminal_investigation', case_number: 'BENCH-1', reason: 'bench' },
     });
     const kinds: Array<[string, (i: number) => SearchQuery['plate']]> = [
       ['exact', (i) => ({ kind: 'exact', value: target(i).plate_normalized })],

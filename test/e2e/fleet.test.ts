@@ -112,10 +112,13 @@ t.test('a fleet run from the hub: central cameras, a refused password, suspend, 
     return list.data.find((c) => c.id === gate.id)?.last_outcome === 'connected';
   }, 30_000);
   t.ok(answered, 'the collector answered "connected" for it on the hub');
-  const search = async () => json<{ data: { id: string }[] }>(await admin.get(`/api/v1/search?collector_id=${collectorId}&reason=e2e+fleet+check&per_page=5`));
+  const search = async () =>
+    json<{ data: { id: string }[] }>(await admin.get(`/api/v1/search?collector_id=${collectorId}&purpose=stolen_vehicle&reason=e2e+fleet+check&per_page=5`));
   t.ok(await waitFor(async () => (await search()).data.length > 0, 30_000), 'its reads reach the hub');
   const first = (await search()).data[0];
-  const detail = await json<{ camera: { id: string; name: string } }>(await admin.get(`/api/v1/detections/${first?.id}?reason=e2e+fleet+check`));
+  const detail = await json<{ camera: { id: string; name: string } }>(
+    await admin.get(`/api/v1/detections/${first?.id}?purpose=stolen_vehicle&reason=e2e+fleet+check`),
+  );
   t.same(detail.camera, { id: gate.id, name: 'North gate', timezone: 'Europe/Paris' }, 'stored under the central name and clock zone');
 
   // 2. A wrong password: authentication failed, rolled back, the gate keeps reading.

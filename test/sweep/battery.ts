@@ -63,10 +63,14 @@ const TEXT_FIELDS: Record<string, string> = {
   // An alert's verdict (alerts/routes.ts): POST /api/v1/alerts/:id/verify takes verification and note.
   verification: 'misread',
   note: 'crop shows another plate',
+  // A purpose (purposes/schema.ts): POST /api/v1/admin/purposes takes code, label, description.
+  label: 'Sweep purpose',
+  description: 'made by the sweep',
   // The hub certificate announcement (admin/hub-certificate-routes.ts): 64 hex digits.
   sha256: '0123456789abcdef'.repeat(4),
 };
 const OTHER_FIELDS: Record<string, unknown> = {
+  case_number_required: false,
   uptime_seconds: 10,
   queue_depth: 0,
   cameras_online: 0,
@@ -139,25 +143,53 @@ export const QUERY_FIELDS: Record<string, Record<string, string>> = {
     per_page: '10',
     sort: 'captured_at',
     order: 'desc',
+    purpose: 'criminal_investigation',
+    case_number: 'SWEEP-1',
     reason: 'sweep case',
   },
-  '/api/v1/search': { plate: 'AB123', start_date: '2026-01-01T00:00:00Z', end_date: '2026-01-02T00:00:00Z', page: '2', reason: 'sweep case' },
-  '/api/v1/detections/:id': { reason: 'sweep case' },
-  '/api/v1/plates/autocomplete': { q: 'AB', limit: '5', reason: 'sweep case' },
-  '/api/v1/investigations/plate-history': { plate: 'AB123', start_date: '2026-01-01T00:00:00Z', end_date: '2026-01-02T00:00:00Z', reason: 'sweep case' },
-  '/api/v1/investigations/route': { plate: 'AB123', start_date: '2026-01-01T00:00:00Z', end_date: '2026-01-02T00:00:00Z', reason: 'sweep case' },
+  '/api/v1/search': {
+    plate: 'AB123',
+    start_date: '2026-01-01T00:00:00Z',
+    end_date: '2026-01-02T00:00:00Z',
+    page: '2',
+    purpose: 'criminal_investigation',
+    case_number: 'SWEEP-1',
+    reason: 'sweep case',
+  },
+  '/api/v1/detections/:id': { purpose: 'criminal_investigation', case_number: 'SWEEP-1', reason: 'sweep case' },
+  '/api/v1/plates/autocomplete': { q: 'AB', limit: '5', purpose: 'criminal_investigation', case_number: 'SWEEP-1', reason: 'sweep case' },
+  '/api/v1/investigations/plate-history': {
+    plate: 'AB123',
+    start_date: '2026-01-01T00:00:00Z',
+    end_date: '2026-01-02T00:00:00Z',
+    purpose: 'criminal_investigation',
+    case_number: 'SWEEP-1',
+    reason: 'sweep case',
+  },
+  '/api/v1/investigations/route': {
+    plate: 'AB123',
+    start_date: '2026-01-01T00:00:00Z',
+    end_date: '2026-01-02T00:00:00Z',
+    purpose: 'criminal_investigation',
+    case_number: 'SWEEP-1',
+    reason: 'sweep case',
+  },
   '/api/v1/investigations/convoy': {
     plate: 'AB123',
     start_date: '2026-01-01T00:00:00Z',
     end_date: '2026-01-02T00:00:00Z',
     window_minutes: '5',
     min_occasions: '2',
+    purpose: 'criminal_investigation',
+    case_number: 'SWEEP-1',
     reason: 'sweep case',
   },
   '/api/v1/investigations/location-activity': {
     collector_id: '00000000-0000-4000-8000-000000000000',
     date: '2026-01-01',
     timezone: 'Europe/Amsterdam',
+    purpose: 'criminal_investigation',
+    case_number: 'SWEEP-1',
     reason: 'sweep case',
   },
   '/api/v1/alerts': {
@@ -178,6 +210,8 @@ export const QUERY_FIELDS: Record<string, Record<string, string>> = {
     until: '2026-01-02T00:00:00Z',
     before: '5',
     limit: '10',
+    purpose: 'stolen_vehicle',
+    case_number: 'CR-2026-1',
   },
   '/api/v1/admin/audit-review': {
     since: '2026-01-01T00:00:00Z',
@@ -187,7 +221,14 @@ export const QUERY_FIELDS: Record<string, Record<string, string>> = {
   },
   '/api/v1/admin/health-alerts': { state: 'open', collector_id: '00000000-0000-4000-8000-000000000000', limit: '10', before: '5' },
   '/api/v1/watchlists/:id/entries': { after: 'AB123', limit: '10' },
-  '/api/v1/export/detections': { start_date: '2026-01-01T00:00:00Z', end_date: '2026-01-02T00:00:00Z', reason: 'sweep case', plate: 'AB123' },
+  '/api/v1/export/detections': {
+    start_date: '2026-01-01T00:00:00Z',
+    end_date: '2026-01-02T00:00:00Z',
+    purpose: 'criminal_investigation',
+    case_number: 'SWEEP-1',
+    reason: 'sweep case',
+    plate: 'AB123',
+  },
   '/login': { next: '/live' },
 };
 

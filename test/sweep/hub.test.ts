@@ -51,7 +51,7 @@ t.test('every hub route: no 5xx, no hang, error envelope, nothing half-written',
   const cookieHeader = () => `${admin.client.jar.header()}; csrf_token=${csrf}`;
   const credentials = {
     valid: { cookie: cookieHeader(), 'x-csrf-token': csrf, 'x-api-key': collector.apiKey },
-    params: { id: pending.collectorId, keyId: keys[0]?.id ?? 'x', cameraId: camera.camera.id, vendor: 'vendor_b' },
+    params: { id: pending.collectorId, keyId: keys[0]?.id ?? 'x', cameraId: camera.camera.id, vendor: 'vendor_b', code: 'no_such_purpose' },
   };
   const result = await sweep(
     {

@@ -6,7 +6,7 @@ const admin = await ctx.session('admin');
 const viewer = await ctx.session('viewer');
 
 t.test('admins read the audit log, filtered and paged; others cannot', async (t) => {
-  for (let i = 0; i < 3; i++) await send(ctx, viewer, 'GET', `/api/v1/events/search?plate=AB12CDE&reason=case%20${i}`);
+  for (let i = 0; i < 3; i++) await send(ctx, viewer, 'GET', `/api/v1/events/search?plate=AB12CDE&purpose=stolen_vehicle&reason=case%20${i}`);
   const res = await send(ctx, admin, 'GET', `/api/v1/admin/audit?action=search.&actor_user_id=${viewer.user.user.id}&limit=2`);
   t.equal(res.status, 200);
   const page = (await res.json()) as { data: Array<{ action: string; detail: { reason: string } }>; next_before: string | null };

@@ -4,6 +4,8 @@ import { z } from 'zod';
 import type { HubDeps } from '../deps.ts';
 import { validQuery } from '../http/validator.ts';
 import { listAuditLog } from '../audit/list.ts';
+import { adminPurposeRoutes } from '../purposes/routes.ts';
+import { caseNumberSchema, purposeCodeSchema } from '../purposes/schema.ts';
 import { audited, noteAudit, type AdminEnv } from './audit.ts';
 import type { AdminGuards } from './guards.ts';
 
@@ -16,6 +18,8 @@ const query = z
     actor_user_id: z.string().uuid().optional(),
     target_type: z.string().max(40).optional(),
     target_id: z.string().max(200).optional(),
+    purpose: purposeCodeSchema.optional(),
+    case_number: caseNumberSchema.optional(),
     since: isoTime.optional(),
     until: isoTime.optional(),
     before: bigintId.optional(),
@@ -25,8 +29,10 @@ const query = z
 
 /**
  * `GET /api/v1/admin/audit` (docs/admin-api.md "Audit log"): the write-once audit log,
- * newest first, filtered; an `action` ending in `.` matches every action under it. Reading
- * it is itself audited (`admin.audit.read`).
+ * newest first, filtered; an `action` ending in `.` matches every action under it, and
+ * `purpose`/`case_number` pick the lookups made for one. Reading it is itself audited
+ * (`admin.audit.read`). The purposes' admin routes are mounted here: they are the audit
+ * log's vocabulary for why someone looked.
  */
 export function adminAuditRoutes(deps: HubDeps, guards: AdminGuards): Hono<AdminEnv> {
   const app = new Hono<AdminEnv>();
@@ -36,5 +42,6 @@ export function adminAuditRoutes(deps: HubDeps, guards: AdminGuards): Hono<Admin
     noteAudit(c, { detail: { filters: Object.keys(q).filter((k) => k !== 'limit'), count: entries.length } });
     return c.json({ data: entries, next_before: nextBefore });
   });
+  app.route('/', adminPurposeRoutes(deps, guards));
   return app;
 }

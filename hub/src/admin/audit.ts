@@ -49,6 +49,10 @@ export const ADMIN_ACTIONS = {
   'admin.user.reset_password': 'user',
   'admin.user.end_sessions': 'user',
   'admin.audit.read': 'audit_log',
+  'admin.purpose.list': 'purpose',
+  'admin.purpose.create': 'purpose',
+  'admin.purpose.retire': 'purpose',
+  'admin.purpose.reactivate': 'purpose',
   'admin.hub_certificate.read': 'hub_certificate',
   'admin.hub_certificate.announce': 'hub_certificate',
   'admin.webhook.list': 'webhook',
@@ -84,7 +88,7 @@ export function noteAudit(c: Context<AdminEnv>, note: AuditNote): void {
  */
 export function audited(deps: AuthContext, action: AdminAction): MiddlewareHandler<AdminEnv> {
   return async (c, next) => {
-    const pathTarget = c.req.param('cameraId') ?? c.req.param('id') ?? c.req.param('keyId') ?? null;
+    const pathTarget = c.req.param('cameraId') ?? c.req.param('id') ?? c.req.param('keyId') ?? c.req.param('code') ?? null;
     await next();
     const status = c.res.status;
     if (c.error === undefined && status < 400) {

@@ -10,6 +10,10 @@ export interface AuditFilters {
   actor_user_id?: string | undefined;
   target_type?: string | undefined;
   target_id?: string | undefined;
+  /** The purpose a lookup named (`detail.purpose`, docs/security.md "Purposes"). */
+  purpose?: string | undefined;
+  /** Its case number, exactly as given (`detail.case_number`). */
+  case_number?: string | undefined;
   since?: string | undefined;
   until?: string | undefined;
   before?: string | undefined;
@@ -40,8 +44,20 @@ export async function listAuditLog(db: DbSession, q: AuditFilters): Promise<{ en
        AND ($3::text IS NULL OR target_type = $3) AND ($4::text IS NULL OR target_id = $4)
        AND ($5::timestamptz IS NULL OR at >= $5::timestamptz) AND ($6::timestamptz IS NULL OR at <= $6::timestamptz)
        AND ($7::bigint IS NULL OR id < $7::bigint)
+       AND ($9::text IS NULL OR detail ->> 'purpose' = $9) AND ($10::text IS NULL OR detail ->> 'case_number' = $10)
      ORDER BY audit_log.id DESC LIMIT $8`,
-    [action, q.actor_user_id ?? null, q.target_type ?? null, q.target_id ?? null, q.since ?? null, q.until ?? null, q.before ?? null, q.limit + 1],
+    [
+      action,
+      q.actor_user_id ?? null,
+      q.target_type ?? null,
+      q.target_id ?? null,
+      q.since ?? null,
+      q.until ?? null,
+      q.before ?? null,
+      q.limit + 1,
+      q.purpose ?? null,
+      q.case_number ?? null,
+    ],
   );
   const more = rows.length > q.limit;
   const page = more ? rows.slice(0, q.limit) : rows;

@@ -74,7 +74,7 @@ function writeZip(path: string, files: Map<string, Uint8Array>): Promise<void> {
 }
 
 t.test('an export of a search verifies offline; one changed byte of one image does not', async (t) => {
-  const res = await send(ctx, viewer, 'GET', '/api/v1/export/detections?plate=EVD001&reason=case%20EV-9');
+  const res = await send(ctx, viewer, 'GET', '/api/v1/export/detections?plate=EVD001&purpose=criminal_investigation&case_number=EV-9&reason=case%20EV-9');
   t.equal(res.status, 200);
   t.equal(res.headers.get('content-type'), 'application/zip');
   t.equal(res.headers.get('x-ratelimit-limit'), '5', 'the spec export limit');
@@ -119,19 +119,25 @@ t.test('an export of a search verifies offline; one changed byte of one image do
   missing.delete(image);
   t.match(verifyExport(missing, key.publicKey).problems, [new RegExp(`${image}: missing`), /is not in the export/]);
   const forged = new Map(files);
-  const manifest = JSON.parse(Buffer.from(files.get('manifest.json') ?? []).toString()) as { reason: string };
+  const manifest = JSON.parse(Buffer.from(files.get('manifest.json') ?? []).toString()) as { reason: string; query: Record<string, string> };
+  t.match(manifest.query, { purpose: 'criminal_investigation', case_number: 'EV-9' }, 'the manifest names the purpose and case');
   forged.set('manifest.json', Buffer.from(JSON.stringify({ ...manifest, reason: 'something else' })));
   t.match(verifyExport(forged, key.publicKey).problems, [/signature does not match/]);
   const otherKey = Buffer.alloc(32, 7);
   t.match(verifyExport(files, otherKey).problems, [/signature does not match/, /another hub key/]);
   const rows = await ctx.database.sql<{ detail: Record<string, unknown> }>(`SELECT detail FROM audit_log WHERE action = 'export.detections'`);
-  t.match(rows, [{ detail: { reason: 'case EV-9', result_count: 2 } }]);
+  t.match(rows, [{ detail: { purpose: 'criminal_investigation', case_number: 'EV-9', reason: 'case EV-9', result_count: 2 } }]);
 });
 
 t.test('refusals', async (t) => {
-  t.equal((await send(ctx, viewer, 'GET', '/api/v1/export/detections?plate=EVD001')).status, 400, 'a reason is required');
-  t.equal((await send(ctx, viewer, 'GET', '/api/v1/export/detections?plate=NONE99&reason=case%201')).status, 404);
-  t.equal((await send(ctx, null, 'GET', '/api/v1/export/detections?plate=EVD001&reason=case%201')).status, 401);
+  t.equal((await send(ctx, viewer, 'GET', '/api/v1/export/detections?plate=EVD001&reason=case%201')).status, 400, 'a purpose is required');
+  t.equal(
+    (await send(ctx, viewer, 'GET', '/api/v1/export/detections?plate=EVD001&purpose=criminal_investigation')).status,
+    400,
+    'a case number where the purpose requires one',
+  );
+  t.equal((await send(ctx, viewer, 'GET', '/api/v1/export/detections?plate=NONE99&purpose=stolen_vehicle&reason=case%201')).status, 404);
+  t.equal((await send(ctx, null, 'GET', '/api/v1/export/detections?plate=EVD001&purpose=stolen_vehicle&reason=case%201')).status, 401);
   t.match(await cli(join(dir, 'nope.zip')), { code: 1, out: /cannot be read as a zip/ });
 });
 
@@ -147,7 +153,7 @@ t.test('an image removed by retention: named in the signed manifest, 410 at its 
   t.equal(gone.status, 410);
   t.match(await gone.json(), { error: { code: 'gone', message: /removed by retention/ } });
 
-  const res = await send(ctx, viewer, 'GET', '/api/v1/export/detections?plate=OTHER1&reason=case%20EV-10');
+  const res = await send(ctx, viewer, 'GET', '/api/v1/export/detections?plate=OTHER1&purpose=stolen_vehicle&reason=case%20EV-10');
   t.equal(res.status, 200);
   const file = join(dir, 'retired.zip');
   await writeFile(file, Buffer.from(await res.arrayBuffer()));

@@ -9,14 +9,15 @@ import { HubError } from '../errors.ts';
 import { parseSearchParams } from '../search/params.ts';
 import { buildSearch } from '../search/sql.ts';
 import { prepareSearch } from '../search/search.ts';
-import { auditLookup, queryWithoutReason } from '../search/lookup-audit.ts';
+import { auditLookup, lookupQuery, statedPurpose } from '../search/lookup-audit.ts';
 import { buildExport, exportRows, MAX_EXPORT_DETECTIONS } from './build.ts';
 
 /**
- * `GET /api/v1/export/detections?<search parameters>&reason=…` (docs/evidence-export.md):
+ * `GET /api/v1/export/detections?<search parameters>&purpose=…[&case_number=…][&reason=…]`
+ * (docs/evidence-export.md):
  * every detection the search matches (at most 1,000; `page`/`per_page` ignored) as a signed
  * zip. Any signed-in user (they could search the same), 5 a minute (the `GET
- * /api/v1/export/*` limit), audited with the reason and the count.
+ * /api/v1/export/*` limit), audited with the purpose, case number, note and count.
  */
 export function evidenceRoutes(deps: HubDeps): Hono<AuthEnv> {
   const app = new Hono<AuthEnv>();
@@ -24,6 +25,7 @@ export function evidenceRoutes(deps: HubDeps): Hono<AuthEnv> {
     const params = new URL(c.req.url).searchParams;
     const parsed = parseSearchParams(params);
     if (!parsed.ok) throw new HubError('bad_request', `${parsed.field}: ${parsed.message}`);
+    const why = await statedPurpose(deps, parsed.query.purpose);
     const built = buildSearch(parsed.query);
     const ids = await deps.db.transaction(async (tx) => {
       await prepareSearch(tx, parsed.query);
@@ -40,7 +42,7 @@ export function evidenceRoutes(deps: HubDeps): Hono<AuthEnv> {
       ids.map((r) => r.id),
     );
     const key = await loadOrCreateHubKey(deps.db, deps.clock.now());
-    const query = queryWithoutReason(c);
+    const query = lookupQuery(c);
     const createdAt = deps.clock.now();
     const stream = await buildExport({
       rows,
@@ -48,10 +50,11 @@ export function evidenceRoutes(deps: HubDeps): Hono<AuthEnv> {
       signingKey: key,
       createdAt,
       createdBy: c.get('user').id,
-      reason: parsed.query.reason,
-      query,
+      // The manifest names why, as the audit row does: purpose and case number beside the query.
+      reason: why.reason ?? `purpose ${why.purpose}`,
+      query: { ...query, purpose: why.purpose, ...(why.case_number ? { case_number: why.case_number } : {}) },
     });
-    await auditLookup(deps, c, 'export.detections', { reason: parsed.query.reason, query, result_count: rows.length });
+    await auditLookup(deps, c, 'export.detections', why, { query, result_count: rows.length });
     const name = `evidence-${createdAt.toISOString().replace(/[:.]/g, '-')}.zip`;
     return c.body(Readable.toWeb(stream) as unknown as ReadableStream, 200, {
       'Content-Type': 'application/zip',

@@ -50,7 +50,7 @@ t.test('place by plate and time range, then by ids; twice changes nothing; audit
     { actorUserId: operator.user.user.id, detail: { held: 2, reason: 'court order 2026/55' } },
     { detail: { held: 1, already_held: 1 } },
   ]);
-  const detail = await send(ctx, viewer, 'GET', `/api/v1/detections/${first}?reason=check%20hold`);
+  const detail = await send(ctx, viewer, 'GET', `/api/v1/detections/${first}?purpose=stolen_vehicle&reason=check%20hold`);
   t.match(await detail.json(), { legal_holds: [{ case_id: 'CASE-1', released_at: null }] }, 'the detection shows its hold');
   const list = await send(ctx, viewer, 'GET', '/api/v1/legal-holds?case_id=CASE-1&active=true');
   t.equal(((await list.json()) as { data: unknown[] }).data.length, 3, 'viewers read');

@@ -169,8 +169,8 @@ t.test('a search moves the search latency histogram; a refused one does not', as
   if (!metrics) throw new Error('createHubApp sets deps.metrics');
   const read = async () => parseExposition(await metrics.registry.metrics());
   const before = await read();
-  t.equal((await send(ctx, viewer, 'GET', '/api/v1/search?plate=AB12CDE&reason=burglary%20case%2042')).status, 200);
-  t.equal((await send(ctx, null, 'GET', '/api/v1/search?plate=AB12CDE&reason=burglary%20case%2042')).status, 401);
+  t.equal((await send(ctx, viewer, 'GET', '/api/v1/search?plate=AB12CDE&purpose=stolen_vehicle&reason=burglary%20case%2042')).status, 200);
+  t.equal((await send(ctx, null, 'GET', '/api/v1/search?plate=AB12CDE&purpose=stolen_vehicle&reason=burglary%20case%2042')).status, 401);
   // Through app.request with a forged non-loopback socket address: refused.
   const res = await send(ctx, viewer, 'GET', '/metrics');
   t.equal(res.status, 403);

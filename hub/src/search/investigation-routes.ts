@@ -10,8 +10,9 @@ import { RATE_LIMITS, rateLimit } from '../auth/rate-limit.ts';
 import { HubError } from '../errors.ts';
 import { validQuery } from '../http/validator.ts';
 import { convoy, locationActivity, plateHistory, plateRoute, type Range } from './investigations.ts';
-import { reasonSchema } from './params.ts';
-import { auditLookup } from './lookup-audit.ts';
+import { auditLookup, lookupQuery, statedPurpose } from './lookup-audit.ts';
+import { lookupPurposeFields } from '../purposes/schema.ts';
+import type { LookupPurpose } from '../purposes/check.ts';
 
 const B = '/api/v1/investigations';
 const DEFAULT_DAYS = 90;
@@ -35,26 +36,43 @@ function rangeOf(q: { start_date?: Date | undefined; end_date?: Date | undefined
 }
 
 /**
- * Investigations (docs/search.md "Investigations"). Any signed-in user, with a reason,
+ * Investigations (docs/search.md "Investigations"). Any signed-in user, with a purpose,
  * audited like searches (`search.investigation` with its kind), 120 a minute per user.
  */
 export function investigationRoutes(deps: AuthContext): Hono<AuthEnv> {
   const app = new Hono<AuthEnv>();
   const guard = every(requireUser(deps), rateLimit(deps, RATE_LIMITS.events));
-  const audit = (c: Context<AuthEnv>, kind: string, reason: string, query: Record<string, unknown>, count: number) =>
-    auditLookup(deps, c, 'search.investigation', { kind, reason, query, result_count: count });
+  /** The purpose is checked before the query runs: a refused one reads nothing. */
+  const lookup = async <T>(c: Context<AuthEnv>, kind: string, given: LookupPurpose, run: () => Promise<T>, count: (r: T) => number): Promise<T> => {
+    const why = await statedPurpose(deps, given);
+    const result = await run();
+    await auditLookup(deps, c, 'search.investigation', why, { kind, query: lookupQuery(c), result_count: count(result) });
+    return result;
+  };
 
-  const plateSchema = z.object({ plate: plateParam, ...rangeFields, reason: reasonSchema }).strict();
+  const plateSchema = z.object({ plate: plateParam, ...rangeFields, ...lookupPurposeFields }).strict();
   app.get(`${B}/plate-history`, guard, validQuery(plateSchema), async (c) => {
     const q = c.req.valid('query');
-    const result = await plateHistory(deps.db, q.plate, rangeOf(q, deps.clock.now()));
-    await audit(c, 'plate_history', q.reason, c.req.query(), result.sightings.length);
+    const range = rangeOf(q, deps.clock.now());
+    const result = await lookup(
+      c,
+      'plate_history',
+      q,
+      () => plateHistory(deps.db, q.plate, range),
+      (r) => r.sightings.length,
+    );
     return c.json(result);
   });
   app.get(`${B}/route`, guard, validQuery(plateSchema), async (c) => {
     const q = c.req.valid('query');
-    const result = await plateRoute(deps.db, q.plate, rangeOf(q, deps.clock.now()));
-    await audit(c, 'route', q.reason, c.req.query(), result.stops.length);
+    const range = rangeOf(q, deps.clock.now());
+    const result = await lookup(
+      c,
+      'route',
+      q,
+      () => plateRoute(deps.db, q.plate, range),
+      (r) => r.stops.length,
+    );
     return c.json(result);
   });
 
@@ -64,13 +82,19 @@ export function investigationRoutes(deps: AuthContext): Hono<AuthEnv> {
       ...rangeFields,
       window_minutes: z.coerce.number().int().min(1).max(60).default(5),
       min_occasions: z.coerce.number().int().min(1).max(100).default(3),
-      reason: reasonSchema,
+      ...lookupPurposeFields,
     })
     .strict();
   app.get(`${B}/convoy`, guard, validQuery(convoySchema), async (c) => {
     const q = c.req.valid('query');
-    const result = await convoy(deps.db, q.plate, rangeOf(q, deps.clock.now()), q.window_minutes, q.min_occasions);
-    await audit(c, 'convoy', q.reason, c.req.query(), result.companions.length);
+    const range = rangeOf(q, deps.clock.now());
+    const result = await lookup(
+      c,
+      'convoy',
+      q,
+      () => convoy(deps.db, q.plate, range, q.window_minutes, q.min_occasions),
+      (r) => r.companions.length,
+    );
     return c.json(result);
   });
 
@@ -79,7 +103,7 @@ export function investigationRoutes(deps: AuthContext): Hono<AuthEnv> {
       collector_id: z.string().uuid('must be a collector id (uuid)'),
       date: calendarDay,
       timezone: z.string().max(64).refine(isValidTimeZone, 'not an IANA time zone').default('UTC'),
-      reason: reasonSchema,
+      ...lookupPurposeFields,
     })
     .strict();
   app.get(`${B}/location-activity`, guard, validQuery(activitySchema), async (c) => {
@@ -88,8 +112,13 @@ export function investigationRoutes(deps: AuthContext): Hono<AuthEnv> {
     if (Number.isNaN(midnightUtc)) throw new HubError('bad_request', 'date: not a calendar day');
     // Midnight on that day in the zone (its offset at that moment).
     const dayStart = new Date(midnightUtc - zoneOffsetMs(q.timezone, midnightUtc));
-    const result = await locationActivity(deps.db, q.collector_id, dayStart, q.timezone);
-    await audit(c, 'location_activity', q.reason, c.req.query(), result.plates.length);
+    const result = await lookup(
+      c,
+      'location_activity',
+      q,
+      () => locationActivity(deps.db, q.collector_id, dayStart, q.timezone),
+      (r) => r.plates.length,
+    );
     return c.json(result);
   });
   return app;

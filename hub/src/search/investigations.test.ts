@@ -8,7 +8,7 @@ import type { convoy, locationActivity, plateHistory, plateRoute } from './inves
 
 const ctx = await adminTestContext(t);
 const operator = await ctx.session('operator');
-const REASON = 'reason=convoy%20case%207';
+const REASON = 'purpose=criminal_investigation&case_number=CR-7&reason=convoy%20case%207';
 
 async function collectorAt(name: string, latitude: number, longitude: number) {
   const created = await createCollector(ctx.deps, SYSTEM_ACTOR, { siteName: name, latitude, longitude });
@@ -147,9 +147,16 @@ t.test('parameters and audit', async (t) => {
     t.equal(res.status, 400, path);
     t.match(await res.json(), { error: { message: new RegExp(`^${field}: `) } });
   }
-  t.equal((await send(ctx, operator, 'GET', '/api/v1/investigations/convoy?plate=TGT001')).status, 400, 'a reason is required');
+  t.equal((await send(ctx, operator, 'GET', '/api/v1/investigations/convoy?plate=TGT001&reason=convoy%20case%207')).status, 400, 'a purpose is required');
+  t.equal(
+    (await send(ctx, operator, 'GET', '/api/v1/investigations/convoy?plate=TGT001&purpose=criminal_investigation')).status,
+    400,
+    'a case number where the purpose requires one',
+  );
   const rows = await ctx.database.sql<{ detail: Record<string, unknown> }>(
     `SELECT detail FROM audit_log WHERE action = 'search.investigation' AND detail->>'kind' = 'convoy' ORDER BY id`,
   );
-  t.match(rows[0], { detail: { reason: 'convoy case 7', result_count: 1, query: { plate: 'TGT001' } } });
+  t.match(rows[0], {
+    detail: { purpose: 'criminal_investigation', case_number: 'CR-7', reason: 'convoy case 7', result_count: 1, query: { plate: 'TGT001' } },
+  });
 });

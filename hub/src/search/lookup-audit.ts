@@ -3,15 +3,18 @@ import { writeAudit } from '../audit/write.ts';
 import type { AuthContext } from '../auth/context.ts';
 import type { AuthEnv } from '../auth/middleware.ts';
 import { requestMeta } from '../auth/request.ts';
+import { checkPurpose, type LookupPurpose, type StatedPurpose } from '../purposes/check.ts';
 
 /**
  * The audit row of a lookup (a search, a detection view, an investigation, an export;
- * docs/search.md): who, when, from where, and `detail` (the reason, the query, the count).
+ * docs/search.md "Audit"): who, when, from where, and `detail`: the purpose, the case
+ * number and the note (top level, so the audit list filters on them), the query, the count.
  */
 export async function auditLookup(
   deps: AuthContext,
   c: Context<AuthEnv>,
   action: string,
+  stated: StatedPurpose,
   detail: Record<string, unknown>,
   detectionId: string | null = null,
 ): Promise<void> {
@@ -24,13 +27,19 @@ export async function auditLookup(
     targetId: detectionId,
     ip: meta.ip,
     userAgent: meta.userAgent,
-    detail,
+    detail: { purpose: stated.purpose, case_number: stated.case_number, reason: stated.reason, ...detail },
   });
 }
 
-/** The query string as given, without the reason (recorded on its own); repeated keys joined by commas. */
-export function queryWithoutReason(c: Context): Record<string, string> {
+/** The purpose checked before any lookup runs: a refused purpose reads nothing (400). */
+export const statedPurpose = (deps: AuthContext, given: LookupPurpose): Promise<StatedPurpose> => checkPurpose(deps.db, given);
+
+/** Recorded on their own, beside the query. */
+const WHY = new Set(['reason', 'purpose', 'case_number']);
+
+/** The query string as given, without the purpose, case number and note; repeated keys joined by commas. */
+export function lookupQuery(c: Context): Record<string, string> {
   const query: Record<string, string> = {};
-  for (const [key, value] of new URL(c.req.url).searchParams) if (key !== 'reason') query[key] = query[key] ? `${query[key]},${value}` : value;
+  for (const [key, value] of new URL(c.req.url).searchParams) if (!WHY.has(key)) query[key] = query[key] ? `${query[key]},${value}` : value;
   return query;
 }

@@ -7,6 +7,8 @@ import { z } from 'zod';
 import { confusionKey, ocrNormalize } from '@alpr/shared/detection/ocr';
 import { safeText } from '@alpr/shared/text/hostile-text';
 import { queryProblem } from '../http/validate.ts';
+import type { LookupPurpose } from '../purposes/check.ts';
+import { lookupPurposeFields } from '../purposes/schema.ts';
 
 export const DEFAULT_PER_PAGE = 50;
 export const MAX_PER_PAGE = 100;
@@ -40,16 +42,14 @@ export interface SearchQuery {
   perPage: number;
   sort: (typeof SORTS)[number];
   order: 'asc' | 'desc';
-  reason: string;
+  /** Why (docs/security.md "Purposes"): checked against the purposes table by the route. */
+  purpose: LookupPurpose;
 }
 
 const bool = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
 const finite = (min: number, max: number) =>
   z.coerce.number().refine((n) => Number.isFinite(n) && n >= min && n <= max, `must be a number from ${min} to ${max}`);
 const datetime = isoTimeAsDate.refine((d) => d.getUTCFullYear() >= 2000 && d.getUTCFullYear() <= 2200, 'must be between the years 2000 and 2200');
-
-/** The audit reason every search carries (docs/search.md "Audit"): a case number or a purpose. */
-export const reasonSchema = safeText(z.string().trim().min(3, 'a reason (case number or purpose) is required').max(200));
 
 const schema = z
   .object({
@@ -69,7 +69,7 @@ const schema = z
     per_page: z.coerce.number().int().min(1).max(MAX_PER_PAGE).default(DEFAULT_PER_PAGE),
     sort: z.enum(SORTS).default('captured_at'),
     order: z.enum(['asc', 'desc']).default('desc'),
-    reason: reasonSchema,
+    ...lookupPurposeFields,
   })
   .strict();
 
@@ -162,7 +162,7 @@ export function parseSearchParams(params: URLSearchParams): ParsedSearch {
       perPage: p.per_page,
       sort: p.sort,
       order: p.order,
-      reason: p.reason,
+      purpose: { purpose: p.purpose, case_number: p.case_number, reason: p.reason },
     },
   };
 }

@@ -9,16 +9,20 @@ import { HubError } from '../errors.ts';
 import { linkSigner } from '../images/link-signer.ts';
 import { idParam, validQuery } from '../http/validator.ts';
 import { autocompletePlates, detectionDetail } from './detail.ts';
-import { parseSearchParams, reasonSchema } from './params.ts';
+import { parseSearchParams } from './params.ts';
 import { presentSearchPage } from './present.ts';
 import { searchDetections } from './search.ts';
-import { auditLookup, queryWithoutReason } from './lookup-audit.ts';
+import { auditLookup, lookupQuery, statedPurpose } from './lookup-audit.ts';
 import { investigationRoutes } from './investigation-routes.ts';
+import { lookupPurposeFields } from '../purposes/schema.ts';
+import type { StatedPurpose } from '../purposes/check.ts';
+import { purposeRoutes } from '../purposes/routes.ts';
 
 /**
- * Detection search, one detection, and plate autocomplete (docs/search.md;
- * docs/search.md). Every call names its reason and is audited with who, when, the query
- * and the result count: looking people up is what the audit exists for.
+ * Detection search, one detection, and plate autocomplete (docs/search.md). Every call
+ * names a purpose from the admins' list (a case number where it requires one, a note
+ * beside it) and is audited with who, when, why, the query and the result count: looking
+ * people up is what the audit exists for.
  */
 export function searchRoutes(deps: AuthContext): Hono<AuthEnv> {
   const app = new Hono<AuthEnv>();
@@ -26,42 +30,45 @@ export function searchRoutes(deps: AuthContext): Hono<AuthEnv> {
   const eventsLimit = every(user, rateLimit(deps, RATE_LIMITS.events));
   const searchLimit = every(user, rateLimit(deps, RATE_LIMITS.search));
 
-  const audit = (c: Context<AuthEnv>, action: string, detail: Record<string, unknown>, detectionId: string | null = null) =>
-    auditLookup(deps, c, action, detail, detectionId);
+  const audit = (c: Context<AuthEnv>, action: string, why: StatedPurpose, detail: Record<string, unknown>, detectionId: string | null = null) =>
+    auditLookup(deps, c, action, why, detail, detectionId);
 
   const search = async (c: Context<AuthEnv>) => {
     const parsed = parseSearchParams(new URL(c.req.url).searchParams);
     if (!parsed.ok) throw new HubError('bad_request', `${parsed.field}: ${parsed.message}`);
     const q = parsed.query;
+    const why = await statedPurpose(deps, q.purpose);
     const page = await searchDetections(deps.db, q);
     const signer = linkSigner(deps.config, deps.clock.now());
-    await audit(c, 'search.detections', { reason: q.reason, query: queryWithoutReason(c), result_count: page.total, total_is_lower_bound: page.capped });
+    await audit(c, 'search.detections', why, { query: lookupQuery(c), result_count: page.total, total_is_lower_bound: page.capped });
     return c.json(presentSearchPage(page, q, signer));
   };
   app.get('/api/v1/events/search', eventsLimit, search);
   // The rate-limit table names `GET /api/v1/search` (60 a minute): the same search.
   app.get('/api/v1/search', searchLimit, search);
 
-  app.get('/api/v1/detections/:id', eventsLimit, idParam, async (c) => {
-    const reason = reasonSchema.safeParse(c.req.query('reason'));
-    if (!reason.success) throw new HubError('bad_request', `reason: ${reason.error.issues[0]?.message}`);
+  const viewSchema = z.object(lookupPurposeFields).strict();
+  app.get('/api/v1/detections/:id', eventsLimit, idParam, validQuery(viewSchema), async (c) => {
+    const why = await statedPurpose(deps, c.req.valid('query'));
     const { id } = c.req.valid('param');
     const detail = await detectionDetail(deps.db, id, linkSigner(deps.config, deps.clock.now()));
-    await audit(c, 'search.detection_view', { reason: reason.data, result_count: 1 }, id);
+    await audit(c, 'search.detection_view', why, { result_count: 1 }, id);
     return c.json(detail);
   });
 
   const autocompleteSchema = z
-    .object({ q: z.string().min(1).max(20), limit: z.coerce.number().int().min(1).max(50).default(10), reason: reasonSchema })
+    .object({ q: z.string().min(1).max(20), limit: z.coerce.number().int().min(1).max(50).default(10), ...lookupPurposeFields })
     .strict();
   app.get('/api/v1/plates/autocomplete', searchLimit, validQuery(autocompleteSchema), async (c) => {
     const query = c.req.valid('query');
     const prefix = ocrNormalize(query.q);
     if (prefix.length < 2) throw new HubError('bad_request', 'q: at least 2 letters or digits');
+    const why = await statedPurpose(deps, query);
     const suggestions = await autocompletePlates(deps.db, prefix, query.limit);
-    await audit(c, 'search.autocomplete', { reason: query.reason, query: { q: query.q }, result_count: suggestions.length });
+    await audit(c, 'search.autocomplete', why, { query: { q: query.q }, result_count: suggestions.length });
     return c.json({ suggestions });
   });
   app.route('/', investigationRoutes(deps));
+  app.route('/', purposeRoutes(deps));
   return app;
 }

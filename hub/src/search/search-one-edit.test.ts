@@ -12,7 +12,7 @@ import { encodeBatch, jpegLike, sampleDetection } from '../ingest/uploads.test-h
 
 const ctx = await adminTestContext(t);
 const viewer = await ctx.session('viewer');
-const REASON = 'reason=case%202026-118';
+const REASON = 'purpose=stolen_vehicle&reason=case%202026-118';
 
 const created = await createCollector(ctx.deps, SYSTEM_ACTOR, { siteName: 'East gate', latitude: 51.5, longitude: 0.1 });
 const gate = await claim(ctx.deps, { claim_code: created.claimCode, hardware_id: 'hw-east' }, '192.0.2.1');
@@ -134,7 +134,7 @@ t.test('bad values are a 400', async (t) => {
   t.equal(await status('plate=AB12CDE&plate_match=one_edit&plate_match=fuzzy'), 400, 'given twice');
   t.equal(await status('plate=AB12CDE&plate_match=one_edit&plate_fuzzy=false'), 200, 'plate_fuzzy=false agrees');
   const res = await send(ctx, viewer, 'GET', `/api/v1/events/search?plate=AB12CDE&plate_match=one_edit`);
-  t.equal(res.status, 400, 'a reason is still required');
+  t.equal(res.status, 400, 'a purpose is still required');
 });
 
 t.test('each distinct plate gets its keys once, written by the database at ingest', async (t) => {

@@ -8,7 +8,7 @@ import { encodeBatch, jpegLike, sampleDetection } from '../ingest/uploads.test-h
 
 const ctx = await adminTestContext(t);
 const viewer = await ctx.session('viewer');
-const REASON = 'reason=case%202026-117';
+const REASON = 'purpose=stolen_vehicle&reason=case%202026-117';
 
 async function collectorAt(name: string, latitude: number, longitude: number) {
   const created = await createCollector(ctx.deps, SYSTEM_ACTOR, { siteName: name, latitude, longitude });
@@ -128,7 +128,7 @@ t.test('pages, sorting and their edges', async (t) => {
   t.equal((await search('')).meta.total, 8, 'no plate: every detection, filtered and paged');
 });
 
-t.test('bad parameters get a 400 naming the field; a reason is required', async (t) => {
+t.test('bad parameters get a 400 naming the field; a purpose is required', async (t) => {
   for (const [query, field] of [
     ['per_page=101', 'per_page'],
     ['page=0', 'page'],
@@ -151,14 +151,14 @@ t.test('bad parameters get a 400 naming the field; a reason is required', async 
     t.equal(res.status, 400, query);
     t.match(await res.json(), { error: { message: new RegExp(`^${field}: `) } }, `names ${field}`);
   }
-  const noReason = await send(ctx, viewer, 'GET', '/api/v1/events/search?plate=AB12CDE');
-  t.equal(noReason.status, 400);
-  t.match(await noReason.json(), { error: { message: /^reason: / } });
+  const noPurpose = await send(ctx, viewer, 'GET', '/api/v1/events/search?plate=AB12CDE&reason=case%2042');
+  t.equal(noPurpose.status, 400, 'a reason alone no longer suffices');
+  t.match(await noPurpose.json(), { error: { code: 'bad_request', message: /^purpose: a purpose is required/ } });
   t.equal((await send(ctx, null, 'GET', `/api/v1/events/search?${REASON}`)).status, 401);
 });
 
-t.test('every search is audited with who, the query, the count and the reason; limits per spec', async (t) => {
-  const res = await send(ctx, viewer, 'GET', `/api/v1/search?plate=AB12CDE&reason=burglary%20case%2042`);
+t.test('every search is audited with who, the query, the count and the purpose; limits per spec', async (t) => {
+  const res = await send(ctx, viewer, 'GET', `/api/v1/search?plate=AB12CDE&purpose=stolen_vehicle&reason=burglary%20case%2042`);
   t.equal(res.headers.get('x-ratelimit-limit'), '60', 'GET /api/v1/search: 60 a minute');
   t.equal(
     (await send(ctx, viewer, 'GET', `/api/v1/events/search?plate=AB12CDE&${REASON}`)).headers.get('x-ratelimit-limit'),
@@ -168,7 +168,10 @@ t.test('every search is audited with who, the query, the count and the reason; l
   const rows = await ctx.database.sql<{ actor_user_id: string; detail: Record<string, unknown> }>(
     `SELECT actor_user_id, detail FROM audit_log WHERE action = 'search.detections' AND detail->>'reason' = 'burglary case 42'`,
   );
-  t.match(rows, [{ actor_user_id: viewer.user.user.id, detail: { query: { plate: 'AB12CDE' }, result_count: 3 } }]);
+  t.match(rows, [
+    { actor_user_id: viewer.user.user.id, detail: { purpose: 'stolen_vehicle', case_number: null, query: { plate: 'AB12CDE' }, result_count: 3 } },
+  ]);
+  t.notOk('purpose' in ((rows[0]?.detail['query'] as object | undefined) ?? {}), 'the purpose is recorded once, beside the query');
 });
 
 t.test('one detection, in full, audited; autocomplete', async (t) => {
@@ -188,8 +191,8 @@ t.test('one detection, in full, audited; autocomplete', async (t) => {
     chain: { seq: /^\d+$/, record_hash: /^[0-9a-f]{64}$/ },
     legal_holds: [],
   });
-  t.match(await auditRows(ctx, 'search.detection_view', id), [{ detail: { reason: 'case 2026-117' } }]);
-  t.equal((await send(ctx, viewer, 'GET', `/api/v1/detections/${id}`)).status, 400, 'a reason is required');
+  t.match(await auditRows(ctx, 'search.detection_view', id), [{ detail: { purpose: 'stolen_vehicle', reason: 'case 2026-117' } }]);
+  t.equal((await send(ctx, viewer, 'GET', `/api/v1/detections/${id}?reason=case%201`)).status, 400, 'a purpose is required');
   t.equal((await send(ctx, viewer, 'GET', `/api/v1/detections/999999999?${REASON}`)).status, 404);
   t.equal((await send(ctx, viewer, 'GET', `/api/v1/detections/abc?${REASON}`)).status, 404);
   const suggestions = await send(ctx, viewer, 'GET', `/api/v1/plates/autocomplete?q=ab1&limit=5&${REASON}`);
