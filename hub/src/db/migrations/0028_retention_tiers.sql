@@ -24,7 +24,8 @@ CREATE OR REPLACE TRIGGER chain_tombstones_no_truncate
   BEFORE TRUNCATE ON chain_tombstones
   FOR EACH STATEMENT EXECUTE FUNCTION write_once_guard();
 
--- Removes up to p_limit reads captured before p_cutoff (oldest first) that no alert and no
+-- Removes up to p_limit reads captured before p_cutoff (in no set order: a sort would make
+-- every round of a first run over years re-read all that is left) that no alert and no
 -- hold record (active or ended) references and whose watchlist matching has finished (an
 -- alert queue item still pending, processing or failed keeps its read: it may yet be a hit).
 -- Writes a tombstone per row in the same statement order, deletes their finished queue
@@ -53,7 +54,6 @@ BEGIN
        AND NOT EXISTS (SELECT 1 FROM alerts a WHERE a.detection_id = d.id)
        AND NOT EXISTS (SELECT 1 FROM legal_holds lh WHERE lh.detection_id = d.id)
        AND NOT EXISTS (SELECT 1 FROM alert_queue q WHERE q.detection_id = d.id AND q.status <> 'complete')
-     ORDER BY d.captured_at, d.id
      LIMIT p_limit;
 
   INSERT INTO chain_tombstones (collector_id, chain_seq, prev_hash, record_hash, cutoff)
