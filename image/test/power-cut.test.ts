@@ -37,7 +37,7 @@ const CUTS = Number(process.env['ALPR_POWER_CUTS'] ?? 20);
 const SEED = Number(process.env['ALPR_POWER_CUT_SEED'] ?? 36);
 const GUEST_HUB_URL = 'http://127.0.0.1:8090';
 const CACHE = 'writethrough';
-/** A cut lands 1 to 8 s into the traffic: long enough for posts and an upload batch in flight. */
+/** A cut lands 1 to 8 s after the box acknowledged its first push since the boot: posts and uploads in flight. */
 const WINDOW_MIN_MS = 1000;
 const WINDOW_SPAN_MS = 7000;
 /** One cut in five lands during the boot, 5 to 60 s after qemu starts (fsck, WAL recovery, service start). */
@@ -52,7 +52,7 @@ interface CutRecord {
   where: 'service' | 'boot';
   /** Boot to the appliance answering claimed, for boots that got there (s). */
   bootS?: number;
-  /** qemu start (boot cut) or traffic start (service cut) to the kill (s). */
+  /** qemu start (boot cut) or the first acknowledged push after the boot (service cut) to the kill (s). */
   cutAfterS: number;
   acknowledgedInWindow: number;
   pendingAtBoot?: number;
@@ -190,6 +190,13 @@ if (!existsSync(image)) {
         const before = camera.delivered.length;
         cutAfterMs = WINDOW_MIN_MS + random() * WINDOW_SPAN_MS;
         const feeder = setInterval(() => camera.addReads(1), FEED_EVERY_MS);
+        // The window opens at the box's first acknowledgement after the boot: on a loaded host
+        // the first posts after a boot took longer than the whole window (0 acknowledged in 3 cuts).
+        const ingesting = await until(async () => camera.delivered.length > before, 600_000, 500);
+        if (!ingesting) {
+          clearInterval(feeder);
+          await failWithConsole(`boot before cut ${n}: the box acknowledged no push in 10 minutes`);
+        }
         await new Promise((r) => setTimeout(r, cutAfterMs));
         await cut();
         clearInterval(feeder);
