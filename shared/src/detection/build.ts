@@ -1,5 +1,5 @@
-import type { Detection, Direction, VehicleType } from './schema.ts';
-import { detectionSchema } from './schema.ts';
+import type { Detection, Direction, PlateCandidate, VehicleType } from './schema.ts';
+import { detectionSchema, MAX_PLATE_CANDIDATES } from './schema.ts';
 import { normalizeAttribute, normalizeMac, normalizePlateText } from './normalize.ts';
 import { toUtcIso } from './time.ts';
 import { derivedDetectionId } from './ids.ts';
@@ -21,6 +21,25 @@ export interface DetectionDraft {
   color?: unknown;
   brand?: unknown;
   model?: unknown;
+  /** The source's other readings of the plate, best first, confidence already 0..1 (docs/protocol.md "plate.candidates"). */
+  candidates?: ReadonlyArray<{ text: unknown; confidence?: number | undefined }>;
+}
+
+/**
+ * The other readings, normalized like the plate: the read itself, unreadable and repeated
+ * texts dropped, at most 10 (more is OCR noise nobody compares by eye).
+ */
+export function plateCandidates(plate: string, raw: DetectionDraft['candidates']): PlateCandidate[] {
+  const out: PlateCandidate[] = [];
+  const seen = new Set([plate]);
+  for (const c of raw ?? []) {
+    const text = normalizePlateText(typeof c.text === 'string' ? c.text : undefined);
+    if (!text || seen.has(text)) continue;
+    seen.add(text);
+    out.push(c.confidence === undefined ? { text } : { text, confidence: c.confidence });
+    if (out.length === MAX_PLATE_CANDIDATES) break;
+  }
+  return out;
 }
 
 export type BuildResult = { kind: 'detection'; detection: Detection } | { kind: 'no_plate' } | { kind: 'invalid'; reason: string };
@@ -46,6 +65,7 @@ export function buildDetection(draft: DetectionDraft): BuildResult {
     brand: normalizeAttribute(draft.brand),
     model: normalizeAttribute(draft.model),
   };
+  const others = plateCandidates(plate, draft.candidates);
   const candidate = {
     detection_id: draft.sourceId?.trim() || derivedDetectionId(draft.vendor, mac, timestamp, plate),
     timestamp,
@@ -54,6 +74,7 @@ export function buildDetection(draft: DetectionDraft): BuildResult {
       text: plate,
       confidence: draft.confidence ?? 0,
       ...(normalizeAttribute(draft.region) ? { region: normalizeAttribute(draft.region) } : {}),
+      ...(others.length > 0 ? { candidates: others } : {}),
     },
     vehicle: Object.fromEntries(Object.entries(vehicle).filter(([, v]) => v !== undefined)),
   };

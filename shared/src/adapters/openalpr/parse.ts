@@ -63,6 +63,7 @@ function parseResults(value: unknown, context: AdapterContext, outcome: ParseOut
         plateText: r.data.plate ?? undefined,
         confidence: normalizeConfidence(r.data.confidence, 'percent'),
         region: r.data.region ?? undefined,
+        candidates: (r.data.candidates ?? []).map((c) => ({ text: c.plate, confidence: normalizeConfidence(c.confidence, 'percent') })),
       },
       { plate: r.data.plate ?? '', data_type: 'alpr_results' },
     );

@@ -31,6 +31,11 @@ export const resultSchema = z.object({
   confidence: z.number().nullish(),
   region: z.string().max(20).nullish(),
   epoch_time: z.number().nullish(),
+  /** alprd's other readings, best first (`max_plate_results`, 10 by default); confidence 0..100. */
+  candidates: z
+    .array(z.object({ plate: z.string().max(64).nullish(), confidence: z.number().nullish() }))
+    .max(50)
+    .nullish(),
 });
 
 export const resultsSchema = z.object({

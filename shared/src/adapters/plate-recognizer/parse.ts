@@ -64,6 +64,7 @@ export function parsePlateRecognizer(input: ParseInput, context: AdapterContext)
         color: r.color?.[0]?.color ?? undefined,
         brand: makeModel?.make ?? undefined,
         model: makeModel?.model ?? undefined,
+        candidates: (r.candidates ?? []).map((c) => ({ text: c.plate, confidence: normalizeConfidence(c.score, 'unit') })),
       },
       { plate: r.plate ?? '', ...(event ? { event } : {}) },
     );

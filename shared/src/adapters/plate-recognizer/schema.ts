@@ -17,6 +17,11 @@ export const resultSchema = z.object({
   /** Only with the make/model/colour option: lists, best first. */
   model_make: z.array(scored.extend({ make: shortText, model: shortText })).nullish(),
   color: z.array(scored.extend({ color: shortText })).nullish(),
+  /** The engine's other readings, best first (up to 10 by default); `score` 0..1 when sent. */
+  candidates: z
+    .array(z.object({ plate: z.string().max(64).nullish(), score: z.number().nullish() }))
+    .max(50)
+    .nullish(),
 });
 
 export const webhookSchema = z.object({
