@@ -123,7 +123,7 @@ t.test('an alert carries what the operator compares, labelled unverified until c
   t.same(
     Object.keys(pushed.payload).sort(),
     ['alert_id', 'detection', 'detection_id', 'entry', 'plate_number', 'watchlist'],
-    'the live payload keeps to the spec',
+    'the live payload has exactly the fields of docs/live.md',
   );
   const one = await send(ctx, viewer, 'GET', `/api/v1/alerts/${pushed.payload.alert_id}`);
   t.equal(one.status, 200, 'the live page fetches the record of an alert it was sent');

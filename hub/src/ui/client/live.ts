@@ -201,7 +201,7 @@ function connect(): void {
       case 'alert': {
         const a = message.payload as unknown as LiveAlert;
         if (!lastAlertAt || message.timestamp > lastAlertAt) lastAlertAt = message.timestamp;
-        // The live payload keeps to the spec's fields; the record says whether it is verified.
+        // The live payload has exactly the fields of docs/live.md; the record adds the verification.
         void api<AlertRecord>('GET', `/api/v1/alerts/${a.alert_id}`).then(
           (record) => addAlert(record, true),
           () => addAlert(a, true),
