@@ -20,7 +20,8 @@ import { startTestHub } from '../ingest/uploads.test-helper.ts';
 import { createWatchlistCache } from '../watchlists/cache.ts';
 import { addEntry } from '../watchlists/entries.ts';
 import { createWatchlist } from '../watchlists/watchlists.ts';
-import { someUser, uploadPlates } from '../alerts/alerts.test-helper.ts';
+import { someUser } from '../alerts/alerts.test-helper.ts';
+import { encodeBatch, sampleDetection } from '../ingest/uploads.test-helper.ts';
 import { createAlertWorker } from '../alerts/worker.ts';
 import { loadMqttOutConfig } from './config.ts';
 import { startMqttOut } from './run.ts';
@@ -57,8 +58,22 @@ async function until(check: () => boolean, what: string): Promise<void> {
   if (!check()) throw new Error(`never: ${what}`);
 }
 
+/** Through the real batch upload; 202 (accepted under load, as PGlite often is) counts as stored. */
+async function uploadPlates(plates: readonly string[]): Promise<string[]> {
+  const capturedAt = Date.now() - 60_000;
+  const detections = plates.map((text, i) => sampleDetection({ plate: { text, confidence: 0.9 }, timestamp: new Date(capturedAt + i).toISOString() }));
+  const { body, contentType } = encodeBatch(detections.map((detection) => ({ detection })));
+  const res = await fetch(`${hub.url}/api/v1/detections/batch`, {
+    method: 'POST',
+    headers: { 'x-api-key': hub.apiKey, 'content-type': contentType },
+    body: new Uint8Array(body),
+  });
+  if (res.status !== 201 && res.status !== 202) throw new Error(`batch ${res.status}: ${await res.text()}`);
+  return detections.map((d) => d.detection_id);
+}
+
 async function raise(plates: string[]): Promise<string[]> {
-  const ids = await uploadPlates(hub, plates);
+  const ids = await uploadPlates(plates);
   while ((await worker.runOnce()) > 0) {
     /* drain */
   }
