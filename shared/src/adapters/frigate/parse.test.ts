@@ -38,7 +38,10 @@ t.test('older setups: the plate as a vehicle sub label', async (t) => {
 t.test('no plate: ignored, not an error', async (t) => {
   const cases: Array<[string, Record<string, unknown>]> = [
     ['a person', event('event-person.json')],
-    ['a car with no plate yet', { ...event('event-update-lpr.json'), after: { ...event('event-update-lpr.json').after, recognized_license_plate: null, sub_label: null } }],
+    [
+      'a car with no plate yet',
+      { ...event('event-update-lpr.json'), after: { ...event('event-update-lpr.json').after, recognized_license_plate: null, sub_label: null } },
+    ],
     ['an owner name as sub label', { ...event('event-update-lpr.json'), after: { ...event('event-update-lpr.json').after, recognized_license_plate: null } }],
     ['a face name on a person', { ...event('event-person.json'), after: { ...event('event-person.json').after, sub_label: ['BOB', 0.9] } }],
     ['a false positive', { ...event('event-update-lpr.json'), after: { ...event('event-update-lpr.json').after, false_positive: true } }],
@@ -55,7 +58,9 @@ t.test('the same plate in every update is one key; a corrected plate is another'
   const dedupe = createFrigateDeduper(3);
   const base = event('event-update-lpr.json');
   const keys = ['ABC12345', 'ABC12345', 'ABC 12345', 'ABC12346'].map(
-    (plate) => frigate.parse(jsonInput(JSON.stringify({ ...base, after: { ...base.after, recognized_license_plate: plate } })), {}).detections[0]?.detection.detection_id ?? '',
+    (plate) =>
+      frigate.parse(jsonInput(JSON.stringify({ ...base, after: { ...base.after, recognized_license_plate: plate } })), {}).detections[0]?.detection
+        .detection_id ?? '',
   );
   const fresh = keys.filter((key) => {
     if (dedupe.seen(key)) return false;
