@@ -68,6 +68,8 @@ const TEXT_FIELDS: Record<string, string> = {
   description: 'made by the sweep',
   // The hub certificate announcement (admin/hub-certificate-routes.ts): 64 hex digits.
   sha256: '0123456789abcdef'.repeat(4),
+  // A webhook target (webhooks/schema.ts): plain http is accepted to loopback only.
+  url: 'http://127.0.0.1:9/hook',
 };
 const OTHER_FIELDS: Record<string, unknown> = {
   case_number_required: false,
@@ -80,6 +82,8 @@ const OTHER_FIELDS: Record<string, unknown> = {
   gps_longitude: 4.3,
   last_upload_at: '2026-01-15T10:00:00.000Z',
   config: { cameras: [{ id: 'gate', vendor: 'vendor_a', host: '127.0.0.1' }], log_level: 'info' },
+  events: ['alert'],
+  filter: { plate_pattern: 'AB*' },
 };
 const ABSURD_DATES = [
   '9999-12-31T23:59:59.999Z',
