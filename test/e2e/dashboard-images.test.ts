@@ -110,6 +110,7 @@ t.test('every image on the live, search and detection pages decodes, and the exp
   await t.test('search results show the crop', async (t) => {
     await page.goto(`${hub.url}/search`);
     await page.fill('#plate', WATCHED);
+    await page.selectOption('#purpose', 'stolen_vehicle');
     await page.fill('#reason', 'case IMG-1');
     await page.press('#reason', 'Enter');
     await page.waitForSelector(`#results img[alt="Plate crop ${WATCHED}"]`);

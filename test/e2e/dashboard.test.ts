@@ -394,12 +394,13 @@ t.test('the dashboard in a real browser', { timeout: 420_000 }, async (t) => {
     t.pass(`visible again: live ${((Date.now() - woke) / 1000).toFixed(1)} s later, not after the backoff`);
   });
 
-  await t.test('search with a reason, open the detection, hold it, export it', async (t) => {
+  await t.test('search with a purpose, open the detection, hold it, export it', async (t) => {
     await page.goto(`${hub.url}/search`);
     await page.fill('#plate', PLATE);
     await page.press('#plate', 'Enter');
-    t.equal(await page.evaluate(() => (document.getElementById('reason') as HTMLInputElement).validity.valueMissing), true, 'a reason is required');
+    t.equal(await page.evaluate(() => (document.getElementById('purpose') as HTMLSelectElement).validity.valueMissing), true, 'a purpose is required');
     t.equal(await page.textContent('#summary'), '', 'nothing searched without it');
+    await page.selectOption('#purpose', 'stolen_vehicle');
     await page.fill('#reason', 'case UI-42');
     await page.press('#reason', 'Enter');
     await page.waitForSelector(`#results a:has-text("${PLATE}")`);
@@ -475,6 +476,7 @@ t.test('the dashboard in a real browser', { timeout: 420_000 }, async (t) => {
   await t.test('investigations: plate history, route over the collectors', async (t) => {
     await page.goto(`${hub.url}/investigations`);
     await page.fill('#plate', PLATE);
+    await page.selectOption('#purpose', 'stolen_vehicle');
     await page.fill('#reason', 'case UI-42');
     await page.press('#reason', 'Enter');
     await page.waitForSelector('#output table');

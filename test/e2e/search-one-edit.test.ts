@@ -90,6 +90,7 @@ t.test('one-edit search in a real browser', { timeout: 240_000 }, async (t) => {
   await t.test('the mode is offered, and its results mark the differing character', async (t) => {
     await page.fill('#plate', 'KX45MNP');
     await page.selectOption('#plate-match', 'one_edit');
+    await page.selectOption('#purpose', 'stolen_vehicle');
     await page.fill('#reason', 'case UI-38');
     await page.click('#search-form button[type="submit"]');
     await page.waitForSelector('#results a:has-text("KX45MNR")');

@@ -4,10 +4,12 @@ import { byId, el, show, when } from './dom.ts';
 import { failed } from './failed.ts';
 // The wire shape, written once by the server (audit/list.ts; type-only: erased from the bundle).
 import type { AuditEntry } from '../../audit/list.ts';
+import type { Purpose } from '../../purposes/store.ts';
 
 /*
  * The audit log (docs/admin-api.md "Audit log"), newest first, 100 at a time; who is shown
- * by email (the users list), details as the hub recorded them (reasons of searches included).
+ * by email (the users list), details as the hub recorded them (purposes, case numbers and
+ * notes of lookups included). Below: the purposes, added and retired here.
  */
 let before: string | null = null;
 let emails = new Map<string, string>();
@@ -20,6 +22,10 @@ function query(): URLSearchParams {
     const v = byId<HTMLInputElement>(id).value;
     if (v) q.set(id, new Date(v).toISOString());
   }
+  const purpose = byId<HTMLInputElement>('filter-purpose').value.trim();
+  if (purpose) q.set('purpose', purpose);
+  const caseNumber = byId<HTMLInputElement>('filter-case').value.trim();
+  if (caseNumber) q.set('case_number', caseNumber);
   if (before) q.set('before', before);
   return q;
 }
@@ -58,3 +64,50 @@ byId<HTMLFormElement>('audit-form').addEventListener('submit', (event) => {
 });
 byId('more').addEventListener('click', () => void load(true).catch(failed));
 load(false).catch(failed);
+
+function purposeRow(p: Purpose): HTMLTableRowElement {
+  const verb = p.active ? 'retire' : 'reactivate';
+  const button = el(
+    'button',
+    { type: 'button', class: 'secondary', 'aria-label': `${p.active ? 'Retire' : 'Bring back'} ${p.label}` },
+    p.active ? 'Retire' : 'Bring back',
+  );
+  button.addEventListener('click', () => {
+    api('POST', `/api/v1/admin/purposes/${encodeURIComponent(p.code)}/${verb}`, {})
+      .then(loadPurposes)
+      .catch(failed);
+  });
+  return el(
+    'tr',
+    {},
+    el('td', {}, el('code', {}, p.code)),
+    el('td', {}, p.label),
+    el('td', {}, p.case_number_required ? 'required' : 'optional'),
+    el('td', {}, p.active ? 'active' : `retired ${when(p.retired_at)}`),
+    el('td', {}, button),
+  );
+}
+
+async function loadPurposes(): Promise<void> {
+  const { data } = await api<{ data: Purpose[] }>('GET', '/api/v1/admin/purposes');
+  byId('purposes')
+    .querySelector('tbody')
+    ?.replaceChildren(...data.map(purposeRow));
+}
+
+byId<HTMLFormElement>('purpose-form').addEventListener('submit', (event) => {
+  event.preventDefault();
+  const value = (id: string) => byId<HTMLInputElement>(id).value.trim();
+  api('POST', '/api/v1/admin/purposes', {
+    code: value('new-code'),
+    label: value('new-label'),
+    description: value('new-description'),
+    case_number_required: byId<HTMLInputElement>('new-case-required').checked,
+  })
+    .then(() => {
+      byId<HTMLFormElement>('purpose-form').reset();
+      return loadPurposes();
+    })
+    .catch(failed);
+});
+loadPurposes().catch(failed);

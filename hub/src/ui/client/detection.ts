@@ -2,11 +2,12 @@
 import { api, ApiError, signInAgain } from './api.ts';
 import { byId, el, percent, say, show, when } from './dom.ts';
 import { imagePath } from './images.ts';
+import { loadPurposes, purposeOnly, purposeProblem, setPurposeParams } from './purpose-fields.ts';
 // The wire shape, written once by the verb that builds it (type-only: erased from the bundle).
 import type { detectionDetail } from '../../search/detail.ts';
 
 /*
- * One detection (`GET /api/v1/detections/{id}`, audited with a reason): the scene, the
+ * One detection (`GET /api/v1/detections/{id}`, audited with a purpose): the scene, the
  * crop, the raw plate, the hash-chain position, its legal holds; place a hold; download a
  * signed evidence export of it.
  */
@@ -14,7 +15,8 @@ type Detail = NonNullable<Awaited<ReturnType<typeof detectionDetail>>>;
 
 const reasonForm = byId<HTMLFormElement>('reason-form');
 const id = reasonForm.dataset['id'] ?? '';
-let reason = new URLSearchParams(location.search).get('reason') ?? '';
+/** Purpose, case number and note: from the search's link, or from the form here. */
+let why = purposeOnly(new URLSearchParams(location.search));
 
 function fact(term: string, value: string | Node): HTMLElement[] {
   return [el('dt', {}, term), el('dd', {}, value)];
@@ -56,14 +58,15 @@ function render(d: Detail): void {
   );
   // captured_at is NOT NULL in the table; detail.ts's iso() types every time as nullable.
   const capturedAt = d.captured_at ?? '';
-  const exportQuery = new URLSearchParams({ plate: d.plate_normalized, start_date: capturedAt, end_date: capturedAt, reason });
+  const exportQuery = new URLSearchParams({ plate: d.plate_normalized, start_date: capturedAt, end_date: capturedAt });
+  for (const [key, value] of why) exportQuery.set(key, value);
   byId<HTMLAnchorElement>('export').href = `/api/v1/export/detections?${exportQuery.toString()}`;
   show(byId('detail'), true);
 }
 
 async function load(): Promise<void> {
   try {
-    render(await api<Detail>('GET', `/api/v1/detections/${id}?reason=${encodeURIComponent(reason)}`));
+    render(await api<Detail>('GET', `/api/v1/detections/${id}?${why.toString()}`));
     show(reasonForm, false);
   } catch (err) {
     if (err instanceof ApiError && err.status === 401) return signInAgain();
@@ -73,8 +76,10 @@ async function load(): Promise<void> {
 
 reasonForm.addEventListener('submit', (event) => {
   event.preventDefault();
-  reason = byId<HTMLInputElement>('reason').value.trim();
-  if (reason) void load();
+  const problem = purposeProblem();
+  if (problem) return say(problem);
+  why = setPurposeParams(new URLSearchParams());
+  void load();
 });
 
 byId<HTMLFormElement>('hold-form').addEventListener('submit', (event) => {
@@ -88,5 +93,8 @@ byId<HTMLFormElement>('hold-form').addEventListener('submit', (event) => {
     .catch((err: unknown) => say(err instanceof Error ? err.message : 'Could not place the hold.'));
 });
 
-if (reason) void load();
-else show(reasonForm, true);
+if (why.get('purpose')) void load();
+else {
+  show(reasonForm, true);
+  loadPurposes().catch((err: unknown) => say(err instanceof Error ? err.message : 'Could not load the purposes.'));
+}

@@ -2,12 +2,13 @@
 import { api, ApiError, signInAgain } from './api.ts';
 import { byId, el, say, show, when } from './dom.ts';
 import { barChart, routeMap } from './svg.ts';
+import { loadPurposes, purposeOnly, purposeProblem, setPurposeParams } from './purpose-fields.ts';
 // The wire shapes, written once by the verbs that build them (type-only: erased from the bundle).
 import type { plateHistory, plateRoute } from '../../search/investigations.ts';
 
 /*
  * Investigations (docs/search.md "Investigations"): plate history, route (drawn over the
- * collectors' positions), convoy, one site's day per hour. Each is audited with its reason.
+ * collectors' positions), convoy, one site's day per hour. Each is audited with its purpose.
  */
 /** A sighting of the history, or a stop of the route with the time since the one before. */
 type Sighting = Awaited<ReturnType<typeof plateHistory>>['sightings'][number] &
@@ -47,7 +48,9 @@ function arrange(): void {
 }
 
 async function run(): Promise<void> {
-  const q = new URLSearchParams({ reason: input('reason').value.trim() });
+  const problem = purposeProblem();
+  if (problem) return say(problem);
+  const q = setPurposeParams(new URLSearchParams());
   const output = byId('output');
   const chart = byId('chart');
   output.replaceChildren();
@@ -120,12 +123,7 @@ async function run(): Promise<void> {
       rows.map((s, i) =>
         path === 'route'
           ? [String(i + 1), s.collector.name, when(s.captured_at), gap(s.gap_seconds)]
-          : [
-              el('a', { href: `/detections/${s.id}?reason=${encodeURIComponent(q.get('reason') ?? '')}` }, s.plate_number),
-              s.collector.name,
-              s.camera_id,
-              when(s.captured_at),
-            ],
+          : [el('a', { href: `/detections/${s.id}?${purposeOnly(q).toString()}` }, s.plate_number), s.collector.name, s.camera_id, when(s.captured_at)],
       ),
     ),
   );
@@ -140,3 +138,7 @@ byId<HTMLFormElement>('investigation-form').addEventListener('submit', (event) =
   });
 });
 arrange();
+loadPurposes().catch((err: unknown) => {
+  if (err instanceof ApiError && err.status === 401) return signInAgain();
+  say(err instanceof Error ? err.message : 'Could not load the purposes.');
+});

@@ -2,14 +2,15 @@
 import { api, ApiError, signInAgain } from './api.ts';
 import { byId, el, percent, say, show, when } from './dom.ts';
 import { imagePath } from './images.ts';
+import { fillPurposeFields, loadPurposes, purposeOnly, purposeProblem, setPurposeParams } from './purpose-fields.ts';
 // The wire shapes, written once by the server's presenter (type-only: erased from the bundle).
 import type { SearchResult, SearchResultPage } from '../../search/present.ts';
 
 /*
  * The search form over `GET /api/v1/events/search` (docs/search.md). The form's state is
  * the page's query string, so a search can be bookmarked, reloaded or sent back to with the
- * browser's Back button. The reason travels to the detection page too (viewing one is
- * audited with a reason as well).
+ * browser's Back button. The purpose (and case number, and note) travels to the detection
+ * page too: viewing one is audited with a purpose as well.
  */
 const form = byId<HTMLFormElement>('search-form');
 const input = (id: string): HTMLInputElement => byId<HTMLInputElement>(id);
@@ -51,7 +52,7 @@ function queryFromForm(page: number): URLSearchParams {
     const v = input(id).value;
     if (v) q.set(name, v);
   }
-  q.set('reason', input('reason').value.trim());
+  setPurposeParams(q);
   q.set('per_page', String(PER_PAGE));
   q.set('page', String(page));
   return q;
@@ -69,7 +70,7 @@ function fillForm(q: URLSearchParams): void {
   const chosen = new Set((q.get('collector_id') ?? '').split(',').filter(Boolean));
   for (const option of byId<HTMLSelectElement>('collectors').options) option.selected = chosen.has(option.value);
   for (const [id, name] of BOX) input(id).value = q.get(name) ?? '';
-  input('reason').value = q.get('reason') ?? '';
+  fillPurposeFields(q);
 }
 
 const PLATE_CHAR = /[\p{Lu}\p{Lo}\p{Nd}]/u;
@@ -105,13 +106,9 @@ function plateWithMark(plate: string, match: NonNullable<SearchResult['match']>)
   return out;
 }
 
-function row(r: SearchResult, reason: string): HTMLTableRowElement {
+function row(r: SearchResult, why: URLSearchParams): HTMLTableRowElement {
   const crop = imagePath(r.images.crop_url);
-  const link = el(
-    'a',
-    { href: `/detections/${r.id}?reason=${encodeURIComponent(reason)}` },
-    ...(r.match ? plateWithMark(r.plate_number, r.match) : [r.plate_number]),
-  );
+  const link = el('a', { href: `/detections/${r.id}?${why.toString()}` }, ...(r.match ? plateWithMark(r.plate_number, r.match) : [r.plate_number]));
   return el(
     'tr',
     {},
@@ -136,10 +133,10 @@ async function run(q: URLSearchParams): Promise<void> {
   summary.textContent = 'Searching…';
   try {
     const page = await api<SearchResultPage>('GET', `/api/v1/events/search?${q.toString()}`);
-    const reason = q.get('reason') ?? '';
+    const why = purposeOnly(q);
     byId('results')
       .querySelector('tbody')
-      ?.replaceChildren(...page.data.map((r) => row(r, reason)));
+      ?.replaceChildren(...page.data.map((r) => row(r, why)));
     show(byId('results'), page.data.length > 0);
     const total = `${page.meta.total.toLocaleString()}${page.meta.total_is_lower_bound ? '+' : ''}`;
     summary.textContent = page.meta.total === 0 ? 'No detection matches.' : `${total} detections; page ${page.meta.page} of ${page.meta.total_pages}.`;
@@ -162,7 +159,8 @@ function go(page: number): void {
 
 form.addEventListener('submit', (event) => {
   event.preventDefault();
-  if (!input('reason').value.trim()) return say('Give a reason: a case number or the purpose of this search.');
+  const problem = purposeProblem();
+  if (problem) return say(problem);
   go(1);
 });
 byId('prev').addEventListener('click', () => go(Number(new URLSearchParams(location.search).get('page') ?? '1') - 1));
@@ -170,9 +168,17 @@ byId('next').addEventListener('click', () => go(Number(new URLSearchParams(locat
 window.addEventListener('popstate', () => {
   const q = new URLSearchParams(location.search);
   fillForm(q);
-  if (q.get('reason')) void run(q);
+  if (q.get('purpose')) void run(q);
 });
 
 const initial = new URLSearchParams(location.search);
-fillForm(initial);
-if (initial.get('reason')) void run(initial);
+// The purposes first: the select can only show a bookmarked purpose once it is an option.
+loadPurposes()
+  .then(() => {
+    fillForm(initial);
+    if (initial.get('purpose')) void run(initial);
+  })
+  .catch((err: unknown) => {
+    if (err instanceof ApiError && err.status === 401) return signInAgain();
+    say(err instanceof Error ? err.message : 'Could not load the purposes.');
+  });

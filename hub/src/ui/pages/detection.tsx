@@ -1,17 +1,17 @@
 import type { SessionUser } from '../../auth/middleware.ts';
 import { Page } from '../layout.tsx';
+import { PurposeFields } from './purpose-fields.tsx';
 
 /**
  * One detection in full (client/detection.ts over `GET /api/v1/detections/{id}`, which
- * needs a reason: carried from the search, or asked for here), with its legal holds.
+ * needs a purpose: carried from the search, or asked for here), with its legal holds.
  */
 export function DetectionPage(props: { user: SessionUser; id: string }) {
   return (
     <Page title={`Detection ${props.id}`} script="detection" user={props.user} path="/search">
       <p id="message" class="message" role="alert" aria-live="assertive"></p>
       <form id="reason-form" class="card" data-id={props.id} hidden>
-        <label for="reason">Reason for viewing (case number or purpose)</label>
-        <input id="reason" name="reason" required maxlength={500} />
+        <PurposeFields intro="Purpose of viewing this detection (recorded in the audit log)" />
         <button type="submit">Open</button>
       </form>
       <div id="detail" hidden>

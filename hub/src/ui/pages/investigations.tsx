@@ -1,5 +1,6 @@
 import type { SessionUser } from '../../auth/middleware.ts';
 import { Page } from '../layout.tsx';
+import { PurposeFields } from './purpose-fields.tsx';
 
 /** Investigations (client/investigations.ts over `/api/v1/investigations/*`). */
 export function InvestigationsPage(props: { user: SessionUser }) {
@@ -35,10 +36,7 @@ export function InvestigationsPage(props: { user: SessionUser }) {
           <label for="day">Day</label>
           <input id="day" type="date" />
         </div>
-        <div class="wide">
-          <label for="reason">Reason (case number or purpose; recorded in the audit log)</label>
-          <input id="reason" required maxlength={500} />
-        </div>
+        <PurposeFields intro="Purpose of this investigation (recorded in the audit log)" />
         <button type="submit">Run</button>
       </form>
       <p id="message" class="message" role="alert" aria-live="assertive"></p>

@@ -1,6 +1,7 @@
 import type { SessionUser } from '../../auth/middleware.ts';
 import { Page } from '../layout.tsx';
 import { DataTable } from './data-table.tsx';
+import { PurposeFields } from './purpose-fields.tsx';
 
 const AREA = [
   ['lat-min', 'Latitude from', 90],
@@ -65,10 +66,7 @@ export function SearchPage(props: { user: SessionUser; collectors: ReadonlyArray
             ))}
           </div>
         </details>
-        <div class="wide">
-          <label for="reason">Reason (case number or purpose; recorded in the audit log)</label>
-          <input id="reason" name="reason" required maxlength={500} />
-        </div>
+        <PurposeFields />
         <button type="submit">Search</button>
       </form>
       <p id="message" class="message" role="alert" aria-live="assertive"></p>
