@@ -136,6 +136,7 @@ t.test('one watched plate: one photo for the linked subscriber, nobody else; mut
   t.equal(message?.photoBytes, 2048, 'the plate crop, as a photo');
   t.notMatch(message?.text, /\r/, 'line breaks arrive as written');
   t.match(message?.text, new RegExp(`${plate} on Stolen vehicles \\(critical\\)`));
+  t.match(message?.text, new RegExp(`^🚨 UNVERIFIED · ${plate}`), 'a list asks for verification by default: the hit is labelled unverified');
   t.match(message?.text, /Ingest test site · gate-1/);
   t.match(message?.text, /confidence 87%/);
   t.match(message?.text, new RegExp(`^${PUBLIC}/detections/\\d+$`, 'm'), 'a link to the detection');

@@ -18,7 +18,15 @@ export interface AlertLine {
   cameraName: string;
   /** An earlier send of this alert may have arrived (docs/messaging.md "Exactly once"). */
   uncertain: boolean;
+  /**
+   * The list asks for a person's check before anyone acts, and nobody has confirmed this read
+   * yet (docs/alerts.md "Verification"): the message says so first, so a phone's lock screen
+   * never shows a bare hit.
+   */
+  unverified: boolean;
 }
+
+const UNVERIFIED = 'UNVERIFIED · ';
 
 export const CAPTION_LIMIT = 1024;
 export const MESSAGE_LIMIT = 4096;
@@ -49,12 +57,13 @@ const cut = (text: string, limit: number): string => (text.length <= limit ? tex
 /** One alert: the caption under its crop (or the text when there is no crop). */
 export function singleAlertText(a: AlertLine, timeZone: string, baseUrl: string): string {
   const lines = [
-    `🚨 ${a.plate} on ${a.watchlistName} (${a.priority})`,
+    `🚨 ${a.unverified ? UNVERIFIED : ''}${a.plate} on ${a.watchlistName} (${a.priority})`,
     formatTime(a.capturedAt, timeZone),
     `${a.siteName} · ${a.cameraName}`,
     percent(a.confidence),
     link(baseUrl, a.detectionId),
   ];
+  if (a.unverified) lines.push('Not yet verified: compare the crop with the listed plate before acting.');
   if (a.uncertain) lines.push(REPEAT_NOTE);
   return cut(lines.join('\n'), CAPTION_LIMIT);
 }
@@ -70,7 +79,7 @@ export function aggregatedText(alerts: readonly AlertLine[], timeZone: string, b
   let included = 0;
   for (const a of alerts) {
     const block = [
-      `${cut(a.plate, 20)} on ${cut(a.watchlistName, 60)} (${a.priority})${a.uncertain ? ' (possibly a repeat)' : ''}`,
+      `${cut(a.plate, 20)} on ${cut(a.watchlistName, 60)} (${a.priority})${a.unverified ? ' (unverified)' : ''}${a.uncertain ? ' (possibly a repeat)' : ''}`,
       `${formatTime(a.capturedAt, timeZone)} · ${cut(a.siteName, 60)} · ${cut(a.cameraName, 60)} · ${percent(a.confidence)}`,
       link(baseUrl, a.detectionId),
     ].join('\n');

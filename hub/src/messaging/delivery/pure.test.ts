@@ -28,6 +28,7 @@ const line = (i: number, extra: Partial<AlertLine> = {}): AlertLine => ({
   siteName: 'North gate',
   cameraName: 'Lane 1',
   uncertain: false,
+  unverified: false,
   ...extra,
 });
 
@@ -39,6 +40,14 @@ t.test('message words', async (t) => {
   t.match(text, /^https:\/\/hub\.test\/detections\/101$/m);
   t.notMatch(text, /repeat/);
   t.match(singleAlertText(line(1, { uncertain: true }), 'UTC', 'https://hub.test'), /Possibly a repeat/);
+  t.notMatch(text, /UNVERIFIED|verified/, 'a confirmed alert, or one on a list without verification, carries no label');
+  const unverified = singleAlertText(line(1, { unverified: true }), 'UTC', 'https://hub.test');
+  t.match(unverified, /^🚨 UNVERIFIED · AB1CD on Stolen \(high\)$/m, 'an unverified hit says so before the plate');
+  t.match(unverified, /Not yet verified: compare the crop/);
+  t.match(
+    aggregatedText([line(1, { unverified: true }), line(2)], 'UTC', 'https://hub.test').text,
+    /AB1CD on Stolen \(high\) \(unverified\)\n[\s\S]*AB2CD on Stolen \(high\)\n/,
+  );
   t.ok(singleAlertText(line(1, { watchlistName: 'x'.repeat(3000) }), 'UTC', 'https://hub.test').length <= 1024, 'a caption stays under 1,024');
   const twenty = aggregatedText(
     Array.from({ length: 20 }, (_, i) => line(i)),
