@@ -44,8 +44,10 @@ CREATE INDEX IF NOT EXISTS audit_log_purpose_idx ON audit_log ((detail ->> 'purp
 DO $$
 BEGIN
   IF EXISTS (SELECT 1 FROM pg_roles WHERE rolname = 'alpr_app') THEN
-    -- No DELETE: retired, never deleted (the trigger says so too, for the owner).
+    -- No DELETE: retired, never deleted (the trigger says so too, for the owner). Revoked
+    -- explicitly: re-running 0008 grants DELETE on every table, and this file runs after it.
     GRANT SELECT, INSERT, UPDATE ON purposes TO alpr_app;
+    REVOKE DELETE, TRUNCATE ON purposes FROM alpr_app;
   END IF;
 END
 $$;
