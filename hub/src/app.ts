@@ -21,6 +21,7 @@ import { messagingRoutes } from './messaging/routes.ts';
 import { createHubMetrics } from './metrics/hub-metrics.ts';
 import { timedRoutes } from './metrics/timing.ts';
 import { metricsRoutes } from './metrics/routes.ts';
+import { transparencyRoutes } from './transparency/routes.tsx';
 
 /**
  * Largest body an edge-checked route takes: an admin collector configuration (256 KB,
@@ -66,6 +67,7 @@ export function createHubApp(deps: HubDeps): Hono {
   app.route('/', legalHoldRoutes(deps));
   app.route('/', evidenceRoutes(deps));
   app.route('/', messagingRoutes(deps));
+  app.route('/', transparencyRoutes(deps));
   app.route('/', uiRoutes(deps));
   return app;
 }

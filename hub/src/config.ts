@@ -91,6 +91,8 @@ const envSchema = z.object({
   HUB_RETENTION_PRESET: z.enum(RETENTION_PRESETS).default('default'),
   /** Overrides the preset's period for reads that matched nothing, in days. */
   HUB_RETENTION_NON_HITS_DAYS: z.coerce.number().int().min(MIN_NON_HITS_DAYS).max(36_500).optional(),
+  /** The public account at /transparency (docs/transparency.md): off (404) unless turned on. */
+  HUB_TRANSPARENCY: z.enum(['on', 'off']).default('off'),
   /**
    * The messaging bot (docs/messaging.md). Unset token: no bot. `polling` (default) asks the
    * platform for updates; `webhook` receives them at POST /api/v1/telegram/webhook, which needs
@@ -185,6 +187,8 @@ export interface HubConfig {
   retention: RetentionHorizons;
   /** The preset the non-hit tier came from (HUB_RETENTION_PRESET). */
   retentionPreset: RetentionPreset;
+  /** HUB_TRANSPARENCY: serve the public account at /transparency (docs/transparency.md). */
+  transparency: boolean;
   /** HUB_METRICS_TOKEN: lets a scraper on another host read /metrics (docs/metrics.md). */
   metricsToken?: string;
   /** MQTT out (docs/mqtt.md): HUB_MQTT_*; absent when HUB_MQTT_URL is unset. */
@@ -257,6 +261,7 @@ export function loadHubConfig(env: Readonly<Record<string, string | undefined>>)
     ...(e.HUB_METRICS_TOKEN ? { metricsToken: e.HUB_METRICS_TOKEN } : {}),
     retentionSchedule,
     retentionPreset: e.HUB_RETENTION_PRESET,
+    transparency: e.HUB_TRANSPARENCY === 'on',
     retention: withPreset(
       {
         imagesDays: e.HUB_RETENTION_IMAGES_DAYS,

@@ -18,6 +18,8 @@ const seed = sweepSeed();
 t.comment(`sweep seed ${seed} (SWEEP_SEED=${seed} reproduces this run)`);
 
 const ctx = await adminTestContext(t);
+// The public account (/transparency) is off by default (404): on here, so its routes are swept answering.
+ctx.deps.config.transparency = true;
 let admin = await ctx.session('admin');
 const collector = await claimedCollector(ctx.deps);
 const pending = await createCollector(ctx.deps, SYSTEM_ACTOR, { siteName: 'Sweep pending' });
