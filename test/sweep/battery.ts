@@ -70,6 +70,9 @@ const TEXT_FIELDS: Record<string, string> = {
   sha256: '0123456789abcdef'.repeat(4),
   // A webhook target (webhooks/schema.ts): plain http is accepted to loopback only.
   url: 'http://127.0.0.1:9/hook',
+  // A watchlist feed (watchlists/feeds/feeds.ts): format and a five-field cron schedule.
+  format: 'csv',
+  schedule: '7 * * * *',
 };
 const OTHER_FIELDS: Record<string, unknown> = {
   case_number_required: false,
@@ -84,6 +87,7 @@ const OTHER_FIELDS: Record<string, unknown> = {
   config: { cameras: [{ id: 'gate', vendor: 'vendor_a', host: '127.0.0.1' }], log_level: 'info' },
   events: ['alert'],
   filter: { plate_pattern: 'AB*' },
+  retro_hunt_days: 7,
 };
 const ABSURD_DATES = [
   '9999-12-31T23:59:59.999Z',

@@ -21,6 +21,11 @@ export interface AlertPayload {
     camera_name: string;
     image_urls: { full: string | null; crop: string | null };
   };
+  /**
+   * Present (true) only on a historical hit: a read stored before its entry was added,
+   * found by a feed's retro-hunt (docs/watchlists.md "Retro-hunt"). Absent on live alerts.
+   */
+  historical?: true;
 }
 
 export interface AlertVerificationRecord {
@@ -78,6 +83,7 @@ export type AlertRow = {
   verified_at: Date | null;
   verification_note: string | null;
   verification_required: boolean;
+  historical: boolean;
   added_by_email: string | null;
   plate_candidates: Array<{ text: string; confidence?: number }> | null;
   watchlist_name: string;
@@ -97,7 +103,7 @@ export type AlertRow = {
 /** Columns and joins every alert query shares; `a` is alerts. */
 export const ALERT_SELECT = `
   SELECT a.id, a.detection_id, a.watchlist_id, a.created_at, a.match_kind, a.entry_snapshot, a.state, a.handled_by, a.handled_at,
-         a.verification, a.verified_by, vu.email AS verified_by_email, a.verified_at, a.verification_note,
+         a.verification, a.verified_by, vu.email AS verified_by_email, a.verified_at, a.verification_note, a.historical,
          w.verification_required, au.email AS added_by_email,
          w.name AS watchlist_name, w.priority,
          d.plate_number, d.captured_at, d.confidence, d.camera_id, d.full_image_hash, d.crop_image_hash, d.plate_candidates,
@@ -177,6 +183,7 @@ export function alertPayload(row: AlertRow, signer: LinkSigner): AlertPayload {
       camera_name: cameraName(row.collector_config ?? {}, row.camera_id),
       image_urls: { full: imageLink(signer, row.full_image_hash), crop: imageLink(signer, row.crop_image_hash) },
     },
+    ...(row.historical === true ? { historical: true as const } : {}),
   };
 }
 

@@ -23,7 +23,7 @@ export async function raiseAlerts(tx: DbSession, items: readonly ClaimedItem[], 
   const plates = await platesOf(tx, items);
   const rows: { detection_id: string; watchlist_id: string; entry_id: string; match_kind: string; entry: AlertEntrySnapshot }[] = [];
   for (const [pk, plate] of plates) {
-    for (const m of matchPlate(index, plate)) {
+    for (const m of matchPlate(index, plate, now)) {
       rows.push({
         detection_id: pk,
         watchlist_id: m.entry.watchlistId,
@@ -34,6 +34,7 @@ export async function raiseAlerts(tx: DbSession, items: readonly ClaimedItem[], 
           notes: m.entry.notes,
           added_by: m.entry.addedBy,
           added_at: m.entry.addedAt.toISOString(),
+          ...(m.entry.entryPriority ? { priority: m.entry.entryPriority } : {}),
           ...(m.edit ? { match: { kind: m.edit.kind, position: m.edit.position, entry_char: m.edit.queryChar, read_char: m.edit.plateChar } } : {}),
         },
       });

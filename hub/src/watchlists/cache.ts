@@ -50,8 +50,10 @@ async function loadEntries(ctx: WatchlistContext): Promise<IndexedEntry[]> {
     notes: string | null;
     added_by: string | null;
     added_at: Date;
+    expires_at: Date | null;
+    entry_priority: WatchlistPriority | null;
   }>(
-    `SELECT e.id AS entry_id, e.watchlist_id, w.name, w.priority, w.ocr_tolerant, w.forgive_one_misread, e.plate_number, e.plate_normalized, e.notes, e.added_by, e.added_at
+    `SELECT e.id AS entry_id, e.watchlist_id, w.name, w.priority, w.ocr_tolerant, w.forgive_one_misread, e.plate_number, e.plate_normalized, e.notes, e.added_by, e.added_at, e.expires_at, e.priority AS entry_priority
      FROM watchlist_entries e JOIN watchlists w ON w.id = e.watchlist_id
      WHERE w.is_active AND w.deleted_at IS NULL`,
   );
@@ -67,6 +69,8 @@ async function loadEntries(ctx: WatchlistContext): Promise<IndexedEntry[]> {
     notes: r.notes,
     addedBy: r.added_by,
     addedAt: new Date(r.added_at),
+    expiresAt: r.expires_at ? new Date(r.expires_at) : null,
+    entryPriority: r.entry_priority,
   }));
 }
 

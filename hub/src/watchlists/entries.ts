@@ -4,7 +4,7 @@
  */
 import { and, asc, eq, gt } from 'drizzle-orm';
 import { watchlistEntries } from '../db/schema/watchlist-entries.ts';
-import { watchlists } from '../db/schema/watchlists.ts';
+import { watchlists, type WatchlistPriority } from '../db/schema/watchlists.ts';
 import { isUuid } from '../collectors/context.ts';
 import { HubError } from '../errors.ts';
 import type { WatchlistActor, WatchlistContext } from './context.ts';
@@ -19,7 +19,7 @@ export async function addEntry(
   ctx: WatchlistContext,
   actor: WatchlistActor,
   watchlistId: string,
-  input: { plate: string; notes?: string | null | undefined },
+  input: { plate: string; notes?: string | null | undefined; expires_at?: string | null | undefined; priority?: WatchlistPriority | null | undefined },
 ): Promise<EntryRow> {
   const parsed = watchedPlate(input.plate);
   if ('error' in parsed) throw new HubError('bad_request', `plate: ${parsed.error}`);
@@ -34,6 +34,8 @@ export async function addEntry(
         notes: input.notes ?? null,
         addedBy: actor.userId,
         addedAt: ctx.clock.now(),
+        expiresAt: input.expires_at ? new Date(input.expires_at) : null,
+        priority: input.priority ?? null,
       })
       .onConflictDoNothing()
       .returning();

@@ -20,6 +20,10 @@ export interface IndexedEntry {
   notes: string | null;
   addedBy: string | null;
   addedAt: Date;
+  /** From then on the entry matches nothing (0031); absent or null: never. */
+  expiresAt?: Date | null;
+  /** The entry's own priority (0031); null: the list's. */
+  entryPriority?: WatchlistPriority | null;
 }
 
 export type MatchKind = 'exact' | 'ocr' | 'one_edit';
@@ -81,11 +85,15 @@ export function withinOneConfusion(a: string, b: string): boolean {
 /**
  * One match per watchlist at most (an alert is unique per detection and watchlist): exact
  * wins over OCR-tolerant, which wins over one misread; among equals the earliest added (a
- * stable choice).
+ * stable choice). With `now`, entries expired by then are left out.
  */
-export function matchPlate(index: WatchlistIndex, plateNormalized: string): PlateMatch[] {
+export function matchPlate(index: WatchlistIndex, plateNormalized: string, now?: Date): PlateMatch[] {
   const best = new Map<string, PlateMatch>();
   const offer = (candidate: PlateMatch): void => {
+    // An expired entry matches nothing; checked here, not when the cache loads, so the
+    // entry stops at its expiry and not up to one cache period (60 s) later.
+    const expiresAt = candidate.entry.expiresAt;
+    if (now && expiresAt && expiresAt.getTime() <= now.getTime()) return;
     const current = best.get(candidate.entry.watchlistId);
     const better =
       !current ||

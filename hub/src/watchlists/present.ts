@@ -28,6 +28,8 @@ export function presentEntry(e: EntryRow) {
     notes: e.notes,
     added_by: e.addedBy,
     added_at: e.addedAt.toISOString(),
+    expires_at: e.expiresAt?.toISOString() ?? null,
+    priority: e.priority,
   };
 }
 

@@ -10,6 +10,7 @@ import { HubError } from '../errors.ts';
 import { idParam, validJson, validParam, validQuery } from '../http/validator.ts';
 import type { WatchlistActor } from './context.ts';
 import { csvField, formatWatchlistCsv } from './csv.ts';
+import { feedRoutes } from './feeds/routes.ts';
 import { addEntry, DEFAULT_ENTRY_PAGE, exportEntries, importEntries, listEntries, MAX_ENTRY_PAGE, removeEntry, updateEntryNotes } from './entries.ts';
 import { presentEntry, presentSubscription, presentWatchlist } from './present.ts';
 import { createWatchlistBodySchema, entryBodySchema, updateEntryBodySchema, updateWatchlistBodySchema } from './schema.ts';
@@ -123,5 +124,7 @@ export function watchlistRoutes(deps: AuthContext): Hono<AuthEnv> {
   app.get('/api/v1/subscriptions', anyUser, async (c) => {
     return c.json({ data: (await mySubscriptions(deps, c.get('user').id)).map(presentSubscription) });
   });
+  // Feeds (docs/watchlists.md "Feeds"): the list follows a URL.
+  app.route('/', feedRoutes(deps));
   return app;
 }

@@ -31,6 +31,9 @@ export const entryBodySchema = z
   .object({
     plate: safeText(z.string().min(1).max(40)),
     notes: safeText(z.string().max(MAX_NOTES_LENGTH)).nullable().optional(),
+    /** From then on the entry matches nothing (docs/watchlists.md "Expiry and priority"). */
+    expires_at: z.string().datetime({ offset: true }).nullable().optional(),
+    priority: watchlistPrioritySchema.nullable().optional(),
   })
   .strict();
 

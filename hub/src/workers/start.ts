@@ -26,6 +26,7 @@ import { startPolling } from '../messaging/polling.ts';
 import { TELEGRAM_WEBHOOK_PATH } from '../messaging/routes.ts';
 import { startRetentionSchedule } from '../retention/schedule.ts';
 import { startHealthSchedule } from '../health/schedule.ts';
+import { startFeedSchedule } from '../watchlists/feeds/schedule.ts';
 import { queueWebhooksOnRaise } from '../webhooks/enqueue.ts';
 import { startWebhooks } from '../webhooks/run.ts';
 import type { WebhookWorker } from '../webhooks/worker.ts';
@@ -82,6 +83,14 @@ export async function startWorkers(deps: WorkerDeps, config: HubConfig, role: 'h
 
     // Health alerts (docs/health.md): a look every minute at cameras, collectors and load;
     // openings and closings go to the live feed and the admins' bot chats.
+    // Watchlist feeds (docs/watchlists.md "Feeds"): due feeds are read once a minute; the
+    // historical hits of a retro-hunt reach the bot and webhooks like live alerts.
+    const feedHooks = createAlertHooks();
+    if (config.telegram) queueDeliveriesOnRaise(feedHooks, { cooldownMs: config.telegram.cooldownMs });
+    queueWebhooksOnRaise(feedHooks);
+    const feeds = startFeedSchedule({ db, clock, log }, { hooks: feedHooks });
+    stops.push(() => feeds.stop());
+
     const health = startHealthSchedule({ db, clock, log, config }, config.telegram ? botApi(config.telegram.apiUrl, config.telegram.token) : undefined);
     stops.push(() => health.stop());
 

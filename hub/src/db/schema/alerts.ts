@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { index, jsonb, pgTable, text, unique, uuid } from 'drizzle-orm/pg-core';
+import { boolean, index, jsonb, pgTable, text, unique, uuid } from 'drizzle-orm/pg-core';
 import { z } from 'zod';
 import { users } from './users.ts';
 import { bigintString, timestamptz } from './columns.ts';
@@ -24,6 +24,8 @@ export interface AlertEntrySnapshot {
   notes?: string | null;
   added_by?: string | null;
   added_at?: string;
+  /** The entry's own priority when it had one (0031). */
+  priority?: string;
   /** A `one_edit` alert (0025): how the read differs from the entry (docs/watchlists.md). */
   match?: { kind: 'substitution' | 'insertion' | 'deletion'; position: number; entry_char?: string; read_char?: string };
 }
@@ -52,6 +54,8 @@ export const alerts = pgTable(
     verifiedBy: uuid('verified_by').references(() => users.id),
     verifiedAt: timestamptz('verified_at'),
     verificationNote: text('verification_note'),
+    /** Raised by a retro-hunt for a read stored before its entry was added (0031; docs/watchlists.md "Retro-hunt"). */
+    historical: boolean('historical').notNull().default(false),
   },
   (t) => [unique().on(t.detectionId, t.watchlistId), index('alerts_created_idx').on(t.createdAt), index('alerts_watchlist_id_idx').on(t.watchlistId, t.id)],
 );

@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { index, pgTable, text, unique, uuid, varchar } from 'drizzle-orm/pg-core';
 import { timestamptz } from './columns.ts';
 import { users } from './users.ts';
-import { watchlists } from './watchlists.ts';
+import { watchlistPriorities, watchlists } from './watchlists.ts';
 
 export const watchlistEntries = pgTable(
   'watchlist_entries',
@@ -19,6 +19,10 @@ export const watchlistEntries = pgTable(
     notes: text('notes'),
     addedBy: uuid('added_by').references(() => users.id),
     addedAt: timestamptz('added_at').notNull().defaultNow(),
+    /** From then on the entry matches nothing (0031; docs/watchlists.md "Expiry and priority"). */
+    expiresAt: timestamptz('expires_at'),
+    /** The entry's own priority (a feed ranks its plates); null: the list's (0031). */
+    priority: text('priority', { enum: watchlistPriorities }),
   },
   (t) => [unique().on(t.watchlistId, t.plateNormalized), index('watchlist_entries_plate_idx').on(t.plateNormalized)],
 );
