@@ -31,6 +31,7 @@ type Row = {
   watchlist_name: string;
   priority: string;
   unverified: boolean;
+  historical: boolean;
   timezone: string | null;
 };
 
@@ -38,7 +39,7 @@ export async function loadMessage(db: DbSession, messageId: string): Promise<Mes
   const rows = await db.sql<Row>(
     `SELECT q.id AS item_id, a.id AS alert_id, a.detection_id, q.uncertain, d.plate_number, d.captured_at, d.confidence, d.camera_id, d.crop_image_hash,
             c.site_name, ${configWithCameraNames('c')} AS config, w.name AS watchlist_name, w.priority,
-            (w.verification_required AND a.verification <> 'confirmed') AS unverified,
+            (w.verification_required AND a.verification <> 'confirmed') AS unverified, a.historical,
             (SELECT p.timezone FROM notification_preferences p
              WHERE p.user_id = q.user_id AND p.channel = 'telegram' AND p.watchlist_id IS NULL) AS timezone
      FROM notification_queue q
@@ -63,6 +64,7 @@ export async function loadMessage(db: DbSession, messageId: string): Promise<Mes
     cameraName: cameraName(r.config ?? {}, r.camera_id),
     uncertain: r.uncertain,
     unverified: r.unverified === true,
+    historical: r.historical === true,
   }));
   return { lines, itemIds: rows.map((r) => String(r.item_id)), timeZone: rows[0]?.timezone ?? 'UTC', cropHash: rows[0]?.crop_image_hash ?? null };
 }

@@ -24,9 +24,12 @@ export interface AlertLine {
    * never shows a bare hit.
    */
   unverified: boolean;
+  /** A historical hit (docs/watchlists.md "Retro-hunt"): the read is from before its plate was listed. */
+  historical?: boolean;
 }
 
 const UNVERIFIED = 'UNVERIFIED · ';
+const HISTORICAL_NOTE = 'Historical hit: a past read, found when the plate was added to the list; the car may be long gone.';
 
 export const CAPTION_LIMIT = 1024;
 export const MESSAGE_LIMIT = 4096;
@@ -64,6 +67,7 @@ export function singleAlertText(a: AlertLine, timeZone: string, baseUrl: string)
     link(baseUrl, a.detectionId),
   ];
   if (a.unverified) lines.push('Not yet verified: compare the crop with the listed plate before acting.');
+  if (a.historical) lines.push(HISTORICAL_NOTE);
   if (a.uncertain) lines.push(REPEAT_NOTE);
   return cut(lines.join('\n'), CAPTION_LIMIT);
 }
@@ -79,7 +83,7 @@ export function aggregatedText(alerts: readonly AlertLine[], timeZone: string, b
   let included = 0;
   for (const a of alerts) {
     const block = [
-      `${cut(a.plate, 20)} on ${cut(a.watchlistName, 60)} (${a.priority})${a.unverified ? ' (unverified)' : ''}${a.uncertain ? ' (possibly a repeat)' : ''}`,
+      `${cut(a.plate, 20)} on ${cut(a.watchlistName, 60)} (${a.priority})${a.unverified ? ' (unverified)' : ''}${a.historical ? ' (historical)' : ''}${a.uncertain ? ' (possibly a repeat)' : ''}`,
       `${formatTime(a.capturedAt, timeZone)} · ${cut(a.siteName, 60)} · ${cut(a.cameraName, 60)} · ${percent(a.confidence)}`,
       link(baseUrl, a.detectionId),
     ].join('\n');

@@ -3,6 +3,7 @@ import t from 'tap';
 import { feedDue, feedScheduleProblem, lastScheduledMinute } from './cron.ts';
 import { diffFeed, diffProblem, type CurrentEntry } from './diff.ts';
 import { parseCsvFeed, parseJsonFeed, type FeedEntry } from './parse.ts';
+import { aggregatedText, singleAlertText, type AlertLine } from '../../messaging/delivery/message-text.ts';
 
 t.test('CSV: the import’s columns plus expires_at and priority', async (t) => {
   const parsed = parseCsvFeed('\uFEFFPlate,Priority,expires_at,notes\r\nab-12 cde,HIGH,2026-12-31T00:00:00Z,"van, blue"\r\nKX45MNP,,,\r\n');
@@ -96,4 +97,33 @@ t.test('schedules: five fields, UTC, due once per scheduled minute', async (t) =
   t.equal(feedDue('0 3 * * *', null, new Date('2026-01-15T10:00:00Z')), true, 'never read');
   t.equal(feedDue('0 3 * * *', new Date('2026-01-15T03:00:05Z'), new Date('2026-01-15T10:00:00Z')), false);
   t.equal(feedDue('0 3 * * *', new Date('2026-01-14T03:00:05Z'), new Date('2026-01-15T10:00:00Z')), true, 'one read for the missed 03:00');
+});
+
+t.test('the bot says a historical hit is historical', async (t) => {
+  const line: AlertLine = {
+    alertId: '1',
+    detectionId: '101',
+    plate: 'KX45MNP',
+    watchlistName: 'Stolen',
+    priority: 'high',
+    capturedAt: new Date('2026-01-14T10:00:00Z'),
+    confidence: 0.9,
+    siteName: 'North gate',
+    cameraName: 'Lane 1',
+    uncertain: false,
+    unverified: false,
+  };
+  t.notMatch(singleAlertText(line, 'UTC', 'https://hub.test'), /[Hh]istorical/, 'a live alert says nothing of it');
+  t.match(singleAlertText({ ...line, historical: true }, 'UTC', 'https://hub.test'), /\nHistorical hit: a past read/);
+  t.match(
+    aggregatedText(
+      [
+        { ...line, historical: true },
+        { ...line, alertId: '2' },
+      ],
+      'UTC',
+      'https://hub.test',
+    ).text,
+    /KX45MNP on Stolen \(high\) \(historical\)\n/,
+  );
 });
