@@ -206,3 +206,14 @@ t.test('removing the feed', async (t) => {
   ctx.clock.advance(HOUR);
   t.equal(await tick(list.id), undefined, 'no feed, no read');
 });
+
+t.test('an OCR-tolerant list hunts with its own matching, as far back as it asks', async (t) => {
+  const tolerant = (await (await send(ctx, operator, 'POST', '/api/v1/watchlist', { name: 'Tolerant (feed)', ocr_tolerant: true })).json()) as { id: string };
+  await send(ctx, operator, 'POST', `/api/v1/watchlist/${tolerant.id}/subscription`);
+  const res = await send(ctx, operator, 'PUT', `/api/v1/watchlist/${tolerant.id}/feed`, { url: feedUrl, format: 'csv', retro_hunt_days: 30 });
+  t.match(await res.json(), { schedule: '7 * * * *', retro_hunt_days: 30 }, 'the default schedule');
+  // 7 and 1 are one confusion apart: the read OLD1234 from 10 days ago matches OLD7234.
+  Object.assign(served, { status: 200, hang: false, etag: null, body: 'plate\nOLD7234\n' });
+  t.match(await tick(tolerant.id), { status: 'ok', added: 1, historical_hits: 1 });
+  t.match(await alertsOf(tolerant.id), [{ plate_number: 'OLD1234', match_kind: 'ocr', historical: true }]);
+});
