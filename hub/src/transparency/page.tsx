@@ -11,7 +11,8 @@ function Month(props: { m: MonthFigures; labels: Record<string, string> }) {
   return (
     <section aria-labelledby={`m-${m.month}`}>
       <h3 id={`m-${m.month}`}>{monthName(m.month)}</h3>
-      <dl class="facts">
+      {/* Plain list, not the two-column facts grid: purpose labels run to 100 characters, wider than a phone. */}
+      <dl>
         <dt>Cameras that reported</dt>
         <dd>{n(m.cameras)}</dd>
         <dt>Plate reads</dt>
@@ -23,13 +24,16 @@ function Month(props: { m: MonthFigures; labels: Record<string, string> }) {
         <dt>Hits found to be misreads</dt>
         <dd>{n(m.misread_hits)}</dd>
         <dt>Searches</dt>
-        <dd>{n(m.searches)}</dd>
-        {purposes.map(([code, count]) => (
-          <>
-            <dt class="sub">{`… for ${props.labels[code] ?? code}`}</dt>
-            <dd>{n(count)}</dd>
-          </>
-        ))}
+        <dd>
+          {n(m.searches)}
+          {purposes.length > 0 ? (
+            <ul aria-label="Searches by purpose">
+              {purposes.map(([code, count]) => (
+                <li>{`${props.labels[code] ?? code}: ${n(count)}`}</li>
+              ))}
+            </ul>
+          ) : null}
+        </dd>
         <dt>Legal holds placed</dt>
         <dd>{n(m.legal_holds_placed)}</dd>
         <dt>Evidence exports</dt>
@@ -50,7 +54,8 @@ export function TransparencyPage(props: { account: PublicAccount }) {
       </p>
       <p>{`Figures as of ${a.generated_at.slice(0, 16).replace('T', ' ')} UTC (computed at most once a minute).`}</p>
       <h2>How long records are kept</h2>
-      <dl class="facts">
+      {/* Not the two-column facts grid: tier names run to 50 characters, wider than a phone's column. */}
+      <dl>
         {a.retention.tiers.map((t) => (
           <>
             <dt>{t.tier}</dt>
