@@ -6,13 +6,13 @@
  */
 import type { AlertHooks, RaisedAlert } from '../alerts/hooks.ts';
 import { WEBHOOK_CHANNEL } from '../db/channels.ts';
-import type { DbSession } from '../db/session.ts';
+import type { DbSession, StatementSession } from '../db/session.ts';
 import { filterMatches, type WebhookFilter } from './filter.ts';
 import { alertBody, testBody, type AlertEventRow } from './payload.ts';
 import { newMessageId } from './sign.ts';
 import { getTarget, type WebhookContext } from './targets.ts';
 
-interface Queued {
+export interface Queued {
   target_id: string;
   message_id: string;
   event_type: string;
@@ -20,7 +20,7 @@ interface Queued {
   body: string;
 }
 
-async function insertDeliveries(tx: DbSession, items: readonly Queued[], now: Date): Promise<number> {
+export async function insertDeliveries(tx: StatementSession, items: readonly Queued[], now: Date): Promise<number> {
   if (items.length === 0) return 0;
   const rows = await tx.sql(
     `INSERT INTO webhook_deliveries (target_id, message_id, event_type, event_key, body, next_retry_at, created_at)

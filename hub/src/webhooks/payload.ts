@@ -3,7 +3,7 @@
  * envelope `{ type, timestamp, data }`. The body is built once, when the event is queued,
  * and stored: every retry sends the same bytes.
  */
-export const WEBHOOK_EVENTS = ['alert'] as const;
+export const WEBHOOK_EVENTS = ['alert', 'health'] as const;
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
 
 export type AlertEventRow = {
@@ -33,6 +33,35 @@ export function alertBody(row: AlertEventRow, now: Date): string {
       watchlist: { id: row.watchlist_id, name: row.watchlist_name, priority: row.priority },
       plate: { text: row.plate, normalized: row.plate_normalized, confidence: Number(row.confidence) },
       detection: { id: row.detection_id, captured_at: iso(row.captured_at), collector_id: row.collector_id, camera_id: row.camera_id },
+    },
+  });
+}
+
+/** A health alert (docs/health.md) opened or closed: what it is and where, never a plate. */
+export interface HealthEventRecord {
+  id: string;
+  kind: string;
+  collector_id: string;
+  collector_name: string;
+  camera_id: string | null;
+  camera_name: string | null;
+  opened_at: string;
+  closed_at: string | null;
+  message: string;
+}
+
+export function healthBody(record: HealthEventRecord, event: 'opened' | 'closed', now: Date): string {
+  return JSON.stringify({
+    type: `health.${event}`,
+    timestamp: now.toISOString(),
+    data: {
+      health_alert_id: record.id,
+      kind: record.kind,
+      message: record.message,
+      opened_at: record.opened_at,
+      closed_at: record.closed_at,
+      collector: { id: record.collector_id, name: record.collector_name },
+      camera: record.camera_id === null ? null : { id: record.camera_id, name: record.camera_name },
     },
   });
 }

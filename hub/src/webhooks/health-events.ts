@@ -1,0 +1,55 @@
+/**
+ * Health alerts to webhook targets (docs/webhooks.md "Health events"): each health alert the
+ * evaluator opens or closes becomes one `health.opened` or `health.closed` delivery per
+ * target that asked for `health`, queued in the evaluator's transaction beside the admins'
+ * bot messages, so an opened alert and its deliveries commit together and a re-run queues
+ * nothing twice (the event key names the alert and the change).
+ */
+import type { StatementSession } from '../db/session.ts';
+import { insertDeliveries, type Queued } from './enqueue.ts';
+import type { WebhookFilter } from './filter.ts';
+import { healthBody, type HealthEventRecord } from './payload.ts';
+import { newMessageId } from './sign.ts';
+
+/**
+ * A health event has a collector and maybe a camera, but no plate and no watchlist: a target
+ * filtered by plate or by list hears no health events; one filtered by collector or camera
+ * hears that collector's or camera's.
+ */
+export function healthFilterMatches(filter: WebhookFilter, record: HealthEventRecord): boolean {
+  if (filter.plate_pattern !== undefined || filter.watchlist_id !== undefined) return false;
+  if (filter.collector_id !== undefined && filter.collector_id !== record.collector_id) return false;
+  if (filter.camera_id !== undefined && filter.camera_id !== record.camera_id) return false;
+  return true;
+}
+
+export async function enqueueHealthWebhooks(
+  tx: StatementSession,
+  now: Date,
+  changes: { opened: readonly HealthEventRecord[]; closed: readonly HealthEventRecord[] },
+): Promise<number> {
+  if (changes.opened.length + changes.closed.length === 0) return 0;
+  const targets = await tx.sql<{ id: string; filter: WebhookFilter }>(
+    `SELECT id::text AS id, filter FROM webhook_targets WHERE enabled AND 'health' = ANY (events)`,
+  );
+  const items: Queued[] = [];
+  for (const [event, records] of [
+    ['opened', changes.opened],
+    ['closed', changes.closed],
+  ] as const) {
+    for (const record of records) {
+      const body = healthBody(record, event, now);
+      for (const target of targets) {
+        if (!healthFilterMatches(target.filter ?? {}, record)) continue;
+        items.push({ target_id: target.id, message_id: newMessageId(), event_type: `health.${event}`, event_key: `health:${event}:${record.id}`, body });
+      }
+    }
+  }
+  return insertDeliveries(tx, items, now);
+}
+
+/** Whether any enabled target wants health events: the evaluator loads records only then. */
+export async function healthTargetsExist(tx: StatementSession): Promise<boolean> {
+  const [row] = await tx.sql<{ n: number }>(`SELECT count(*)::int AS n FROM webhook_targets WHERE enabled AND 'health' = ANY (events)`);
+  return (row?.n ?? 0) > 0;
+}
