@@ -518,6 +518,13 @@ t.test('the dashboard in a real browser', { timeout: 420_000 }, async (t) => {
     await admin.waitForSelector('#audit td:has-text("case UI-42")');
     t.match(await admin.textContent('#audit'), /op@ui\.test/, 'who searched, by email, with the reason');
     await check('audit', admin);
+    // The audit review: the operator's searches counted by purpose; the plate searched was
+    // held (a case), so it raises no flag.
+    await admin.goto(`${hub.url}/admin/audit-review`);
+    await admin.waitForSelector('#by-purpose td:has-text("stolen_vehicle")');
+    t.match(await admin.textContent('#by-purpose'), /op@ui\.test.*stolen_vehicle/s, "each user's lookups by purpose");
+    t.match(await admin.textContent('#flags-count'), /^No flags/, 'a held plate searched with a purpose is not flagged');
+    await check('audit-review', admin);
     await admin.goto(`${hub.url}/admin/holds`);
     await admin.waitForSelector('#holds td:has-text("UI-CASE-7")');
     await admin.waitForSelector('#exports td:has-text("case UI-42")');

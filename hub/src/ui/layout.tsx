@@ -29,6 +29,11 @@ interface PageProps {
   children?: Child;
 }
 
+/** A section is current on its own path and the paths below it: `/admin/audit-review` is not under `/admin/audit`. */
+function isCurrent(path: string | undefined, href: string): boolean {
+  return path !== undefined && (path === href || path.startsWith(`${href}/`));
+}
+
 /** Every dashboard page: landmarks, skip link, navigation, one stylesheet, no inline script. */
 export function Page(props: PageProps) {
   return (
@@ -52,7 +57,7 @@ export function Page(props: PageProps) {
               <ul>
                 {SECTIONS.filter((s) => !s.adminOnly || props.user?.role === 'admin').map((s) => (
                   <li>
-                    <a href={s.href} aria-current={props.path?.startsWith(s.href) ? 'page' : undefined}>
+                    <a href={s.href} aria-current={isCurrent(props.path, s.href) ? 'page' : undefined}>
                       {s.label}
                     </a>
                   </li>

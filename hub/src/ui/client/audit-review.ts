@@ -1,6 +1,6 @@
 /// <reference lib="dom" />
 import { api } from './api.ts';
-import { byId, el, when } from './dom.ts';
+import { byId, el, show, when } from './dom.ts';
 import { failed } from './failed.ts';
 
 /*
@@ -65,8 +65,13 @@ function flagRow(f: Review['flags'][number]): HTMLTableRowElement {
     el('td', {}, el('strong', {}, KIND_LABELS[f.kind] ?? f.kind), el('br', {}), f.message),
     el('td', {}, f.email ?? f.user_id),
     el('td', {}, f.from === f.to ? when(f.from) : `${when(f.from)} – ${when(f.to)}`),
-    el('td', {}, rows),
+    el('td', {}, rows, el('a', { href: auditLink(f) }, 'Open in the audit log')),
   );
+}
+
+/** The audit log page on this flag's user and span: every row it names is among them. */
+function auditLink(f: Review['flags'][number]): string {
+  return `/admin/audit?${new URLSearchParams({ actor_user_id: f.user_id, since: f.from, until: f.to })}`;
 }
 
 async function load(): Promise<void> {
@@ -79,6 +84,7 @@ async function load(): Promise<void> {
   byId('flags')
     .querySelector('tbody')
     ?.replaceChildren(...review.flags.map(flagRow));
+  show(byId('flags'), review.flags.length > 0);
   byId('by-purpose')
     .querySelector('tbody')
     ?.replaceChildren(

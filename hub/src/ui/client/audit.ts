@@ -1,6 +1,6 @@
 /// <reference lib="dom" />
 import { api } from './api.ts';
-import { byId, el, show, when } from './dom.ts';
+import { byId, el, say, show, when } from './dom.ts';
 import { failed } from './failed.ts';
 // The wire shape, written once by the server (audit/list.ts; type-only: erased from the bundle).
 import type { AuditEntry } from '../../audit/list.ts';
@@ -14,8 +14,28 @@ import type { Purpose } from '../../purposes/store.ts';
 let before: string | null = null;
 let emails = new Map<string, string>();
 
+/**
+ * A link from the audit review (`/admin/audit?actor_user_id=&since=&until=`) opens the log on
+ * the rows behind a flag: one user's, in the flag's span (minutes rounded outwards, as the
+ * time fields hold minutes).
+ */
+const linked = new URLSearchParams(location.search);
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const actor = UUID.test(linked.get('actor_user_id') ?? '') ? linked.get('actor_user_id') : null;
+
+function localMinute(iso: string | null, roundUp: boolean): string {
+  const ms = iso === null ? NaN : Date.parse(iso);
+  if (Number.isNaN(ms)) return '';
+  const minute = (roundUp ? Math.ceil(ms / 60_000) : Math.floor(ms / 60_000)) * 60_000;
+  return new Date(minute - new Date(minute).getTimezoneOffset() * 60_000).toISOString().slice(0, 16);
+}
+byId<HTMLInputElement>('since').value = localMinute(linked.get('since'), false);
+byId<HTMLInputElement>('until').value = localMinute(linked.get('until'), true);
+if (actor) say(`Showing one user's entries (${actor}), as linked from the audit review.`, 'info');
+
 function query(): URLSearchParams {
   const q = new URLSearchParams({ limit: '100' });
+  if (actor) q.set('actor_user_id', actor);
   const action = byId<HTMLInputElement>('action').value.trim();
   if (action) q.set('action', action);
   for (const id of ['since', 'until'] as const) {

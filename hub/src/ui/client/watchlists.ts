@@ -41,7 +41,13 @@ function listRow(w: Watchlist): HTMLTableRowElement {
     'tr',
     { 'data-list': w.id },
     el('td', {}, open),
-    el('td', {}, w.priority, w.forgive_one_misread ? el('span', { class: 'muted' }, ' (forgives one misread)') : null),
+    el(
+      'td',
+      {},
+      w.priority,
+      w.forgive_one_misread ? el('span', { class: 'muted' }, ' (forgives one misread)') : null,
+      w.verification_required ? null : el('span', { class: 'muted' }, ' (no verification)'),
+    ),
     el('td', {}, String(w.entry_count)),
     el('td', {}, w.is_active ? 'yes' : 'no'),
     el('td', {}, toggle),
@@ -91,6 +97,7 @@ document.getElementById('create-list')?.addEventListener('submit', (event) => {
     priority: byId<HTMLSelectElement>('list-priority').value,
     ocr_tolerant: byId<HTMLInputElement>('list-ocr').checked,
     forgive_one_misread: byId<HTMLInputElement>('list-forgive').checked,
+    verification_required: byId<HTMLInputElement>('list-verify').checked,
   };
   api<Watchlist>('POST', '/api/v1/watchlist', body)
     .then((created) => {

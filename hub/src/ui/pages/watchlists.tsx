@@ -28,6 +28,10 @@ export function WatchlistsPage(props: { user: SessionUser }) {
           <label class="check">
             <input type="checkbox" id="list-forgive" /> Forgive one misread: also alert on a read with any one character wrong, missing or extra
           </label>
+          <label class="check">
+            <input type="checkbox" id="list-verify" checked /> Verify before acting: a person compares each hit's crop with the listed plate before it counts
+            (alerts say unverified until then)
+          </label>
           <button type="submit">Create</button>
         </form>
       ) : null}
