@@ -17,6 +17,7 @@ import type { Page } from 'playwright-core';
 import { totpCode } from '../../hub/src/auth/totp.ts';
 import { verifyExport } from '../../hub/src/evidence/manifest.ts';
 import { readZipFiles } from '../../hub/src/evidence/read-zip.ts';
+import { startReceiver } from '../../hub/src/webhooks/webhooks.test-helper.ts';
 import { plateCropJpeg, sceneJpeg } from '../../scripts/simulators/draw-plate.ts';
 import { startBotApi } from '../../scripts/simulators/telegram-bot-api.ts';
 import { seriousViolations } from '../browser/accessibility.ts';
@@ -525,6 +526,25 @@ t.test('the dashboard in a real browser', { timeout: 420_000 }, async (t) => {
     t.match(await admin.textContent('#by-purpose'), /op@ui\.test.*stolen_vehicle/s, "each user's lookups by purpose");
     t.match(await admin.textContent('#flags-count'), /^No flags/, 'a held plate searched with a purpose is not flagged');
     await check('audit-review', admin);
+    // Webhooks: a target on a receiver on loopback, its secret shown once, a test event sent
+    // from the page arrives signed with that secret, and the page shows it delivered.
+    const receiver = await startReceiver();
+    t.teardown(() => receiver.close());
+    await admin.goto(`${hub.url}/admin/webhooks`);
+    await visible('#no-targets', admin);
+    await admin.fill('#hook-name', 'Gate system');
+    await admin.fill('#hook-url', receiver.url);
+    await admin.check('#hook-health');
+    await admin.click('#webhook-form button[type="submit"]');
+    await visible('#secret-section', admin);
+    receiver.secret = (await admin.textContent('#secret')) ?? '';
+    t.match(receiver.secret, /^whsec_/, 'the signing secret, shown once');
+    await admin.click('button[aria-label="Send test event: Gate system"]');
+    await receiver.waitFor(1);
+    t.match(receiver.received[0], { verified: true, body: { type: 'webhook.test' } }, 'the test event arrives, signed with that secret');
+    await admin.waitForSelector('tr[data-webhook] td[data-last]:has-text("delivered")', { timeout: 30_000 });
+    t.match(await admin.textContent('#targets'), /alerts, health alerts.*0 waiting, 0 failed/s);
+    await check('webhooks', admin);
     await admin.goto(`${hub.url}/admin/holds`);
     await admin.waitForSelector('#holds td:has-text("UI-CASE-7")');
     await admin.waitForSelector('#exports td:has-text("case UI-42")');

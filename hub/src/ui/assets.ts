@@ -23,6 +23,7 @@ export const CLIENT_ENTRIES = [
   'notifications',
   'health',
   'audit-review',
+  'webhooks',
 ] as const;
 export type ClientEntry = (typeof CLIENT_ENTRIES)[number];
 

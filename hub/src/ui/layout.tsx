@@ -12,6 +12,7 @@ const SECTIONS: ReadonlyArray<{ href: string; label: string; adminOnly?: boolean
   { href: '/notifications', label: 'Notifications' },
   { href: '/admin/collectors', label: 'Collectors', adminOnly: true },
   { href: '/admin/health', label: 'Health', adminOnly: true },
+  { href: '/admin/webhooks', label: 'Webhooks', adminOnly: true },
   { href: '/admin/users', label: 'Users', adminOnly: true },
   { href: '/admin/holds', label: 'Holds', adminOnly: true },
   { href: '/admin/audit', label: 'Audit', adminOnly: true },

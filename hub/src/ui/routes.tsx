@@ -17,6 +17,7 @@ import { ReportsPage } from './pages/reports.tsx';
 import { NotificationsPage } from './pages/notifications.tsx';
 import { HealthPage } from './pages/health.tsx';
 import { AuditReviewPage } from './pages/audit-review.tsx';
+import { WebhooksPage } from './pages/webhooks.tsx';
 import { listCollectorNames } from '../collectors/list-names.ts';
 import { alertsPerDay, collectorHealth, detectionsPerHour } from '../reports/queries.ts';
 import { misreadRates } from '../reports/misreads.ts';
@@ -81,6 +82,7 @@ export function uiRoutes(deps: HubDeps): Hono {
   page('/admin/users', (user) => <UsersPage user={user} />, ['admin']);
   page('/admin/audit', (user) => <AuditPage user={user} />, ['admin']);
   page('/admin/audit-review', (user) => <AuditReviewPage user={user} />, ['admin']);
+  page('/admin/webhooks', (user) => <WebhooksPage user={user} />, ['admin']);
   page('/admin/holds', (user) => <HoldsPage user={user} />, ['admin']);
   app.get('/admin/health', async (c) => {
     const user = await pageUser(deps, c, ['admin']);

@@ -34,7 +34,7 @@ button.secondary { background: #fff; color: var(--accent); }
 button.link { background: none; border: none; color: var(--accent); text-decoration: underline; padding: 0; }
 button:disabled { opacity: .55; cursor: not-allowed; }
 .message:empty { display: none; }
-.message { padding: .6rem .8rem; border-radius: 4px; border: 1px solid var(--danger); color: var(--danger); background: #fdecec; }
+.message { padding: .6rem .8rem; overflow-wrap: anywhere; border-radius: 4px; border: 1px solid var(--danger); color: var(--danger); background: #fdecec; }
 .message[data-kind="info"] { border-color: var(--ok); color: var(--ok); background: #eaf6ee; }
 .status { font-weight: 600; }
 .status[data-state="live"] { color: var(--ok); }
