@@ -9,33 +9,11 @@
  * 390 wide go to docs/screenshots/ (alert-verify-*). The hub runs in this process so the alert
  * worker and the clock are the test's; nothing waits on wall-clock time.
  */
-import { randomUUID } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { serve } from '@hono/node-server';
 import t from 'tap';
 import type { Page } from 'playwright-core';
-import { createHubApp } from '../../hub/src/app.ts';
-import { createUser } from '../../hub/src/auth/registration.ts';
-import { startSetup, verifySetup } from '../../hub/src/auth/enrollment.ts';
-import { totpCode } from '../../hub/src/auth/totp.ts';
 import { createAlertWorker } from '../../hub/src/alerts/worker.ts';
-import { claim } from '../../hub/src/collectors/claim.ts';
-import { SYSTEM_ACTOR } from '../../hub/src/collectors/context.ts';
-import { createCollector } from '../../hub/src/collectors/create-collector.ts';
-import { movableClock } from '../../hub/src/collectors/collectors.test-helper.ts';
-import { loadHubConfig } from '../../hub/src/config.ts';
-import { testDatabase } from '../../hub/src/db/database.test-helper.ts';
-import type { HubDeps } from '../../hub/src/deps.ts';
-import { openImageStore } from '../../hub/src/images/image-store.ts';
 import { encodeBatch, sampleDetection } from '../../hub/src/ingest/uploads.test-helper.ts';
-import { createLoadMonitor } from '../../hub/src/ingest/load-monitor.ts';
-import { createLiveBroker } from '../../hub/src/live/broker.ts';
-import { attachLiveChannel } from '../../hub/src/live/upgrade.ts';
-import { createLog } from '../../hub/src/log.ts';
 import { createWatchlistCache } from '../../hub/src/watchlists/cache.ts';
 import { addEntry } from '../../hub/src/watchlists/entries.ts';
 import { subscribe } from '../../hub/src/watchlists/subscriptions.ts';
@@ -44,7 +22,7 @@ import { plateCropJpeg, sceneJpeg } from '../../scripts/simulators/draw-plate.ts
 import { seriousViolations } from '../browser/accessibility.ts';
 import { launchChromium } from '../browser/chromium.ts';
 import { broken, imagesOn } from '../browser/images.ts';
-import { traced } from './hub-under-test.ts';
+import { claimedSite, enrolledUser, inProcessHub, signInAt } from './in-process-hub.ts';
 
 const PASSWORD = 'verify page correct horse battery';
 const SCREENSHOTS = join(import.meta.dirname, '..', '..', 'docs', 'screenshots');
@@ -55,41 +33,12 @@ t.test('an operator confirms one alert and marks another misread', { timeout: 36
     t.comment(`skipped: ${browser}`);
     return;
   }
-  const db = await testDatabase(t);
-  const clock = movableClock(new Date());
-  const imageDir = await mkdtemp(join(tmpdir(), 'alpr-verify-ui-'));
-  const deps: HubDeps = {
-    db,
-    clock,
-    log: createLog('silent'),
-    config: { ...loadHubConfig({ HUB_LOG_LEVEL: 'silent' }), imageDir },
-    images: openImageStore(imageDir, { db }),
-    load: createLoadMonitor(() => 0),
-  };
-  t.teardown(
-    traced('image store', async () => {
-      await deps.images.close();
-      await rm(imageDir, { recursive: true, force: true });
-    }),
-  );
-  const server = serve({ fetch: createHubApp(deps).fetch, hostname: '127.0.0.1', port: 0 }) as Server;
-  await new Promise<void>((resolve) => (server.listening ? resolve() : server.once('listening', () => resolve())));
-  const broker = createLiveBroker(deps, { maxConnectionsPerUser: 5, statusPollMs: 3_600_000 });
-  await broker.start(db.listen.bind(db));
-  const channel = attachLiveChannel(server, deps, broker);
-  t.teardown(
-    traced('hub server', async () => {
-      channel.close();
-      await broker.stop();
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    }),
-  );
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const created = await createCollector(deps, SYSTEM_ACTOR, { siteName: 'Harbour road' });
-  const enrolled = await claim(deps, { claim_code: created.claimCode, hardware_id: `hw-${randomUUID()}` }, '127.0.0.1');
+  const hub = await inProcessHub(t, { name: 'verify', live: true });
+  const { url, deps, clock } = hub;
+  const db = deps.db;
+  const enrolled = await claimedSite(hub, 'Harbour road');
   await db.sql(`UPDATE collectors SET config = $2::jsonb WHERE id = $1`, [
-    enrolled.collector_id,
+    enrolled.collectorId,
     JSON.stringify({
       cameras: [
         { id: 'east', name: 'East lane' },
@@ -98,11 +47,7 @@ t.test('an operator confirms one alert and marks another misread', { timeout: 36
     }),
   ]);
 
-  const user = await createUser(deps, { email: 'operator@verify.test', password: PASSWORD, role: 'operator' });
-  if (!user) throw new Error('user exists');
-  const material = await startSetup(deps, user);
-  await verifySetup(deps, user, await totpCode(material.secret, clock.now()), { ip: null, userAgent: null });
-  clock.advance(30_000);
+  const user = await enrolledUser(hub, 'operator@verify.test', PASSWORD, 'operator');
   const actor = { userId: user.id, ip: null, userAgent: null };
   const ctx = { db, clock, log: deps.log };
   const list = await createWatchlist(ctx, actor, { name: 'Stolen vehicles', priority: 'critical', ocr_tolerant: true });
@@ -125,7 +70,7 @@ t.test('an operator confirms one alert and marks another misread', { timeout: 36
     ]);
     const res = await fetch(`${url}/api/v1/detections/batch`, {
       method: 'POST',
-      headers: { 'x-api-key': enrolled.api_key, 'content-type': contentType },
+      headers: { 'x-api-key': enrolled.apiKey, 'content-type': contentType },
       body: new Uint8Array(body),
     });
     // 202: stored, with backpressure advice (a loaded test machine); the read is in either way.
@@ -160,14 +105,7 @@ t.test('an operator confirms one alert and marks another misread', { timeout: 36
   };
 
   await t.test('the operator signs in on the live page', async (t) => {
-    await page.goto(`${url}/live`);
-    await page.fill('#email', 'operator@verify.test');
-    await page.fill('#password', PASSWORD);
-    await page.press('#password', 'Enter');
-    await page.waitForSelector('#code-step', { state: 'visible' });
-    await page.fill('#code', await totpCode(material.secret, clock.now()));
-    await page.press('#code', 'Enter');
-    await page.waitForURL(/\/live$/);
+    await signInAt(page, hub, '/live', user);
     await page.waitForFunction(() => document.getElementById('connection')?.dataset['state'] === 'live');
     t.pass('the live channel is open');
   });
