@@ -110,7 +110,7 @@ if (db.kind !== 'postgres' || !db.url) {
     // What arrived: every block "PLATE on LIST (priority)" up to its detection link.
     const got = new Map<string, { count: number; flagged: number }>();
     for (const m of sim.sent) {
-      for (const match of m.text.matchAll(/ on (Faults [AB]) \([a-z]+\)( \(possibly a repeat\))?[\s\S]*?\/detections\/(\d+)/g)) {
+      for (const match of m.text.matchAll(/ on (Faults [AB]) \([a-z]+\)(?: \(unverified\))?( \(possibly a repeat\))?[\s\S]*?\/detections\/(\d+)/g)) {
         const key = `${m.chatId}/${match[3]}/${match[1]}`;
         const entry = got.get(key) ?? { count: 0, flagged: 0 };
         entry.count += 1;

@@ -29,6 +29,7 @@ export interface AlertLine {
 }
 
 const UNVERIFIED = 'UNVERIFIED · ';
+const MORE_FOLLOW = ' (more follow)';
 const HISTORICAL_NOTE = 'Historical hit: a past read, found when the plate was added to the list; the car may be long gone.';
 
 export const CAPTION_LIMIT = 1024;
@@ -81,16 +82,19 @@ export function singleAlertText(a: AlertLine, timeZone: string, baseUrl: string)
 export function aggregatedText(alerts: readonly AlertLine[], timeZone: string, baseUrl: string): { text: string; included: number } {
   let text = `🚨 ${alerts.length} alerts`;
   let included = 0;
+  // Room for the header growing to "(more follow)": added after the blocks are chosen, it must
+  // never push the last block's link past the limit.
+  const room = MESSAGE_LIMIT - MORE_FOLLOW.length;
   for (const a of alerts) {
     const block = [
       `${cut(a.plate, 20)} on ${cut(a.watchlistName, 60)} (${a.priority})${a.unverified ? ' (unverified)' : ''}${a.historical ? ' (historical)' : ''}${a.uncertain ? ' (possibly a repeat)' : ''}`,
       `${formatTime(a.capturedAt, timeZone)} · ${cut(a.siteName, 60)} · ${cut(a.cameraName, 60)} · ${percent(a.confidence)}`,
       link(baseUrl, a.detectionId),
     ].join('\n');
-    if (text.length + 2 + block.length > MESSAGE_LIMIT && included > 0) break;
+    if (text.length + 2 + block.length > room && included > 0) break;
     text = `${text}\n\n${block}`;
     included += 1;
   }
-  if (included < alerts.length) text = text.replace(/^🚨 \d+ alerts/, `🚨 ${included} alerts (more follow)`);
+  if (included < alerts.length) text = text.replace(/^🚨 \d+ alerts/, `🚨 ${included} alerts${MORE_FOLLOW}`);
   return { text: cut(text, MESSAGE_LIMIT), included };
 }

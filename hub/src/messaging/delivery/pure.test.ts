@@ -64,6 +64,13 @@ t.test('message words', async (t) => {
   t.ok(many.text.length <= MESSAGE_LIMIT, 'an aggregate stays under 4,096');
   t.ok(many.included > 20 && many.included < 200, `${many.included} of 200 fit; the rest wait for the next message`);
   t.match(many.text, new RegExp(`^🚨 ${many.included} alerts \\(more follow\\)`));
+  t.match(many.text, /\/detections\/\d+$/, 'the header\'s "(more follow)" never cuts the last link');
+  const unverifiedMany = aggregatedText(
+    Array.from({ length: 200 }, (_, i) => line(i, { unverified: true })),
+    'UTC',
+    'https://hub.test',
+  );
+  t.ok(unverifiedMany.text.length <= MESSAGE_LIMIT && /\/detections\/\d+$/.test(unverifiedMany.text), 'nor with longer blocks');
   t.equal((many.text.match(/\/detections\//g) ?? []).length, many.included, 'every included alert has its own block');
   const huge = aggregatedText([line(1, { watchlistName: 'w'.repeat(5000) }), line(2)], 'UTC', 'https://hub.test');
   t.equal(huge.included, 2, 'long names are cut, not the alerts');
