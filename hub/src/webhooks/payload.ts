@@ -3,6 +3,7 @@
  * envelope `{ type, timestamp, data }`. The body is built once, when the event is queued,
  * and stored: every retry sends the same bytes.
  */
+import type { HealthAlertRecord } from '../health/present.ts';
 export const WEBHOOK_EVENTS = ['alert', 'health'] as const;
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
 
@@ -37,18 +38,8 @@ export function alertBody(row: AlertEventRow, now: Date): string {
   });
 }
 
-/** A health alert (docs/health.md) opened or closed: what it is and where, never a plate. */
-export interface HealthEventRecord {
-  id: string;
-  kind: string;
-  collector_id: string;
-  collector_name: string;
-  camera_id: string | null;
-  camera_name: string | null;
-  opened_at: string;
-  closed_at: string | null;
-  message: string;
-}
+/** A health alert (docs/health.md) opened or closed, as the admin API shows it: what and where, never a plate. */
+export type HealthEventRecord = Omit<HealthAlertRecord, 'detail'>;
 
 export function healthBody(record: HealthEventRecord, event: 'opened' | 'closed', now: Date): string {
   return JSON.stringify({
