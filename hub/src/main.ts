@@ -9,6 +9,7 @@ import { mkdir } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { serverOptionsFor } from '@alpr/shared/http/timeouts';
 import { createHubApp } from './app.ts';
+import { drainable } from './http/drain.ts';
 import { createLiveBroker } from './live/broker.ts';
 import { attachLiveChannel } from './live/upgrade.ts';
 import { systemClock } from './clock.ts';
@@ -74,9 +75,10 @@ const app = createHubApp({
   metrics,
 });
 const tls = tlsMaterial ? httpsOptionsOf(tlsMaterial) : undefined;
+const http = drainable(app.fetch);
 const server = serve(
   {
-    fetch: app.fetch,
+    fetch: http.fetch,
     hostname: config.host,
     port: config.port,
     ...(tls ? { createServer: createHttpsServer } : {}),
@@ -106,15 +108,16 @@ const shutdown = (signal: string): void => {
   log.info({ signal }, 'hub stopping');
   setTimeout(() => process.exit(1), 10_000).unref();
   liveChannel.close();
-  server.close();
   void live.stop();
   void mqttOut?.stop().catch((err: unknown) => log.warn({ err }, 'mqtt out did not stop cleanly'));
-  // A batch in hand commits or rolls back whole; then the database closes. Unmoved images
-  // stay in the journal and are replayed at the next start.
-  void workers
-    .stop()
-    .catch((err: unknown) => log.error({ err }, 'alert worker or retention did not stop cleanly'))
-    .finally(() => Promise.allSettled([images.close(), db.close()]).finally(() => process.exit(0)));
+  // Requests in hand finish against an open database, new ones get a 503 that sends the client
+  // elsewhere (http/drain.ts); a batch the workers hold commits or rolls back whole. Then the
+  // database closes. Unmoved images stay in the journal and are replayed at the next start.
+  const drained = http.drain(server as Server, 6_000).then((how) => {
+    if (how === 'timed_out') log.warn('requests still open after 6 s were cut');
+  });
+  const workersStopped = workers.stop().catch((err: unknown) => log.error({ err }, 'alert worker or retention did not stop cleanly'));
+  void Promise.allSettled([drained, workersStopped]).finally(() => Promise.allSettled([images.close(), db.close()]).finally(() => process.exit(0)));
 };
 process.on('SIGTERM', () => shutdown('SIGTERM'));
 process.on('SIGINT', () => shutdown('SIGINT'));

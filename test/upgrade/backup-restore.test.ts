@@ -12,7 +12,7 @@ import { systemClock } from '../../hub/src/clock.ts';
 import { verifyChain } from '../../hub/src/db/chain.ts';
 import { claimCollector, createPendingCollector } from '../../scripts/demo/enroll.ts';
 import { startHubProcess, type RunningProcess } from '../../scripts/demo/processes.ts';
-import { emptyDatabase, hubCli, keepUploading, newCollector, sentIds, sha256, upload, type Collector } from './ingest-client.ts';
+import { ackedBatches, emptyDatabase, hubCli, keepUploading, waitForAcks, newCollector, sentIds, sha256, upload, type Collector } from './ingest-client.ts';
 
 /**
  * Backup and restore (docs/operations.md): a hub on PostgreSQL ingests batches with images
@@ -42,7 +42,8 @@ if (!adminUrl) {
     for (const [i, code] of codes.entries()) collectors.push(newCollector((await claimCollector(url, code, `backup-test-${i}`)).api_key));
 
     let stopping = false;
-    const acknowledged = (): number => collectors.reduce((n, c) => n + c.sent.filter((b) => b.answers.size > 0).length, 0);
+    const acknowledged = (): number => collectors.reduce((n, c) => n + ackedBatches(c), 0);
+    const hubOutput = (): string => `hub output:\n${hub?.output() ?? '(stopped)'}`;
     const ingest = Promise.all(
       collectors.map((c) =>
         keepUploading(
@@ -52,13 +53,13 @@ if (!adminUrl) {
         ),
       ),
     );
-    while (acknowledged() < 10) await new Promise((resolve) => setTimeout(resolve, 20));
+    await waitForAcks(collectors, 10, 120_000, hubOutput);
     const before = acknowledged();
     const made = await hubCli(env, ['backup', backupDir, '--json']);
     t.equal(made.code, 0, `backup exits 0 while ingest runs\n${made.stderr}`);
     const during = acknowledged() - before;
     // Ingest goes on after the backup point, so the restore must lack something the collectors re-send.
-    while (acknowledged() < before + during + 6) await new Promise((resolve) => setTimeout(resolve, 20));
+    await waitForAcks(collectors, before + during + 6, 120_000, hubOutput);
     stopping = true;
     await ingest;
     t.comment(`${before} batches before the backup, ${during} during it, ${acknowledged() - before - during} after`);

@@ -34,9 +34,32 @@ export interface Collector {
   sent: SentBatch[];
   /** Every image sent, by hash. */
   images: Map<string, Buffer>;
+  /** Why the last failed upload failed (a status and body, or a socket error). */
+  lastError?: string;
 }
 
 export const newCollector = (apiKey: string): Collector => ({ apiKey, sent: [], images: new Map() });
+
+/** Batches the hub has answered. */
+export const ackedBatches = (collector: Collector): number => collector.sent.filter((b) => b.answers.size > 0).length;
+
+/**
+ * Waits until the collectors together have `target` answered batches. A hub that stops
+ * answering fails the test after `timeoutMs` with the last upload errors and `context()` (the
+ * hub's own output) instead of holding a CI run until its deadline.
+ */
+export async function waitForAcks(collectors: Collector | readonly Collector[], target: number, timeoutMs: number, context: () => string): Promise<void> {
+  const all = Array.isArray(collectors) ? collectors : [collectors as Collector];
+  const acked = (): number => all.reduce((n, c) => n + ackedBatches(c), 0);
+  const deadline = Date.now() + timeoutMs;
+  while (acked() < target) {
+    if (Date.now() > deadline) {
+      const errors = all.map((c) => c.lastError ?? 'none').join('; ');
+      throw new Error(`${acked()} of ${target} batches answered after ${timeoutMs} ms; last upload errors: ${errors}\n${context().slice(-4000)}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
 
 /** A fresh batch of `size` detections with both images (small ones: the test is about copies, not throughput). */
 export function freshBatch(collector: Collector, size = 4): SentBatch {
@@ -79,7 +102,8 @@ export async function keepUploading(url: () => string, collector: Collector, sto
       try {
         await upload(url(), collector, batch);
         break;
-      } catch {
+      } catch (err) {
+        collector.lastError = err instanceof Error ? err.message : String(err);
         retries += 1;
         await new Promise((resolve) => setTimeout(resolve, retryMs));
       }

@@ -11,7 +11,7 @@ import { createLog } from '../../hub/src/log.ts';
 import { claimCollector } from '../../scripts/demo/enroll.ts';
 import { startHubProcess, type RunningProcess } from '../../scripts/demo/processes.ts';
 import { freePort } from '../e2e/hub-under-test.ts';
-import { emptyDatabase, hubCli, keepUploading, newCollector, sentIds, sha256, upload, type Collector } from './ingest-client.ts';
+import { ackedBatches, emptyDatabase, hubCli, keepUploading, waitForAcks, newCollector, sentIds, sha256, upload, type Collector } from './ingest-client.ts';
 import { releaseWorktree } from './worktree.ts';
 
 /**
@@ -55,14 +55,15 @@ if (!adminUrl) {
     t.teardown(() => hub?.stop());
     const collector: Collector = newCollector((await claimCollector(url, code, 'upgrade-test')).api_key);
     let stopping = false;
-    const acked = (): number => collector.sent.filter((b) => b.answers.size > 0).length;
+    const acked = (): number => ackedBatches(collector);
+    const hubOutput = (): string => `hub output:\n${hub?.output() ?? '(stopped)'}`;
     const uploading = keepUploading(
       () => url,
       collector,
       () => stopping,
       50,
     );
-    while (acked() < 8) await new Promise((resolve) => setTimeout(resolve, 20));
+    await waitForAcks(collector, 8, 120_000, hubOutput);
 
     // The upgrade: stop the old hub mid-stream, start this one on the same folder and address.
     await hub.stop();
@@ -70,7 +71,7 @@ if (!adminUrl) {
     const atRestart = acked();
     const oldLevel = await migrationLevel(env.DATABASE_URL);
     hub = await startHubProcess({ env, timeoutMs: 120_000 });
-    while (acked() < atRestart + 8) await new Promise((resolve) => setTimeout(resolve, 20));
+    await waitForAcks(collector, atRestart + 8, 120_000, hubOutput);
     stopping = true;
     const { retries } = await uploading;
     t.comment(`${atRestart} batches to ${PREVIOUS_RELEASE}, ${acked() - atRestart} to this code, ${retries} retries across the restart`);
