@@ -9,22 +9,29 @@ import { isUuid } from '../collectors/context.ts';
 import { HubError } from '../errors.ts';
 import type { WatchlistActor, WatchlistContext } from './context.ts';
 import { parseWatchlistCsv, type CsvLineError } from './csv.ts';
+import { huntHandAdded, type HandAddedHunt, type RetroHuntReport } from './hand-added-hunt.ts';
 import { notifyWatchlistChanged } from './notify.ts';
 import { watchedPlate } from './plate.ts';
 import { audit, findWatchlist } from './watchlists.ts';
 
 export type EntryRow = typeof watchlistEntries.$inferSelect;
 
+/**
+ * Add one plate. With `hunt` (the API and page do), the list's last `retro_hunt_days` of
+ * reads are searched for it in the same transaction and the answer says how many historical
+ * hits that raised; without, nothing is searched (tests that seed lists, the feed's own path).
+ */
 export async function addEntry(
   ctx: WatchlistContext,
   actor: WatchlistActor,
   watchlistId: string,
   input: { plate: string; notes?: string | null | undefined; expires_at?: string | null | undefined; priority?: WatchlistPriority | null | undefined },
-): Promise<EntryRow> {
+  hunt?: HandAddedHunt,
+): Promise<EntryRow & { retroHunt?: RetroHuntReport }> {
   const parsed = watchedPlate(input.plate);
   if ('error' in parsed) throw new HubError('bad_request', `plate: ${parsed.error}`);
   return ctx.db.transaction(async (tx) => {
-    await findWatchlist(tx, watchlistId, true);
+    const list = await findWatchlist(tx, watchlistId, true);
     const [row] = await tx.db
       .insert(watchlistEntries)
       .values({
@@ -40,9 +47,30 @@ export async function addEntry(
       .onConflictDoNothing()
       .returning();
     if (!row) throw new HubError('conflict', `${parsed.plate} is already on this watchlist (or a plate OCR reads the same, e.g. O for 0)`);
-    await audit(tx, ctx, actor, 'watchlist.entry_add', 'watchlist', watchlistId, { entry_id: row.id, plate: row.plateNumber });
+    const retroHunt = hunt
+      ? await huntHandAdded(
+          tx,
+          list,
+          [
+            {
+              id: row.id,
+              plate_number: row.plateNumber,
+              plate_normalized: row.plateNormalized,
+              notes: row.notes,
+              expires_at: row.expiresAt,
+              priority: row.priority,
+            },
+          ],
+          { userId: actor.userId, now: row.addedAt, hooks: hunt.hooks },
+        )
+      : undefined;
+    await audit(tx, ctx, actor, 'watchlist.entry_add', 'watchlist', watchlistId, {
+      entry_id: row.id,
+      plate: row.plateNumber,
+      ...(retroHunt ? { historical_hits: retroHunt.hits } : {}),
+    });
     await notifyWatchlistChanged(tx, watchlistId);
-    return row;
+    return retroHunt ? { ...row, retroHunt } : row;
   });
 }
 
@@ -118,6 +146,8 @@ export interface ImportReport {
   /** Lines whose plate the watchlist already holds: left as they are (notes included). */
   already_listed: number[];
   errors: CsvLineError[];
+  /** Present when the import hunted (the API's does): how far back, and the historical hits raised. */
+  retro_hunt?: RetroHuntReport;
 }
 
 /**
@@ -125,21 +155,27 @@ export interface ImportReport {
  * statement), plates already listed are reported and left alone, bad lines are reported
  * with their line number. A file with a bad header or too many rows adds nothing.
  */
-export async function importEntries(ctx: WatchlistContext, actor: WatchlistActor, watchlistId: string, csv: string): Promise<ImportReport> {
+export async function importEntries(
+  ctx: WatchlistContext,
+  actor: WatchlistActor,
+  watchlistId: string,
+  csv: string,
+  hunt?: HandAddedHunt,
+): Promise<ImportReport> {
   const parsed = parseWatchlistCsv(csv, watchedPlate);
   if ('fatal' in parsed) throw new HubError('bad_request', parsed.fatal);
   return ctx.db.transaction(async (tx) => {
-    await findWatchlist(tx, watchlistId, true);
+    const list = await findWatchlist(tx, watchlistId, true);
     const now = ctx.clock.now();
     const inserted =
       parsed.entries.length === 0
         ? []
-        : await tx.sql<{ plate_normalized: string }>(
+        : await tx.sql<{ id: string; plate_number: string; plate_normalized: string; notes: string | null }>(
             `INSERT INTO watchlist_entries (watchlist_id, plate_number, plate_normalized, notes, added_by, added_at)
              SELECT $1::uuid, v.plate, v.key, v.notes, $2::uuid, $3::timestamptz
              FROM json_to_recordset($4::json) AS v (plate text, key text, notes text)
              ON CONFLICT (watchlist_id, plate_normalized) DO NOTHING
-             RETURNING plate_normalized`,
+             RETURNING id, plate_number, plate_normalized, notes`,
             [watchlistId, actor.userId, now.toISOString(), JSON.stringify(parsed.entries.map((e) => ({ plate: e.plate, key: e.key, notes: e.notes })))],
           );
     const added = new Set(inserted.map((r) => r.plate_normalized));
@@ -148,11 +184,16 @@ export async function importEntries(ctx: WatchlistContext, actor: WatchlistActor
       already_listed: parsed.entries.filter((e) => !added.has(e.key)).map((e) => e.line),
       errors: parsed.errors,
     };
+    if (hunt) {
+      const rows = inserted.map((r) => ({ ...r, id: String(r.id), expires_at: null, priority: null }));
+      report.retro_hunt = await huntHandAdded(tx, list, rows, { userId: actor.userId, now, hooks: hunt.hooks });
+    }
     await tx.db.update(watchlists).set({ updatedAt: now }).where(eq(watchlists.id, watchlistId));
     await audit(tx, ctx, actor, 'watchlist.import', 'watchlist', watchlistId, {
       added: report.added,
       already_listed: report.already_listed.length,
       errors: report.errors.length,
+      ...(report.retro_hunt ? { historical_hits: report.retro_hunt.hits } : {}),
     });
     await notifyWatchlistChanged(tx, watchlistId);
     return report;

@@ -13,6 +13,7 @@ export function presentWatchlist(w: WatchlistRow | WatchlistSummary) {
     ocr_tolerant: w.ocrTolerant,
     forgive_one_misread: w.forgiveOneMisread,
     verification_required: w.verificationRequired,
+    retro_hunt_days: w.retroHuntDays,
     created_by: w.createdBy,
     created_at: w.createdAt.toISOString(),
     updated_at: w.updatedAt.toISOString(),

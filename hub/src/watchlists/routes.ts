@@ -2,6 +2,7 @@ import { Hono, type Context } from 'hono';
 import { every } from 'hono/combine';
 import { z } from 'zod';
 import { readEdgeBody } from '@alpr/shared/http/read-body';
+import type { AlertHooks } from '../alerts/hooks.ts';
 import type { AuthContext } from '../auth/context.ts';
 import { requestMeta } from '../auth/request.ts';
 import { requireUser, type AuthEnv } from '../auth/middleware.ts';
@@ -55,9 +56,11 @@ async function readCsv(c: Context): Promise<string> {
  * Watchlists, entries, import/export and subscriptions (docs/watchlists.md). Viewers read
  * and manage their own subscriptions; operators and admins change watchlists. Writes are
  * limited per user (`POST /api/v1/watchlist/*` 30/min, `DELETE /api/v1/*` 10/min);
- * every change is audited inside its verb's transaction.
+ * every change is audited inside its verb's transaction. Plates added by hand (one, or a
+ * CSV import) are retro-hunted over the list's `retro_hunt_days`; `hooks` carry the
+ * historical hits to the bot and webhooks (app.ts).
  */
-export function watchlistRoutes(deps: AuthContext): Hono<AuthEnv> {
+export function watchlistRoutes(deps: AuthContext, options: { hooks?: AlertHooks | undefined } = {}): Hono<AuthEnv> {
   const app = new Hono<AuthEnv>();
   const anyUser = requireUser(deps);
   const editor = requireUser(deps, { roles: ['operator', 'admin'] });
@@ -66,6 +69,7 @@ export function watchlistRoutes(deps: AuthContext): Hono<AuthEnv> {
   const write = every(editor, writeLimit);
   const remove = every(editor, deleteLimit);
   const B = WATCHLIST_BASE;
+  const hunt = { hooks: options.hooks };
 
   app.get(B, anyUser, async (c) => c.json({ data: (await listWatchlists(deps, c.get('user').id)).map(presentWatchlist) }));
   app.post(B, write, ...validJson(createWatchlistBodySchema), async (c) => {
@@ -87,7 +91,8 @@ export function watchlistRoutes(deps: AuthContext): Hono<AuthEnv> {
     return c.json({ data: page.entries.map(presentEntry), next_after: page.next });
   });
   app.post(`${B}/:id/entries`, write, idParam, ...validJson(entryBodySchema), async (c) => {
-    return c.json(presentEntry(await addEntry(deps, actorOf(c), c.req.valid('param').id, c.req.valid('json'))), 201);
+    const { retroHunt, ...entry } = await addEntry(deps, actorOf(c), c.req.valid('param').id, c.req.valid('json'), hunt);
+    return c.json({ ...presentEntry(entry), ...(retroHunt ? { retro_hunt: retroHunt } : {}) }, 201);
   });
   app.patch(`${B}/:id/entries/:entryId`, write, entryParam, ...validJson(updateEntryBodySchema), async (c) => {
     const { id, entryId } = c.req.valid('param');
@@ -99,7 +104,7 @@ export function watchlistRoutes(deps: AuthContext): Hono<AuthEnv> {
     return c.body(null, 204);
   });
   app.post(`${B}/:id/import`, write, idParam, async (c) => {
-    const report = await importEntries(deps, actorOf(c), c.req.valid('param').id, await readCsv(c));
+    const report = await importEntries(deps, actorOf(c), c.req.valid('param').id, await readCsv(c), hunt);
     return c.json(report, 200);
   });
   app.get(`${B}/:id/export`, anyUser, idParam, async (c) => {

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { safeText } from '@alpr/shared/text/hostile-text';
 import { watchlistPrioritySchema } from '../db/schema/watchlists.ts';
 import { MAX_NOTES_LENGTH } from './csv.ts';
+import { MAX_RETRO_HUNT_DAYS } from './feeds/retro-hunt.ts';
 
 /** Request bodies of the watchlist API (docs/watchlists.md). Unknown fields are refused. */
 const name = safeText(z.string().trim().min(1, 'name must not be empty').max(100));
@@ -16,6 +17,8 @@ export const createWatchlistBodySchema = z
     ocr_tolerant: z.boolean().optional(),
     forgive_one_misread: z.boolean().optional(),
     verification_required: z.boolean().optional(),
+    /** Days of reads searched for a plate added by hand; 0 = none (docs/watchlists.md "Retro-hunt"). */
+    retro_hunt_days: z.number().int().min(0).max(MAX_RETRO_HUNT_DAYS).optional(),
   })
   .strict();
 
@@ -24,7 +27,7 @@ export const updateWatchlistBodySchema = createWatchlistBodySchema
   .strict()
   .refine(
     (b) => Object.keys(b).length > 0,
-    'nothing to change: send at least one of name, description, priority, is_active, ocr_tolerant, forgive_one_misread, verification_required',
+    'nothing to change: send at least one of name, description, priority, is_active, ocr_tolerant, forgive_one_misread, verification_required, retro_hunt_days',
   );
 
 export const entryBodySchema = z

@@ -67,6 +67,7 @@ export async function createWatchlist(ctx: WatchlistContext, actor: WatchlistAct
         ocrTolerant: body.ocr_tolerant ?? false,
         forgiveOneMisread: body.forgive_one_misread ?? false,
         verificationRequired: body.verification_required ?? true,
+        ...(body.retro_hunt_days !== undefined ? { retroHuntDays: body.retro_hunt_days } : {}),
         createdAt: now,
         updatedAt: now,
       })
@@ -114,6 +115,7 @@ export async function updateWatchlist(ctx: WatchlistContext, actor: WatchlistAct
         ...(body.ocr_tolerant !== undefined ? { ocrTolerant: body.ocr_tolerant } : {}),
         ...(body.forgive_one_misread !== undefined ? { forgiveOneMisread: body.forgive_one_misread } : {}),
         ...(body.verification_required !== undefined ? { verificationRequired: body.verification_required } : {}),
+        ...(body.retro_hunt_days !== undefined ? { retroHuntDays: body.retro_hunt_days } : {}),
         updatedAt: ctx.clock.now(),
       })
       .where(eq(watchlists.id, id))

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { boolean, pgTable, text, uuid, varchar } from 'drizzle-orm/pg-core';
+import { boolean, integer, pgTable, text, uuid, varchar } from 'drizzle-orm/pg-core';
 import { z } from 'zod';
 import { timestamptz } from './columns.ts';
 import { users } from './users.ts';
@@ -26,6 +26,8 @@ export const watchlists = pgTable('watchlists', {
   forgiveOneMisread: boolean('forgive_one_misread').notNull().default(false),
   /** An alert counts as actionable only once an operator confirms it (0026; docs/alerts.md "Verification"). */
   verificationRequired: boolean('verification_required').notNull().default(true),
+  /** Reads of this many days back are searched for a plate added by hand, 0 = none (0033; docs/watchlists.md "Retro-hunt"). */
+  retroHuntDays: integer('retro_hunt_days').notNull().default(7),
   /** Soft delete (0011): alerts keep their watchlist; a deleted one is hidden and matches nothing. */
   deletedAt: timestamptz('deleted_at'),
   createdAt: timestamptz('created_at').notNull().defaultNow(),
