@@ -41,7 +41,8 @@ export async function enqueueAlertWebhooks(tx: DbSession, alerts: readonly Raise
   if (targets.length === 0) return 0;
   const rows = await tx.sql<AlertEventRow>(
     `SELECT a.id::text AS alert_id, a.created_at AS raised_at, w.id::text AS watchlist_id, w.name AS watchlist_name, w.priority,
-            d.plate_number AS plate, d.plate_normalized, d.confidence, d.detection_id, d.captured_at, d.collector_id::text AS collector_id, d.camera_id
+            d.plate_number AS plate, d.plate_normalized, d.confidence, d.detection_id, d.captured_at, d.collector_id::text AS collector_id, d.camera_id,
+            a.historical
      FROM alerts a
      JOIN watchlists w ON w.id = a.watchlist_id
      JOIN detection_keys k ON k.detection_pk = a.detection_id

@@ -4,7 +4,7 @@
  * and stored: every retry sends the same bytes.
  */
 import type { HealthAlertRecord } from '../health/present.ts';
-export const WEBHOOK_EVENTS = ['alert', 'health'] as const;
+export const WEBHOOK_EVENTS = ['alert', 'health', 'detection'] as const;
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
 
 export type AlertEventRow = {
@@ -20,6 +20,8 @@ export type AlertEventRow = {
   captured_at: Date | string;
   collector_id: string;
   camera_id: string;
+  /** A retro-hunt's hit on a read stored before its entry was added (alerts.historical). */
+  historical: boolean;
 };
 
 const iso = (v: Date | string): string => new Date(v).toISOString();
@@ -34,6 +36,43 @@ export function alertBody(row: AlertEventRow, now: Date): string {
       watchlist: { id: row.watchlist_id, name: row.watchlist_name, priority: row.priority },
       plate: { text: row.plate, normalized: row.plate_normalized, confidence: Number(row.confidence) },
       detection: { id: row.detection_id, captured_at: iso(row.captured_at), collector_id: row.collector_id, camera_id: row.camera_id },
+      historical: row.historical === true,
+    },
+  });
+}
+
+/** One stored detection, with its site's and camera's names (detection-events.ts). */
+export interface DetectionEventRow {
+  pk: string;
+  detection_id: string;
+  plate: string;
+  plate_normalized: string;
+  confidence: number;
+  captured_at: Date | string;
+  received_at: Date | string;
+  collector_id: string;
+  collector_name: string;
+  camera_id: string;
+  camera_name: string;
+}
+
+/** `detection.stored`: the alert body's plate and detection parts, plus where and when it arrived. */
+export function detectionBody(row: DetectionEventRow, now: Date): string {
+  return JSON.stringify({
+    type: 'detection.stored',
+    timestamp: now.toISOString(),
+    data: {
+      record_id: String(row.pk),
+      plate: { text: row.plate, normalized: row.plate_normalized, confidence: Number(row.confidence) },
+      detection: {
+        id: row.detection_id,
+        captured_at: iso(row.captured_at),
+        received_at: iso(row.received_at),
+        collector_id: row.collector_id,
+        collector_name: row.collector_name,
+        camera_id: row.camera_id,
+        camera_name: row.camera_name,
+      },
     },
   });
 }

@@ -28,6 +28,7 @@ import { startRetentionSchedule } from '../retention/schedule.ts';
 import { startHealthSchedule } from '../health/schedule.ts';
 import { startFeedSchedule } from '../watchlists/feeds/schedule.ts';
 import { queueWebhooksOnRaise } from '../webhooks/enqueue.ts';
+import { startDetectionEvents } from '../webhooks/detection-worker.ts';
 import { startWebhooks } from '../webhooks/run.ts';
 import type { WebhookWorker } from '../webhooks/worker.ts';
 
@@ -56,6 +57,7 @@ export async function startWorkers(deps: WorkerDeps, config: HubConfig, role: 'h
   let alerts: RunningAlerts | undefined;
   let delivery: DeliveryWorker | undefined;
   let webhooks: WebhookWorker | undefined;
+  const stops: (() => Promise<void>)[] = [];
   if (role === 'worker' || config.alertWorker) {
     const hooks = createAlertHooks();
     if (config.telegram) queueDeliveriesOnRaise(hooks, { cooldownMs: config.telegram.cooldownMs });
@@ -63,8 +65,9 @@ export async function startWorkers(deps: WorkerDeps, config: HubConfig, role: 'h
     alerts = await startAlerts({ db, clock, log }, { lockTimeoutMs: config.alertLockTimeoutMs, hooks });
     delivery = await startDelivery({ db, clock, log, image: (sha) => images.get(sha) }, config);
     webhooks = await startWebhooks({ db, clock, log });
+    const detectionEvents = await startDetectionEvents({ db, clock, log });
+    stops.push(() => detectionEvents.stop());
   }
-  const stops: (() => Promise<void>)[] = [];
   for (const running of [alerts, delivery, webhooks]) if (running) stops.push(() => running.stop());
 
   if (role === 'hub') {

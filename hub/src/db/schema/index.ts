@@ -20,3 +20,4 @@ export * from './user-two-factor.ts';
 export * from './users.ts';
 export * from './watchlist-entries.ts';
 export * from './watchlists.ts';
+export * from './webhook-detection-cursor.ts';

@@ -12,7 +12,7 @@ import type { presentTarget } from '../../webhooks/targets.ts';
  */
 type Target = Required<ReturnType<typeof presentTarget>>;
 
-const EVENT_LABELS: Record<string, string> = { alert: 'alerts', health: 'health alerts' };
+const EVENT_LABELS: Record<string, string> = { alert: 'alerts', health: 'health alerts', detection: 'detections' };
 
 function lastDelivery(w: Target): string {
   const ok = w.last_success_at ? Date.parse(w.last_success_at) : 0;
@@ -86,7 +86,7 @@ async function refresh(): Promise<void> {
 byId<HTMLFormElement>('webhook-form').addEventListener('submit', (event) => {
   event.preventDefault();
   const value = (id: string) => byId<HTMLInputElement>(id).value.trim();
-  const events = [...(byId<HTMLInputElement>('hook-alert').checked ? ['alert'] : []), ...(byId<HTMLInputElement>('hook-health').checked ? ['health'] : [])];
+  const events = (['alert', 'health', 'detection'] as const).filter((e) => byId<HTMLInputElement>(`hook-${e}`).checked);
   if (events.length === 0) {
     say('Pick at least one kind of event.');
     return;

@@ -43,6 +43,9 @@ export function WebhooksPage(props: { user: SessionUser }) {
           <label class="check">
             <input type="checkbox" id="hook-health" /> Health alerts opened and closed (cameras, collectors, load)
           </label>
+          <label class="check">
+            <input type="checkbox" id="hook-detection" /> Every stored read (no backlog; a list filter excludes them)
+          </label>
         </fieldset>
         <div>
           <label for="hook-plate">Only plates like (optional, e.g. AB1*)</label>
