@@ -14,6 +14,8 @@ import { createWakeableLoop } from '../workers/wakeable-loop.ts';
 import { DETECTION_PAGE_SIZE, queueDetectionPage } from './detection-events.ts';
 import { horizonSettled, takeHorizon, type Horizon } from './detection-horizon.ts';
 
+const STALL_WARN_MS = 60_000;
+
 export interface DetectionEventOptions {
   /** The safety net when a NOTIFY is lost (default 1 s, like the alert worker). */
   pollMs?: number;
@@ -47,10 +49,24 @@ export function createDetectionEventWorker(deps: { db: DbSession; clock: Clock; 
   const pageSize = options.pageSize ?? DETECTION_PAGE_SIZE;
   const maxPages = options.maxPagesPerPass ?? 20;
   let horizon: Horizon | null = null;
+  let takenAt = 0;
+  let warned = false;
 
   async function runOnce(): Promise<PassOutcome> {
-    horizon ??= await takeHorizon(deps.db);
-    if (!(await horizonSettled(deps.db, horizon))) return { settled: false, queued: 0, caughtUp: false };
+    if (!horizon) {
+      horizon = await takeHorizon(deps.db);
+      takenAt = deps.clock.now().getTime();
+      warned = false;
+    }
+    if (!(await horizonSettled(deps.db, horizon))) {
+      // A batch holds its transaction for milliseconds; a minute means a long writer (or a
+      // session left open in a transaction) holds detection events back: say so once.
+      if (!warned && deps.clock.now().getTime() - takenAt > STALL_WARN_MS) {
+        warned = true;
+        deps.log.warn({ waiting_for: horizon.inFlight.slice(0, 10) }, 'webhook detection events wait for a transaction open for over a minute');
+      }
+      return { settled: false, queued: 0, caughtUp: false };
+    }
     let queued = 0;
     for (let page = 0; page < maxPages; page += 1) {
       const outcome = await queueDetectionPage(deps.db, horizon.lastPk, deps.clock.now(), pageSize);
