@@ -44,7 +44,7 @@ export function WebhooksPage(props: { user: SessionUser }) {
             <input type="checkbox" id="hook-health" /> Health alerts opened and closed (cameras, collectors, load)
           </label>
           <label class="check">
-            <input type="checkbox" id="hook-detection" /> Every stored read (no backlog; a list filter excludes them)
+            <input type="checkbox" id="hook-detection" /> Every stored read (from now on, not earlier ones)
           </label>
         </fieldset>
         <div>
