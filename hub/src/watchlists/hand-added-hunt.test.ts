@@ -142,3 +142,16 @@ t.test('a live alert already raised for the read is not raised again as historic
   t.same(((await res.json()) as { retro_hunt: unknown }).retro_hunt, { days: 7, hits: 0 });
   t.equal((await alertsOf(list.id)).length, 1);
 });
+
+t.test('the list of lists counts each list’s entries and says whether it follows a feed', async (t) => {
+  const list = await newList({ name: 'Counted' });
+  for (const plate of ['CNT0001', 'CNT0002']) await send(ctx, operator, 'POST', `${B}/${list.id}/entries`, { plate });
+  const find = async () =>
+    ((await (await send(ctx, viewer, 'GET', B)).json()) as { data: { id: string; entry_count: number; follows_feed: boolean }[] }).data.find(
+      (w) => w.id === list.id,
+    );
+  t.match(await find(), { entry_count: 2, follows_feed: false });
+  await send(ctx, operator, 'PUT', `${B}/${list.id}/feed`, { url: 'https://feeds.example.test/stolen.csv', format: 'csv' });
+  t.match(await find(), { entry_count: 2, follows_feed: true });
+  t.match(await (await send(ctx, viewer, 'GET', `${B}/${list.id}`)).json(), { entry_count: 2, follows_feed: true }, 'one list reads the same');
+});

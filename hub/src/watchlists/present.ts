@@ -17,7 +17,7 @@ export function presentWatchlist(w: WatchlistRow | WatchlistSummary) {
     created_by: w.createdBy,
     created_at: w.createdAt.toISOString(),
     updated_at: w.updatedAt.toISOString(),
-    ...('entryCount' in w ? { entry_count: w.entryCount, subscribed: w.subscribed } : {}),
+    ...('entryCount' in w ? { entry_count: w.entryCount, subscribed: w.subscribed, follows_feed: w.followsFeed } : {}),
   };
 }
 

@@ -18,6 +18,8 @@ export type WatchlistRow = typeof watchlists.$inferSelect;
 export interface WatchlistSummary extends WatchlistRow {
   entryCount: number;
   subscribed: boolean;
+  /** The list follows a feed (docs/watchlists.md "Feeds"); GET /:id/feed has the details. */
+  followsFeed: boolean;
 }
 
 export async function audit(
@@ -83,23 +85,27 @@ export async function listWatchlists(ctx: WatchlistContext, userId: string): Pro
   const rows = await ctx.db.db
     .select({
       watchlist: watchlists,
-      entryCount: sql<number>`(SELECT count(*)::int FROM ${watchlistEntries} e WHERE e.watchlist_id = ${watchlists.id})`,
-      subscribed: sql<boolean>`EXISTS (SELECT 1 FROM ${subscriptions} s WHERE s.watchlist_id = ${watchlists.id} AND s.user_id = ${userId})`,
+      // The outer table by name: drizzle writes watchlists.id interpolated here as a bare "id", which
+      // inside the subquery is the entry's own id (the count was always 0).
+      entryCount: sql<number>`(SELECT count(*)::int FROM ${watchlistEntries} e WHERE e.watchlist_id = watchlists.id)`,
+      subscribed: sql<boolean>`EXISTS (SELECT 1 FROM ${subscriptions} s WHERE s.watchlist_id = watchlists.id AND s.user_id = ${userId})`,
+      followsFeed: sql<boolean>`EXISTS (SELECT 1 FROM watchlist_feeds f WHERE f.watchlist_id = watchlists.id)`,
     })
     .from(watchlists)
     .where(isNull(watchlists.deletedAt))
     .orderBy(asc(watchlists.name), asc(watchlists.id));
-  return rows.map((r) => ({ ...r.watchlist, entryCount: Number(r.entryCount), subscribed: r.subscribed === true }));
+  return rows.map((r) => ({ ...r.watchlist, entryCount: Number(r.entryCount), subscribed: r.subscribed === true, followsFeed: r.followsFeed === true }));
 }
 
 export async function getWatchlist(ctx: WatchlistContext, userId: string, id: string): Promise<WatchlistSummary> {
   const row = await findWatchlist(ctx.db, id);
-  const [counts] = await ctx.db.sql<{ entries: number; subscribed: boolean }>(
+  const [counts] = await ctx.db.sql<{ entries: number; subscribed: boolean; follows_feed: boolean }>(
     `SELECT (SELECT count(*)::int FROM watchlist_entries WHERE watchlist_id = $1) AS entries,
-            EXISTS (SELECT 1 FROM subscriptions WHERE watchlist_id = $1 AND user_id = $2) AS subscribed`,
+            EXISTS (SELECT 1 FROM subscriptions WHERE watchlist_id = $1 AND user_id = $2) AS subscribed,
+            EXISTS (SELECT 1 FROM watchlist_feeds WHERE watchlist_id = $1) AS follows_feed`,
     [id, userId],
   );
-  return { ...row, entryCount: Number(counts?.entries ?? 0), subscribed: counts?.subscribed === true };
+  return { ...row, entryCount: Number(counts?.entries ?? 0), subscribed: counts?.subscribed === true, followsFeed: counts?.follows_feed === true };
 }
 
 export async function updateWatchlist(ctx: WatchlistContext, actor: WatchlistActor, id: string, body: UpdateWatchlistBody): Promise<WatchlistRow> {

@@ -86,6 +86,8 @@ function alertItem(a: AlertPayload): HTMLElement {
     { class: `alert priority-${a.watchlist.priority}`, id: `alert-${a.alert_id}` },
     crop ? el('img', { src: crop, alt: `Plate ${a.plate_number}`, width: '120', height: '40' }) : null,
     el('strong', { class: 'plate' }, a.plate_number),
+    // A retro-hunt's hit is a read from before the plate was listed (docs/watchlists.md "Retro-hunt").
+    a.historical ? el('span', { class: 'historical muted', 'data-historical': 'true' }, 'historical') : null,
     label.text ? el('span', { class: `verification ${label.className}`, 'data-verification': a.verification?.state }, label.text) : null,
     el(
       'span',
@@ -121,7 +123,7 @@ function addAlert(a: AlertPayload, live: boolean): void {
   bannerAlert = a.alert_id;
   // An alert on a list that requires verification says so until someone confirms it.
   byId('banner-text').textContent =
-    `${a.verification?.unverified ? 'UNVERIFIED: ' : ''}${a.plate_number} — ${a.watchlist.name} (${a.watchlist.priority}) at ${a.detection.collector_name}, ${when(a.detection.captured_at)}`;
+    `${a.historical ? 'HISTORICAL: ' : ''}${a.verification?.unverified ? 'UNVERIFIED: ' : ''}${a.plate_number} — ${a.watchlist.name} (${a.watchlist.priority}) at ${a.detection.collector_name}, ${when(a.detection.captured_at)}`;
   show(banner, true);
   if (!audible(a)) return;
   beep();

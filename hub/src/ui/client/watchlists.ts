@@ -1,12 +1,15 @@
 /// <reference lib="dom" />
 import { api, ApiError, signInAgain } from './api.ts';
 import { byId, el, say, show, when } from './dom.ts';
+import { showFeedSection, wireFeedSection } from './watchlist-feed.ts';
 // The wire shapes, written once by the server's presenters (type-only: erased from the bundle).
 import type { presentEntry, presentWatchlist } from '../../watchlists/present.ts';
 
 /*
  * Watchlists (docs/watchlists.md): lists with the caller's subscription, a list's entries,
- * add and remove, CSV import with per-line errors, CSV export.
+ * add and remove, CSV import with per-line errors, CSV export, and the list's feed and
+ * retro-hunt days (watchlist-feed.ts). An add or import says how many historical hits the
+ * retro-hunt raised.
  */
 /** The list and create answers carry the entry count and subscription (watchlists/present.ts). */
 type Watchlist = Required<ReturnType<typeof presentWatchlist>>;
@@ -49,6 +52,7 @@ function listRow(w: Watchlist): HTMLTableRowElement {
       w.verification_required ? null : el('span', { class: 'muted' }, ' (no verification)'),
     ),
     el('td', {}, String(w.entry_count)),
+    el('td', {}, w.follows_feed ? 'follows a feed' : '—'),
     el('td', {}, w.is_active ? 'yes' : 'no'),
     el('td', {}, toggle),
   );
@@ -79,6 +83,13 @@ async function openList(w: Watchlist): Promise<void> {
     ?.replaceChildren(...page.data.map(entryRow));
   byId<HTMLAnchorElement>('export').href = `/api/v1/watchlist/${w.id}/export`;
   show(byId('entries-section'), true);
+  await showFeedSection(w);
+}
+
+/** "…, and 2 historical hits in the last 7 days' reads" when the retro-hunt looked. */
+function huntText(hunt: { days: number; hits: number } | undefined): string {
+  if (!hunt || hunt.days === 0) return '';
+  return ` The last ${hunt.days} days of reads were searched: ${hunt.hits} historical ${hunt.hits === 1 ? 'hit' : 'hits'} raised.`;
 }
 
 async function refresh(): Promise<void> {
@@ -103,7 +114,7 @@ document.getElementById('create-list')?.addEventListener('submit', (event) => {
     .then((created) => {
       say(`Watchlist ${created.name} created.`, 'info');
       (event.target as HTMLFormElement).reset();
-      current = { ...created, entry_count: 0, subscribed: false };
+      current = { ...created, entry_count: 0, subscribed: false, follows_feed: false };
       return refresh();
     })
     .catch(fail);
@@ -114,10 +125,13 @@ document.getElementById('add-entry')?.addEventListener('submit', (event) => {
   if (!current) return;
   const list = current;
   const notes = byId<HTMLInputElement>('entry-notes').value.trim();
-  api('POST', `/api/v1/watchlist/${list.id}/entries`, { plate: byId<HTMLInputElement>('entry-plate').value.trim(), ...(notes ? { notes } : {}) })
-    .then(() => {
+  api<{ retro_hunt?: { days: number; hits: number } }>('POST', `/api/v1/watchlist/${list.id}/entries`, {
+    plate: byId<HTMLInputElement>('entry-plate').value.trim(),
+    ...(notes ? { notes } : {}),
+  })
+    .then((added) => {
       (event.target as HTMLFormElement).reset();
-      say('Plate added.', 'info');
+      say(`Plate added.${huntText(added.retro_hunt)}`, 'info');
       return refresh();
     })
     .catch(fail);
@@ -141,17 +155,20 @@ document.getElementById('import')?.addEventListener('submit', (event) => {
       added?: number;
       already_listed?: number[];
       errors?: Array<{ line: number; error: string }>;
+      retro_hunt?: { days: number; hits: number };
       error?: { message: string };
     };
     if (!res.ok) return say(result.error?.message ?? `The import was refused (${res.status}).`);
     const errors = result.errors ?? [];
     byId('import-errors').replaceChildren(...errors.map((e) => el('li', {}, `line ${e.line}: ${e.error}`)));
     say(
-      `${result.added ?? 0} added, ${(result.already_listed ?? []).length} already listed, ${errors.length} lines with errors${errors.length ? ' (listed below the form)' : ''}.`,
+      `${result.added ?? 0} added, ${(result.already_listed ?? []).length} already listed, ${errors.length} lines with errors${errors.length ? ' (listed below the form)' : ''}.${huntText(result.retro_hunt)}`,
       errors.length ? 'error' : 'info',
     );
     await refresh();
   })().catch(fail);
 });
+
+wireFeedSection(() => current, { changed: () => refresh(), fail });
 
 refresh().catch(fail);

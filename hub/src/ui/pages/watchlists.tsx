@@ -1,6 +1,7 @@
 import type { SessionUser } from '../../auth/middleware.ts';
 import { Page } from '../layout.tsx';
 import { DataTable } from './data-table.tsx';
+import { FeedSection } from './watchlist-feed.tsx';
 
 /** Watchlists (client/watchlists.ts over `/api/v1/watchlist`): viewers read, operators and admins change. */
 export function WatchlistsPage(props: { user: SessionUser }) {
@@ -39,7 +40,7 @@ export function WatchlistsPage(props: { user: SessionUser }) {
         id="lists"
         caption="Watchlists (subscribe to receive their alerts)"
         data={{ 'can-write': canWrite ? 'true' : 'false' }}
-        columns={['Name', 'Priority', 'Entries', 'Active', 'Alerts for me']}
+        columns={['Name', 'Priority', 'Entries', 'Feed', 'Active', 'Alerts for me']}
       />
       <section id="entries-section" hidden aria-labelledby="entries-title">
         <h2 id="entries-title">Entries</h2>
@@ -52,6 +53,7 @@ export function WatchlistsPage(props: { user: SessionUser }) {
             <button type="submit">Add</button>
           </form>
         ) : null}
+        <FeedSection canWrite={canWrite} />
         {canWrite ? (
           <form id="import" class="card">
             <label for="csv">Import a CSV file (columns plate, notes)</label>
