@@ -213,8 +213,19 @@ async function openAlerts(db: DbSession): Promise<OpenRow[]> {
   return db.sql<OpenRow>(`SELECT id::text AS id, kind, collector_id::text AS collector_id, camera_id FROM health_alerts WHERE closed_at IS NULL`);
 }
 
-/** Drops reads per hour older than 5 weeks and load minutes older than a day. */
+/**
+ * Drops reads per hour older than 5 weeks, folding them into reads per month (migration 0030,
+ * kept for the public account) in the same statement: a crash or a second hub pruning at the
+ * same moment cannot count an hour twice or lose it (a row another prune already deleted is
+ * not returned again). Drops load minutes older than a day.
+ */
 export async function pruneHealthCounts(db: DbSession, now: Date): Promise<void> {
-  await db.sql(`DELETE FROM camera_read_hours WHERE hour < $1::timestamptz`, [new Date(now.getTime() - KEEP_READ_HOURS_MS).toISOString()]);
+  await db.sql(
+    `WITH gone AS (DELETE FROM camera_read_hours WHERE hour < $1::timestamptz RETURNING collector_id, camera_id, hour, reads)
+     INSERT INTO camera_read_months AS m (collector_id, camera_id, month, reads)
+     SELECT collector_id, camera_id, date_trunc('month', hour AT TIME ZONE 'UTC')::date, sum(reads) FROM gone GROUP BY 1, 2, 3
+     ON CONFLICT (collector_id, camera_id, month) DO UPDATE SET reads = m.reads + EXCLUDED.reads`,
+    [new Date(now.getTime() - KEEP_READ_HOURS_MS).toISOString()],
+  );
   await db.sql(`DELETE FROM collector_load_minutes WHERE minute < $1::timestamptz`, [new Date(now.getTime() - KEEP_LOAD_MINUTES_MS).toISOString()]);
 }

@@ -30,7 +30,7 @@ export interface AccountInput {
   horizons: RetentionHorizons;
   preset: RetentionPreset;
   purposes: readonly PurposeInfo[];
-  /** Reads counted at ingest per camera and hour (kept 5 weeks), summed by month. */
+  /** Reads counted at ingest per camera and hour (kept 5 weeks), then folded per month (kept for years), summed by month. */
   foldedReads: ReadonlyMap<string, number>;
   /** Detections still stored, by capture month. */
   storedReads: ReadonlyMap<string, number>;

@@ -16,9 +16,15 @@ export async function loadAccountInput(db: DbSession, range: { from: Date; to: D
   const span = [range.from.toISOString(), range.to.toISOString()];
   const [purposes, folded, stored, cameras, alerts, audit] = await Promise.all([
     listPurposes(db, { includeRetired: true }),
+    // The hours of the last 5 weeks, and the months the health evaluator folded older hours into.
     db.sql<Counted>(
-      `SELECT ${MONTH('hour')} AS month, sum(reads)::bigint AS n FROM camera_read_hours
-        WHERE hour >= $1::timestamptz AND hour < $2::timestamptz GROUP BY 1`,
+      `SELECT month, sum(n)::bigint AS n FROM (
+         SELECT ${MONTH('hour')} AS month, sum(reads) AS n FROM camera_read_hours
+          WHERE hour >= $1::timestamptz AND hour < $2::timestamptz GROUP BY 1
+         UNION ALL
+         SELECT to_char(month, 'YYYY-MM'), sum(reads) FROM camera_read_months
+          WHERE month >= ($1::timestamptz AT TIME ZONE 'UTC')::date AND month < ($2::timestamptz AT TIME ZONE 'UTC')::date GROUP BY 1
+       ) f GROUP BY month`,
       span,
     ),
     db.sql<Counted>(
@@ -31,6 +37,9 @@ export async function loadAccountInput(db: DbSession, range: { from: Date; to: D
       `SELECT month, count(DISTINCT camera)::bigint AS n FROM (
          SELECT ${MONTH('hour')} AS month, collector_id::text || '/' || camera_id AS camera FROM camera_read_hours
           WHERE hour >= $1::timestamptz AND hour < $2::timestamptz
+         UNION
+         SELECT to_char(month, 'YYYY-MM'), collector_id::text || '/' || camera_id FROM camera_read_months
+          WHERE month >= ($1::timestamptz AT TIME ZONE 'UTC')::date AND month < ($2::timestamptz AT TIME ZONE 'UTC')::date
          UNION
          SELECT ${MONTH('captured_at')}, collector_id::text || '/' || camera_id FROM detections
           WHERE captured_at >= $1::timestamptz AND captured_at < $2::timestamptz
