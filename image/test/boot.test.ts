@@ -24,6 +24,7 @@ import { freePort, hubUnderTest, traced } from '../../test/e2e/hub-under-test.ts
 import { applianceAt, pending, until } from './appliance-over-forward.ts';
 import { startGuestCameras } from './guest-cameras.ts';
 import { GuestShell } from './guest-shell.ts';
+import { addSlowHostTimeouts } from './slow-host-timeouts.ts';
 import { startVm, type Vm } from './qemu-vm.ts';
 
 const root = join(import.meta.dirname, '..', '..');
@@ -49,7 +50,12 @@ if (!existsSync(image)) {
     execFileSync('zstd', ['-q', '-d', '--sparse', image, '-o', disk]);
     // A 3 GiB "card": the first boot grows the data partition to its end.
     await truncate(disk, 3 * 1024 ** 3);
-    const addOverlay = (): void => void execFileSync(join(import.meta.dirname, 'add-test-overlay.sh'), [disk]);
+    // The test overlay (a root shell on the virtio console) and systemd's patience on a slow
+    // host, both in the root partition: written again after an update replaces it.
+    const addOverlay = (): void => {
+      execFileSync(join(import.meta.dirname, 'add-test-overlay.sh'), [disk]);
+      addSlowHostTimeouts(disk);
+    };
     addOverlay();
 
     let updateImage = givenUpdateImage;
