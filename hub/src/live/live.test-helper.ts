@@ -58,7 +58,12 @@ export function connect(url: string, headers: Record<string, string>): Promise<T
         next: <T extends string>(type: T, timeoutMs = 5_000) =>
           new Promise<Message<T>>((res, rej) => {
             const deadline = setTimeout(
-              () => rej(new Error(`no ${type} within ${timeoutMs} ms; got ${JSON.stringify(messages.map((m) => m.type))}`)),
+              () =>
+                rej(
+                  new Error(
+                    `no ${type} within ${timeoutMs} ms; got ${JSON.stringify(messages.map((m) => m.type))}; errors: ${JSON.stringify(messages.filter((m) => m.type === 'error').map((m) => m.payload))}`,
+                  ),
+                ),
               timeoutMs,
             );
             const look = (): void => {

@@ -265,7 +265,7 @@ t.test('pings every interval; three missed pongs close the connection; answering
 
 t.test('client messages: 10 a second, the excess refused; a client that keeps flooding is closed', async (t) => {
   const user = await ctx.session('viewer');
-  // No automatic pongs here: they would count against the same 10 a second.
+  // No automatic pongs here: the 80 pongs below answer no ping and count against the 10 a second.
   const c = await client(user, {}, false);
   await c.next('connected');
   for (let i = 0; i < 15; i++) c.send({ type: 'unsubscribe', payload: { feed: 'detections:live' } });
@@ -278,6 +278,18 @@ t.test('client messages: 10 a second, the excess refused; a client that keeps fl
   );
   for (let i = 0; i < 80; i++) c.send({ type: 'pong' });
   t.equal((await c.closed).code, 4029);
+});
+
+t.test("pongs answering pings do not spend the client's budget: on a stopped clock, 15 answered pings later it can still subscribe", async (t) => {
+  const user = await ctx.session('viewer');
+  const c = await client(user);
+  await c.next('connected');
+  // The injected clock does not move: a budget spent by pongs would never refill.
+  for (let waited = 0; c.all('ping').length < 15 && c.ws.readyState === c.ws.OPEN && waited < 30_000; waited += 50) await sleep(50);
+  t.equal(c.ws.readyState, c.ws.OPEN, `still open after ${c.all('ping').length} answered pings`);
+  c.send({ type: 'unsubscribe', payload: { feed: 'alerts:*' } });
+  t.match(await c.next('unsubscribed'), { payload: { feed: 'alerts:*', success: true } }, 'answered, not RATE_LIMITED');
+  t.same(c.all('error'), [], 'no error at all');
 });
 
 t.test('collector status: admins hear a collector go offline after 3 missed heartbeats, and come back', async (t) => {
