@@ -188,6 +188,34 @@ t.test(
   },
 );
 
+t.test(
+  "another database's open transaction on the same server does not hold events back",
+  { skip: db.url === undefined ? 'needs a second database (PostgreSQL)' : false },
+  async (t) => {
+    const other = await testDatabase(t);
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    let open: () => void = () => undefined;
+    const opened = new Promise<void>((resolve) => (open = resolve));
+    // A writing transaction (it holds a transaction id) in another database, left open:
+    // transaction ids are server-wide, so the snapshot lists it.
+    const elsewhere = other.transaction(async (tx) => {
+      await tx.sql(`SELECT pg_current_xact_id()`);
+      open();
+      await gate;
+    });
+    await opened;
+    const worker = createDetectionEventWorker(ctx);
+    await upload(['DETOTHER']);
+    const pass = await worker.runOnce();
+    release();
+    await elsewhere;
+    t.match(pass, { settled: true }, 'settled while the other database keeps its transaction open');
+    t.equal(pass.queued + (await catchUp(worker)), 1, 'DETOTHER queued once');
+    await send();
+  },
+);
+
 t.test('alert.raised says whether the alert is a retro-hunt hit', async (t) => {
   const hooks = createAlertHooks();
   queueWebhooksOnRaise(hooks);

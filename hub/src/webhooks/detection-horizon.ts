@@ -5,14 +5,18 @@
  * 20 when the second commits would pass over the first for good. So the worker reads only up
  * to a horizon whose every detection is settled, committed or rolled back:
  *   1. read the sequence's last value L: every id <= L has been drawn;
- *   2. then note the writing transactions in progress (the snapshot's xip list). Ingest takes
- *      its transaction id before it draws an id (it locks the collector's chain head first,
- *      ingest/store-transaction.ts), so whoever drew an id <= L is either finished by now or
- *      on that list;
+ *   2. then note the writing transactions in progress in this database (the snapshot's xip
+ *      list, kept to the transaction ids pg_stat_activity shows for sessions of this
+ *      database). Ingest takes its transaction id before it draws an id (it locks the
+ *      collector's chain head first, ingest/store-transaction.ts), so whoever drew an id <= L
+ *      is either finished by now or on that list;
  *   3. once none of them is still in progress, every id <= L that will ever be visible is.
  * The sequence hands out one value at a time (no CACHE, 0004), so no session holds drawn
  * values above what L shows. An ingest batch holds its transaction for milliseconds; a
  * long writing transaction open at step 2 (a retention run) delays events until it ends.
+ * Transaction ids are shared by every database of a server, so without the pg_stat_activity
+ * filter another database's long transaction (another application on a shared server, or
+ * another test file's database when tests run side by side) held this hub's events back.
  */
 import type { DbSession } from '../db/session.ts';
 
@@ -27,7 +31,10 @@ export interface Horizon {
 export async function takeHorizon(db: DbSession): Promise<Horizon> {
   const [seq] = await db.sql<{ last: string | null }>(`SELECT pg_sequence_last_value('detections_id_seq')::text AS last`);
   const [snap] = await db.sql<{ xip: string | string[] }>(
-    `SELECT COALESCE(json_agg(x::text), '[]'::json) AS xip FROM pg_snapshot_xip(pg_current_snapshot()) AS x`,
+    // backend_xid is the 32-bit form of the xid8 in the snapshot: compared modulo 2^32.
+    `SELECT COALESCE(json_agg(x::text), '[]'::json) AS xip FROM pg_snapshot_xip(pg_current_snapshot()) AS x
+      WHERE (x::text::numeric % 4294967296)::text IN (
+        SELECT backend_xid::text FROM pg_stat_activity WHERE datname = current_database() AND backend_xid IS NOT NULL)`,
   );
   const xip = typeof snap?.xip === 'string' ? (JSON.parse(snap.xip) as string[]) : (snap?.xip ?? []);
   return { lastPk: seq?.last ?? '0', inFlight: xip };
