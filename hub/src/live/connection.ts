@@ -116,32 +116,27 @@ export class LiveConnection {
   }
 
   private async receive(text: string): Promise<void> {
+    const parsed = parseClientMessage(text);
     // The pong answering our own ping is traffic the server asked for, at most one per ping
     // interval: it never counts against the client's 10 a second. (Counted, a client that
     // answered every ping used up its budget by our schedule: on the tests' stopped clock the
     // budget never refills, and a slow run's extra pings drew RATE_LIMITED for its own
     // messages.) A pong nobody asked for counts like any other message.
-    if (this.awaitingPong) {
-      const early = parseClientMessage(text);
-      if (early.ok && early.message.type === 'pong') {
-        this.awaitingPong = false;
-        this.missedPongs = 0;
+    const answersPing = this.awaitingPong && parsed.ok && parsed.message.type === 'pong';
+    if (!answersPing) {
+      const decision = takeToken(this.clientTat, this.options.now().getTime(), { limit: CLIENT_MESSAGES_PER_SECOND, windowMs: 1000 });
+      if (!decision.allowed) {
+        this.strikes += 1;
+        if (this.strikes >= FLOOD_STRIKES) {
+          this.close(CLOSE.clientFlood, 'over 10 messages a second after being told');
+          return;
+        }
+        this.error({ code: 'RATE_LIMITED', reason: 'too_many_messages', message: 'at most 10 messages a second; this one was ignored' });
         return;
       }
+      this.clientTat = decision.nextTatMs;
+      this.strikes = 0;
     }
-    const decision = takeToken(this.clientTat, this.options.now().getTime(), { limit: CLIENT_MESSAGES_PER_SECOND, windowMs: 1000 });
-    if (!decision.allowed) {
-      this.strikes += 1;
-      if (this.strikes >= FLOOD_STRIKES) {
-        this.close(CLOSE.clientFlood, 'over 10 messages a second after being told');
-        return;
-      }
-      this.error({ code: 'RATE_LIMITED', reason: 'too_many_messages', message: 'at most 10 messages a second; this one was ignored' });
-      return;
-    }
-    this.clientTat = decision.nextTatMs;
-    this.strikes = 0;
-    const parsed = parseClientMessage(text);
     if (!parsed.ok) {
       this.error(parsed.error);
       return;
