@@ -99,7 +99,9 @@ const liveChannel = attachLiveChannel(server as Server, deps, live);
 // (`npm run hub -- worker`); partitions, retention and the bot's inbound side always here.
 const workers = await startWorkers({ db, images, clock: systemClock, log }, config, 'hub');
 // MQTT out (docs/mqtt.md): hears committed alerts and detections on their NOTIFY channels; never in their way.
-const mqttOut = config.mqtt ? await startMqttOut({ db, listen: db.listen.bind(db), clock: systemClock, log, hubConfig: config }, config.mqtt) : undefined;
+const mqttOut = config.mqtt
+  ? await startMqttOut({ db, listen: db.listen.bind(db), clock: systemClock, log, hubConfig: config, metrics }, config.mqtt)
+  : undefined;
 
 let stopping = false;
 const shutdown = (signal: string): void => {

@@ -1,4 +1,5 @@
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { createMqttMetrics, type MqttMetrics } from './mqtt-metrics.ts';
 
 /**
  * The hub's metrics (docs/metrics.md lists each one): one registry per hub process, carried in
@@ -16,6 +17,8 @@ export interface HubMetrics {
   searchSeconds: Histogram<'route'>;
   /** Counts the live channel's connections at each scrape (main.ts hands in its broker). */
   watchLive(source: { stats(): { connections: number } }): void;
+  /** MQTT out's counters and gauges (mqtt-metrics.ts); all 0 while MQTT out is off. */
+  mqtt: MqttMetrics;
   /** Set once scrape-gauges.ts has registered against a hub's deps. */
   scrapeGaugesRegistered: boolean;
 }
@@ -61,6 +64,7 @@ export function createHubMetrics(): HubMetrics {
     watchLive: (source) => {
       live = source;
     },
+    mqtt: createMqttMetrics(registry, METRIC_PREFIX),
     scrapeGaugesRegistered: false,
   };
   new Gauge({

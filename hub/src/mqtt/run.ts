@@ -10,10 +10,12 @@ import { linkSigner } from '../images/link-signer.ts';
 import { detectionPayload, detectionRowsById } from '../live/detection-payload.ts';
 import type { Log } from '../log.ts';
 import type { MqttOutConfig } from './config.ts';
-import { alertMessage, cameraKey, detectionMessage, discoveryMessage, lastPlateMessage } from './messages.ts';
-import type { CameraRef, TopicSettings } from './messages.ts';
-import { connectPublisher } from './publisher.ts';
-import type { MqttStats } from './publisher.ts';
+import { alertMessage, cameraKey, detectionMessage, discoveryMessage, lastPlateMessage } from '@alpr/shared/mqtt/messages';
+import type { CameraRef, TopicSettings } from '@alpr/shared/mqtt/messages';
+import { connectPublisher } from '@alpr/shared/mqtt/publisher';
+import type { MqttStats } from '@alpr/shared/mqtt/publisher';
+import type { HubMetrics } from '../metrics/hub-metrics.ts';
+import { dialMqtt } from './dial.ts';
 
 /**
  * MQTT out (docs/mqtt.md), in the hub process: it hears committed alerts and stored detection
@@ -35,6 +37,8 @@ export interface MqttOutDeps {
   log: Log;
   /** For the image links in alert and detection payloads. */
   hubConfig: HubConfig;
+  /** The hub's /metrics: MQTT counters and gauges (docs/metrics.md) when given. */
+  metrics?: HubMetrics;
 }
 
 export interface RunningMqttOut {
@@ -44,7 +48,13 @@ export interface RunningMqttOut {
 
 export async function startMqttOut(deps: MqttOutDeps, config: MqttOutConfig): Promise<RunningMqttOut> {
   const topics: TopicSettings = { topicPrefix: config.topicPrefix, discoveryPrefix: config.discoveryPrefix };
-  const publisher = connectPublisher(config, topics, deps.log, `alpr-hub-${randomBytes(4).toString('hex')}`);
+  const publisher = connectPublisher(
+    { dial: dialMqtt, log: deps.log, ...(deps.metrics ? { instruments: deps.metrics.mqtt } : {}) },
+    config,
+    topics,
+    `alpr-hub-${randomBytes(4).toString('hex')}`,
+  );
+  deps.metrics?.mqtt.watch(publisher);
   const cameras = new Map<string, CameraRef>();
   const counts = { alertsPublished: 0, detectionsPublished: 0 };
   let chain: Promise<void> = Promise.resolve();

@@ -1,10 +1,15 @@
 /**
- * What the hub publishes over MQTT (docs/mqtt.md), pure: topics, payloads, retain and QoS.
+ * What the hub and the appliance publish over MQTT (docs/mqtt.md), pure: topics, payloads, retain and QoS.
  * Home Assistant MQTT discovery: a retained config on `<discovery>/sensor/<object id>/config`
  * makes each camera a sensor whose state is its last plate, with the hub's availability topic.
  */
 
+/** What a message is, for the per-kind counters in /metrics (docs/metrics.md). */
+export const MESSAGE_KINDS = ['alert', 'detection', 'last_plate', 'discovery', 'status'] as const;
+export type MessageKind = (typeof MESSAGE_KINDS)[number];
+
 export interface OutgoingMessage {
+  kind: MessageKind;
   topic: string;
   payload: string;
   qos: 0 | 1;
@@ -45,6 +50,7 @@ export const discoveryTopic = (s: TopicSettings, camera: CameraRef): string => `
 
 /** Alerts: QoS 1 (at least once to the broker), never retained: each is an event. */
 export const alertMessage = (s: TopicSettings, alert: unknown): OutgoingMessage => ({
+  kind: 'alert',
   topic: alertsTopic(s),
   payload: JSON.stringify(alert),
   qos: 1,
@@ -52,6 +58,7 @@ export const alertMessage = (s: TopicSettings, alert: unknown): OutgoingMessage 
 });
 
 export const detectionMessage = (s: TopicSettings, detection: unknown): OutgoingMessage => ({
+  kind: 'detection',
   topic: detectionsTopic(s),
   payload: JSON.stringify(detection),
   qos: 1,
@@ -61,6 +68,7 @@ export const detectionMessage = (s: TopicSettings, detection: unknown): Outgoing
 /** Retained: a subscriber (Home Assistant after a restart) gets the camera's last plate at once. */
 export function lastPlateMessage(s: TopicSettings, camera: CameraRef, seen: PlateSeen): OutgoingMessage {
   return {
+    kind: 'last_plate',
     topic: lastPlateTopic(s, camera),
     payload: JSON.stringify({
       plate: seen.plate,
@@ -81,6 +89,7 @@ export function lastPlateMessage(s: TopicSettings, camera: CameraRef, seen: Plat
 export function discoveryMessage(s: TopicSettings, camera: CameraRef): OutgoingMessage {
   const key = cameraKey(camera);
   return {
+    kind: 'discovery',
     topic: discoveryTopic(s, camera),
     payload: JSON.stringify({
       name: `${camera.cameraName} last plate`,
@@ -105,8 +114,14 @@ export function discoveryMessage(s: TopicSettings, camera: CameraRef): OutgoingM
 }
 
 /** Birth and last will on the availability topic, both retained. */
-export const onlineMessage = (s: TopicSettings): OutgoingMessage => ({ topic: availabilityTopic(s), payload: 'online', qos: 1, retain: true });
-export const offlineMessage = (s: TopicSettings): OutgoingMessage => ({ topic: availabilityTopic(s), payload: 'offline', qos: 1, retain: true });
+export const onlineMessage = (s: TopicSettings): OutgoingMessage => ({ kind: 'status', topic: availabilityTopic(s), payload: 'online', qos: 1, retain: true });
+export const offlineMessage = (s: TopicSettings): OutgoingMessage => ({
+  kind: 'status',
+  topic: availabilityTopic(s),
+  payload: 'offline',
+  qos: 1,
+  retain: true,
+});
 
 /** Reconnect delay: base doubling to cap (1 s, 2 s ... 60 s). */
 export const reconnectDelayMs = (attempt: number, baseMs: number, capMs: number): number => Math.min(capMs, baseMs * 2 ** Math.min(Math.max(0, attempt), 30));

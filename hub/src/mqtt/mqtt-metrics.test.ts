@@ -1,0 +1,127 @@
+/**
+ * MQTT out in the hub's /metrics (docs/metrics.md) against a real mosquitto: before MQTT out
+ * starts every series is there at 0; real alerts move the per-kind published counter and the
+ * connection counters; with the broker stopped and a queue of 2, four alerts drop two (the
+ * drop counter and the queue depth gauge say so) and the failed reconnects are counted.
+ * Every scrape goes through the strict exposition parser.
+ */
+import t from 'tap';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { parseExposition, valueOf, type Exposition } from '@alpr/shared/metrics/exposition.test-helper';
+import { startMosquitto } from '../../../scripts/simulators/mosquitto.ts';
+import { createLog } from '../log.ts';
+import { testDatabase } from '../db/database.test-helper.ts';
+import { encodeBatch, sampleDetection, startTestHub } from '../ingest/uploads.test-helper.ts';
+import { createWatchlistCache } from '../watchlists/cache.ts';
+import { addEntry } from '../watchlists/entries.ts';
+import { createWatchlist } from '../watchlists/watchlists.ts';
+import { someUser } from '../alerts/alerts.test-helper.ts';
+import { createAlertWorker } from '../alerts/worker.ts';
+import { loadMqttOutConfig } from './config.ts';
+import { startMqttOut } from './run.ts';
+
+const db = await testDatabase(t);
+const hub = await startTestHub({ db });
+t.teardown(() => hub.close());
+const log = createLog(process.env['MQTT_TEST_LOG'] ?? 'silent');
+const ctx = { db, clock: { now: () => new Date() }, log };
+const actor = { userId: await someUser(hub.deps), ip: null, userAgent: null };
+const list = await createWatchlist(ctx, actor, { name: 'MQTT metrics', priority: 'high' });
+const PLATES = ['MQM001', 'MQM002', 'MQMOFF1', 'MQMOFF2', 'MQMOFF3', 'MQMOFF4'];
+for (const plate of PLATES) await addEntry(ctx, actor, list.id, { plate });
+const worker = createAlertWorker(ctx, createWatchlistCache(ctx));
+const broker = await startMosquitto();
+t.teardown(() => broker.close());
+
+async function scrape(): Promise<Exposition> {
+  const res = await fetch(`${hub.url}/metrics`);
+  if (res.status !== 200) throw new Error(`/metrics ${res.status}`);
+  return parseExposition(await res.text());
+}
+
+async function until(check: () => boolean | Promise<boolean>, what: string): Promise<void> {
+  for (let i = 0; i < 1200; i++) {
+    if (await check()) return;
+    await sleep(50);
+  }
+  throw new Error(`never: ${what}`);
+}
+
+async function raise(plates: readonly string[]): Promise<void> {
+  const capturedAt = Date.now() - 60_000;
+  const detections = plates.map((text, i) => sampleDetection({ plate: { text, confidence: 0.9 }, timestamp: new Date(capturedAt + i).toISOString() }));
+  const { body, contentType } = encodeBatch(detections.map((detection) => ({ detection })));
+  const res = await fetch(`${hub.url}/api/v1/detections/batch`, {
+    method: 'POST',
+    headers: { 'x-api-key': hub.apiKey, 'content-type': contentType },
+    body: new Uint8Array(body),
+  });
+  if (res.status !== 201 && res.status !== 202) throw new Error(`batch ${res.status}: ${await res.text()}`);
+  while ((await worker.runOnce()) > 0) {
+    /* drain */
+  }
+}
+
+const published = (e: Exposition, kind: string): number => valueOf(e, 'alpr_hub_mqtt_messages_published_total', { kind });
+
+t.test('the MQTT series are served at 0 while MQTT out is off', async (t) => {
+  const e = await scrape();
+  for (const [name, type] of [
+    ['alpr_hub_mqtt_messages_published_total', 'counter'],
+    ['alpr_hub_mqtt_messages_dropped_total', 'counter'],
+    ['alpr_hub_mqtt_connection_attempts_total', 'counter'],
+    ['alpr_hub_mqtt_connection_failures_total', 'counter'],
+    ['alpr_hub_mqtt_enabled', 'gauge'],
+    ['alpr_hub_mqtt_connected', 'gauge'],
+    ['alpr_hub_mqtt_queue_depth', 'gauge'],
+  ] as const) {
+    t.equal(e.types.get(name), type, `${name} is a ${type}`);
+  }
+  for (const kind of ['alert', 'detection', 'last_plate', 'discovery', 'status']) t.equal(published(e, kind), 0, `published{kind="${kind}"} 0`);
+  t.equal(valueOf(e, 'alpr_hub_mqtt_enabled'), 0);
+  t.equal(valueOf(e, 'alpr_hub_mqtt_connected'), 0);
+});
+
+t.test('alerts published, then the broker away: drops and failed reconnects counted', async (t) => {
+  const config = loadMqttOutConfig({ HUB_MQTT_URL: broker.url, HUB_MQTT_QUEUE_MAX: '2' });
+  if (!config) throw new Error('no config');
+  const out = await startMqttOut(
+    { db, listen: db.listen, clock: ctx.clock, log, hubConfig: hub.deps.config, ...(hub.deps.metrics ? { metrics: hub.deps.metrics } : {}) },
+    // Tests do not wait a minute between reconnects.
+    { ...config, backoffBaseMs: 100, backoffCapMs: 200 },
+  );
+  t.teardown(() => out.stop());
+  await until(async () => valueOf(await scrape(), 'alpr_hub_mqtt_connected') === 1, 'connected, as /metrics says');
+  let e = await scrape();
+  t.equal(valueOf(e, 'alpr_hub_mqtt_enabled'), 1, 'enabled');
+  t.equal(valueOf(e, 'alpr_hub_mqtt_connection_attempts_total'), 1, 'one attempt');
+  t.equal(valueOf(e, 'alpr_hub_mqtt_connection_failures_total'), 0, 'no failure');
+
+  await raise(['MQM001', 'MQM002']);
+  await until(async () => published(await scrape(), 'alert') === 2, 'two alerts counted');
+  e = await scrape();
+  t.equal(published(e, 'discovery'), 1, 'one camera, one discovery config');
+  t.equal(published(e, 'last_plate'), 2, 'a last plate with each alert');
+  t.ok(published(e, 'status') >= 1, 'the birth message');
+  t.equal(published(e, 'detection'), 0, 'detections are off');
+  t.equal(valueOf(e, 'alpr_hub_mqtt_messages_dropped_total'), 0, 'nothing dropped');
+
+  await broker.stop();
+  await until(async () => valueOf(await scrape(), 'alpr_hub_mqtt_connected') === 0, 'the broker is gone, as /metrics says');
+  await raise(['MQMOFF1', 'MQMOFF2', 'MQMOFF3', 'MQMOFF4']);
+  await until(() => out.stats().alertsPublished === 6, 'four more alerts handed to the publisher');
+  e = await scrape();
+  t.equal(valueOf(e, 'alpr_hub_mqtt_messages_dropped_total'), 2, 'four alerts, a queue of 2: the two oldest dropped');
+  // Two alert events, and the camera's last plate (retained: newest only).
+  t.equal(valueOf(e, 'alpr_hub_mqtt_queue_depth'), 3, 'queue depth: two alerts and one retained last plate');
+  await until(async () => valueOf(await scrape(), 'alpr_hub_mqtt_connection_failures_total') >= 1, 'a failed reconnect counted');
+  e = await scrape();
+  t.ok(valueOf(e, 'alpr_hub_mqtt_connection_attempts_total') >= 2, 'reconnects are attempts');
+  t.equal(published(e, 'alert'), 2, 'nothing published while away');
+
+  await broker.start();
+  await until(async () => published(await scrape(), 'alert') === 4, 'the two queued alerts go out on reconnect');
+  e = await scrape();
+  t.equal(valueOf(e, 'alpr_hub_mqtt_queue_depth'), 0, 'the queue is empty again');
+  t.equal(valueOf(e, 'alpr_hub_mqtt_connected'), 1);
+});
