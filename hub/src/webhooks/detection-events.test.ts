@@ -26,7 +26,7 @@ const db = await testDatabase(t);
 const hub = await startTestHub({ db });
 t.teardown(() => hub.close());
 const clock = movableClock(new Date());
-const ctx = { db, clock, log: createLog('silent') };
+const ctx = { db, clock, log: createLog('silent'), config: hub.deps.config };
 const receiver = await startReceiver();
 t.teardown(() => receiver.close());
 const delivery = createWebhookWorker(ctx);
@@ -34,11 +34,22 @@ const actor = { userId: await someUser(hub.deps), ip: null, userAgent: null };
 const list = await createWatchlist(ctx, actor, { name: 'Stolen', priority: 'high' });
 
 // One secret for every target here, so the receiver can check them all.
-const target = await createTarget(ctx, { name: 'Every DET read', url: receiver.url, events: ['detection'], filter: { plate_pattern: 'DET*' }, enabled: true });
-receiver.secret = target.secret;
+const { row: target, secret } = await createTarget(ctx, {
+  name: 'Every DET read',
+  url: receiver.url,
+  events: ['detection'],
+  filter: { plate_pattern: 'DET*' },
+  enabled: true,
+});
+receiver.secret = secret;
 async function sameSecretTarget(input: Parameters<typeof createTarget>[1]): Promise<string> {
-  const created = await createTarget(ctx, input);
-  await db.sql(`UPDATE webhook_targets SET secret = $2 WHERE id = $1::uuid`, [created.id, target.secret]);
+  const { row: created } = await createTarget(ctx, input);
+  // The sealed secret copied whole: it opens under any row's id (the salt travels with it).
+  await db.sql(
+    `UPDATE webhook_targets t SET secret_ciphertext = s.secret_ciphertext, secret_salt = s.secret_salt, secret_prefix = s.secret_prefix
+     FROM webhook_targets s WHERE t.id = $1::uuid AND s.id = $2::uuid`,
+    [created.id, target.id],
+  );
   return created.id;
 }
 // Never hear a detection: one asks for alerts only, one is filtered by a watchlist.

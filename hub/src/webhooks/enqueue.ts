@@ -70,7 +70,7 @@ export function queueWebhooksOnRaise(hooks: AlertHooks): void {
 }
 
 /** "Send test event": one `webhook.test` delivery through the same queue. */
-export async function enqueueTestEvent(ctx: WebhookContext, targetId: string): Promise<{ messageId: string }> {
+export async function enqueueTestEvent(ctx: Pick<WebhookContext, 'db' | 'clock'>, targetId: string): Promise<{ messageId: string }> {
   await getTarget(ctx.db, targetId);
   const now = ctx.clock.now();
   const messageId = newMessageId();

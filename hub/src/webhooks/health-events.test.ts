@@ -20,7 +20,7 @@ const db = await testDatabase(t);
 const hub = await startTestHub({ db });
 t.teardown(() => hub.close());
 const clock = movableClock(new Date());
-const ctx = { db, clock, log: createLog('silent') };
+const ctx = { db, clock, log: createLog('silent'), config: hub.deps.config };
 const health = { ...ctx, config: { heartbeatSeconds: 60 } };
 const north = await newSite(hub, clock, 'North gate');
 const south = await newSite(hub, clock, 'South gate');
@@ -28,8 +28,8 @@ const south = await newSite(hub, clock, 'South gate');
 async function receiverFor(name: string, events: ('alert' | 'health')[], filter: Record<string, string> = {}): Promise<Receiver> {
   const receiver = await startReceiver();
   t.teardown(() => receiver.close());
-  const target = await createTarget(ctx, { name, url: receiver.url, events, filter, enabled: true });
-  receiver.secret = target.secret;
+  const { secret } = await createTarget(ctx, { name, url: receiver.url, events, filter, enabled: true });
+  receiver.secret = secret;
   return receiver;
 }
 const everything = await receiverFor('Pager', ['health']);

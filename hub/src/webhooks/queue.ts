@@ -20,14 +20,25 @@ export interface ClaimedDelivery {
   targetId: string;
   messageId: string;
   url: string;
-  secret: string;
+  /** The signing secret as stored: sealed, or in clear on a row not sealed yet (before 0034). */
+  secret: { plain: string } | { ciphertext: Uint8Array; salt: Uint8Array };
   body: string;
   attempts: number;
 }
 
 /** Claims up to `limit` due deliveries of enabled targets, oldest due first. */
 export async function claimDeliveries(db: DbSession, now: Date, limit = 20): Promise<ClaimedDelivery[]> {
-  const rows = await db.sql<{ id: string; target_id: string; message_id: string; url: string; secret: string; body: string; attempts: number }>(
+  const rows = await db.sql<{
+    id: string;
+    target_id: string;
+    message_id: string;
+    url: string;
+    secret: string | null;
+    secret_ciphertext: Uint8Array | null;
+    secret_salt: Uint8Array | null;
+    body: string;
+    attempts: number;
+  }>(
     `WITH picked AS (
        SELECT d.id FROM webhook_deliveries d JOIN webhook_targets t ON t.id = d.target_id
        WHERE d.status = 'pending' AND d.next_retry_at <= $1::timestamptz AND t.enabled
@@ -35,7 +46,7 @@ export async function claimDeliveries(db: DbSession, now: Date, limit = 20): Pro
      )
      UPDATE webhook_deliveries d SET status = 'processing', attempts = d.attempts + 1, locked_at = $1::timestamptz
      FROM picked p, webhook_targets t WHERE d.id = p.id AND t.id = d.target_id
-     RETURNING d.id::text AS id, d.target_id::text AS target_id, d.message_id, t.url, t.secret, d.body, d.attempts`,
+     RETURNING d.id::text AS id, d.target_id::text AS target_id, d.message_id, t.url, t.secret, t.secret_ciphertext, t.secret_salt, d.body, d.attempts`,
     [now.toISOString(), limit],
   );
   return rows.map((r) => ({
@@ -43,7 +54,7 @@ export async function claimDeliveries(db: DbSession, now: Date, limit = 20): Pro
     targetId: r.target_id,
     messageId: r.message_id,
     url: r.url,
-    secret: r.secret,
+    secret: r.secret !== null ? { plain: r.secret } : { ciphertext: r.secret_ciphertext ?? new Uint8Array(0), salt: r.secret_salt ?? new Uint8Array(0) },
     body: r.body,
     attempts: Number(r.attempts),
   }));

@@ -34,7 +34,7 @@ t.test('create shows the secret once; list and read never do', async (t) => {
   const test = await send(ctx, admin, 'POST', `${BASE}/${id}/test`);
   t.equal(test.status, 202);
   const { message_id } = await json(test);
-  const worker = createWebhookWorker({ db: ctx.deps.db, clock: ctx.clock, log: ctx.deps.log });
+  const worker = createWebhookWorker({ db: ctx.deps.db, clock: ctx.clock, log: ctx.deps.log, config: ctx.deps.config });
   t.equal(await worker.runOnce(), 1);
   t.match(receiver.received.at(-1), { id: message_id, verified: true, body: { type: 'webhook.test' } });
   const read = await json(await send(ctx, admin, 'GET', `${BASE}/${id}`));

@@ -24,9 +24,9 @@ export function adminWebhookRoutes(deps: HubDeps, guards: AdminGuards): Hono<Adm
   });
 
   app.post(BASE, guards.post, audited(deps, 'admin.webhook.create'), ...validJson(createWebhookSchema), async (c) => {
-    const row = await createTarget(deps, c.req.valid('json'));
+    const { row, secret } = await createTarget(deps, c.req.valid('json'));
     noteAudit(c, { targetId: row.id, detail: { events: row.events } });
-    return c.json({ webhook: presentTarget(row), secret: row.secret }, 201);
+    return c.json({ webhook: presentTarget(row), secret }, 201);
   });
 
   app.get(`${BASE}/:id`, guards.read, audited(deps, 'admin.webhook.read'), idParam, async (c) => {
@@ -54,8 +54,8 @@ export function adminWebhookRoutes(deps: HubDeps, guards: AdminGuards): Hono<Adm
   });
 
   app.post(`${BASE}/:id/rotate-secret`, guards.keyPost, audited(deps, 'admin.webhook.rotate_secret'), idParam, async (c) => {
-    const row = await rotateSecret(deps, c.req.valid('param').id);
-    return c.json({ webhook: presentTarget(row), secret: row.secret });
+    const { row, secret } = await rotateSecret(deps, c.req.valid('param').id);
+    return c.json({ webhook: presentTarget(row), secret });
   });
 
   return app;

@@ -29,15 +29,15 @@ if (!db.url) {
   const url = db.url;
   const hub = await startTestHub({ db });
   t.teardown(() => hub.close());
-  const ctx = { db, clock: systemClock, log: createLog('silent') };
+  const ctx = { db, clock: systemClock, log: createLog('silent'), config: hub.deps.config };
   const actor = { userId: await someUser(hub.deps), ip: null, userAgent: null };
   const list = await createWatchlist(ctx, actor, { name: 'Crash', priority: 'high' });
   const plates = ['KILL1', 'KILL2', 'KILL3', 'KILL4', 'KILL5'];
   for (const plate of plates) await addEntry(ctx, actor, list.id, { plate });
   const receiver = await startReceiver();
   t.teardown(() => receiver.close());
-  const target = await createTarget(ctx, { name: 'Crash receiver', url: receiver.url, events: ['alert'], filter: {}, enabled: true });
-  receiver.secret = target.secret;
+  const { row: target, secret } = await createTarget(ctx, { name: 'Crash receiver', url: receiver.url, events: ['alert'], filter: {}, enabled: true });
+  receiver.secret = secret;
   const hooks = createAlertHooks();
   queueWebhooksOnRaise(hooks);
   const alertWorker = createAlertWorker(ctx, createWatchlistCache(ctx), { hooks });

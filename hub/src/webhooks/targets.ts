@@ -1,25 +1,30 @@
 /**
  * Webhook targets (docs/admin-api.md "Webhooks"): create (the secret shown once), list, read,
  * edit, rotate the secret, remove. The secret never leaves again: listings show its prefix.
+ * It is stored sealed with the hub secret (secret-store.ts), never in clear.
  */
 import { randomUUID } from 'node:crypto';
 import type { Clock } from '../clock.ts';
+import type { HubConfig } from '../config.ts';
 import type { DbSession } from '../db/session.ts';
 import { HubError } from '../errors.ts';
 import type { WebhookFilter } from './filter.ts';
 import type { CreateWebhookInput, EditWebhookInput } from './schema.ts';
+import { PREFIX_CHARS, sealWebhookSecret } from './secret-store.ts';
 import { newSecret } from './sign.ts';
 
 export interface WebhookContext {
   db: DbSession;
   clock: Clock;
+  /** The hub secret seals the signing secrets (auth/hub-secret.ts). */
+  config: HubConfig;
 }
 
 export type TargetRow = {
   id: string;
   name: string;
   url: string;
-  secret: string;
+  secret_prefix: string;
   events: string[];
   filter: WebhookFilter;
   enabled: boolean;
@@ -31,7 +36,7 @@ export type TargetRow = {
   last_error: string | null;
 };
 
-const COLUMNS = `id::text AS id, name, url, secret, events, filter, enabled, created_at, updated_at, last_success_at, last_failure_at, last_status, last_error`;
+const COLUMNS = `id::text AS id, name, url, secret_prefix, events, filter, enabled, created_at, updated_at, last_success_at, last_failure_at, last_status, last_error`;
 const isoOrNull = (v: Date | null): string | null => (v ? new Date(v).toISOString() : null);
 
 /** What the API shows of a target: never the secret, only its first characters. */
@@ -43,7 +48,7 @@ export function presentTarget(row: TargetRow, counts?: { pending: number; failed
     events: row.events,
     filter: row.filter,
     enabled: row.enabled,
-    secret_prefix: row.secret.slice(0, 10),
+    secret_prefix: row.secret_prefix,
     created_at: new Date(row.created_at).toISOString(),
     updated_at: new Date(row.updated_at).toISOString(),
     last_success_at: isoOrNull(row.last_success_at),
@@ -72,16 +77,41 @@ export async function listTargets(db: DbSession): Promise<{ row: TargetRow; pend
   return rows.map((r) => ({ row: r, pending: Number(r.pending), failed: Number(r.failed) }));
 }
 
-export async function createTarget(ctx: WebhookContext, input: CreateWebhookInput): Promise<TargetRow> {
+/** A stored target and its signing secret in clear: the one answer that carries it. */
+export interface TargetWithSecret {
+  row: TargetRow;
+  secret: string;
+}
+
+/** A fresh secret and the columns that store it (sealed, and its display prefix). */
+function freshSecret(config: HubConfig): { secret: string; ciphertext: Buffer; salt: Buffer; prefix: string } {
+  const secret = newSecret();
+  const sealed = sealWebhookSecret(config, secret);
+  return { secret, ciphertext: sealed.ciphertext, salt: sealed.salt, prefix: secret.slice(0, PREFIX_CHARS) };
+}
+
+export async function createTarget(ctx: WebhookContext, input: CreateWebhookInput): Promise<TargetWithSecret> {
   const now = ctx.clock.now().toISOString();
+  const fresh = freshSecret(ctx.config);
   const [row] = await ctx.db.sql<TargetRow>(
-    `INSERT INTO webhook_targets (id, name, url, secret, events, filter, enabled, created_at, updated_at)
-     VALUES ($1::uuid, $2, $3, $4, (SELECT array_agg(value) FROM json_array_elements_text($5::json)), $6::jsonb, $7, $8::timestamptz, $8::timestamptz)
+    `INSERT INTO webhook_targets (id, name, url, secret_ciphertext, secret_salt, secret_prefix, events, filter, enabled, created_at, updated_at)
+     VALUES ($1::uuid, $2, $3, $4, $5, $6, (SELECT array_agg(value) FROM json_array_elements_text($7::json)), $8::jsonb, $9, $10::timestamptz, $10::timestamptz)
      RETURNING ${COLUMNS}`,
-    [randomUUID(), input.name, input.url, newSecret(), JSON.stringify(input.events), JSON.stringify(input.filter), input.enabled, now],
+    [
+      randomUUID(),
+      input.name,
+      input.url,
+      fresh.ciphertext,
+      fresh.salt,
+      fresh.prefix,
+      JSON.stringify(input.events),
+      JSON.stringify(input.filter),
+      input.enabled,
+      now,
+    ],
   );
   if (!row) throw new HubError('internal', 'webhook target not stored');
-  return row;
+  return { row, secret: fresh.secret };
 }
 
 export async function editTarget(ctx: WebhookContext, id: string, input: EditWebhookInput): Promise<TargetRow> {
@@ -105,16 +135,20 @@ export async function editTarget(ctx: WebhookContext, id: string, input: EditWeb
   return row;
 }
 
-/** A new secret, shown once; deliveries still queued are signed with it from now on. */
-export async function rotateSecret(ctx: WebhookContext, id: string): Promise<TargetRow> {
+/**
+ * A new secret, shown once; deliveries still queued are signed with it from now on. Also the
+ * way out for a target whose sealed secret no longer opens (the hub secret changed).
+ */
+export async function rotateSecret(ctx: WebhookContext, id: string): Promise<TargetWithSecret> {
   await getTarget(ctx.db, id);
-  const [row] = await ctx.db.sql<TargetRow>(`UPDATE webhook_targets SET secret = $2, updated_at = $3::timestamptz WHERE id = $1::uuid RETURNING ${COLUMNS}`, [
-    id,
-    newSecret(),
-    ctx.clock.now().toISOString(),
-  ]);
+  const fresh = freshSecret(ctx.config);
+  const [row] = await ctx.db.sql<TargetRow>(
+    `UPDATE webhook_targets SET secret = NULL, secret_ciphertext = $2, secret_salt = $3, secret_prefix = $4, updated_at = $5::timestamptz
+     WHERE id = $1::uuid RETURNING ${COLUMNS}`,
+    [id, fresh.ciphertext, fresh.salt, fresh.prefix, ctx.clock.now().toISOString()],
+  );
   if (!row) throw new HubError('not_found', 'no such webhook target');
-  return row;
+  return { row, secret: fresh.secret };
 }
 
 /** Removes the target and its queued deliveries (nothing more is sent to it). */

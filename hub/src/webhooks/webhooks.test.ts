@@ -25,7 +25,7 @@ const db = await testDatabase(t);
 const hub = await startTestHub({ db });
 t.teardown(() => hub.close());
 const clock = movableClock(new Date());
-const ctx = { db, clock, log: createLog('silent') };
+const ctx = { db, clock, log: createLog('silent'), config: hub.deps.config };
 const actor = { userId: await someUser(hub.deps), ip: null, userAgent: null };
 const list = await createWatchlist(ctx, actor, { name: 'Stolen', priority: 'critical' });
 for (const plate of ['HOOK1', 'HOOK2', 'HOOK3', 'HOOK4', 'HOOK5', 'OTHER9']) await addEntry(ctx, actor, list.id, { plate });
@@ -34,8 +34,14 @@ queueWebhooksOnRaise(hooks);
 const alertWorker = createAlertWorker(ctx, createWatchlistCache(ctx), { hooks });
 const receiver = await startReceiver();
 t.teardown(() => receiver.close());
-const target = await createTarget(ctx, { name: 'Gate system', url: receiver.url, events: ['alert'], filter: { plate_pattern: 'HOOK*' }, enabled: true });
-receiver.secret = target.secret;
+const { row: target, secret } = await createTarget(ctx, {
+  name: 'Gate system',
+  url: receiver.url,
+  events: ['alert'],
+  filter: { plate_pattern: 'HOOK*' },
+  enabled: true,
+});
+receiver.secret = secret;
 
 async function raise(plates: string[]): Promise<void> {
   // A busy machine may answer 202 (stored, with backpressure advice): the detections are in.

@@ -5,6 +5,7 @@
  */
 import { openDatabase } from '../db/client.ts';
 import { systemClock } from '../clock.ts';
+import { loadHubConfig } from '../config.ts';
 import { createLog } from '../log.ts';
 import { startWebhooks } from './run.ts';
 
@@ -12,5 +13,7 @@ const url = process.env['DATABASE_URL'];
 if (!url) throw new Error('DATABASE_URL required');
 const log = createLog('silent');
 const db = await openDatabase({ url, log, maxConnections: 2 });
-await startWebhooks({ db, clock: systemClock, log }, { lockTimeoutMs: Number(process.env['WEBHOOK_LOCK_TIMEOUT_MS'] ?? 2000), pollMs: 200 });
+// The test hub's config: its hub secret (the same data directory) opens the sealed secrets.
+const config = loadHubConfig({ HUB_LOG_LEVEL: 'silent' });
+await startWebhooks({ db, clock: systemClock, log, config }, { lockTimeoutMs: Number(process.env['WEBHOOK_LOCK_TIMEOUT_MS'] ?? 2000), pollMs: 200 });
 process.stdout.write('ready\n');

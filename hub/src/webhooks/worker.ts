@@ -6,12 +6,14 @@
  */
 import { request } from 'undici';
 import type { Clock } from '../clock.ts';
+import type { HubConfig } from '../config.ts';
 import { ALERT_CHANNEL, WEBHOOK_CHANNEL } from '../db/channels.ts';
 import type { Listen } from '../db/listen.ts';
 import type { DbSession } from '../db/session.ts';
 import type { Log } from '../log.ts';
 import { createWakeableLoop } from '../workers/wakeable-loop.ts';
 import { claimDeliveries, nextDueAt, reapStale, settleFailed, settleSent, type ClaimedDelivery } from './queue.ts';
+import { openWebhookSecret, SEALED_SECRET_UNREADABLE, sealPlainSecrets } from './secret-store.ts';
 import { signedHeaders } from './sign.ts';
 
 export interface WebhookWorkerOptions {
@@ -34,32 +36,46 @@ export interface WebhookWorker {
 /** Receivers answer briefly; more is not read (and a huge answer cannot hold the worker). */
 const MAX_ERROR_TEXT = 200;
 
-export function createWebhookWorker(deps: { db: DbSession; clock: Clock; log: Log }, options: WebhookWorkerOptions = {}): WebhookWorker {
+export interface WebhookWorkerDeps {
+  db: DbSession;
+  clock: Clock;
+  log: Log;
+  /** The hub secret opens the sealed signing secrets. */
+  config: HubConfig;
+}
+
+export function createWebhookWorker(deps: WebhookWorkerDeps, options: WebhookWorkerOptions = {}): WebhookWorker {
   const pollMs = options.pollMs ?? 1000;
   const timeoutMs = options.timeoutMs ?? 10_000;
   const lockTimeoutMs = options.lockTimeoutMs ?? 60_000;
   const reapEveryMs = Math.min(10_000, lockTimeoutMs / 3);
   let lastReapMs = -Infinity;
   let nextDue: Date | null = null;
+  let sealed = false;
 
   async function deliver(d: ClaimedDelivery): Promise<void> {
-    const headers = signedHeaders(d.secret, d.messageId, deps.clock.now(), d.body);
+    const secret = 'plain' in d.secret ? d.secret.plain : openWebhookSecret(deps.config, d.secret);
     let status: number | null = null;
     let error: string | undefined;
-    try {
-      const res = await request(d.url, {
-        method: 'POST',
-        headers: { ...headers, 'user-agent': 'alpr-hub-webhooks/1' },
-        body: d.body,
-        headersTimeout: timeoutMs,
-        bodyTimeout: timeoutMs,
-      });
-      status = res.statusCode;
-      const text = await res.body.text().catch(() => '');
-      if (status < 200 || status >= 300) error = `HTTP ${status}${text ? `: ${text.slice(0, MAX_ERROR_TEXT)}` : ''}`;
-    } catch (err) {
-      error = err instanceof Error ? `${err.name}: ${err.message}` : String(err);
-    }
+    // A box that does not open fails this try like an unreachable receiver: retried with the
+    // backoff (restoring the hub secret heals it), the reason on the delivery and the target.
+    if (secret === null) error = SEALED_SECRET_UNREADABLE;
+    else
+      try {
+        const headers = signedHeaders(secret, d.messageId, deps.clock.now(), d.body);
+        const res = await request(d.url, {
+          method: 'POST',
+          headers: { ...headers, 'user-agent': 'alpr-hub-webhooks/1' },
+          body: d.body,
+          headersTimeout: timeoutMs,
+          bodyTimeout: timeoutMs,
+        });
+        status = res.statusCode;
+        const text = await res.body.text().catch(() => '');
+        if (status < 200 || status >= 300) error = `HTTP ${status}${text ? `: ${text.slice(0, MAX_ERROR_TEXT)}` : ''}`;
+      } catch (err) {
+        error = err instanceof Error ? `${err.name}: ${err.message}` : String(err);
+      }
     const now = deps.clock.now();
     if (error === undefined && status !== null) {
       await settleSent(deps.db, d, status, now);
@@ -75,6 +91,13 @@ export function createWebhookWorker(deps: { db: DbSession; clock: Clock; log: Lo
   }
 
   async function runOnce(): Promise<number> {
+    if (!sealed) {
+      // Once per worker: secrets stored in clear before migration 0034 are sealed before the
+      // first claim (docs/webhooks.md "Secrets at rest").
+      const count = await sealPlainSecrets(deps);
+      if (count > 0) deps.log.info({ count }, 'webhooks: sealed signing secrets stored in clear by an older hub');
+      sealed = true;
+    }
     const now = deps.clock.now();
     if (now.getTime() - lastReapMs >= reapEveryMs) {
       lastReapMs = now.getTime();

@@ -64,7 +64,7 @@ export async function startWorkers(deps: WorkerDeps, config: HubConfig, role: 'h
     queueWebhooksOnRaise(hooks);
     alerts = await startAlerts({ db, clock, log }, { lockTimeoutMs: config.alertLockTimeoutMs, hooks });
     delivery = await startDelivery({ db, clock, log, image: (sha) => images.get(sha) }, config);
-    webhooks = await startWebhooks({ db, clock, log });
+    webhooks = await startWebhooks({ db, clock, log, config });
     const detectionEvents = await startDetectionEvents({ db, clock, log });
     stops.push(() => detectionEvents.stop());
   }
