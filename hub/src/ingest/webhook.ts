@@ -80,7 +80,8 @@ function asBatch(outcome: RoutedOutcome): { items: unknown[]; parts: Map<string,
     for (const kind of IMAGE_KINDS) {
       const bytes = parsed.images[kind];
       // A zero-length image is "no image" (shared DetectionImages); images the camera only
-      // names (vendor_b thumbnails) are not fetched: the hub holds no camera credentials.
+      // names (vendor_b thumbnails, a relayed Frigate event's snapshot path) are not fetched:
+      // the hub holds no camera credentials, and the camera or Frigate sits on the site's LAN.
       if (!bytes || bytes.byteLength === 0) continue;
       // Judged by content, not by the part's label (docs/cameras.md "Image content"): the
       // read is kept without an image that is not a JPEG/PNG within the size limit.
