@@ -73,14 +73,25 @@ t.test('a new target stores a sealed box; its deliveries verify with the secret 
 });
 
 t.test('a secret stored in clear before migration 0034 is sealed at worker start and still signs', async (t) => {
-  // The row as an older hub wrote it and migration 0034 left it: the secret in clear.
+  // The row as a hub before 0034 wrote it (the secret in clear, nothing else), then 0034 run
+  // on it as an upgrade does: its CHECK is lifted for the insert and restored by the re-run.
   const plain = newSecret();
+  await db.sql(`ALTER TABLE webhook_targets DROP CONSTRAINT webhook_targets_secret_check`);
   const [old] = await db.sql<{ id: string }>(
-    `INSERT INTO webhook_targets (id, name, url, secret, secret_prefix, events, created_at, updated_at)
-     VALUES (gen_random_uuid(), 'From 0029', $1, $2, left($2, 10), ARRAY['alert'], now(), now()) RETURNING id::text AS id`,
+    `INSERT INTO webhook_targets (id, name, url, secret, events, created_at, updated_at)
+     VALUES (gen_random_uuid(), 'From 0029', $1, $2, ARRAY['alert'], now(), now()) RETURNING id::text AS id`,
     [receiver.url, plain],
   );
   if (!old) throw new Error('not inserted');
+  await db.sql(`DELETE FROM schema_migrations WHERE version = '0034'`);
+  t.same((await db.migrate()).applied, ['0034_webhook_secret_at_rest'], 'migration 0034 runs on the old row');
+  t.match(
+    await stored(old.id),
+    { secret: plain, secret_ciphertext: null, secret_prefix: plain.slice(0, 10) },
+    'SQL alone cannot seal: clear until the worker starts',
+  );
+  const [check] = await db.sql<{ n: number }>(`SELECT count(*)::int AS n FROM pg_constraint WHERE conname = 'webhook_targets_secret_check'`);
+  t.equal(Number(check?.n), 1, 'the CHECK is back');
   const { messageId } = await enqueueTestEvent(ctx, old.id);
   receiver.secret = plain;
   const before = receiver.received.length;
