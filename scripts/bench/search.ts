@@ -32,6 +32,8 @@ const { values: args } = parseArgs({
     rows: { type: 'string', default: '10000000' },
     runs: { type: 'string', default: '40' },
     keep: { type: 'boolean', default: false },
+    // Search a database an earlier `--keep` run left (its name is printed), without loading.
+    database: { type: 'string' },
     // Rounds of the one-edit key ingest comparison (each inserts two 100,000-row steps).
     'key-rounds': { type: 'string', default: '3' },
   },
@@ -49,90 +51,116 @@ function percentiles(values: number[]): string {
   return `p50 ${p(50)} ms  p95 ${p(95)} ms`;
 }
 
+/**
+ * The load: 100 collectors, ROWS detections over 12 months generated inside PostgreSQL, every
+ * index in place, VACUUM ANALYZE as autovacuum would, then the one-edit keys' ingest cost.
+ */
+async function generate(sql: postgres.Sql): Promise<void> {
+  await sql`SELECT ensure_detection_partitions(${new Date(now - YEAR_MS - 31 * 86_400_000)}::timestamptz, 15)`;
+  const collectors = Array.from({ length: COLLECTORS }, () => randomUUID());
+  for (const [i, id] of collectors.entries()) {
+    await sql`INSERT INTO collectors (id, site_name, status, gps_latitude, gps_longitude) VALUES (${id}, ${`Site ${i}`}, 'active', ${String(51 + Math.random())}, ${String(-1 + Math.random())})`;
+  }
+  const started = Date.now();
+  // Generated inside PostgreSQL (INSERT ... SELECT over generate_series, 200,000 rows a
+  // statement): half the sightings are of 5,000 frequent plates (skewed: a few very
+  // often), the rest random plates seen mostly once or twice. UK-style AB12CDE plates.
+  await sql.unsafe(`CREATE TEMP TABLE bench_collectors AS SELECT row_number() OVER () AS n, id FROM collectors`);
+  const letter = `substr('ABCDEFGHJKLMNPRSTUVWXYZ', 1 + floor(random() * 23)::int, 1)`;
+  const digit = `substr('0123456789', 1 + floor(random() * 10)::int, 1)`;
+  const randomPlate = `${letter} || ${letter} || ${digit} || ${digit} || ${letter} || ${letter} || ${letter}`;
+  await sql.unsafe(`CREATE TEMP TABLE bench_frequent AS SELECT i, ${randomPlate} AS p FROM generate_series(1, 5000) AS i`);
+  await sql.unsafe(`CREATE INDEX ON bench_frequent (i)`);
+  const STEP = 200_000;
+  const insertStep = (done: number, n: number) =>
+    sql.unsafe(`
+      INSERT INTO detections (collector_id, camera_id, detection_id, plate_number, plate_normalized, confidence, captured_at, direction, chain_seq, prev_hash, record_hash)
+      SELECT c.id, 'gate-1', md5(g::text || random()::text), v.p,
+             translate(v.p, 'OQDILS', '000115'),
+             round((0.5 + random() / 2)::numeric, 3), now() - random() * interval '365 days',
+             (ARRAY['entering', 'exiting', 'unknown'])[1 + floor(random() * 2.2)::int], g, repeat('0', 64), repeat('0', 64)
+      FROM generate_series(${done + 1}, ${done + n}) AS g
+      -- \`g\` in the subquery makes it correlated: without it PostgreSQL evaluates it once per
+      -- statement and every row of a 200,000-row step gets the same collector and plate.
+      CROSS JOIN LATERAL (SELECT g AS row_no, 1 + floor(random() * ${COLLECTORS})::int AS cn, random() AS r, 1 + floor(random() ^ 2 * 5000)::int AS fi) AS x
+      JOIN bench_collectors c ON c.n = x.cn
+      LEFT JOIN bench_frequent f ON f.i = x.fi AND x.r < 0.5
+      CROSS JOIN LATERAL (SELECT COALESCE(f.p, ${randomPlate}) AS p, x.row_no) AS v`);
+  for (let done = 0; done < ROWS; done += STEP) {
+    const n = Math.min(STEP, ROWS - done);
+    await insertStep(done, n);
+    console.log(`  ${(done + n).toLocaleString('en')} rows after ${((Date.now() - started) / 1000).toFixed(0)} s  ${load()}`);
+  }
+  // VACUUM as autovacuum would after a bulk of inserts (PostgreSQL 13+ vacuums insert-only
+  // tables): it sets the visibility map that index-only scans rely on in steady state.
+  await sql`VACUUM (ANALYZE) detections`;
+  await sql`VACUUM (ANALYZE) plates`;
+  const [shape] = await sql<
+    { plates: string; collectors: string }[]
+  >`SELECT count(DISTINCT plate_normalized)::text AS plates, count(DISTINCT collector_id)::text AS collectors FROM detections`;
+  console.log(`distinct plates ${Number(shape?.plates).toLocaleString('en')}, collectors ${shape?.collectors}`);
+  if (Number(shape?.plates) < ROWS / 10) throw new Error('the generator made too few distinct plates: the figures would mean nothing');
+  console.log(
+    `loaded ${ROWS.toLocaleString('en')} rows in ${((Date.now() - started) / 1000).toFixed(0)} s (every index in place, then VACUUM ANALYZE)  ${load()}`,
+  );
+
+  // Ingest cost of the one-edit keys (migration 0025): the same 100,000-row insert (about
+  // 50,000 new distinct plates) with the trigger that writes them, then without, in turn.
+  const keyRuns: Record<'with' | 'without', number[]> = { with: [], without: [] };
+  const KEY_STEP = 100_000;
+  for (let round = 0; round < Number(args['key-rounds']); round++) {
+    for (const mode of ['with', 'without'] as const) {
+      if (mode === 'without') await sql`ALTER TABLE plates DISABLE TRIGGER plates_note_edit_keys`;
+      const t0 = performance.now();
+      await insertStep(ROWS + (round * 2 + (mode === 'with' ? 0 : 1)) * KEY_STEP, KEY_STEP);
+      keyRuns[mode].push(performance.now() - t0);
+      if (mode === 'without') await sql`ALTER TABLE plates ENABLE TRIGGER plates_note_edit_keys`;
+    }
+  }
+  const median = (v: number[]) => [...v].sort((a, b) => a - b)[Math.floor(v.length / 2)] as number;
+  const [keySize] = await sql<{ n: string; size: string; plates: string }[]>`
+    SELECT (SELECT count(*) FROM plate_edit_keys)::text AS n, pg_size_pretty(pg_total_relation_size('plate_edit_keys')) AS size,
+           (SELECT count(*) FROM plates)::text AS plates`;
+  console.log(
+    `one-edit keys at ingest: a ${KEY_STEP.toLocaleString('en')}-row insert ${median(keyRuns.with).toFixed(0)} ms with the keys, ${median(keyRuns.without).toFixed(0)} ms without ` +
+      `(median of ${keyRuns.with.length}; ${((median(keyRuns.with) / median(keyRuns.without) - 1) * 100).toFixed(1)} % more); ${Number(keySize?.n).toLocaleString('en')} keys for ` +
+      `${Number(keySize?.plates).toLocaleString('en')} plates, ${keySize?.size}  ${load()}`,
+  );
+  await sql`VACUUM (ANALYZE) plates`;
+  await sql`VACUUM (ANALYZE) plate_edit_keys`;
+}
+
 async function main(): Promise<void> {
-  const bench = await createBenchDatabase(process.env['DATABASE_URL'], 'alpr_search', 'npm run bench:search starts a production-configured server');
+  const bench = await createBenchDatabase(
+    process.env['DATABASE_URL'],
+    'alpr_search',
+    'npm run bench:search starts a production-configured server',
+    args.database,
+  );
+  console.log(`database ${bench.name}${args.database ? ' (kept by an earlier run: no load)' : ''}`);
   console.log(
     `PostgreSQL: ${await bench.settings(['fsync', 'synchronous_commit', 'full_page_writes', 'shared_buffers'])}; ${ROWS.toLocaleString('en')} rows, ${COLLECTORS} collectors, 12 months`,
   );
   const db = await openDatabase({ url: bench.url, log: createLog('silent'), maxConnections: 4 });
   const sql = postgres(bench.url, { max: 1, onnotice: () => undefined });
   try {
-    await sql`SELECT ensure_detection_partitions(${new Date(now - YEAR_MS - 31 * 86_400_000)}::timestamptz, 15)`;
-    const collectors = Array.from({ length: COLLECTORS }, () => randomUUID());
-    for (const [i, id] of collectors.entries()) {
-      await sql`INSERT INTO collectors (id, site_name, status, gps_latitude, gps_longitude) VALUES (${id}, ${`Site ${i}`}, 'active', ${String(51 + Math.random())}, ${String(-1 + Math.random())})`;
-    }
-    const started = Date.now();
-    // Generated inside PostgreSQL (INSERT ... SELECT over generate_series, 200,000 rows a
-    // statement): half the sightings are of 5,000 frequent plates (skewed: a few very
-    // often), the rest random plates seen mostly once or twice. UK-style AB12CDE plates.
-    await sql.unsafe(`CREATE TEMP TABLE bench_collectors AS SELECT row_number() OVER () AS n, id FROM collectors`);
-    const letter = `substr('ABCDEFGHJKLMNPRSTUVWXYZ', 1 + floor(random() * 23)::int, 1)`;
-    const digit = `substr('0123456789', 1 + floor(random() * 10)::int, 1)`;
-    const randomPlate = `${letter} || ${letter} || ${digit} || ${digit} || ${letter} || ${letter} || ${letter}`;
-    await sql.unsafe(`CREATE TEMP TABLE bench_frequent AS SELECT i, ${randomPlate} AS p FROM generate_series(1, 5000) AS i`);
-    await sql.unsafe(`CREATE INDEX ON bench_frequent (i)`);
-    const STEP = 200_000;
-    const insertStep = (done: number, n: number) =>
-      sql.unsafe(`
-        INSERT INTO detections (collector_id, camera_id, detection_id, plate_number, plate_normalized, confidence, captured_at, direction, chain_seq, prev_hash, record_hash)
-        SELECT c.id, 'gate-1', md5(g::text || random()::text), v.p,
-               translate(v.p, 'OQDILS', '000115'),
-               round((0.5 + random() / 2)::numeric, 3), now() - random() * interval '365 days',
-               (ARRAY['entering', 'exiting', 'unknown'])[1 + floor(random() * 2.2)::int], g, repeat('0', 64), repeat('0', 64)
-        FROM generate_series(${done + 1}, ${done + n}) AS g
-        -- \`g\` in the subquery makes it correlated: without it PostgreSQL evaluates it once per
-        -- statement and every row of a 200,000-row step gets the same collector and plate.
-        CROSS JOIN LATERAL (SELECT g AS row_no, 1 + floor(random() * ${COLLECTORS})::int AS cn, random() AS r, 1 + floor(random() ^ 2 * 5000)::int AS fi) AS x
-        JOIN bench_collectors c ON c.n = x.cn
-        LEFT JOIN bench_frequent f ON f.i = x.fi AND x.r < 0.5
-        CROSS JOIN LATERAL (SELECT COALESCE(f.p, ${randomPlate}) AS p, x.row_no) AS v`);
-    for (let done = 0; done < ROWS; done += STEP) {
-      const n = Math.min(STEP, ROWS - done);
-      await insertStep(done, n);
-      console.log(`  ${(done + n).toLocaleString('en')} rows after ${((Date.now() - started) / 1000).toFixed(0)} s  ${load()}`);
-    }
-    // VACUUM as autovacuum would after a bulk of inserts (PostgreSQL 13+ vacuums insert-only
-    // tables): it sets the visibility map that index-only scans rely on in steady state.
-    await sql`VACUUM (ANALYZE) detections`;
-    await sql`VACUUM (ANALYZE) plates`;
-    const [shape] = await sql<
-      { plates: string; collectors: string }[]
-    >`SELECT count(DISTINCT plate_normalized)::text AS plates, count(DISTINCT collector_id)::text AS collectors FROM detections`;
-    console.log(`distinct plates ${Number(shape?.plates).toLocaleString('en')}, collectors ${shape?.collectors}`);
-    if (Number(shape?.plates) < ROWS / 10) throw new Error('the generator made too few distinct plates: the figures would mean nothing');
-    console.log(
-      `loaded ${ROWS.toLocaleString('en')} rows in ${((Date.now() - started) / 1000).toFixed(0)} s (every index in place, then VACUUM ANALYZE)  ${load()}`,
-    );
-
-    // Ingest cost of the one-edit keys (migration 0025): the same 100,000-row insert (about
-    // 50,000 new distinct plates) with the trigger that writes them, then without, in turn.
-    const keyRuns: Record<'with' | 'without', number[]> = { with: [], without: [] };
-    const KEY_STEP = 100_000;
-    for (let round = 0; round < Number(args['key-rounds']); round++) {
-      for (const mode of ['with', 'without'] as const) {
-        if (mode === 'without') await sql`ALTER TABLE plates DISABLE TRIGGER plates_note_edit_keys`;
-        const t0 = performance.now();
-        await insertStep(ROWS + (round * 2 + (mode === 'with' ? 0 : 1)) * KEY_STEP, KEY_STEP);
-        keyRuns[mode].push(performance.now() - t0);
-        if (mode === 'without') await sql`ALTER TABLE plates ENABLE TRIGGER plates_note_edit_keys`;
-      }
-    }
-    const median = (v: number[]) => [...v].sort((a, b) => a - b)[Math.floor(v.length / 2)] as number;
-    const [keySize] = await sql<{ n: string; size: string; plates: string }[]>`
-      SELECT (SELECT count(*) FROM plate_edit_keys)::text AS n, pg_size_pretty(pg_total_relation_size('plate_edit_keys')) AS size,
-             (SELECT count(*) FROM plates)::text AS plates`;
-    console.log(
-      `one-edit keys at ingest: a ${KEY_STEP.toLocaleString('en')}-row insert ${median(keyRuns.with).toFixed(0)} ms with the keys, ${median(keyRuns.without).toFixed(0)} ms without ` +
-        `(median of ${keyRuns.with.length}; ${((median(keyRuns.with) / median(keyRuns.without) - 1) * 100).toFixed(1)} % more); ${Number(keySize?.n).toLocaleString('en')} keys for ` +
-        `${Number(keySize?.plates).toLocaleString('en')} plates, ${keySize?.size}  ${load()}`,
-    );
-    await sql`VACUUM (ANALYZE) plates`;
+    if (!args.database) await generate(sql);
+    // The one-edit EXPLAIN below reads the keys' statistics.
     await sql`VACUUM (ANALYZE) plate_edit_keys`;
 
-    const samples = await sql<
-      { plate_normalized: string; collector_id: string }[]
-    >`SELECT plate_normalized, collector_id FROM detections TABLESAMPLE SYSTEM (1) LIMIT ${RUNS * 4}`;
+    // Targets sampled across the whole table, each plate once: every line below searches plates
+    // no earlier line searched, so its first pass is fresh (see `twoPasses`).
+    const samples = await sql<{ plate_normalized: string; collector_id: string }[]>`
+      SELECT plate_normalized, collector_id FROM (
+        SELECT DISTINCT ON (plate_normalized) plate_normalized, collector_id FROM detections TABLESAMPLE SYSTEM (1) ORDER BY plate_normalized, random()
+      ) AS s ORDER BY random() LIMIT ${RUNS * 30 + 1}`;
+    let nextTarget = 1;
+    /** The next RUNS targets nobody searched yet (index 0 is the warm-up target, shared). */
+    const freshTargets = (): number => {
+      const first = nextTarget;
+      nextTarget += RUNS;
+      return first;
+    };
     const target = (i: number) => samples[i % samples.length] as { plate_normalized: string; collector_id: string };
     const base = (plate: SearchQuery['plate']): SearchQuery => ({
       plate,
@@ -151,34 +179,43 @@ async function main(): Promise<void> {
       ['fuzzy (one confusion)', (i) => ({ kind: 'fuzzy', key: confusionKey(target(i).plate_normalized.replace(/[0-9]/, (d) => (d === '8' ? 'B' : d))) })],
       ['one edit (out-of-group substitution)', (i) => plateMode(outOfGroup(target(i).plate_normalized), false, 'one_edit') as SearchQuery['plate']],
     ];
-    const timeit = async (fn: (i: number) => Promise<unknown>): Promise<number[]> => {
-      await fn(0);
-      const out: number[] = [];
-      for (let i = 1; i <= RUNS; i++) {
-        const t0 = performance.now();
-        await fn(i);
-        out.push(performance.now() - t0);
-      }
-      return out;
+    // Fresh and warm: the goals must hold on a table just loaded as well as on a warm one. Fresh
+    // is each line's first pass over targets no earlier line touched (their pages come from the
+    // OS cache or the disk, not PostgreSQL's buffers, as on a hub whose table was just loaded or
+    // whose investigator asks about a plate nobody looked at); warm is the same searches again.
+    const twoPasses = async (fn: (i: number) => Promise<unknown>): Promise<string> => {
+      await fn(0); // connections, prepared statements and plans, on the shared warm-up target
+      const first = freshTargets();
+      const pass = async (): Promise<number[]> => {
+        const out: number[] = [];
+        for (let i = first; i < first + RUNS; i++) {
+          const t0 = performance.now();
+          await fn(i);
+          out.push(performance.now() - t0);
+        }
+        return out;
+      };
+      const fresh = await pass();
+      const warm = await pass();
+      return `fresh ${percentiles(fresh)}   warm ${percentiles(warm)}  ${load()}`;
     };
+    console.log(`${'query'.padEnd(44)} ${RUNS} searches a pass; each = the capped count + the first page of 50`);
     for (const [label, plateOf] of kinds) {
       for (const variant of ['', ' + 7 days', ' + collector', ' + 7 days + collector']) {
-        const times = await timeit((i) =>
+        const line = await twoPasses((i) =>
           searchDetections(db, {
             ...base(plateOf(i)),
             ...(variant.includes('7 days') ? { startDate: new Date(now - 7 * 86_400_000), endDate: new Date(now) } : {}),
             ...(variant.includes('collector') ? { collectorIds: [target(i).collector_id] } : {}),
           }),
         );
-        console.log(`${(label + variant).padEnd(44)} ${percentiles(times)}  ${load()}`);
+        console.log(`${(label + variant).padEnd(44)} ${line}`);
       }
     }
     const range = { start: new Date(now - YEAR_MS), end: new Date(now) };
-    console.log(`${'plate history (a year)'.padEnd(44)} ${percentiles(await timeit((i) => plateHistory(db, target(i).plate_normalized, range)))}  ${load()}`);
-    const busy = await sql<{ p: string }[]>`SELECT plate_normalized AS p FROM detections GROUP BY 1 ORDER BY count(*) DESC LIMIT 50`;
-    console.log(
-      `${'convoy (the 50 most seen plates, a year)'.padEnd(44)} ${percentiles(await timeit((i) => convoy(db, busy[i % busy.length]?.p ?? '', range, 5, 3)))}  ${load()}`,
-    );
+    console.log(`${'plate history (a year)'.padEnd(44)} ${await twoPasses((i) => plateHistory(db, target(i).plate_normalized, range))}`);
+    const busy = await sql<{ p: string }[]>`SELECT plate_normalized AS p FROM detections GROUP BY 1 ORDER BY count(*) DESC LIMIT ${RUNS + 1}`;
+    console.log(`${'convoy (the most seen plates, a year)'.padEnd(44)} ${await twoPasses((i) => convoy(db, busy[i % busy.length]?.p ?? '', range, 5, 3))}`);
     // The plans behind the figures: the real statements, with the search's own settings.
     const explain = async (label: string, text: string, params: unknown[], settings: string[]): Promise<void> => {
       const plan = await sql.begin(async (tx) => {
