@@ -10,3 +10,16 @@ t.test('driver contract', async (t) => {
   await checkDriverContract(t, db);
   await checkListenContract(t, db);
 });
+
+// Every pooled session of a real server runs in UTC and without JIT (open-postgres.ts says why).
+t.test('session settings on a real server', async (t) => {
+  const db = await testDatabase(t);
+  if (db.kind !== 'postgres') {
+    t.pass('PGlite: one embedded session, no JIT to turn off');
+    return;
+  }
+  const rows = await Promise.all(
+    [1, 2, 3].map(() => db.transaction((tx) => tx.sql<{ jit: string; tz: string }>(`SELECT current_setting('jit') AS jit, current_setting('TimeZone') AS tz`))),
+  );
+  for (const [row] of rows) t.same(row, { jit: 'off', tz: 'UTC' });
+});

@@ -23,7 +23,12 @@ export function openPostgres(url: string, log: Log, maxConnections: number): Ope
     max: maxConnections,
     // Every session in UTC: month boundaries of partitions and `now()` arithmetic agree
     // with PGlite and with the hub's clock.
-    connection: { TimeZone: 'UTC', application_name: 'alpr-hub' },
+    // JIT off: PostgreSQL compiles a statement anew at every execution (the compiled code is
+    // not kept with the plan) once its estimated cost passes jit_above_cost. Statements over
+    // the monthly partitions cross it with ease; the convoy investigation spent 1.5 s of its
+    // 1.57 s compiling at 3.8 million rows (68 ms without; docs/performance.md "Search").
+    // No hub statement runs long enough to repay a compile.
+    connection: { TimeZone: 'UTC', application_name: 'alpr-hub', jit: 'off' },
     // postgres.js prints NOTICEs to the console by default ("already exists, skipping").
     onnotice: (notice) => log.debug({ notice: notice.message }, 'postgres notice'),
   });
