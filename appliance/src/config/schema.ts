@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { cameraConfigSchema } from '../cameras/config.ts';
+import { applianceMqttSchema } from '../mqtt/config.ts';
 import { uplinkSettingsSchema } from '../uplink/config.ts';
 import { hubUrlProblem } from './hub-url-rule.ts';
 
@@ -69,5 +70,7 @@ export const applianceConfigSchema = z.object({
         .optional(),
     })
     .prefault({}),
+  /** MQTT out to a LAN broker (docs/mqtt.md "From the appliance"); off when absent. */
+  mqtt: applianceMqttSchema.optional(),
 });
 export type ApplianceConfig = z.infer<typeof applianceConfigSchema>;

@@ -9,6 +9,7 @@ import { configFromSettings } from '../uplink/config.ts';
 import { startUplink, type UplinkHandle } from '../uplink/uplink.ts';
 import { cameraTypeLookup } from './camera-types.ts';
 import { cursorStoreFor, sinkFor, uplinkPortFor } from '../wiring/buffer-ports.ts';
+import { mqttOutFor } from '../mqtt/out.ts';
 import type { Logger } from 'pino';
 import type { DetectionSink } from '../cameras/ports.ts';
 import type { IntakeMeter } from '../diagnostics/intake-rate.ts';
@@ -47,9 +48,12 @@ export interface PipelineDeps {
 export function startPipeline(config: ApplianceConfig, deps: PipelineDeps): Pipeline {
   let uplink: UplinkHandle | undefined;
   let started: CameraRunners | undefined;
-  const sink = sinkFor(deps.buffer, (sizes) => {
+  // MQTT out (docs/mqtt.md "From the appliance"): hears each detection after its commit, never in the way.
+  const mqtt = mqttOutFor(config.mqtt, config.cameras, { log: deps.log, ...(deps.metrics ? { metrics: deps.metrics.mqtt } : {}) });
+  const sink = sinkFor(deps.buffer, (sizes, item) => {
     deps.intake?.record(sizes.imageBytes, sizes.metadataBytes);
     uplink?.kick();
+    mqtt?.detection(item);
   });
   if (deps.hubUrl) {
     uplink = startUplink({
@@ -93,6 +97,7 @@ export function startPipeline(config: ApplianceConfig, deps: PipelineDeps): Pipe
     stop: async () => {
       await runners.stop();
       await uplink?.stop();
+      await mqtt?.stop();
     },
   };
 }

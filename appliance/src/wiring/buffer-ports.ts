@@ -13,7 +13,7 @@ import {
   setCursor,
   type DetectionBuffer,
 } from '../buffer/index.ts';
-import type { CursorStore, DetectionSink } from '../cameras/ports.ts';
+import type { CursorStore, DetectionSink, SinkItem } from '../cameras/ports.ts';
 import type { BufferedItem, BufferedItemId, UplinkBufferPort } from '../uplink/ports.ts';
 
 /**
@@ -66,14 +66,14 @@ export interface StoredSizes {
  * The camera runners' sink: resolves once the buffer transaction has committed. `onStored`
  * hears every insert that changed the buffer (stored, or a better read replacing one).
  */
-export function sinkFor(buffer: DetectionBuffer, onStored: (sizes: StoredSizes) => void): DetectionSink {
+export function sinkFor(buffer: DetectionBuffer, onStored: (sizes: StoredSizes, item: SinkItem) => void): DetectionSink {
   return {
     accept(item) {
       const result = insertDetection(buffer, item.detection, item.images);
       if (result.status === 'stored' || result.status === 'replaced') {
         let imageBytes = 0;
         for (const image of Object.values(item.images)) imageBytes += image?.byteLength ?? 0;
-        onStored({ imageBytes, metadataBytes: Buffer.byteLength(JSON.stringify(item.detection)) });
+        onStored({ imageBytes, metadataBytes: Buffer.byteLength(JSON.stringify(item.detection)) }, item);
       }
       return result.status;
     },

@@ -11,7 +11,7 @@ import type { MqttInstruments } from '@alpr/shared/mqtt/publisher';
  */
 export interface MqttMetrics extends MqttInstruments {
   /** The running publisher, read at each scrape (run.ts hands it in). */
-  watch(source: { stats(): { connected: boolean; queued: number } }): void;
+  watch(source: { stats(): { connected: boolean; queued: number } } | undefined): void;
 }
 
 export function createMqttMetrics(registry: Registry, prefix: string): MqttMetrics {
