@@ -7,6 +7,7 @@ import type { DbSession } from '../db/session.ts';
 import { buildSearch, FUZZY_THRESHOLD, type RankedPlate } from './sql.ts';
 import { oneEditPlates } from './one-edit-search.ts';
 import type { SearchQuery } from './params.ts';
+import { PAGE_COLUMNS, patternPage } from './pattern-page.ts';
 
 export const COUNT_CAP = 10_000;
 
@@ -42,7 +43,8 @@ export async function prepareSearch(tx: DbSession, q: SearchQuery): Promise<void
   if (q.plate.kind === 'wildcard' || q.plate.kind === 'fuzzy' || q.plate.kind === 'one_edit') await tx.sql(`SELECT set_config('enable_seqscan', 'off', true)`);
 }
 
-export async function searchDetections(db: DbSession, q: SearchQuery): Promise<SearchPage> {
+/** `now`: where a pattern search's month walk starts (pattern-page.ts); only its speed depends on it. */
+export async function searchDetections(db: DbSession, q: SearchQuery, now: Date = new Date()): Promise<SearchPage> {
   return db.transaction(async (tx) => {
     await prepareSearch(tx, q);
     let ranked: RankedPlate[] = [];
@@ -51,14 +53,16 @@ export async function searchDetections(db: DbSession, q: SearchQuery): Promise<S
       if (ranked.length === 0) return { rows: [], total: 0, capped: false };
     }
     const built = buildSearch(q, ranked);
+    const offset = (q.page - 1) * q.perPage;
+    if (q.plate.kind === 'wildcard' && q.sort === 'captured_at' && q.order === 'desc') {
+      return patternPage(tx, { built, countCap: COUNT_CAP, offset, perPage: q.perPage, startDate: q.startDate, endDate: q.endDate, now });
+    }
     const [count] = await tx.sql<{ n: number }>(
       `SELECT count(*)::int AS n FROM (SELECT 1 FROM detections d WHERE ${built.where} LIMIT ${COUNT_CAP + 1}) AS capped`,
       built.params,
     );
     const counted = Number(count?.n ?? 0);
-    const offset = (q.page - 1) * q.perPage;
-    const columns = `d.id::text AS id, d.plate_number, d.captured_at, d.confidence, d.direction, d.collector_id, c.site_name,
-                    d.plate_normalized, d.full_image_hash, d.crop_image_hash`;
+    const columns = PAGE_COLUMNS;
     const rows =
       offset >= Math.min(counted, COUNT_CAP + 1) && counted <= COUNT_CAP
         ? []

@@ -70,7 +70,12 @@ export function buildSearch(q: SearchQuery, oneEdit: readonly RankedPlate[] = []
   }
   if (q.startDate) where.push(`d.captured_at >= ${p(q.startDate.toISOString())}::timestamptz`);
   if (q.endDate) where.push(`d.captured_at <= ${p(q.endDate.toISOString())}::timestamptz`);
-  if (q.collectorIds.length > 0) where.push(`d.collector_id IN (SELECT value::uuid FROM json_array_elements_text(${p(JSON.stringify(q.collectorIds))}::json))`);
+  if (q.collectorIds.length > 0) {
+    // = ANY(ARRAY(...)): an index condition on (plate_normalized, collector_id, captured_at)
+    // (migration 0036). `IN (SELECT ...)` became a semi-join that fetched every sighting of the
+    // plate to test its collector.
+    where.push(`d.collector_id = ANY (ARRAY(SELECT value::uuid FROM json_array_elements_text(${p(JSON.stringify(q.collectorIds))}::json)))`);
+  }
   if (q.minConfidence !== undefined) where.push(`d.confidence >= ${p(q.minConfidence)}`);
   if (q.direction) where.push(`d.direction = ${p(q.direction)}`);
   if (q.bbox) {
