@@ -1,6 +1,7 @@
 import { checkImageContent } from '@alpr/shared/detection/image-content';
 import { parseWith, type RoutedOutcome } from '@alpr/shared/adapters/factory';
-import type { AdapterContext, AdapterType, CameraIdentity, ParseInput } from '@alpr/shared/adapters/types';
+import { readerMac } from '@alpr/shared/adapters/reader/common';
+import { isReaderType, type AdapterContext, type AdapterType, type CameraIdentity, type ParseInput } from '@alpr/shared/adapters/types';
 import type { BatchItemResult, ImageRef } from '@alpr/shared/protocol/batch';
 import { IMAGE_KINDS } from '@alpr/shared/detection/schema';
 import { HubError } from '../errors.ts';
@@ -54,6 +55,7 @@ export async function ingestWebhook(deps: IngestDeps, input: WebhookInput): Prom
     }
   }
   logOutcome(deps, input, outcome);
+  refuseAnonymousReads(input, outcome);
   if (outcome.detections.length === 0 && outcome.errors.length === 0) return { accepted: 0, results: [] };
 
   const { items, parts, dropped } = asBatch(outcome);
@@ -97,6 +99,24 @@ function asBatch(outcome: RoutedOutcome): { items: unknown[]; parts: Map<string,
     return Object.keys(images).length > 0 ? { ...parsed.detection, images } : parsed.detection;
   });
   return { items, parts, dropped };
+}
+
+/**
+ * A reader post that names no camera (a bare CodeProject.AI answer, a Snapshot upload without
+ * `camera_id`) and a URL without `?camera=`/`?mac=`: the adapter would file it under a stand-in
+ * camera named after the stand-in MAC of "default", the same for every such reader of the site.
+ * The appliance sorts these by its camera entries; the hub has none for readers, so the post is
+ * refused (400, nothing stored) with the fix in the message rather than stored under a name no
+ * one chose.
+ */
+function refuseAnonymousReads(input: WebhookInput, outcome: RoutedOutcome): void {
+  if (hasIdentity(input.camera)) return;
+  const source = outcome.adapter ?? input.vendor;
+  if (!isReaderType(source)) return;
+  const anonymous = readerMac(source, 'default');
+  if (outcome.detections.some((d) => d.detection.camera.id === anonymous)) {
+    throw new HubError('bad_request', `${source} post names no camera: add ?camera=<name> to the URL`);
+  }
 }
 
 interface DroppedImage {
