@@ -3,13 +3,22 @@
  * camera webhook (docs/readers.md "Straight to the hub"). Real HTTP on loopback, the public
  * fixtures of the shared adapters, a real database: each read stored once (a re-sent post is a
  * duplicate), OpenALPR's candidates kept, posts without a plate answered 200, CodeProject.AI's
- * bare answer refused until the URL names the camera, hostile bodies a one-line 400.
+ * bare answer refused until the URL names the camera, hostile bodies a one-line 400, and a
+ * watched plate from each reader raising its alert.
  */
 import t from 'tap';
 import { readFileSync } from 'node:fs';
 import { request } from 'undici';
+import { someUser } from '../alerts/alerts.test-helper.ts';
+import { alertRowsById } from '../alerts/payload.ts';
+import { createAlertWorker } from '../alerts/worker.ts';
+import { movableClock } from '../collectors/collectors.test-helper.ts';
 import { verifyChain } from '../db/chain.ts';
 import { testDatabase } from '../db/database.test-helper.ts';
+import { createLog } from '../log.ts';
+import { createWatchlistCache } from '../watchlists/cache.ts';
+import { addEntry } from '../watchlists/entries.ts';
+import { createWatchlist } from '../watchlists/watchlists.ts';
 import { startTestHub } from './uploads.test-helper.ts';
 
 type Json = Record<string, unknown>;
@@ -148,4 +157,31 @@ t.test('a readable post with a bad read: 200, the read refused by name, nothing 
     'the good read of a frame is kept, the bad one listed after it',
   );
   t.equal(await count(), before + 1);
+});
+
+t.test('watched plates from each reader raise their alert, candidates included', async (t) => {
+  const ctx = { db, clock: movableClock(new Date('2026-11-28T00:00:00.000Z')), log: createLog('silent') };
+  const actor = { userId: await someUser(hub.deps), ip: null, userAgent: null };
+  const list = await createWatchlist(ctx, actor, { name: 'Readers at the hub' });
+  for (const plate of ['7NCR867', 'A13709', 'EJLESSIE', 'AB12CDE']) await addEntry(ctx, actor, list.id, { plate });
+  const worker = createAlertWorker(ctx, createWatchlistCache(ctx));
+  while ((await worker.runOnce()) > 0) {
+    /* until the queue is empty */
+  }
+  const ids = await db.sql<{ id: string }>(`SELECT id::text AS id FROM alerts WHERE watchlist_id = $1::uuid`, [list.id]);
+  const alerts = await alertRowsById(
+    db,
+    ids.map((r) => r.id),
+  );
+  t.same(
+    alerts.map((a) => [a.plate_number, a.camera_id]).sort(),
+    [
+      ['7NCR867', 'driveway'],
+      ['A13709', 'dimitar-video/1414799424'],
+      ['AB12CDE', 'north-gate'],
+      ['EJLESSIE', 'headquarters/1'],
+    ],
+    'one alert per watched read: CodeProject.AI, OpenALPR group and frame, generic JSON',
+  );
+  t.same(alerts.find((a) => a.plate_number === 'EJLESSIE')?.plate_candidates, [{ text: 'EDLESSIE', confidence: 0.7761 }], 'the alert carries the candidates');
 });
