@@ -159,6 +159,17 @@ t.test('a readable post with a bad read: 200, the read refused by name, nothing 
   t.equal(await count(), before + 1);
 });
 
+t.test('the auto route: readers known by their envelope, the same camera rule', async (t) => {
+  const group = fixture('openalpr', 'alpr-group.json');
+  const renamed = { ...group, best_uuid: 'auto-route-1', best_plate_number: 'AUTO1' };
+  t.match(await post('auto', renamed), { status: 200, body: { accepted: 1, results: [{ status: 'stored' }] } }, 'an OpenALPR group');
+  t.match((await rows()).at(-1), { detection_id: 'openalpr:auto-route-1', plate_number: 'AUTO1' });
+  const anonymous = await post('auto', fixture('codeproject-ai', 'alpr-response.json'));
+  t.equal(anonymous.status, 400, 'a bare CodeProject.AI answer is still refused without ?camera=');
+  t.match(anonymous.body.error?.message, /^codeproject_ai post names no camera/);
+  t.equal((await post('auto', fixture('generic-json', 'one-read.json'))).status, 400, 'the generic JSON is never guessed: post to /ingest/generic_json');
+});
+
 t.test('watched plates from each reader raise their alert, candidates included', async (t) => {
   const ctx = { db, clock: movableClock(new Date('2026-11-28T00:00:00.000Z')), log: createLog('silent') };
   const actor = { userId: await someUser(hub.deps), ip: null, userAgent: null };
