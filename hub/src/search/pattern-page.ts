@@ -6,7 +6,8 @@
  * each match twice, and the page fetched all of them: a pattern matching 27,000 sightings of
  * a frequent plate read 28,000 table pages to show 50 (docs/performance.md "Search"). Here:
  * - one scan of at most 10,001 matches gives both the count and, when that is all of them,
- *   the page (the 50 rows' other columns are then read by primary key);
+ *   the page (the 50 rows' other columns are then read by primary key, under the search's
+ *   own conditions again so its time range prunes the partitions at planning);
  * - when there are more, the page is read month by month, newest first: a month holds its
  *   own partition's matches only, and the walk stops once the page is full, so a busy
  *   pattern costs one or two months instead of the whole table.
@@ -68,7 +69,7 @@ export async function patternPage(tx: DbSession, req: PatternPageRequest): Promi
           page AS (SELECT m.id, m.captured_at FROM m ORDER BY m.captured_at DESC, m.id DESC LIMIT ${perPage} OFFSET ${offset})
      SELECT t.n, ${PAGE_COLUMNS}
      FROM total t
-     LEFT JOIN (page p JOIN detections d ON d.id = p.id AND d.captured_at = p.captured_at JOIN collectors c ON c.id = d.collector_id) ON TRUE
+     LEFT JOIN (page p JOIN detections d ON d.id = p.id AND d.captured_at = p.captured_at AND ${built.where} JOIN collectors c ON c.id = d.collector_id) ON TRUE
      ORDER BY d.captured_at DESC, d.id DESC`,
     built.params,
   );
