@@ -11,7 +11,8 @@ import { LOOPBACK } from './server.ts';
  * A real MQTT broker for tests: Debian's mosquitto on loopback, on a free port, with a generated
  * configuration (optional users with a password file, optional TLS listener), started and stopped
  * by the test. `stop()` then `start()` again keeps the same ports and files: a broker that goes
- * down and comes back. Nothing is persisted between runs (persistence off).
+ * down and comes back. Nothing is persisted between runs; within one, `persistence` keeps
+ * sessions across a stop and a start.
  */
 
 export const MOSQUITTO_BIN = ['/usr/sbin/mosquitto', '/usr/bin/mosquitto'].find((p) => existsSync(p)) ?? 'mosquitto';
@@ -21,6 +22,12 @@ export interface MosquittoOptions {
   users?: Readonly<Record<string, string>>;
   /** A TLS listener beside the plain one, with this certificate (PEM). */
   tls?: { certPem: string; keyPem: string };
+  /**
+   * Keep sessions, subscriptions and queued messages across `stop()` and `start()` (mosquitto
+   * saves them on SIGTERM and reads them back), as a broker with persistence on does: a
+   * subscriber with `clean: false` then misses nothing published while it was reconnecting.
+   */
+  persistence?: boolean;
 }
 
 export interface MosquittoHandle {
@@ -58,7 +65,13 @@ export async function startMosquitto(options: MosquittoOptions = {}): Promise<Mo
   const dir = mkdtempSync(join(tmpdir(), 'alpr-mosquitto-'));
   const port = await freePort();
   const tlsPort = options.tls ? await freePort() : undefined;
-  const lines = [`listener ${port} ${LOOPBACK}`, 'persistence false', 'log_dest stderr', 'log_type error', 'log_type warning'];
+  const lines = [
+    `listener ${port} ${LOOPBACK}`,
+    ...(options.persistence ? ['persistence true', `persistence_location ${dir}/`] : ['persistence false']),
+    'log_dest stderr',
+    'log_type error',
+    'log_type warning',
+  ];
   // Run as root, mosquitto would switch to its own user and lose access to these files.
   if (userInfo().uid === 0) lines.unshift('user root');
   if (options.users) {

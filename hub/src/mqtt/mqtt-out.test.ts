@@ -38,16 +38,22 @@ for (const plate of ['MQTT001', 'MQTTBAD2', 'MQTTDWN3', 'MQTTDWN4', 'MQTTUPP5'])
 const worker = createAlertWorker(ctx, createWatchlistCache(ctx));
 
 const cert = generateSelfSignedCertificate({ names: ['localhost', '127.0.0.1'], now: new Date() });
-const broker = await startMosquitto({ users: { hub: 'hub-Pa55-mqtt', ha: 'ha-Pa55-mqtt' }, tls: cert });
+// Persistence on: the subscriber of the restart test keeps its session across the restart.
+const broker = await startMosquitto({ users: { hub: 'hub-Pa55-mqtt', ha: 'ha-Pa55-mqtt' }, tls: cert, persistence: true });
 t.teardown(() => broker.close());
 const dir = mkdtempSync(join(tmpdir(), 'alpr-mqtt-out-'));
 writeFileSync(join(dir, 'ca.pem'), cert.certPem);
 writeFileSync(join(dir, 'password'), 'hub-Pa55-mqtt\n');
 
-/** Home Assistant's side: a subscriber that keeps every message it gets. */
-async function subscriber(): Promise<{ client: MqttClient; got: Array<{ topic: string; payload: string; retain: boolean }> }> {
+/**
+ * Home Assistant's side: a subscriber that keeps every message it gets. `sessionId`: a
+ * persistent session (clean: false) under that client id, which the broker keeps across its
+ * restart with the QoS 1 messages that arrive while the subscriber reconnects.
+ */
+async function subscriber(sessionId?: string): Promise<{ client: MqttClient; got: Array<{ topic: string; payload: string; retain: boolean }> }> {
   const got: Array<{ topic: string; payload: string; retain: boolean }> = [];
-  const client = await mqtt.connectAsync(broker.url, { username: 'ha', password: 'ha-Pa55-mqtt', reconnectPeriod: 200 });
+  const session = sessionId ? { clientId: sessionId, clean: false } : {};
+  const client = await mqtt.connectAsync(broker.url, { username: 'ha', password: 'ha-Pa55-mqtt', reconnectPeriod: 200, ...session });
   client.on('message', (topic, payload, packet) => got.push({ topic, payload: payload.toString('utf8'), retain: packet.retain }));
   await client.subscribeAsync(['alpr/#', 'homeassistant/#'], { qos: 1 });
   return { client, got };
@@ -143,6 +149,10 @@ t.test('broker down, then back: no alert lost, ingest never blocked', async (t) 
   );
   t.teardown(() => out.stop());
   await until(() => out.stats().connected, 'connected');
+  // Subscribed before the broker goes: after its restart the hub and this subscriber reconnect
+  // in either order, and what the hub publishes first waits in the subscriber's session.
+  const ha = await subscriber('ha-restart-test');
+  t.teardown(() => ha.client.endAsync());
 
   await broker.stop();
   await until(() => !out.stats().connected, 'the hub saw the broker go');
@@ -151,12 +161,10 @@ t.test('broker down, then back: no alert lost, ingest never blocked', async (t) 
   await until(() => out.stats().queued >= 2, 'the alerts wait');
 
   await broker.start();
-  const ha = await subscriber();
-  t.teardown(() => ha.client.endAsync());
   await until(() => out.stats().connected, 'reconnected');
   await raise(['MQTTUPP5']);
   const plates = (): string[] => ha.got.filter((m) => m.topic === 'alpr/alerts').map((m) => (JSON.parse(m.payload) as { plate_number: string }).plate_number);
-  await until(() => ['MQTTDWN3', 'MQTTDWN4', 'MQTTUPP5'].every((p) => plates().includes(p)), `every alert (${plates().join(',')})`);
+  await until(() => ['MQTTDWN3', 'MQTTDWN4', 'MQTTUPP5'].every((p) => plates().includes(p)), 'every alert');
   t.same(
     plates().filter((p) => p.startsWith('MQTT')),
     ['MQTTDWN3', 'MQTTDWN4', 'MQTTUPP5'],
