@@ -23,7 +23,8 @@ export async function uploadPlates(hub: TestHub, plates: readonly string[], capt
     headers: { 'x-api-key': hub.apiKey, 'content-type': contentType },
     body: new Uint8Array(body),
   });
-  if (res.status !== 201) throw new Error(`batch ${res.status}: ${await res.text()}`);
+  // 202: stored, with backpressure asked of the collector (a loaded machine's write latency).
+  if (res.status !== 201 && res.status !== 202) throw new Error(`batch ${res.status}: ${await res.text()}`);
   return detections.map((d) => d.detection_id);
 }
 
