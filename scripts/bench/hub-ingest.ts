@@ -39,6 +39,7 @@ import { SEGMENTS_FOLDER, sha256Hex } from '../../hub/src/images/image-store.ts'
 import { startTestHub, type TestHub } from '../../hub/src/ingest/uploads.test-helper.ts';
 import type { UploadRun } from './ingest-uploaders.ts';
 import { runUploaders } from './uploaders-process.ts';
+import { compareSearchKeys } from './search-keys-cost.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -56,12 +57,19 @@ const { values: args } = parseArgs({
      * the latency a site sees at that load.
      */
     rate: { type: 'string', default: '1500' },
+    /**
+     * Pairs of runs without images, the search keys on and off (search-keys-cost.ts): what
+     * the one-edit keys and the 0036 index cost at ingest. Every plate this bench uploads is
+     * new, so each detection also writes its plate's keys: the worst case.
+     */
+    'key-pairs': { type: 'string', default: '0' },
   },
 });
 const BATCHES = Number(args.batches);
 const CONCURRENCY = Number(args.concurrency);
 const BATCH_SIZE = Number(args.size);
 const REPEAT = Number(args.repeat);
+const KEY_PAIRS = Number(args['key-pairs']);
 const RATE = Number(args.rate);
 if (!Number.isFinite(RATE) || RATE < 0) throw new Error(`--rate ${args.rate}: detections per second, or 0 for no paced run`);
 const WARMUP_BATCHES = 10 * CONCURRENCY;
@@ -177,6 +185,17 @@ async function main(): Promise<void> {
         report(`with images, ${CONCURRENCY} collectors`, await run(hub, true, keys));
         if (RATE > 0) report(`with images, ${CONCURRENCY} paced ${RATE}/s`, await run(hub, true, keys, RATE));
       }
+    }
+    if (KEY_PAIRS > 0) {
+      await compareSearchKeys(
+        db,
+        [
+          { name: 'no images, sequential', run: () => run(hub, false, one) },
+          { name: `no images, ${CONCURRENCY} collectors`, run: () => run(hub, false, keys) },
+        ],
+        KEY_PAIRS,
+        BATCH_SIZE,
+      );
     }
     // Images stay in their segments (ADR 0004): nothing runs behind the uploads. What they
     // take on disk, and a check that every stored image is indexed and reads back intact.

@@ -19,7 +19,7 @@ if [ -z "$ingest_url" ]; then
   ingest_url=$(scripts/bench/production-postgres.sh start | grep '^DATABASE_URL=' | tail -n 1 | cut -d= -f2-)
 fi
 printf '\n== hub ingest (PostgreSQL %s)\n' "$ingest_url"
-DATABASE_URL="$ingest_url" npx tsx scripts/bench/hub-ingest.ts --batches "${BENCH_BATCHES:-200}" --repeat "${BENCH_REPEAT:-1}"
+DATABASE_URL="$ingest_url" npx tsx scripts/bench/hub-ingest.ts --batches "${BENCH_BATCHES:-200}" --repeat "${BENCH_REPEAT:-1}" --key-pairs "${BENCH_KEY_PAIRS:-3}"
 printf '\n== alerts and live channel (PostgreSQL %s)\n' "$ingest_url"
 DATABASE_URL="$ingest_url" npx tsx scripts/bench/alerts-live.ts --alerts "${BENCH_ALERTS:-500}" --clients "${BENCH_LIVE_CLIENTS:-1000}" --batches "${BENCH_LIVE_BATCHES:-200}"
 printf '\n== messaging bot latency (PostgreSQL %s)\n' "$ingest_url"
