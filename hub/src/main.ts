@@ -21,6 +21,7 @@ import { createLoadMonitor } from './ingest/load-monitor.ts';
 import { createLog } from './log.ts';
 import { createHubMetrics } from './metrics/hub-metrics.ts';
 import { startWorkers } from './workers/start.ts';
+import { escrowStoredConfigSecrets } from './collectors/escrow-stored-secrets.ts';
 import { startMqttOut } from './mqtt/run.ts';
 import { httpsOptionsOf, loadTlsMaterial } from './tls/material.ts';
 
@@ -55,6 +56,10 @@ const db = await openDatabase({
   ...(config.databaseUrl ? { url: config.databaseUrl } : { dataDir: config.pgliteDir }),
   log,
 });
+// Secrets an older hub kept in clear in collectors' configurations are sealed before anything is
+// served (docs/collectors.md "Secrets in the configuration").
+const escrowedRows = await escrowStoredConfigSecrets({ db, config });
+if (escrowedRows > 0) log.info({ collectors: escrowedRows }, 'sealed configuration secrets an older hub stored in clear');
 // The image folder is ready before anything is served (docs/ingest.md, "Image segments"):
 // a journal left by a hub before segments is replayed first; registry failures are logged
 // and retried in the background.

@@ -70,6 +70,31 @@ t.test('heartbeat delivers a config_update: applied with sealed credentials, ack
   t.ok(heartbeat.state().lastOkAt);
 });
 
+t.test('secrets typed in clear into the admin config reach the appliance sealed: the hub row, the command and the layer on disk never hold them', async (t) => {
+  const claimed = await claimOverHttp(t, hub);
+  const fake = fakeAppliance(claimed, 1);
+  const { beat } = appliance(t, claimed, fake);
+  const MQTT_PASSWORD = 'broker-secret-7';
+  const { commandId } = await updateConfig(hub.ctx, SYSTEM_ACTOR, claimed.enrollment.collector_id, {
+    mqtt: { url: 'mqtt://192.0.2.9:1883', username: 'gate', password: MQTT_PASSWORD },
+    cameras: [{ id: 'cam-1', vendor: 'vendor_a', mode: 'pull', host: '10.0.0.6', username: 'admin', password: PASSWORD }],
+  });
+
+  await beat();
+  t.equal(fake.applied.length, 1, 'applied');
+  t.match(fake.applied[0]?.mqtt, { url: 'mqtt://192.0.2.9:1883', username: 'gate', password: MQTT_PASSWORD }, 'the MQTT password opened in memory');
+  t.match(fake.applied[0]?.cameras[0], { id: 'cam-1', username: 'admin', password: PASSWORD }, 'the camera password opened in memory');
+  t.match(await commandRow(commandId), { status: 'acknowledged', ackStatus: 'success' });
+  const [row] = await hub.ctx.db.db.select().from(collectors).where(eq(collectors.id, claimed.enrollment.collector_id));
+  const command = await commandRow(commandId);
+  const onDisk = await readFile(claimed.centralConfigFile, 'utf8');
+  for (const secret of [MQTT_PASSWORD, PASSWORD]) {
+    t.notOk(JSON.stringify(row?.config).includes(secret), `the hub's row does not hold ${secret}`);
+    t.notOk(JSON.stringify(command?.payload).includes(secret), `the signed command does not carry ${secret}`);
+    t.notOk(onDisk.includes(secret), `the central layer on disk does not hold ${secret}`);
+  }
+});
+
 t.test('a config_update that takes a camera OFFLINE is rolled back; an invalid one is refused', async (t) => {
   const claimed = await claimOverHttp(t, hub);
   const fake = fakeAppliance(claimed, 1);

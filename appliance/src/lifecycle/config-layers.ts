@@ -2,7 +2,10 @@ import TOML from '@iarna/toml';
 import { readOptionalText, resolveConfig, type ApplianceEnvironment } from '../config/load.ts';
 import { mergeLayers, type ConfigTree } from '../config/merge.ts';
 import type { ApplianceConfig } from '../config/schema.ts';
+import { openSealedMarkers } from '@alpr/shared/protocol/config-secrets';
+import { ApplianceError } from '../errors.ts';
 import { cameraCredentials, deviceSecretKey, openSealedCredentials } from '../vault/credentials.ts';
+import { openSealed } from '../vault/sealed.ts';
 import type { Vault } from '../vault/vault.ts';
 import { readCentralLayer } from './central-layer.ts';
 
@@ -34,9 +37,26 @@ export function injectCredentials(merged: ConfigTree, vault: Vault | undefined):
   };
 }
 
-/** Pure apart from the vault reads: merge, fill credentials, validate (throws ApplianceError: invalid_config or a vault code). */
+/**
+ * Secrets the hub sealed to this device inside its configuration (`{ "$sealed": ... }` in
+ * place of an MQTT password, a camera password, a push secret: shared/src/protocol/
+ * config-secrets.ts) opened in memory; the layer on disk keeps them sealed.
+ */
+export function openConfigSecrets(merged: ConfigTree, vault: Vault | undefined): ConfigTree {
+  return openSealedMarkers(merged, (sealed, path) => {
+    if (!vault) throw new ApplianceError('not_claimed', `${path} is sealed to this device's key, and it has no vault: claim it again`);
+    try {
+      return Buffer.from(openSealed(sealed, deviceSecretKey(vault))).toString('utf8');
+    } catch (error) {
+      if (error instanceof ApplianceError) throw new ApplianceError(error.code, `${path}: ${error.message}`);
+      throw error;
+    }
+  });
+}
+
+/** Pure apart from the vault reads: merge, open sealed secrets, fill credentials, validate (throws ApplianceError: invalid_config or a vault code). */
 export function resolveWithCredentials(central: ConfigTree | undefined, local: ConfigTree | undefined, vault: Vault | undefined): ApplianceConfig {
-  return resolveConfig(injectCredentials(mergeLayers({}, central, local), vault), undefined);
+  return resolveConfig(injectCredentials(openConfigSecrets(mergeLayers({}, central, local), vault), vault), undefined);
 }
 
 export async function readLocalLayer(file: string): Promise<ConfigTree | undefined> {

@@ -1,3 +1,4 @@
+import { SECRET_KEY_NAME } from '@alpr/shared/protocol/config-secrets';
 import { cameraConfigSchema } from '../cameras/config.ts';
 import type { ConfigTree } from '../config/merge.ts';
 import { cameraCredentialsSchema } from '../vault/credentials.ts';
@@ -28,10 +29,8 @@ export const PARKED_CAMERAS_KEY = 'cameras_without_credentials';
 
 export const CAMERA_SECRET_KEYS: readonly string[] = [...Object.keys(cameraCredentialsSchema.shape), SEALED_CREDENTIALS_KEY];
 
-/** `tokenHeader` (bearer / x-api-key) is a setting, so `token` must end the name. */
-const SECRET_NAME = /pass(word|phrase)?$|secret|token$|api_?key|private_?key|credential/i;
-
-export const isSecretKey = (key: string): boolean => CAMERA_SECRET_KEYS.includes(key) || SECRET_NAME.test(key);
+/** The names the hub seals in a pushed configuration (`tokenHeader`, a setting, is not one). */
+export const isSecretKey = (key: string): boolean => CAMERA_SECRET_KEYS.includes(key) || SECRET_KEY_NAME.test(key);
 
 export interface ScrubResult {
   tree: ConfigTree;

@@ -45,3 +45,18 @@ export function openEscrow(config: HubConfig, escrowed: Uint8Array): CameraSecre
 export function sealForDevice(config: HubConfig, escrowed: Uint8Array, devicePublicKey: Uint8Array): string {
   return sealToDevice(encode(openEscrow(config, escrowed)), devicePublicKey);
 }
+
+/**
+ * One secret string of a collector's configuration (collectors/config-secrets.ts), sealed to
+ * the same escrow key as camera credentials: base64, for a `$escrowed` marker.
+ */
+export function escrowText(config: HubConfig, text: string): string {
+  return sealToDevice(new Uint8Array(Buffer.from(text, 'utf8')), escrowKeyPair(config).publicKey);
+}
+
+/** An `$escrowed` string re-sealed to one device; EscrowUnreadable when the hub secret changed. */
+export function sealEscrowedTextForDevice(config: HubConfig, escrowed: string, devicePublicKey: Uint8Array, what: string): string {
+  const opened = openSealedBox(escrowed, escrowKeyPair(config).secretKey);
+  if (!opened.ok) throw new EscrowUnreadable(`${what} does not open with this hub secret; set it again in the collector's configuration`);
+  return sealToDevice(opened.message, devicePublicKey);
+}

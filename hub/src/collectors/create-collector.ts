@@ -3,6 +3,7 @@ import { collectors } from '../db/schema/collectors.ts';
 import { writeAudit } from '../audit/write.ts';
 import { addMs, HOUR_MS, userReference, type Actor, type CollectorContext } from './context.ts';
 import { createCollectorInputSchema, type CreateCollectorInput } from './schema.ts';
+import { escrowConfigSecrets } from './config-secrets.ts';
 
 /** docs/collectors.md: claim code lifetime 48 hours. */
 export const CLAIM_CODE_LIFETIME_MS = 48 * HOUR_MS;
@@ -39,7 +40,7 @@ export async function createCollector(ctx: CollectorContext, actor: Actor, input
           claimCode,
           claimCodeExpiresAt,
           status: 'pending',
-          config: site.config ?? {},
+          config: escrowConfigSecrets(ctx.config, site.config ?? {}),
           configVersion: 1,
           createdAt: now,
           updatedAt: now,

@@ -4,6 +4,7 @@ import { collectors } from '../db/schema/collectors.ts';
 import type { DbSession } from '../db/session.ts';
 import type { HubConfig } from '../config.ts';
 import { sealForDevice } from '../cameras/credential-escrow.ts';
+import { sealConfigSecretsFor } from './config-secrets.ts';
 import { applianceCamera, isPushed, withCentralCameras } from '../cameras/render.ts';
 import type { Actor } from './context.ts';
 import { queueCommand } from './commands.ts';
@@ -13,7 +14,8 @@ import type { CollectorRow } from './find-collector.ts';
  * The configuration a collector runs: the admin's `config` plus the collector's central
  * cameras (cameras/render.ts), their credentials sealed to this device's public key. Built
  * afresh for every push and claim, so a replacement box gets the same cameras sealed to its
- * own key. A device that sent no public key at claim gets its cameras without credentials.
+ * own key. A device that sent no public key at claim gets its cameras without credentials,
+ * and the configuration without its secrets (config-secrets.ts).
  */
 export async function deviceConfig(tx: DbSession, config: HubConfig, row: Pick<CollectorRow, 'id' | 'config' | 'publicKey'>): Promise<Record<string, unknown>> {
   const all = await tx.db.select().from(cameras).where(eq(cameras.collectorId, row.id)).orderBy(asc(cameras.createdAt), asc(cameras.id));
@@ -21,7 +23,9 @@ export async function deviceConfig(tx: DbSession, config: HubConfig, row: Pick<C
   const central = all
     .filter(isPushed)
     .map((cam) => applianceCamera(cam, cam.escrowedCredentials && devicePk ? sealForDevice(config, cam.escrowedCredentials, devicePk) : undefined));
-  return withCentralCameras(row.config, central, new Set(all.map((c) => c.id)));
+  // The admin's secrets sealed to this device before the central cameras join: their
+  // `sealed_credentials` are sealed already.
+  return withCentralCameras(sealConfigSecretsFor(config, row.config, devicePk), central, new Set(all.map((c) => c.id)));
 }
 
 export interface PushedConfig {

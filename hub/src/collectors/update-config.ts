@@ -4,6 +4,7 @@ import type { Actor, CollectorContext } from './context.ts';
 import { pushConfig, type PushedConfig } from './push-config.ts';
 import { lockCollector } from './find-collector.ts';
 import { collectorConfigSchema } from './schema.ts';
+import { escrowConfigSecrets } from './config-secrets.ts';
 
 export type ConfigUpdated = PushedConfig;
 
@@ -13,7 +14,8 @@ export type ConfigUpdated = PushedConfig;
  * (docs/cameras-central.md) are added to what the admin sends; they are not part of it.
  */
 export async function updateConfig(ctx: CollectorContext, actor: Actor, collectorId: string, config: Record<string, unknown>): Promise<ConfigUpdated> {
-  const parsed = collectorConfigSchema.parse(config);
+  // Secrets are sealed before the row is written: the database never holds them in clear.
+  const parsed = escrowConfigSecrets(ctx.config, collectorConfigSchema.parse(config));
   const now = ctx.clock.now();
   return ctx.db.transaction(async (tx) => {
     const row = await lockCollector(tx, collectorId);
