@@ -2,7 +2,7 @@ import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { bufferStats, type DetectionBuffer } from '../buffer/index.ts';
 import { CAMERA_STATES, type CameraStatus } from '../cameras/status.ts';
 import type { UplinkState } from '../uplink/uplink-state.ts';
-import { createMqttMetrics, type MqttMetrics } from './mqtt-metrics.ts';
+import { createMqttMetrics, type MqttMetrics } from '@alpr/shared/mqtt/metrics';
 
 /**
  * The appliance's metrics (docs/metrics.md): one registry per appliance process, made once in
@@ -14,7 +14,7 @@ export interface ApplianceMetrics {
   registry: Registry;
   uploadSeconds: Histogram<'outcome'>;
   uploadFailures: Counter<'kind'>;
-  /** MQTT out's counters and gauges (mqtt-metrics.ts); all 0 without an `[mqtt]` section. */
+  /** MQTT out's counters and gauges (shared/src/mqtt/metrics.ts); all 0 without an `[mqtt]` section. */
   mqtt: MqttMetrics;
   /** Set once registerApplianceGauges has run against this registry. */
   scrapeGaugesRegistered: boolean;

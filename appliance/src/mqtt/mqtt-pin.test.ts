@@ -15,7 +15,7 @@ import { generateSelfSignedCertificate } from '@alpr/shared/tls/self-signed';
 import { startMosquitto } from '../../../scripts/simulators/mosquitto.ts';
 import { sampleDetection } from '../buffer/buffer.test-helper.ts';
 import { createLog } from '../log.ts';
-import { createMqttMetrics } from '../metrics/mqtt-metrics.ts';
+import { createMqttMetrics } from '@alpr/shared/mqtt/metrics';
 import { applianceMqttSchema } from './config.ts';
 import { mqttOutFor } from './out.ts';
 

@@ -4,7 +4,7 @@ import { cameraKey, detectionMessage, discoveryMessage, lastPlateMessage } from 
 import type { CameraRef } from '@alpr/shared/mqtt/messages';
 import { connectPublisher } from '@alpr/shared/mqtt/publisher';
 import type { MqttDial, MqttInstruments, MqttLog, MqttStats } from '@alpr/shared/mqtt/publisher';
-import type { MqttMetrics } from '../metrics/mqtt-metrics.ts';
+import type { MqttMetrics } from '@alpr/shared/mqtt/metrics';
 import { mqttSettingsFrom } from './config.ts';
 import type { ApplianceMqttSection, ApplianceMqttSettings } from './config.ts';
 import { dialMqtt } from './dial.ts';

@@ -1,5 +1,5 @@
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
-import { createMqttMetrics, type MqttMetrics } from './mqtt-metrics.ts';
+import { createMqttMetrics, type MqttMetrics } from '@alpr/shared/mqtt/metrics';
 
 /**
  * The hub's metrics (docs/metrics.md lists each one): one registry per hub process, carried in
@@ -17,7 +17,7 @@ export interface HubMetrics {
   searchSeconds: Histogram<'route'>;
   /** Counts the live channel's connections at each scrape (main.ts hands in its broker). */
   watchLive(source: { stats(): { connections: number } }): void;
-  /** MQTT out's counters and gauges (mqtt-metrics.ts); all 0 while MQTT out is off. */
+  /** MQTT out's counters and gauges (shared/src/mqtt/metrics.ts); all 0 while MQTT out is off. */
   mqtt: MqttMetrics;
   /** Set once scrape-gauges.ts has registered against a hub's deps. */
   scrapeGaugesRegistered: boolean;

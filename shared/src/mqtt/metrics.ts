@@ -1,18 +1,18 @@
 import { Counter, Gauge } from 'prom-client';
 import type { Registry } from 'prom-client';
-import { MESSAGE_KINDS } from '@alpr/shared/mqtt/messages';
-import type { MqttInstruments } from '@alpr/shared/mqtt/publisher';
+import { MESSAGE_KINDS } from './messages.ts';
+import type { MqttInstruments } from './publisher.ts';
 
 /**
- * MQTT out in the appliance's /metrics (docs/metrics.md, docs/mqtt.md), the same series as the
- * hub's (hub/src/metrics/mqtt-metrics.ts; prom-client is not a dependency of shared/, so each
- * package registers its own). Registered on every appliance, MQTT out on or
- * off: a dashboard or an alert rule finds the same series everywhere, all 0 with
- * `alpr_appliance_mqtt_enabled 0` without an `[mqtt]` section. Counters move from the publisher;
- * the connected flag and the queue depth are read at scrape time from the running publisher.
+ * MQTT out in /metrics (docs/metrics.md, docs/mqtt.md), the same series on the hub
+ * (`alpr_hub_mqtt_*`) and the appliance (`alpr_appliance_mqtt_*`). Registered on every process,
+ * MQTT out on or off: a dashboard or an alert rule finds the same series everywhere, all 0 with
+ * `<prefix>mqtt_enabled 0` when it is off (no HUB_MQTT_URL, no `[mqtt]` section). Counters move
+ * from the publisher; the connected flag and the queue depth are read at scrape time from the
+ * running publisher.
  */
 export interface MqttMetrics extends MqttInstruments {
-  /** The running publisher, read at each scrape (the pipeline hands it in; undefined once it stops). */
+  /** The running publisher, read at each scrape (the hub's mqtt/run.ts or the appliance's pipeline hands it in; undefined once it stops). */
   watch(source: { stats(): { connected: boolean; queued: number } } | undefined): void;
 }
 
