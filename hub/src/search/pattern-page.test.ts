@@ -114,6 +114,26 @@ for (const [label, range] of [
   });
 }
 
+t.test('matches older than the year the count walks month by month are counted and paged by its last arm', async (t) => {
+  // Seen from 300 days later, the reads lie 10 to 20 months back: across the boundary where
+  // the capped count stops walking months (13) and takes the rest in one arm.
+  const later = new Date(now.getTime() + 300 * DAY);
+  for (const countCap of [1_000, 5]) {
+    for (const page of [1, 3, 6]) {
+      const q = query({ page });
+      const got = await ctx.deps.db.transaction((tx) =>
+        patternPage(tx, { built: buildSearch(q), countCap, offset: (page - 1) * q.perPage, perPage: q.perPage, now: later }),
+      );
+      t.same(
+        got.rows.map((r) => r.id),
+        await expected(q),
+        `count cap ${countCap}, page ${page}`,
+      );
+      t.same([got.total, got.capped], countCap === 5 ? [5, true] : [40, false], 'every match counted once');
+    }
+  }
+});
+
 t.test('the API answers a pattern search through it', async (t) => {
   const viewer = await ctx.session('viewer');
   const res = await send(ctx, viewer, 'GET', `/api/v1/events/search?plate=*12X*&per_page=50&purpose=stolen_vehicle&reason=case%201`);
