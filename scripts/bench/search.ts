@@ -230,7 +230,7 @@ async function main(): Promise<void> {
       console.log(
         `EXPLAIN ${label}:\n${plan
           .map((r) => `  ${String((r as Record<string, unknown>)['QUERY PLAN'])}`)
-          .slice(0, 14)
+          .slice(0, 22)
           .join('\n')}`,
       );
     };
@@ -255,6 +255,16 @@ async function main(): Promise<void> {
       'contains, a pattern of the most seen plate: the page from the newest month',
       `SELECT d.id FROM detections d WHERE ${contains.where} AND d.captured_at >= $${contains.params.length + 1}::timestamptz ORDER BY d.captured_at DESC, d.id DESC LIMIT 50`,
       [...contains.params, month],
+      ['SET LOCAL enable_seqscan = off'],
+    );
+    // A prefix of the most seen plate: the plate index's range (prefix-page.ts). The edge of the
+    // newest month's page from index entries alone, then only the rows at or after it.
+    const prefix = buildSearch(base({ kind: 'wildcard', pattern: `${top.slice(0, 3)}%`, shape: 'prefix' }), [], { codePointOrder: true });
+    await explain(
+      'prefix, a prefix of the most seen plate: the page from the newest month (the range of the plate index)',
+      `WITH edge AS (SELECT min(e.captured_at) AS at FROM (SELECT d.captured_at FROM detections d WHERE ${prefix.where} AND d.captured_at >= $${prefix.params.length + 1}::timestamptz ORDER BY d.captured_at DESC LIMIT 50) e)
+       SELECT d.id FROM detections d WHERE ${prefix.where} AND d.captured_at >= $${prefix.params.length + 1}::timestamptz AND d.captured_at >= (SELECT edge.at FROM edge) ORDER BY d.captured_at DESC, d.id DESC LIMIT 50`,
+      [...prefix.params, month],
       ['SET LOCAL enable_seqscan = off'],
     );
     const fuzzy = buildSearch(base({ kind: 'fuzzy', key: confusionKey(target(0).plate_normalized) }));

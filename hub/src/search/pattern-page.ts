@@ -65,11 +65,22 @@ export interface PatternPageRequest {
 }
 
 /** A slice's bounds as literals (made here from dates, never from input): each arm then plans only its own partitions. */
-function sliceBounds(slice: { from?: Date | undefined; to?: Date | undefined }): string {
+export function sliceBounds(slice: { from?: Date | undefined; to?: Date | undefined }): string {
   return [
     ...(slice.from ? [` AND d.captured_at >= '${slice.from.toISOString()}'::timestamptz`] : []),
     ...(slice.to ? [` AND d.captured_at < '${slice.to.toISOString()}'::timestamptz`] : []),
   ].join('');
+}
+
+/**
+ * The search's matches as UNION ALL arms, newest slice first (a LIMIT over them reads the
+ * newest months first): a year month by month, then the rest in one arm, since each arm costs
+ * planning and the months past a year are reached only by a search with fewer matches than
+ * the cap.
+ */
+export function newestFirstArms(slices: ReadonlyArray<{ from?: Date | undefined; to?: Date | undefined }>, columns: string, where: string): string {
+  const armed = slices.length > COUNT_MONTHS + 1 ? [...slices.slice(0, COUNT_MONTHS), { to: slices[COUNT_MONTHS - 1]?.from }] : slices;
+  return armed.map((slice) => `(SELECT ${columns} FROM detections d WHERE ${where}${sliceBounds(slice)})`).join(' UNION ALL ');
 }
 
 export async function patternPage(tx: DbSession, req: PatternPageRequest): Promise<SearchPage> {
@@ -79,10 +90,7 @@ export async function patternPage(tx: DbSession, req: PatternPageRequest): Promi
   // until the cap): when it stops at the cap, the matches it fetched are the ones the page
   // walk below reads again, now from PostgreSQL's buffers, instead of a year's oldest months
   // that no page shows (docs/performance.md "The quiet 10 M run").
-  // A year month by month, then the rest in one arm: each arm costs planning, and the months
-  // past a year are reached only by a pattern with fewer matches than the cap.
-  const armed = slices.length > COUNT_MONTHS + 1 ? [...slices.slice(0, COUNT_MONTHS), { to: slices[COUNT_MONTHS - 1]?.from }] : slices;
-  const newestFirst = armed.map((slice) => `(SELECT d.id, d.captured_at FROM detections d WHERE ${built.where}${sliceBounds(slice)})`).join(' UNION ALL ');
+  const newestFirst = newestFirstArms(slices, 'd.id, d.captured_at', built.where);
   const first = await tx.sql<SearchRow & { n: number }>(
     `WITH m AS MATERIALIZED (SELECT u.id, u.captured_at FROM (${newestFirst}) u LIMIT ${countCap + 1}),
           total AS (SELECT count(*)::int AS n FROM m),

@@ -8,6 +8,8 @@ import { buildSearch, FUZZY_THRESHOLD, type RankedPlate } from './sql.ts';
 import { oneEditPlates } from './one-edit-search.ts';
 import type { SearchQuery } from './params.ts';
 import { PAGE_COLUMNS, patternPage } from './pattern-page.ts';
+import { prefixPage } from './prefix-page.ts';
+import { ordersByCodePoint, prefixOf } from './prefix-range.ts';
 
 export const COUNT_CAP = 10_000;
 
@@ -43,8 +45,29 @@ export async function prepareSearch(tx: DbSession, q: SearchQuery): Promise<void
   if (q.plate.kind === 'wildcard' || q.plate.kind === 'fuzzy' || q.plate.kind === 'one_edit') await tx.sql(`SELECT set_config('enable_seqscan', 'off', true)`);
 }
 
+/** Whether each database orders text by code point (prefix-range.ts), asked once per database handle. */
+const codePointOrder = new WeakMap<DbSession, Promise<boolean>>();
+
+function ordersByCodePointIn(db: DbSession): Promise<boolean> {
+  let known = codePointOrder.get(db);
+  if (!known) {
+    known = db
+      .sql<{ collation: string }>(`SELECT datcollate AS collation FROM pg_database WHERE datname = current_database()`)
+      .then((rows) => ordersByCodePoint(rows[0]?.collation ?? ''))
+      .catch(() => {
+        // Not remembered: the next search asks again; this one takes the trigram route.
+        codePointOrder.delete(db);
+        return false;
+      });
+    codePointOrder.set(db, known);
+  }
+  return known;
+}
+
 /** `now`: where a pattern search's month walk starts (pattern-page.ts); only its speed depends on it. */
 export async function searchDetections(db: DbSession, q: SearchQuery, now: Date = new Date()): Promise<SearchPage> {
+  // Asked before the transaction: PGlite has one connection, which the transaction holds.
+  const codePoint = q.plate.kind === 'wildcard' && prefixOf(q.plate.pattern) !== undefined && (await ordersByCodePointIn(db));
   return db.transaction(async (tx) => {
     await prepareSearch(tx, q);
     let ranked: RankedPlate[] = [];
@@ -52,10 +75,11 @@ export async function searchDetections(db: DbSession, q: SearchQuery, now: Date 
       ranked = (await oneEditPlates(tx, q.plate)).map((m) => ({ plate: m.plate, rank: m.match.rank }));
       if (ranked.length === 0) return { rows: [], total: 0, capped: false };
     }
-    const built = buildSearch(q, ranked);
+    const built = buildSearch(q, ranked, { codePointOrder: codePoint });
     const offset = (q.page - 1) * q.perPage;
     if (q.plate.kind === 'wildcard' && q.sort === 'captured_at' && q.order === 'desc') {
-      return patternPage(tx, { built, countCap: COUNT_CAP, offset, perPage: q.perPage, startDate: q.startDate, endDate: q.endDate, now });
+      const req = { built, countCap: COUNT_CAP, offset, perPage: q.perPage, startDate: q.startDate, endDate: q.endDate, now };
+      return codePoint ? prefixPage(tx, req) : patternPage(tx, req);
     }
     const [count] = await tx.sql<{ n: number }>(
       `SELECT count(*)::int AS n FROM (SELECT 1 FROM detections d WHERE ${built.where} LIMIT ${COUNT_CAP + 1}) AS capped`,

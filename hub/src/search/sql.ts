@@ -3,6 +3,7 @@
  * ORDER BY with numbered parameters out. `d` is detections, `c` collectors.
  */
 import type { SearchQuery } from './params.ts';
+import { prefixOf, prefixRange } from './prefix-range.ts';
 
 /** Fuzzy threshold (docs/search.md: above 0.6). */
 export const FUZZY_THRESHOLD = 0.6;
@@ -28,10 +29,12 @@ export interface RankedPlate {
 }
 
 /**
+ * `opts.codePointOrder`: the database orders text by code point, so a prefix is an index
+ * range (prefix-range.ts).
  * `oneEdit`: for a one-edit query, the plates it matched, already checked; the search reads
  * their sightings like a fuzzy search reads its similar plates.
  */
-export function buildSearch(q: SearchQuery, oneEdit: readonly RankedPlate[] = []): Built {
+export function buildSearch(q: SearchQuery, oneEdit: readonly RankedPlate[] = [], opts: { codePointOrder?: boolean } = {}): Built {
   const params: unknown[] = [];
   const p = (value: unknown): string => {
     params.push(value);
@@ -44,9 +47,17 @@ export function buildSearch(q: SearchQuery, oneEdit: readonly RankedPlate[] = []
     case 'exact':
       where.push(`d.plate_normalized = ${p(q.plate.value)}`);
       break;
-    case 'wildcard':
+    case 'wildcard': {
       where.push(`d.plate_normalized LIKE ${p(q.plate.pattern)}`);
+      // A prefix, where the database orders text by code point: also the index range holding
+      // exactly its plates, so (plate_normalized, captured_at) serves it (prefix-range.ts).
+      const prefix = opts.codePointOrder ? prefixOf(q.plate.pattern) : undefined;
+      if (prefix !== undefined) {
+        const { lo, hi } = prefixRange(prefix);
+        where.push(`d.plate_normalized >= ${p(lo)}`, `d.plate_normalized < ${p(hi)}`);
+      }
       break;
+    }
     case 'fuzzy': {
       const key = p(q.plate.key);
       // The similar plates come from `plates` (one row per distinct plate, migration 0015):
