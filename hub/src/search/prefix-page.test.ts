@@ -13,6 +13,7 @@ import { SYSTEM_ACTOR } from '../collectors/context.ts';
 import { createCollector } from '../collectors/create-collector.ts';
 import { encodeBatch, jpegLike, sampleDetection } from '../ingest/uploads.test-helper.ts';
 import { prefixPage } from './prefix-page.ts';
+import { PATTERN_READ_AHEAD, prepareSearch } from './search.ts';
 import { ordersByCodePoint } from './prefix-range.ts';
 import { buildSearch } from './sql.ts';
 import type { SearchQuery } from './params.ts';
@@ -143,4 +144,23 @@ t.test('the API answers a prefix search through it', async (t) => {
     await expected(query({ perPage: 50 })),
     'the rows of the plain statement, newest first',
   );
+});
+
+t.test('a pattern search reads ahead on PostgreSQL, and leaves PGlite at its only value', async (t) => {
+  const plates: Array<SearchQuery['plate']> = [
+    { kind: 'wildcard', pattern: 'AB12%', shape: 'prefix' },
+    { kind: 'exact', value: 'AB12' },
+  ];
+  for (const plate of plates) {
+    const setting = await ctx.deps.db.transaction(async (tx) => {
+      await prepareSearch(tx, query({ plate }));
+      const [row] = await tx.sql<{ v: string }>(`SELECT current_setting('effective_io_concurrency') AS v`);
+      return row?.v;
+    });
+    const expectedValue = plate.kind === 'wildcard' && ctx.deps.db.kind === 'postgres' ? String(PATTERN_READ_AHEAD) : undefined;
+    if (expectedValue) t.equal(setting, expectedValue, `${plate.kind} on ${ctx.deps.db.kind}`);
+    else t.not(setting, String(PATTERN_READ_AHEAD), `${plate.kind} on ${ctx.deps.db.kind}: untouched`);
+  }
+  const after = await ctx.deps.db.sql<{ v: string }>(`SELECT current_setting('effective_io_concurrency') AS v`);
+  t.not(after[0]?.v, String(PATTERN_READ_AHEAD), 'for the transaction only');
 });
