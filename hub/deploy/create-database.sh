@@ -21,7 +21,9 @@ END \$\$;
 ALTER ROLE alpr_hub PASSWORD '$password';
 SQL
 if ! runuser -u postgres -- psql -tAc "SELECT 1 FROM pg_database WHERE datname = 'alpr'" | grep -q 1; then
-  runuser -u postgres -- createdb --owner alpr_hub alpr
+  # Code point order (C.UTF-8, built into Debian's C library), whatever the server's locale:
+  # a plate prefix is then one range of the plate index (docs/search.md "Prefixes").
+  runuser -u postgres -- createdb --owner alpr_hub --template template0 --encoding UTF8 --locale C.UTF-8 alpr
 fi
 # Debian's pg_hba.conf accepts passwords (scram-sha-256) from 127.0.0.1.
 tmp=$(mktemp "$env_file.XXXXXX")

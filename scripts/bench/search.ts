@@ -36,6 +36,9 @@ const { values: args } = parseArgs({
     database: { type: 'string' },
     // Rounds of the one-edit key ingest comparison (each inserts two 100,000-row steps).
     'key-rounds': { type: 'string', default: '3' },
+    // Only the search lines whose label matches this regular expression, and no EXPLAIN (an A/B
+    // of one kind of search over a kept table: `--database NAME --only contains`).
+    only: { type: 'string' },
   },
 });
 const ROWS = Number(args.rows);
@@ -203,8 +206,13 @@ async function main(): Promise<void> {
       return `fresh ${percentiles(fresh)}   warm ${percentiles(warm)}  ${load()}`;
     };
     console.log(`${'query'.padEnd(44)} ${RUNS} searches a pass; each = the capped count + the first page of 50`);
+    const only = args.only === undefined ? undefined : new RegExp(args.only);
     for (const [label, plateOf] of kinds) {
       for (const variant of ['', ' + 7 days', ' + collector', ' + 7 days + collector']) {
+        if (only && !only.test(label + variant)) {
+          freshTargets(); // a skipped line still takes its targets: the others keep a full run's
+          continue;
+        }
         const line = await twoPasses((i) =>
           searchDetections(db, {
             ...base(plateOf(i)),
@@ -215,6 +223,7 @@ async function main(): Promise<void> {
         console.log(`${(label + variant).padEnd(44)} ${line}`);
       }
     }
+    if (only) return;
     const range = { start: new Date(now - YEAR_MS), end: new Date(now) };
     console.log(`${'plate history (a year)'.padEnd(44)} ${await twoPasses((i) => plateHistory(db, target(i).plate_normalized, range))}`);
     const busy = await sql<{ p: string }[]>`SELECT plate_normalized AS p FROM detections GROUP BY 1 ORDER BY count(*) DESC LIMIT ${RUNS + 1}`;

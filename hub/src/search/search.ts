@@ -45,13 +45,14 @@ export async function prepareSearch(tx: DbSession, q: SearchQuery): Promise<void
   if (q.plate.kind === 'wildcard' || q.plate.kind === 'fuzzy' || q.plate.kind === 'one_edit') await tx.sql(`SELECT set_config('enable_seqscan', 'off', true)`);
   // A pattern's matches are rows fetched from all over a partition (a bitmap heap scan). With
   // read-ahead of that many pages, the reads a table just loaded takes from the disk overlap:
-  // 24-33 us a match against 41-73 at the default 1, at 10 M rows (docs/performance.md "The
-  // quiet 10 M run"). PostgreSQL only: PGlite has no read-ahead and refuses any value but 0.
+  // at 10 M rows from a cold disk, contains p95 650-710 ms at the default 1, 110-150 at 64,
+  // 110-121 at 256 (docs/performance.md "Read-ahead"). PostgreSQL only: PGlite has no
+  // read-ahead and refuses any value but 0.
   if (q.plate.kind === 'wildcard' && tx.kind === 'postgres') await tx.sql(`SELECT set_config('effective_io_concurrency', '${PATTERN_READ_AHEAD}', true)`);
 }
 
 /** Pages a pattern search's table scans ask for ahead (PostgreSQL's effective_io_concurrency). */
-export const PATTERN_READ_AHEAD = 64;
+export const PATTERN_READ_AHEAD = 256;
 
 /** Whether each database orders text by code point (prefix-range.ts), asked once per database handle. */
 const codePointOrder = new WeakMap<DbSession, Promise<boolean>>();
