@@ -46,8 +46,8 @@ export async function prepareSearch(tx: DbSession, q: SearchQuery): Promise<void
   // A pattern's matches are rows fetched from all over a partition (a bitmap heap scan). With
   // read-ahead of that many pages, the reads a table just loaded takes from the disk overlap:
   // at 10 M rows from a cold disk, contains p95 650-710 ms at the default 1, 110-150 at 64,
-  // 110-121 at 256 (docs/performance.md "Read-ahead"). PostgreSQL only: PGlite has no
-  // read-ahead and refuses any value but 0.
+  // 110-121 at 256 (docs/performance.md "Prefixes from the plate index, and read-ahead").
+  // PostgreSQL only: PGlite has no read-ahead and refuses any value but 0.
   if (q.plate.kind === 'wildcard' && tx.kind === 'postgres') await tx.sql(`SELECT set_config('effective_io_concurrency', '${PATTERN_READ_AHEAD}', true)`);
 }
 
