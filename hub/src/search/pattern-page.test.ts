@@ -9,10 +9,10 @@ import { adminTestContext, send } from '../admin/admin.test-helper.ts';
 import { claim } from '../collectors/claim.ts';
 import { SYSTEM_ACTOR } from '../collectors/context.ts';
 import { createCollector } from '../collectors/create-collector.ts';
-import { encodeBatch, jpegLike, sampleDetection } from '../ingest/uploads.test-helper.ts';
 import { patternPage, timeSlices } from './pattern-page.ts';
 import { buildSearch } from './sql.ts';
 import type { SearchQuery } from './params.ts';
+import { plainPage, uploadReads } from './reads.test-helper.ts';
 
 t.test('time slices: newest first, contiguous, the last one open below', async (t) => {
   const now = new Date('2026-03-15T10:00:00Z');
@@ -47,20 +47,7 @@ const DAY = 86_400_000;
 const reads: Array<[string, number]> = [];
 for (let i = 0; i < 40; i++) reads.push([`AB12X${String.fromCharCode(65 + (i % 20))}${i % 3}`, Math.floor(i / 2) * 15 * DAY + (i % 2) * 1000]);
 for (let i = 0; i < 20; i++) reads.push([`ZZ99Y${String.fromCharCode(65 + i)}1`, i * 11 * DAY]);
-for (let i = 0; i < reads.length; i += 20) {
-  const { body, contentType } = encodeBatch(
-    reads.slice(i, i + 20).map(([text, ago]) => ({
-      detection: sampleDetection({ plate: { text, confidence: 0.9 }, timestamp: new Date(now.getTime() - ago).toISOString() }),
-      plateCrop: jpegLike(300),
-    })),
-  );
-  const res = await ctx.app.request('/api/v1/detections/batch', {
-    method: 'POST',
-    headers: { 'x-api-key': gate.api_key, 'content-type': contentType },
-    body: new Uint8Array(body),
-  });
-  if (res.status !== 201) throw new Error(`batch ${res.status}: ${await res.text()}`);
-}
+await uploadReads(ctx, gate.api_key, reads, now);
 
 const query = (extra: Partial<SearchQuery> = {}): SearchQuery => ({
   plate: { kind: 'wildcard', pattern: '%12X%', shape: 'contains' },
@@ -73,15 +60,7 @@ const query = (extra: Partial<SearchQuery> = {}): SearchQuery => ({
   ...extra,
 });
 
-/** What the page must be: every match sorted, then the slice. */
-async function expected(q: SearchQuery): Promise<string[]> {
-  const built = buildSearch(q);
-  const rows = await ctx.deps.db.sql<{ id: string }>(
-    `SELECT d.id::text AS id FROM detections d WHERE ${built.where} ORDER BY d.captured_at DESC, d.id DESC LIMIT ${q.perPage} OFFSET ${(q.page - 1) * q.perPage}`,
-    built.params,
-  );
-  return rows.map((r) => r.id);
-}
+const expected = (q: SearchQuery): Promise<string[]> => plainPage(ctx, q);
 
 for (const [label, range] of [
   ['all time', {}],

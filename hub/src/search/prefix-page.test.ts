@@ -11,12 +11,12 @@ import { adminTestContext, send } from '../admin/admin.test-helper.ts';
 import { claim } from '../collectors/claim.ts';
 import { SYSTEM_ACTOR } from '../collectors/context.ts';
 import { createCollector } from '../collectors/create-collector.ts';
-import { encodeBatch, jpegLike, sampleDetection } from '../ingest/uploads.test-helper.ts';
 import { prefixPage } from './prefix-page.ts';
 import { PATTERN_READ_AHEAD, prepareSearch } from './search.ts';
 import { ordersByCodePoint } from './prefix-range.ts';
 import { buildSearch } from './sql.ts';
 import type { SearchQuery } from './params.ts';
+import { plainPage, uploadReads } from './reads.test-helper.ts';
 
 const ctx = await adminTestContext(t);
 const created = await createCollector(ctx.deps, SYSTEM_ACTOR, { siteName: 'North gate', latitude: 51.5, longitude: 0.1 });
@@ -31,20 +31,7 @@ for (let i = 0; i < 36; i++) matching.push([`AB12C${String.fromCharCode(65 + (i 
 matching.push(['AB12', 3 * DAY], ['AB12', 250 * DAY], ['AB12Ж1', 5 * DAY], ['AB12Ж1', 5 * DAY]);
 const decoys: Array<[string, number]> = ['AB13C1', 'AB1', 'AB11ZZZ', 'AA12C1', 'ZAB12C', 'AB2', 'AC12C1', 'AB1Ж2'].map((p, i) => [p, i * 9 * DAY]);
 const reads = [...matching, ...decoys];
-for (let i = 0; i < reads.length; i += 20) {
-  const { body, contentType } = encodeBatch(
-    reads.slice(i, i + 20).map(([text, ago]) => ({
-      detection: sampleDetection({ plate: { text, confidence: 0.9 }, timestamp: new Date(now.getTime() - ago).toISOString() }),
-      plateCrop: jpegLike(300),
-    })),
-  );
-  const res = await ctx.app.request('/api/v1/detections/batch', {
-    method: 'POST',
-    headers: { 'x-api-key': gate.api_key, 'content-type': contentType },
-    body: new Uint8Array(body),
-  });
-  if (res.status !== 201) throw new Error(`batch ${res.status}: ${await res.text()}`);
-}
+await uploadReads(ctx, gate.api_key, reads, now);
 
 const query = (extra: Partial<SearchQuery> = {}): SearchQuery => ({
   plate: { kind: 'wildcard', pattern: 'AB12%', shape: 'prefix' },
@@ -57,15 +44,7 @@ const query = (extra: Partial<SearchQuery> = {}): SearchQuery => ({
   ...extra,
 });
 
-/** What the page must be: the LIKE alone (no range), every match sorted, then the slice. */
-async function expected(q: SearchQuery): Promise<string[]> {
-  const built = buildSearch(q);
-  const rows = await ctx.deps.db.sql<{ id: string }>(
-    `SELECT d.id::text AS id FROM detections d WHERE ${built.where} ORDER BY d.captured_at DESC, d.id DESC LIMIT ${q.perPage} OFFSET ${(q.page - 1) * q.perPage}`,
-    built.params,
-  );
-  return rows.map((r) => r.id);
-}
+const expected = (q: SearchQuery): Promise<string[]> => plainPage(ctx, q);
 
 async function page(q: SearchQuery, countCap: number, at: Date = now) {
   return ctx.deps.db.transaction((tx) =>
