@@ -26,7 +26,7 @@ export async function prefixPage(tx: DbSession, req: PatternPageRequest): Promis
   const counted = Number(count?.n ?? 0);
   const wanted = offset + perPage;
   const collected: SearchRow[] = [];
-  if (offset < Math.min(counted, countCap + 1) || counted > countCap) {
+  if (counted > countCap || offset < counted) {
     // Counted in full: one statement over the whole range (the entries it sorts are at most the
     // cap). Capped: month by month, newest first, so a busy prefix reads one or two months.
     for (const slice of counted > countCap ? slices : [{}]) {

@@ -10,16 +10,18 @@ t.test('the range holds exactly the strings with the prefix, in code point order
   t.same(prefixRange('ABZ'), { lo: 'ABZ', hi: 'AB[' });
   t.same(prefixRange('МК5Ж'), { lo: 'МК5Ж', hi: 'МК5З' }, 'Cyrillic: the next code point');
   t.same(prefixRange('A\u{d7ff}'), { lo: 'A\u{d7ff}', hi: 'A\u{e000}' }, 'never a lone surrogate');
-  t.same(prefixRange('A𝟗'), { lo: 'A𝟗', hi: 'A𝟘'.replace('𝟘', String.fromCodePoint(0x1d7d8)) }, 'a character outside the BMP is one code point');
+  t.same(
+    prefixRange(`A${String.fromCodePoint(0x1d7d7)}`),
+    { lo: `A${String.fromCodePoint(0x1d7d7)}`, hi: `A${String.fromCodePoint(0x1d7d8)}` },
+    'a character outside the BMP is one code point',
+  );
   t.throws(() => prefixRange(''));
-  // Code point order, as JavaScript compares code units: the same for these characters.
+  // JavaScript compares code units, the same order as code points for these characters.
   const { lo, hi } = prefixRange('AB1');
-  const cmp = (a: string, b: string) => (Array.from(a).map((c) => c.codePointAt(0)) < Array.from(b).map((c) => c.codePointAt(0)) ? -1 : 1);
   for (const inside of ['AB1', 'AB10', 'AB1Z', 'AB1ZZZZZZZZZZZZZZZZZ', 'AB1Ж', 'AB1\u{10000}']) {
     t.ok(inside >= lo && inside < hi, `${inside} is inside`);
   }
   for (const outside of ['AB', 'AB0ZZZ', 'AB2', 'AB20', 'AC1', 'A', 'ZZ']) t.notOk(outside >= lo && outside < hi, `${outside} is outside`);
-  t.equal(cmp('AB1Ж', hi), -1);
 });
 
 t.test('only a pattern that is a prefix has one', async (t) => {

@@ -41,14 +41,17 @@ export interface SearchPage {
  * 3-character pattern; docs/performance.md "Search").
  */
 export async function prepareSearch(tx: DbSession, q: SearchQuery): Promise<void> {
-  if (q.plate.kind === 'fuzzy') await tx.sql(`SELECT set_config('pg_trgm.similarity_threshold', '${FUZZY_THRESHOLD}', true)`);
-  if (q.plate.kind === 'wildcard' || q.plate.kind === 'fuzzy' || q.plate.kind === 'one_edit') await tx.sql(`SELECT set_config('enable_seqscan', 'off', true)`);
+  const settings: Array<[name: string, value: string]> = [];
+  if (q.plate.kind === 'fuzzy') settings.push(['pg_trgm.similarity_threshold', String(FUZZY_THRESHOLD)]);
+  if (q.plate.kind === 'wildcard' || q.plate.kind === 'fuzzy' || q.plate.kind === 'one_edit') settings.push(['enable_seqscan', 'off']);
   // A pattern's matches are rows fetched from all over a partition (a bitmap heap scan). With
   // read-ahead of that many pages, the reads a table just loaded takes from the disk overlap:
   // at 10 M rows from a cold disk, contains p95 650-710 ms at the default 1, 110-150 at 64,
   // 110-121 at 256 (docs/performance.md "Prefixes from the plate index, and read-ahead").
   // PostgreSQL only: PGlite has no read-ahead and refuses any value but 0.
-  if (q.plate.kind === 'wildcard' && tx.kind === 'postgres') await tx.sql(`SELECT set_config('effective_io_concurrency', '${PATTERN_READ_AHEAD}', true)`);
+  if (q.plate.kind === 'wildcard' && tx.kind === 'postgres') settings.push(['effective_io_concurrency', String(PATTERN_READ_AHEAD)]);
+  // One round trip for all of them; names and values are the constants above, never input.
+  if (settings.length > 0) await tx.sql(`SELECT ${settings.map(([name, value]) => `set_config('${name}', '${value}', true)`).join(', ')}`);
 }
 
 /** Pages a pattern search's table scans ask for ahead (PostgreSQL's effective_io_concurrency). */
