@@ -98,6 +98,7 @@ async function generate(sql: postgres.Sql): Promise<void> {
   // tables): it sets the visibility map that index-only scans rely on in steady state.
   await sql`VACUUM (ANALYZE) detections`;
   await sql`VACUUM (ANALYZE) plates`;
+  await sql`VACUUM (ANALYZE) detection_trigrams`;
   const [shape] = await sql<
     { plates: string; collectors: string }[]
   >`SELECT count(DISTINCT plate_normalized)::text AS plates, count(DISTINCT collector_id)::text AS collectors FROM detections`;

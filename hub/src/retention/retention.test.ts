@@ -8,6 +8,7 @@ import { testDatabase, type TestDatabase } from '../db/database.test-helper.ts';
 import { readdir, readFile } from 'node:fs/promises';
 import { openImageStore, SEGMENTS_FOLDER, sha256Hex, type ImageStore } from '../images/image-store.ts';
 import { indexImages } from '../images/locations.ts';
+import { postingsAgainstDetections } from '../search/trigram-postings.test-helper.ts';
 import { DEFAULT_HORIZONS } from './horizons.ts';
 import { runRetention, type RetentionReport } from './run.ts';
 
@@ -162,6 +163,9 @@ t.test('retention: dry run, run, holds, images, chain checkpoints', async (t) =>
   t.ok(b);
   const deps = { db, images: store, clock };
   const detectionsBefore = await count(db, 'detections');
+  const postingsBefore = await postingsAgainstDetections(db);
+  t.same([postingsBefore.stale, postingsBefore.missing], [0, 0], 'every stored read has its trigram postings, and only those');
+  t.ok(postingsBefore.stored > detectionsBefore, 'several per read');
 
   await t.test('a dry run reports exactly what the run will do and changes nothing', async (t) => {
     const report = await runRetention(deps, DEFAULT_HORIZONS, { dryRun: true });
@@ -190,6 +194,11 @@ t.test('retention: dry run, run, holds, images, chain checkpoints', async (t) =>
       'the held read, the chain behind it, the young reads and the late old read remain',
     );
     t.equal(await count(db, 'detection_keys'), 6, 'keys went with their detections');
+    t.same(
+      await postingsAgainstDetections(db),
+      { stored: await count(db, 'detections d, unnest(alpr_plate_trigrams(d.plate_normalized))'), stale: 0, missing: 0 },
+      'the trigram postings of the dropped months and of the rows removed one by one went too',
+    );
     const parts = await partitions(db);
     t.notOk(parts.includes(month(2)));
     t.notOk(parts.includes(month(3)));

@@ -16,6 +16,7 @@ import { indexImages } from '../images/locations.ts';
 import { DEFAULT_HORIZONS } from './horizons.ts';
 import { defaultHorizonsFor, describeTiers, PRESETS, RETENTION_PRESETS, withPreset } from './presets.ts';
 import { runRetention } from './run.ts';
+import { postingsAgainstDetections } from '../search/trigram-postings.test-helper.ts';
 
 /*
  * The non-hit tier (docs/retention.md "Tiers and presets"; ADR 0007) on a hub whose every
@@ -178,6 +179,9 @@ t.test('the non-hit tier: dry run, run, chain verify, evidence export', async (t
       ['a2', 'a4', 'a6', 'a7', 'c2'].map((n) => ids[n]),
     );
     t.equal(await count(db, 'detection_keys'), 5);
+    const postings = await postingsAgainstDetections(db);
+    t.same([postings.stale, postings.missing], [0, 0], "the removed reads' trigram postings went with them, the kept reads' stay");
+    t.ok(postings.stored >= 5, `${postings.stored} postings for the 5 kept reads`);
     t.equal(await count(db, 'alert_queue'), 1, "the removed read's finished queue item went; the pending one stays");
     t.equal(await store.get(img['n1']!), undefined, "the non-hit's own image is gone");
     for (const kept of ['hit', 'held', 'young']) t.ok(await store.get(img[kept]!), `${kept} image kept`);

@@ -8,7 +8,9 @@ import { buildSearch, FUZZY_THRESHOLD, type RankedPlate } from './sql.ts';
 import { oneEditPlates } from './one-edit-search.ts';
 import type { SearchQuery } from './params.ts';
 import { PAGE_COLUMNS, patternPage } from './pattern-page.ts';
+import { postingsPage } from './postings-page.ts';
 import { prefixPage } from './prefix-page.ts';
+import { postingsWhere } from './trigram-postings.ts';
 import { ordersByCodePoint, prefixOf } from './prefix-range.ts';
 
 export const COUNT_CAP = 10_000;
@@ -91,7 +93,11 @@ export async function searchDetections(db: DbSession, q: SearchQuery, now: Date 
     const offset = (q.page - 1) * q.perPage;
     if (q.plate.kind === 'wildcard' && q.sort === 'captured_at' && q.order === 'desc') {
       const req = { built, countCap: COUNT_CAP, offset, perPage: q.perPage, startDate: q.startDate, endDate: q.endDate, now };
-      return codePoint ? prefixPage(tx, req) : patternPage(tx, req);
+      if (codePoint) return prefixPage(tx, req);
+      // One trigram in the pattern: its postings, newest first (postings-page.ts). Else the
+      // trigram index, which intersects several trigrams (pattern-page.ts).
+      const postings = postingsWhere(q, built.params.length);
+      return postings ? postingsPage(tx, { ...req, postings }) : patternPage(tx, req);
     }
     const [count] = await tx.sql<{ n: number }>(
       `SELECT count(*)::int AS n FROM (SELECT 1 FROM detections d WHERE ${built.where} LIMIT ${COUNT_CAP + 1}) AS capped`,

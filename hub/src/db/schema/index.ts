@@ -7,6 +7,7 @@ export * from './collector-chain-heads.ts';
 export * from './collectors.ts';
 export * from './commands.ts';
 export * from './detection-keys.ts';
+export * from './detection-trigrams.ts';
 export * from './detections.ts';
 export * from './hub-keys.ts';
 export * from './notification-queue.ts';

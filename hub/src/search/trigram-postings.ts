@@ -1,0 +1,51 @@
+/**
+ * Which pattern searches read the trigram postings (migration 0037, docs/search.md "Patterns
+ * from trigram postings"), and their conditions there. Pure.
+ *
+ * A pattern whose literal runs hold exactly one trigram (`*12X*`, `*XYZ`, `AB1*`, `*AB*12X*`)
+ * is served by one key range of (trigram, captured_at, id): every plate it matches holds that
+ * trigram, so the range holds every match, and the full pattern is checked on each entry's
+ * plate. A pattern with several trigrams (`*12XY*`) is more selective than any one of them,
+ * and the trigram GIN index, which intersects them, stays its route; a pattern with none
+ * (`*1X*`) has no range to read.
+ */
+import type { SearchQuery } from './params.ts';
+
+/** A plate's distinct three-character runs, by code point: the same as SQL `alpr_plate_trigrams` (0037). */
+export function plateTrigrams(plate: string): string[] {
+  const chars = Array.from(plate);
+  const out = new Set<string>();
+  for (let i = 0; i + 3 <= chars.length; i++) out.add(chars.slice(i, i + 3).join(''));
+  return [...out];
+}
+
+/** The one trigram a LIKE pattern's literal runs hold (`%` and `_` separate runs), or undefined for none or several. */
+export function soleTrigram(pattern: string): string | undefined {
+  const all = new Set(pattern.split(/[%_]/).flatMap(plateTrigrams));
+  return all.size === 1 ? [...all][0] : undefined;
+}
+
+/**
+ * The postings' conditions for a search, or undefined when the search filters on something
+ * the postings do not carry (confidence, direction, place): those take the trigram index.
+ * `t` is detection_trigrams; the parameters are numbered from `after + 1`, to follow another
+ * statement's own.
+ */
+export function postingsWhere(q: SearchQuery, after = 0): { where: string; params: unknown[] } | undefined {
+  if (q.plate.kind !== 'wildcard') return undefined;
+  if (q.minConfidence !== undefined || q.direction || q.bbox) return undefined;
+  const trigram = soleTrigram(q.plate.pattern);
+  if (trigram === undefined) return undefined;
+  const params: unknown[] = [];
+  const p = (value: unknown): string => {
+    params.push(value);
+    return `$${after + params.length}`;
+  };
+  const where = [`t.trigram = ${p(trigram)}`, `t.plate_normalized LIKE ${p(q.plate.pattern)}`];
+  if (q.startDate) where.push(`t.captured_at >= ${p(q.startDate.toISOString())}::timestamptz`);
+  if (q.endDate) where.push(`t.captured_at <= ${p(q.endDate.toISOString())}::timestamptz`);
+  if (q.collectorIds.length === 1) where.push(`t.collector_id = ${p(q.collectorIds[0])}::uuid`);
+  else if (q.collectorIds.length > 1)
+    where.push(`t.collector_id = ANY (ARRAY(SELECT value::uuid FROM json_array_elements_text(${p(JSON.stringify(q.collectorIds))}::json)))`);
+  return { where: where.join(' AND '), params };
+}
