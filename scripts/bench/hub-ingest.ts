@@ -59,10 +59,12 @@ const { values: args } = parseArgs({
     rate: { type: 'string', default: '1500' },
     /**
      * Pairs of runs without images, the search keys on and off (search-keys-cost.ts): what
-     * the one-edit keys and the 0036 index cost at ingest. Every plate this bench uploads is
+     * the one-edit keys, the 0036 index and the 0037 trigram postings cost at ingest. Every plate this bench uploads is
      * new, so each detection also writes its plate's keys: the worst case.
      */
     'key-pairs': { type: 'string', default: '0' },
+    /** Which keys the pairs turn off: `all`, or `postings` (the trigram postings alone). */
+    'key-set': { type: 'string', default: 'all' },
   },
 });
 const BATCHES = Number(args.batches);
@@ -70,6 +72,8 @@ const CONCURRENCY = Number(args.concurrency);
 const BATCH_SIZE = Number(args.size);
 const REPEAT = Number(args.repeat);
 const KEY_PAIRS = Number(args['key-pairs']);
+const KEY_SET = args['key-set'] === 'postings' ? 'postings' : 'all';
+if (args['key-set'] !== KEY_SET) throw new Error(`--key-set ${args['key-set']}: all or postings`);
 const RATE = Number(args.rate);
 if (!Number.isFinite(RATE) || RATE < 0) throw new Error(`--rate ${args.rate}: detections per second, or 0 for no paced run`);
 const WARMUP_BATCHES = 10 * CONCURRENCY;
@@ -195,6 +199,7 @@ async function main(): Promise<void> {
         ],
         KEY_PAIRS,
         BATCH_SIZE,
+        KEY_SET,
       );
     }
     // Images stay in their segments (ADR 0004): nothing runs behind the uploads. What they

@@ -18,7 +18,9 @@ import { confusionKey } from '@alpr/shared/detection/ocr';
 import { openDatabase } from '../../hub/src/db/client.ts';
 import { createBenchDatabase } from './bench-database.ts';
 import { createLog } from '../../hub/src/log.ts';
-import { searchDetections } from '../../hub/src/search/search.ts';
+import { COUNT_CAP, searchDetections } from '../../hub/src/search/search.ts';
+import { postingsStatement } from '../../hub/src/search/postings-page.ts';
+import { postingsWhere } from '../../hub/src/search/trigram-postings.ts';
 import { plateMode, type SearchQuery } from '../../hub/src/search/params.ts';
 import { convoy, convoyQuery, plateHistory } from '../../hub/src/search/investigations.ts';
 import { buildSearch } from '../../hub/src/search/sql.ts';
@@ -34,7 +36,8 @@ const { values: args } = parseArgs({
     keep: { type: 'boolean', default: false },
     // Search a database an earlier `--keep` run left (its name is printed), without loading.
     database: { type: 'string' },
-    // Rounds of the one-edit key ingest comparison (each inserts two 100,000-row steps).
+    // Rounds of the one-edit key and the trigram postings ingest comparisons (each inserts two
+    // 100,000-row steps per comparison).
     'key-rounds': { type: 'string', default: '3' },
     // Only the search lines whose label matches this regular expression, and no EXPLAIN (an A/B
     // of one kind of search over a kept table: `--database NAME --only contains`).
@@ -55,27 +58,19 @@ function percentiles(values: number[]): string {
 }
 
 /**
- * The load: 100 collectors, ROWS detections over 12 months generated inside PostgreSQL, every
- * index in place, VACUUM ANALYZE as autovacuum would, then the one-edit keys' ingest cost.
+ * Inserts n generated detections numbered from done + 1 (INSERT ... SELECT over generate_series,
+ * inside PostgreSQL): half the sightings are of 5,000 frequent plates (skewed: a few very
+ * often), the rest random plates seen mostly once or twice. UK-style AB12CDE plates, capture
+ * times spread over the last year.
  */
-async function generate(sql: postgres.Sql): Promise<void> {
-  await sql`SELECT ensure_detection_partitions(${new Date(now - YEAR_MS - 31 * 86_400_000)}::timestamptz, 15)`;
-  const collectors = Array.from({ length: COLLECTORS }, () => randomUUID());
-  for (const [i, id] of collectors.entries()) {
-    await sql`INSERT INTO collectors (id, site_name, status, gps_latitude, gps_longitude) VALUES (${id}, ${`Site ${i}`}, 'active', ${String(51 + Math.random())}, ${String(-1 + Math.random())})`;
-  }
-  const started = Date.now();
-  // Generated inside PostgreSQL (INSERT ... SELECT over generate_series, 200,000 rows a
-  // statement): half the sightings are of 5,000 frequent plates (skewed: a few very
-  // often), the rest random plates seen mostly once or twice. UK-style AB12CDE plates.
+async function detectionInserter(sql: postgres.Sql): Promise<(done: number, n: number) => Promise<unknown>> {
   await sql.unsafe(`CREATE TEMP TABLE bench_collectors AS SELECT row_number() OVER () AS n, id FROM collectors`);
   const letter = `substr('ABCDEFGHJKLMNPRSTUVWXYZ', 1 + floor(random() * 23)::int, 1)`;
   const digit = `substr('0123456789', 1 + floor(random() * 10)::int, 1)`;
   const randomPlate = `${letter} || ${letter} || ${digit} || ${digit} || ${letter} || ${letter} || ${letter}`;
   await sql.unsafe(`CREATE TEMP TABLE bench_frequent AS SELECT i, ${randomPlate} AS p FROM generate_series(1, 5000) AS i`);
   await sql.unsafe(`CREATE INDEX ON bench_frequent (i)`);
-  const STEP = 200_000;
-  const insertStep = (done: number, n: number) =>
+  return (done: number, n: number) =>
     sql.unsafe(`
       INSERT INTO detections (collector_id, camera_id, detection_id, plate_number, plate_normalized, confidence, captured_at, direction, chain_seq, prev_hash, record_hash)
       SELECT c.id, 'gate-1', md5(g::text || random()::text), v.p,
@@ -89,6 +84,22 @@ async function generate(sql: postgres.Sql): Promise<void> {
       JOIN bench_collectors c ON c.n = x.cn
       LEFT JOIN bench_frequent f ON f.i = x.fi AND x.r < 0.5
       CROSS JOIN LATERAL (SELECT COALESCE(f.p, ${randomPlate}) AS p, x.row_no) AS v`);
+}
+
+/**
+ * The load: 100 collectors, ROWS detections over 12 months generated inside PostgreSQL, every
+ * index in place, VACUUM ANALYZE as autovacuum would, then the one-edit keys' ingest cost.
+ */
+async function generate(sql: postgres.Sql): Promise<void> {
+  await sql`SELECT ensure_detection_partitions(${new Date(now - YEAR_MS - 31 * 86_400_000)}::timestamptz, 15)`;
+  const collectors = Array.from({ length: COLLECTORS }, () => randomUUID());
+  for (const [i, id] of collectors.entries()) {
+    await sql`INSERT INTO collectors (id, site_name, status, gps_latitude, gps_longitude) VALUES (${id}, ${`Site ${i}`}, 'active', ${String(51 + Math.random())}, ${String(-1 + Math.random())})`;
+  }
+  const started = Date.now();
+  // 200,000 rows a statement.
+  const STEP = 200_000;
+  const insertStep = await detectionInserter(sql);
   for (let done = 0; done < ROWS; done += STEP) {
     const n = Math.min(STEP, ROWS - done);
     await insertStep(done, n);
@@ -130,8 +141,34 @@ async function generate(sql: postgres.Sql): Promise<void> {
       `(median of ${keyRuns.with.length}; ${((median(keyRuns.with) / median(keyRuns.without) - 1) * 100).toFixed(1)} % more); ${Number(keySize?.n).toLocaleString('en')} keys for ` +
       `${Number(keySize?.plates).toLocaleString('en')} plates, ${keySize?.size}  ${load()}`,
   );
+  // Ingest cost of the trigram postings (migration 0037): the same 100,000-row insert with the
+  // trigger that writes them, then without, in turn (capture times spread over the year, so
+  // each posting lands somewhere inside its trigram's range: harsher than a live feed, whose
+  // new postings go to the newest end of each range).
+  const postingRuns: Record<'with' | 'without', number[]> = { with: [], without: [] };
+  const postingsFrom = ROWS + Number(args['key-rounds']) * 2 * KEY_STEP;
+  for (let round = 0; round < Number(args['key-rounds']); round++) {
+    for (const mode of ['with', 'without'] as const) {
+      if (mode === 'without') await sql`ALTER TABLE detections DISABLE TRIGGER detections_note_trigrams`;
+      const t0 = performance.now();
+      await insertStep(postingsFrom + (round * 2 + (mode === 'with' ? 0 : 1)) * KEY_STEP, KEY_STEP);
+      postingRuns[mode].push(performance.now() - t0);
+      if (mode === 'without') await sql`ALTER TABLE detections ENABLE TRIGGER detections_note_trigrams`;
+    }
+  }
+  if (postingRuns.with.length > 0) {
+    const [postingSize] = await sql<{ n: string; size: string }[]>`
+      SELECT (SELECT reltuples::bigint FROM pg_class WHERE relname = 'detection_trigrams')::text AS n,
+             pg_size_pretty(pg_total_relation_size('detection_trigrams')) AS size`;
+    console.log(
+      `trigram postings at ingest: a ${KEY_STEP.toLocaleString('en')}-row insert ${median(postingRuns.with).toFixed(0)} ms with them, ${median(postingRuns.without).toFixed(0)} ms without ` +
+        `(median of ${postingRuns.with.length}; ${((median(postingRuns.with) / median(postingRuns.without) - 1) * 100).toFixed(1)} % more); about ` +
+        `${Number(postingSize?.n).toLocaleString('en')} postings, ${postingSize?.size}  ${load()}`,
+    );
+  }
   await sql`VACUUM (ANALYZE) plates`;
   await sql`VACUUM (ANALYZE) plate_edit_keys`;
+  await sql`VACUUM (ANALYZE) detection_trigrams`;
 }
 
 async function main(): Promise<void> {
@@ -257,19 +294,24 @@ async function main(): Promise<void> {
       ...page({ ...base({ kind: 'exact', value: top }), collectorIds: [topAt[0]?.c ?? ''] }),
       [],
     );
-    // A pattern inside the most seen plate: more matches than the count reads, so the page is
-    // read month by month (pattern-page.ts); this is its first month.
-    const contains = buildSearch(base({ kind: 'wildcard', pattern: `%${top.slice(2, 5)}%`, shape: 'contains' }));
-    const month = new Date(Date.UTC(new Date(now).getUTCFullYear(), new Date(now).getUTCMonth(), 1)).toISOString();
-    await explain(
-      'contains, a pattern of the most seen plate: the page from the newest month',
-      `SELECT d.id FROM detections d WHERE ${contains.where} AND d.captured_at >= $${contains.params.length + 1}::timestamptz ORDER BY d.captured_at DESC, d.id DESC LIMIT 50`,
-      [...contains.params, month],
-      ['SET LOCAL enable_seqscan = off'],
-    );
+    // A pattern inside the most seen plate, over all time and at one collector: more matches
+    // than the count reads, from the trigram postings (postings-page.ts): the capped count and
+    // the page's 50 rows in one statement.
+    for (const [label, collectorIds] of [
+      ['contains, a pattern of the most seen plate: count and page from the trigram postings', []],
+      ['contains + collector, the same pattern at one collector', [topAt[0]?.c ?? '']],
+    ] as const) {
+      const q = { ...base({ kind: 'wildcard', pattern: `%${top.slice(2, 5)}%`, shape: 'contains' }), collectorIds: [...collectorIds] } satisfies SearchQuery;
+      const built = buildSearch(q);
+      const postings = postingsWhere(q, built.params.length);
+      if (!postings) throw new Error('a three-character contains pattern has one trigram');
+      const statement = postingsStatement({ built, postings, countCap: COUNT_CAP, offset: 0, perPage: 50 });
+      await explain(label, statement.text, statement.params, ['SET LOCAL enable_seqscan = off']);
+    }
     // A prefix of the most seen plate: the plate index's range (prefix-page.ts). The edge of the
     // newest month's page from index entries alone, then only the rows at or after it.
     const prefix = buildSearch(base({ kind: 'wildcard', pattern: `${top.slice(0, 3)}%`, shape: 'prefix' }), [], { codePointOrder: true });
+    const month = new Date(Date.UTC(new Date(now).getUTCFullYear(), new Date(now).getUTCMonth(), 1)).toISOString();
     await explain(
       'prefix, a prefix of the most seen plate: the page from the newest month (the range of the plate index)',
       `WITH edge AS (SELECT min(e.captured_at) AS at FROM (SELECT d.captured_at FROM detections d WHERE ${prefix.where} AND d.captured_at >= $${prefix.params.length + 1}::timestamptz ORDER BY d.captured_at DESC LIMIT 50) e)

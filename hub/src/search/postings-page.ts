@@ -19,22 +19,28 @@ export interface PostingsPageRequest extends Pick<PatternPageRequest, 'built' | 
   postings: { where: string; params: unknown[] };
 }
 
-export async function postingsPage(tx: DbSession, req: PostingsPageRequest): Promise<SearchPage> {
+/** The statement: the capped count and the page's rows, parameters `built.params` then the postings'. Pure. */
+export function postingsStatement(req: PostingsPageRequest): { text: string; params: unknown[] } {
   const { built, countCap, offset, perPage, postings } = req;
   const newestFirst = `FROM detection_trigrams t WHERE ${postings.where} ORDER BY t.captured_at DESC, t.id DESC`;
-  const rows = await tx.sql<SearchRow & { n: number }>(
-    `WITH total AS (SELECT count(*)::int AS n FROM (SELECT 1 ${newestFirst} LIMIT ${countCap + 1}) AS capped),
+  return {
+    text: `WITH total AS (SELECT count(*)::int AS n FROM (SELECT 1 ${newestFirst} LIMIT ${countCap + 1}) AS capped),
           page AS (SELECT t.id, t.captured_at ${newestFirst} LIMIT ${perPage} OFFSET ${offset})
      SELECT total.n, ${PAGE_COLUMNS}
      FROM total
      LEFT JOIN (page p JOIN detections d ON d.id = p.id AND d.captured_at = p.captured_at AND ${built.where} JOIN collectors c ON c.id = d.collector_id) ON TRUE
      ORDER BY d.captured_at DESC, d.id DESC`,
-    [...built.params, ...postings.params],
-  );
+    params: [...built.params, ...postings.params],
+  };
+}
+
+export async function postingsPage(tx: DbSession, req: PostingsPageRequest): Promise<SearchPage> {
+  const { text, params } = postingsStatement(req);
+  const rows = await tx.sql<SearchRow & { n: number }>(text, params);
   const counted = Number(rows[0]?.n ?? 0);
   return {
     rows: rows.filter((r) => r.id !== null).map(({ n: _n, ...row }) => row as SearchRow),
-    total: Math.min(counted, countCap),
-    capped: counted > countCap,
+    total: Math.min(counted, req.countCap),
+    capped: counted > req.countCap,
   };
 }
