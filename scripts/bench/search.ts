@@ -121,17 +121,23 @@ async function generate(sql: postgres.Sql): Promise<void> {
 
   // Ingest cost of the one-edit keys (migration 0025): the same 100,000-row insert (about
   // 50,000 new distinct plates) with the trigger that writes them, then without, in turn.
-  const keyRuns: Record<'with' | 'without', number[]> = { with: [], without: [] };
   const KEY_STEP = 100_000;
-  for (let round = 0; round < Number(args['key-rounds']); round++) {
-    for (const mode of ['with', 'without'] as const) {
-      if (mode === 'without') await sql`ALTER TABLE plates DISABLE TRIGGER plates_note_edit_keys`;
-      const t0 = performance.now();
-      await insertStep(ROWS + (round * 2 + (mode === 'with' ? 0 : 1)) * KEY_STEP, KEY_STEP);
-      keyRuns[mode].push(performance.now() - t0);
-      if (mode === 'without') await sql`ALTER TABLE plates ENABLE TRIGGER plates_note_edit_keys`;
+  const rounds = Number(args['key-rounds']);
+  /** The same KEY_STEP-row insert with a trigger on, then off, `rounds` times, from row `first` on. */
+  const withAndWithout = async (first: number, trigger: (on: boolean) => Promise<unknown>): Promise<Record<'with' | 'without', number[]>> => {
+    const runs: Record<'with' | 'without', number[]> = { with: [], without: [] };
+    for (let round = 0; round < rounds; round++) {
+      for (const mode of ['with', 'without'] as const) {
+        if (mode === 'without') await trigger(false);
+        const t0 = performance.now();
+        await insertStep(first + (round * 2 + (mode === 'with' ? 0 : 1)) * KEY_STEP, KEY_STEP);
+        runs[mode].push(performance.now() - t0);
+        if (mode === 'without') await trigger(true);
+      }
     }
-  }
+    return runs;
+  };
+  const keyRuns = await withAndWithout(ROWS, (on) => sql.unsafe(`ALTER TABLE plates ${on ? 'ENABLE' : 'DISABLE'} TRIGGER plates_note_edit_keys`));
   const median = (v: number[]) => [...v].sort((a, b) => a - b)[Math.floor(v.length / 2)] as number;
   const [keySize] = await sql<{ n: string; size: string; plates: string }[]>`
     SELECT (SELECT count(*) FROM plate_edit_keys)::text AS n, pg_size_pretty(pg_total_relation_size('plate_edit_keys')) AS size,
@@ -145,17 +151,9 @@ async function generate(sql: postgres.Sql): Promise<void> {
   // trigger that writes them, then without, in turn (capture times spread over the year, so
   // each posting lands somewhere inside its trigram's range: harsher than a live feed, whose
   // new postings go to the newest end of each range).
-  const postingRuns: Record<'with' | 'without', number[]> = { with: [], without: [] };
-  const postingsFrom = ROWS + Number(args['key-rounds']) * 2 * KEY_STEP;
-  for (let round = 0; round < Number(args['key-rounds']); round++) {
-    for (const mode of ['with', 'without'] as const) {
-      if (mode === 'without') await sql`ALTER TABLE detections DISABLE TRIGGER detections_note_trigrams`;
-      const t0 = performance.now();
-      await insertStep(postingsFrom + (round * 2 + (mode === 'with' ? 0 : 1)) * KEY_STEP, KEY_STEP);
-      postingRuns[mode].push(performance.now() - t0);
-      if (mode === 'without') await sql`ALTER TABLE detections ENABLE TRIGGER detections_note_trigrams`;
-    }
-  }
+  const postingRuns = await withAndWithout(ROWS + rounds * 2 * KEY_STEP, (on) =>
+    sql.unsafe(`ALTER TABLE detections ${on ? 'ENABLE' : 'DISABLE'} TRIGGER detections_note_trigrams`),
+  );
   if (postingRuns.with.length > 0) {
     const [postingSize] = await sql<{ n: string; size: string }[]>`
       SELECT (SELECT reltuples::bigint FROM pg_class WHERE relname = 'detection_trigrams')::text AS n,

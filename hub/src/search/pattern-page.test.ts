@@ -12,7 +12,7 @@ import { createCollector } from '../collectors/create-collector.ts';
 import { patternPage, timeSlices } from './pattern-page.ts';
 import { buildSearch } from './sql.ts';
 import type { SearchQuery } from './params.ts';
-import { plainPage, uploadReads } from './reads.test-helper.ts';
+import { patternQuery, plainPage, uploadReads } from './reads.test-helper.ts';
 
 t.test('time slices: newest first, contiguous, the last one open below', async (t) => {
   const now = new Date('2026-03-15T10:00:00Z');
@@ -49,16 +49,7 @@ for (let i = 0; i < 40; i++) reads.push([`AB12X${String.fromCharCode(65 + (i % 2
 for (let i = 0; i < 20; i++) reads.push([`ZZ99Y${String.fromCharCode(65 + i)}1`, i * 11 * DAY]);
 await uploadReads(ctx, gate.api_key, reads, now);
 
-const query = (extra: Partial<SearchQuery> = {}): SearchQuery => ({
-  plate: { kind: 'wildcard', pattern: '%12X%', shape: 'contains' },
-  collectorIds: [],
-  page: 1,
-  perPage: 7,
-  sort: 'captured_at',
-  order: 'desc',
-  purpose: { purpose: 'criminal_investigation', case_number: 'T-1', reason: 'test' },
-  ...extra,
-});
+const query = (extra: Partial<SearchQuery> = {}): SearchQuery => patternQuery({ kind: 'wildcard', pattern: '%12X%', shape: 'contains' }, extra);
 
 const expected = (q: SearchQuery): Promise<string[]> => plainPage(ctx, q);
 

@@ -13,7 +13,7 @@ import { createCollector } from '../collectors/create-collector.ts';
 import { postingsPage } from './postings-page.ts';
 import { buildSearch } from './sql.ts';
 import type { SearchQuery } from './params.ts';
-import { plainPage, uploadReads } from './reads.test-helper.ts';
+import { patternQuery, plainPage, uploadReads } from './reads.test-helper.ts';
 import { plateTrigrams, postingsWhere } from './trigram-postings.ts';
 import { postingsAgainstDetections } from './trigram-postings.test-helper.ts';
 
@@ -40,16 +40,7 @@ for (const [i, p] of decoys.entries()) reads.push([p, i * 11 * DAY]);
 await uploadReads(ctx, gates[0]!.key, reads.slice(0, 20), now);
 await uploadReads(ctx, gates[1]!.key, reads.slice(20), now);
 
-const query = (extra: Partial<SearchQuery> = {}): SearchQuery => ({
-  plate: { kind: 'wildcard', pattern: '%12X%', shape: 'contains' },
-  collectorIds: [],
-  page: 1,
-  perPage: 7,
-  sort: 'captured_at',
-  order: 'desc',
-  purpose: { purpose: 'criminal_investigation', case_number: 'T-1', reason: 'test' },
-  ...extra,
-});
+const query = (extra: Partial<SearchQuery> = {}): SearchQuery => patternQuery({ kind: 'wildcard', pattern: '%12X%', shape: 'contains' }, extra);
 
 async function page(q: SearchQuery, countCap: number) {
   const built = buildSearch(q);

@@ -16,7 +16,7 @@ import { PATTERN_READ_AHEAD, prepareSearch } from './search.ts';
 import { ordersByCodePoint } from './prefix-range.ts';
 import { buildSearch } from './sql.ts';
 import type { SearchQuery } from './params.ts';
-import { plainPage, uploadReads } from './reads.test-helper.ts';
+import { patternQuery, plainPage, uploadReads } from './reads.test-helper.ts';
 
 const ctx = await adminTestContext(t);
 const created = await createCollector(ctx.deps, SYSTEM_ACTOR, { siteName: 'North gate', latitude: 51.5, longitude: 0.1 });
@@ -33,16 +33,7 @@ const decoys: Array<[string, number]> = ['AB13C1', 'AB1', 'AB11ZZZ', 'AA12C1', '
 const reads = [...matching, ...decoys];
 await uploadReads(ctx, gate.api_key, reads, now);
 
-const query = (extra: Partial<SearchQuery> = {}): SearchQuery => ({
-  plate: { kind: 'wildcard', pattern: 'AB12%', shape: 'prefix' },
-  collectorIds: [],
-  page: 1,
-  perPage: 7,
-  sort: 'captured_at',
-  order: 'desc',
-  purpose: { purpose: 'criminal_investigation', case_number: 'T-1', reason: 'test' },
-  ...extra,
-});
+const query = (extra: Partial<SearchQuery> = {}): SearchQuery => patternQuery({ kind: 'wildcard', pattern: 'AB12%', shape: 'prefix' }, extra);
 
 const expected = (q: SearchQuery): Promise<string[]> => plainPage(ctx, q);
 

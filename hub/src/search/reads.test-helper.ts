@@ -8,6 +8,20 @@ import { encodeBatch, jpegLike, sampleDetection } from '../ingest/uploads.test-h
 import { buildSearch } from './sql.ts';
 import type { SearchQuery } from './params.ts';
 
+/** A newest-first pattern search of 7 a page, as the tests page through it; `extra` overrides. */
+export function patternQuery(plate: SearchQuery['plate'], extra: Partial<SearchQuery> = {}): SearchQuery {
+  return {
+    plate,
+    collectorIds: [],
+    page: 1,
+    perPage: 7,
+    sort: 'captured_at',
+    order: 'desc',
+    purpose: { purpose: 'criminal_investigation', case_number: 'T-1', reason: 'test' },
+    ...extra,
+  };
+}
+
 /** Uploads reads given as [plate text, milliseconds before `now`], 20 to a batch. */
 export async function uploadReads(ctx: AdminTestContext, apiKey: string, reads: ReadonlyArray<readonly [string, number]>, now: Date): Promise<void> {
   for (let i = 0; i < reads.length; i += 20) {
