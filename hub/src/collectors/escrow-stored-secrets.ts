@@ -12,18 +12,19 @@ import { escrowConfigSecrets } from './config-secrets.ts';
  */
 export async function escrowStoredConfigSecrets(deps: { db: DbSession; config: HubConfig }): Promise<number> {
   const rows = await deps.db.db.select({ id: collectors.id, config: collectors.config }).from(collectors);
-  const needs = (config: Record<string, unknown>): boolean => JSON.stringify(escrowConfigSecrets(deps.config, config)) !== JSON.stringify(config);
+  /** The configuration with its clear secrets sealed, or undefined when it has none (each row sealed once per look). */
+  const resealed = (config: Record<string, unknown>): Record<string, unknown> | undefined => {
+    const sealed = escrowConfigSecrets(deps.config, config);
+    return JSON.stringify(sealed) !== JSON.stringify(config) ? sealed : undefined;
+  };
   let changed = 0;
   // Only rows with a secret in clear are locked and rewritten: on a fleet's hub, usually none.
-  for (const { id } of rows.filter((r) => needs(r.config))) {
+  for (const { id } of rows.filter((r) => resealed(r.config) !== undefined)) {
     const sealed = await deps.db.transaction(async (tx) => {
       const [row] = await tx.db.select({ config: collectors.config }).from(collectors).where(eq(collectors.id, id)).for('update');
-      if (!row) return false;
-      if (!needs(row.config)) return false;
-      await tx.db
-        .update(collectors)
-        .set({ config: escrowConfigSecrets(deps.config, row.config) })
-        .where(eq(collectors.id, id));
+      const config = row ? resealed(row.config) : undefined;
+      if (!config) return false;
+      await tx.db.update(collectors).set({ config }).where(eq(collectors.id, id));
       return true;
     });
     if (sealed) changed += 1;
