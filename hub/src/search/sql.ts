@@ -29,6 +29,29 @@ export interface RankedPlate {
 }
 
 /**
+ * A search's time range and collectors as conditions on `alias` (a table with `captured_at`
+ * and `collector_id`: detections, or the trigram postings of trigram-postings.ts); `p` adds a
+ * parameter and returns its placeholder.
+ */
+export function scopeConditions(q: SearchQuery, alias: string, p: (value: unknown) => string): string[] {
+  const where: string[] = [];
+  if (q.startDate) where.push(`${alias}.captured_at >= ${p(q.startDate.toISOString())}::timestamptz`);
+  if (q.endDate) where.push(`${alias}.captured_at <= ${p(q.endDate.toISOString())}::timestamptz`);
+  if (q.collectorIds.length === 1) {
+    // One collector: plain equality, so (plate_normalized, collector_id, captured_at)
+    // (migration 0036) hands a plate's sightings there newest first and the page stops after
+    // 50. Through a set the planner took the plate's own index newest first and fetched every
+    // sighting to test its collector: 3,565 pages against 120 (docs/performance.md "Search").
+    where.push(`${alias}.collector_id = ${p(q.collectorIds[0])}::uuid`);
+  } else if (q.collectorIds.length > 1) {
+    // Several: = ANY(ARRAY(...)) is an index condition on the same index (an IN (SELECT ...)
+    // became a semi-join that fetched every sighting of the plate to test its collector).
+    where.push(`${alias}.collector_id = ANY (ARRAY(SELECT value::uuid FROM json_array_elements_text(${p(JSON.stringify(q.collectorIds))}::json)))`);
+  }
+  return where;
+}
+
+/**
  * `opts.codePointOrder`: the database orders text by code point, so a prefix is an index
  * range (prefix-range.ts).
  * `oneEdit`: for a one-edit query, the plates it matched, already checked; the search reads
@@ -82,19 +105,7 @@ export function buildSearch(q: SearchQuery, oneEdit: readonly RankedPlate[] = []
     case 'any':
       break;
   }
-  if (q.startDate) where.push(`d.captured_at >= ${p(q.startDate.toISOString())}::timestamptz`);
-  if (q.endDate) where.push(`d.captured_at <= ${p(q.endDate.toISOString())}::timestamptz`);
-  if (q.collectorIds.length === 1) {
-    // One collector: plain equality, so (plate_normalized, collector_id, captured_at)
-    // (migration 0036) hands a plate's sightings there newest first and the page stops after
-    // 50. Through a set the planner took the plate's own index newest first and fetched every
-    // sighting to test its collector: 3,565 pages against 120 (docs/performance.md "Search").
-    where.push(`d.collector_id = ${p(q.collectorIds[0])}::uuid`);
-  } else if (q.collectorIds.length > 1) {
-    // Several: = ANY(ARRAY(...)) is an index condition on the same index (an IN (SELECT ...)
-    // became a semi-join that fetched every sighting of the plate to test its collector).
-    where.push(`d.collector_id = ANY (ARRAY(SELECT value::uuid FROM json_array_elements_text(${p(JSON.stringify(q.collectorIds))}::json)))`);
-  }
+  where.push(...scopeConditions(q, 'd', p));
   if (q.minConfidence !== undefined) where.push(`d.confidence >= ${p(q.minConfidence)}`);
   if (q.direction) where.push(`d.direction = ${p(q.direction)}`);
   if (q.bbox) {

@@ -10,6 +10,7 @@
  * (`*1X*`) has no range to read.
  */
 import type { SearchQuery } from './params.ts';
+import { scopeConditions } from './sql.ts';
 
 /** A plate's distinct three-character runs, by code point: the same as SQL `alpr_plate_trigrams` (0037). */
 export function plateTrigrams(plate: string): string[] {
@@ -41,11 +42,6 @@ export function postingsWhere(q: SearchQuery, after = 0): { where: string; param
     params.push(value);
     return `$${after + params.length}`;
   };
-  const where = [`t.trigram = ${p(trigram)}`, `t.plate_normalized LIKE ${p(q.plate.pattern)}`];
-  if (q.startDate) where.push(`t.captured_at >= ${p(q.startDate.toISOString())}::timestamptz`);
-  if (q.endDate) where.push(`t.captured_at <= ${p(q.endDate.toISOString())}::timestamptz`);
-  if (q.collectorIds.length === 1) where.push(`t.collector_id = ${p(q.collectorIds[0])}::uuid`);
-  else if (q.collectorIds.length > 1)
-    where.push(`t.collector_id = ANY (ARRAY(SELECT value::uuid FROM json_array_elements_text(${p(JSON.stringify(q.collectorIds))}::json)))`);
+  const where = [`t.trigram = ${p(trigram)}`, `t.plate_normalized LIKE ${p(q.plate.pattern)}`, ...scopeConditions(q, 't', p)];
   return { where: where.join(' AND '), params };
 }
