@@ -99,6 +99,20 @@ const ABSURD_DATES = [
 ];
 
 /**
+ * Values a library expands, compiles or allocates from (issue 50 item 1): node-cron built an
+ * array of every number in a range while validating, so the first schedule here aborted the
+ * hub and the second stalled it for 10 s. Every body route gets each of them.
+ */
+const EXPANDING_VALUES: [string, Record<string, unknown>][] = [
+  ['cron range of 20 digits', { schedule: '0-99999999999999999999 * * * *' }],
+  ['cron range of 100 million', { schedule: '0-99999999 * * * *' }],
+  ['cron step of 11 digits', { schedule: '*/99999999999 * * * *' }],
+  ['cron weekday range', { schedule: '0 0 * * 0-9999999' }],
+  ['glob of 40 wildcards', { filter: { plate_pattern: '*?'.repeat(20) } }],
+  ['plate of wildcards', { plate: '*'.repeat(200), plates: ['*?'.repeat(100)] }],
+];
+
+/**
  * Ids, cursors and dates the database would refuse or JavaScript cannot hold: one past the
  * bigint range, far past it, zero and negative, exponent notation.
  */
@@ -316,6 +330,7 @@ export function batteryFor(route: RouteEntry, credentials: Credentials, random: 
 
   const J = { 'content-type': 'application/json' };
   add('json: plausible fields', J, json(superset()));
+  for (const [name, values] of EXPANDING_VALUES) add(`json: ${name}`, J, json({ ...superset(), ...values }));
   for (const field of pick(Object.keys(TEXT_FIELDS), fieldsPerKind, random)) {
     add(`json: NUL in ${field}`, J, json({ ...superset(), [field]: `a\u0000b` }));
     add(`json: lone surrogate in ${field}`, J, json({ ...superset(), [field]: `a\uD800b` }));

@@ -3,12 +3,16 @@
  * node-cron's syntax and parser, and when a feed is due by the injected clock.
  */
 import cron from 'node-cron';
+import { cronBoundsProblem } from '../../platform/cron-bounds.ts';
 
 /** How far back the last scheduled minute is looked for: a monthly feed still finds its day. */
 const LOOKBACK_MINUTES = 32 * 24 * 60;
 
 /** Why an expression is no feed schedule, or undefined. Numbers only (no `L`), five fields. */
 export function feedScheduleProblem(expression: string): string | undefined {
+  // Before node-cron: its validator allocates one array element per number of a range.
+  const bounds = cronBoundsProblem(expression);
+  if (bounds) return bounds;
   const result = cron.validateDetailed(expression);
   if (!result.valid) return result.errors.map((e) => `${e.field}: ${e.message}`).join('; ') || 'not a cron expression';
   // Six fields (seconds) could read a server every second.
@@ -20,6 +24,8 @@ export function feedScheduleProblem(expression: string): string | undefined {
 
 /** The latest minute at or before `now` the schedule names (UTC), or null within the lookback. */
 export function lastScheduledMinute(expression: string, now: Date): Date | null {
+  // A schedule stored before the bounds check existed is never handed to the parser unchecked.
+  if (cronBoundsProblem(expression)) return null;
   const f = cron.parse(expression);
   const minutes = new Set(f.minute);
   const hours = new Set(f.hour);

@@ -98,6 +98,11 @@ t.test('setting a feed: validated, operators only', async (t) => {
     ['a seconds field', { ...good, schedule: '* * * * * *' }],
     ['not cron', { ...good, schedule: 'hourly' }],
     ['a last-day field', { ...good, schedule: '0 3 L * *' }],
+    // Issue 50 item 1: node-cron expanded these into arrays; the first aborted the process.
+    ['a 20-digit range', { ...good, schedule: '0-99999999999999999999 * * * *' }],
+    ['a 100-million range', { ...good, schedule: '0-99999999 * * * *' }],
+    ['a huge step', { ...good, schedule: '*/99999999999 * * * *' }],
+    ['a huge weekday range', { ...good, schedule: '0 0 * * 0-9999999' }],
     ['too many days', { ...good, retro_hunt_days: 31 }],
     ['an unknown format', { ...good, format: 'xml' }],
     ['an unknown field', { ...good, extra: 1 }],
@@ -105,6 +110,7 @@ t.test('setting a feed: validated, operators only', async (t) => {
     const res = await send(ctx, operator, 'PUT', feedPath, body);
     t.equal(res.status, 400, why);
   }
+  t.equal((await send(ctx, viewer, 'GET', '/healthz')).status, 200, 'the hub still answers after the hostile schedules');
   const res = await send(ctx, operator, 'PUT', feedPath, good);
   t.equal(res.status, 200);
   t.match(await res.json(), { url: feedUrl, format: 'csv', schedule: '0 * * * *', retro_hunt_days: 7, last_status: null });
