@@ -45,7 +45,7 @@ export function timedUplinkPort(port: UplinkBufferPort, metrics: ApplianceMetric
 }
 
 /**
- * The release reasons the uplink writes (uplink/deliver.ts, hub-api/upload.ts): `HTTP 401…`,
+ * The release reasons the uplink writes (uplink/deliver.ts, uplink/upload.ts): `HTTP 401…`,
  * `HTTP 403: collector_suspended`, `HTTP 5xx …`, `network: …`; a few fixed words.
  */
 export function failureKind(reason: string): 'key_rejected' | 'suspended' | 'http_4xx' | 'http_5xx' | 'network' | 'other' {

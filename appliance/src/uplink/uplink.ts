@@ -1,7 +1,7 @@
 import { apiKeyPrefix } from '@alpr/shared/credentials/index';
 import type { Dispatcher } from 'undici';
 import { createHubAgent, type HubTrust } from '../hub-api/tls.ts';
-import { uploadBatch } from '../hub-api/upload.ts';
+import { uploadBatch } from './upload.ts';
 import type { BackoffState } from './backoff.ts';
 import { initialBackoff, nextBackoff, resetBackoff } from './backoff.ts';
 import { decideUpload, windowMsFor } from './batch-trigger.ts';

@@ -4,8 +4,8 @@ import { Agent } from 'undici';
 import { encodeBatch } from './encode-batch.ts';
 import { HubDouble, unusedPort } from './hub-double.test-helper.ts';
 import { makeItems } from './fixtures.test-helper.ts';
-import type { UploaderDeps } from '../hub-api/upload.ts';
-import { batchUrl, uploadBatch } from '../hub-api/upload.ts';
+import type { UploaderDeps } from './upload.ts';
+import { batchUrl, uploadBatch } from './upload.ts';
 
 const KEY = 'alpr_test_key_0123456789abcdef';
 const T0 = Date.UTC(2025, 0, 1);

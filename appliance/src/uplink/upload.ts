@@ -1,14 +1,14 @@
 import type { Dispatcher } from 'undici';
 import type { CallTimeouts } from '@alpr/shared/http/timeouts';
 import { BATCH_PATH } from '@alpr/shared/protocol/paths';
-import type { UploadOutcome } from '../uplink/classify-response.ts';
-import { classifyReply } from '../uplink/classify-response.ts';
-import type { EncodedBatch } from '../uplink/encode-batch.ts';
-import { describeNetworkError, headerValue, hubUrlFor, postToHub } from './request.ts';
-import { UPLOAD_MAX_RESPONSE_BYTES } from './timeouts.ts';
+import { describeNetworkError, headerValue, hubUrlFor, postToHub } from '../hub-api/request.ts';
+import { UPLOAD_MAX_RESPONSE_BYTES } from '../hub-api/timeouts.ts';
+import type { UploadOutcome } from './classify-response.ts';
+import { classifyReply } from './classify-response.ts';
+import type { EncodedBatch } from './encode-batch.ts';
 
 export interface UploaderDeps {
-  /** An undici Agent or Pool (connect timeout, keep-alive and TLS live there: tls.ts). */
+  /** An undici Agent or Pool (connect timeout, keep-alive and TLS live there: hub-api/tls.ts). */
   dispatcher: Dispatcher;
   hubUrl: string;
   /** headersMs: waiting for the response head after the body was sent; bodyMs: idle time between response chunks. */
