@@ -25,20 +25,20 @@ import WebSocket from 'ws';
 import { createHubApp } from '../../hub/src/app.ts';
 import { startAlerts } from '../../hub/src/alerts/run.ts';
 import { createUser } from '../../hub/src/auth/registration.ts';
-import { systemClock } from '../../hub/src/clock.ts';
+import { systemClock } from '../../hub/src/platform/clock.ts';
 import { claim } from '../../hub/src/collectors/claim.ts';
 import { SYSTEM_ACTOR } from '../../hub/src/collectors/context.ts';
 import { createCollector } from '../../hub/src/collectors/create-collector.ts';
-import { loadHubConfig } from '../../hub/src/config.ts';
+import { loadHubConfig } from '../../hub/src/platform/config/hub-config.ts';
 import { openDatabase } from '../../hub/src/db/client.ts';
 import { createBenchDatabase } from './bench-database.ts';
-import type { HubDeps } from '../../hub/src/deps.ts';
+import type { HubDeps } from '../../hub/src/hub-deps.ts';
 import { openImageStore } from '../../hub/src/images/image-store.ts';
 import { createLoadMonitor } from '../../hub/src/ingest/load-monitor.ts';
 import { encodeBatch, sampleDetection } from '../../hub/src/ingest/uploads.test-helper.ts';
 import { createLiveBroker } from '../../hub/src/live/broker.ts';
 import { attachLiveChannel } from '../../hub/src/live/upgrade.ts';
-import { createLog } from '../../hub/src/log.ts';
+import { createLog } from '../../hub/src/platform/log.ts';
 import { signInOverHttp } from '../../test/e2e/users-over-http.ts';
 
 const { values: args } = parseArgs({

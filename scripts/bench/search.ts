@@ -17,7 +17,7 @@ import postgres from 'postgres';
 import { confusionKey } from '@alpr/shared/detection/ocr';
 import { openDatabase } from '../../hub/src/db/client.ts';
 import { createBenchDatabase } from './bench-database.ts';
-import { createLog } from '../../hub/src/log.ts';
+import { createLog } from '../../hub/src/platform/log.ts';
 import { COUNT_CAP, searchDetections } from '../../hub/src/search/search.ts';
 import { postingsStatement } from '../../hub/src/search/postings-page.ts';
 import { postingsWhere } from '../../hub/src/search/trigram-postings.ts';

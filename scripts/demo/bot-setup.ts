@@ -8,10 +8,10 @@
  *   HUB_DATA_DIR=... node --import tsx scripts/demo/bot-setup.ts <admin email>
  * prints one JSON line: { "link_code": "..." | null }
  */
-import { loadHubConfig } from '../../hub/src/config.ts';
-import { systemClock } from '../../hub/src/clock.ts';
+import { loadHubConfig } from '../../hub/src/platform/config/hub-config.ts';
+import { systemClock } from '../../hub/src/platform/clock.ts';
 import { openDatabase } from '../../hub/src/db/client.ts';
-import { createLog } from '../../hub/src/log.ts';
+import { createLog } from '../../hub/src/platform/log.ts';
 import { createLinkCode } from '../../hub/src/messaging/link-codes.ts';
 import { importEntries } from '../../hub/src/watchlists/entries.ts';
 import { subscribe } from '../../hub/src/watchlists/subscriptions.ts';

@@ -12,7 +12,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { claimCollector, createPendingCollector } from '../../scripts/demo/enroll.ts';
 import { startHubProcess } from '../../scripts/demo/processes.ts';
 import { testDatabase } from '../../hub/src/db/database.test-helper.ts';
-import { encodeBatch, jpegLike, sampleDetection } from '../../hub/src/ingest/uploads.test-helper.ts';
+import { jpegLike, sampleDetection, uploadBatch } from '../../hub/src/ingest/uploads.test-helper.ts';
 import { connect, type TestClient } from '../../hub/src/live/live.test-helper.ts';
 import { freePort, traced } from './hub-under-test.ts';
 import { createUserWithCli, signInOverHttp } from './users-over-http.ts';
@@ -81,13 +81,10 @@ if (process.env['ALPR_E2E_DATABASE'] === 'pglite' || noServer) {
     // Uploads alternate between the hubs; hub B's worker raises every alert.
     const plates = ['FAN0UT1', 'OTHER01', 'FAN0UT1', 'OTHER02', 'FAN0UT1', 'OTHER03'];
     for (const [i, plate] of plates.entries()) {
-      const { body, contentType } = encodeBatch([{ detection: sampleDetection({ plate: { text: plate, confidence: 0.9 } }), fullScene: jpegLike(1500) }]);
-      const res = await fetch(`${i % 2 === 0 ? urlA : urlB}/api/v1/detections/batch`, {
-        method: 'POST',
-        headers: { 'x-api-key': enrollment.api_key, 'content-type': contentType },
-        body: new Uint8Array(body),
-      });
-      t.equal(res.status, 201, `upload ${i} to hub ${i % 2 === 0 ? 'A' : 'B'}: ${res.status === 201 ? '' : await res.text()}`);
+      const answer = await uploadBatch({ url: i % 2 === 0 ? urlA : urlB }, enrollment.api_key, [
+        { detection: sampleDetection({ plate: { text: plate, confidence: 0.9 } }), fullScene: jpegLike(1500) },
+      ]);
+      t.equal(answer.accepted, 1, `upload ${i} to hub ${i % 2 === 0 ? 'A' : 'B'}`);
     }
     for (const c of clients) {
       for (let i = 0; i < 3; i++) await c.next('alert', 30_000);
@@ -105,17 +102,7 @@ if (process.env['ALPR_E2E_DATABASE'] === 'pglite' || noServer) {
 
     // A second change through hub A, seen by hub B's cache at once.
     t.equal((await a.post(`/api/v1/watchlist/${list.id}/entries`, { plate: 'FAN0UT2' })).status, 201);
-    const { body, contentType } = encodeBatch([{ detection: sampleDetection({ plate: { text: 'FAN0UT2', confidence: 0.9 } }) }]);
-    t.equal(
-      (
-        await fetch(`${urlB}/api/v1/detections/batch`, {
-          method: 'POST',
-          headers: { 'x-api-key': enrollment.api_key, 'content-type': contentType },
-          body: new Uint8Array(body),
-        })
-      ).status,
-      201,
-    );
+    t.equal((await uploadBatch({ url: urlB }, enrollment.api_key, [{ detection: sampleDetection({ plate: { text: 'FAN0UT2', confidence: 0.9 } }) }])).accepted, 1);
     for (const c of clients) t.match((await c.next('alert', 30_000)).payload, { plate_number: 'FAN0UT2' }, 'hub B matched the entry added through hub A');
   });
 }

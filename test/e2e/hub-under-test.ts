@@ -7,7 +7,7 @@ import { verifyChain, type ChainVerification } from '../../hub/src/db/chain.ts';
 import type { Row } from '../../hub/src/db/raw.ts';
 import type { DbSession } from '../../hub/src/db/session.ts';
 import { testDatabase, type TestHandle } from '../../hub/src/db/database.test-helper.ts';
-import { createLog } from '../../hub/src/log.ts';
+import { createLog } from '../../hub/src/platform/log.ts';
 import { claimCollector, createPendingCollector, type Enrollment } from '../../scripts/demo/enroll.ts';
 import { startHubProcess, type RunningProcess } from '../../scripts/demo/processes.ts';
 

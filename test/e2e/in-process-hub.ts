@@ -21,15 +21,15 @@ import { claim } from '../../hub/src/collectors/claim.ts';
 import { movableClock, type MovableClock } from '../../hub/src/collectors/collectors.test-helper.ts';
 import { SYSTEM_ACTOR } from '../../hub/src/collectors/context.ts';
 import { createCollector } from '../../hub/src/collectors/create-collector.ts';
-import { loadHubConfig } from '../../hub/src/config.ts';
+import { loadHubConfig } from '../../hub/src/platform/config/hub-config.ts';
 import { testDatabase, type TestHandle } from '../../hub/src/db/database.test-helper.ts';
-import type { HubDeps } from '../../hub/src/deps.ts';
+import type { HubDeps } from '../../hub/src/hub-deps.ts';
 import { openImageStore } from '../../hub/src/images/image-store.ts';
 import { createLoadMonitor } from '../../hub/src/ingest/load-monitor.ts';
 import type { TestHub } from '../../hub/src/ingest/uploads.test-helper.ts';
 import { createLiveBroker } from '../../hub/src/live/broker.ts';
 import { attachLiveChannel } from '../../hub/src/live/upgrade.ts';
-import { createLog } from '../../hub/src/log.ts';
+import { createLog } from '../../hub/src/platform/log.ts';
 import { traced } from './hub-under-test.ts';
 
 export interface InProcessHub {

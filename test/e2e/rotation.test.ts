@@ -16,7 +16,7 @@ import { request } from 'undici';
 import { openDatabase } from '../../hub/src/db/client.ts';
 import type { Row } from '../../hub/src/db/raw.ts';
 import { testDatabase } from '../../hub/src/db/database.test-helper.ts';
-import { createLog } from '../../hub/src/log.ts';
+import { createLog } from '../../hub/src/platform/log.ts';
 import { createPendingCollector } from '../../scripts/demo/enroll.ts';
 import { startApplianceProcess, startHubProcess, type RunningProcess } from '../../scripts/demo/processes.ts';
 import { startVendorACamera } from '../../scripts/simulators/vendor-a-camera.ts';

@@ -5,7 +5,7 @@
  * violation and no sideways scrolling at 1280 and 390 wide.
  */
 import t from 'tap';
-import { writeAudit } from '../../hub/src/audit/write.ts';
+import { writeAudit } from '../../hub/src/platform/audit-writer.ts';
 import { uploadPlates } from '../../hub/src/alerts/alerts.test-helper.ts';
 import { seriousViolations } from '../browser/accessibility.ts';
 import { launchChromium } from '../browser/chromium.ts';

@@ -14,7 +14,7 @@ import { updateConfig } from '../../hub/src/collectors/update-config.ts';
 import { loadEnrollment } from '../../appliance/src/keystore/keystore.ts';
 import { fixedIdentity } from '../../appliance/src/vault/hardware-identity.ts';
 import { sealToDevice } from '@alpr/shared/protocol/sealed-box';
-import { previousLayerFile, readCentralLayer } from '../../appliance/src/lifecycle/central-layer.ts';
+import { previousLayerFile, readCentralLayer } from '../../appliance/src/config/central-layer.ts';
 import { claimOverHttp, fakeAppliance, startTestHeartbeat, startTestHub, type ClaimedAppliance, type FakeAppliance } from './hub-for-appliance.ts';
 
 const hub = await startTestHub(t);

@@ -7,8 +7,8 @@
 import t from 'tap';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { drainWithWorker, killWorkerRepeatedly } from './fault-cycles.ts';
-import { createLog } from '../../hub/src/log.ts';
-import { systemClock } from '../../hub/src/clock.ts';
+import { createLog } from '../../hub/src/platform/log.ts';
+import { systemClock } from '../../hub/src/platform/clock.ts';
 import { testDatabase } from '../../hub/src/db/database.test-helper.ts';
 import { startTestHub } from '../../hub/src/ingest/uploads.test-helper.ts';
 import { someUser, twoOverlappingWatchlists, uploadPlates } from '../../hub/src/alerts/alerts.test-helper.ts';

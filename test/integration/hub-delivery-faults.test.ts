@@ -14,11 +14,11 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { drainWithWorker, killWorkerRepeatedly } from './fault-cycles.ts';
 import { startBotApi } from '../../scripts/simulators/telegram-bot-api.ts';
 import { someUser, twoOverlappingWatchlists } from '../../hub/src/alerts/alerts.test-helper.ts';
-import { systemClock } from '../../hub/src/clock.ts';
+import { systemClock } from '../../hub/src/platform/clock.ts';
 import { testDatabase } from '../../hub/src/db/database.test-helper.ts';
 import { openImageStore } from '../../hub/src/images/image-store.ts';
-import { encodeBatch, jpegLike, sampleDetection, startTestHub } from '../../hub/src/ingest/uploads.test-helper.ts';
-import { createLog } from '../../hub/src/log.ts';
+import { jpegLike, sampleDetection, startTestHub, uploadBatch } from '../../hub/src/ingest/uploads.test-helper.ts';
+import { createLog } from '../../hub/src/platform/log.ts';
 import { subscribe } from '../../hub/src/watchlists/subscriptions.ts';
 
 const CYCLES = Number(process.env.ALPR_DELIVERY_FAULT_CYCLES ?? 20);
@@ -65,13 +65,7 @@ if (db.kind !== 'postgres' || !db.url) {
           const text = n % 2 === 0 ? (watched[n % watched.length] as string) : `NW${String(n).padStart(5, '0')}`;
           return { detection: sampleDetection({ plate: { text, confidence: 0.9 } }), ...(n % 4 === 0 ? { plateCrop: jpegLike(1500) } : {}) };
         });
-        const { body, contentType } = encodeBatch(entries);
-        const res = await fetch(`${hub.url}/api/v1/detections/batch`, {
-          method: 'POST',
-          headers: { 'x-api-key': hub.apiKey, 'content-type': contentType },
-          body: new Uint8Array(body),
-        });
-        if (res.status !== 201) throw new Error(`batch ${res.status}`);
+        await uploadBatch(hub, hub.apiKey, entries);
         await sleep(250);
       }
     })();

@@ -11,7 +11,7 @@ import { openDatabase } from '../../hub/src/db/client.ts';
 import type { DbSession } from '../../hub/src/db/session.ts';
 import { testDatabase } from '../../hub/src/db/database.test-helper.ts';
 import { encodeBatch, jpegLike, sampleDetection } from '../../hub/src/ingest/uploads.test-helper.ts';
-import { createLog } from '../../hub/src/log.ts';
+import { createLog } from '../../hub/src/platform/log.ts';
 import { openImageStore } from '../../hub/src/images/image-store.ts';
 
 /**

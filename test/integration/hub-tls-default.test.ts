@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connect, type TLSSocket } from 'node:tls';
 import { startHubProcess } from '../../scripts/demo/processes.ts';
-import { loadHubConfig } from '../../hub/src/config.ts';
+import { loadHubConfig } from '../../hub/src/platform/config/hub-config.ts';
 import { certificateSha256 } from '../../hub/src/tls/fingerprint.ts';
 import { GENERATED_CERT_FILE, GENERATED_KEY_FILE } from '../../hub/src/tls/material.ts';
 

@@ -81,7 +81,7 @@ t.test('the hub serves HTTPS with TLS 1.3 minimum when given a certificate and k
 });
 
 t.test('certificate and key go together', async (t) => {
-  const { loadHubConfig } = await import('../../hub/src/config.ts');
+  const { loadHubConfig } = await import('../../hub/src/platform/config/hub-config.ts');
   t.throws(() => loadHubConfig({ HUB_TLS_CERT_FILE: '/x/cert.pem' }), /go together/);
   t.match(loadHubConfig({ HUB_TLS_CERT_FILE: '/c', HUB_TLS_KEY_FILE: '/k', HUB_PORT: '9443' }), {
     tls: { certFile: '/c', keyFile: '/k' },

@@ -4,7 +4,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { issueProvisioningToken } from '../../hub/src/collectors/provisioning.ts';
 import { SYSTEM_ACTOR } from '../../hub/src/collectors/context.ts';
-import { readCentralLayer } from '../../appliance/src/lifecycle/central-layer.ts';
+import { readCentralLayer } from '../../appliance/src/config/central-layer.ts';
 import { loadConfigWithCredentials } from '../../appliance/src/lifecycle/config-layers.ts';
 import { pendingCollector, startTestHub } from './hub-for-appliance.ts';
 import { loadEnrollment } from '../../appliance/src/keystore/keystore.ts';

@@ -110,7 +110,7 @@ if (!adminUrl) {
     await uploading;
     t.comment(`${acked()} batches, ${failures} failed attempts, at most ${worstRetries} retries for one batch`);
     for (const [reason, n] of reasons) t.comment(`${n} x ${reason}`);
-    // A stopping hub answers what it holds and sends the rest elsewhere (hub/src/http/drain.ts):
+    // A stopping hub answers what it holds and sends the rest elsewhere (hub/src/platform/http/drain.ts):
     // never an internal error from a database closed under a request.
     t.same(
       [...reasons.keys()].filter((reason) => reason.startsWith('status 500')),

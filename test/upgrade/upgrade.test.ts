@@ -7,7 +7,7 @@ import postgres from 'postgres';
 import { openDatabase } from '../../hub/src/db/client.ts';
 import { loadMigrations } from '../../hub/src/db/migrate.ts';
 import { openImageStore } from '../../hub/src/images/image-store.ts';
-import { createLog } from '../../hub/src/log.ts';
+import { createLog } from '../../hub/src/platform/log.ts';
 import { claimCollector } from '../../scripts/demo/enroll.ts';
 import { startHubProcess, type RunningProcess } from '../../scripts/demo/processes.ts';
 import { freePort } from '../e2e/hub-under-test.ts';

@@ -1,8 +1,8 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
-import type { HubDeps } from '../deps.ts';
+import type { PlatformDeps } from '../platform/deps.ts';
 import { listFailedAlertChecks, requeueFailedAlertChecks } from '../alerts/failed-checks.ts';
-import { validJson, validParam } from '../http/validator.ts';
+import { validJson, validParam } from '../platform/http/validator.ts';
 import { audited, noteAudit, type AdminEnv } from './audit.ts';
 import type { AdminGuards } from './guards.ts';
 import { emptyBodySchema } from './schema.ts';
@@ -13,7 +13,7 @@ const BASE = '/api/v1/admin/alert-checks';
  * Alert checks that failed for good, for admins (docs/alerts.md "Failed checks"): the list with
  * each one's error, and requeue, one or all. Each may be a watchlist hit nobody saw.
  */
-export function adminAlertCheckRoutes(deps: HubDeps, guards: AdminGuards): Hono<AdminEnv> {
+export function adminAlertCheckRoutes(deps: PlatformDeps, guards: AdminGuards): Hono<AdminEnv> {
   const app = new Hono<AdminEnv>();
   const actor = (c: { get(key: 'user'): { id: string } }) => ({ userId: c.get('user').id });
 

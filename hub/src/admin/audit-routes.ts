@@ -1,8 +1,8 @@
 import { bigintId, isoTime } from '@alpr/shared/validation/params';
 import { Hono } from 'hono';
 import { z } from 'zod';
-import type { HubDeps } from '../deps.ts';
-import { validQuery } from '../http/validator.ts';
+import type { PlatformDeps } from '../platform/deps.ts';
+import { validQuery } from '../platform/http/validator.ts';
 import { listAuditLog } from '../audit/list.ts';
 import { adminPurposeRoutes } from '../purposes/routes.ts';
 import { caseNumberSchema, purposeCodeSchema } from '../purposes/schema.ts';
@@ -34,7 +34,7 @@ const query = z
  * (`admin.audit.read`). The purposes' admin routes are mounted here: they are the audit
  * log's vocabulary for why someone looked.
  */
-export function adminAuditRoutes(deps: HubDeps, guards: AdminGuards): Hono<AdminEnv> {
+export function adminAuditRoutes(deps: PlatformDeps, guards: AdminGuards): Hono<AdminEnv> {
   const app = new Hono<AdminEnv>();
   app.get('/api/v1/admin/audit', guards.read, audited(deps, 'admin.audit.read'), validQuery(query), async (c) => {
     const q = c.req.valid('query');

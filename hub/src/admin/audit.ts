@@ -1,9 +1,9 @@
 import type { Context, MiddlewareHandler } from 'hono';
-import { writeAudit } from '../audit/write.ts';
-import { clientIp } from '../http/client-ip.ts';
+import { writeAudit } from '../platform/audit-writer.ts';
+import { clientIp } from '../platform/http/client-ip.ts';
 import type { AuthContext } from '../auth/context.ts';
 import type { AuthEnv } from '../auth/middleware.ts';
-import { HubError } from '../errors.ts';
+import { HubError } from '../platform/errors.ts';
 
 /**
  * One audit row per admin request: who (the session user), what (action, target, outcome),

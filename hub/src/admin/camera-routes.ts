@@ -1,11 +1,11 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
-import type { HubDeps } from '../deps.ts';
+import type { PlatformDeps } from '../platform/deps.ts';
 import { addCamera, editCamera, removeCamera, type CameraChange } from '../cameras/change.ts';
 import { addCameraBodySchema, editCameraBodySchema } from '../cameras/input.ts';
 import { listCameras, presentCamera } from '../cameras/list.ts';
 import { collectorStatus } from '../collectors/status.ts';
-import { idParam, validJson, validParam } from '../http/validator.ts';
+import { idParam, validJson, validParam } from '../platform/http/validator.ts';
 import { audited, noteAudit, type AdminEnv } from './audit.ts';
 import type { AdminGuards } from './guards.ts';
 import { emptyBodySchema } from './schema.ts';
@@ -18,7 +18,7 @@ const BASE = '/api/v1/admin/collectors/:id/cameras';
  * `config_update` command whose acknowledgment carries the collector's answer per camera
  * (`GET /api/v1/admin/collectors/{id}/commands`). Credentials go in, never out.
  */
-export function adminCameraRoutes(deps: HubDeps, guards: AdminGuards): Hono<AdminEnv> {
+export function adminCameraRoutes(deps: PlatformDeps, guards: AdminGuards): Hono<AdminEnv> {
   const app = new Hono<AdminEnv>();
   const actor = (c: { get(key: 'user'): { id: string } }) => ({ userId: c.get('user').id });
   const cameraParam = validParam(z.object({ id: z.string(), cameraId: z.string() }));

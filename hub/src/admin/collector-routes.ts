@@ -1,5 +1,5 @@
 import { Hono } from 'hono';
-import type { HubDeps } from '../deps.ts';
+import type { PlatformDeps } from '../platform/deps.ts';
 import { createCollector } from '../collectors/create-collector.ts';
 import { decommission } from '../collectors/decommission.ts';
 import { listRecentCommands } from '../collectors/list-commands.ts';
@@ -9,7 +9,7 @@ import { collectorStatus, listCollectors } from '../collectors/status.ts';
 import { updateConfig } from '../collectors/update-config.ts';
 import { wipeCollector } from '../collectors/wipe.ts';
 import { audited, noteAudit, type AdminEnv } from './audit.ts';
-import { idParam, validJson } from '../http/validator.ts';
+import { idParam, validJson } from '../platform/http/validator.ts';
 import type { AdminGuards } from './guards.ts';
 import { hubCertificateSha256, presentCollector } from './present.ts';
 import { createCollectorBodySchema, decommissionBodySchema, emptyBodySchema, updateConfigBodySchema } from './schema.ts';
@@ -17,7 +17,7 @@ import { createCollectorBodySchema, decommissionBodySchema, emptyBodySchema, upd
 const BASE = '/api/v1/admin/collectors';
 
 /** Collector lifecycle for admins: create, list, read, provision, configure, decommission, wipe. */
-export function adminCollectorRoutes(deps: HubDeps, guards: AdminGuards): Hono<AdminEnv> {
+export function adminCollectorRoutes(deps: PlatformDeps, guards: AdminGuards): Hono<AdminEnv> {
   const app = new Hono<AdminEnv>();
   const actor = (user: { id: string }) => ({ userId: user.id });
 

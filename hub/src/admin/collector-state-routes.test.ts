@@ -9,6 +9,9 @@ import { adminTestContext, auditRows, reverify, send } from './admin.test-helper
 
 const ctx = await adminTestContext(t);
 const { deps } = ctx;
+// The upload statuses are this file's subject (201 taken, 403 refused), so load is pinned: on
+// a busy machine a real 202 (stored, with backpressure) would stand in for the 201.
+deps.load.override({ cpuPercent: 0, dbWriteLatencyMs: 0, imageStoreLatencyMs: 0 });
 const admin = await ctx.session('admin');
 const json = async (res: Response) => (await res.json()) as Record<string, unknown>;
 const beat = { uptime_seconds: 1, queue_depth: 0, cameras_online: 0, config_version: 1 };

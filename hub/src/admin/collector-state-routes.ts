@@ -1,9 +1,9 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
-import type { HubDeps } from '../deps.ts';
+import type { PlatformDeps } from '../platform/deps.ts';
 import { cancelReplacement, markForReplacement } from '../collectors/replace.ts';
 import { resumeCollector, suspendCollector } from '../collectors/suspend.ts';
-import { idParam, validJson } from '../http/validator.ts';
+import { idParam, validJson } from '../platform/http/validator.ts';
 import { audited, noteAudit, type AdminEnv } from './audit.ts';
 import type { AdminGuards } from './guards.ts';
 import { hubCertificateSha256 } from './present.ts';
@@ -18,7 +18,7 @@ const suspendBodySchema = z.object({ reason: z.string().trim().min(1).max(500).o
  * out a claim code that binds new hardware and ends the old box's keys: a key operation, so it
  * needs a fresh second factor like rotation.
  */
-export function adminCollectorStateRoutes(deps: HubDeps, guards: AdminGuards): Hono<AdminEnv> {
+export function adminCollectorStateRoutes(deps: PlatformDeps, guards: AdminGuards): Hono<AdminEnv> {
   const app = new Hono<AdminEnv>();
   const actor = (c: { get(key: 'user'): { id: string } }) => ({ userId: c.get('user').id });
 

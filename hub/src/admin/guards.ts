@@ -5,7 +5,7 @@ import type { AuthContext } from '../auth/context.ts';
 import { csrfProtection } from '../auth/csrf.ts';
 import { requireUser, type AuthEnv } from '../auth/middleware.ts';
 import { RATE_LIMITS, rateLimit } from '../auth/rate-limit.ts';
-import { HubError } from '../errors.ts';
+import { HubError } from '../platform/errors.ts';
 
 /** docs/protocol.md: admin key operations need the second factor proven within 5 minutes. */
 export const FRESH_SECOND_FACTOR_SECONDS = 300;

@@ -1,8 +1,8 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
 import { sha256FingerprintSchema } from '@alpr/shared/protocol/certificate-pin';
-import type { HubDeps } from '../deps.ts';
-import { validJson } from '../http/validator.ts';
+import type { PlatformDeps } from '../platform/deps.ts';
+import { validJson } from '../platform/http/validator.ts';
 import { announceHubCertificate, hubCertificateState } from '../tls/hub-certificate.ts';
 import { audited, noteAudit, type AdminEnv } from './audit.ts';
 import type { AdminGuards } from './guards.ts';
@@ -18,7 +18,7 @@ const announceBodySchema = z.object({ sha256: sha256FingerprintSchema }).strict(
  * announcement decides which certificate appliances will trust, so it needs a fresh second
  * factor like the key operations.
  */
-export function adminHubCertificateRoutes(deps: HubDeps, guards: AdminGuards): Hono<AdminEnv> {
+export function adminHubCertificateRoutes(deps: PlatformDeps, guards: AdminGuards): Hono<AdminEnv> {
   const app = new Hono<AdminEnv>();
 
   app.get(BASE, guards.read, audited(deps, 'admin.hub_certificate.read'), async (c) => {

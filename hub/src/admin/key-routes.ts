@@ -1,13 +1,13 @@
 import { Hono, type Context } from 'hono';
 import { z } from 'zod';
-import type { HubDeps } from '../deps.ts';
+import type { PlatformDeps } from '../platform/deps.ts';
 import { deactivateKey } from '../collectors/deactivate-key.ts';
 import { listKeys } from '../collectors/list-keys.ts';
 import { revokeKey } from '../collectors/revoke-key.ts';
 import { rotateKey } from '../collectors/rotate-key.ts';
 import { collectorStatus } from '../collectors/status.ts';
 import { audited, noteAudit, type AdminEnv } from './audit.ts';
-import { idParam, validJson, validParam } from '../http/validator.ts';
+import { idParam, validJson, validParam } from '../platform/http/validator.ts';
 import type { AdminGuards } from './guards.ts';
 import { presentKey } from './present.ts';
 import { DEFAULT_DELETE_REASON, deleteKeyBodySchema, revokeKeyBodySchema, rotateKeyBodySchema } from './schema.ts';
@@ -16,7 +16,7 @@ import { DEFAULT_DELETE_REASON, deleteKeyBodySchema, revokeKeyBodySchema, rotate
  * API key administration (docs/collectors.md): rotate, revoke, list. Rotation and
  * revocation need a second factor proven within 5 minutes (docs/protocol.md).
  */
-export function adminKeyRoutes(deps: HubDeps, guards: AdminGuards): Hono<AdminEnv> {
+export function adminKeyRoutes(deps: PlatformDeps, guards: AdminGuards): Hono<AdminEnv> {
   const app = new Hono<AdminEnv>();
   const keyIdParam = validParam(z.object({ keyId: z.string() }));
 

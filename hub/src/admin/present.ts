@@ -1,6 +1,6 @@
 import type { KeySummary } from '../collectors/list-keys.ts';
 import type { CollectorSummary } from '../collectors/status.ts';
-import type { HubConfig } from '../config.ts';
+import type { HubConfig } from '../platform/config/hub-config.ts';
 
 /**
  * Verb results in the wire's snake_case. Pure: the routes call these after the verb.

@@ -1,6 +1,6 @@
 import { Hono } from 'hono';
 import type { AuthEnv } from '../auth/middleware.ts';
-import type { HubDeps } from '../deps.ts';
+import type { PlatformDeps } from '../platform/deps.ts';
 import { adminCollectorRoutes } from './collector-routes.ts';
 import { adminGuards } from './guards.ts';
 import { adminKeyRoutes } from './key-routes.ts';
@@ -20,7 +20,7 @@ import { adminWebhookRoutes } from '../webhooks/routes.ts';
  * one verb from `collectors/`, and writes an audit row. Errors are HubErrors mapped by
  * the app's one error handler (404 unknown collector/key, 409 wrong state).
  */
-export function adminRoutes(deps: HubDeps): Hono<AuthEnv> {
+export function adminRoutes(deps: PlatformDeps): Hono<AuthEnv> {
   const guards = adminGuards(deps);
   const app = new Hono<AuthEnv>();
   app.route('/', adminCollectorRoutes(deps, guards));

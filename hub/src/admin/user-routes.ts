@@ -13,9 +13,9 @@ import {
 import { emailSchema } from '../auth/registration.ts';
 import type { UserRow } from '../auth/users.ts';
 import { userRoleSchema } from '../db/schema/users.ts';
-import type { HubDeps } from '../deps.ts';
+import type { PlatformDeps } from '../platform/deps.ts';
 import { audited, noteAudit, type AdminEnv } from './audit.ts';
-import { idParam, validJson } from '../http/validator.ts';
+import { idParam, validJson } from '../platform/http/validator.ts';
 import type { AdminGuards } from './guards.ts';
 import { emptyBodySchema } from './schema.ts';
 
@@ -44,7 +44,7 @@ export function presentUser(u: UserRow) {
  * or take a second factor away need a second factor proven within 5 minutes, like key
  * operations.
  */
-export function adminUserRoutes(deps: HubDeps, guards: AdminGuards): Hono<AdminEnv> {
+export function adminUserRoutes(deps: PlatformDeps, guards: AdminGuards): Hono<AdminEnv> {
   const app = new Hono<AdminEnv>();
   const actorOf = (c: Context<AdminEnv>) => ({ userId: c.get('user').id });
 

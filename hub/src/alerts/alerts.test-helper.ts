@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import type { AuthContext } from '../auth/context.ts';
 import { createUser } from '../auth/registration.ts';
-import { encodeBatch, sampleDetection } from '../ingest/uploads.test-helper.ts';
+import { sampleDetection, uploadBatch } from '../ingest/uploads.test-helper.ts';
 import type { TestHub } from '../ingest/uploads.test-helper.ts';
 import type { WatchlistActor, WatchlistContext } from '../watchlists/context.ts';
 import { importEntries } from '../watchlists/entries.ts';
@@ -17,14 +17,11 @@ export async function uploadPlates(hub: TestHub, plates: readonly string[], capt
   const detections = plates.map((text, i) =>
     sampleDetection({ plate: { text, confidence: 0.9 }, timestamp: new Date(capturedAt.getTime() + i).toISOString() }),
   );
-  const { body, contentType } = encodeBatch(detections.map((detection) => ({ detection })));
-  const res = await fetch(`${hub.url}/api/v1/detections/batch`, {
-    method: 'POST',
-    headers: { 'x-api-key': hub.apiKey, 'content-type': contentType },
-    body: new Uint8Array(body),
-  });
-  // 202: stored, with backpressure asked of the collector (a loaded machine's write latency).
-  if (res.status !== 201 && res.status !== 202) throw new Error(`batch ${res.status}: ${await res.text()}`);
+  await uploadBatch(
+    hub,
+    hub.apiKey,
+    detections.map((detection) => ({ detection })),
+  );
   return detections.map((d) => d.detection_id);
 }
 

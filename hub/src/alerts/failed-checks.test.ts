@@ -1,5 +1,5 @@
 import t from 'tap';
-import { createLog } from '../log.ts';
+import { createLog } from '../platform/log.ts';
 import { testDatabase } from '../db/database.test-helper.ts';
 import { startTestHub } from '../ingest/uploads.test-helper.ts';
 import { createWatchlistCache } from '../watchlists/cache.ts';

@@ -1,7 +1,7 @@
-import { HubError } from '../errors.ts';
-import { writeAudit } from '../audit/write.ts';
+import { HubError } from '../platform/errors.ts';
+import { writeAudit } from '../platform/audit-writer.ts';
 import type { DbSession } from '../db/session.ts';
-import type { Clock } from '../clock.ts';
+import type { Clock } from '../platform/clock.ts';
 import { isBigintId } from '@alpr/shared/validation/params';
 
 /**

@@ -4,8 +4,8 @@
  * or admin subscribed or not; audited in the same transaction.
  */
 import { isBigintId } from '@alpr/shared/validation/params';
-import { writeAudit } from '../audit/write.ts';
-import { HubError } from '../errors.ts';
+import { writeAudit } from '../platform/audit-writer.ts';
+import { HubError } from '../platform/errors.ts';
 import type { WatchlistActor, WatchlistContext } from '../watchlists/context.ts';
 
 export type AlertHandling = 'acknowledged' | 'dismissed';

@@ -4,7 +4,7 @@
  * disconnected asks with the time of the last alert it saw and follows `next_cursor`.
  */
 import { isBigintId, timeProblem } from '@alpr/shared/validation/params';
-import { HubError } from '../errors.ts';
+import { HubError } from '../platform/errors.ts';
 import type { DbSession } from '../db/session.ts';
 import type { AlertState, AlertVerification } from '../db/schema/alerts.ts';
 import { ALERT_SELECT, type AlertRow } from './payload.ts';

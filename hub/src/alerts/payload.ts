@@ -5,7 +5,7 @@
  */
 import type { DbSession } from '../db/session.ts';
 import type { AlertEntrySnapshot, AlertMatchKind, AlertState, AlertVerification } from '../db/schema/alerts.ts';
-import { imageLink, type LinkSigner } from '../images/signed-link.ts';
+import { imageLink, type LinkSigner } from '../platform/signed-links/signed-link.ts';
 import { configWithCameraNames } from '../cameras/names-sql.ts';
 
 export interface AlertPayload {

@@ -1,7 +1,7 @@
 import t from 'tap';
 import { adminTestContext, auditRows, send, type Session } from '../admin/admin.test-helper.ts';
 import { claimedCollector } from '../collectors/collectors.test-helper.ts';
-import { encodeBatch, jpegLike, sampleDetection } from '../ingest/uploads.test-helper.ts';
+import { jpegLike, sampleDetection, uploadBatch } from '../ingest/uploads.test-helper.ts';
 import { createWatchlistCache } from '../watchlists/cache.ts';
 import type { AlertRecord } from './payload.ts';
 import { createAlertWorker } from './worker.ts';
@@ -20,19 +20,15 @@ async function json<T = Record<string, unknown>>(res: Response): Promise<T> {
 /** Uploads plates through the batch endpoint at the hub's (test) clock, with images. */
 async function upload(plates: readonly string[]): Promise<{ full: Buffer; crop: Buffer }[]> {
   const images = plates.map(() => ({ full: jpegLike(3000), crop: jpegLike(800) }));
-  const { body, contentType } = encodeBatch(
+  await uploadBatch(
+    ctx.app,
+    collector.apiKey,
     plates.map((text, i) => ({
       detection: sampleDetection({ plate: { text, confidence: 0.91 }, timestamp: new Date(ctx.clock.now().getTime() - 60_000 + i).toISOString() }),
       fullScene: images[i]?.full as Buffer,
       plateCrop: images[i]?.crop as Buffer,
     })),
   );
-  const res = await ctx.app.request('/api/v1/detections/batch', {
-    method: 'POST',
-    headers: { 'x-api-key': collector.apiKey, 'content-type': contentType },
-    body: new Uint8Array(body),
-  });
-  if (res.status !== 201) throw new Error(`batch ${res.status}: ${await res.text()}`);
   while ((await worker.runOnce()) > 0) {
     /* drain */
   }

@@ -1,6 +1,6 @@
 import type { Database } from '../db/client.ts';
-import type { Clock } from '../clock.ts';
-import type { Log } from '../log.ts';
+import type { Clock } from '../platform/clock.ts';
+import type { Log } from '../platform/log.ts';
 import { createWatchlistCache, type WatchlistCache } from '../watchlists/cache.ts';
 import { createAlertWorker, type AlertWorker } from './worker.ts';
 import type { AlertHooks } from './hooks.ts';

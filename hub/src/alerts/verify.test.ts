@@ -11,7 +11,7 @@ import type { Server } from 'node:http';
 import { serve } from '@hono/node-server';
 import { adminTestContext, auditRows, send, type Session } from '../admin/admin.test-helper.ts';
 import { claimedCollector } from '../collectors/collectors.test-helper.ts';
-import { encodeBatch, jpegLike, sampleDetection } from '../ingest/uploads.test-helper.ts';
+import { jpegLike, sampleDetection, uploadBatch } from '../ingest/uploads.test-helper.ts';
 import { connect, type TestClient } from '../live/live.test-helper.ts';
 import { createLiveBroker } from '../live/broker.ts';
 import { attachLiveChannel } from '../live/upgrade.ts';
@@ -59,7 +59,9 @@ interface Read {
 }
 
 async function upload(reads: readonly Read[]): Promise<void> {
-  const { body, contentType } = encodeBatch(
+  await uploadBatch(
+    ctx.app,
+    collector.apiKey,
     reads.map((r, i) => ({
       detection: sampleDetection({
         camera: { id: r.camera ?? 'gate-1', mac: '7cd8b328641b' },
@@ -70,13 +72,6 @@ async function upload(reads: readonly Read[]): Promise<void> {
       plateCrop: jpegLike(800),
     })),
   );
-  const res = await ctx.app.request('/api/v1/detections/batch', {
-    method: 'POST',
-    headers: { 'x-api-key': collector.apiKey, 'content-type': contentType },
-    body: new Uint8Array(body),
-  });
-  // 202: stored, with backpressure advice (a loaded test machine); the reads are in either way.
-  if (res.status !== 201 && res.status !== 202) throw new Error(`batch ${res.status}: ${await res.text()}`);
   while ((await worker.runOnce()) > 0) {
     /* drain: the worker's NOTIFY reaches the broker */
   }

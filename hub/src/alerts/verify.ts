@@ -6,10 +6,10 @@
  * NOTIFY that tells every hub process's live channel commit together.
  */
 import { isBigintId } from '@alpr/shared/validation/params';
-import { writeAudit } from '../audit/write.ts';
+import { writeAudit } from '../platform/audit-writer.ts';
 import { ALERT_VERIFIED_CHANNEL } from '../db/channels.ts';
 import type { AlertVerdict } from '../db/schema/alerts.ts';
-import { HubError } from '../errors.ts';
+import { HubError } from '../platform/errors.ts';
 import type { WatchlistActor, WatchlistContext } from '../watchlists/context.ts';
 
 export interface Verified {

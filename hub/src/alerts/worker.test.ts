@@ -1,6 +1,6 @@
 import t from 'tap';
 import { ocrNormalize } from '@alpr/shared/detection/ocr';
-import { createLog } from '../log.ts';
+import { createLog } from '../platform/log.ts';
 import { testDatabase } from '../db/database.test-helper.ts';
 import { startTestHub } from '../ingest/uploads.test-helper.ts';
 import { createWatchlistCache } from '../watchlists/cache.ts';

@@ -11,7 +11,7 @@ import type { WatchlistContext } from '../watchlists/context.ts';
 import { claimItems, failItem, reapStaleClaims, type ClaimedItem } from './queue.ts';
 import { raiseAlerts, type RaisedAlert } from './raise.ts';
 import { MAX_ALERT_ATTEMPTS } from './retry.ts';
-import { createWakeableLoop } from '../workers/wakeable-loop.ts';
+import { createWakeableLoop } from '../platform/loops/wakeable-loop.ts';
 import type { AlertHooks } from './hooks.ts';
 
 /**

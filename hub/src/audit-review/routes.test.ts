@@ -5,7 +5,7 @@
  */
 import t from 'tap';
 import { adminTestContext, send } from '../admin/admin.test-helper.ts';
-import { writeAudit } from '../audit/write.ts';
+import { writeAudit } from '../platform/audit-writer.ts';
 import { appendChainedDetections, insertCollector, sampleDetection } from '../db/fixtures.test-helper.ts';
 
 const ctx = await adminTestContext(t);

@@ -3,9 +3,9 @@ import { Hono } from 'hono';
 import { z } from 'zod';
 import { audited, noteAudit, type AdminEnv } from '../admin/audit.ts';
 import type { AdminGuards } from '../admin/guards.ts';
-import type { HubDeps } from '../deps.ts';
-import { HubError } from '../errors.ts';
-import { validQuery } from '../http/validator.ts';
+import type { PlatformDeps } from '../platform/deps.ts';
+import { HubError } from '../platform/errors.ts';
+import { validQuery } from '../platform/http/validator.ts';
 import { lookupsByPurpose } from './by-purpose.ts';
 import { RULES, reviewFlags, type Lookup } from './flags.ts';
 import { loadLookups, loadReviewContext, loadUserNames } from './load.ts';
@@ -54,7 +54,7 @@ const rowOut = (l: Lookup) => ({
  * week, and the flags worth a second look, each with the audit rows behind it. Reading it is
  * reading the audit log, so it is audited as such.
  */
-export function auditReviewRoutes(deps: HubDeps, guards: AdminGuards): Hono<AdminEnv> {
+export function auditReviewRoutes(deps: PlatformDeps, guards: AdminGuards): Hono<AdminEnv> {
   const app = new Hono<AdminEnv>();
   app.get('/api/v1/admin/audit-review', guards.read, audited(deps, 'admin.audit.read'), validQuery(auditReviewQuery), async (c) => {
     const q = c.req.valid('query');

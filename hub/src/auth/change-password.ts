@@ -1,5 +1,5 @@
 import { eq } from 'drizzle-orm';
-import { writeAudit } from '../audit/write.ts';
+import { writeAudit } from '../platform/audit-writer.ts';
 import { users } from '../db/schema/users.ts';
 import type { AuthContext, RequestMeta } from './context.ts';
 import { AuthFailure, DETAIL } from './failure.ts';

@@ -1,7 +1,7 @@
-import type { HubDeps } from '../deps.ts';
+import type { PlatformDeps } from '../platform/deps.ts';
 
 /** What auth verbs need; the CLI builds one without the image store or load monitor. */
-export type AuthContext = Pick<HubDeps, 'db' | 'clock' | 'log' | 'config'>;
+export type AuthContext = Pick<PlatformDeps, 'db' | 'clock' | 'log' | 'config'>;
 
 /** Where a request came from, for attempt logs and audit rows. */
 export interface RequestMeta {

@@ -1,6 +1,6 @@
 import type { Context } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
-import type { HubConfig } from '../config.ts';
+import type { HubConfig } from '../platform/config/hub-config.ts';
 import { PARTIAL_TOKEN_SECONDS, SESSION_SECONDS } from './constants.ts';
 
 /** docs/auth.md: HTTP-only cookie `access_token`. */

@@ -1,7 +1,7 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Context, MiddlewareHandler } from 'hono';
 import { getCookie, setCookie } from 'hono/cookie';
-import type { HubConfig } from '../config.ts';
+import type { HubConfig } from '../platform/config/hub-config.ts';
 import { DETAIL } from './failure.ts';
 import { bodyEncoding } from '@alpr/shared/http/inspect-body';
 import { SESSION_COOKIE } from './cookies.ts';

@@ -1,5 +1,5 @@
 import { eq } from 'drizzle-orm';
-import { writeAudit } from '../audit/write.ts';
+import { writeAudit } from '../platform/audit-writer.ts';
 import { backupCodes } from '../db/schema/backup-codes.ts';
 import { userTwoFactor } from '../db/schema/user-two-factor.ts';
 import { users } from '../db/schema/users.ts';
@@ -7,8 +7,8 @@ import { generateBackupCodes, hashBackupCode, normalizeBackupCode } from './back
 import { TOTP_ISSUER } from './constants.ts';
 import type { AuthContext, RequestMeta } from './context.ts';
 import { AuthFailure, DETAIL } from './failure.ts';
-import { authKeys } from './hub-secret.ts';
-import { sealSecret } from './secret-box.ts';
+import { authKeys } from '../platform/secrets/hub-secret.ts';
+import { sealSecret } from '../platform/secrets/secret-box.ts';
 import { matchTotp, secondFactorAttempt } from './second-factor.ts';
 import { issueSessionToken } from './sessions.ts';
 import { newTotpSecret, totpUri } from './totp.ts';

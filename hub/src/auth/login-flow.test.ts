@@ -6,9 +6,9 @@ import { twoFactorAttempts } from '../db/schema/two-factor-attempts.ts';
 import { userTwoFactor } from '../db/schema/user-two-factor.ts';
 import { users } from '../db/schema/users.ts';
 import { hashBackupCode, normalizeBackupCode } from './backup-codes.ts';
-import { authKeys } from './hub-secret.ts';
+import { authKeys } from '../platform/secrets/hub-secret.ts';
 import { decodeQrDataUri } from './qr-decode.test-helper.ts';
-import { openSecret } from './secret-box.ts';
+import { openSecret } from '../platform/secrets/secret-box.ts';
 import { authTestContext, client, testUser } from './auth.test-helper.ts';
 import { totpCode, totpUri } from './totp.ts';
 

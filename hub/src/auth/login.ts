@@ -1,4 +1,4 @@
-import { writeAudit } from '../audit/write.ts';
+import { writeAudit } from '../platform/audit-writer.ts';
 import { accountWaitMs, clearLoginFailures, isKnownAddress, recordLoginFailure } from './account-throttle.ts';
 import type { AuthContext, RequestMeta } from './context.ts';
 import { AuthFailure, DETAIL } from './failure.ts';

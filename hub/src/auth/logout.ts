@@ -1,4 +1,4 @@
-import { writeAudit } from '../audit/write.ts';
+import { writeAudit } from '../platform/audit-writer.ts';
 import type { AuthContext, RequestMeta } from './context.ts';
 import { endAllSessions, revokeSession } from './session-revocation.ts';
 import { checkToken } from './sessions.ts';

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { Hono } from 'hono';
 import { users } from '../db/schema/users.ts';
-import { deriveKeys } from './hub-secret.ts';
+import { deriveKeys } from '../platform/secrets/hub-secret.ts';
 import { requireUser, type AuthEnv } from './middleware.ts';
 import { issuePartialToken, issueSessionToken } from './sessions.ts';
 import { signToken } from './tokens.ts';

@@ -1,9 +1,9 @@
 import t from 'tap';
 import { generateBackupCodes, hashBackupCode, normalizeBackupCode } from './backup-codes.ts';
-import { deriveKeys } from './hub-secret.ts';
+import { deriveKeys } from '../platform/secrets/hub-secret.ts';
 import { lockedUntil } from './lockout.ts';
 import { slidingWindowDecision, tokenBucketDecision } from './rate-limit-policy.ts';
-import { openSecret, sealSecret } from './secret-box.ts';
+import { openSecret, sealSecret } from '../platform/secrets/secret-box.ts';
 import { signToken, verifyToken } from './tokens.ts';
 
 const keys = deriveKeys(Buffer.alloc(32, 7));

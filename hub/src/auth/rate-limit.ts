@@ -1,5 +1,5 @@
 import type { Context, MiddlewareHandler } from 'hono';
-import { clientIp } from '../http/client-ip.ts';
+import { clientIp } from '../platform/http/client-ip.ts';
 import type { AuthContext } from './context.ts';
 import { DETAIL } from './failure.ts';
 import type { AuthEnv, SessionUser } from './middleware.ts';

@@ -1,5 +1,5 @@
 import { and, eq, isNull } from 'drizzle-orm';
-import { writeAudit } from '../audit/write.ts';
+import { writeAudit } from '../platform/audit-writer.ts';
 import { backupCodes } from '../db/schema/backup-codes.ts';
 import { userTwoFactor } from '../db/schema/user-two-factor.ts';
 import { users } from '../db/schema/users.ts';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { writeAudit } from '../audit/write.ts';
+import { writeAudit } from '../platform/audit-writer.ts';
 import { userRoleSchema, type UserRole } from '../db/schema/users.ts';
 import type { AuthContext, RequestMeta } from './context.ts';
 import { hashPassword, PASSWORD_MAX, PASSWORD_MIN } from './passwords.ts';

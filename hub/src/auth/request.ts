@@ -1,6 +1,6 @@
 import type { Context } from 'hono';
 import type { z } from 'zod';
-import { clientIp } from '../http/client-ip.ts';
+import { clientIp } from '../platform/http/client-ip.ts';
 import type { RequestMeta } from './context.ts';
 import { AuthFailure } from './failure.ts';
 

@@ -1,7 +1,7 @@
 import { Hono, type Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { z } from 'zod';
-import { errorHandler } from '../http/on-error.ts';
+import { errorHandler } from '../platform/http/on-error.ts';
 import { DASHBOARD_PATH, PARTIAL_TOKEN_SECONDS, SETUP_PATH } from './constants.ts';
 import type { AuthContext } from './context.ts';
 import { clearSessionCookie, sessionCookie, setSessionCookie } from './cookies.ts';

@@ -1,12 +1,12 @@
 import { and, eq, isNull, lt, or } from 'drizzle-orm';
-import { writeAudit } from '../audit/write.ts';
+import { writeAudit } from '../platform/audit-writer.ts';
 import { userTwoFactor } from '../db/schema/user-two-factor.ts';
 import type { DbSession } from '../db/session.ts';
 import type { AuthContext, RequestMeta } from './context.ts';
 import { AuthFailure, DETAIL } from './failure.ts';
-import { authKeys } from './hub-secret.ts';
+import { authKeys } from '../platform/secrets/hub-secret.ts';
 import { currentLockout, LOCKED_OUT_REASON, recordAttempt, secondsUntil, type AttemptRecord } from './lockout.ts';
-import { openSecret } from './secret-box.ts';
+import { openSecret } from '../platform/secrets/secret-box.ts';
 import { issueSessionToken } from './sessions.ts';
 import { checkTotp } from './totp.ts';
 import { lockedFailure } from './token-user.ts';

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { PARTIAL_TOKEN_SECONDS, SESSION_SECONDS } from './constants.ts';
 import type { AuthContext } from './context.ts';
-import { authKeys } from './hub-secret.ts';
+import { authKeys } from '../platform/secrets/hub-secret.ts';
 import { epochSeconds, signToken, verifyToken, type TokenCheck } from './tokens.ts';
 
 /** Partial token (docs/auth.md): sub, type `partial`, iat, exp = iat + 5 min. */

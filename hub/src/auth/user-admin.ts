@@ -1,10 +1,10 @@
 import { and, desc, eq, gt } from 'drizzle-orm';
-import { writeAudit } from '../audit/write.ts';
+import { writeAudit } from '../platform/audit-writer.ts';
 import { auditLog } from '../db/schema/audit-log.ts';
 import { backupCodes } from '../db/schema/backup-codes.ts';
 import { userTwoFactor } from '../db/schema/user-two-factor.ts';
 import { users, type UserRole } from '../db/schema/users.ts';
-import { HubError } from '../errors.ts';
+import { HubError } from '../platform/errors.ts';
 import type { AuthContext } from './context.ts';
 import { hashPassword } from './passwords.ts';
 import { passwordSchema } from './registration.ts';

@@ -1,11 +1,11 @@
 import { mkdir, readdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import postgres from 'postgres';
-import type { Clock } from '../clock.ts';
-import type { HubConfig } from '../config.ts';
-import { HubError } from '../errors.ts';
+import type { Clock } from '../platform/clock.ts';
+import type { HubConfig } from '../platform/config/hub-config.ts';
+import { HubError } from '../platform/errors.ts';
 import { STORE_ID_FILE } from '../images/image-store.ts';
-import type { Log } from '../log.ts';
+import type { Log } from '../platform/log.ts';
 import { copyWithDigest, digestFile, isEmptyFolder, listFiles, syncFile } from './files.ts';
 import { DATA_FOLDER, DUMP_FILE, IMAGES_FOLDER, MANIFEST_FILE, MANIFEST_FORMAT, type Manifest, type ManifestFile } from './manifest.ts';
 import { pgTools, type PgTools } from './pg-tools.ts';

@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { HubError } from '../errors.ts';
+import { HubError } from '../platform/errors.ts';
 
 const run = promisify(execFile);
 

@@ -1,10 +1,10 @@
 import { copyFile, mkdir, readFile, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import postgres from 'postgres';
-import type { HubConfig } from '../config.ts';
+import type { HubConfig } from '../platform/config/hub-config.ts';
 import { openDatabase } from '../db/client.ts';
-import { HubError } from '../errors.ts';
-import type { Log } from '../log.ts';
+import { HubError } from '../platform/errors.ts';
+import type { Log } from '../platform/log.ts';
 import { digestFile, isEmptyFolder, syncFile } from './files.ts';
 import { DATA_FOLDER, DUMP_FILE, fileProblems, IMAGES_FOLDER, MANIFEST_FILE, manifestSchema, type Manifest } from './manifest.ts';
 import { pgTools, type PgTools } from './pg-tools.ts';

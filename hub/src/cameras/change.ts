@@ -1,8 +1,8 @@
 import { and, eq, isNull } from 'drizzle-orm';
 import { cameras } from '../db/schema/cameras.ts';
 import type { DbSession } from '../db/session.ts';
-import { HubError } from '../errors.ts';
-import { writeAudit } from '../audit/write.ts';
+import { HubError } from '../platform/errors.ts';
+import { writeAudit } from '../platform/audit-writer.ts';
 import { isUuid, type Actor, type CollectorContext } from '../collectors/context.ts';
 import { lockCollector, type CollectorRow } from '../collectors/find-collector.ts';
 import { isUniqueViolation } from '../collectors/enrollment.ts';

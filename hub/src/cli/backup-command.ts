@@ -7,10 +7,10 @@
 import { parseArgs } from 'node:util';
 import { backup } from '../backup/backup.ts';
 import { restore } from '../backup/restore.ts';
-import { systemClock } from '../clock.ts';
-import { loadHubConfig } from '../config.ts';
-import { HubError } from '../errors.ts';
-import { createLog } from '../log.ts';
+import { systemClock } from '../platform/clock.ts';
+import { loadHubConfig } from '../platform/config/hub-config.ts';
+import { HubError } from '../platform/errors.ts';
+import { createLog } from '../platform/log.ts';
 import { createOutput } from './output.ts';
 
 export async function runBackupCommand(verb: 'backup' | 'restore', args: readonly string[]): Promise<number> {

@@ -6,13 +6,13 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { eq } from 'drizzle-orm';
 import { openEscrow } from '../cameras/credential-escrow.ts';
-import { systemClock } from '../clock.ts';
+import { systemClock } from '../platform/clock.ts';
 import { claimedCollector } from '../collectors/collectors.test-helper.ts';
 import type { CollectorContext } from '../collectors/context.ts';
-import { loadHubConfig } from '../config.ts';
+import { loadHubConfig } from '../platform/config/hub-config.ts';
 import { openDatabase } from '../db/client.ts';
 import { cameras } from '../db/schema/cameras.ts';
-import { createLog } from '../log.ts';
+import { createLog } from '../platform/log.ts';
 import { cliDatabaseEnv } from './cli-database.test-helper.ts';
 
 /**

@@ -4,7 +4,7 @@ import { addCameraBodySchema, editCameraBodySchema, shapeProblems } from '../cam
 import { listCameras, presentCamera, type CameraRecord } from '../cameras/list.ts';
 import { SYSTEM_ACTOR } from '../collectors/context.ts';
 import { collectorStatus } from '../collectors/status.ts';
-import { HubError } from '../errors.ts';
+import { HubError } from '../platform/errors.ts';
 import { number, one, readSecret, UsageError, type Action } from './arguments.ts';
 
 /**

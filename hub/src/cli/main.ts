@@ -6,11 +6,11 @@
  * failed, 2 usage.
  */
 import { ZodError } from 'zod';
-import { systemClock } from '../clock.ts';
-import { loadHubConfig } from '../config.ts';
+import { systemClock } from '../platform/clock.ts';
+import { loadHubConfig } from '../platform/config/hub-config.ts';
 import { openDatabase } from '../db/client.ts';
-import { HubError } from '../errors.ts';
-import { createLog } from '../log.ts';
+import { HubError } from '../platform/errors.ts';
+import { createLog } from '../platform/log.ts';
 import { servedCertificateSha256 } from '../tls/served.ts';
 import { UsageError, type Action } from './arguments.ts';
 import { parseCommandLine, planCommand, USAGE } from './collector-commands.ts';

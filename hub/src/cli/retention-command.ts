@@ -6,12 +6,12 @@
  * run beside the hub (the run takes an advisory lock; a concurrent one reports `skipped`).
  */
 import { parseArgs } from 'node:util';
-import { systemClock } from '../clock.ts';
-import { loadHubConfig } from '../config.ts';
+import { systemClock } from '../platform/clock.ts';
+import { loadHubConfig } from '../platform/config/hub-config.ts';
 import { openDatabase } from '../db/client.ts';
 import { openImageStore } from '../images/image-store.ts';
-import { createLog } from '../log.ts';
-import { describeTiers, RETENTION_PRESETS, withPreset, type RetentionPreset } from '../retention/presets.ts';
+import { createLog } from '../platform/log.ts';
+import { describeTiers, RETENTION_PRESETS, withPreset, type RetentionPreset } from '../platform/config/retention-presets.ts';
 import { runRetention, type RetentionReport } from '../retention/run.ts';
 import { createOutput } from './output.ts';
 

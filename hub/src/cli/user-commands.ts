@@ -8,13 +8,13 @@ import { ZodError } from 'zod';
 import { createUser } from '../auth/registration.ts';
 import { generatePassword } from '../auth/passwords.ts';
 import { listResetRequests, listUsers, resetTwoFactor, setActive, setPassword, setRole } from '../auth/user-admin.ts';
-import { systemClock } from '../clock.ts';
+import { systemClock } from '../platform/clock.ts';
 import { SYSTEM_ACTOR_ID } from '../collectors/context.ts';
-import { loadHubConfig } from '../config.ts';
+import { loadHubConfig } from '../platform/config/hub-config.ts';
 import { openDatabase } from '../db/client.ts';
 import { userRoleSchema } from '../db/schema/users.ts';
-import { HubError } from '../errors.ts';
-import { createLog } from '../log.ts';
+import { HubError } from '../platform/errors.ts';
+import { createLog } from '../platform/log.ts';
 import type { AuthContext } from '../auth/context.ts';
 import { createOutput, type Output } from './output.ts';
 

@@ -5,11 +5,11 @@
  * a hub runs beside it (a PGlite folder opens in one process only; then keep
  * HUB_ALERT_WORKER=on and let the hub run it).
  */
-import { systemClock } from '../clock.ts';
-import { loadHubConfig } from '../config.ts';
+import { systemClock } from '../platform/clock.ts';
+import { loadHubConfig } from '../platform/config/hub-config.ts';
 import { openDatabase } from '../db/client.ts';
 import { openImageStore } from '../images/image-store.ts';
-import { createLog } from '../log.ts';
+import { createLog } from '../platform/log.ts';
 import { startWorkers } from '../workers/start.ts';
 
 export async function runWorkerCommand(args: readonly string[]): Promise<number> {

@@ -3,7 +3,7 @@ import { rotateKeyPayloadSchema, type CameraAck, type CommandAckRequest } from '
 import { cameras } from '../db/schema/cameras.ts';
 import type { DbSession } from '../db/session.ts';
 import { commands } from '../db/schema/commands.ts';
-import { HubError } from '../errors.ts';
+import { HubError } from '../platform/errors.ts';
 import type { AuthenticatedCollector } from './api-key-auth.ts';
 import { isUuid, type CollectorContext } from './context.ts';
 import { deactivateKeysReplacedBy } from './deactivate-key.ts';

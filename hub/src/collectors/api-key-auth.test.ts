@@ -3,7 +3,7 @@ import { eq } from 'drizzle-orm';
 import { generateApiKey } from '@alpr/shared/credentials/index';
 import { apiKeys } from '../db/schema/api-keys.ts';
 import { collectors } from '../db/schema/collectors.ts';
-import { HubError } from '../errors.ts';
+import { HubError } from '../platform/errors.ts';
 import { authenticateCollector, LAST_USE_WRITE_INTERVAL_MS, lastUseIsStale, UNAUTHORIZED_MESSAGE } from './api-key-auth.ts';
 import { HOUR_MS, SYSTEM_ACTOR } from './context.ts';
 import { revokeKey } from './revoke-key.ts';

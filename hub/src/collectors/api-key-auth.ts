@@ -3,9 +3,9 @@ import { createMiddleware } from 'hono/factory';
 import { apiKeyPrefix, constantTimeEqual, hashSecret, isWellFormedApiKey } from '@alpr/shared/credentials/index';
 import { apiKeys } from '../db/schema/api-keys.ts';
 import { SUSPENDED_RETRY_AFTER_SECONDS } from '@alpr/shared/protocol/collector';
-import { HubError, reasonedError } from '../errors.ts';
+import { HubError, reasonedError } from '../platform/errors.ts';
 import { REPLACED_REASON } from './issue-key.ts';
-import { clientIp } from '../http/client-ip.ts';
+import { clientIp } from '../platform/http/client-ip.ts';
 import type { CollectorContext } from './context.ts';
 
 /** Who a valid `X-API-Key` belongs to; set as `c.var.collector` by `requireCollector`. */

@@ -6,7 +6,7 @@ import { auditLog } from '../db/schema/audit-log.ts';
 import { collectors } from '../db/schema/collectors.ts';
 import { authenticateCollector } from './api-key-auth.ts';
 import { claim } from './claim.ts';
-import { HubError } from '../errors.ts';
+import { HubError } from '../platform/errors.ts';
 import { HOUR_MS, SYSTEM_ACTOR } from './context.ts';
 import { createCollector } from './create-collector.ts';
 import { collectorTestContext, TEST_PUBLIC_URL } from './collectors.test-helper.ts';

@@ -4,8 +4,8 @@ import type { ClaimRequest, EnrollmentResponse } from '@alpr/shared/protocol/col
 import { auditLog } from '../db/schema/audit-log.ts';
 import { collectors } from '../db/schema/collectors.ts';
 import type { DbSession } from '../db/session.ts';
-import { writeAudit } from '../audit/write.ts';
-import { reasonedError, type HubError } from '../errors.ts';
+import { writeAudit } from '../platform/audit-writer.ts';
+import { reasonedError, type HubError } from '../platform/errors.ts';
 import type { CollectorContext } from './context.ts';
 import { deviceFromWire, enrollDevice, isUniqueViolation } from './enrollment.ts';
 

@@ -4,10 +4,10 @@
  * Not imported by production code.
  */
 import { Writable } from 'node:stream';
-import type { Clock } from '../clock.ts';
-import { loadHubConfig } from '../config.ts';
+import type { Clock } from '../platform/clock.ts';
+import { loadHubConfig } from '../platform/config/hub-config.ts';
 import { testDatabase, type TestDatabase, type TestHandle } from '../db/database.test-helper.ts';
-import { createLog } from '../log.ts';
+import { createLog } from '../platform/log.ts';
 import { claim } from './claim.ts';
 import { SYSTEM_ACTOR, type CollectorContext } from './context.ts';
 import { createCollector } from './create-collector.ts';

@@ -1,8 +1,8 @@
 import { ESCROWED_MARKER, SEALED_MARKER, mapSecretValues, markerValue, type ConfigObject } from '@alpr/shared/protocol/config-secrets';
 import { sealToDevice } from '@alpr/shared/protocol/sealed-box';
 import { EscrowUnreadable, escrowText, sealEscrowedTextForDevice } from '../cameras/credential-escrow.ts';
-import { HubError } from '../errors.ts';
-import type { HubConfig } from '../config.ts';
+import { HubError } from '../platform/errors.ts';
+import type { HubConfig } from '../platform/config/hub-config.ts';
 
 /**
  * Secrets in an admin's collector configuration (docs/collectors.md "Secrets in the

@@ -1,10 +1,10 @@
-import type { HubDeps } from '../deps.ts';
+import type { PlatformDeps } from '../platform/deps.ts';
 
 /**
  * What a collector verb needs: the database, time, a logger and the configuration. The CLI
  * builds one without the image store or load monitor, which no verb here touches.
  */
-export type CollectorContext = Pick<HubDeps, 'db' | 'clock' | 'log' | 'config'>;
+export type CollectorContext = Pick<PlatformDeps, 'db' | 'clock' | 'log' | 'config'>;
 
 /**
  * The actor recorded as `created_by` / `revoked_by` / audit `actor_user_id` for actions run

@@ -1,6 +1,6 @@
 import { generateClaimCode } from '@alpr/shared/credentials/index';
 import { collectors } from '../db/schema/collectors.ts';
-import { writeAudit } from '../audit/write.ts';
+import { writeAudit } from '../platform/audit-writer.ts';
 import { addMs, HOUR_MS, userReference, type Actor, type CollectorContext } from './context.ts';
 import { createCollectorInputSchema, type CreateCollectorInput } from './schema.ts';
 import { escrowConfigSecrets } from './config-secrets.ts';

@@ -1,8 +1,8 @@
 import { and, eq, isNull, lte, ne } from 'drizzle-orm';
 import { apiKeys } from '../db/schema/api-keys.ts';
 import type { DbSession } from '../db/session.ts';
-import { HubError } from '../errors.ts';
-import { writeAudit } from '../audit/write.ts';
+import { HubError } from '../platform/errors.ts';
+import { writeAudit } from '../platform/audit-writer.ts';
 import { isUuid, type Actor, type CollectorContext } from './context.ts';
 
 /**

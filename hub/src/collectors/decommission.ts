@@ -1,8 +1,8 @@
 import { and, eq, isNull } from 'drizzle-orm';
 import { apiKeys } from '../db/schema/api-keys.ts';
 import { collectors } from '../db/schema/collectors.ts';
-import { HubError } from '../errors.ts';
-import { writeAudit } from '../audit/write.ts';
+import { HubError } from '../platform/errors.ts';
+import { writeAudit } from '../platform/audit-writer.ts';
 import type { Actor, CollectorContext } from './context.ts';
 import { lockCollector } from './find-collector.ts';
 

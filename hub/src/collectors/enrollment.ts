@@ -2,7 +2,7 @@ import { and, eq, ne } from 'drizzle-orm';
 import type { EnrollmentResponse } from '@alpr/shared/protocol/collector';
 import { collectors } from '../db/schema/collectors.ts';
 import type { DbSession } from '../db/session.ts';
-import { HubError, reasonedError } from '../errors.ts';
+import { HubError, reasonedError } from '../platform/errors.ts';
 import { addMs, HOUR_MS, SYSTEM_ACTOR_ID, type CollectorContext } from './context.ts';
 import { loadOrCreateHubKey } from './hub-key.ts';
 import { expireOtherKeys, issueApiKey, revokeReplacedKeys } from './issue-key.ts';

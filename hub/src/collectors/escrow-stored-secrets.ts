@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { collectors } from '../db/schema/collectors.ts';
 import type { DbSession } from '../db/session.ts';
-import type { HubConfig } from '../config.ts';
+import type { HubConfig } from '../platform/config/hub-config.ts';
 import { escrowConfigSecrets } from './config-secrets.ts';
 
 /**

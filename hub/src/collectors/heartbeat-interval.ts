@@ -1,4 +1,4 @@
-import type { HubConfig } from '../config.ts';
+import type { HubConfig } from '../platform/config/hub-config.ts';
 
 /** docs/collectors.md: 3 missed heartbeats make a collector offline. */
 export const MISSED_HEARTBEATS_OFFLINE = 3;

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import type { HeartbeatRequest, HeartbeatResponse } from '@alpr/shared/protocol/collector';
 import { collectors, type HeartbeatSnapshot } from '../db/schema/collectors.ts';
-import { HubError } from '../errors.ts';
+import { HubError } from '../platform/errors.ts';
 import { takePendingCommands } from './commands.ts';
 import type { CollectorContext } from './context.ts';
 import { heartbeatIntervalSeconds } from './heartbeat-interval.ts';

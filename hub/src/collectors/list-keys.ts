@@ -1,6 +1,6 @@
 import { asc, eq } from 'drizzle-orm';
 import { apiKeys } from '../db/schema/api-keys.ts';
-import { HubError } from '../errors.ts';
+import { HubError } from '../platform/errors.ts';
 import { isUuid, type CollectorContext } from './context.ts';
 
 export type KeyStatus = 'active' | 'expired' | 'revoked' | 'inactive';

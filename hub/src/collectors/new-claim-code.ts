@@ -1,8 +1,8 @@
 import { generateClaimCode } from '@alpr/shared/credentials/index';
 import { eq } from 'drizzle-orm';
 import { collectors } from '../db/schema/collectors.ts';
-import { HubError } from '../errors.ts';
-import { writeAudit } from '../audit/write.ts';
+import { HubError } from '../platform/errors.ts';
+import { writeAudit } from '../platform/audit-writer.ts';
 import { addMs, type Actor, type CollectorContext } from './context.ts';
 import { CLAIM_CODE_LIFETIME_MS, type CreatedCollector } from './create-collector.ts';
 import { isUniqueViolation } from './enrollment.ts';

@@ -3,7 +3,7 @@ import { eq } from 'drizzle-orm';
 import { isWellFormedProvisioningToken } from '@alpr/shared/credentials/index';
 import { collectors } from '../db/schema/collectors.ts';
 import { provisioningTokens } from '../db/schema/provisioning-tokens.ts';
-import { HubError } from '../errors.ts';
+import { HubError } from '../platform/errors.ts';
 import { authenticateCollector } from './api-key-auth.ts';
 import { HOUR_MS, SYSTEM_ACTOR } from './context.ts';
 import { createCollector } from './create-collector.ts';

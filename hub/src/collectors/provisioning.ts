@@ -3,8 +3,8 @@ import { generateProvisioningToken, hashSecret, parseProvisioningToken } from '@
 import type { EnrollmentResponse, ProvisionRequest } from '@alpr/shared/protocol/collector';
 import { collectors } from '../db/schema/collectors.ts';
 import { provisioningTokens } from '../db/schema/provisioning-tokens.ts';
-import { HubError, reasonedError } from '../errors.ts';
-import { writeAudit } from '../audit/write.ts';
+import { HubError, reasonedError } from '../platform/errors.ts';
+import { writeAudit } from '../platform/audit-writer.ts';
 import { addMs, HOUR_MS, isUuid, type Actor, type CollectorContext } from './context.ts';
 import { deviceFromWire, enrollDevice, isUniqueViolation } from './enrollment.ts';
 

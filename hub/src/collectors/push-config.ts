@@ -2,7 +2,7 @@ import { asc, eq } from 'drizzle-orm';
 import { cameras } from '../db/schema/cameras.ts';
 import { collectors } from '../db/schema/collectors.ts';
 import type { DbSession } from '../db/session.ts';
-import type { HubConfig } from '../config.ts';
+import type { HubConfig } from '../platform/config/hub-config.ts';
 import { sealForDevice } from '../cameras/credential-escrow.ts';
 import { sealConfigSecretsFor } from './config-secrets.ts';
 import { applianceCamera, isPushed, withCentralCameras } from '../cameras/render.ts';

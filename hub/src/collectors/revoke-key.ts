@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { apiKeys } from '../db/schema/api-keys.ts';
-import { HubError } from '../errors.ts';
-import { writeAudit } from '../audit/write.ts';
+import { HubError } from '../platform/errors.ts';
+import { writeAudit } from '../platform/audit-writer.ts';
 import { isUuid, type Actor, type CollectorContext } from './context.ts';
 import { revokeKeyInputSchema, type RevokeKeyInput } from './schema.ts';
 

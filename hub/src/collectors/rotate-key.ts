@@ -1,5 +1,5 @@
 import type { RotateKeyPayload } from '@alpr/shared/protocol/collector';
-import { writeAudit } from '../audit/write.ts';
+import { writeAudit } from '../platform/audit-writer.ts';
 import { queueCommand } from './commands.ts';
 import { addMs, HOUR_MS, type Actor, type CollectorContext } from './context.ts';
 import { lockCollector, requireActive } from './find-collector.ts';

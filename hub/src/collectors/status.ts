@@ -1,6 +1,6 @@
 import { asc, eq } from 'drizzle-orm';
 import { collectors, type CollectorStatus } from '../db/schema/collectors.ts';
-import { HubError } from '../errors.ts';
+import { HubError } from '../platform/errors.ts';
 import { isUuid, type CollectorContext } from './context.ts';
 import { connectivity, heartbeatIntervalSeconds, type Connectivity } from './heartbeat-interval.ts';
 

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { collectors } from '../db/schema/collectors.ts';
-import { HubError } from '../errors.ts';
-import { writeAudit } from '../audit/write.ts';
+import { HubError } from '../platform/errors.ts';
+import { writeAudit } from '../platform/audit-writer.ts';
 import type { Actor, CollectorContext } from './context.ts';
 import { lockCollector } from './find-collector.ts';
 

@@ -1,5 +1,5 @@
-import { HubError } from '../errors.ts';
-import { writeAudit } from '../audit/write.ts';
+import { HubError } from '../platform/errors.ts';
+import { writeAudit } from '../platform/audit-writer.ts';
 import type { Actor, CollectorContext } from './context.ts';
 import { pushConfig, type PushedConfig } from './push-config.ts';
 import { lockCollector } from './find-collector.ts';

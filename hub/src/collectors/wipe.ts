@@ -1,4 +1,4 @@
-import { writeAudit } from '../audit/write.ts';
+import { writeAudit } from '../platform/audit-writer.ts';
 import { queueCommand } from './commands.ts';
 import type { Actor, CollectorContext } from './context.ts';
 import { lockCollector, requireActive } from './find-collector.ts';

@@ -1,4 +1,5 @@
-import type { Log } from '../log.ts';
+// pino's Logger, named as the hub names it (platform/log.ts): db sits below platform.
+import type { Logger as Log } from 'pino';
 import type { Listen } from './listen.ts';
 import { runMigrations, type Migration, type MigrationReport } from './migrate.ts';
 import { openPglite } from './open-pglite.ts';

@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import postgres from 'postgres';
-import { createLog, type Log } from '../log.ts';
+import { createLog, type Log } from '../platform/log.ts';
 import { openDatabase, type Database } from './client.ts';
 
 /** The slice of a tap Test this helper needs (kept structural so it stays test-runner agnostic). */

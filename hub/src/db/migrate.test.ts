@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Writable } from 'node:stream';
 import t from 'tap';
-import { createLog } from '../log.ts';
+import { createLog } from '../platform/log.ts';
 import { openDatabase } from './client.ts';
 import { loadMigrations, type Migration } from './migrate.ts';
 import { ensureUpcomingPartitions } from './partitions.ts';

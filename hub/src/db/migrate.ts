@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Log } from '../log.ts';
+// pino's Logger, named as the hub names it (platform/log.ts): db sits below platform.
+import type { Logger as Log } from 'pino';
 import type { Row } from './raw.ts';
 
 /** Driver-level access the runner needs: multi-statement scripts inside one transaction. */

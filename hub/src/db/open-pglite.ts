@@ -2,7 +2,8 @@ import { mkdir } from 'node:fs/promises';
 import { PGlite, types } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { drizzle } from 'drizzle-orm/pglite';
-import type { Log } from '../log.ts';
+// pino's Logger, named as the hub names it (platform/log.ts): db sits below platform.
+import type { Logger as Log } from 'pino';
 import type { MigrationTarget } from './migrate.ts';
 import type { OpenedDriver, Unlisten } from './open-postgres.ts';
 import { lockPgliteFolder } from './pglite-lock.ts';

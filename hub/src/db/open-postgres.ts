@@ -1,6 +1,7 @@
 import { drizzle } from 'drizzle-orm/postgres-js';
 import postgres from 'postgres';
-import type { Log } from '../log.ts';
+// pino's Logger, named as the hub names it (platform/log.ts): db sits below platform.
+import type { Logger as Log } from 'pino';
 import type { MigrationTarget } from './migrate.ts';
 import type { Row } from './raw.ts';
 import * as schema from './schema/index.ts';

@@ -10,7 +10,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t from 'tap';
-import { createLog } from '../log.ts';
+import { createLog } from '../platform/log.ts';
 import { openDatabase } from './client.ts';
 
 t.test('PGlite keeps every committed row across SIGKILL of its process', { timeout: 300_000 }, async (t) => {

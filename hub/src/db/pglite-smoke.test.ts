@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t from 'tap';
-import { createLog } from '../log.ts';
+import { createLog } from '../platform/log.ts';
 import { verifyChain } from './chain.ts';
 import { openDatabase } from './client.ts';
 import { checkDriverContract, checkListenContract } from './driver-contract.test-helper.ts';

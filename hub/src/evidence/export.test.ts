@@ -9,9 +9,9 @@ import { createWriteStream } from 'node:fs';
 import { adminTestContext, send } from '../admin/admin.test-helper.ts';
 import { loadOrCreateHubKey } from '../collectors/hub-key.ts';
 import { claimedCollector } from '../collectors/collectors.test-helper.ts';
-import { encodeBatch, jpegLike, sampleDetection } from '../ingest/uploads.test-helper.ts';
-import { linkSigner } from '../images/link-signer.ts';
-import { imageLink } from '../images/signed-link.ts';
+import { jpegLike, sampleDetection, uploadBatch } from '../ingest/uploads.test-helper.ts';
+import { linkSigner } from '../platform/signed-links/link-signer.ts';
+import { imageLink } from '../platform/signed-links/signed-link.ts';
 import { verifyExport } from './manifest.ts';
 import { readZipFiles } from './read-zip.ts';
 import { addCamera } from '../cameras/change.ts';
@@ -31,25 +31,19 @@ const gate = await addCamera(ctx.deps, SYSTEM_ACTOR, collector.collectorId, {
   mode: 'push',
   timezone: 'Europe/Paris',
 });
-{
-  const { body, contentType } = encodeBatch(
-    ['EVD001', 'EVD001', 'OTHER1'].map((text, i) => ({
-      detection: sampleDetection({
-        camera: { id: gate.camera.id, mac: '7cd8b328641b' },
-        plate: { text, confidence: 0.9 },
-        timestamp: new Date(ctx.clock.now().getTime() - 600_000 + i * 1000).toISOString(),
-      }),
-      fullScene: jpegLike(5000),
-      plateCrop: jpegLike(900),
-    })),
-  );
-  const res = await ctx.app.request('/api/v1/detections/batch', {
-    method: 'POST',
-    headers: { 'x-api-key': collector.apiKey, 'content-type': contentType },
-    body: new Uint8Array(body),
-  });
-  if (res.status !== 201) throw new Error(`batch ${res.status}`);
-}
+await uploadBatch(
+  ctx.app,
+  collector.apiKey,
+  ['EVD001', 'EVD001', 'OTHER1'].map((text, i) => ({
+    detection: sampleDetection({
+      camera: { id: gate.camera.id, mac: '7cd8b328641b' },
+      plate: { text, confidence: 0.9 },
+      timestamp: new Date(ctx.clock.now().getTime() - 600_000 + i * 1000).toISOString(),
+    }),
+    fullScene: jpegLike(5000),
+    plateCrop: jpegLike(900),
+  })),
+);
 
 async function cli(file: string, ...extra: string[]): Promise<{ code: number; out: string }> {
   try {

@@ -4,8 +4,9 @@ import { every } from 'hono/combine';
 import { requireUser, type AuthEnv } from '../auth/middleware.ts';
 import { RATE_LIMITS, rateLimit } from '../auth/rate-limit.ts';
 import { loadOrCreateHubKey } from '../collectors/hub-key.ts';
-import type { HubDeps } from '../deps.ts';
-import { HubError } from '../errors.ts';
+import type { PlatformDeps } from '../platform/deps.ts';
+import type { ImageStore } from '../images/image-store.ts';
+import { HubError } from '../platform/errors.ts';
 import { parseSearchParams } from '../search/params.ts';
 import { buildSearch } from '../search/sql.ts';
 import { prepareSearch } from '../search/search.ts';
@@ -19,7 +20,7 @@ import { buildExport, exportRows, MAX_EXPORT_DETECTIONS } from './build.ts';
  * zip. Any signed-in user (they could search the same), 5 a minute (the `GET
  * /api/v1/export/*` limit), audited with the purpose, case number, note and count.
  */
-export function evidenceRoutes(deps: HubDeps): Hono<AuthEnv> {
+export function evidenceRoutes(deps: PlatformDeps & { images: ImageStore }): Hono<AuthEnv> {
   const app = new Hono<AuthEnv>();
   app.get('/api/v1/export/detections', every(requireUser(deps), rateLimit(deps, RATE_LIMITS.export)), async (c) => {
     const params = new URL(c.req.url).searchParams;

@@ -13,7 +13,7 @@ import { createUser } from '../auth/registration.ts';
 import { movableClock } from '../collectors/collectors.test-helper.ts';
 import { testDatabase } from '../db/database.test-helper.ts';
 import { startTestHub } from '../ingest/uploads.test-helper.ts';
-import { createLog } from '../log.ts';
+import { createLog } from '../platform/log.ts';
 import { botApi } from '../messaging/bot-api.ts';
 import { createSendLimits } from '../messaging/delivery/send-limits.ts';
 import { sendHealthMessages } from './bot.ts';

@@ -8,9 +8,9 @@
  * cooldowns: those are about watchlist hits, and a site gone dark is an admin's business at
  * any hour.
  */
-import type { Clock } from '../clock.ts';
+import type { Clock } from '../platform/clock.ts';
 import type { DbSession, StatementSession } from '../db/session.ts';
-import type { Log } from '../log.ts';
+import type { Log } from '../platform/log.ts';
 import { BotApiError, type BotApi } from '../messaging/bot-api.ts';
 import { deliveryRetry, pauseAfter429 } from '../messaging/delivery/retry.ts';
 import type { SendLimits } from '../messaging/delivery/send-limits.ts';

@@ -6,11 +6,11 @@
  * tick repeated, never open a second alert for one condition.
  */
 import { heartbeatCameraSchema, type HeartbeatCamera } from '@alpr/shared/protocol/collector';
-import type { Clock } from '../clock.ts';
-import type { HubConfig } from '../config.ts';
+import type { Clock } from '../platform/clock.ts';
+import type { HubConfig } from '../platform/config/hub-config.ts';
 import { connectivity } from '../collectors/heartbeat-interval.ts';
 import type { DbSession } from '../db/session.ts';
-import type { Log } from '../log.ts';
+import type { Log } from '../platform/log.ts';
 import { cameraName } from '../alerts/payload.ts';
 import { configWithCameraNames } from '../cameras/names-sql.ts';
 import { enqueueHealthWebhooks, healthTargetsExist } from '../webhooks/health-events.ts';

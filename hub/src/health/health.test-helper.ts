@@ -9,14 +9,14 @@ import { claim } from '../collectors/claim.ts';
 import { SYSTEM_ACTOR } from '../collectors/context.ts';
 import { createCollector } from '../collectors/create-collector.ts';
 import type { MovableClock } from '../collectors/collectors.test-helper.ts';
-import { encodeBatch, sampleDetection, type BatchEntry, type TestHub } from '../ingest/uploads.test-helper.ts';
+import { sampleDetection, uploadBatch, type BatchEntry, type TestHub } from '../ingest/uploads.test-helper.ts';
 import { evaluateHealth, type HealthContext } from './evaluate.ts';
 
 export interface Site {
   id: string;
   apiKey: string;
   beat(cameras?: HeartbeatCamera[]): Promise<void>;
-  /** One batch of `count` reads from `cameraId`; returns the HTTP status. */
+  /** One batch of `count` reads from `cameraId` (uploadBatch: throws unless the hub took it); returns the HTTP status, 201 or 202. */
   upload(count: number, cameraId: string, options?: { badPlates?: number; images?: BatchEntry['fullScene'][] }): Promise<number>;
 }
 
@@ -46,14 +46,7 @@ export async function newSite(hub: TestHub, clock: MovableClock, name: string): 
         }),
         ...(options.images?.[i] ? { fullScene: options.images[i] } : {}),
       }));
-      const { body, contentType } = encodeBatch(entries);
-      const res = await fetch(`${hub.url}/api/v1/detections/batch`, {
-        method: 'POST',
-        headers: { 'x-api-key': apiKey, 'content-type': contentType },
-        body: new Uint8Array(body),
-      });
-      await res.arrayBuffer();
-      return res.status;
+      return (await uploadBatch(hub, apiKey, entries)).status;
     },
   };
 }

@@ -4,7 +4,7 @@
  * simulated minute as the worker runs it.
  */
 import t from 'tap';
-import { createLog } from '../log.ts';
+import { createLog } from '../platform/log.ts';
 import { testDatabase } from '../db/database.test-helper.ts';
 import { movableClock } from '../collectors/collectors.test-helper.ts';
 import { jpegLike, startTestHub } from '../ingest/uploads.test-helper.ts';

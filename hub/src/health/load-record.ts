@@ -3,9 +3,9 @@
  * `collector_load_minutes`) for the load thresholds (docs/health.md "Load"). One upsert per
  * batch request, after the batch's own transaction: a lost count never costs a detection.
  */
-import type { Clock } from '../clock.ts';
+import type { Clock } from '../platform/clock.ts';
 import type { StatementSession } from '../db/session.ts';
-import type { Log } from '../log.ts';
+import type { Log } from '../platform/log.ts';
 
 export interface UploadTally {
   /** Detections in the batch (0 for a request refused before its items were read). */

@@ -2,8 +2,8 @@ import { Hono } from 'hono';
 import { z } from 'zod';
 import type { AdminEnv } from '../admin/audit.ts';
 import type { AdminGuards } from '../admin/guards.ts';
-import type { HubDeps } from '../deps.ts';
-import { validQuery } from '../http/validator.ts';
+import type { PlatformDeps } from '../platform/deps.ts';
+import { validQuery } from '../platform/http/validator.ts';
 import { listHealthAlerts } from './present.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -25,7 +25,7 @@ export const healthAlertQuerySchema = z
  * Health alerts for admins (docs/admin-api.md "Health alerts"): open, closed or all, newest
  * first, paged with `before`. Read-only, like the other admin lists.
  */
-export function healthAlertRoutes(deps: HubDeps, guards: AdminGuards): Hono<AdminEnv> {
+export function healthAlertRoutes(deps: PlatformDeps, guards: AdminGuards): Hono<AdminEnv> {
   const app = new Hono<AdminEnv>();
   app.get('/api/v1/admin/health-alerts', guards.read, validQuery(healthAlertQuerySchema), async (c) => {
     const q = c.req.valid('query');

@@ -1,10 +1,11 @@
 import { Hono } from 'hono';
 import { isSha256 } from './image-tree.ts';
 import { imageRemovedAt } from './removed.ts';
-import { authKeys } from '../auth/hub-secret.ts';
-import type { HubDeps } from '../deps.ts';
-import { HubError } from '../errors.ts';
-import { IMAGE_PATH_PREFIX, verifyImageLink } from './signed-link.ts';
+import { authKeys } from '../platform/secrets/hub-secret.ts';
+import type { PlatformDeps } from '../platform/deps.ts';
+import type { ImageStore } from './image-store.ts';
+import { HubError } from '../platform/errors.ts';
+import { IMAGE_PATH_PREFIX, verifyImageLink } from '../platform/signed-links/signed-link.ts';
 
 /** What the stored bytes are (ingest accepts JPEG and PNG only, judged by the bytes). */
 function contentTypeOf(bytes: Uint8Array): string {
@@ -18,7 +19,7 @@ function contentTypeOf(bytes: Uint8Array): string {
  * link that has not expired (docs/images.md). Altered or expired: 403, before the store is
  * touched, so a link cannot be used to probe which hashes exist.
  */
-export function imageRoutes(deps: Pick<HubDeps, 'db' | 'images' | 'clock' | 'config'>): Hono {
+export function imageRoutes(deps: Pick<PlatformDeps, 'db' | 'clock' | 'config'> & { images: ImageStore }): Hono {
   const app = new Hono();
   app.get(`${IMAGE_PATH_PREFIX}:sha256`, async (c) => {
     const hash = c.req.param('sha256');

@@ -1,5 +1,5 @@
 import t from 'tap';
-import { HubError } from '../errors.ts';
+import { HubError } from '../platform/errors.ts';
 import { parseBatchUpload } from './batch-upload.ts';
 import { encodeBatch, encodeMultipart, jpegLike, sampleDetection } from './uploads.test-helper.ts';
 

@@ -1,6 +1,6 @@
 import { mediaType, parseMultipart } from '@alpr/shared/adapters/multipart';
 import { BATCH_METADATA_PART, batchMetadataSchema, MAX_BATCH_DETECTIONS } from '@alpr/shared/protocol/batch';
-import { HubError } from '../errors.ts';
+import { HubError } from '../platform/errors.ts';
 
 /**
  * The batch upload's multipart envelope (docs/protocol.md): a `metadata` JSON part and one

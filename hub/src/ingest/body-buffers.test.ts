@@ -3,8 +3,6 @@ import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { request } from 'undici';
-import { batchResponseSchema } from '@alpr/shared/protocol/batch';
 import { testDatabase } from '../db/database.test-helper.ts';
 import type { DbSession } from '../db/session.ts';
 import { openImageStore, sha256Hex, type ImageStore } from '../images/image-store.ts';
@@ -12,7 +10,7 @@ import { parseBatchUpload } from './batch-upload.ts';
 import { createBodyBuffers } from './body-buffers.ts';
 import { createQueueDepthRefresher } from './queue-depth.ts';
 import { storeBatch } from './store-batch.ts';
-import { encodeBatch, jpegLike, sampleDetection, startTestHub, type BatchEntry } from './uploads.test-helper.ts';
+import { encodeBatch, jpegLike, sampleDetection, startTestHub, uploadBatch, type BatchEntry } from './uploads.test-helper.ts';
 
 t.test('the pool hands out buffers of its size, takes them back up to maxIdle, refuses what it did not make', async (t) => {
   const pool = createBodyBuffers({ bufferBytes: 1024, maxIdle: 2 });
@@ -62,16 +60,7 @@ t.test('uploads one after another and at once through reused body buffers: every
   t.teardown(() => rm(dir, { recursive: true, force: true }));
   const live = await startTestHub({ db, images: recordingStore(openImageStore(dir, { db }), seen) });
   t.teardown(() => live.close());
-  const post = async (entries: readonly BatchEntry[]) => {
-    const { body, contentType } = encodeBatch(entries);
-    const res = await request(`${live.url}/api/v1/detections/batch`, {
-      method: 'POST',
-      headers: { 'content-type': contentType, 'x-api-key': live.apiKey },
-      body,
-    });
-    t.equal(res.statusCode, 201);
-    return batchResponseSchema.parse(await res.body.json());
-  };
+  const post = (entries: readonly BatchEntry[]) => uploadBatch(live, live.apiKey, entries);
   const batches: BatchEntry[][] = [];
   for (let k = 0; k < 4; k++) {
     const entries = entriesOf(5, k);

@@ -1,5 +1,5 @@
 import t from 'tap';
-import { HubError } from '../errors.ts';
+import { HubError } from '../platform/errors.ts';
 import { readBodyLimited } from './body-limit.ts';
 
 function streamOf(chunks: number[], onPull?: () => void): ReadableStream<Uint8Array> {

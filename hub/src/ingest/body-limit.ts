@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import { readEdgeBody, type EdgeBody } from '@alpr/shared/http/read-body';
 import { readIncomingBody } from '@alpr/shared/http/read-incoming';
-import { HubError } from '../errors.ts';
+import { HubError } from '../platform/errors.ts';
 
 /**
  * A batch or webhook body into memory under a hard byte cap (the shared edge reader:

@@ -1,9 +1,7 @@
 import t from 'tap';
-import { request } from 'undici';
-import { batchResponseSchema } from '@alpr/shared/protocol/batch';
 import { verifyChain } from '../db/chain.ts';
 import { testDatabase } from '../db/database.test-helper.ts';
-import { encodeBatch, jpegLike, sampleDetection, startTestHub } from './uploads.test-helper.ts';
+import { jpegLike, sampleDetection, startTestHub, uploadBatch } from './uploads.test-helper.ts';
 
 // Issue 10: far-future capture times were stored into the default partition. Over real HTTP:
 // each such item is rejected with its reason, the rest of the batch is stored.
@@ -14,14 +12,7 @@ t.test('capture times beyond the configured margin are rejected per item; the ba
   const ahead = (minutes: number) => new Date(Date.now() + minutes * 60_000).toISOString();
   const timestamps = [ahead(-5), ahead(50), ahead(70), ahead(31 * 24 * 60), '2100-01-01T00:00:00.000Z', '9999-12-31T23:59:59.999Z'];
   const entries = timestamps.map((timestamp) => ({ detection: sampleDetection({ timestamp }), plateCrop: jpegLike(2_000) }));
-  const { body, contentType } = encodeBatch(entries);
-  const res = await request(`${hub.url}/api/v1/detections/batch`, {
-    method: 'POST',
-    headers: { 'content-type': contentType, 'x-api-key': hub.apiKey },
-    body,
-  });
-  t.equal(res.statusCode, 201);
-  const answer = batchResponseSchema.parse(await res.body.json());
+  const answer = await uploadBatch(hub, hub.apiKey, entries);
   t.equal(answer.accepted, 2);
   t.same(
     answer.results.map((r) => r.status),
@@ -36,7 +27,7 @@ t.test('capture times beyond the configured margin are rejected per item; the ba
 });
 
 t.test('the margin is configuration: HUB_MAX_CAPTURE_AHEAD_SECONDS, bounded', async (t) => {
-  const { loadHubConfig } = await import('../config.ts');
+  const { loadHubConfig } = await import('../platform/config/hub-config.ts');
   t.equal(loadHubConfig({}).maxCaptureAheadSeconds, 86_400, 'default 24 h');
   t.equal(loadHubConfig({ HUB_MAX_CAPTURE_AHEAD_SECONDS: '600' }).maxCaptureAheadSeconds, 600);
   t.throws(() => loadHubConfig({ HUB_MAX_CAPTURE_AHEAD_SECONDS: '10' }), /HUB_MAX_CAPTURE_AHEAD_SECONDS/);

@@ -1,4 +1,5 @@
-import type { HubDeps } from '../deps.ts';
+import type { PlatformDeps } from '../platform/deps.ts';
+import type { LoadMonitor } from './load-monitor.ts';
 
 /**
  * Keeps `deps.load`'s queue depth (pending alert checks, the "detection queue")
@@ -15,7 +16,7 @@ export interface QueueDepthRefresher {
 /** Five seconds: a queue of 10,000 does not appear or drain faster than that. */
 export const QUEUE_DEPTH_REFRESH_MS = 5_000;
 
-export function createQueueDepthRefresher(deps: Pick<HubDeps, 'db' | 'load' | 'clock' | 'log'>, intervalMs = QUEUE_DEPTH_REFRESH_MS): QueueDepthRefresher {
+export function createQueueDepthRefresher(deps: Pick<PlatformDeps, 'db' | 'clock' | 'log'> & { load: LoadMonitor }, intervalMs = QUEUE_DEPTH_REFRESH_MS): QueueDepthRefresher {
   let lastStarted = Number.NEGATIVE_INFINITY;
   let inFlight: Promise<void> | undefined;
   const refresh = (): Promise<void> => {

@@ -15,7 +15,7 @@ import { createAlertWorker } from '../alerts/worker.ts';
 import { movableClock } from '../collectors/collectors.test-helper.ts';
 import { verifyChain } from '../db/chain.ts';
 import { testDatabase } from '../db/database.test-helper.ts';
-import { createLog } from '../log.ts';
+import { createLog } from '../platform/log.ts';
 import { createWatchlistCache } from '../watchlists/cache.ts';
 import { addEntry } from '../watchlists/entries.ts';
 import { createWatchlist } from '../watchlists/watchlists.ts';

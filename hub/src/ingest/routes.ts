@@ -4,10 +4,12 @@ import type { CameraIdentity } from '@alpr/shared/adapters/types';
 import { MAC_PATTERN } from '@alpr/shared/detection/schema';
 import { BATCH_PATHS } from '@alpr/shared/protocol/paths';
 import { authenticateCollector, refuseIfSuspended, requireCollector, type CollectorEnv } from '../collectors/api-key-auth.ts';
-import { clientIp } from '../http/client-ip.ts';
-import { nodeRequestOf } from '../http/node-request.ts';
-import type { HubDeps } from '../deps.ts';
-import { HubError } from '../errors.ts';
+import { clientIp } from '../platform/http/client-ip.ts';
+import { nodeRequestOf } from '../platform/http/node-request.ts';
+import type { PlatformDeps } from '../platform/deps.ts';
+import type { ImageStore } from '../images/image-store.ts';
+import type { LoadMonitor } from './load-monitor.ts';
+import { HubError } from '../platform/errors.ts';
 import { assertMultipartFormData, parseBatchUpload } from './batch-upload.ts';
 import { createBodyBuffers, DEFAULT_BODY_BUFFER_BYTES, DEFAULT_IDLE_BODY_BUFFERS } from './body-buffers.ts';
 import { readBodyLimited } from './body-limit.ts';
@@ -20,7 +22,10 @@ import { recordUpload, type UploadTally } from '../health/load-record.ts';
  * Ingest routes (docs/ingest.md): the collectors' batch upload and direct camera webhooks.
  * Thin: check the request's shape, read the body under its cap, call one verb, answer.
  */
-export function ingestRoutes(deps: HubDeps): Hono {
+/** What ingest's routes need beyond the platform: the image store and the load monitor. */
+export type IngestRouteDeps = PlatformDeps & { images: ImageStore; load: LoadMonitor };
+
+export function ingestRoutes(deps: IngestRouteDeps): Hono {
   const ingest: IngestDeps = {
     db: deps.db,
     images: deps.images,

@@ -1,7 +1,9 @@
 import type { BatchItemResult, BatchResponse } from '@alpr/shared/protocol/batch';
-import type { HubDeps } from '../deps.ts';
-import { countDetections } from '../metrics/hub-metrics.ts';
-import { HubError } from '../errors.ts';
+import type { PlatformDeps } from '../platform/deps.ts';
+import type { ImageStore } from '../images/image-store.ts';
+import type { LoadMonitor } from './load-monitor.ts';
+import { countDetections } from '../platform/hub-metrics.ts';
+import { HubError } from '../platform/errors.ts';
 import { indexImages, type ImageLocation } from '../images/locations.ts';
 import { decideBackpressure } from './backpressure.ts';
 import { prepareItems, type ReadyDetection, type ReadyImage } from './batch-items.ts';
@@ -9,7 +11,9 @@ import type { QueueDepthRefresher } from './queue-depth.ts';
 import { commitDetections, type CommitOutcome } from './store-transaction.ts';
 
 /** What the ingest verbs need: the hub's deps plus the shared queue-depth refresher. */
-export type IngestDeps = Pick<HubDeps, 'db' | 'images' | 'load' | 'clock' | 'log' | 'metrics'> & {
+export type IngestDeps = Pick<PlatformDeps, 'db' | 'clock' | 'log' | 'metrics'> & {
+  images: ImageStore;
+  load: LoadMonitor;
   queueDepth: QueueDepthRefresher;
   /** HUB_MAX_CAPTURE_AHEAD_SECONDS, in ms. */
   maxCaptureAheadMs: number;

@@ -8,19 +8,21 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { serve } from '@hono/node-server';
-import type { BatchDetection } from '@alpr/shared/protocol/batch';
+import { batchResponseSchema, type BatchDetection, type BatchResponse } from '@alpr/shared/protocol/batch';
+import { BATCH_PATH } from '@alpr/shared/protocol/paths';
 import { plateCropJpeg, sceneJpeg, tinyPlateJpeg } from '../../../scripts/simulators/draw-plate.ts';
 import { padJpeg, withComment } from '../../../scripts/simulators/jpeg.ts';
 import { createHubApp } from '../app.ts';
-import { systemClock, type Clock } from '../clock.ts';
+import { systemClock, type Clock } from '../platform/clock.ts';
 import { claim } from '../collectors/claim.ts';
 import { SYSTEM_ACTOR } from '../collectors/context.ts';
 import { createCollector } from '../collectors/create-collector.ts';
-import { loadHubConfig, type HubConfig } from '../config.ts';
+import { loadHubConfig, type HubConfig } from '../platform/config/hub-config.ts';
 import type { DbSession } from '../db/session.ts';
-import type { HubDeps } from '../deps.ts';
-import { createLog, type Log } from '../log.ts';
+import type { HubDeps } from '../hub-deps.ts';
+import { createLog, type Log } from '../platform/log.ts';
 import { openImageStore, sha256Hex, type ImageStore } from '../images/image-store.ts';
 import { createLoadMonitor } from './load-monitor.ts';
 
@@ -105,6 +107,67 @@ export function encodeBatch(entries: readonly BatchEntry[]): { body: Buffer; con
   });
   const metadata = Buffer.from(JSON.stringify({ detections }));
   return encodeMultipart([{ name: 'metadata', contentType: 'application/json', body: metadata }, ...parts]);
+}
+
+/** Where a test sends a batch: a hub on loopback (`url`, e.g. a TestHub), or the app in this process (`ctx.app`). */
+export type BatchTarget = { url: string } | { request(path: string, init: RequestInit): Response | Promise<Response> };
+
+/** The hub's answer to a batch that went in: 201, or 202 with `backpressure`. */
+export interface UploadedBatch extends BatchResponse {
+  status: number;
+}
+
+/** Attempts in all for a 429 or 503, and the longest wait between two: at most about 20 s per batch. */
+export const UPLOAD_ATTEMPTS = 5;
+const MAX_RETRY_WAIT_MS = 5_000;
+/** The wait when a 429 or 503 names no usable Retry-After. */
+const DEFAULT_RETRY_WAIT_MS = 1_000;
+
+/** Retry-After as delta seconds or an HTTP date, bounded for a test (appliance/src/uplink/classify-response.ts reads it the same way). */
+function retryWaitMs(value: string | null): number {
+  const raw = value?.trim() ?? '';
+  const ms = /^\d+$/.test(raw) ? Number(raw) * 1000 : Date.parse(raw) - Date.now();
+  return Number.isFinite(ms) ? Math.min(MAX_RETRY_WAIT_MS, Math.max(0, ms)) : DEFAULT_RETRY_WAIT_MS;
+}
+
+/**
+ * Uploads one batch the way a collector does (POST BATCH_PATH, `X-API-Key`, the multipart
+ * body of encodeBatch) and accepts what a collector accepts (appliance/src/uplink/
+ * classify-response.ts): a 2xx with a valid `{accepted, results}` body. A 202 with
+ * `backpressure` is success: the batch is stored, the hub only asks the collector to wait
+ * before its NEXT upload (docs/ingest.md "Routes and status codes"); a test is not a
+ * collector under sustained load, so it does not wait. A loaded test machine (load 8 on 2
+ * cores) passes the 500 ms write-latency and 80 % CPU triggers often, so a helper that wanted
+ * 201 failed there. 429 and 503 are tried again after their Retry-After, as the uplink does,
+ * at most UPLOAD_ATTEMPTS times with each wait capped at 5 s. Anything else throws with the
+ * status and body: for a test's setup it means the reads never went in. Per-item results are
+ * the caller's to check (a rejected item is still a 201).
+ *
+ * For setup only: a test whose subject is the batch route's status keeps its own request.
+ */
+export async function uploadBatch(target: BatchTarget, apiKey: string, entries: readonly BatchEntry[]): Promise<UploadedBatch> {
+  const { body, contentType } = encodeBatch(entries);
+  for (let attempt = 1; ; attempt++) {
+    const init: RequestInit = { method: 'POST', headers: { 'x-api-key': apiKey, 'content-type': contentType }, body: new Uint8Array(body) };
+    const res = 'url' in target ? await fetch(`${target.url}${BATCH_PATH}`, init) : await target.request(BATCH_PATH, init);
+    const text = await res.text();
+    if (res.status === 200 || res.status === 201 || res.status === 202) {
+      let json: unknown;
+      try {
+        json = JSON.parse(text);
+      } catch {
+        throw new Error(`batch ${res.status} with a body that is not JSON: ${text.slice(0, 200)}`);
+      }
+      const parsed = batchResponseSchema.safeParse(json);
+      if (!parsed.success) throw new Error(`batch ${res.status} with a malformed answer: ${text.slice(0, 200)}`);
+      return { status: res.status, ...parsed.data };
+    }
+    if ((res.status === 429 || res.status === 503) && attempt < UPLOAD_ATTEMPTS) {
+      await sleep(retryWaitMs(res.headers.get('retry-after')));
+      continue;
+    }
+    throw new Error(`batch ${res.status} (attempt ${attempt} of ${UPLOAD_ATTEMPTS}): ${text.slice(0, 500)}`);
+  }
 }
 
 export interface TestHub {

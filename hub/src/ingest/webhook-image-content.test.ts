@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { PassThrough } from 'node:stream';
 import { request } from 'undici';
 import { testDatabase } from '../db/database.test-helper.ts';
-import { createLog } from '../log.ts';
+import { createLog } from '../platform/log.ts';
 import { startTestHub } from './uploads.test-helper.ts';
 
 /** A camera pushing straight to the hub gets the same image check as one behind an appliance. */

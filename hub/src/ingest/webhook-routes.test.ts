@@ -4,7 +4,7 @@ import { PassThrough } from 'node:stream';
 import { request } from 'undici';
 import { verifyChain } from '../db/chain.ts';
 import { testDatabase } from '../db/database.test-helper.ts';
-import { createLog } from '../log.ts';
+import { createLog } from '../platform/log.ts';
 import { sha256Hex } from '../images/image-store.ts';
 import { startTestHub, type TestHub } from './uploads.test-helper.ts';
 

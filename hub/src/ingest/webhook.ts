@@ -4,9 +4,9 @@ import { readerMac } from '@alpr/shared/adapters/reader/common';
 import { isReaderType, type AdapterContext, type AdapterType, type CameraIdentity, type ParseInput } from '@alpr/shared/adapters/types';
 import type { BatchItemResult, ImageRef } from '@alpr/shared/protocol/batch';
 import { IMAGE_KINDS } from '@alpr/shared/detection/schema';
-import { HubError } from '../errors.ts';
+import { HubError } from '../platform/errors.ts';
 import { sha256Hex } from '../images/image-store.ts';
-import { countDetections } from '../metrics/hub-metrics.ts';
+import { countDetections } from '../platform/hub-metrics.ts';
 import { storeBatch, type IngestDeps } from './store-batch.ts';
 
 /**

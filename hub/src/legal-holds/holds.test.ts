@@ -1,7 +1,7 @@
 import t from 'tap';
 import { adminTestContext, auditRows, send } from '../admin/admin.test-helper.ts';
 import { claimedCollector } from '../collectors/collectors.test-helper.ts';
-import { encodeBatch, sampleDetection } from '../ingest/uploads.test-helper.ts';
+import { sampleDetection, uploadBatch } from '../ingest/uploads.test-helper.ts';
 
 const ctx = await adminTestContext(t);
 const operator = await ctx.session('operator');
@@ -9,22 +9,16 @@ const viewer = await ctx.session('viewer');
 const collector = await claimedCollector(ctx.deps);
 const base = ctx.clock.now().getTime() - 3_600_000;
 const iso = (m: number) => new Date(base + m * 60_000).toISOString();
-{
-  const { body, contentType } = encodeBatch(
-    [
-      ['HLD001', 0],
-      ['HLD001', 10],
-      ['HLD001', 50],
-      ['OTHER1', 5],
-    ].map(([text, m]) => ({ detection: sampleDetection({ plate: { text: String(text), confidence: 0.9 }, timestamp: iso(Number(m)) }) })),
-  );
-  const res = await ctx.app.request('/api/v1/detections/batch', {
-    method: 'POST',
-    headers: { 'x-api-key': collector.apiKey, 'content-type': contentType },
-    body: new Uint8Array(body),
-  });
-  if (res.status !== 201) throw new Error(`batch ${res.status}`);
-}
+await uploadBatch(
+  ctx.app,
+  collector.apiKey,
+  [
+    ['HLD001', 0],
+    ['HLD001', 10],
+    ['HLD001', 50],
+    ['OTHER1', 5],
+  ].map(([text, m]) => ({ detection: sampleDetection({ plate: { text: String(text), confidence: 0.9 }, timestamp: iso(Number(m)) }) })),
+);
 const ids = async (plate: string) =>
   (await ctx.database.sql<{ id: string }>('SELECT id::text AS id FROM detections WHERE plate_number = $1 ORDER BY captured_at', [plate])).map((r) => r.id);
 

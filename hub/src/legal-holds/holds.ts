@@ -4,9 +4,9 @@
  * row. A held detection cannot be deleted (the foreign key) and retention skips it.
  */
 import { ocrNormalize } from '@alpr/shared/detection/ocr';
-import { writeAudit } from '../audit/write.ts';
+import { writeAudit } from '../platform/audit-writer.ts';
 import type { DbSession } from '../db/session.ts';
-import { HubError } from '../errors.ts';
+import { HubError } from '../platform/errors.ts';
 import type { WatchlistActor, WatchlistContext } from '../watchlists/context.ts';
 
 /** One request holds at most this many detections: a case, not the database. */

@@ -7,7 +7,7 @@ import type { AuthContext } from '../auth/context.ts';
 import { requestMeta } from '../auth/request.ts';
 import { requireUser, type AuthEnv } from '../auth/middleware.ts';
 import { RATE_LIMITS, rateLimit } from '../auth/rate-limit.ts';
-import { validJson, validQuery } from '../http/validator.ts';
+import { validJson, validQuery } from '../platform/http/validator.ts';
 import { listHolds, placeHold, releaseHold } from './holds.ts';
 
 /** A JSON array at the body edge holds at most 1,000 items (docs/security.md); a plate and range reach 10,000. */

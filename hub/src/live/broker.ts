@@ -7,7 +7,7 @@
 import { isBigintId } from '@alpr/shared/validation/params';
 import type { WebSocket } from 'ws';
 import type { AuthContext } from '../auth/context.ts';
-import { linkSigner } from '../images/link-signer.ts';
+import { linkSigner } from '../platform/signed-links/link-signer.ts';
 import type { SessionUser } from '../auth/middleware.ts';
 import { AuthFailure } from '../auth/failure.ts';
 import { authenticateSession } from '../auth/middleware.ts';

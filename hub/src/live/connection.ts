@@ -6,7 +6,7 @@
 import type { WebSocket } from 'ws';
 import { takeToken } from '@alpr/shared/rate-limit/index';
 import type { SessionUser } from '../auth/middleware.ts';
-import type { Log } from '../log.ts';
+import type { Log } from '../platform/log.ts';
 import { Outbox, type QueuedMessage } from './outbox.ts';
 import { CLOSE, envelope, parseClientMessage, type ClientMessage, type LiveError, type ServerMessageType } from './protocol.ts';
 

@@ -1,7 +1,7 @@
 /** The `detection` payload for the `detections:live` feed, fetched once per process per batch. */
 import type { DbSession } from '../db/session.ts';
 import { cameraName } from '../alerts/payload.ts';
-import { imageLink, type LinkSigner } from '../images/signed-link.ts';
+import { imageLink, type LinkSigner } from '../platform/signed-links/signed-link.ts';
 import { configWithCameraNames } from '../cameras/names-sql.ts';
 
 type DetectionRow = {

@@ -4,14 +4,14 @@ import type { Server } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { serve } from '@hono/node-server';
 import { eq } from 'drizzle-orm';
-import { authKeys } from '../auth/hub-secret.ts';
+import { authKeys } from '../platform/secrets/hub-secret.ts';
 import { issuePartialToken, issueSessionToken } from '../auth/sessions.ts';
 import { epochSeconds, signToken } from '../auth/tokens.ts';
 import { testUser } from '../auth/auth.test-helper.ts';
 import { users } from '../db/schema/users.ts';
 import { adminTestContext, send, type Session } from '../admin/admin.test-helper.ts';
 import { claimedCollector } from '../collectors/collectors.test-helper.ts';
-import { encodeBatch, jpegLike, sampleDetection } from '../ingest/uploads.test-helper.ts';
+import { jpegLike, sampleDetection, uploadBatch } from '../ingest/uploads.test-helper.ts';
 import { createWatchlistCache } from '../watchlists/cache.ts';
 import { createAlertWorker } from '../alerts/worker.ts';
 import { createLiveBroker } from './broker.ts';
@@ -51,19 +51,15 @@ async function client(s: Session, extra: Record<string, string> = {}, answerPing
 }
 
 async function upload(plates: readonly string[]): Promise<void> {
-  const { body, contentType } = encodeBatch(
+  await uploadBatch(
+    ctx.app,
+    collector.apiKey,
     plates.map((text, i) => ({
       detection: sampleDetection({ plate: { text, confidence: 0.88 }, timestamp: new Date(ctx.clock.now().getTime() - 30_000 + i).toISOString() }),
       fullScene: jpegLike(2000),
       plateCrop: jpegLike(500),
     })),
   );
-  const res = await ctx.app.request('/api/v1/detections/batch', {
-    method: 'POST',
-    headers: { 'x-api-key': collector.apiKey, 'content-type': contentType },
-    body: new Uint8Array(body),
-  });
-  if (res.status !== 201) throw new Error(`batch ${res.status}`);
   while ((await worker.runOnce()) > 0) {
     /* the worker's NOTIFY reaches the broker */
   }

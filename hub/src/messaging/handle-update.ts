@@ -1,4 +1,4 @@
-import { writeAudit } from '../audit/write.ts';
+import { writeAudit } from '../platform/audit-writer.ts';
 import type { DbSession } from '../db/session.ts';
 import { HELP_TEXT, normalizeLinkCode, parseCommand, parseDuration } from './bot-commands.ts';
 

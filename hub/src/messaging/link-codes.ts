@@ -1,6 +1,6 @@
 import { randomInt } from 'node:crypto';
-import { writeAudit } from '../audit/write.ts';
-import type { Clock } from '../clock.ts';
+import { writeAudit } from '../platform/audit-writer.ts';
+import type { Clock } from '../platform/clock.ts';
 import type { DbSession } from '../db/session.ts';
 
 /**

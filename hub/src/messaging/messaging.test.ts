@@ -2,7 +2,7 @@ import t from 'tap';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { adminTestContext, send } from '../admin/admin.test-helper.ts';
 import { createHubApp } from '../app.ts';
-import { createLog } from '../log.ts';
+import { createLog } from '../platform/log.ts';
 import { startBotApi } from '../../../scripts/simulators/telegram-bot-api.ts';
 import { botApi } from './bot-api.ts';
 import { startPolling, type Polling } from './polling.ts';

@@ -1,6 +1,6 @@
-import type { Clock } from '../clock.ts';
+import type { Clock } from '../platform/clock.ts';
 import type { DbSession } from '../db/session.ts';
-import type { Log } from '../log.ts';
+import type { Log } from '../platform/log.ts';
 import { BotApiError, type BotApi } from './bot-api.ts';
 import { applyUpdate, type TelegramUpdate } from './handle-update.ts';
 

@@ -6,10 +6,10 @@
  * message times are written in.
  */
 import { z } from 'zod';
-import { writeAudit } from '../audit/write.ts';
-import type { Clock } from '../clock.ts';
+import { writeAudit } from '../platform/audit-writer.ts';
+import type { Clock } from '../platform/clock.ts';
 import type { DbSession } from '../db/session.ts';
-import { HubError } from '../errors.ts';
+import { HubError } from '../platform/errors.ts';
 import { isValidTimeZone } from '@alpr/shared/detection/time';
 
 const time = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'a time as HH:MM (24 hours)');

@@ -4,10 +4,10 @@ import { every } from 'hono/combine';
 import { z } from 'zod';
 import { requireUser, type AuthEnv } from '../auth/middleware.ts';
 import { RATE_LIMITS, rateLimit } from '../auth/rate-limit.ts';
-import { writeAudit } from '../audit/write.ts';
-import type { HubDeps } from '../deps.ts';
-import { HubError } from '../errors.ts';
-import { validJson } from '../http/validator.ts';
+import { writeAudit } from '../platform/audit-writer.ts';
+import type { PlatformDeps } from '../platform/deps.ts';
+import { HubError } from '../platform/errors.ts';
+import { validJson } from '../platform/http/validator.ts';
 import { applyUpdate, type TelegramUpdate } from './handle-update.ts';
 import { createLinkCode, linkState } from './link-codes.ts';
 import { parseDuration } from './bot-commands.ts';
@@ -48,7 +48,7 @@ function sameSecret(given: string | undefined, wanted: string): boolean {
   return timingSafeEqual(a, b) && given !== undefined;
 }
 
-export function messagingRoutes(deps: HubDeps): Hono<AuthEnv> {
+export function messagingRoutes(deps: PlatformDeps): Hono<AuthEnv> {
   const app = new Hono<AuthEnv>();
   const user = requireUser(deps);
   app.post('/api/v1/telegram/link-code', every(user, rateLimit(deps, RATE_LIMITS.linkCode)), ...validJson(emptyBodySchema), async (c) => {

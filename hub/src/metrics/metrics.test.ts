@@ -8,7 +8,7 @@ import { someUser } from '../alerts/alerts.test-helper.ts';
 import { movableClock } from '../collectors/collectors.test-helper.ts';
 import { testDatabase } from '../db/database.test-helper.ts';
 import { encodeBatch, jpegLike, sampleDetection, startTestHub, type BatchEntry, type TestHub } from '../ingest/uploads.test-helper.ts';
-import { createLog } from '../log.ts';
+import { createLog } from '../platform/log.ts';
 import { createWatchlistCache } from '../watchlists/cache.ts';
 import { addEntry } from '../watchlists/entries.ts';
 import { createWatchlist } from '../watchlists/watchlists.ts';

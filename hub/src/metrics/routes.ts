@@ -1,9 +1,9 @@
 import { Hono } from 'hono';
 import { decideMetricsAccess } from '@alpr/shared/metrics/access';
-import type { HubDeps } from '../deps.ts';
-import { HubError } from '../errors.ts';
-import { clientIp } from '../http/client-ip.ts';
-import type { HubMetrics } from './hub-metrics.ts';
+import type { HubDeps } from '../hub-deps.ts';
+import { HubError } from '../platform/errors.ts';
+import { clientIp } from '../platform/http/client-ip.ts';
+import type { HubMetrics } from '../platform/hub-metrics.ts';
 import { registerScrapeGauges } from './scrape-gauges.ts';
 
 /**

@@ -1,11 +1,12 @@
 import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Counter, Gauge, Histogram } from 'prom-client';
-import type { HubDeps } from '../deps.ts';
+import type { PlatformDeps } from '../platform/deps.ts';
+import type { LoadMonitor } from '../ingest/load-monitor.ts';
 import { SEGMENTS_FOLDER } from '../images/image-store.ts';
 import { BACKPRESSURE_TRIGGERS, decideBackpressure } from '../ingest/backpressure.ts';
 import { createAlertLatencyFeed } from './alert-latency.ts';
-import { METRIC_PREFIX, type HubMetrics } from './hub-metrics.ts';
+import { METRIC_PREFIX, type HubMetrics } from '../platform/hub-metrics.ts';
 
 /**
  * Gauges computed when Prometheus scrapes, from the database, the image folder and the load
@@ -13,7 +14,7 @@ import { METRIC_PREFIX, type HubMetrics } from './hub-metrics.ts';
  * "Cost of a scrape"): two LIMIT-bounded counts on the queues' (status, …) indexes, one
  * pg_stat_activity read, one readdir + stat per image segment file, one alerts range read.
  */
-export type ScrapeDeps = Pick<HubDeps, 'db' | 'load' | 'config' | 'log'>;
+export type ScrapeDeps = Pick<PlatformDeps, 'db' | 'config' | 'log'> & { load: LoadMonitor };
 
 /**
  * A queue deeper than this is reported as this: counting stops there, so a scrape stays

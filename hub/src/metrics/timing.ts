@@ -1,6 +1,6 @@
 import type { Hono, MiddlewareHandler } from 'hono';
 import { BATCH_PATHS } from '@alpr/shared/protocol/paths';
-import { ingestResult, type HubMetrics } from './hub-metrics.ts';
+import { ingestResult, type HubMetrics } from '../platform/hub-metrics.ts';
 
 /**
  * Times uploads and searches at the app's edge (docs/metrics.md), so the domains' routes stay

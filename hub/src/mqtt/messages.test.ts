@@ -1,5 +1,5 @@
 import t from 'tap';
-import { loadMqttOutConfig } from './config.ts';
+import { loadMqttOutConfig } from '../platform/config/mqtt-out.ts';
 import { createOfflineQueue, discoveryMessage, lastPlateMessage, reconnectDelayMs, topicKey } from '@alpr/shared/mqtt/messages';
 import type { OutgoingMessage } from '@alpr/shared/mqtt/messages';
 

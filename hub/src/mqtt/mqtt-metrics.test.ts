@@ -9,15 +9,15 @@ import t from 'tap';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parseExposition, valueOf, type Exposition } from '@alpr/shared/metrics/exposition.test-helper';
 import { startMosquitto } from '../../../scripts/simulators/mosquitto.ts';
-import { createLog } from '../log.ts';
+import { createLog } from '../platform/log.ts';
 import { testDatabase } from '../db/database.test-helper.ts';
-import { encodeBatch, sampleDetection, startTestHub } from '../ingest/uploads.test-helper.ts';
+import { sampleDetection, startTestHub, uploadBatch } from '../ingest/uploads.test-helper.ts';
 import { createWatchlistCache } from '../watchlists/cache.ts';
 import { addEntry } from '../watchlists/entries.ts';
 import { createWatchlist } from '../watchlists/watchlists.ts';
 import { someUser } from '../alerts/alerts.test-helper.ts';
 import { createAlertWorker } from '../alerts/worker.ts';
-import { loadMqttOutConfig } from './config.ts';
+import { loadMqttOutConfig } from '../platform/config/mqtt-out.ts';
 import { startMqttOut } from './run.ts';
 
 const db = await testDatabase(t);
@@ -50,13 +50,11 @@ async function until(check: () => boolean | Promise<boolean>, what: string): Pro
 async function raise(plates: readonly string[]): Promise<void> {
   const capturedAt = Date.now() - 60_000;
   const detections = plates.map((text, i) => sampleDetection({ plate: { text, confidence: 0.9 }, timestamp: new Date(capturedAt + i).toISOString() }));
-  const { body, contentType } = encodeBatch(detections.map((detection) => ({ detection })));
-  const res = await fetch(`${hub.url}/api/v1/detections/batch`, {
-    method: 'POST',
-    headers: { 'x-api-key': hub.apiKey, 'content-type': contentType },
-    body: new Uint8Array(body),
-  });
-  if (res.status !== 201 && res.status !== 202) throw new Error(`batch ${res.status}: ${await res.text()}`);
+  await uploadBatch(
+    hub,
+    hub.apiKey,
+    detections.map((detection) => ({ detection })),
+  );
   while ((await worker.runOnce()) > 0) {
     /* drain */
   }

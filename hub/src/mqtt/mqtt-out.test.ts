@@ -14,16 +14,16 @@ import mqtt from 'mqtt';
 import type { MqttClient } from 'mqtt';
 import { generateSelfSignedCertificate } from '@alpr/shared/tls/self-signed';
 import { startMosquitto } from '../../../scripts/simulators/mosquitto.ts';
-import { createLog } from '../log.ts';
+import { createLog } from '../platform/log.ts';
 import { testDatabase } from '../db/database.test-helper.ts';
 import { startTestHub } from '../ingest/uploads.test-helper.ts';
 import { createWatchlistCache } from '../watchlists/cache.ts';
 import { addEntry } from '../watchlists/entries.ts';
 import { createWatchlist } from '../watchlists/watchlists.ts';
 import { someUser } from '../alerts/alerts.test-helper.ts';
-import { encodeBatch, sampleDetection } from '../ingest/uploads.test-helper.ts';
+import { sampleDetection, uploadBatch } from '../ingest/uploads.test-helper.ts';
 import { createAlertWorker } from '../alerts/worker.ts';
-import { loadMqttOutConfig } from './config.ts';
+import { loadMqttOutConfig } from '../platform/config/mqtt-out.ts';
 import { startMqttOut } from './run.ts';
 
 const db = await testDatabase(t);
@@ -64,17 +64,15 @@ async function until(check: () => boolean, what: string): Promise<void> {
   if (!check()) throw new Error(`never: ${what}`);
 }
 
-/** Through the real batch upload; 202 (accepted under load, as PGlite often is) counts as stored. */
+/** Through the real batch upload (uploadBatch: a 202 under load, as PGlite often is, counts as stored). */
 async function uploadPlates(plates: readonly string[]): Promise<string[]> {
   const capturedAt = Date.now() - 60_000;
   const detections = plates.map((text, i) => sampleDetection({ plate: { text, confidence: 0.9 }, timestamp: new Date(capturedAt + i).toISOString() }));
-  const { body, contentType } = encodeBatch(detections.map((detection) => ({ detection })));
-  const res = await fetch(`${hub.url}/api/v1/detections/batch`, {
-    method: 'POST',
-    headers: { 'x-api-key': hub.apiKey, 'content-type': contentType },
-    body: new Uint8Array(body),
-  });
-  if (res.status !== 201 && res.status !== 202) throw new Error(`batch ${res.status}: ${await res.text()}`);
+  await uploadBatch(
+    hub,
+    hub.apiKey,
+    detections.map((detection) => ({ detection })),
+  );
   return detections.map((d) => d.detection_id);
 }
 

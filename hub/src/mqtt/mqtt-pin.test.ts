@@ -12,15 +12,15 @@ import mqtt from 'mqtt';
 import { generateSelfSignedCertificate } from '@alpr/shared/tls/self-signed';
 import { parseExposition, valueOf } from '@alpr/shared/metrics/exposition.test-helper';
 import { startMosquitto } from '../../../scripts/simulators/mosquitto.ts';
-import { createLog } from '../log.ts';
+import { createLog } from '../platform/log.ts';
 import { testDatabase } from '../db/database.test-helper.ts';
-import { encodeBatch, sampleDetection, startTestHub } from '../ingest/uploads.test-helper.ts';
+import { sampleDetection, startTestHub, uploadBatch } from '../ingest/uploads.test-helper.ts';
 import { createWatchlistCache } from '../watchlists/cache.ts';
 import { addEntry } from '../watchlists/entries.ts';
 import { createWatchlist } from '../watchlists/watchlists.ts';
 import { someUser } from '../alerts/alerts.test-helper.ts';
 import { createAlertWorker } from '../alerts/worker.ts';
-import { loadMqttOutConfig } from './config.ts';
+import { loadMqttOutConfig } from '../platform/config/mqtt-out.ts';
 import { startMqttOut } from './run.ts';
 
 const db = await testDatabase(t);
@@ -78,13 +78,7 @@ t.test('the right pin: connected over TLS without a CA file, and the alert arriv
   await until(() => out.stats().connected, 'connected with the pin');
 
   const detection = sampleDetection({ plate: { text: 'MQTPIN1', confidence: 0.9 }, timestamp: new Date(Date.now() - 60_000).toISOString() });
-  const { body, contentType } = encodeBatch([{ detection }]);
-  const res = await fetch(`${hub.url}/api/v1/detections/batch`, {
-    method: 'POST',
-    headers: { 'x-api-key': hub.apiKey, 'content-type': contentType },
-    body: new Uint8Array(body),
-  });
-  t.ok(res.status === 201 || res.status === 202, `batch stored (${res.status})`);
+  await uploadBatch(hub, hub.apiKey, [{ detection }]);
   while ((await worker.runOnce()) > 0) {
     /* drain */
   }

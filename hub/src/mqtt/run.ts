@@ -1,20 +1,20 @@
 import { randomBytes } from 'node:crypto';
 import { alertPayload, alertRowsById, cameraName } from '../alerts/payload.ts';
-import type { Clock } from '../clock.ts';
-import type { HubConfig } from '../config.ts';
+import type { Clock } from '../platform/clock.ts';
+import type { HubConfig } from '../platform/config/hub-config.ts';
 import { ALERT_CHANNEL, DETECTIONS_CHANNEL } from '../db/channels.ts';
 import type { Unlisten } from '../db/client.ts';
 import type { Listen } from '../db/listen.ts';
 import type { DbSession } from '../db/session.ts';
-import { linkSigner } from '../images/link-signer.ts';
+import { linkSigner } from '../platform/signed-links/link-signer.ts';
 import { detectionPayload, detectionRowsById } from '../live/detection-payload.ts';
-import type { Log } from '../log.ts';
-import type { MqttOutConfig } from './config.ts';
+import type { Log } from '../platform/log.ts';
+import type { MqttOutConfig } from '../platform/config/mqtt-out.ts';
 import { alertMessage, cameraKey, detectionMessage, discoveryMessage, lastPlateMessage } from '@alpr/shared/mqtt/messages';
 import type { CameraRef, TopicSettings } from '@alpr/shared/mqtt/messages';
 import { connectPublisher } from '@alpr/shared/mqtt/publisher';
 import type { MqttStats } from '@alpr/shared/mqtt/publisher';
-import type { HubMetrics } from '../metrics/hub-metrics.ts';
+import type { HubMetrics } from '../platform/hub-metrics.ts';
 import { dialMqtt } from './dial.ts';
 
 /**

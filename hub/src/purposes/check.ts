@@ -4,7 +4,7 @@
  * is a 400 naming the field, so a client can show it beside the right input.
  */
 import type { DbSession } from '../db/session.ts';
-import { HubError } from '../errors.ts';
+import { HubError } from '../platform/errors.ts';
 import { findPurpose } from './store.ts';
 
 export interface LookupPurpose {

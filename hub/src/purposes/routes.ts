@@ -4,7 +4,7 @@ import type { AuthContext } from '../auth/context.ts';
 import { requireUser, type AuthEnv } from '../auth/middleware.ts';
 import { audited, noteAudit, type AdminEnv } from '../admin/audit.ts';
 import type { AdminGuards } from '../admin/guards.ts';
-import { validJson, validParam } from '../http/validator.ts';
+import { validJson, validParam } from '../platform/http/validator.ts';
 import { createPurposeSchema, purposeCodeSchema } from './schema.ts';
 import { createPurpose, listPurposes, setPurposeActive } from './store.ts';
 

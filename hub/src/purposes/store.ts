@@ -3,7 +3,7 @@
  * deleted: audit rows name purposes by code for as long as the log is kept (7 years).
  */
 import type { DbSession } from '../db/session.ts';
-import { HubError } from '../errors.ts';
+import { HubError } from '../platform/errors.ts';
 import type { CreatePurpose } from './schema.ts';
 
 export interface Purpose {

@@ -1,10 +1,10 @@
 import t from 'tap';
 import type { CollectorContext } from '../collectors/context.ts';
 import { heartbeat } from '../collectors/heartbeat.ts';
-import { loadHubConfig } from '../config.ts';
+import { loadHubConfig } from '../platform/config/hub-config.ts';
 import { appendChainedDetections, insertCollector, sampleDetection } from '../db/fixtures.test-helper.ts';
 import { testDatabase } from '../db/database.test-helper.ts';
-import { createLog } from '../log.ts';
+import { createLog } from '../platform/log.ts';
 import { BarChart, barHeights } from './charts.tsx';
 import { alertsPerDay, collectorHealth, detectionsPerHour } from './queries.ts';
 import { fillSeries, groupBy } from './series.ts';

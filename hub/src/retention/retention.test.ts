@@ -9,7 +9,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import { openImageStore, SEGMENTS_FOLDER, sha256Hex, type ImageStore } from '../images/image-store.ts';
 import { indexImages } from '../images/locations.ts';
 import { postingsAgainstDetections } from '../search/trigram-postings.test-helper.ts';
-import { DEFAULT_HORIZONS } from './horizons.ts';
+import { DEFAULT_HORIZONS } from '../platform/config/retention-horizons.ts';
 import { runRetention, type RetentionReport } from './run.ts';
 
 /*

@@ -1,9 +1,9 @@
-import { writeAudit } from '../audit/write.ts';
-import type { Clock } from '../clock.ts';
+import { writeAudit } from '../platform/audit-writer.ts';
+import type { Clock } from '../platform/clock.ts';
 import type { DbSession } from '../db/session.ts';
 import { emptyCompactionReport, type CompactionReport } from '../images/compaction.ts';
 import type { ImageStore } from '../images/image-store.ts';
-import { cutoffsFor, type RetentionCutoffs, type RetentionHorizons } from './horizons.ts';
+import { cutoffsFor, type RetentionCutoffs, type RetentionHorizons } from '../platform/config/retention-horizons.ts';
 import { retainImages, type ImageRetentionReport } from './images.ts';
 import { emptyNonHitReport, removeNonHits, type NonHitReport } from './nonhits.ts';
 

@@ -5,11 +5,11 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import t from 'tap';
 import { cliDatabaseEnv } from '../cli/cli-database.test-helper.ts';
-import { loadHubConfig } from '../config.ts';
+import { loadHubConfig } from '../platform/config/hub-config.ts';
 import { testDatabase } from '../db/database.test-helper.ts';
 import { openImageStore } from '../images/image-store.ts';
-import { createLog } from '../log.ts';
-import { DEFAULT_HORIZONS } from './horizons.ts';
+import { createLog } from '../platform/log.ts';
+import { DEFAULT_HORIZONS } from '../platform/config/retention-horizons.ts';
 import type { RetentionReport } from './run.ts';
 import { startRetentionSchedule } from './schedule.ts';
 

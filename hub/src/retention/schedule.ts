@@ -1,7 +1,6 @@
 import cron from 'node-cron';
 import type { Logger } from 'pino';
-import { cronBoundsProblem } from '../platform/cron-bounds.ts';
-import type { RetentionHorizons } from './horizons.ts';
+import type { RetentionHorizons } from '../platform/config/retention-horizons.ts';
 import { runRetention, type RetentionDeps, type RetentionReport } from './run.ts';
 
 /**
@@ -47,14 +46,4 @@ export function startRetentionSchedule(
       await running;
     },
   };
-}
-
-/** Why a schedule is unusable, or undefined when node-cron accepts it. */
-export function scheduleProblem(expression: string): string | undefined {
-  // Before node-cron, which expands every range into an array while it validates.
-  const bounds = cronBoundsProblem(expression);
-  if (bounds) return bounds;
-  const result = cron.validateDetailed(expression);
-  if (result.valid) return undefined;
-  return result.errors.map((e) => `${e.field}: ${e.message}`).join('; ') || 'not a cron expression';
 }

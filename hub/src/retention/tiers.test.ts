@@ -13,8 +13,8 @@ import { verifyExport } from '../evidence/manifest.ts';
 import { readZipFiles } from '../evidence/read-zip.ts';
 import { openImageStore, sha256Hex, type ImageStore } from '../images/image-store.ts';
 import { indexImages } from '../images/locations.ts';
-import { DEFAULT_HORIZONS } from './horizons.ts';
-import { defaultHorizonsFor, describeTiers, PRESETS, RETENTION_PRESETS, withPreset } from './presets.ts';
+import { DEFAULT_HORIZONS } from '../platform/config/retention-horizons.ts';
+import { defaultHorizonsFor, describeTiers, PRESETS, RETENTION_PRESETS, withPreset } from '../platform/config/retention-presets.ts';
 import { runRetention } from './run.ts';
 import { postingsAgainstDetections } from '../search/trigram-postings.test-helper.ts';
 

@@ -1,9 +1,9 @@
 /** `GET /api/v1/detections/{id}`: the full record (docs/search.md "One detection"). */
 import { isBigintId } from '@alpr/shared/validation/params';
 import type { DbSession } from '../db/session.ts';
-import { HubError } from '../errors.ts';
+import { HubError } from '../platform/errors.ts';
 import { cameraName, cameraTimeZone } from '../alerts/payload.ts';
-import { imageLink, type LinkSigner } from '../images/signed-link.ts';
+import { imageLink, type LinkSigner } from '../platform/signed-links/signed-link.ts';
 import { configWithCameraNames } from '../cameras/names-sql.ts';
 
 type DetailRow = {

@@ -3,7 +3,7 @@ import { adminTestContext, send } from '../admin/admin.test-helper.ts';
 import { claim } from '../collectors/claim.ts';
 import { SYSTEM_ACTOR } from '../collectors/context.ts';
 import { createCollector } from '../collectors/create-collector.ts';
-import { encodeBatch, sampleDetection } from '../ingest/uploads.test-helper.ts';
+import { sampleDetection, uploadBatch } from '../ingest/uploads.test-helper.ts';
 import type { convoy, locationActivity, plateHistory, plateRoute } from './investigations.ts';
 
 const ctx = await adminTestContext(t);
@@ -22,15 +22,11 @@ const base = Date.parse(ctx.clock.now().toISOString().slice(0, 10) + 'T05:00:00.
 const min = (m: number) => new Date(base + m * 60_000).toISOString();
 
 async function upload(collector: { key: string }, reads: Array<[string, number]>) {
-  const { body, contentType } = encodeBatch(
+  await uploadBatch(
+    ctx.app,
+    collector.key,
     reads.map(([text, m]) => ({ detection: sampleDetection({ plate: { text, confidence: 0.9 }, timestamp: min(m) }) })),
   );
-  const res = await ctx.app.request('/api/v1/detections/batch', {
-    method: 'POST',
-    headers: { 'x-api-key': collector.key, 'content-type': contentType },
-    body: new Uint8Array(body),
-  });
-  if (res.status !== 201) throw new Error(`batch ${res.status}: ${await res.text()}`);
 }
 // The target at A three times an hour apart, then at B. CMP001 travels with it every time,
 // CMP002 twice, FAR001 once but ten minutes away.

@@ -1,5 +1,5 @@
 import type { Context } from 'hono';
-import { writeAudit } from '../audit/write.ts';
+import { writeAudit } from '../platform/audit-writer.ts';
 import type { AuthContext } from '../auth/context.ts';
 import type { AuthEnv } from '../auth/middleware.ts';
 import { requestMeta } from '../auth/request.ts';

@@ -6,7 +6,7 @@ import { isoTimeAsDate } from '@alpr/shared/validation/params';
 import { z } from 'zod';
 import { confusionKey, ocrNormalize } from '@alpr/shared/detection/ocr';
 import { safeText } from '@alpr/shared/text/hostile-text';
-import { queryProblem } from '../http/validate.ts';
+import { queryProblem } from '../platform/http/validate.ts';
 import type { LookupPurpose } from '../purposes/check.ts';
 import { lookupPurposeFields } from '../purposes/schema.ts';
 

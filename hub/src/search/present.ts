@@ -3,7 +3,7 @@
  * one page of results and the paging meta. The dashboard's search page reads the same types
  * (`import type`), so the wire shape is written once, here.
  */
-import { imageLink, type LinkSigner } from '../images/signed-link.ts';
+import { imageLink, type LinkSigner } from '../platform/signed-links/signed-link.ts';
 import { confusionKey } from '@alpr/shared/detection/ocr';
 import { classifyOneEdit, type PlateMatchDetail } from './one-edit.ts';
 import type { SearchQuery } from './params.ts';

@@ -4,7 +4,7 @@
  * route must equal row for row.
  */
 import type { AdminTestContext } from '../admin/admin.test-helper.ts';
-import { encodeBatch, jpegLike, sampleDetection } from '../ingest/uploads.test-helper.ts';
+import { jpegLike, sampleDetection, uploadBatch } from '../ingest/uploads.test-helper.ts';
 import { buildSearch } from './sql.ts';
 import type { SearchQuery } from './params.ts';
 
@@ -25,18 +25,14 @@ export function patternQuery(plate: SearchQuery['plate'], extra: Partial<SearchQ
 /** Uploads reads given as [plate text, milliseconds before `now`], 20 to a batch. */
 export async function uploadReads(ctx: AdminTestContext, apiKey: string, reads: ReadonlyArray<readonly [string, number]>, now: Date): Promise<void> {
   for (let i = 0; i < reads.length; i += 20) {
-    const { body, contentType } = encodeBatch(
+    await uploadBatch(
+      ctx.app,
+      apiKey,
       reads.slice(i, i + 20).map(([text, ago]) => ({
         detection: sampleDetection({ plate: { text, confidence: 0.9 }, timestamp: new Date(now.getTime() - ago).toISOString() }),
         plateCrop: jpegLike(300),
       })),
     );
-    const res = await ctx.app.request('/api/v1/detections/batch', {
-      method: 'POST',
-      headers: { 'x-api-key': apiKey, 'content-type': contentType },
-      body: new Uint8Array(body),
-    });
-    if (res.status !== 201) throw new Error(`batch ${res.status}: ${await res.text()}`);
   }
 }
 

@@ -8,7 +8,7 @@ import { adminTestContext, send } from '../admin/admin.test-helper.ts';
 import { claim } from '../collectors/claim.ts';
 import { SYSTEM_ACTOR } from '../collectors/context.ts';
 import { createCollector } from '../collectors/create-collector.ts';
-import { encodeBatch, jpegLike, sampleDetection } from '../ingest/uploads.test-helper.ts';
+import { jpegLike, sampleDetection, uploadBatch } from '../ingest/uploads.test-helper.ts';
 
 const ctx = await adminTestContext(t);
 const viewer = await ctx.session('viewer');
@@ -19,18 +19,14 @@ const gate = await claim(ctx.deps, { claim_code: created.claimCode, hardware_id:
 const base = ctx.clock.now().getTime();
 
 async function upload(reads: Array<[string, number]>) {
-  const { body, contentType } = encodeBatch(
+  await uploadBatch(
+    ctx.app,
+    gate.api_key,
     reads.map(([text, ago]) => ({
       detection: sampleDetection({ plate: { text, confidence: 0.9 }, timestamp: new Date(base - ago * 60_000).toISOString() }),
       plateCrop: jpegLike(300),
     })),
   );
-  const res = await ctx.app.request('/api/v1/detections/batch', {
-    method: 'POST',
-    headers: { 'x-api-key': gate.api_key, 'content-type': contentType },
-    body: new Uint8Array(body),
-  });
-  if (res.status !== 201) throw new Error(`batch ${res.status}: ${await res.text()}`);
 }
 
 // The query is AB12CDE (stored as AB12C0E: D reads as 0).

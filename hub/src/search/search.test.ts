@@ -4,7 +4,7 @@ import { adminTestContext, auditRows, send } from '../admin/admin.test-helper.ts
 import { claim } from '../collectors/claim.ts';
 import { SYSTEM_ACTOR } from '../collectors/context.ts';
 import { createCollector } from '../collectors/create-collector.ts';
-import { encodeBatch, jpegLike, sampleDetection } from '../ingest/uploads.test-helper.ts';
+import { jpegLike, sampleDetection, uploadBatch } from '../ingest/uploads.test-helper.ts';
 
 const ctx = await adminTestContext(t);
 const viewer = await ctx.session('viewer');
@@ -22,18 +22,14 @@ const at = (minutes: number) => new Date(base - minutes * 60_000).toISOString();
 
 /** [plate, minutes ago, confidence, direction] per collector. */
 async function upload(collector: { key: string }, reads: Array<[string, number, number, 'entering' | 'exiting' | 'unknown']>) {
-  const { body, contentType } = encodeBatch(
+  await uploadBatch(
+    ctx.app,
+    collector.key,
     reads.map(([text, ago, confidence, direction]) => ({
       detection: sampleDetection({ plate: { text, confidence }, timestamp: at(ago), vehicle: { direction } }),
       plateCrop: jpegLike(400),
     })),
   );
-  const res = await ctx.app.request('/api/v1/detections/batch', {
-    method: 'POST',
-    headers: { 'x-api-key': collector.key, 'content-type': contentType },
-    body: new Uint8Array(body),
-  });
-  if (res.status !== 201) throw new Error(`batch ${res.status}: ${await res.text()}`);
 }
 await upload(north, [
   ['AB12CDE', 50, 0.9, 'entering'],

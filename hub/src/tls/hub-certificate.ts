@@ -1,12 +1,12 @@
 import { desc, eq, inArray } from 'drizzle-orm';
-import { writeAudit } from '../audit/write.ts';
+import { writeAudit } from '../platform/audit-writer.ts';
 import { queueCommand } from '../collectors/commands.ts';
 import type { Actor, CollectorContext } from '../collectors/context.ts';
 import { collectors } from '../db/schema/collectors.ts';
 import { commands } from '../db/schema/commands.ts';
 import type { DbSession } from '../db/session.ts';
-import { HubError } from '../errors.ts';
-import type { HubTransport } from './transport.ts';
+import { HubError } from '../platform/errors.ts';
+import type { HubTransport } from '../platform/config/transport.ts';
 
 /**
  * The hub certificate as the admin and the installer see it (docs/security.md "Certificate

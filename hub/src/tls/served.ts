@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { HubConfig } from '../config.ts';
+import type { HubConfig } from '../platform/config/hub-config.ts';
 import { certificateSha256 } from './fingerprint.ts';
 import { GENERATED_CERT_FILE } from './material.ts';
 

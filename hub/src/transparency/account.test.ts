@@ -3,7 +3,7 @@
  * the figures are computed once a minute however many callers arrive together.
  */
 import t from 'tap';
-import { DEFAULT_HORIZONS } from '../retention/horizons.ts';
+import { DEFAULT_HORIZONS } from '../platform/config/retention-horizons.ts';
 import { accountRange, assembleAccount } from './account.ts';
 import { oncePerInterval } from './cache.ts';
 

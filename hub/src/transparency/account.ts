@@ -2,8 +2,8 @@
  * The public account (docs/transparency.md): assembled from counts the loader reads, with no
  * plate, user, camera or case in it. Pure: the route, the page and the tests share it.
  */
-import type { RetentionHorizons } from '../retention/horizons.ts';
-import { describeTiers, type RetentionPreset } from '../retention/presets.ts';
+import type { RetentionHorizons } from '../platform/config/retention-horizons.ts';
+import { describeTiers, type RetentionPreset } from '../platform/config/retention-presets.ts';
 import { PURPOSE_CODE } from '../purposes/schema.ts';
 
 /** Twelve calendar months (UTC), this one included: a year of activity, as annual reports ask. */

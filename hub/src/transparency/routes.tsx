@@ -5,7 +5,7 @@
  */
 import { Hono, type MiddlewareHandler } from 'hono';
 import { rateLimit, type RateLimitOptions } from '../auth/rate-limit.ts';
-import type { HubDeps } from '../deps.ts';
+import type { PlatformDeps } from '../platform/deps.ts';
 import { pageHeaders } from '../ui/page-headers.ts';
 import { accountRange, assembleAccount, type PublicAccount } from './account.ts';
 import { oncePerInterval } from './cache.ts';
@@ -18,7 +18,7 @@ import { TransparencyPage } from './page.tsx';
  */
 export const TRANSPARENCY_LIMIT: RateLimitOptions = { scope: 'public.transparency', limit: 30, windowSeconds: 60, key: 'address' };
 
-export function transparencyRoutes(deps: HubDeps): Hono {
+export function transparencyRoutes(deps: PlatformDeps): Hono {
   const app = new Hono();
   const account = oncePerInterval(async (now): Promise<PublicAccount> => {
     const input = await loadAccountInput(deps.db, accountRange(now));

@@ -44,6 +44,7 @@ export function Page(props: PageProps) {
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <title>{`${props.title} · ALPR Hub`}</title>
         <link rel="stylesheet" href="/ui/app.css" />
+        <link rel="icon" href="/ui/icon.svg" type="image/svg+xml" />
         {props.user ? <script type="module" src="/ui/nav.js"></script> : null}
         {props.script ? <script type="module" src={`/ui/${props.script}.js`}></script> : null}
       </head>

@@ -21,3 +21,20 @@ export async function pageUser(deps: AuthContext, c: Context, roles?: readonly R
     return c.redirect(`/login?next=${encodeURIComponent(next)}`, 302);
   }
 }
+
+/**
+ * Whether this browser's session is one whose password must change first (docs/auth.md): the
+ * sign-in page then opens on that step. Asked here rather than by the page's script, whose
+ * probe of `/auth/me` answered 401 (a failed request in the console) to everyone signed out.
+ */
+export async function passwordChangeDue(deps: AuthContext, c: Context): Promise<boolean> {
+  const token = sessionCookie(c);
+  if (token === undefined) return false;
+  try {
+    await authenticateSession(deps, token);
+    return false;
+  } catch (err) {
+    if (!(err instanceof AuthFailure)) throw err;
+    return err.headers['X-Password-Change-Required'] === 'true';
+  }
+}

@@ -62,6 +62,36 @@ t.test('pages: CSP without inline scripts, roles, assets', async (t) => {
   t.match((await send(ctx, null, 'GET', '/ui/app.css')).headers.get('content-type'), /^text\/css/);
 });
 
+t.test('the sign-in page knows a due password change itself: its script asks nothing that answers 401', async (t) => {
+  const marked = async (s: typeof admin | null) => /data-password-change="true"/.test(await (await send(ctx, s, 'GET', '/login')).text());
+  t.equal(await marked(null), false, 'signed out: the password step');
+  const pending = await ctx.session('operator');
+  t.equal(await marked(pending), false, 'a full session: the password step');
+  await ctx.database.sql(`UPDATE users SET must_change_password = true WHERE id = $1`, [pending.user.user.id]);
+  t.equal(await marked(pending), true, 'a one-time password still to change: the change step');
+});
+
+t.test('an icon: every page links one, and /favicon.ico answers a real icon instead of a 404', async (t) => {
+  const html = await (await send(ctx, admin, 'GET', '/live')).text();
+  t.match(html, /<link rel="icon" href="\/ui\/icon\.svg" type="image\/svg\+xml"\/?>/, 'the layout links the icon');
+  const svg = await send(ctx, null, 'GET', '/ui/icon.svg');
+  t.equal(svg.status, 200, 'the icon needs no session: the sign-in page shows it too');
+  t.equal(svg.headers.get('content-type'), 'image/svg+xml');
+  t.match(await svg.text(), /^<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg"[^>]*>.*<\/svg>$/);
+  const ico = await send(ctx, null, 'GET', '/favicon.ico');
+  t.equal(ico.status, 200);
+  t.equal(ico.headers.get('content-type'), 'image/x-icon');
+  const bytes = Buffer.from(await ico.arrayBuffer());
+  t.same([...bytes.subarray(0, 6)], [0, 0, 1, 0, 1, 0], 'an ICO header with one image');
+  t.same([bytes[6], bytes[7], bytes.readUInt16LE(12)], [32, 32, 32], '32x32, 32 bits a pixel');
+  t.equal(bytes.readUInt32LE(14) + 22, bytes.length, 'the image fills the rest of the file');
+  // Row 16 from the top is the plate's middle: white at x 4, navy on a character at x 7.
+  const pixelAt = (x: number, y: number) => [...bytes.subarray(62 + ((31 - y) * 32 + x) * 4, 66 + ((31 - y) * 32 + x) * 4)];
+  t.same(pixelAt(4, 16), [255, 255, 255, 255], 'the plate');
+  t.same(pixelAt(7, 16), [0x3a, 0x26, 0x12, 255], 'a character on it (BGRA)');
+  t.same(pixelAt(0, 0), [0, 0, 0, 0], 'a rounded corner is transparent');
+});
+
 t.test('live reconnect delay: min(1 s x 2^n, 60 s) + 0-1 s', async (t) => {
   t.same(
     [0, 1, 2, 5, 6, 7, 100].map((n) => reconnectDelayMs(n, 0)),

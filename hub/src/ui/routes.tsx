@@ -1,8 +1,9 @@
 import { Hono } from 'hono';
-import type { HubDeps } from '../deps.ts';
+import type { HubDeps } from '../hub-deps.ts';
 import { clientScript, stylesheet } from './assets.ts';
 import { pageHeaders } from './page-headers.ts';
-import { pageUser } from './page-session.ts';
+import { faviconIco, ICON_SVG } from './icon.ts';
+import { pageUser, passwordChangeDue } from './page-session.ts';
 import { SignInPage } from './pages/sign-in.tsx';
 import { LivePage } from './pages/live.tsx';
 import { SearchPage } from './pages/search.tsx';
@@ -25,6 +26,9 @@ import type { Role, SessionUser } from '../auth/middleware.ts';
 import type { Context } from 'hono';
 import type { JSX } from 'hono/jsx/jsx-runtime';
 
+/** Drawn once per process (icon.ts). */
+const FAVICON = faviconIco();
+
 /**
  * The dashboard (docs/dashboard.md): server-rendered pages (Hono JSX) whose live parts are
  * small client scripts calling the same JSON API and live channel as any other client.
@@ -35,6 +39,9 @@ export function uiRoutes(deps: HubDeps): Hono {
   const app = new Hono();
   app.use('/ui/*', pageHeaders());
   app.get('/ui/app.css', async (c) => c.body(await stylesheet(), 200, { 'Content-Type': 'text/css; charset=utf-8', 'Cache-Control': 'no-cache' }));
+  // The icon every page links, and the one browsers ask for at the root on their own (a 404 each page otherwise).
+  app.get('/ui/icon.svg', (c) => c.body(ICON_SVG, 200, { 'Content-Type': 'image/svg+xml', 'Cache-Control': 'public, max-age=86400' }));
+  app.get('/favicon.ico', (c) => c.body(FAVICON, 200, { 'Content-Type': 'image/x-icon', 'Cache-Control': 'public, max-age=86400' }));
   app.get('/ui/:name{[a-z-]+\\.js}', async (c) => {
     const script = await clientScript(c.req.param('name'));
     if (script === undefined) return c.json({ error: { code: 'not_found', message: 'no such script' } }, 404);
@@ -44,7 +51,7 @@ export function uiRoutes(deps: HubDeps): Hono {
   for (const path of ['/', '/login', '/live', '/search', '/detections/*', '/investigations', '/watchlists', '/reports', '/notifications', '/admin/*'])
     app.use(path, pageHeaders());
   app.get('/', (c) => c.redirect('/live', 302));
-  app.get('/login', (c) => c.html(<SignInPage next={safeNext(c.req.query('next'))} />));
+  app.get('/login', async (c) => c.html(<SignInPage next={safeNext(c.req.query('next'))} passwordChange={await passwordChangeDue(deps, c)} />));
 
   // Each page: who may see it, and what it renders for them.
   const page = (path: string, render: (user: SessionUser, c: Context) => JSX.Element, roles?: readonly Role[]): void => {

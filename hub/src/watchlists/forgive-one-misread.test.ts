@@ -6,7 +6,7 @@
 import t from 'tap';
 import { adminTestContext, send } from '../admin/admin.test-helper.ts';
 import { claimedCollector } from '../collectors/collectors.test-helper.ts';
-import { encodeBatch, jpegLike, sampleDetection } from '../ingest/uploads.test-helper.ts';
+import { jpegLike, sampleDetection, uploadBatch } from '../ingest/uploads.test-helper.ts';
 import type { AlertRecord } from '../alerts/payload.ts';
 import { createAlertWorker } from '../alerts/worker.ts';
 import { createWatchlistCache } from './cache.ts';
@@ -17,18 +17,14 @@ const collector = await claimedCollector(ctx.deps);
 const worker = createAlertWorker(ctx.deps, createWatchlistCache(ctx.deps));
 
 async function upload(plates: readonly string[]): Promise<void> {
-  const { body, contentType } = encodeBatch(
+  await uploadBatch(
+    ctx.app,
+    collector.apiKey,
     plates.map((text, i) => ({
       detection: sampleDetection({ plate: { text, confidence: 0.9 }, timestamp: new Date(ctx.clock.now().getTime() - 60_000 + i).toISOString() }),
       plateCrop: jpegLike(300),
     })),
   );
-  const res = await ctx.app.request('/api/v1/detections/batch', {
-    method: 'POST',
-    headers: { 'x-api-key': collector.apiKey, 'content-type': contentType },
-    body: new Uint8Array(body),
-  });
-  if (res.status !== 201) throw new Error(`batch ${res.status}: ${await res.text()}`);
   while ((await worker.runOnce()) > 0) {
     /* drain */
   }

@@ -9,7 +9,7 @@ import { ADMIN_IP, adminTestContext, auditRows, send } from '../admin/admin.test
 import type { AlertRecord } from '../alerts/payload.ts';
 import { createAlertWorker } from '../alerts/worker.ts';
 import { claimedCollector } from '../collectors/collectors.test-helper.ts';
-import { encodeBatch, jpegLike, sampleDetection } from '../ingest/uploads.test-helper.ts';
+import { jpegLike, sampleDetection, uploadBatch } from '../ingest/uploads.test-helper.ts';
 import { createWatchlistCache } from './cache.ts';
 
 const DAY = 86_400_000;
@@ -23,15 +23,9 @@ const worker = createAlertWorker(ctx.deps, cache);
 
 /** One read of `plate` at `at`, through the real batch upload; the live matcher runs after. */
 async function upload(plate: string, at: Date): Promise<void> {
-  const { body, contentType } = encodeBatch([
+  await uploadBatch(ctx.app, collector.apiKey, [
     { detection: sampleDetection({ plate: { text: plate, confidence: 0.9 }, timestamp: at.toISOString() }), plateCrop: jpegLike(300) },
   ]);
-  const res = await ctx.app.request('/api/v1/detections/batch', {
-    method: 'POST',
-    headers: { 'x-api-key': collector.apiKey, 'content-type': contentType },
-    body: new Uint8Array(body),
-  });
-  if (res.status !== 201) throw new Error(`batch ${res.status}: ${await res.text()}`);
   cache.invalidate();
   while ((await worker.runOnce()) > 0) {
     /* drain */

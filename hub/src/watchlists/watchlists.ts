@@ -3,13 +3,13 @@
  * NOTIFY that drops every hub process's cache, in one transaction.
  */
 import { and, asc, eq, isNull, sql } from 'drizzle-orm';
-import { writeAudit } from '../audit/write.ts';
+import { writeAudit } from '../platform/audit-writer.ts';
 import { watchlistEntries } from '../db/schema/watchlist-entries.ts';
 import { watchlists } from '../db/schema/watchlists.ts';
 import { subscriptions } from '../db/schema/subscriptions.ts';
 import type { DbSession } from '../db/session.ts';
 import { isUuid } from '../collectors/context.ts';
-import { HubError } from '../errors.ts';
+import { HubError } from '../platform/errors.ts';
 import type { WatchlistActor, WatchlistContext } from './context.ts';
 import { notifyWatchlistChanged } from './notify.ts';
 import type { CreateWatchlistBody, UpdateWatchlistBody } from './schema.ts';

@@ -5,7 +5,7 @@
  */
 import { ocrNormalize } from '@alpr/shared/detection/ocr';
 import t from 'tap';
-import { createLog } from '../log.ts';
+import { createLog } from '../platform/log.ts';
 import { testDatabase } from '../db/database.test-helper.ts';
 import { startTestHub } from '../ingest/uploads.test-helper.ts';
 import { movableClock } from '../collectors/collectors.test-helper.ts';

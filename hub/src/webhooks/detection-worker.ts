@@ -4,13 +4,13 @@
  * waits until it is settled, then queues pages up to it (detection-events.ts). The horizon is
  * kept in memory only: after a restart a new one is taken, and the cursor says where to go on.
  */
-import type { Clock } from '../clock.ts';
+import type { Clock } from '../platform/clock.ts';
 import { DETECTIONS_CHANNEL } from '../db/channels.ts';
 import type { Database } from '../db/client.ts';
 import type { Listen } from '../db/listen.ts';
 import type { DbSession } from '../db/session.ts';
-import type { Log } from '../log.ts';
-import { createWakeableLoop } from '../workers/wakeable-loop.ts';
+import type { Log } from '../platform/log.ts';
+import { createWakeableLoop } from '../platform/loops/wakeable-loop.ts';
 import { DETECTION_PAGE_SIZE, queueDetectionPage } from './detection-events.ts';
 import { horizonSettled, takeHorizon, type Horizon } from './detection-horizon.ts';
 

@@ -11,7 +11,7 @@ import { testDatabase } from '../db/database.test-helper.ts';
 import { evaluateHealth } from '../health/evaluate.ts';
 import { newSite } from '../health/health.test-helper.ts';
 import { startTestHub } from '../ingest/uploads.test-helper.ts';
-import { createLog } from '../log.ts';
+import { createLog } from '../platform/log.ts';
 import { createTarget } from './targets.ts';
 import { startReceiver, type Receiver } from './webhooks.test-helper.ts';
 import { createWebhookWorker } from './worker.ts';

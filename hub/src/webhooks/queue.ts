@@ -6,7 +6,7 @@
  * receivers dedupe on. Times come from the injected clock.
  */
 import type { DbSession } from '../db/session.ts';
-import { retryAfter } from '../workers/backoff.ts';
+import { retryAfter } from '../platform/loops/backoff.ts';
 
 /**
  * Waits before each retry: 10 s, 1 min, 5 min, 30 min, 2 h, 6 h; the seventh failed try is

@@ -1,6 +1,6 @@
 import { Hono } from 'hono';
-import type { HubDeps } from '../deps.ts';
-import { idParam, validJson } from '../http/validator.ts';
+import type { PlatformDeps } from '../platform/deps.ts';
+import { idParam, validJson } from '../platform/http/validator.ts';
 import { audited, noteAudit, type AdminEnv } from '../admin/audit.ts';
 import type { AdminGuards } from '../admin/guards.ts';
 import { emptyBodySchema } from '../admin/schema.ts';
@@ -14,7 +14,7 @@ const BASE = '/api/v1/admin/webhooks';
  * Webhook targets (docs/admin-api.md "Webhooks", docs/webhooks.md). The secret is in the
  * answer to create and rotate-secret only; audit rows carry the target id, never the secret.
  */
-export function adminWebhookRoutes(deps: HubDeps, guards: AdminGuards): Hono<AdminEnv> {
+export function adminWebhookRoutes(deps: PlatformDeps, guards: AdminGuards): Hono<AdminEnv> {
   const app = new Hono<AdminEnv>();
 
   app.get(BASE, guards.read, audited(deps, 'admin.webhook.list'), async (c) => {

@@ -6,12 +6,12 @@
  * the reason on the target, while other targets go on and the worker keeps running.
  */
 import t, { type Test } from 'tap';
-import { createLog } from '../log.ts';
+import { createLog } from '../platform/log.ts';
 import { testDatabase } from '../db/database.test-helper.ts';
 import { startTestHub } from '../ingest/uploads.test-helper.ts';
 import { movableClock } from '../collectors/collectors.test-helper.ts';
-import { authKeys } from '../auth/hub-secret.ts';
-import { sealSecret } from '../auth/secret-box.ts';
+import { authKeys } from '../platform/secrets/hub-secret.ts';
+import { sealSecret } from '../platform/secrets/secret-box.ts';
 import { enqueueTestEvent } from './enqueue.ts';
 import { WEBHOOK_RETRY_DELAYS_MS } from './queue.ts';
 import { openWebhookSecret, SEALED_SECRET_UNREADABLE, sealPlainSecrets } from './secret-store.ts';

@@ -4,10 +4,10 @@
  * unrelated to any user's TOTP key though both come from the one hub secret. HMAC needs the
  * secret itself (a hash would not do), hence a box rather than the SHA-256 kept of API keys.
  */
-import type { HubConfig } from '../config.ts';
+import type { HubConfig } from '../platform/config/hub-config.ts';
 import type { DbSession } from '../db/session.ts';
-import { authKeys } from '../auth/hub-secret.ts';
-import { openSecret, sealSecret, type SealedSecret } from '../auth/secret-box.ts';
+import { authKeys } from '../platform/secrets/hub-secret.ts';
+import { openSecret, sealSecret, type SealedSecret } from '../platform/secrets/secret-box.ts';
 
 const WEBHOOK_KEY_INFO = 'alpr-hub webhook signing secret v1';
 

@@ -8,13 +8,13 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import t from 'tap';
-import { createLog } from '../log.ts';
+import { createLog } from '../platform/log.ts';
 import { testDatabase } from '../db/database.test-helper.ts';
 import { startTestHub } from '../ingest/uploads.test-helper.ts';
 import { someUser, uploadPlates } from '../alerts/alerts.test-helper.ts';
 import { createAlertHooks } from '../alerts/hooks.ts';
 import { createAlertWorker } from '../alerts/worker.ts';
-import { systemClock } from '../clock.ts';
+import { systemClock } from '../platform/clock.ts';
 import { createWatchlistCache } from '../watchlists/cache.ts';
 import { addEntry } from '../watchlists/entries.ts';
 import { createWatchlist } from '../watchlists/watchlists.ts';

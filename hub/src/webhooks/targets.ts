@@ -4,10 +4,10 @@
  * It is stored sealed with the hub secret (secret-store.ts), never in clear.
  */
 import { randomUUID } from 'node:crypto';
-import type { Clock } from '../clock.ts';
-import type { HubConfig } from '../config.ts';
+import type { Clock } from '../platform/clock.ts';
+import type { HubConfig } from '../platform/config/hub-config.ts';
 import type { DbSession } from '../db/session.ts';
-import { HubError } from '../errors.ts';
+import { HubError } from '../platform/errors.ts';
 import type { WebhookFilter } from './filter.ts';
 import type { CreateWebhookInput, EditWebhookInput } from './schema.ts';
 import { PREFIX_CHARS, sealWebhookSecret } from './secret-store.ts';

@@ -4,9 +4,9 @@
  * claims are taken back. Prints "ready" once it listens. Not imported by production code.
  */
 import { openDatabase } from '../db/client.ts';
-import { systemClock } from '../clock.ts';
-import { loadHubConfig } from '../config.ts';
-import { createLog } from '../log.ts';
+import { systemClock } from '../platform/clock.ts';
+import { loadHubConfig } from '../platform/config/hub-config.ts';
+import { createLog } from '../platform/log.ts';
 import { startWebhooks } from './run.ts';
 
 const url = process.env['DATABASE_URL'];

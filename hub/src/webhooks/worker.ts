@@ -5,13 +5,13 @@
  * `pollMs`). Several may run on one database: claims never overlap.
  */
 import { request } from 'undici';
-import type { Clock } from '../clock.ts';
-import type { HubConfig } from '../config.ts';
+import type { Clock } from '../platform/clock.ts';
+import type { HubConfig } from '../platform/config/hub-config.ts';
 import { ALERT_CHANNEL, WEBHOOK_CHANNEL } from '../db/channels.ts';
 import type { Listen } from '../db/listen.ts';
 import type { DbSession } from '../db/session.ts';
-import type { Log } from '../log.ts';
-import { createWakeableLoop } from '../workers/wakeable-loop.ts';
+import type { Log } from '../platform/log.ts';
+import { createWakeableLoop } from '../platform/loops/wakeable-loop.ts';
 import { claimDeliveries, nextDueAt, reapStale, settleFailed, settleSent, type ClaimedDelivery } from './queue.ts';
 import { openWebhookSecret, SEALED_SECRET_UNREADABLE, sealPlainSecrets } from './secret-store.ts';
 import { signedHeaders } from './sign.ts';

@@ -12,12 +12,12 @@
 import type { RunningAlerts } from '../alerts/run.ts';
 import { startAlerts } from '../alerts/run.ts';
 import { createAlertHooks } from '../alerts/hooks.ts';
-import type { Clock } from '../clock.ts';
-import type { HubConfig } from '../config.ts';
+import type { Clock } from '../platform/clock.ts';
+import type { HubConfig } from '../platform/config/hub-config.ts';
 import type { Database } from '../db/client.ts';
 import { ensureUpcomingPartitions } from '../db/partitions.ts';
 import type { ImageStore } from '../images/image-store.ts';
-import type { Log } from '../log.ts';
+import type { Log } from '../platform/log.ts';
 import { botApi } from '../messaging/bot-api.ts';
 import { queueDeliveriesOnRaise } from '../messaging/delivery/enqueue.ts';
 import { startDelivery } from '../messaging/delivery/run.ts';

@@ -14,8 +14,8 @@ import { createCollector } from '../../collectors/create-collector.ts';
 import { someUser } from '../../alerts/alerts.test-helper.ts';
 import { movableClock } from '../../collectors/collectors.test-helper.ts';
 import { testDatabase } from '../../db/database.test-helper.ts';
-import { encodeBatch, jpegLike, sampleDetection, startTestHub } from '../../ingest/uploads.test-helper.ts';
-import { createLog } from '../../log.ts';
+import { jpegLike, sampleDetection, startTestHub, uploadBatch } from '../../ingest/uploads.test-helper.ts';
+import { createLog } from '../../platform/log.ts';
 import { createWatchlistCache } from '../../watchlists/cache.ts';
 import { addEntry } from '../../watchlists/entries.ts';
 import { subscribe } from '../../watchlists/subscriptions.ts';
@@ -97,13 +97,7 @@ async function watched(
     }),
     ...(options.crop === false ? {} : { plateCrop: jpegLike(2048 + i) }),
   }));
-  const { body, contentType } = encodeBatch(entries);
-  const res = await fetch(`${hub.url}/api/v1/detections/batch`, {
-    method: 'POST',
-    headers: { 'x-api-key': options.apiKey ?? hub.apiKey, 'content-type': contentType },
-    body: new Uint8Array(body),
-  });
-  if (res.status !== 201) throw new Error(`batch ${res.status}`);
+  await uploadBatch(hub, options.apiKey ?? hub.apiKey, entries);
   while ((await alertWorker.runOnce()) > 0) {
     /* drain */
   }

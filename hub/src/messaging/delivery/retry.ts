@@ -4,7 +4,7 @@
  * retry fails too the item is `failed` and logged for review. A 429 is not a failure of the
  * item (the platform asks everyone to wait): it pauses all sending and costs no attempt.
  */
-import { retryAfter, type RetryDecision } from '../../workers/backoff.ts';
+import { retryAfter, type RetryDecision } from '../../platform/loops/backoff.ts';
 
 export const RETRY_DELAYS_MS = [1_000, 5_000, 30_000] as const;
 /** Tries in all: the first send plus one per delay. */

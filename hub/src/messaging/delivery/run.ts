@@ -1,7 +1,7 @@
-import type { Clock } from '../../clock.ts';
+import type { Clock } from '../../platform/clock.ts';
 import type { Database } from '../../db/client.ts';
-import type { HubConfig } from '../../config.ts';
-import type { Log } from '../../log.ts';
+import type { HubConfig } from '../../platform/config/hub-config.ts';
+import type { Log } from '../../platform/log.ts';
 import { botApi } from '../bot-api.ts';
 import { createDeliveryWorker, type DeliveryOptions, type DeliveryWorker } from './worker.ts';
 

@@ -6,9 +6,9 @@
  * Woken by the alert worker's NOTIFY; otherwise it sleeps until the next item is due (at
  * most `pollMs`). Several may run on one database: claims never overlap.
  */
-import type { Clock } from '../../clock.ts';
+import type { Clock } from '../../platform/clock.ts';
 import type { DbSession } from '../../db/session.ts';
-import type { Log } from '../../log.ts';
+import type { Log } from '../../platform/log.ts';
 import { ALERT_CHANNEL } from '../../db/channels.ts';
 import type { Listen } from '../../db/listen.ts';
 import { BotApiError, type BotApi } from '../bot-api.ts';
@@ -29,7 +29,7 @@ import {
 } from './queue.ts';
 import { pauseAfter429 } from './retry.ts';
 import { createSendLimits, type SendLimits } from './send-limits.ts';
-import { createWakeableLoop } from '../../workers/wakeable-loop.ts';
+import { createWakeableLoop } from '../../platform/loops/wakeable-loop.ts';
 
 export interface DeliveryOptions {
   /** Alerts for one chat within this window go as one message (HUB_TELEGRAM_AGGREGATE_SECONDS). */

@@ -85,7 +85,8 @@ function alertItem(a: AlertPayload): HTMLElement {
     'li',
     { class: `alert priority-${a.watchlist.priority}`, id: `alert-${a.alert_id}` },
     crop ? el('img', { src: crop, alt: `Plate ${a.plate_number}`, width: '120', height: '40' }) : null,
-    el('strong', { class: 'plate' }, a.plate_number),
+    // The read behind the alert: its page asks for a purpose before it shows anything.
+    el('a', { class: 'plate', href: `/detections/${a.detection_id}`, 'data-detection': a.detection_id }, a.plate_number),
     // A retro-hunt's hit is a read from before the plate was listed (docs/watchlists.md "Retro-hunt").
     a.historical ? el('span', { class: 'historical muted', 'data-historical': 'true' }, 'historical') : null,
     label.text ? el('span', { class: `verification ${label.className}`, 'data-verification': a.verification?.state }, label.text) : null,

@@ -137,8 +137,5 @@ handle(byId<HTMLFormElement>('change-step'), async () => {
   location.assign(next);
 });
 
-// Sent here by a page while a password change is still due: go straight to that step.
-void fetch('/auth/me', { credentials: 'same-origin', headers: { accept: 'application/json' } }).then((me) => {
-  if (me.status === 403 && me.headers.get('X-Password-Change-Required') === 'true') step('change-step');
-});
-step('password-step');
+// Sent here by a page while a password change is still due (the server looked): go straight to that step.
+step(passwordStep.dataset['passwordChange'] === 'true' ? 'change-step' : 'password-step');

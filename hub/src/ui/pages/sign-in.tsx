@@ -5,11 +5,11 @@ import { Page } from '../layout.tsx';
  * authenticator code, or enrolment (QR code, manual key, first code) when the account has
  * none yet; backup codes shown once with a confirm step; recovery with a backup code.
  */
-export function SignInPage(props: { next: string }) {
+export function SignInPage(props: { next: string; passwordChange?: boolean }) {
   return (
     <Page title="Sign in" script="sign-in">
       <p id="message" class="message" role="alert" aria-live="assertive"></p>
-      <form id="password-step" class="card" data-next={props.next}>
+      <form id="password-step" class="card" data-next={props.next} data-password-change={props.passwordChange ? 'true' : undefined}>
         <label for="email">Email</label>
         <input id="email" name="email" type="email" autocomplete="username" required />
         <label for="password">Password</label>

@@ -3,7 +3,7 @@
  * node-cron's syntax and parser, and when a feed is due by the injected clock.
  */
 import cron from 'node-cron';
-import { cronBoundsProblem } from '../../platform/cron-bounds.ts';
+import { cronBoundsProblem } from '../../platform/cron.ts';
 
 /** How far back the last scheduled minute is looked for: a monthly feed still finds its day. */
 const LOOKBACK_MINUTES = 32 * 24 * 60;

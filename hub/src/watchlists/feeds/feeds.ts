@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import type { DbSession } from '../../db/session.ts';
-import { HubError } from '../../errors.ts';
+import { HubError } from '../../platform/errors.ts';
 import { targetUrlProblem } from '../../webhooks/url.ts';
 import type { WatchlistActor, WatchlistContext } from '../context.ts';
 import { audit, findWatchlist } from '../watchlists.ts';

@@ -4,7 +4,7 @@ import type { AuthContext } from '../../auth/context.ts';
 import { requestMeta } from '../../auth/request.ts';
 import { requireUser, type AuthEnv } from '../../auth/middleware.ts';
 import { RATE_LIMITS, rateLimit } from '../../auth/rate-limit.ts';
-import { idParam, validJson } from '../../http/validator.ts';
+import { idParam, validJson } from '../../platform/http/validator.ts';
 import type { WatchlistActor } from '../context.ts';
 import { feedBodySchema, loadFeed, presentFeed, removeFeed, requestFeedUpdate, setFeed } from './feeds.ts';
 

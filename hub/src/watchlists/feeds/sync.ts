@@ -6,7 +6,7 @@
  * changes no entry: only the feed's status row records the error.
  */
 import type { AlertHooks } from '../../alerts/hooks.ts';
-import { writeAudit } from '../../audit/write.ts';
+import { writeAudit } from '../../platform/audit-writer.ts';
 import type { DbSession } from '../../db/session.ts';
 import type { WatchlistPriority } from '../../db/schema/watchlists.ts';
 import type { WatchlistActor, WatchlistContext } from '../context.ts';

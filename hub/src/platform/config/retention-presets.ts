@@ -1,4 +1,4 @@
-import { DEFAULT_HORIZONS, type RetentionHorizons } from './horizons.ts';
+import { DEFAULT_HORIZONS, type RetentionHorizons } from './retention-horizons.ts';
 
 /**
  * Retention presets (docs/retention.md "Tiers and presets"). A preset sets the non-hit

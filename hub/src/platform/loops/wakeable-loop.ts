@@ -4,8 +4,8 @@
  * throws is logged and retried after `errorWaitMs`: the database may be away, and polling
  * is the safety net. `stop()` lets the pass in hand finish.
  */
-import type { Unlisten } from '../db/client.ts';
-import type { Listen } from '../db/listen.ts';
+import type { Unlisten } from '../../db/client.ts';
+import type { Listen } from '../../db/listen.ts';
 import type { Log } from '../log.ts';
 
 export interface WakeableLoop {

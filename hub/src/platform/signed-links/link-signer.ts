@@ -1,5 +1,5 @@
-import { authKeys } from '../auth/hub-secret.ts';
-import type { HubConfig } from '../config.ts';
+import { authKeys } from '../secrets/hub-secret.ts';
+import type { HubConfig } from '../config/hub-config.ts';
 import type { LinkSigner } from './signed-link.ts';
 
 /** The hub's link signer at `now`: the image-link key derived from the hub secret, the public URL. */

@@ -9,6 +9,7 @@
  * ranges, steps, lists, month and weekday names, `L`, `W`, `#`); what it refuses is any
  * number outside its field, so node-cron's own expansion is then at most a few hundred items.
  */
+import cron from 'node-cron';
 
 interface Field {
   name: string;
@@ -56,4 +57,14 @@ export function cronBoundsProblem(expression: string): string | undefined {
     if (/\/0+(?!\d)/.test(text)) return `${field.name}: a step must be at least 1`;
   }
   return undefined;
+}
+
+/** Why a schedule is unusable (numbers past their fields first), or undefined when node-cron accepts it. */
+export function cronScheduleProblem(expression: string): string | undefined {
+  // Before node-cron, which expands every range into an array while it validates.
+  const bounds = cronBoundsProblem(expression);
+  if (bounds) return bounds;
+  const result = cron.validateDetailed(expression);
+  if (result.valid) return undefined;
+  return result.errors.map((e) => `${e.field}: ${e.message}`).join('; ') || 'not a cron expression';
 }

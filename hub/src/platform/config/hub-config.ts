@@ -1,12 +1,12 @@
 import { z } from 'zod';
 import { join } from 'node:path';
 import type { ServerTimeouts } from '@alpr/shared/http/timeouts';
-import { parseTrustedProxies } from './http/client-address.ts';
-import { DEFAULT_HORIZONS, MIN_RECORD_DAYS, type RetentionHorizons } from './retention/horizons.ts';
-import { MIN_NON_HITS_DAYS, RETENTION_PRESETS, withPreset, type RetentionPreset } from './retention/presets.ts';
-import { scheduleProblem } from './retention/schedule.ts';
-import { chooseTransport, type HubTransport } from './tls/transport.ts';
-import { loadMqttOutConfig, type MqttOutConfig } from './mqtt/config.ts';
+import { parseTrustedProxies } from '../http/client-address.ts';
+import { DEFAULT_HORIZONS, MIN_RECORD_DAYS, type RetentionHorizons } from './retention-horizons.ts';
+import { MIN_NON_HITS_DAYS, RETENTION_PRESETS, withPreset, type RetentionPreset } from './retention-presets.ts';
+import { cronScheduleProblem } from '../cron.ts';
+import { chooseTransport, type HubTransport } from './transport.ts';
+import { loadMqttOutConfig, type MqttOutConfig } from './mqtt-out.ts';
 
 /**
  * The hub's configuration, parsed once at start from the environment (the only place that
@@ -218,7 +218,7 @@ export function loadHubConfig(env: Readonly<Record<string, string | undefined>>)
   if (!chosen.ok) throw new Error(`invalid hub configuration: ${chosen.problem}`);
   const transport = chosen.transport;
   const retentionSchedule = e.HUB_RETENTION_SCHEDULE.trim() === 'off' ? null : e.HUB_RETENTION_SCHEDULE.trim();
-  const scheduleError = retentionSchedule === null ? undefined : scheduleProblem(retentionSchedule);
+  const scheduleError = retentionSchedule === null ? undefined : cronScheduleProblem(retentionSchedule);
   if (scheduleError) throw new Error(`invalid hub configuration: HUB_RETENTION_SCHEDULE: ${scheduleError}`);
   if (e.HUB_TELEGRAM_BOT_TOKEN && e.HUB_TELEGRAM_MODE === 'webhook' && !e.HUB_TELEGRAM_WEBHOOK_SECRET) {
     throw new Error('invalid hub configuration: HUB_TELEGRAM_MODE=webhook needs HUB_TELEGRAM_WEBHOOK_SECRET');

@@ -1,7 +1,7 @@
 import { hkdfSync, randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { HubConfig } from '../config.ts';
+import type { HubConfig } from '../config/hub-config.ts';
 
 /** The keys derived from the one hub secret; each purpose gets its own HKDF output. */
 export interface AuthKeys {

@@ -1,8 +1,8 @@
 /** The cron bounds check, pure (issue 50 item 1): every number within its field before node-cron expands it. */
 import t from 'tap';
-import { cronBoundsProblem } from './cron-bounds.ts';
+import { cronBoundsProblem } from './cron.ts';
 import { feedScheduleProblem } from '../watchlists/feeds/cron.ts';
-import { scheduleProblem } from '../retention/schedule.ts';
+import { cronScheduleProblem as scheduleProblem } from './cron.ts';
 
 t.test('expressions people write pass', async (t) => {
   for (const ok of ['7 * * * *', '0 3 * * 1-5', '*/15 0-23/2 1,15 jan-jun mon-fri', '0 0 1 * 7', '30 2 * * sun', '0 0 12 * * *', '@daily', '0 3 L * *']) {

@@ -8,12 +8,12 @@ import type { AddressInfo } from 'node:net';
 import { connect } from 'node:net';
 import { Writable } from 'node:stream';
 import t, { type Test } from 'tap';
-import { adminTestContext } from '../admin/admin.test-helper.ts';
-import { claimedCollector } from '../collectors/collectors.test-helper.ts';
-import { collectors } from '../db/schema/collectors.ts';
-import { provisioningTokens } from '../db/schema/provisioning-tokens.ts';
-import { createHubApp } from '../app.ts';
-import { createLog } from '../log.ts';
+import { adminTestContext } from '../../hub/src/admin/admin.test-helper.ts';
+import { claimedCollector } from '../../hub/src/collectors/collectors.test-helper.ts';
+import { collectors } from '../../hub/src/db/schema/collectors.ts';
+import { provisioningTokens } from '../../hub/src/db/schema/provisioning-tokens.ts';
+import { createHubApp } from '../../hub/src/app.ts';
+import { createLog } from '../../hub/src/platform/log.ts';
 
 const ctx = await adminTestContext(t);
 const admin = await ctx.session('admin');

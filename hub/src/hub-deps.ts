@@ -1,0 +1,13 @@
+import type { ImageStore } from './images/image-store.ts';
+import type { LoadMonitor } from './ingest/load-monitor.ts';
+import type { PlatformDeps } from './platform/deps.ts';
+
+/**
+ * Everything the hub process hands its domains, composed at the root: the platform's parts
+ * plus the image store and the load monitor, which only ingest, images, evidence, retention
+ * and metrics use. Domains never import this type; they name the narrower set they need.
+ */
+export interface HubDeps extends PlatformDeps {
+  images: ImageStore;
+  load: LoadMonitor;
+}
