@@ -3,7 +3,7 @@ import type { Test } from 'tap';
 import { cp, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { readCentralLayer } from '../lifecycle/central-layer.ts';
+import { readCentralLayer } from '../config/central-layer.ts';
 import { deviceSecretKey } from '../vault/credentials.ts';
 import { fixedIdentity } from '../vault/hardware-identity.ts';
 import { generateDeviceKeyPair } from '../vault/sealed.ts';

@@ -1,4 +1,5 @@
 import TOML from '@iarna/toml';
+import { readCentralLayer } from '../config/central-layer.ts';
 import { readOptionalText, resolveConfig, type ApplianceEnvironment } from '../config/load.ts';
 import { mergeLayers, type ConfigTree } from '../config/merge.ts';
 import type { ApplianceConfig } from '../config/schema.ts';
@@ -7,7 +8,6 @@ import { ApplianceError } from '../errors.ts';
 import { cameraCredentials, deviceSecretKey, openSealedCredentials } from '../vault/credentials.ts';
 import { openSealed } from '../vault/sealed.ts';
 import type { Vault } from '../vault/vault.ts';
-import { readCentralLayer } from './central-layer.ts';
 
 /**
  * The merged configuration with camera credentials filled in from where they are kept

@@ -1,9 +1,9 @@
 import { unlink } from 'node:fs/promises';
 import { z } from 'zod';
 import type { CommandAckRequest, SignedCommand } from '@alpr/shared/protocol/collector';
+import { readCentralLayer, replaceCentralLayer, restorePreviousLayer } from '../config/central-layer.ts';
 import type { ConfigTree } from '../config/merge.ts';
 import { loadConfigWithCredentials, readLocalLayer, resolveWithCredentials } from './config-layers.ts';
-import { readCentralLayer, replaceCentralLayer, restorePreviousLayer } from './central-layer.ts';
 import { cameraAnswers, changedCameraIds, refusedChangedCameras } from './camera-outcomes.ts';
 import { detectRegressions, type HealthSample } from './health.ts';
 import { DEFAULT_WATCH, sleep, type CommandRunnerDeps } from './ports.ts';

@@ -4,13 +4,13 @@ import { basename, dirname, join } from 'node:path';
 import TOML from '@iarna/toml';
 import type { ConfigTree } from '../config/merge.ts';
 import { writeFileAtomic } from '../vault/atomic-file.ts';
+import { secureDeleteFile } from '../vault/secure-delete.ts';
 import { scrubLocalConfig } from './scrub-config.ts';
-import { secureDeleteFile } from './secure-delete.ts';
 
 /**
  * The wipe's treatment of the local TOML (scrub-config.ts says what goes): the scrubbed copy
  * replaces the file atomically, then the old contents are overwritten and unlinked like the
- * other wiped files (secure-delete.ts).
+ * other wiped files (vault/secure-delete.ts).
  *
  * Why a hard link: `writeFileAtomic` renames a new file over the old one, which frees the old
  * blocks without overwriting them. A second name for the old inode, taken first, keeps it

@@ -1,12 +1,12 @@
 import { readdir } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import type { CommandAckRequest } from '@alpr/shared/protocol/collector';
+import { previousLayerFile } from '../config/central-layer.ts';
 import { CREDENTIALS_FILE } from '../keystore/keystore.ts';
 import { LOGS_DIR } from '../log-file.ts';
+import { secureDeleteFile, secureDeleteTree } from '../vault/secure-delete.ts';
 import { SETUP_VAULT_DIR, VAULT_FILE } from '../vault/vault.ts';
-import { previousLayerFile } from './central-layer.ts';
 import type { CommandRunnerDeps } from './ports.ts';
-import { secureDeleteFile, secureDeleteTree } from './secure-delete.ts';
 import { wipeLocalConfig, type LocalConfigWipe } from './wipe-local-config.ts';
 
 /**

@@ -5,10 +5,10 @@ import { cameraConfigSchema, type CameraConfig } from '../cameras/config.ts';
 import type { ConfigTree } from '../config/merge.ts';
 import { ApplianceError } from '../errors.ts';
 import { readLocalLayer } from '../lifecycle/config-layers.ts';
-import { secureDeleteFile } from '../lifecycle/secure-delete.ts';
 import { writeFileAtomic } from '../vault/atomic-file.ts';
 import { cameraCredentials, putCameraCredentials, type CameraCredentials } from '../vault/credentials.ts';
 import type { HardwareIdentity } from '../vault/hardware-identity.ts';
+import { secureDeleteFile } from '../vault/secure-delete.ts';
 import { createVault, openVault, SETUP_VAULT_DIR, vaultFileOf, type Vault, type VaultContext } from '../vault/vault.ts';
 import type { LocalCameraEntry } from './camera-form.ts';
 

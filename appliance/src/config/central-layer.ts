@@ -1,7 +1,7 @@
 import { copyFile, rename } from 'node:fs/promises';
-import { readOptionalText } from '../config/load.ts';
 import { writeFileAtomic, syncDir } from '../vault/atomic-file.ts';
-import type { ConfigTree } from '../config/merge.ts';
+import { readOptionalText } from './load.ts';
+import type { ConfigTree } from './merge.ts';
 import { dirname } from 'node:path';
 
 /**

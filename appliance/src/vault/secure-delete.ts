@@ -3,11 +3,12 @@ import { lstat, open, readdir, rmdir, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 
 /**
- * Overwrite-then-unlink for the wipe command (docs/protocol.md): random bytes,
- * fsync, zeros, fsync, then unlink. On a plain ext4/f2fs file rewritten in place this
- * replaces the logical blocks; flash wear levelling and copy-on-write filesystems may keep
- * old copies (docs/appliance-lifecycle.md, "Limits"), which is why credentials are also
- * encrypted: losing vault.json's salt already makes them unreadable.
+ * Overwrite-then-unlink for the wipe command (docs/protocol.md), a forgotten enrollment and
+ * the setup-page vault once claimed: random bytes, fsync, zeros, fsync, then unlink. On a
+ * plain ext4/f2fs file rewritten in place this replaces the logical blocks; flash wear
+ * levelling and copy-on-write filesystems may keep old copies (docs/appliance-lifecycle.md,
+ * "Limits"), which is why credentials are also encrypted: losing vault.json's salt already
+ * makes them unreadable.
  */
 const CHUNK = 64 * 1024;
 
