@@ -102,7 +102,10 @@ if (process.env['ALPR_E2E_DATABASE'] === 'pglite' || noServer) {
 
     // A second change through hub A, seen by hub B's cache at once.
     t.equal((await a.post(`/api/v1/watchlist/${list.id}/entries`, { plate: 'FAN0UT2' })).status, 201);
-    t.equal((await uploadBatch({ url: urlB }, enrollment.api_key, [{ detection: sampleDetection({ plate: { text: 'FAN0UT2', confidence: 0.9 } }) }])).accepted, 1);
+    t.equal(
+      (await uploadBatch({ url: urlB }, enrollment.api_key, [{ detection: sampleDetection({ plate: { text: 'FAN0UT2', confidence: 0.9 } }) }])).accepted,
+      1,
+    );
     for (const c of clients) t.match((await c.next('alert', 30_000)).payload, { plate_number: 'FAN0UT2' }, 'hub B matched the entry added through hub A');
   });
 }

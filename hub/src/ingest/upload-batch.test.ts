@@ -55,7 +55,10 @@ t.test('429 and 503 are tried again after Retry-After; the batch then goes in', 
 
 t.test('bounded: a hub that keeps answering 503 is an error after the last attempt', async (t) => {
   const target = scripted(Array.from({ length: UPLOAD_ATTEMPTS }, () => () => new Response('busy', { status: 503, headers: { 'retry-after': '0' } })));
-  await t.rejects(uploadBatch(target, 'key', [{ detection: sampleDetection() }]), new RegExp(`batch 503 \\(attempt ${UPLOAD_ATTEMPTS} of ${UPLOAD_ATTEMPTS}\\)`));
+  await t.rejects(
+    uploadBatch(target, 'key', [{ detection: sampleDetection() }]),
+    new RegExp(`batch 503 \\(attempt ${UPLOAD_ATTEMPTS} of ${UPLOAD_ATTEMPTS}\\)`),
+  );
   t.equal(target.times.length, UPLOAD_ATTEMPTS);
 });
 
