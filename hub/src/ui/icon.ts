@@ -57,27 +57,28 @@ function pixel(x: number, y: number): Shape['fill'] | null {
  * height doubled for the AND mask, BGRA rows bottom-up, then the 1-bit mask rows padded to
  * 4 bytes). Every browser and file viewer reads this form.
  */
-export function faviconIco(): Uint8Array {
+export function faviconIco(): Uint8Array<ArrayBuffer> {
   const pixels = SIZE * SIZE * 4;
   const maskRow = Math.ceil(SIZE / 32) * 4;
   const image = 40 + pixels + maskRow * SIZE;
-  const out = Buffer.alloc(6 + 16 + image);
-  out.writeUInt16LE(0, 0);
-  out.writeUInt16LE(1, 2); // an icon
-  out.writeUInt16LE(1, 4); // one image
-  out.writeUInt8(SIZE, 6);
-  out.writeUInt8(SIZE, 7);
-  out.writeUInt16LE(1, 10); // planes
-  out.writeUInt16LE(32, 12); // bits per pixel
-  out.writeUInt32LE(image, 14);
-  out.writeUInt32LE(22, 18); // where the image starts
+  const out = new Uint8Array(6 + 16 + image);
+  const view = new DataView(out.buffer);
+  view.setUint16(0, 0, true);
+  view.setUint16(2, 1, true); // an icon
+  view.setUint16(4, 1, true); // one image
+  view.setUint8(6, SIZE);
+  view.setUint8(7, SIZE);
+  view.setUint16(10, 1, true); // planes
+  view.setUint16(12, 32, true); // bits per pixel
+  view.setUint32(14, image, true);
+  view.setUint32(18, 22, true); // where the image starts
   const bmp = 22;
-  out.writeUInt32LE(40, bmp);
-  out.writeInt32LE(SIZE, bmp + 4);
-  out.writeInt32LE(SIZE * 2, bmp + 8);
-  out.writeUInt16LE(1, bmp + 12);
-  out.writeUInt16LE(32, bmp + 14);
-  out.writeUInt32LE(pixels + maskRow * SIZE, bmp + 20);
+  view.setUint32(bmp, 40, true);
+  view.setInt32(bmp + 4, SIZE, true);
+  view.setInt32(bmp + 8, SIZE * 2, true);
+  view.setUint16(bmp + 12, 1, true);
+  view.setUint16(bmp + 14, 32, true);
+  view.setUint32(bmp + 20, pixels + maskRow * SIZE, true);
   const data = bmp + 40;
   const mask = data + pixels;
   for (let y = 0; y < SIZE; y++) {
@@ -96,5 +97,5 @@ export function faviconIco(): Uint8Array {
       out[at + 3] = 0xff;
     }
   }
-  return new Uint8Array(out);
+  return out;
 }

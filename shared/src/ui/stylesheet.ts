@@ -7,6 +7,8 @@
  */
 export const STYLESHEET = `:root { --fg: #1b1f24; --muted: #525a63; --bg: #ffffff; --panel: #f3f5f7; --line: #c9d0d6; --accent: #0b5cad; --danger: #a4161a; --ok: #146c2e; font-family: system-ui, sans-serif; color: var(--fg); background: var(--bg); }
 * { box-sizing: border-box; }
+/* The hidden attribute always wins: a class that sets display (.card.grid, #pager) would otherwise show an element a script hid. */
+[hidden] { display: none !important; }
 body { margin: 0; line-height: 1.45; }
 a { color: var(--accent); }
 :focus-visible { outline: 3px solid #f0a202; outline-offset: 2px; }
