@@ -1,7 +1,7 @@
 import { bufferStats, type BufferStats, type DetectionBuffer } from '../buffer/index.ts';
 import type { CameraStatus } from '../cameras/status.ts';
+import type { EnrollmentReport } from '../keystore/enrollment-state.ts';
 import type { HeartbeatState } from '../lifecycle/heartbeat-state.ts';
-import type { EnrollmentReport } from '../runtime/enrollment.ts';
 import type { UplinkState } from '../uplink/uplink-state.ts';
 import { capacityOf, type Capacity } from './capacity.ts';
 import { hubNotice, type HubNotice } from './hub-notice.ts';

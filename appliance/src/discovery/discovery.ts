@@ -4,7 +4,7 @@
  * reloaded in a loop must not turn the appliance into a noise source). Answers outside the
  * LAN ranges are dropped, and each is marked when a configured camera already has its address.
  */
-import { isLanAddress } from '../setup/lan-address.ts';
+import { isLanAddress } from '../network/lan-address.ts';
 import type { DiscoveredDevice } from './probe.ts';
 
 export interface DiscoveryResult {

@@ -1,5 +1,5 @@
 import { networkInterfaces, type NetworkInterfaceInfo } from 'node:os';
-import { classifyAddress } from '../setup/lan-address.ts';
+import { classifyAddress } from '../network/lan-address.ts';
 
 /**
  * The appliance's LAN interfaces for the discovery probe: IPv4 (WS-Discovery's group is

@@ -7,9 +7,9 @@ import { parseExposition, valueOf } from '@alpr/shared/metrics/exposition.test-h
 import { insertDetection } from '../buffer/insert.ts';
 import { sampleDetection, sampleImages } from '../buffer/buffer.test-helper.ts';
 import { readEnvironment } from '../config/load.ts';
+import type { AddressOf } from '../http/request-guards.ts';
 import { createLog } from '../log.ts';
 import { createAppliance } from '../runtime/appliance.ts';
-import type { AddressOf } from '../setup/request-guards.ts';
 import type { BufferedItem, UplinkBufferPort } from '../uplink/ports.ts';
 import { fixedIdentity } from '../vault/hardware-identity.ts';
 import { createApplianceMetrics } from './appliance-metrics.ts';

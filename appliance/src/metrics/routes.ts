@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
 import { decideMetricsAccess } from '@alpr/shared/metrics/access';
 import { ApplianceError } from '../errors.ts';
-import type { AddressOf } from '../setup/request-guards.ts';
+import type { AddressOf } from '../http/request-guards.ts';
 import type { ApplianceMetrics } from './appliance-metrics.ts';
 
 /**

@@ -14,7 +14,7 @@ import { heartbeatCameras } from '../cameras/heartbeat-cameras.ts';
 import { createLog } from '../log.ts';
 import { openCappedLogFile, type CappedLogFile } from '../log-file.ts';
 import { openSetupVault } from '../setup/camera-store.ts';
-import type { AddressOf } from '../setup/request-guards.ts';
+import type { AddressOf } from '../http/request-guards.ts';
 import { systemTimers } from '../uplink/ports.ts';
 import { isVaultError } from '../errors.ts';
 import type { HardwareIdentity } from '../vault/hardware-identity.ts';
@@ -25,7 +25,7 @@ import { createHubAgent, type HubTrust } from '../hub-api/tls.ts';
 import { replaceStoredHubPins } from '../keystore/keystore.ts';
 import { createHubPins, type HubPins } from '../lifecycle/hub-pins.ts';
 import type { IntakeMeter } from '../diagnostics/intake-rate.ts';
-import { apiKeyOf, readEnrollment, reportOf, type EnrollmentState } from './enrollment.ts';
+import { apiKeyOf, readEnrollment, reportOf, type EnrollmentState } from '../keystore/enrollment-state.ts';
 import { createIntakeMeter, createLocalApp, listen, type Listening } from './local-server.ts';
 import { startPipeline, type Pipeline } from './pipeline.ts';
 

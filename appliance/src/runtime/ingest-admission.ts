@@ -4,7 +4,7 @@ import { isIP } from 'node:net';
 import type { Context } from 'hono';
 import { errorEnvelope } from '@alpr/shared/http/error-envelope';
 import type { CameraConfig } from '../cameras/config.ts';
-import type { AddressOf } from '../setup/request-guards.ts';
+import type { AddressOf } from '../http/request-guards.ts';
 
 /**
  * Who may write evidence through the push endpoints (docs/setup-page.md "Camera pushes").

@@ -12,16 +12,16 @@ import { diagnosticsRoutes } from '../diagnostics/routes.ts';
 import { takeSnapshot, type DiagnosticsSources } from '../diagnostics/snapshot.ts';
 import { createApplianceHttpApp } from '../http/app.ts';
 import { APPLIANCE_TIMEOUTS } from '../http/edge.ts';
+import { lanOnly, socketAddress, type AddressOf } from '../http/request-guards.ts';
+import type { EnrollmentReport } from '../keystore/enrollment-state.ts';
 import { createApplianceMetrics, registerApplianceGauges, type ApplianceMetrics } from '../metrics/appliance-metrics.ts';
 import { applianceMetricsRoutes } from '../metrics/routes.ts';
 import type { HeartbeatState } from '../lifecycle/heartbeat-state.ts';
 import { fileCameraStore } from '../setup/camera-store.ts';
 import type { Claimed } from '../setup/enroll.ts';
-import { lanOnly, socketAddress, type AddressOf } from '../setup/request-guards.ts';
 import { setupRoutes } from '../setup/routes.ts';
 import type { HardwareIdentity } from '../vault/hardware-identity.ts';
 import type { DiskCap } from './disk-cap.ts';
-import type { EnrollmentReport } from './enrollment.ts';
 import { pushAdmission } from './ingest-admission.ts';
 import type { Pipeline } from './pipeline.ts';
 

@@ -5,14 +5,14 @@ import { ApplianceError, type ApplianceErrorCode } from '../errors.ts';
 import type { Discovery } from '../discovery/discovery.ts';
 import { createLanDiscovery } from '../discovery/lan-discovery.ts';
 import { sameOriginPosts } from '../http/csrf.ts';
+import { knownHostOnly, lanOnly, socketAddress, type AddressOf } from '../http/request-guards.ts';
 import type { HeartbeatState } from '../lifecycle/heartbeat-state.ts';
 import { createAttemptLimiter, DEFAULT_ATTEMPT_LIMITS, type AttemptLimits } from './attempt-limiter.ts';
 import { parseCameraForm } from './camera-form.ts';
 import { renderDiagnosticsPage } from './diagnostics-page.ts';
 import { enroll, type Claimed, type EnrollDeps } from './enroll.ts';
 import { probeCamera, type ProbeReport } from './probe.ts';
-import { knownHostOnly, lanOnly, socketAddress, type AddressOf } from './request-guards.ts';
-import { configuredAt } from '../discovery/view.ts';
+import { configuredAt } from './discovery-section.ts';
 import { formValuesOf } from './camera-form.ts';
 import { renderSetupPage, type SetupView } from './setup-page.ts';
 

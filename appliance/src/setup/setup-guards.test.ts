@@ -1,7 +1,7 @@
 import t from 'tap';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { hostNameOf, isAcceptedHost } from './request-guards.ts';
+import { hostNameOf, isAcceptedHost } from '../http/request-guards.ts';
 import { postForm, postJson, startSetup } from './setup.test-helper.ts';
 
 /** Who may talk to the setup page: LAN peers only, the page's own origin, a known Host. */

@@ -1,9 +1,9 @@
 import { html } from 'hono/html';
 import type { CameraFormValues } from './camera-form.ts';
 import type { SetupCamera } from './camera-store.ts';
+import { discoverySection, type DiscoveryView } from './discovery-section.ts';
 import { errorBox, field, layout, noticeBox, select, type Html } from './page-layout.ts';
 import type { ProbeReport } from './probe.ts';
-import { discoverySection, type DiscoveryView } from '../discovery/view.ts';
 
 /**
  * The page an unclaimed appliance shows at `/`: claim (or provisioning token), cameras,

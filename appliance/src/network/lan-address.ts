@@ -1,8 +1,9 @@
 import { BlockList, isIP } from 'node:net';
 
 /**
- * Which source addresses may use the local setup page (docs/setup-page.md:
- * reachable from the LAN only). Pure: a string in, a verdict out. docs/setup-page.md.
+ * Which addresses are on the local network: the peers the setup page answers
+ * (http/request-guards.ts; docs/setup-page.md: reachable from the LAN only) and the devices
+ * discovery keeps (discovery/). Pure: a string in, a verdict out.
  *
  * Allowed: loopback (127/8, ::1), RFC 1918 (10/8, 172.16/12, 192.168/16), link-local
  * (169.254/16, fe80::/10), unique local fc00::/7, and the IPv4-mapped IPv6 forms of the

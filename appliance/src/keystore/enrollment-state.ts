@@ -1,8 +1,8 @@
 import { apiKeyPrefix } from '@alpr/shared/credentials/index';
-import { loadEnrollment, type StoredEnrollment } from '../keystore/keystore.ts';
 import { ApplianceError, isVaultError, type VaultErrorCode } from '../errors.ts';
 import type { HardwareIdentity } from '../vault/hardware-identity.ts';
 import type { Vault } from '../vault/vault.ts';
+import { loadEnrollment, type StoredEnrollment } from './keystore.ts';
 
 /**
  * What the appliance finds in its keystore at start (docs/uplink.md "Enrollment at start").

@@ -1,9 +1,9 @@
 import { html } from 'hono/html';
-import type { CameraFormValues } from '../setup/camera-form.ts';
-import type { SetupCamera } from '../setup/camera-store.ts';
-import { errorBox, noticeBox, type Html } from '../setup/page-layout.ts';
-import type { DiscoveryResult } from './discovery.ts';
-import type { DiscoveredDevice } from './probe.ts';
+import type { DiscoveryResult } from '../discovery/discovery.ts';
+import type { DiscoveredDevice } from '../discovery/probe.ts';
+import type { CameraFormValues } from './camera-form.ts';
+import type { SetupCamera } from './camera-store.ts';
+import { errorBox, noticeBox, type Html } from './page-layout.ts';
 
 /** What the setup page shows about discovery: the last result and a message, if any. */
 export interface DiscoveryView {

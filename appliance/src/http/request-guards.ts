@@ -1,8 +1,8 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import { getConnInfo } from '@hono/node-server/conninfo';
 import { isIP } from 'node:net';
-import { classifyAddress } from './lan-address.ts';
 import { ApplianceError } from '../errors.ts';
+import { classifyAddress } from '../network/lan-address.ts';
 
 /**
  * The setup page's request guards (docs/setup-page.md "LAN only"):
