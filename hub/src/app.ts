@@ -1,5 +1,5 @@
+import { heardRetroHunt } from './hearers.ts';
 import { Hono } from 'hono';
-import { createAlertHooks } from './alerts/hooks.ts';
 import type { HubDeps } from './hub-deps.ts';
 import { csrfForSessions } from './auth/csrf.ts';
 import { bodyEdge } from './platform/http/body-edge.ts';
@@ -19,8 +19,6 @@ import { legalHoldRoutes } from './legal-holds/routes.ts';
 import { evidenceRoutes } from './evidence/routes.ts';
 import { uiRoutes } from './ui/routes.tsx';
 import { messagingRoutes } from './messaging/routes.ts';
-import { queueDeliveriesOnRaise } from './messaging/delivery/enqueue.ts';
-import { queueWebhooksOnRaise } from './webhooks/enqueue.ts';
 import { createHubMetrics } from './platform/hub-metrics.ts';
 import { timedRoutes } from './metrics/timing.ts';
 import { metricsRoutes } from './metrics/routes.ts';
@@ -63,11 +61,8 @@ export function createHubApp(deps: HubDeps): Hono {
   app.route('/', ingestRoutes(deps));
   app.route('/', authRoutes(deps));
   app.route('/', adminRoutes(deps));
-  // Historical hits of a plate added by hand reach the bot and webhooks like a feed's (workers/start.ts).
-  const handAddedHooks = createAlertHooks();
-  if (deps.config.telegram) queueDeliveriesOnRaise(handAddedHooks, { cooldownMs: deps.config.telegram.cooldownMs });
-  queueWebhooksOnRaise(handAddedHooks);
-  app.route('/', watchlistRoutes(deps, { hooks: handAddedHooks }));
+  // Historical hits of a plate added by hand are heard like every other alert (alert-hearers.ts).
+  app.route('/', watchlistRoutes(deps, { hunt: heardRetroHunt(deps.config) }));
   app.route('/', alertRoutes(deps));
   app.route('/', imageRoutes(deps));
   app.route('/', searchRoutes(deps));

@@ -20,7 +20,7 @@ import { openImageStore } from './images/image-store.ts';
 import { createLoadMonitor } from './ingest/load-monitor.ts';
 import { createLog } from './platform/log.ts';
 import { createHubMetrics } from './platform/hub-metrics.ts';
-import { startWorkers } from './workers/start.ts';
+import { startWorkers } from './start-workers.ts';
 import { escrowStoredConfigSecrets } from './collectors/escrow-stored-secrets.ts';
 import { startMqttOut } from './mqtt/run.ts';
 import { httpsOptionsOf, loadTlsMaterial } from './tls/material.ts';

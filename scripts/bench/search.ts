@@ -24,7 +24,7 @@ import { postingsWhere } from '../../hub/src/search/trigram-postings.ts';
 import { plateMode, type SearchQuery } from '../../hub/src/search/params.ts';
 import { convoy, convoyQuery, plateHistory } from '../../hub/src/search/investigations.ts';
 import { buildSearch } from '../../hub/src/search/sql.ts';
-import { deletionNeighbourhood } from '../../hub/src/search/one-edit.ts';
+import { deletionNeighbourhood } from '@alpr/shared/detection/one-edit';
 
 /** The plate read with its 5th character wrong, outside any confusion group (K for X, X otherwise). */
 const outOfGroup = (plate: string): string => plate.slice(0, 4) + (plate[4] === 'X' ? 'K' : 'X') + plate.slice(5);

@@ -17,6 +17,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { serve } from '@hono/node-server';
 import t from 'tap';
+import { HEALTH_HEARERS } from '../../hub/src/hearers.ts';
 import type { Page } from 'playwright-core';
 import { createHubApp } from '../../hub/src/app.ts';
 import { createUser } from '../../hub/src/auth/registration.ts';
@@ -187,7 +188,7 @@ t.test('the Health page in a real browser', { timeout: 360_000 }, async (t) => {
   });
 
   await t.test('health alerts from the real evaluator: open first, then history with paging, counted on the collectors page', async (t) => {
-    const health = { db, clock, log: deps.log, config: deps.config };
+    const health = { db, clock, log: deps.log, config: deps.config, hearers: HEALTH_HEARERS };
     const site = await newSite(hub, clock, 'Quiet site');
     await site.beat();
     await evaluateHealth(health);

@@ -6,6 +6,7 @@
  * (camera_offline opens) and started again on the same port (it closes).
  */
 import t from 'tap';
+import { HEALTH_HEARERS } from '../../hub/src/hearers.ts';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { HeartbeatCamera } from '@alpr/shared/protocol/collector';
@@ -19,7 +20,7 @@ import { claimOverHttp, startTestHub } from './hub-for-appliance.ts';
 
 const hub = await startTestHub(t);
 hub.ctx.clock.set(new Date());
-const health: HealthContext = { db: hub.ctx.db, clock: hub.ctx.clock, log: hub.ctx.log, config: hub.ctx.config };
+const health: HealthContext = { db: hub.ctx.db, clock: hub.ctx.clock, log: hub.ctx.log, config: hub.ctx.config, hearers: HEALTH_HEARERS };
 
 async function until(check: () => Promise<boolean> | boolean, timeoutMs = 30_000): Promise<boolean> {
   const deadline = Date.now() + timeoutMs;

@@ -1,9 +1,9 @@
-import { bigintId, isoTime } from '@alpr/shared/validation/params';
+import { bigintId, isBigintId, isoTime } from '@alpr/shared/validation/params';
 import { Hono } from 'hono';
 import { z } from 'zod';
 import type { PlatformDeps } from '../platform/deps.ts';
 import { validQuery } from '../platform/http/validator.ts';
-import { listAuditLog } from '../audit/list.ts';
+import { AUDIT_IDS_MAX, listAuditLog } from '../audit/list.ts';
 import { adminPurposeRoutes } from '../purposes/routes.ts';
 import { caseNumberSchema, purposeCodeSchema } from '../purposes/schema.ts';
 import { audited, noteAudit, type AdminEnv } from './audit.ts';
@@ -23,14 +23,24 @@ const query = z
     since: isoTime.optional(),
     until: isoTime.optional(),
     before: bigintId.optional(),
+    ids: z
+      .string()
+      .max(AUDIT_IDS_MAX * 20)
+      .refine((s) => {
+        const ids = s.split(',');
+        return ids.length <= AUDIT_IDS_MAX && ids.every(isBigintId);
+      }, `up to ${AUDIT_IDS_MAX} audit row ids, comma-separated`)
+      .optional(),
+    page_views: z.enum(['include', 'exclude']).optional(),
     limit: z.coerce.number().int().min(1).max(500).default(100),
   })
   .strict();
 
 /**
  * `GET /api/v1/admin/audit` (docs/admin-api.md "Audit log"): the write-once audit log,
- * newest first, filtered; an `action` ending in `.` matches every action under it, and
- * `purpose`/`case_number` pick the lookups made for one. Reading it is itself audited
+ * newest first, filtered; an `action` ending in `.` matches every action under it,
+ * `purpose`/`case_number` pick the lookups made for one, `ids` names rows (an audit-review
+ * flag's), and `page_views=exclude` leaves out the admin pages' reads (audit/list.ts). Reading it is itself audited
  * (`admin.audit.read`). The purposes' admin routes are mounted here: they are the audit
  * log's vocabulary for why someone looked.
  */
@@ -38,7 +48,7 @@ export function adminAuditRoutes(deps: PlatformDeps, guards: AdminGuards): Hono<
   const app = new Hono<AdminEnv>();
   app.get('/api/v1/admin/audit', guards.read, audited(deps, 'admin.audit.read'), validQuery(query), async (c) => {
     const q = c.req.valid('query');
-    const { entries, nextBefore } = await listAuditLog(deps.db, q);
+    const { entries, nextBefore } = await listAuditLog(deps.db, { ...q, ids: q.ids?.split(',') });
     noteAudit(c, { detail: { filters: Object.keys(q).filter((k) => k !== 'limit'), count: entries.length } });
     return c.json({ data: entries, next_before: nextBefore });
   });

@@ -50,7 +50,7 @@ export function adminCameraRoutes(deps: PlatformDeps, guards: AdminGuards): Hono
     return c.json(answer(change));
   });
 
-  app.delete(`${BASE}/:cameraId`, guards.post, audited(deps, 'admin.camera.remove'), cameraParam, ...validJson(emptyBodySchema), async (c) => {
+  app.delete(`${BASE}/:cameraId`, guards.delete, audited(deps, 'admin.camera.remove'), cameraParam, ...validJson(emptyBodySchema), async (c) => {
     const { id, cameraId } = c.req.valid('param');
     const change = await removeCamera(deps, actor(c), id, cameraId);
     noteAudit(c, { detail: { config_version: change.configVersion } });

@@ -21,7 +21,9 @@ export interface AdminGuards {
   post: MiddlewareHandler<AuthEnv>;
   /** POST that touches keys: as `post`, plus a second factor at most 5 minutes old. */
   keyPost: MiddlewareHandler<AuthEnv>;
-  /** DELETE that touches keys: fresh second factor, 10/min per user (docs/admin-api.md). */
+  /** DELETE: admin, the deletion limit (10/min per user, shared with every `DELETE /api/v1/*`; docs/admin-api.md), CSRF, body cap. */
+  delete: MiddlewareHandler<AuthEnv>;
+  /** DELETE that touches keys: as `delete`, plus a second factor at most 5 minutes old. */
   keyDelete: MiddlewareHandler<AuthEnv>;
 }
 
@@ -35,6 +37,8 @@ export function adminGuards(deps: AuthContext): AdminGuards {
   // One limiter for every admin POST, including /api/v1/collectors/{id}/rotate-key:
   // the scope (`api.admin`) is shared, so the 30 are per user across all of them.
   const postLimit = rateLimit(deps, RATE_LIMITS.admin);
+  // Every DELETE takes the deletion limit instead (`api.delete`, 10 a minute, one allowance
+  // with the watchlist deletions): a removal is harder to take back than a change.
   const deleteLimit = rateLimit(deps, RATE_LIMITS.delete);
   const csrf = csrfProtection();
   const limitBody: MiddlewareHandler<AuthEnv> = bodyLimit({
@@ -47,6 +51,7 @@ export function adminGuards(deps: AuthContext): AdminGuards {
     read: admin,
     post: every(admin, postLimit, csrf, limitBody),
     keyPost: every(freshAdmin, postLimit, csrf, limitBody),
+    delete: every(admin, deleteLimit, csrf, limitBody),
     keyDelete: every(freshAdmin, deleteLimit, csrf, limitBody),
   };
 }

@@ -1,13 +1,14 @@
 /**
- * Matching a claimed batch and raising its alerts (docs/alerts.md): one transaction per
- * batch holds the alert rows, the items' `complete` and the NOTIFY for the live channel,
- * so a worker that dies mid-batch leaves nothing half-done; the unique (detection,
- * watchlist) constraint keeps a re-run after a lost claim from doubling an alert.
+ * Raising alerts (docs/alerts.md "How an alert is raised"): `insertAlerts` is the only
+ * statement that writes an alert row, whatever found the match. For the live path one
+ * transaction per batch holds the alert rows, the items' `complete` and the NOTIFY for the
+ * live channel, so a worker that dies mid-batch leaves nothing half-done; the unique
+ * (detection, watchlist) constraint keeps a re-run after a lost claim from doubling an alert.
  */
 import { ALERT_CHANNEL } from '../db/channels.ts';
 import type { DbSession } from '../db/session.ts';
 import type { AlertEntrySnapshot } from '../db/schema/alerts.ts';
-import { matchPlate, type WatchlistIndex } from '../watchlists/match.ts';
+import { matchPlate, type PlateMatch, type WatchlistIndex } from '../watchlists/match.ts';
 import { completeItems, type ClaimedItem } from './queue.ts';
 import type { AlertHooks, RaisedAlert } from './hooks.ts';
 
@@ -16,63 +17,94 @@ export type { RaisedAlert } from './hooks.ts';
 const MAX_NOTIFY_IDS = 500;
 
 /**
- * `hooks`: what other domains do with the new alerts in the same transaction (hooks.ts; the
- * messaging bot queues its deliveries when a bot is configured).
+ * One candidate alert: a read (by its detection pk and normalized plate) that matched one
+ * entry of one list, with the entry as it was (the snapshot says why, if it is removed later).
+ */
+export interface AlertCandidate {
+  detectionPk: string;
+  plate: string;
+  match: PlateMatch;
+}
+
+/** The entry snapshot an alert keeps: what the entry said when it matched, and how. */
+function entrySnapshot(m: PlateMatch): AlertEntrySnapshot {
+  return {
+    plate_number: m.entry.plateNumber,
+    notes: m.entry.notes,
+    added_by: m.entry.addedBy,
+    added_at: m.entry.addedAt.toISOString(),
+    ...(m.entry.entryPriority ? { priority: m.entry.entryPriority } : {}),
+    ...(m.edit ? { match: { kind: m.edit.kind, position: m.edit.position, entry_char: m.edit.queryChar, read_char: m.edit.plateChar } } : {}),
+  };
+}
+
+/**
+ * The one way an alert comes into being (live match, retro-hunt, hand-added hunt, requeue):
+ * insert the rows, run the in-transaction hooks (the bot and webhooks queue their
+ * deliveries), and notify the live channel, all in the caller's transaction. The unique
+ * (detection, watchlist) pair keeps a rerun, or a historical hit for a read that already
+ * alerted, from raising a second. A list switched off since the match raises nothing; an
+ * entry removed since keeps its alert without the link. `historical`: a past read found by a
+ * retro-hunt, which also checks the read still exists (retention may have removed it since
+ * the hunt looked).
+ */
+export async function insertAlerts(
+  tx: DbSession,
+  candidates: readonly AlertCandidate[],
+  options: { now: Date; historical: boolean; hooks?: AlertHooks | undefined },
+): Promise<RaisedAlert[]> {
+  if (candidates.length === 0) return [];
+  const rows = candidates.map((c) => ({
+    detection_id: c.detectionPk,
+    watchlist_id: c.match.entry.watchlistId,
+    entry_id: c.match.entry.entryId,
+    match_kind: c.match.kind,
+    entry: entrySnapshot(c.match),
+  }));
+  const stillStored = options.historical ? 'JOIN detection_keys k ON k.detection_pk = v.detection_id' : '';
+  const inserted = await tx.sql<{ id: string; detection_id: string; watchlist_id: string }>(
+    `INSERT INTO alerts (detection_id, watchlist_id, watchlist_entry_id, match_kind, entry_snapshot, created_at, historical)
+     SELECT v.detection_id, v.watchlist_id, e.id, v.match_kind, v.entry, $2::timestamptz, $3::boolean
+     FROM json_to_recordset($1::json) AS v (detection_id bigint, watchlist_id uuid, entry_id uuid, match_kind text, entry jsonb)
+     JOIN watchlists w ON w.id = v.watchlist_id AND w.is_active AND w.deleted_at IS NULL
+     ${stillStored}
+     LEFT JOIN watchlist_entries e ON e.id = v.entry_id
+     ORDER BY v.detection_id, v.watchlist_id
+     ON CONFLICT (detection_id, watchlist_id) DO NOTHING
+     RETURNING id, detection_id, watchlist_id`,
+    [JSON.stringify(rows), options.now.toISOString(), options.historical],
+    { prepare: true },
+  );
+  const plates = new Map(candidates.map((c) => [c.detectionPk, c.plate]));
+  const raised: RaisedAlert[] = inserted.map((r) => ({
+    id: String(r.id),
+    detectionPk: String(r.detection_id),
+    watchlistId: r.watchlist_id,
+    plate: plates.get(String(r.detection_id)) ?? '',
+  }));
+  if (raised.length === 0) return raised;
+  await options.hooks?.raisedInTransaction(tx, raised, options.now);
+  for (let i = 0; i < raised.length; i += MAX_NOTIFY_IDS) {
+    const ids = raised.slice(i, i + MAX_NOTIFY_IDS).map((a) => a.id);
+    await tx.sql(`SELECT pg_notify('${ALERT_CHANNEL}', $1::text)`, [JSON.stringify({ ids })]);
+  }
+  return raised;
+}
+
+/**
+ * Matches a claimed batch of the alert queue and raises its alerts (the live path, and a
+ * requeued item's second run): the items' `complete` commits with the alerts.
  */
 export async function raiseAlerts(tx: DbSession, items: readonly ClaimedItem[], index: WatchlistIndex, now: Date, hooks?: AlertHooks): Promise<RaisedAlert[]> {
   const plates = await platesOf(tx, items);
-  const rows: { detection_id: string; watchlist_id: string; entry_id: string; match_kind: string; entry: AlertEntrySnapshot }[] = [];
-  for (const [pk, plate] of plates) {
-    for (const m of matchPlate(index, plate, now)) {
-      rows.push({
-        detection_id: pk,
-        watchlist_id: m.entry.watchlistId,
-        entry_id: m.entry.entryId,
-        match_kind: m.kind,
-        entry: {
-          plate_number: m.entry.plateNumber,
-          notes: m.entry.notes,
-          added_by: m.entry.addedBy,
-          added_at: m.entry.addedAt.toISOString(),
-          ...(m.entry.entryPriority ? { priority: m.entry.entryPriority } : {}),
-          ...(m.edit ? { match: { kind: m.edit.kind, position: m.edit.position, entry_char: m.edit.queryChar, read_char: m.edit.plateChar } } : {}),
-        },
-      });
-    }
-  }
-  let raised: RaisedAlert[] = [];
-  if (rows.length > 0) {
-    // The cache may be a moment behind: a watchlist switched off since matches nothing; an
-    // entry removed since keeps its alert (the snapshot says why) without the link.
-    const inserted = await tx.sql<{ id: string; detection_id: string; watchlist_id: string }>(
-      `INSERT INTO alerts (detection_id, watchlist_id, watchlist_entry_id, match_kind, entry_snapshot, created_at)
-       SELECT v.detection_id, v.watchlist_id, e.id, v.match_kind, v.entry, $2::timestamptz
-       FROM json_to_recordset($1::json) AS v (detection_id bigint, watchlist_id uuid, entry_id uuid, match_kind text, entry jsonb)
-       JOIN watchlists w ON w.id = v.watchlist_id AND w.is_active AND w.deleted_at IS NULL
-       LEFT JOIN watchlist_entries e ON e.id = v.entry_id
-       ORDER BY v.detection_id, v.watchlist_id
-       ON CONFLICT (detection_id, watchlist_id) DO NOTHING
-       RETURNING id, detection_id, watchlist_id`,
-      [JSON.stringify(rows), now.toISOString()],
-      { prepare: true },
-    );
-    raised = inserted.map((r) => ({
-      id: String(r.id),
-      detectionPk: String(r.detection_id),
-      watchlistId: r.watchlist_id,
-      plate: plates.get(String(r.detection_id)) ?? '',
-    }));
-    await hooks?.raisedInTransaction(tx, raised, now);
-  }
+  const candidates: AlertCandidate[] = [];
+  for (const [pk, plate] of plates) for (const match of matchPlate(index, plate, now)) candidates.push({ detectionPk: pk, plate, match });
+  const raised = await insertAlerts(tx, candidates, { now, historical: false, hooks });
   await completeItems(
     tx,
     items.map((i) => i.id),
     now,
   );
-  for (let i = 0; i < raised.length; i += MAX_NOTIFY_IDS) {
-    const ids = raised.slice(i, i + MAX_NOTIFY_IDS).map((a) => a.id);
-    await tx.sql(`SELECT pg_notify('${ALERT_CHANNEL}', $1::text)`, [JSON.stringify({ ids })]);
-  }
   return raised;
 }
 

@@ -10,7 +10,7 @@ import { loadHubConfig } from '../platform/config/hub-config.ts';
 import { openDatabase } from '../db/client.ts';
 import { openImageStore } from '../images/image-store.ts';
 import { createLog } from '../platform/log.ts';
-import { startWorkers } from '../workers/start.ts';
+import { startWorkers } from '../start-workers.ts';
 
 export async function runWorkerCommand(args: readonly string[]): Promise<number> {
   if (args.length > 0) {

@@ -8,6 +8,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import t from 'tap';
+import { HEALTH_HEARERS } from '../hearers.ts';
 import { startBotApi } from '../../../scripts/simulators/telegram-bot-api.ts';
 import { createUser } from '../auth/registration.ts';
 import { movableClock } from '../collectors/collectors.test-helper.ts';
@@ -16,7 +17,7 @@ import { startTestHub } from '../ingest/uploads.test-helper.ts';
 import { createLog } from '../platform/log.ts';
 import { botApi } from '../messaging/bot-api.ts';
 import { createSendLimits } from '../messaging/delivery/send-limits.ts';
-import { sendHealthMessages } from './bot.ts';
+import { sendHealthMessages } from '../messaging/health-messages.ts';
 import { evaluateHealth, type HealthContext } from './evaluate.ts';
 import { alertsOf, newSite, type Site } from './health.test-helper.ts';
 
@@ -29,7 +30,7 @@ t.teardown(() => hub.close());
 const sim = await startBotApi();
 t.teardown(() => sim.close());
 const log = createLog('silent');
-const ctx: HealthContext = { db, clock, log, config: hub.deps.config };
+const ctx: HealthContext = { db, clock, log, config: hub.deps.config, hearers: HEALTH_HEARERS };
 const limits = createSendLimits();
 
 // A proxy in front of the simulator that answers the next `failNext` sends with a 500, as the

@@ -13,10 +13,8 @@ import type { DbSession } from '../db/session.ts';
 import type { Log } from '../platform/log.ts';
 import { cameraName } from '../alerts/payload.ts';
 import { configWithCameraNames } from '../cameras/names-sql.ts';
-import { enqueueHealthWebhooks, healthTargetsExist } from '../webhooks/health-events.ts';
-import { queueAdminMessages } from './bot.ts';
+import type { HealthHearer } from './hearers.ts';
 import { HEALTH_CHANNEL } from './channel.ts';
-import { healthAlertsById } from './present.ts';
 import { KEEP_LOAD_MINUTES_MS, KEEP_READ_HOURS_MS, LOAD, QUIET } from './kinds.ts';
 import { collectorFindings, type Finding, type LoadWindow } from './rules.ts';
 import { hourStart, pastWeeksOf, type ReadHistory } from './usual.ts';
@@ -26,6 +24,8 @@ export interface HealthContext {
   clock: Clock;
   log: Log;
   config: Pick<HubConfig, 'heartbeatSeconds'>;
+  /** Run in the transaction of every look that opens or closes alerts (hearers.ts at the root). */
+  hearers: readonly HealthHearer[];
 }
 
 export interface EvaluationResult {
@@ -198,10 +198,7 @@ export async function evaluateHealth(ctx: HealthContext): Promise<EvaluationResu
       if (row) closed.push(row.id);
     }
     if (opened.length + closed.length > 0) {
-      await queueAdminMessages(tx, now, { opened, closed });
-      if (await healthTargetsExist(tx)) {
-        await enqueueHealthWebhooks(tx, now, { opened: await healthAlertsById(tx, opened), closed: await healthAlertsById(tx, closed) });
-      }
+      for (const hear of ctx.hearers) await hear(tx, now, { opened, closed });
       await tx.sql(`SELECT pg_notify($1, $2)`, [HEALTH_CHANNEL, JSON.stringify({ opened, closed })]);
       ctx.log.info({ opened, closed }, 'health alerts changed');
     }

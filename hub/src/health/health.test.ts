@@ -4,6 +4,7 @@
  * simulated minute as the worker runs it.
  */
 import t from 'tap';
+import { HEALTH_HEARERS } from '../hearers.ts';
 import { createLog } from '../platform/log.ts';
 import { testDatabase } from '../db/database.test-helper.ts';
 import { movableClock } from '../collectors/collectors.test-helper.ts';
@@ -18,7 +19,7 @@ const db = await testDatabase(t);
 const clock = movableClock(T0);
 const hub = await startTestHub({ db, clock });
 t.teardown(() => hub.close());
-const ctx: HealthContext = { db, clock, log: createLog('silent'), config: hub.deps.config };
+const ctx: HealthContext = { db, clock, log: createLog('silent'), config: hub.deps.config, hearers: HEALTH_HEARERS };
 const flat = (ticks: string[][]) => ticks.flat();
 const accepted = (status: number) => status === 201 || status === 202; // 202: stored, under backpressure
 

@@ -3,6 +3,7 @@
  * dashboard reads, filters and paging, hostile queries, and admins only.
  */
 import t from 'tap';
+import { HEALTH_HEARERS } from '../hearers.ts';
 import { adminTestContext, send } from '../admin/admin.test-helper.ts';
 import { SYSTEM_ACTOR } from '../collectors/context.ts';
 import { createCollector } from '../collectors/create-collector.ts';
@@ -13,7 +14,7 @@ const ctx = await adminTestContext(t);
 const admin = await ctx.session('admin');
 const operator = await ctx.session('operator');
 const viewer = await ctx.session('viewer');
-const health = { db: ctx.deps.db, clock: ctx.clock, log: ctx.deps.log, config: ctx.deps.config };
+const health = { db: ctx.deps.db, clock: ctx.clock, log: ctx.deps.log, config: ctx.deps.config, hearers: HEALTH_HEARERS };
 
 // Two sites reporting an offline camera (two camera_offline), then silent for 10 minutes (two
 // collector_silent); then North beats again with its camera back: North's two close.

@@ -3,9 +3,6 @@
  * evaluate, and send the admins' bot messages it queued; the old counts are pruned once an
  * hour. One look at a time: a slow database never stacks ticks.
  */
-import type { BotApi } from '../messaging/bot-api.ts';
-import { createSendLimits } from '../messaging/delivery/send-limits.ts';
-import { sendHealthMessages } from './bot.ts';
 import { evaluateHealth, pruneHealthCounts, type HealthContext } from './evaluate.ts';
 import { EVALUATE_EVERY_MS } from './kinds.ts';
 
@@ -15,13 +12,13 @@ export interface HealthSchedule {
   stop(): Promise<void>;
 }
 
-export function startHealthSchedule(ctx: HealthContext, bot: BotApi | undefined, everyMs = EVALUATE_EVERY_MS): HealthSchedule {
-  const limits = createSendLimits();
+/** `afterLook`: what follows each look outside its transaction (the bot sends the messages its hearer queued). */
+export function startHealthSchedule(ctx: HealthContext, afterLook: (() => Promise<unknown>) | undefined, everyMs = EVALUATE_EVERY_MS): HealthSchedule {
   let lastPrune = -Infinity;
   let running: Promise<void> = Promise.resolve();
   const once = async (): Promise<void> => {
     await evaluateHealth(ctx);
-    if (bot) await sendHealthMessages({ db: ctx.db, clock: ctx.clock, log: ctx.log, api: bot, limits });
+    if (afterLook) await afterLook();
     const now = ctx.clock.now().getTime();
     if (now - lastPrune >= PRUNE_EVERY_MS) {
       lastPrune = now;

@@ -4,6 +4,7 @@
  * the evaluator run on the injected clock, the broker's status poll run by hand.
  */
 import t from 'tap';
+import { HEALTH_HEARERS } from '../hearers.ts';
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -64,7 +65,7 @@ t.test('a camera goes offline and comes back: admins hear one opened and one clo
   await broker.pollCollectors();
 
   await beat(site.apiKey, [offline]);
-  const first = await evaluateHealth(ctx.deps);
+  const first = await evaluateHealth({ ...ctx.deps, hearers: HEALTH_HEARERS });
   t.equal(first.opened.length, 1, 'the evaluator opened camera_offline');
   await broker.pollCollectors();
   const opened = await a.next('health_alert');
@@ -90,13 +91,13 @@ t.test('a camera goes offline and comes back: admins hear one opened and one clo
   // Still offline a minute later: the evaluator does nothing, the feed says nothing.
   ctx.clock.advance(60_000);
   await beat(site.apiKey, [offline]);
-  await evaluateHealth(ctx.deps);
+  await evaluateHealth({ ...ctx.deps, hearers: HEALTH_HEARERS });
   await broker.pollCollectors();
   await broker.pollCollectors();
 
   ctx.clock.advance(60_000);
   await beat(site.apiKey, [online]);
-  const back = await evaluateHealth(ctx.deps);
+  const back = await evaluateHealth({ ...ctx.deps, hearers: HEALTH_HEARERS });
   t.same(back.closed, first.opened, 'closed by the heartbeat saying ONLINE');
   await broker.pollCollectors();
   const closed = await a.next('health_alert');
@@ -118,10 +119,10 @@ t.test('opened and closed between two looks: both told, the opening first', asyn
   await broker.pollCollectors();
   ctx.clock.advance(60_000);
   await beat(site.apiKey, [offline]);
-  const { opened } = await evaluateHealth(ctx.deps);
+  const { opened } = await evaluateHealth({ ...ctx.deps, hearers: HEALTH_HEARERS });
   ctx.clock.advance(60_000);
   await beat(site.apiKey, [online]);
-  t.same((await evaluateHealth(ctx.deps)).closed, opened);
+  t.same((await evaluateHealth({ ...ctx.deps, hearers: HEALTH_HEARERS })).closed, opened);
   await broker.pollCollectors();
   const first = await a.next('health_alert');
   const second = await a.next('health_alert');
@@ -142,10 +143,10 @@ t.test('an admin who unsubscribes from collectors:status hears no health alerts'
   await broker.pollCollectors();
   ctx.clock.advance(60_000);
   await beat(site.apiKey, [offline]);
-  t.equal((await evaluateHealth(ctx.deps)).opened.length, 1);
+  t.equal((await evaluateHealth({ ...ctx.deps, hearers: HEALTH_HEARERS })).opened.length, 1);
   await broker.pollCollectors();
   await sleep(100);
   t.same(a.all('health_alert'), []);
   await ctx.database.sql(`UPDATE collectors SET status = 'disabled', suspended_at = now() WHERE id = $1`, [site.collectorId]);
-  await evaluateHealth(ctx.deps);
+  await evaluateHealth({ ...ctx.deps, hearers: HEALTH_HEARERS });
 });

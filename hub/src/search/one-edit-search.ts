@@ -6,7 +6,7 @@
  */
 import { confusionKey } from '@alpr/shared/detection/ocr';
 import type { DbSession } from '../db/session.ts';
-import { classifyOneEdit, deletionNeighbourhood, type PlateMatchDetail } from './one-edit.ts';
+import { classifyOneEdit, deletionNeighbourhood, type PlateMatchDetail } from '@alpr/shared/detection/one-edit';
 
 export interface OneEditPlate {
   plate: string;

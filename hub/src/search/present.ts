@@ -5,7 +5,7 @@
  */
 import { imageLink, type LinkSigner } from '../platform/signed-links/signed-link.ts';
 import { confusionKey } from '@alpr/shared/detection/ocr';
-import { classifyOneEdit, type PlateMatchDetail } from './one-edit.ts';
+import { classifyOneEdit, type PlateMatchDetail } from '@alpr/shared/detection/one-edit';
 import type { SearchQuery } from './params.ts';
 import type { SearchPage, SearchRow } from './search.ts';
 

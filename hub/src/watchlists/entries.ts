@@ -61,7 +61,7 @@ export async function addEntry(
               priority: row.priority,
             },
           ],
-          { userId: actor.userId, now: row.addedAt, hooks: hunt.hooks },
+          { userId: actor.userId, now: row.addedAt, hunt: hunt.hunt },
         )
       : undefined;
     await audit(tx, ctx, actor, 'watchlist.entry_add', 'watchlist', watchlistId, {
@@ -186,7 +186,7 @@ export async function importEntries(
     };
     if (hunt) {
       const rows = inserted.map((r) => ({ ...r, id: String(r.id), expires_at: null, priority: null }));
-      report.retro_hunt = await huntHandAdded(tx, list, rows, { userId: actor.userId, now, hooks: hunt.hooks });
+      report.retro_hunt = await huntHandAdded(tx, list, rows, { userId: actor.userId, now, hunt: hunt.hunt });
     }
     await tx.db.update(watchlists).set({ updatedAt: now }).where(eq(watchlists.id, watchlistId));
     await audit(tx, ctx, actor, 'watchlist.import', 'watchlist', watchlistId, {

@@ -6,10 +6,9 @@
  * together, and the unique (detection, watchlist) pair keeps a read that already raised an
  * alert on this list (live or historical) from raising a second.
  */
-import type { AlertHooks } from '../alerts/hooks.ts';
 import type { DbSession } from '../db/session.ts';
 import type { WatchlistPriority } from '../db/schema/watchlists.ts';
-import { retroHunt } from './feeds/retro-hunt.ts';
+import type { RetroHunt } from './hunt.ts';
 import type { WatchlistRow } from './watchlists.ts';
 
 /** What the add answer says: how far back the hunt looked and how many historical hits it raised. */
@@ -18,9 +17,9 @@ export interface RetroHuntReport {
   hits: number;
 }
 
-/** Asks an add verb to hunt; `hooks` tell the bot and webhooks of the hits (app.ts builds them). */
+/** Asks an add verb to hunt: the alerts domain's retro-hunt, handed in by app.ts. */
 export interface HandAddedHunt {
-  hooks?: AlertHooks | undefined;
+  hunt: RetroHunt;
 }
 
 export interface AddedEntry {
@@ -36,10 +35,10 @@ export async function huntHandAdded(
   tx: DbSession,
   list: WatchlistRow,
   added: readonly AddedEntry[],
-  by: { userId: string; now: Date; hooks?: AlertHooks | undefined },
+  by: { userId: string; now: Date; hunt: RetroHunt },
 ): Promise<RetroHuntReport> {
   const days = list.retroHuntDays;
-  const raised = await retroHunt(
+  const raised = await by.hunt(
     tx,
     { id: list.id, name: list.name, priority: list.priority, ocrTolerant: list.ocrTolerant, forgiveOneMisread: list.forgiveOneMisread },
     added.map((e) => ({
@@ -52,7 +51,7 @@ export async function huntHandAdded(
       expiresAt: e.expires_at === null ? null : new Date(e.expires_at),
       priority: e.priority,
     })),
-    { days, now: by.now, hooks: by.hooks },
+    { days, now: by.now },
   );
   return { days, hits: raised.length };
 }

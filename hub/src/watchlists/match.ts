@@ -4,7 +4,7 @@
  */
 import { confusionKey } from '@alpr/shared/detection/ocr';
 import type { WatchlistPriority } from '../db/schema/watchlists.ts';
-import { deletionNeighbourhood, oneEdit, type Edit } from '../search/one-edit.ts';
+import { deletionNeighbourhood, oneEdit, type Edit } from '@alpr/shared/detection/one-edit';
 
 export interface IndexedEntry {
   entryId: string;

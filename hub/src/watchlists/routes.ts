@@ -2,7 +2,7 @@ import { Hono, type Context } from 'hono';
 import { every } from 'hono/combine';
 import { z } from 'zod';
 import { readEdgeBody } from '@alpr/shared/http/read-body';
-import type { AlertHooks } from '../alerts/hooks.ts';
+import type { RetroHunt } from './hunt.ts';
 import type { AuthContext } from '../auth/context.ts';
 import { requestMeta } from '../auth/request.ts';
 import { requireUser, type AuthEnv } from '../auth/middleware.ts';
@@ -57,10 +57,10 @@ async function readCsv(c: Context): Promise<string> {
  * and manage their own subscriptions; operators and admins change watchlists. Writes are
  * limited per user (`POST /api/v1/watchlist/*` 30/min, `DELETE /api/v1/*` 10/min);
  * every change is audited inside its verb's transaction. Plates added by hand (one, or a
- * CSV import) are retro-hunted over the list's `retro_hunt_days`; `hooks` carry the
- * historical hits to the bot and webhooks (app.ts).
+ * CSV import) are retro-hunted over the list's `retro_hunt_days` by `hunt`, the alerts
+ * domain's retro-hunt that app.ts hands in (its hits reach the bot and webhooks).
  */
-export function watchlistRoutes(deps: AuthContext, options: { hooks?: AlertHooks | undefined } = {}): Hono<AuthEnv> {
+export function watchlistRoutes(deps: AuthContext, options: { hunt: RetroHunt }): Hono<AuthEnv> {
   const app = new Hono<AuthEnv>();
   const anyUser = requireUser(deps);
   const editor = requireUser(deps, { roles: ['operator', 'admin'] });
@@ -69,7 +69,7 @@ export function watchlistRoutes(deps: AuthContext, options: { hooks?: AlertHooks
   const write = every(editor, writeLimit);
   const remove = every(editor, deleteLimit);
   const B = WATCHLIST_BASE;
-  const hunt = { hooks: options.hooks };
+  const hunt = { hunt: options.hunt };
 
   app.get(B, anyUser, async (c) => c.json({ data: (await listWatchlists(deps, c.get('user').id)).map(presentWatchlist) }));
   app.post(B, write, ...validJson(createWatchlistBodySchema), async (c) => {

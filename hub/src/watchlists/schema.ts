@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { safeText } from '@alpr/shared/text/hostile-text';
 import { watchlistPrioritySchema } from '../db/schema/watchlists.ts';
 import { MAX_NOTES_LENGTH } from './csv.ts';
-import { MAX_RETRO_HUNT_DAYS } from './feeds/retro-hunt.ts';
+import { MAX_RETRO_HUNT_DAYS } from './hunt.ts';
 
 /** Request bodies of the watchlist API (docs/watchlists.md). Unknown fields are refused. */
 const name = safeText(z.string().trim().min(1, 'name must not be empty').max(100));

@@ -14,7 +14,7 @@ import { createAlertHooks } from '../alerts/hooks.ts';
 import { createAlertWorker } from '../alerts/worker.ts';
 import { createWatchlistCache } from '../watchlists/cache.ts';
 import { addEntry } from '../watchlists/entries.ts';
-import { retroHunt } from '../watchlists/feeds/retro-hunt.ts';
+import { retroHunt } from '../alerts/retro-hunt.ts';
 import { createWatchlist } from '../watchlists/watchlists.ts';
 import { queueWebhooksOnRaise } from './enqueue.ts';
 import { createDetectionEventWorker, type DetectionEventWorker } from './detection-worker.ts';

@@ -6,6 +6,7 @@
  * filter hears none; an alert-only target hears none). Re-evaluating queues nothing again.
  */
 import t from 'tap';
+import { HEALTH_HEARERS } from '../hearers.ts';
 import { movableClock } from '../collectors/collectors.test-helper.ts';
 import { testDatabase } from '../db/database.test-helper.ts';
 import { evaluateHealth } from '../health/evaluate.ts';
@@ -21,7 +22,7 @@ const hub = await startTestHub({ db });
 t.teardown(() => hub.close());
 const clock = movableClock(new Date());
 const ctx = { db, clock, log: createLog('silent'), config: hub.deps.config };
-const health = { ...ctx, config: { heartbeatSeconds: 60 } };
+const health = { ...ctx, config: { heartbeatSeconds: 60 }, hearers: HEALTH_HEARERS };
 const north = await newSite(hub, clock, 'North gate');
 const south = await newSite(hub, clock, 'South gate');
 

@@ -6,6 +6,8 @@
  * nothing twice (the event key names the alert and the change).
  */
 import type { StatementSession } from '../db/session.ts';
+import type { HealthHearer } from '../health/hearers.ts';
+import { healthAlertsById } from '../health/present.ts';
 import { insertDeliveries, type Queued } from './enqueue.ts';
 import type { WebhookFilter } from './filter.ts';
 import { healthBody, type HealthEventRecord } from './payload.ts';
@@ -53,3 +55,9 @@ export async function healthTargetsExist(tx: StatementSession): Promise<boolean>
   const [row] = await tx.sql<{ n: number }>(`SELECT count(*)::int AS n FROM webhook_targets WHERE enabled AND 'health' = ANY (events)`);
   return (row?.n ?? 0) > 0;
 }
+
+/** The webhooks' hearer of health changes (health/hearers.ts), wired at the root (hearers.ts). */
+export const queueHealthWebhooks: HealthHearer = async (tx, now, changes) => {
+  if (!(await healthTargetsExist(tx))) return;
+  await enqueueHealthWebhooks(tx, now, { opened: await healthAlertsById(tx, changes.opened), closed: await healthAlertsById(tx, changes.closed) });
+};

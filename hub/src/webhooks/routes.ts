@@ -42,7 +42,7 @@ export function adminWebhookRoutes(deps: PlatformDeps, guards: AdminGuards): Hon
     return c.json({ webhook: presentTarget(row) });
   });
 
-  app.delete(`${BASE}/:id`, guards.post, audited(deps, 'admin.webhook.remove'), idParam, ...validJson(emptyBodySchema), async (c) => {
+  app.delete(`${BASE}/:id`, guards.delete, audited(deps, 'admin.webhook.remove'), idParam, ...validJson(emptyBodySchema), async (c) => {
     await removeTarget(deps, c.req.valid('param').id);
     return c.body(null, 204);
   });

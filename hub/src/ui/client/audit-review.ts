@@ -2,6 +2,7 @@
 import { api } from './api.ts';
 import { byId, el, show, when } from './dom.ts';
 import { failed } from './failed.ts';
+import { AUDIT_IDS_MAX } from '../../audit/list.ts';
 
 /*
  * The audit review (docs/audit-review.md): the flags of the chosen span with the audit rows
@@ -21,7 +22,17 @@ interface Review {
   until: string;
   users: { user_id: string; email: string | null; lookups: number }[];
   by_purpose: { user_id: string; week: string; purpose: string; count: number }[];
-  flags: { kind: string; user_id: string; email: string | null; from: string; to: string; plate: string | null; message: string; rows: ReviewRow[] }[];
+  flags: {
+    kind: string;
+    user_id: string;
+    email: string | null;
+    from: string;
+    to: string;
+    plate: string | null;
+    message: string;
+    audit_ids: string[];
+    rows: ReviewRow[];
+  }[];
 }
 
 const KIND_LABELS: Record<string, string> = {
@@ -69,8 +80,13 @@ function flagRow(f: Review['flags'][number]): HTMLTableRowElement {
   );
 }
 
-/** The audit log page on this flag's user and span: every row it names is among them. */
+/**
+ * The audit log page on exactly this flag's rows. A flag of more rows than an address
+ * carries (AUDIT_IDS_MAX) opens on its user's lookups and changes in its span instead:
+ * every row it names is among them.
+ */
 function auditLink(f: Review['flags'][number]): string {
+  if (f.audit_ids.length <= AUDIT_IDS_MAX) return `/admin/audit?${new URLSearchParams({ ids: f.audit_ids.join(',') })}`;
   return `/admin/audit?${new URLSearchParams({ actor_user_id: f.user_id, since: f.from, until: f.to })}`;
 }
 

@@ -3,11 +3,12 @@ import { api } from './api.ts';
 import { byId, el, say, show, when } from './dom.ts';
 import { failed } from './failed.ts';
 // The wire shape, written once by the server (audit/list.ts; type-only: erased from the bundle).
-import type { AuditEntry } from '../../audit/list.ts';
+import { AUDIT_IDS_MAX, type AuditEntry } from '../../audit/list.ts';
 import type { Purpose } from '../../purposes/store.ts';
 
 /*
- * The audit log (docs/admin-api.md "Audit log"), newest first, 100 at a time; who is shown
+ * The audit log (docs/admin-api.md "Audit log"), newest first, 100 at a time, without the
+ * admin pages' reads (page views) unless the box asks for them; who is shown
  * by email (the users list), details as the hub recorded them (purposes, case numbers and
  * notes of lookups included). Below: the purposes, added and retired here.
  */
@@ -15,13 +16,16 @@ let before: string | null = null;
 let emails = new Map<string, string>();
 
 /**
- * A link from the audit review (`/admin/audit?actor_user_id=&since=&until=`) opens the log on
- * the rows behind a flag: one user's, in the flag's span (minutes rounded outwards, as the
- * time fields hold minutes).
+ * A link from the audit review opens the log on the rows behind a flag: `?ids=` names them
+ * (client/audit-review.ts). A flag of more rows than an address carries links
+ * `?actor_user_id=&since=&until=` instead: that user's lookups and changes in the flag's span
+ * (minutes rounded outwards, as the time fields hold minutes).
  */
 const linked = new URLSearchParams(location.search);
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const actor = UUID.test(linked.get('actor_user_id') ?? '') ? linked.get('actor_user_id') : null;
+const IDS = /^[1-9][0-9]{0,18}(,[1-9][0-9]{0,18})*$/;
+const ids = IDS.test(linked.get('ids') ?? '') && (linked.get('ids') ?? '').split(',').length <= AUDIT_IDS_MAX ? linked.get('ids') : null;
 
 function localMinute(iso: string | null, roundUp: boolean): string {
   const ms = iso === null ? NaN : Date.parse(iso);
@@ -31,11 +35,21 @@ function localMinute(iso: string | null, roundUp: boolean): string {
 }
 byId<HTMLInputElement>('since').value = localMinute(linked.get('since'), false);
 byId<HTMLInputElement>('until').value = localMinute(linked.get('until'), true);
-if (actor) say(`Showing one user's entries (${actor}), as linked from the audit review.`, 'info');
+function showLinked(text: string): void {
+  byId('linked-text').textContent = text;
+  show(byId('linked'), true);
+}
+if (ids) {
+  const count = ids.split(',').length;
+  showLinked(`Showing the ${count === 1 ? 'entry' : `${count} entries`} behind one audit-review flag.`);
+} else if (actor) showLinked("Showing one user's entries in a flag's span, as linked from the audit review.");
 
 function query(): URLSearchParams {
   const q = new URLSearchParams({ limit: '100' });
-  if (actor) q.set('actor_user_id', actor);
+  if (ids) q.set('ids', ids);
+  else if (actor) q.set('actor_user_id', actor);
+  // A flag's rows are shown whatever they are; otherwise page views only when asked.
+  if (!ids && !byId<HTMLInputElement>('page-views').checked) q.set('page_views', 'exclude');
   const action = byId<HTMLInputElement>('action').value.trim();
   if (action) q.set('action', action);
   for (const id of ['since', 'until'] as const) {

@@ -4,7 +4,8 @@ import { DataTable } from './data-table.tsx';
 
 /**
  * The audit log for admins (client/audit.ts over `GET /api/v1/admin/audit`), filtered by
- * action, time, purpose and case number; below it the purposes lookups may name
+ * action, time, purpose and case number; lookups and changes, and the admin pages' reads
+ * (page views) only when asked; below it the purposes lookups may name
  * (`/api/v1/admin/purposes`: add, retire, bring back; never delete).
  */
 export function AuditPage(props: { user: SessionUser }) {
@@ -31,9 +32,18 @@ export function AuditPage(props: { user: SessionUser }) {
           <label for="filter-case">Case number</label>
           <input id="filter-case" autocomplete="off" maxlength={64} />
         </div>
+        <div>
+          <label class="check">
+            <input id="page-views" type="checkbox" /> Include page views
+          </label>
+          <p class="hint">Admins opening lists and records (admin.collector.list and the like). Lookups and changes are always shown.</p>
+        </div>
         <button type="submit">Show</button>
       </form>
       <p id="message" class="message" role="alert" aria-live="assertive"></p>
+      <p id="linked" hidden>
+        <span id="linked-text"></span> <a href="/admin/audit">Show the whole log</a>
+      </p>
       <DataTable id="audit" caption="Audit entries, newest first" hiddenCaption columns={['When', 'Action', 'Who', 'Target', 'Details']} />
       <button type="button" id="more" class="secondary" hidden>
         Older entries

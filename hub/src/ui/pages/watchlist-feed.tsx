@@ -1,4 +1,4 @@
-import { MAX_RETRO_HUNT_DAYS } from '../../watchlists/feeds/retro-hunt.ts';
+import { MAX_RETRO_HUNT_DAYS } from '../../watchlists/hunt.ts';
 import { DEFAULT_FEED_SCHEDULE } from '../../watchlists/feeds/feeds.ts';
 
 /**

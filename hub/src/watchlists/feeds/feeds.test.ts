@@ -7,6 +7,7 @@
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import t from 'tap';
+import { retroHuntWith } from '../../alerts/retro-hunt.ts';
 import { adminTestContext, send } from '../../admin/admin.test-helper.ts';
 import type { AlertRecord } from '../../alerts/payload.ts';
 import { createAlertWorker } from '../../alerts/worker.ts';
@@ -69,7 +70,7 @@ const entriesOf = async (listId: string) =>
   ).data;
 const feedOf = async (listId: string) => (await (await send(ctx, viewer, 'GET', `/api/v1/watchlist/${listId}/feed`)).json()) as Record<string, unknown>;
 /** The schedule's tick at the clock's time, with a short timeout for the hanging server. */
-const tick = async (listId: string): Promise<SyncResult | undefined> => (await runDueFeeds(ctx.deps, { timeoutMs: 500 })).get(listId);
+const tick = async (listId: string): Promise<SyncResult | undefined> => (await runDueFeeds(ctx.deps, { timeoutMs: 500, hunt: retroHuntWith(undefined) })).get(listId);
 
 const list = (await (await send(ctx, operator, 'POST', '/api/v1/watchlist', { name: 'Stolen (feed)', priority: 'high' })).json()) as { id: string };
 const feedPath = `/api/v1/watchlist/${list.id}/feed`;

@@ -10,7 +10,7 @@ import { targetUrlProblem } from '../../webhooks/url.ts';
 import type { WatchlistActor, WatchlistContext } from '../context.ts';
 import { audit, findWatchlist } from '../watchlists.ts';
 import { feedFormats, type FeedFormat } from './parse.ts';
-import { DEFAULT_RETRO_HUNT_DAYS, MAX_RETRO_HUNT_DAYS } from './retro-hunt.ts';
+import { DEFAULT_RETRO_HUNT_DAYS, MAX_RETRO_HUNT_DAYS } from '../hunt.ts';
 import { feedScheduleProblem } from './cron.ts';
 
 /** Hourly at minute 7 by default: stolen-car lists change daily, and minute 0 is everyone's. */

@@ -5,7 +5,6 @@
  * bad feed (HTTP error, timeout, garbage, a diff that fails the sanity rule of diff.ts)
  * changes no entry: only the feed's status row records the error.
  */
-import type { AlertHooks } from '../../alerts/hooks.ts';
 import { writeAudit } from '../../platform/audit-writer.ts';
 import type { DbSession } from '../../db/session.ts';
 import type { WatchlistPriority } from '../../db/schema/watchlists.ts';
@@ -16,10 +15,11 @@ import { diffFeed, diffProblem, type CurrentEntry } from './diff.ts';
 import { fetchFeed } from './fetch.ts';
 import { loadFeed, type FeedRow } from './feeds.ts';
 import { parseFeed } from './parse.ts';
-import { retroHunt } from './retro-hunt.ts';
+import type { RetroHunt } from '../hunt.ts';
 
 export interface SyncOptions {
-  hooks?: AlertHooks | undefined;
+  /** The alerts domain's retro-hunt (watchlists/hunt.ts): historical hits for added plates. */
+  hunt: RetroHunt;
   timeoutMs?: number | undefined;
   /** Who asked for this update; a scheduled one has none (the audit row names no user). */
   actor?: WatchlistActor | undefined;
@@ -60,7 +60,7 @@ async function recordStatus(
   );
 }
 
-export async function syncFeed(ctx: WatchlistContext, watchlistId: string, options: SyncOptions = {}): Promise<SyncResult> {
+export async function syncFeed(ctx: WatchlistContext, watchlistId: string, options: SyncOptions): Promise<SyncResult> {
   const feed = await loadFeed(ctx.db, watchlistId);
   const fetched = await fetchFeed(feed.url, { etag: feed.etag, lastModified: feed.lastModified }, { timeoutMs: options.timeoutMs });
   const now = ctx.clock.now();
@@ -159,7 +159,7 @@ async function applyFeed(
       );
     }
     const changedAny = inserted.length + diff.removed.length + diff.changed.length > 0;
-    const hits = await retroHunt(
+    const hits = await options.hunt(
       tx,
       { id: list.id, name: list.name, priority: list.priority, ocrTolerant: list.ocrTolerant, forgiveOneMisread: list.forgiveOneMisread },
       inserted.map((r) => ({
@@ -172,7 +172,7 @@ async function applyFeed(
         expiresAt: r.expires_at ? new Date(r.expires_at) : null,
         priority: r.priority,
       })),
-      { days: feed.retroHuntDays, now, hooks: options.hooks },
+      { days: feed.retroHuntDays, now },
     );
     const result: SyncResult = {
       status: 'ok',

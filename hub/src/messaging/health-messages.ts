@@ -11,9 +11,9 @@
 import type { Clock } from '../platform/clock.ts';
 import type { DbSession, StatementSession } from '../db/session.ts';
 import type { Log } from '../platform/log.ts';
-import { BotApiError, type BotApi } from '../messaging/bot-api.ts';
-import { deliveryRetry, pauseAfter429 } from '../messaging/delivery/retry.ts';
-import type { SendLimits } from '../messaging/delivery/send-limits.ts';
+import { BotApiError, type BotApi } from './bot-api.ts';
+import { deliveryRetry, pauseAfter429 } from './delivery/retry.ts';
+import type { SendLimits } from './delivery/send-limits.ts';
 
 /** A claim holds a message this long; a sender that died is retried after it. */
 const LEASE_MS = 60_000;

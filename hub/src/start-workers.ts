@@ -9,28 +9,26 @@
  *     the hub alone writes) and the bot's inbound side (long polling: the platform answers a
  *     second poller of one bot with a conflict; or registering the webhook).
  */
-import type { RunningAlerts } from '../alerts/run.ts';
-import { startAlerts } from '../alerts/run.ts';
-import { createAlertHooks } from '../alerts/hooks.ts';
-import type { Clock } from '../platform/clock.ts';
-import type { HubConfig } from '../platform/config/hub-config.ts';
-import type { Database } from '../db/client.ts';
-import { ensureUpcomingPartitions } from '../db/partitions.ts';
-import type { ImageStore } from '../images/image-store.ts';
-import type { Log } from '../platform/log.ts';
-import { botApi } from '../messaging/bot-api.ts';
-import { queueDeliveriesOnRaise } from '../messaging/delivery/enqueue.ts';
-import { startDelivery } from '../messaging/delivery/run.ts';
-import type { DeliveryWorker } from '../messaging/delivery/worker.ts';
-import { startPolling } from '../messaging/polling.ts';
-import { TELEGRAM_WEBHOOK_PATH } from '../messaging/routes.ts';
-import { startRetentionSchedule } from '../retention/schedule.ts';
-import { startHealthSchedule } from '../health/schedule.ts';
-import { startFeedSchedule } from '../watchlists/feeds/schedule.ts';
-import { queueWebhooksOnRaise } from '../webhooks/enqueue.ts';
-import { startDetectionEvents } from '../webhooks/detection-worker.ts';
-import { startWebhooks } from '../webhooks/run.ts';
-import type { WebhookWorker } from '../webhooks/worker.ts';
+import { alertHearers, HEALTH_HEARERS, healthBotSender, heardRetroHunt } from './hearers.ts';
+import type { RunningAlerts } from './alerts/run.ts';
+import { startAlerts } from './alerts/run.ts';
+import type { Clock } from './platform/clock.ts';
+import type { HubConfig } from './platform/config/hub-config.ts';
+import type { Database } from './db/client.ts';
+import { ensureUpcomingPartitions } from './db/partitions.ts';
+import type { ImageStore } from './images/image-store.ts';
+import type { Log } from './platform/log.ts';
+import { botApi } from './messaging/bot-api.ts';
+import { startDelivery } from './messaging/delivery/run.ts';
+import type { DeliveryWorker } from './messaging/delivery/worker.ts';
+import { startPolling } from './messaging/polling.ts';
+import { TELEGRAM_WEBHOOK_PATH } from './messaging/routes.ts';
+import { startRetentionSchedule } from './retention/schedule.ts';
+import { startHealthSchedule } from './health/schedule.ts';
+import { startFeedSchedule } from './watchlists/feeds/schedule.ts';
+import { startDetectionEvents } from './webhooks/detection-worker.ts';
+import { startWebhooks } from './webhooks/run.ts';
+import type { WebhookWorker } from './webhooks/worker.ts';
 
 export interface WorkerDeps {
   db: Database;
@@ -59,10 +57,7 @@ export async function startWorkers(deps: WorkerDeps, config: HubConfig, role: 'h
   let webhooks: WebhookWorker | undefined;
   const stops: (() => Promise<void>)[] = [];
   if (role === 'worker' || config.alertWorker) {
-    const hooks = createAlertHooks();
-    if (config.telegram) queueDeliveriesOnRaise(hooks, { cooldownMs: config.telegram.cooldownMs });
-    queueWebhooksOnRaise(hooks);
-    alerts = await startAlerts({ db, clock, log }, { lockTimeoutMs: config.alertLockTimeoutMs, hooks });
+    alerts = await startAlerts({ db, clock, log }, { lockTimeoutMs: config.alertLockTimeoutMs, hooks: alertHearers(config) });
     delivery = await startDelivery({ db, clock, log, image: (sha) => images.get(sha) }, config);
     webhooks = await startWebhooks({ db, clock, log, config });
     const detectionEvents = await startDetectionEvents({ db, clock, log });
@@ -88,13 +83,10 @@ export async function startWorkers(deps: WorkerDeps, config: HubConfig, role: 'h
     // openings and closings go to the live feed and the admins' bot chats.
     // Watchlist feeds (docs/watchlists.md "Feeds"): due feeds are read once a minute; the
     // historical hits of a retro-hunt reach the bot and webhooks like live alerts.
-    const feedHooks = createAlertHooks();
-    if (config.telegram) queueDeliveriesOnRaise(feedHooks, { cooldownMs: config.telegram.cooldownMs });
-    queueWebhooksOnRaise(feedHooks);
-    const feeds = startFeedSchedule({ db, clock, log }, { hooks: feedHooks });
+    const feeds = startFeedSchedule({ db, clock, log }, { hunt: heardRetroHunt(config) });
     stops.push(() => feeds.stop());
 
-    const health = startHealthSchedule({ db, clock, log, config }, config.telegram ? botApi(config.telegram.apiUrl, config.telegram.token) : undefined);
+    const health = startHealthSchedule({ db, clock, log, config, hearers: HEALTH_HEARERS }, healthBotSender({ db, clock, log }, config));
     stops.push(() => health.stop());
 
     // The messaging bot's inbound side (docs/messaging.md): long polling, or the webhook route
