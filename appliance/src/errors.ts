@@ -30,6 +30,17 @@ export const APPLIANCE_ERROR_STATUS = {
   /** Claim over https: the hub's certificate is not publicly trusted and its fingerprint was not confirmed, or differs from the one typed. */
   hub_certificate_unconfirmed: 400,
   hub_certificate_mismatch: 400,
+  // Camera pushes on port 8080 (cameras/vendor-a-push.ts, runtime/ingest-admission.ts;
+  // docs/cameras.md, docs/setup-page.md "Camera pushes"). A refused sink answers too:
+  // `sink_refused` below, 503 with Retry-After, so the camera sends the read again.
+  /** No adapter can read the pushed payload, or every item in it is broken: a retry would not help. */
+  unparseable: 400,
+  /** A configured camera's push from an address other than its pinned `pushSource`/`host`. */
+  wrong_source: 403,
+  /** A push without the camera's shared secret, or with a wrong one (with `WWW-Authenticate: Basic`). */
+  bad_push_secret: 401,
+  /** A push naming no configured camera while `[ingest] accept_unknown_cameras` is off. */
+  unknown_camera: 403,
   // The vault and the key store: these never reach HTTP (a 500 if one did), but callers act
   // on them: `not_claimed` starts the appliance unclaimed, the others make the stored
   // enrollment unusable and are shown on the diagnostics page as they are.
@@ -54,9 +65,9 @@ export const APPLIANCE_ERROR_STATUS = {
   invalid_detection: 500,
   /** A write to a buffer opened read-only. */
   read_only: 500,
-  // Camera runners: the cycle's outcome decides the camera's state and the retry, never an
-  // HTTP answer. Only `camera_unreachable` says anything about the camera: a refused sink
-  // (buffer full, disk error) must not mark a healthy camera OFFLINE.
+  // Camera runners: the cycle's outcome decides the camera's state and the retry; only a
+  // refused sink on a push is an HTTP answer (503). Only `camera_unreachable` says anything
+  // about the camera: a refused sink (buffer full, disk error) must not mark a healthy camera OFFLINE.
   /** The camera could not be reached or answered something other than expected. */
   camera_unreachable: 502,
   /** The sink did not commit a detection; nothing after it was acknowledged. */

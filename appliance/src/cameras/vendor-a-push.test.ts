@@ -5,6 +5,9 @@ import { request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import { startVendorACamera } from '../../../scripts/simulators/vendor-a-camera.ts';
+import { APPLIANCE_ERROR_STATUS, ApplianceError } from '../errors.ts';
+import { createApplianceHttpApp } from '../http/app.ts';
+import { pushAdmission } from '../runtime/ingest-admission.ts';
 import { cameraConfigSchema } from './config.ts';
 import type { SinkItem, SinkStatus } from './ports.ts';
 import { systemClock } from './ports.ts';
@@ -23,11 +26,26 @@ const gate = cameraConfigSchema.parse({
   direction: { forward: 'exiting', reverse: 'entering' },
 });
 
+/** The code of an error answer, checked against the appliance's closed set and the status it gives that code. */
+async function checkRefusal(t: Test, res: Response): Promise<string> {
+  const body = (await res.clone().json()) as { error?: { code?: unknown } };
+  const code = String(body.error?.code);
+  const status = Object.hasOwn(APPLIANCE_ERROR_STATUS, code) ? APPLIANCE_ERROR_STATUS[code as keyof typeof APPLIANCE_ERROR_STATUS] : undefined;
+  t.equal(status, res.status, `answered ${res.status} ${code}: a code of the appliance's closed set (errors.ts), with its status`);
+  return code;
+}
+
+/** The push receiver behind the production edge (http/app.ts); every error answer it gives is checked by checkRefusal. */
 async function listen(t: Test, over: Partial<IngestDeps> & { sink?: IngestDeps['sink'] } = {}) {
   const sink = memorySink();
   const log = memoryLog();
-  const app = createIngestApp({ cameras: () => [gate], sink, log, clock: systemClock, ...over });
-  const server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' });
+  const app = createApplianceHttpApp(log, [createIngestApp({ cameras: () => [gate], sink, log, clock: systemClock, ...over })]);
+  const fetch = async (request: Request): Promise<Response> => {
+    const res = await app.fetch(request);
+    if (res.status >= 400) await checkRefusal(t, res);
+    return res;
+  };
+  const server = serve({ fetch, port: 0, hostname: '127.0.0.1' });
   await new Promise<void>((r) => server.once('listening', () => r()));
   t.teardown(() => new Promise<void>((r) => server.close(() => r())));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -103,7 +121,7 @@ t.test('2xx only after the sink committed; 503 with Retry-After when it refuses'
   const refused = await post(`${url}/api/v1/ingest/vendor_a`, xml);
   t.equal(refused.status, 503, 'sink failure: the camera must retry');
   t.equal(refused.headers.get('retry-after'), '5');
-  t.match(await refused.json(), { error: { code: 'buffer_unavailable' } });
+  t.match(await refused.json(), { error: { code: 'sink_refused', message: 'detection not stored; retry later' } }, "not the sink's own words");
   t.ok(log.messages('error').includes('push not committed; camera told to retry'));
 });
 
@@ -133,7 +151,39 @@ t.test('no plate: 200 accepted 0; unreadable: 400; unknown vendor: 404', async (
   t.equal(junk.status, 400);
   const unknown = await post(`${url}/api/v1/ingest/vendor_z`, '<x/>');
   t.equal(unknown.status, 404);
+  t.match(await unknown.json(), { error: { code: 'not_found' } });
   t.equal(sink.items.length, 0);
+});
+
+t.test('every refusal the push receiver sends is a code of the closed set, with its status', async (t) => {
+  const xml = fixture('vendor-a/fixtures/alert-hikvision-ns.xml');
+  const refusing = { seen: () => new Set<string>(), accept: () => Promise.reject(new ApplianceError('sink_refused', 'disk full')) };
+  const secret = 'sixteen-chars-secret';
+  const pinned = cameraConfigSchema.parse({ ...gate, host: '127.0.0.1', pushSecret: secret });
+  const admit = (acceptUnknown: boolean) => pushAdmission({ addressOf: () => '127.0.0.1', acceptUnknown: () => acceptUnknown, log: memoryLog() });
+  const open = await listen(t, { maxBodyBytes: 64 * 1024 });
+  const full = await listen(t, { sink: refusing });
+  const guarded = await listen(t, { cameras: () => [pinned], admit: admit(true) });
+  const closed = await listen(t, { cameras: () => [], admit: admit(false) });
+  const elsewhere = await listen(t, { cameras: () => [cameraConfigSchema.parse({ ...gate, host: '192.168.1.64' })], admit: admit(true) });
+  const cases: [string, Promise<Response>, string][] = [
+    ['unknown vendor', post(`${open.url}/api/v1/ingest/vendor_z`, xml), 'not_found'],
+    ['over the byte cap', post(`${open.url}/api/v1/ingest/vendor_a`, Buffer.alloc(65 * 1024, 0x20)), 'payload_too_large'],
+    ['a bad camera name', post(`${open.url}/api/v1/ingest/generic_json?camera=no%20spaces`, '{}', 'application/json'), 'bad_request'],
+    ['an unreadable payload', post(`${open.url}/api/v1/ingest/vendor_a`, '<EventNotificationAlert><oops'), 'unparseable'],
+    ['a refused sink', post(`${full.url}/api/v1/ingest/vendor_a`, xml), 'sink_refused'],
+    ['no push secret', post(`${guarded.url}/api/v1/ingest/vendor_a`, xml), 'bad_push_secret'],
+    ['from another address than the pinned one', post(`${elsewhere.url}/api/v1/ingest/vendor_a`, xml), 'wrong_source'],
+    ['an unknown camera, refused', post(`${closed.url}/api/v1/ingest/vendor_a`, xml), 'unknown_camera'],
+  ];
+  for (const [name, answer, expected] of cases) {
+    const res = await answer;
+    t.equal(await checkRefusal(t, res), expected, name);
+    if (expected === 'sink_refused') t.equal(res.headers.get('retry-after'), '5', `${name}: Retry-After`);
+    if (expected === 'bad_push_secret') t.match(res.headers.get('www-authenticate'), /^Basic /, `${name}: WWW-Authenticate`);
+  }
+  const stored = [open, full, guarded, closed, elsewhere].reduce((n, server) => n + server.sink.items.length, 0);
+  t.equal(stored, 0, 'nothing refused was stored');
 });
 
 t.test('body cap: 413 by Content-Length and for a chunked body', async (t) => {

@@ -1,7 +1,6 @@
 import { Hono } from 'hono';
 import type { Context } from 'hono';
 import { parseWith } from '@alpr/shared/adapters/factory';
-import { errorEnvelope } from '@alpr/shared/http/error-envelope';
 import type { RoutedOutcome } from '@alpr/shared/adapters/factory';
 import { ADAPTER_TYPES, isReaderType } from '@alpr/shared/adapters/types';
 import type { ReaderType } from '@alpr/shared/adapters/types';
@@ -10,7 +9,8 @@ import type { AdapterContext, AdapterType, CameraIdentity, ParseInput } from '@a
 import { contextOf } from './config.ts';
 import type { CameraConfig } from './config.ts';
 import { deliver, reportIssues } from './deliver.ts';
-import { isSinkRefused } from '../errors.ts';
+import { ApplianceError, isSinkRefused } from '../errors.ts';
+import { errorHandler } from '../http/edge.ts';
 import type { CameraLog, Clock, DetectionSink } from './ports.ts';
 import { createStatusTracker } from './status.ts';
 import type { CameraStatusTracker } from './status.ts';
@@ -31,6 +31,10 @@ import type { ParsedDetection } from '@alpr/shared/adapters/types';
  * camera re-uploads (docs/camera-formats.md "vendor_a push document" `activePostCount`). A post
  * without a plate (motion, `unknown`) gets 200 so the camera does not retry it; an unreadable one
  * 400 (a retry would not help).
+ *
+ * Refusals are thrown as `ApplianceError` with a code of the appliance's closed set
+ * (errors.ts) and rendered by the edge's one `errorHandler` (http/edge.ts). This app installs
+ * that same handler itself, so it answers alike when served alone (tests, benchmarks).
  */
 
 /** An alert is a few KB, a multipart post with three pictures about 200 KB. */
@@ -49,10 +53,10 @@ export interface IngestDeps {
   maxBodyBytes?: number;
   /**
    * Trust check once the camera is known by its MAC (source-address pinning, shared
-   * secret; runtime/ingest-admission.ts): a Response refuses the push before anything is
-   * stored or counted.
+   * secret; runtime/ingest-admission.ts): throws an ApplianceError to refuse the push before
+   * anything is stored or counted.
    */
-  admit?: (camera: CameraConfig | undefined, c: Context) => Promise<Response | undefined>;
+  admit?: (camera: CameraConfig | undefined, c: Context) => Promise<void>;
 }
 
 /**
@@ -104,6 +108,7 @@ export function correctPushed(items: ParsedDetection[], clock: PushClock, status
 
 export function createIngestApp(deps: IngestDeps): Hono {
   const app = new Hono();
+  app.onError(errorHandler(deps.log));
   const maxBytes = deps.maxBodyBytes ?? DEFAULT_MAX_PUSH_BYTES;
   // Per pushing camera (configured id, or the id its payload names), for this process's life.
   const clocks = new Map<string, PushClock>();
@@ -120,12 +125,12 @@ export function createIngestApp(deps: IngestDeps): Hono {
   app.post('/api/v1/ingest/:vendor', async (c: Context) => {
     const vendor = c.req.param('vendor') ?? '';
     if (vendor !== 'auto' && !(ADAPTER_TYPES as readonly string[]).includes(vendor)) {
-      return c.json(errorEnvelope('unknown_vendor', `no adapter ${vendor.slice(0, 40)}`), 404);
+      throw new ApplianceError('not_found', `no adapter ${vendor.slice(0, 40)}`);
     }
     const body = await readCappedBody(c.req.raw, maxBytes);
     if (!body.ok) {
-      if (body.reason === 'aborted') return c.json(errorEnvelope('bad_request', 'the request body was cut off'), 400);
-      return c.json(errorEnvelope('payload_too_large', `body above ${maxBytes} bytes`), 413);
+      if (body.reason === 'aborted') throw new ApplianceError('bad_request', 'the request body was cut off');
+      throw new ApplianceError('payload_too_large', `body above ${maxBytes} bytes`);
     }
     const headers: Record<string, string> = {};
     c.req.raw.headers.forEach((value, name) => {
@@ -137,7 +142,7 @@ export function createIngestApp(deps: IngestDeps): Hono {
     // Plate readers (reader-camera.ts) may name our camera in the URL: `?camera=<id>`.
     const named = c.req.query('camera');
     if (named !== undefined && !CAMERA_QUERY.test(named)) {
-      return c.json(errorEnvelope('bad_request', 'camera: 1-64 of A-Z a-z 0-9 . _ -'), 400);
+      throw new ApplianceError('bad_request', 'camera: 1-64 of A-Z a-z 0-9 . _ -');
     }
     const readerNamed = (adapter: AdapterType | undefined): adapter is ReaderType => adapter !== undefined && isReaderType(adapter);
 
@@ -147,8 +152,7 @@ export function createIngestApp(deps: IngestDeps): Hono {
     const first = parseWith(type, input, firstContext);
     const reader = readerNamed(first.adapter) ? first.adapter : undefined;
     const camera = reader ? readerCameraFor(reader, first, deps.cameras(), named) : cameraFor(first, deps.cameras());
-    const refused = await deps.admit?.(camera, c);
-    if (refused) return refused;
+    await deps.admit?.(camera, c);
     const outcome = reader
       ? camera
         ? parseWith(reader, input, readerContext(camera, named))
@@ -162,9 +166,9 @@ export function createIngestApp(deps: IngestDeps): Hono {
       createStatusTracker({ id: source, name: source, vendor: outcome.adapter ?? 'vendor_a', mode: 'push' }, deps.clock);
 
     reportIssues(outcome, { source, status, log: deps.log });
-    if (outcome.failure !== undefined) return c.json(errorEnvelope('unparseable', outcome.failure), 400);
+    if (outcome.failure !== undefined) throw new ApplianceError('unparseable', outcome.failure);
     if (outcome.detections.length === 0 && outcome.errors.length > 0) {
-      return c.json(errorEnvelope('unparseable', outcome.errors[0]?.reason ?? 'no readable detection'), 400);
+      throw new ApplianceError('unparseable', outcome.errors[0]?.reason ?? 'no readable detection');
     }
     status.online();
     try {
@@ -174,8 +178,7 @@ export function createIngestApp(deps: IngestDeps): Hono {
     } catch (error) {
       if (!isSinkRefused(error)) throw error;
       deps.log.error({ camera: source, error: error.message }, 'push not committed; camera told to retry');
-      c.header('retry-after', '5');
-      return c.json(errorEnvelope('buffer_unavailable', 'detection not stored; retry later'), 503);
+      throw new ApplianceError('sink_refused', 'detection not stored; retry later', { headers: { 'retry-after': '5' }, cause: error });
     }
   });
 

@@ -14,7 +14,7 @@ t.test('address forms compare equal', async (t) => {
 t.test('pinning, secret, unknown cameras', async (t) => {
   const base = { presentedSecret: undefined, acceptUnknown: true };
   t.match(await admitPush({ ...base, camera: camera({ host: '192.168.1.64' }), peer: '::ffff:192.168.1.64' }), { ok: true }, 'the host, IPv4-mapped');
-  t.match(await admitPush({ ...base, camera: camera({ host: '192.168.1.64' }), peer: '192.168.1.65' }), { ok: false, status: 403, code: 'wrong_source' });
+  t.match(await admitPush({ ...base, camera: camera({ host: '192.168.1.64' }), peer: '192.168.1.65' }), { ok: false, code: 'wrong_source' });
   t.match(
     await admitPush({ ...base, camera: camera({ host: '192.168.1.64', pushSource: '192.168.1.200' }), peer: '192.168.1.200' }),
     { ok: true },
@@ -32,10 +32,10 @@ t.test('pinning, secret, unknown cameras', async (t) => {
     'unresolvable: refused',
   );
   const withSecret = camera({ pushSecret: SECRET });
-  t.match(await admitPush({ ...base, camera: withSecret, peer: '10.0.0.1' }), { ok: false, status: 401, code: 'bad_push_secret' });
-  t.match(await admitPush({ ...base, camera: withSecret, peer: '10.0.0.1', presentedSecret: `${SECRET}x` }), { ok: false, status: 401 });
+  t.match(await admitPush({ ...base, camera: withSecret, peer: '10.0.0.1' }), { ok: false, code: 'bad_push_secret' });
+  t.match(await admitPush({ ...base, camera: withSecret, peer: '10.0.0.1', presentedSecret: `${SECRET}x` }), { ok: false, code: 'bad_push_secret' });
   t.match(await admitPush({ ...base, camera: withSecret, peer: '10.0.0.1', presentedSecret: SECRET }), { ok: true });
   t.match(await admitPush({ ...base, camera: undefined, peer: '10.0.0.1' }), { ok: true }, 'unknown camera, default');
-  t.match(await admitPush({ ...base, acceptUnknown: false, camera: undefined, peer: '10.0.0.1' }), { ok: false, status: 403, code: 'unknown_camera' });
+  t.match(await admitPush({ ...base, acceptUnknown: false, camera: undefined, peer: '10.0.0.1' }), { ok: false, code: 'unknown_camera' });
   t.throws(() => camera({ pushSecret: 'short' }), /at least 16/);
 });

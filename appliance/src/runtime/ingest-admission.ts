@@ -2,8 +2,8 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
 import type { Context } from 'hono';
-import { errorEnvelope } from '@alpr/shared/http/error-envelope';
 import type { CameraConfig } from '../cameras/config.ts';
+import { ApplianceError } from '../errors.ts';
 import type { AddressOf } from '../http/request-guards.ts';
 
 /**
@@ -17,7 +17,9 @@ import type { AddressOf } from '../http/request-guards.ts';
  *   header, or `?secret=` in the URL; compared in constant time;
  * - a payload naming no configured camera passes only while `ingest.accept_unknown_cameras`.
  */
-export type Admission = { ok: true } | { ok: false; status: 401 | 403; code: string; message: string };
+/** The refusals: codes of the appliance's closed set (errors.ts gives each its status). */
+export type PushRefusalCode = 'wrong_source' | 'bad_push_secret' | 'unknown_camera';
+export type Admission = { ok: true } | { ok: false; code: PushRefusalCode; message: string };
 
 export interface AdmissionInput {
   camera: CameraConfig | undefined;
@@ -47,7 +49,7 @@ export const secretsMatch = (presented: string, expected: string): boolean => ti
 export async function admitPush(input: AdmissionInput): Promise<Admission> {
   const { camera } = input;
   if (!camera) {
-    return input.acceptUnknown ? { ok: true } : { ok: false, status: 403, code: 'unknown_camera', message: 'this push names no configured camera' };
+    return input.acceptUnknown ? { ok: true } : { ok: false, code: 'unknown_camera', message: 'this push names no configured camera' };
   }
   const pin = camera.pushSource ?? camera.host;
   if (pin !== undefined && pin !== 'any') {
@@ -60,12 +62,12 @@ export async function admitPush(input: AdmissionInput): Promise<Admission> {
             () => [],
           );
     if (peer === undefined || !pinned.includes(peer)) {
-      return { ok: false, status: 403, code: 'wrong_source', message: `camera ${camera.id} pushes only from its own address` };
+      return { ok: false, code: 'wrong_source', message: `camera ${camera.id} pushes only from its own address` };
     }
   }
   if (camera.pushSecret !== undefined) {
     if (input.presentedSecret === undefined || !secretsMatch(input.presentedSecret, camera.pushSecret)) {
-      return { ok: false, status: 401, code: 'bad_push_secret', message: `camera ${camera.id}: missing or wrong push secret` };
+      return { ok: false, code: 'bad_push_secret', message: `camera ${camera.id}: missing or wrong push secret` };
     }
   }
   return { ok: true };
@@ -84,14 +86,14 @@ export function presentedSecret(c: Context): string | undefined {
   return c.req.query('secret') || undefined;
 }
 
-/** The ingest app's `admit` hook: a refusal as the one error body shape. */
+/** The ingest app's `admit` hook: a refusal is thrown as an ApplianceError, which the edge renders. */
 export function pushAdmission(options: { addressOf: AddressOf; acceptUnknown: () => boolean; log: { warn(obj: Record<string, unknown>, msg: string): void } }) {
-  return async (camera: CameraConfig | undefined, c: Context): Promise<Response | undefined> => {
+  return async (camera: CameraConfig | undefined, c: Context): Promise<void> => {
     const peer = options.addressOf(c);
     const verdict = await admitPush({ camera, peer, presentedSecret: presentedSecret(c), acceptUnknown: options.acceptUnknown() });
-    if (verdict.ok) return undefined;
+    if (verdict.ok) return;
     options.log.warn({ camera: camera?.id ?? null, peer: peer ?? null, code: verdict.code }, 'camera push refused');
-    if (verdict.status === 401) c.header('www-authenticate', 'Basic realm="alpr-push"');
-    return c.json(errorEnvelope(verdict.code, verdict.message), verdict.status);
+    const headers: Record<string, string> = verdict.code === 'bad_push_secret' ? { 'www-authenticate': 'Basic realm="alpr-push"' } : {};
+    throw new ApplianceError(verdict.code, verdict.message, { headers });
   };
 }
