@@ -10,6 +10,7 @@ import t from 'tap';
 import { uploadPlates } from '../../hub/src/alerts/alerts.test-helper.ts';
 import { seriousViolations } from '../browser/accessibility.ts';
 import { launchChromium } from '../browser/chromium.ts';
+import { watchProblems } from '../browser/page-problems.ts';
 import { claimedSite, enrolledUser, inProcessHub, signInAt } from './in-process-hub.ts';
 
 const SCREENSHOTS = join(import.meta.dirname, '..', '..', 'docs', 'screenshots');
@@ -30,6 +31,7 @@ t.test('searches state a purpose, in a real browser', { timeout: 240_000 }, asyn
 
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
   const page = await context.newPage();
+  const problems = watchProblems(page);
   await signInAt(page, hub, '/search', admin);
 
   const summary = () => page.textContent('#summary');
@@ -97,5 +99,51 @@ t.test('searches state a purpose, in a real browser', { timeout: 240_000 }, asyn
     await page.goto(`${url}/search`);
     await page.waitForSelector('#purpose option[value="stolen_vehicle"]', { state: 'attached' });
     t.equal(await page.locator('#purpose option[value="stolen_plate"]').count(), 0, 'a retired purpose is not offered');
+    t.same(problems.take(), [], 'no console error or failed request');
+  });
+
+  await t.test('the audit log: lookups and changes, page views on request, as wide as the window; a review flag opens on its one row', async (t) => {
+    // A plate on no list looked up without a case number: the audit review flags that lookup.
+    await page.goto(`${url}/search?plate=PU12RPS&purpose=stolen_vehicle`);
+    await page.waitForSelector('#results a:has-text("PU12RPS")');
+    // Page views: the admin pages' own reads, as the collectors and users pages make them.
+    for (const path of ['/api/v1/admin/collectors', '/api/v1/admin/users', '/api/v1/admin/collectors'])
+      t.equal((await page.request.get(`${url}${path}`)).status(), 200);
+    const width = () => page.evaluate(() => document.documentElement.scrollWidth);
+
+    await page.goto(`${url}/admin/audit`);
+    await page.waitForSelector('#audit tbody tr');
+    const shown = async () => page.$$eval('#audit tbody tr td:nth-child(2)', (tds) => tds.map((td) => td.textContent ?? ''));
+    let actions = await shown();
+    t.ok(actions.includes('search.detections') && actions.includes('admin.purpose.retire'), 'lookups and changes are shown');
+    t.notOk(
+      actions.some((a) => a === 'admin.collector.list' || a === 'admin.user.list' || a === 'admin.audit.read'),
+      'page views are not, by default',
+    );
+    await page.check('#page-views');
+    await page.click('#audit-form button[type="submit"]');
+    await page.waitForFunction(() => document.querySelector('#audit tbody')?.textContent?.includes('admin.collector.list'));
+    actions = await shown();
+    t.ok(actions.includes('admin.user.list') && actions.includes('search.detections'), 'asked for, page views are listed among the rest');
+    const wide = await width();
+    t.ok(wide <= 1280, `the page is no wider than a 1280 px window, Details and all (${wide} px)`);
+    t.same(await seriousViolations(page), [], 'the audit page passes axe');
+
+    // The review reads up to now, exclusive; the test's clock has stood still since the lookups.
+    hub.clock.advance(60_000);
+    await page.goto(`${url}/admin/audit-review`);
+    // The one lookup without a case number (the others named CR-2026-0117).
+    const flag = page.locator('#flags tr[data-flag="plate_on_no_list"]');
+    await flag.waitFor();
+    t.equal(await flag.count(), 1, 'one flag: the plate on no list');
+    const behind = await flag.locator('li[data-audit-id]').evaluateAll((lis) => lis.map((li) => li.getAttribute('data-audit-id')));
+    t.equal(behind.length, 1, 'the flag names one audit row');
+    await flag.locator('a:has-text("Open in the audit log")').click();
+    await page.waitForURL(/\/admin\/audit\?ids=/);
+    await page.waitForSelector('#audit tbody tr');
+    const rows = await page.$$eval('#audit tbody tr', (trs) => trs.map((tr) => tr.querySelector('td:nth-child(2)')?.textContent ?? ''));
+    t.same(rows, ['search.detections'], 'the audit log opens on exactly that row');
+    t.match(await page.textContent('#linked'), /Showing the entry behind one audit-review flag\. Show the whole log/);
+    t.same(problems.take(), [], 'no console error or failed request');
   });
 });

@@ -234,6 +234,8 @@ export const QUERY_FIELDS: Record<string, Record<string, string>> = {
     limit: '10',
     purpose: 'stolen_vehicle',
     case_number: 'CR-2026-1',
+    ids: '5,7',
+    page_views: 'exclude',
   },
   '/api/v1/admin/audit-review': {
     since: '2026-01-01T00:00:00Z',
