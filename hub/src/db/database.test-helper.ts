@@ -27,17 +27,25 @@ export interface TestDatabase extends Database {
  * - DATABASE_URL set: CREATE DATABASE alpr_test_<random> on that server, DROP it at teardown.
  * - Not set and CI=true: throws, so the test fails (CI must exercise the real server).
  * - Not set locally: PGlite in a temporary folder, and the test output says so.
+ * - ALPR_E2E_DATABASE=pglite: PGlite whatever the rest says. .ci/run's PGlite phase sets it
+ *   beside a server's DATABASE_URL, so the tests it names (in-process hubs and API tests as
+ *   well as hub processes, test/e2e/hub-under-test.ts) really run on PGlite there.
  * Environment is read here on purpose: this is test plumbing, not hub configuration.
  */
 export async function testDatabase(t: TestHandle, options: TestDatabaseOptions = {}): Promise<TestDatabase> {
   const log = options.log ?? createLog('silent');
-  const adminUrl = process.env['DATABASE_URL'];
+  const forcePglite = process.env['ALPR_E2E_DATABASE'] === 'pglite';
+  const adminUrl = forcePglite ? undefined : process.env['DATABASE_URL'];
   if (!adminUrl) {
-    if (process.env['CI'] === 'true') {
+    if (process.env['CI'] === 'true' && !forcePglite) {
       throw new Error('Postgres required under CI: run scripts/test-postgres.sh start and export DATABASE_URL');
     }
     const dir = await mkdtemp(join(tmpdir(), 'alpr-pglite-'));
-    t.comment(`DATABASE_URL not set: using PGlite in ${dir} (start scripts/test-postgres.sh for the real server)`);
+    t.comment(
+      forcePglite
+        ? `ALPR_E2E_DATABASE=pglite: using PGlite in ${dir}`
+        : `DATABASE_URL not set: using PGlite in ${dir} (start scripts/test-postgres.sh for the real server)`,
+    );
     const db = await openDatabase({ dataDir: dir, log });
     t.teardown(async () => {
       await db.close();
