@@ -10,7 +10,21 @@ import { parseTrustedProxies } from './platform/http/client-address.ts';
 import { collectorRoutes } from './collectors/routes.ts';
 import { ingestRoutes } from './ingest/routes.ts';
 import { authRoutes } from './auth/routes.ts';
-import { adminRoutes } from './admin/routes.ts';
+import { adminAlertCheckRoutes } from './admin/alert-check-routes.ts';
+import { adminCameraRoutes } from './admin/camera-routes.ts';
+import { adminCollectorRoutes } from './admin/collector-routes.ts';
+import { adminCollectorStateRoutes } from './admin/collector-state-routes.ts';
+import { adminHubCertificateRoutes } from './admin/hub-certificate-routes.ts';
+import { adminKeyRoutes } from './admin/key-routes.ts';
+import { adminUserRoutes } from './admin/user-routes.ts';
+import { adminPurposeRoutes, purposeRoutes } from './audit/purposes/routes.ts';
+import { auditReviewRoutes } from './audit/review/routes.ts';
+import { adminAuditRoutes } from './audit/routes.ts';
+import { adminGuards } from './auth/guards.ts';
+import { healthAlertRoutes } from './health/routes.ts';
+import { investigationRoutes } from './search/investigation-routes.ts';
+import { feedRoutes } from './watchlists/feeds/routes.ts';
+import { adminWebhookRoutes } from './webhooks/routes.ts';
 import { isWatchlistImportPath, watchlistRoutes } from './watchlists/routes.ts';
 import { alertRoutes } from './alerts/routes.ts';
 import { imageRoutes } from './images/routes.ts';
@@ -40,7 +54,7 @@ export function isRawBodyPath(path: string): boolean {
   return path.startsWith('/api/v1/ingest/') || path === '/api/v1/detections/batch' || path === '/api/v1/events/batch' || isWatchlistImportPath(path);
 }
 
-/** The hub's HTTP app: each domain mounts its own routes; one error mapping for all. */
+/** The hub's HTTP app: one routing table (below) and one error mapping for all. */
 export function createHubApp(deps: HubDeps): Hono {
   // Set on the caller's deps, not a copy: main.ts (live connections) and tests read it there.
   const metrics = (deps.metrics ??= createHubMetrics());
@@ -56,16 +70,32 @@ export function createHubApp(deps: HubDeps): Hono {
   // Before the routes it times: Hono runs handlers in the order they were added.
   timedRoutes(app, metrics);
   app.get('/healthz', (c) => c.json({ ok: true, database: deps.db.kind }));
+  // The routing table: every domain's router, mounted here and nowhere else.
+  const guards = adminGuards(deps);
   app.route('/', metricsRoutes(deps, metrics));
   app.route('/', collectorRoutes(deps));
   app.route('/', ingestRoutes(deps));
   app.route('/', authRoutes(deps));
-  app.route('/', adminRoutes(deps));
-  // Historical hits of a plate added by hand are heard like every other alert (alert-hearers.ts).
+  app.route('/', adminCollectorRoutes(deps, guards));
+  app.route('/', adminCollectorStateRoutes(deps, guards));
+  app.route('/', adminCameraRoutes(deps, guards));
+  app.route('/', adminAlertCheckRoutes(deps, guards));
+  app.route('/', adminKeyRoutes(deps, guards));
+  app.route('/', adminUserRoutes(deps, guards));
+  app.route('/', adminHubCertificateRoutes(deps, guards));
+  app.route('/', adminAuditRoutes(deps, guards));
+  app.route('/', adminPurposeRoutes(deps, guards));
+  app.route('/', auditReviewRoutes(deps, guards));
+  app.route('/', healthAlertRoutes(deps, guards));
+  app.route('/', adminWebhookRoutes(deps, guards));
+  // Historical hits of a plate added by hand are heard like every other alert (hearers.ts).
   app.route('/', watchlistRoutes(deps, { hunt: heardRetroHunt(deps.config) }));
+  app.route('/', feedRoutes(deps));
   app.route('/', alertRoutes(deps));
   app.route('/', imageRoutes(deps));
   app.route('/', searchRoutes(deps));
+  app.route('/', investigationRoutes(deps));
+  app.route('/', purposeRoutes(deps));
   app.route('/', legalHoldRoutes(deps));
   app.route('/', evidenceRoutes(deps));
   app.route('/', messagingRoutes(deps));

@@ -96,7 +96,9 @@ for (const module of result.output.modules) {
 }
 
 if (process.argv.includes('--edges')) {
-  for (const [root, graph] of graphs) for (const [from, tos] of [...graph].sort()) for (const to of [...tos].sort()) console.log(`${root}: ${from} -> ${to} (${witnesses.get(`${root}:${from}->${to}`).length})`);
+  for (const [root, graph] of graphs)
+    for (const [from, tos] of [...graph].sort())
+      for (const to of [...tos].sort()) console.log(`${root}: ${from} -> ${to} (${witnesses.get(`${root}:${from}->${to}`).length})`);
   process.exit(0);
 }
 
@@ -106,7 +108,9 @@ for (const [root, graph] of graphs) {
     if (scc.length < 2) continue;
     const members = new Set(scc);
     const ties = [];
-    for (const from of scc) for (const to of graph.get(from)) if (members.has(to)) ties.push(`    ${from} -> ${to}: ${witnesses.get(`${root}:${from}->${to}`).slice(0, 2).join('; ')}`);
+    for (const from of scc)
+      for (const to of graph.get(from))
+        if (members.has(to)) ties.push(`    ${from} -> ${to}: ${witnesses.get(`${root}:${from}->${to}`).slice(0, 2).join('; ')}`);
     problems.push(`folder cycle in ${root} through ${scc.length} entries (${scc.sort().join(', ')}):\n${ties.join('\n')}`);
   }
 }
@@ -114,7 +118,9 @@ for (const floor of FLOORS) {
   for (const to of graphs.get(floor.root).get(floor.folder) ?? []) {
     if (floor.may.includes(to)) continue;
     const allowed = floor.may.length > 0 ? `imports only ${floor.may.join(', ')}` : 'imports no other folder';
-    problems.push(`${floor.root}/${floor.folder} is a ground floor and ${allowed}, but imports ${to}: ${witnesses.get(`${floor.root}:${floor.folder}->${to}`).join('; ')}`);
+    problems.push(
+      `${floor.root}/${floor.folder} is a ground floor and ${allowed}, but imports ${to}: ${witnesses.get(`${floor.root}:${floor.folder}->${to}`).join('; ')}`,
+    );
   }
 }
 
@@ -123,4 +129,6 @@ if (problems.length > 0) {
   console.error(`\n${problems.length} folder-level problem(s): move the shared piece down (to platform/ in the hub) or pass it as an argument.`);
   process.exit(1);
 }
-console.log(`folder graph: no cycle between top-level folders of ${ROOTS.join(', ')}; ${FLOORS.map((f) => `${f.root}/${f.folder}`).join(' and ')} stay ground floors`);
+console.log(
+  `folder graph: no cycle between top-level folders of ${ROOTS.join(', ')}; ${FLOORS.map((f) => `${f.root}/${f.folder}`).join(' and ')} stay ground floors`,
+);

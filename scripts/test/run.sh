@@ -41,7 +41,7 @@ trap 'exit 130' INT TERM
 # tap rebuilds its Test class when the configured plugins differ from what it was built with
 # (a fresh `npm install` builds it with TypeScript's plugin, which package.json turns off), but
 # the run that rebuilds still starts every test process with the old plugins' loaders: in a
-# fresh clone each file then also loaded ts-node beside tsx (hub/src/audit-review/routes.test.ts
+# fresh clone each file then also loaded ts-node beside tsx (hub/src/audit/review/routes.test.ts
 # took 49-52 s instead of 19-36 s on a loaded 2-core machine). Building first makes the very
 # first run use the configured loaders only.
 if grep -q '@tapjs/typescript' node_modules/@tapjs/test/test-built/dist/esm/index.js 2>/dev/null; then

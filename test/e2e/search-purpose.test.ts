@@ -26,7 +26,13 @@ t.test('searches state a purpose, in a real browser', { timeout: 240_000 }, asyn
   const hub = await inProcessHub(t, { name: 'purpose' });
   const { url } = hub;
   const db = hub.deps.db;
-  await uploadPlates(await claimedSite(hub, 'Purpose site'), ['PU12RPS']);
+  const site = await claimedSite(hub, 'Purpose site');
+  await uploadPlates(site, ['PU12RPS']);
+  // Two pages of results for PG*: 26 reads, 25 a page.
+  await uploadPlates(
+    site,
+    Array.from({ length: 26 }, (_, i) => `PG${100 + i}XY`),
+  );
   const admin = await enrolledUser(hub, 'admin@purpose.test', PASSWORD, 'admin');
 
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
@@ -145,5 +151,30 @@ t.test('searches state a purpose, in a real browser', { timeout: 240_000 }, asyn
     t.same(rows, ['search.detections'], 'the audit log opens on exactly that row');
     t.match(await page.textContent('#linked'), /Showing the entry behind one audit-review flag\. Show the whole log/);
     t.same(problems.take(), [], 'no console error or failed request');
+  });
+
+  await t.test("the search speaks to people: what to fix, not the API's text", async (t) => {
+    await page.goto(`${url}/search?plate=PU12RPS&purpose=stolen_vehicle`);
+    await page.waitForSelector('#results a:has-text("PU12RPS")');
+    t.equal(await page.isHidden('#pager'), true, 'one page of results: no pager');
+    await page.fill('#plate', 'PG*');
+    await page.click('#search-form button[type="submit"]');
+    await page.waitForSelector('#pager', { state: 'visible' });
+    t.match(await summary(), /^26 detections; page 1 of 2/);
+    // The form emptied, then "Next page": the page says what is missing and asks the hub nothing.
+    await page.selectOption('#purpose', '');
+    await page.click('#next');
+    t.equal(await page.textContent('#message'), 'Choose a purpose: every search is recorded with why it was made.');
+    t.match(page.url(), /purpose=stolen_vehicle/, 'no search was run');
+    t.same(problems.take(), [], 'no request failed');
+    // A bookmark naming a purpose the hub does not have: the hub refuses, the page says it in words.
+    await page.goto(`${url}/search?plate=PU12RPS&purpose=no_such_purpose`);
+    await page.waitForSelector('#message:not(:empty)');
+    const said = (await page.textContent('#message')) ?? '';
+    t.equal(said, 'Choose a purpose from the list: every lookup is recorded with why it was made.');
+    t.notMatch(said, /\/api\/|purpose:/, 'no route and no parameter name on the page');
+    const refused = problems.take();
+    t.match(refused, [/GET \/api\/v1\/events\/search 400/, /console: Failed to load resource.*400/], 'the one refusal');
+    t.equal(refused.length, 2, 'and nothing else');
   });
 });

@@ -10,7 +10,7 @@ import t from 'tap';
 import { adminTestContext } from '../../hub/src/admin/admin.test-helper.ts';
 import { claimedCollector } from '../../hub/src/collectors/collectors.test-helper.ts';
 import { createCollector } from '../../hub/src/collectors/create-collector.ts';
-import { addCamera } from '../../hub/src/cameras/change.ts';
+import { addCamera } from '../../hub/src/collectors/cameras/change.ts';
 import { SYSTEM_ACTOR } from '../../hub/src/collectors/context.ts';
 import { routesOf, sweep, sweepSeed } from './sweep.ts';
 

@@ -3,9 +3,9 @@ import { z } from 'zod';
 import type { PlatformDeps } from '../platform/deps.ts';
 import { listFailedAlertChecks, requeueFailedAlertChecks } from '../alerts/failed-checks.ts';
 import { validJson, validParam } from '../platform/http/validator.ts';
-import { audited, noteAudit, type AdminEnv } from './audit.ts';
-import type { AdminGuards } from './guards.ts';
-import { emptyBodySchema } from './schema.ts';
+import { audited, noteAudit, type AdminEnv } from '../audit/middleware.ts';
+import type { AdminGuards } from '../auth/guards.ts';
+import { emptyBodySchema } from '../platform/http/validator.ts';
 
 const BASE = '/api/v1/admin/alert-checks';
 

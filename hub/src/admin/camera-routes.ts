@@ -1,14 +1,14 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
 import type { PlatformDeps } from '../platform/deps.ts';
-import { addCamera, editCamera, removeCamera, type CameraChange } from '../cameras/change.ts';
-import { addCameraBodySchema, editCameraBodySchema } from '../cameras/input.ts';
-import { listCameras, presentCamera } from '../cameras/list.ts';
+import { addCamera, editCamera, removeCamera, type CameraChange } from '../collectors/cameras/change.ts';
+import { addCameraBodySchema, editCameraBodySchema } from '../collectors/cameras/input.ts';
+import { listCameras, presentCamera } from '../collectors/cameras/list.ts';
 import { collectorStatus } from '../collectors/status.ts';
 import { idParam, validJson, validParam } from '../platform/http/validator.ts';
-import { audited, noteAudit, type AdminEnv } from './audit.ts';
-import type { AdminGuards } from './guards.ts';
-import { emptyBodySchema } from './schema.ts';
+import { audited, noteAudit, type AdminEnv } from '../audit/middleware.ts';
+import type { AdminGuards } from '../auth/guards.ts';
+import { emptyBodySchema } from '../platform/http/validator.ts';
 
 const BASE = '/api/v1/admin/collectors/:id/cameras';
 

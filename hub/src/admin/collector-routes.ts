@@ -8,11 +8,12 @@ import { issueProvisioningToken } from '../collectors/provisioning.ts';
 import { collectorStatus, listCollectors } from '../collectors/status.ts';
 import { updateConfig } from '../collectors/update-config.ts';
 import { wipeCollector } from '../collectors/wipe.ts';
-import { audited, noteAudit, type AdminEnv } from './audit.ts';
+import { audited, noteAudit, type AdminEnv } from '../audit/middleware.ts';
 import { idParam, validJson } from '../platform/http/validator.ts';
-import type { AdminGuards } from './guards.ts';
+import type { AdminGuards } from '../auth/guards.ts';
 import { hubCertificateSha256, presentCollector } from './present.ts';
-import { createCollectorBodySchema, decommissionBodySchema, emptyBodySchema, updateConfigBodySchema } from './schema.ts';
+import { emptyBodySchema } from '../platform/http/validator.ts';
+import { createCollectorBodySchema, decommissionBodySchema, updateConfigBodySchema } from './schema.ts';
 
 const BASE = '/api/v1/admin/collectors';
 

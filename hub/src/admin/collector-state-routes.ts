@@ -4,10 +4,10 @@ import type { PlatformDeps } from '../platform/deps.ts';
 import { cancelReplacement, markForReplacement } from '../collectors/replace.ts';
 import { resumeCollector, suspendCollector } from '../collectors/suspend.ts';
 import { idParam, validJson } from '../platform/http/validator.ts';
-import { audited, noteAudit, type AdminEnv } from './audit.ts';
-import type { AdminGuards } from './guards.ts';
+import { audited, noteAudit, type AdminEnv } from '../audit/middleware.ts';
+import type { AdminGuards } from '../auth/guards.ts';
 import { hubCertificateSha256 } from './present.ts';
-import { emptyBodySchema } from './schema.ts';
+import { emptyBodySchema } from '../platform/http/validator.ts';
 
 const BASE = '/api/v1/admin/collectors/:id';
 const suspendBodySchema = z.object({ reason: z.string().trim().min(1).max(500).optional() }).strict();

@@ -4,8 +4,8 @@ import { sha256FingerprintSchema } from '@alpr/shared/protocol/certificate-pin';
 import type { PlatformDeps } from '../platform/deps.ts';
 import { validJson } from '../platform/http/validator.ts';
 import { announceHubCertificate, hubCertificateState } from '../tls/hub-certificate.ts';
-import { audited, noteAudit, type AdminEnv } from './audit.ts';
-import type { AdminGuards } from './guards.ts';
+import { audited, noteAudit, type AdminEnv } from '../audit/middleware.ts';
+import type { AdminGuards } from '../auth/guards.ts';
 
 const BASE = '/api/v1/admin/hub-certificate';
 

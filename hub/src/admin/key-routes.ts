@@ -6,9 +6,9 @@ import { listKeys } from '../collectors/list-keys.ts';
 import { revokeKey } from '../collectors/revoke-key.ts';
 import { rotateKey } from '../collectors/rotate-key.ts';
 import { collectorStatus } from '../collectors/status.ts';
-import { audited, noteAudit, type AdminEnv } from './audit.ts';
+import { audited, noteAudit, type AdminEnv } from '../audit/middleware.ts';
 import { idParam, validJson, validParam } from '../platform/http/validator.ts';
-import type { AdminGuards } from './guards.ts';
+import type { AdminGuards } from '../auth/guards.ts';
 import { presentKey } from './present.ts';
 import { DEFAULT_DELETE_REASON, deleteKeyBodySchema, revokeKeyBodySchema, rotateKeyBodySchema } from './schema.ts';
 

@@ -36,8 +36,5 @@ export const decommissionBodySchema = z.object({ reason: z.string().trim().min(1
 
 export const updateConfigBodySchema = z.object({ config: configObject }).strict();
 
-/** Routes whose verb takes no input still refuse stray fields (a body meant for another route). */
-export const emptyBodySchema = z.object({}).strict();
-
 /** The reason recorded when `DELETE /api/v1/admin/keys/{id}` gives none. */
 export const DEFAULT_DELETE_REASON = 'revoked by admin (DELETE)';

@@ -14,10 +14,10 @@ import { emailSchema } from '../auth/registration.ts';
 import type { UserRow } from '../auth/users.ts';
 import { userRoleSchema } from '../db/schema/users.ts';
 import type { PlatformDeps } from '../platform/deps.ts';
-import { audited, noteAudit, type AdminEnv } from './audit.ts';
+import { audited, noteAudit, type AdminEnv } from '../audit/middleware.ts';
 import { idParam, validJson } from '../platform/http/validator.ts';
-import type { AdminGuards } from './guards.ts';
-import { emptyBodySchema } from './schema.ts';
+import type { AdminGuards } from '../auth/guards.ts';
+import { emptyBodySchema } from '../platform/http/validator.ts';
 
 const createUserBodySchema = z.object({ email: emailSchema, role: userRoleSchema }).strict();
 const roleBodySchema = z.object({ role: userRoleSchema }).strict();

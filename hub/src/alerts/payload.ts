@@ -6,7 +6,7 @@
 import type { DbSession } from '../db/session.ts';
 import type { AlertEntrySnapshot, AlertMatchKind, AlertState, AlertVerification } from '../db/schema/alerts.ts';
 import { imageLink, type LinkSigner } from '../platform/signed-links/signed-link.ts';
-import { configWithCameraNames } from '../cameras/names-sql.ts';
+import { configWithCameraNames } from '../collectors/cameras/names-sql.ts';
 
 export interface AlertPayload {
   alert_id: string;

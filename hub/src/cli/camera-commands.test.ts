@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { eq } from 'drizzle-orm';
-import { openEscrow } from '../cameras/credential-escrow.ts';
+import { openEscrow } from '../collectors/cameras/credential-escrow.ts';
 import { systemClock } from '../platform/clock.ts';
 import { claimedCollector } from '../collectors/collectors.test-helper.ts';
 import type { CollectorContext } from '../collectors/context.ts';

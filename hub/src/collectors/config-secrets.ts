@@ -1,6 +1,6 @@
 import { ESCROWED_MARKER, SEALED_MARKER, mapSecretValues, markerValue, type ConfigObject } from '@alpr/shared/protocol/config-secrets';
 import { sealToDevice } from '@alpr/shared/protocol/sealed-box';
-import { EscrowUnreadable, escrowText, sealEscrowedTextForDevice } from '../cameras/credential-escrow.ts';
+import { EscrowUnreadable, escrowText, sealEscrowedTextForDevice } from './cameras/credential-escrow.ts';
 import { HubError } from '../platform/errors.ts';
 import type { HubConfig } from '../platform/config/hub-config.ts';
 

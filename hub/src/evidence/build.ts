@@ -13,7 +13,7 @@ import { csvField } from '../watchlists/csv.ts';
 import { sha256Hex } from '../images/image-store.ts';
 import { CHAIN_FILE, chainEntry, FORMAT, MANIFEST_FILE, PUBLIC_KEY_FILE, SIGNATURE_FILE, signManifest, type Manifest, type ManifestFile } from './manifest.ts';
 import { cameraName, cameraTimeZone } from '../alerts/payload.ts';
-import { configWithCameraNames } from '../cameras/names-sql.ts';
+import { configWithCameraNames } from '../collectors/cameras/names-sql.ts';
 
 export const MAX_EXPORT_DETECTIONS = 1_000;
 

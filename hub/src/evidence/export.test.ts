@@ -14,7 +14,7 @@ import { linkSigner } from '../platform/signed-links/link-signer.ts';
 import { imageLink } from '../platform/signed-links/signed-link.ts';
 import { verifyExport } from './manifest.ts';
 import { readZipFiles } from './read-zip.ts';
-import { addCamera } from '../cameras/change.ts';
+import { addCamera } from '../collectors/cameras/change.ts';
 import { SYSTEM_ACTOR } from '../collectors/context.ts';
 
 const run = promisify(execFile);

@@ -12,7 +12,7 @@ import { connectivity } from '../collectors/heartbeat-interval.ts';
 import type { DbSession } from '../db/session.ts';
 import type { Log } from '../platform/log.ts';
 import { cameraName } from '../alerts/payload.ts';
-import { configWithCameraNames } from '../cameras/names-sql.ts';
+import { configWithCameraNames } from '../collectors/cameras/names-sql.ts';
 import type { HealthHearer } from './hearers.ts';
 import { HEALTH_CHANNEL } from './channel.ts';
 import { KEEP_LOAD_MINUTES_MS, KEEP_READ_HOURS_MS, LOAD, QUIET } from './kinds.ts';

@@ -4,7 +4,7 @@
  */
 import type { StatementSession } from '../db/session.ts';
 import { cameraName } from '../alerts/payload.ts';
-import { configWithCameraNames } from '../cameras/names-sql.ts';
+import { configWithCameraNames } from '../collectors/cameras/names-sql.ts';
 
 export interface HealthAlertRecord {
   id: string;

@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
-import type { AdminEnv } from '../admin/audit.ts';
-import type { AdminGuards } from '../admin/guards.ts';
+import type { AdminEnv } from '../audit/middleware.ts';
+import type { AdminGuards } from '../auth/guards.ts';
 import type { PlatformDeps } from '../platform/deps.ts';
 import { validQuery } from '../platform/http/validator.ts';
 import { listHealthAlerts } from './present.ts';

@@ -16,7 +16,10 @@ export interface QueueDepthRefresher {
 /** Five seconds: a queue of 10,000 does not appear or drain faster than that. */
 export const QUEUE_DEPTH_REFRESH_MS = 5_000;
 
-export function createQueueDepthRefresher(deps: Pick<PlatformDeps, 'db' | 'clock' | 'log'> & { load: LoadMonitor }, intervalMs = QUEUE_DEPTH_REFRESH_MS): QueueDepthRefresher {
+export function createQueueDepthRefresher(
+  deps: Pick<PlatformDeps, 'db' | 'clock' | 'log'> & { load: LoadMonitor },
+  intervalMs = QUEUE_DEPTH_REFRESH_MS,
+): QueueDepthRefresher {
   let lastStarted = Number.NEGATIVE_INFINITY;
   let inFlight: Promise<void> | undefined;
   const refresh = (): Promise<void> => {

@@ -2,7 +2,7 @@
 import type { DbSession } from '../db/session.ts';
 import { cameraName } from '../alerts/payload.ts';
 import { imageLink, type LinkSigner } from '../platform/signed-links/signed-link.ts';
-import { configWithCameraNames } from '../cameras/names-sql.ts';
+import { configWithCameraNames } from '../collectors/cameras/names-sql.ts';
 
 type DetectionRow = {
   id: string;

@@ -6,7 +6,7 @@
  * configuration, as on every alert.
  */
 import { cameraName } from '../alerts/payload.ts';
-import { configWithCameraNames } from '../cameras/names-sql.ts';
+import { configWithCameraNames } from '../collectors/cameras/names-sql.ts';
 import type { DbSession } from '../db/session.ts';
 
 const DAY_MS = 86_400_000;

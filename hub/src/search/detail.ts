@@ -4,7 +4,7 @@ import type { DbSession } from '../db/session.ts';
 import { HubError } from '../platform/errors.ts';
 import { cameraName, cameraTimeZone } from '../alerts/payload.ts';
 import { imageLink, type LinkSigner } from '../platform/signed-links/signed-link.ts';
-import { configWithCameraNames } from '../cameras/names-sql.ts';
+import { configWithCameraNames } from '../collectors/cameras/names-sql.ts';
 
 type DetailRow = {
   id: string;

@@ -11,8 +11,8 @@ import { HubError } from '../platform/errors.ts';
 import { validQuery } from '../platform/http/validator.ts';
 import { convoy, locationActivity, plateHistory, plateRoute, type Range } from './investigations.ts';
 import { auditLookup, lookupQuery, statedPurpose } from './lookup-audit.ts';
-import { lookupPurposeFields } from '../purposes/schema.ts';
-import type { LookupPurpose } from '../purposes/check.ts';
+import { lookupPurposeFields } from '../audit/purposes/schema.ts';
+import type { LookupPurpose } from '../audit/purposes/check.ts';
 
 const B = '/api/v1/investigations';
 const DEFAULT_DAYS = 90;

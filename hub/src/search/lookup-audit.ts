@@ -3,7 +3,7 @@ import { writeAudit } from '../platform/audit-writer.ts';
 import type { AuthContext } from '../auth/context.ts';
 import type { AuthEnv } from '../auth/middleware.ts';
 import { requestMeta } from '../auth/request.ts';
-import { checkPurpose, type LookupPurpose, type StatedPurpose } from '../purposes/check.ts';
+import { checkPurpose, type LookupPurpose, type StatedPurpose } from '../audit/purposes/check.ts';
 
 /**
  * The audit row of a lookup (a search, a detection view, an investigation, an export;

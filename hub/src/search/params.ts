@@ -7,8 +7,8 @@ import { z } from 'zod';
 import { confusionKey, ocrNormalize } from '@alpr/shared/detection/ocr';
 import { safeText } from '@alpr/shared/text/hostile-text';
 import { queryProblem } from '../platform/http/validate.ts';
-import type { LookupPurpose } from '../purposes/check.ts';
-import { lookupPurposeFields } from '../purposes/schema.ts';
+import type { LookupPurpose } from '../audit/purposes/check.ts';
+import { lookupPurposeFields } from '../audit/purposes/schema.ts';
 
 export const DEFAULT_PER_PAGE = 50;
 export const MAX_PER_PAGE = 100;

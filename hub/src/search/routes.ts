@@ -13,10 +13,8 @@ import { parseSearchParams } from './params.ts';
 import { presentSearchPage } from './present.ts';
 import { searchDetections } from './search.ts';
 import { auditLookup, lookupQuery, statedPurpose } from './lookup-audit.ts';
-import { investigationRoutes } from './investigation-routes.ts';
-import { lookupPurposeFields } from '../purposes/schema.ts';
-import type { StatedPurpose } from '../purposes/check.ts';
-import { purposeRoutes } from '../purposes/routes.ts';
+import { lookupPurposeFields } from '../audit/purposes/schema.ts';
+import type { StatedPurpose } from '../audit/purposes/check.ts';
 
 /**
  * Detection search, one detection, and plate autocomplete (docs/search.md). Every call
@@ -68,7 +66,5 @@ export function searchRoutes(deps: AuthContext): Hono<AuthEnv> {
     await audit(c, 'search.autocomplete', why, { query: { q: query.q }, result_count: suggestions.length });
     return c.json({ suggestions });
   });
-  app.route('/', investigationRoutes(deps));
-  app.route('/', purposeRoutes(deps));
   return app;
 }

@@ -4,7 +4,7 @@
  */
 import type { RetentionHorizons } from '../platform/config/retention-horizons.ts';
 import { describeTiers, type RetentionPreset } from '../platform/config/retention-presets.ts';
-import { PURPOSE_CODE } from '../purposes/schema.ts';
+import { PURPOSE_CODE } from '../audit/purposes/schema.ts';
 
 /** Twelve calendar months (UTC), this one included: a year of activity, as annual reports ask. */
 export const MONTHS_SHOWN = 12;

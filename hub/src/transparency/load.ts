@@ -4,7 +4,7 @@
  * by indexed time columns; the route computes them at most once a minute.
  */
 import type { DbSession } from '../db/session.ts';
-import { listPurposes } from '../purposes/store.ts';
+import { listPurposes } from '../audit/purposes/store.ts';
 import { HOLD_ACTION, SEARCH_ACTIONS, type AccountInput } from './account.ts';
 
 const MONTH = (col: string): string => `to_char(date_trunc('month', ${col} AT TIME ZONE 'UTC'), 'YYYY-MM')`;

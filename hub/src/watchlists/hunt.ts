@@ -32,4 +32,9 @@ export interface HuntEntry {
 }
 
 /** Raises the historical hits in the caller's transaction; answers the alerts it raised. */
-export type RetroHunt = (tx: DbSession, list: HuntList, entries: readonly HuntEntry[], options: { days: number; now: Date }) => Promise<readonly { id: string }[]>;
+export type RetroHunt = (
+  tx: DbSession,
+  list: HuntList,
+  entries: readonly HuntEntry[],
+  options: { days: number; now: Date },
+) => Promise<readonly { id: string }[]>;

@@ -11,7 +11,6 @@ import { HubError } from '../platform/errors.ts';
 import { idParam, validJson, validParam, validQuery } from '../platform/http/validator.ts';
 import type { WatchlistActor } from './context.ts';
 import { csvField, formatWatchlistCsv } from './csv.ts';
-import { feedRoutes } from './feeds/routes.ts';
 import { addEntry, DEFAULT_ENTRY_PAGE, exportEntries, importEntries, listEntries, MAX_ENTRY_PAGE, removeEntry, updateEntryNotes } from './entries.ts';
 import { presentEntry, presentSubscription, presentWatchlist } from './present.ts';
 import { createWatchlistBodySchema, entryBodySchema, updateEntryBodySchema, updateWatchlistBodySchema } from './schema.ts';
@@ -130,6 +129,5 @@ export function watchlistRoutes(deps: AuthContext, options: { hunt: RetroHunt })
     return c.json({ data: (await mySubscriptions(deps, c.get('user').id)).map(presentSubscription) });
   });
   // Feeds (docs/watchlists.md "Feeds"): the list follows a URL.
-  app.route('/', feedRoutes(deps));
   return app;
 }

@@ -9,7 +9,7 @@
  * Only targets that exist when a page is read get its events: a new target gets no backlog.
  */
 import { cameraName } from '../alerts/payload.ts';
-import { configWithCameraNames } from '../cameras/names-sql.ts';
+import { configWithCameraNames } from '../collectors/cameras/names-sql.ts';
 import { WEBHOOK_CHANNEL } from '../db/channels.ts';
 import type { DbSession, StatementSession } from '../db/session.ts';
 import { insertDeliveries, type Queued } from './enqueue.ts';

@@ -1,9 +1,9 @@
 import { Hono } from 'hono';
 import type { PlatformDeps } from '../platform/deps.ts';
 import { idParam, validJson } from '../platform/http/validator.ts';
-import { audited, noteAudit, type AdminEnv } from '../admin/audit.ts';
-import type { AdminGuards } from '../admin/guards.ts';
-import { emptyBodySchema } from '../admin/schema.ts';
+import { audited, noteAudit, type AdminEnv } from '../audit/middleware.ts';
+import type { AdminGuards } from '../auth/guards.ts';
+import { emptyBodySchema } from '../platform/http/validator.ts';
 import { enqueueTestEvent } from './enqueue.ts';
 import { createWebhookSchema, editWebhookSchema } from './schema.ts';
 import { createTarget, editTarget, getTarget, listTargets, presentTarget, recentDeliveries, removeTarget, rotateSecret } from './targets.ts';

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { webhookFilterSchema } from './filter.ts';
 import { WEBHOOK_EVENTS } from './payload.ts';
-import { MAX_URL_LENGTH, targetUrlProblem } from './url.ts';
+import { MAX_URL_LENGTH, targetUrlProblem } from '../platform/http/outbound-url.ts';
 
 const url = z
   .string()

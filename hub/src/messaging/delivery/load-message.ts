@@ -5,7 +5,7 @@
 import type { DbSession } from '../../db/session.ts';
 import { cameraName } from '../../alerts/payload.ts';
 import type { AlertLine } from './message-text.ts';
-import { configWithCameraNames } from '../../cameras/names-sql.ts';
+import { configWithCameraNames } from '../../collectors/cameras/names-sql.ts';
 
 export interface MessageContent {
   lines: AlertLine[];

@@ -78,3 +78,6 @@ export const jsonOnly: MiddlewareHandler = async (c, next) => {
  * collector id is a 404 "no such collector", like an unknown one), so this only names it.
  */
 export const idParam = validParam(z.object({ id: z.string() }));
+
+/** Routes whose verb takes no input still refuse stray fields (a body meant for another route). */
+export const emptyBodySchema = z.object({}).strict();

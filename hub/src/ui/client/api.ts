@@ -2,8 +2,11 @@
 /**
  * The JSON API from the dashboard. Requests are same-origin JSON, which the hub's CSRF
  * check accepts without a token (a cross-site page cannot send one without a preflight).
- * Errors become `ApiError` with the hub's own words: `{error:{message}}` or `{detail}`.
+ * Errors become `ApiError` with the hub's words (`{error:{message}}` or `{detail}`), put for
+ * a person by words.ts: the field to fix, never a route or a parameter's name.
  */
+import { forPeople } from './words.ts';
+
 export class ApiError extends Error {
   constructor(
     readonly status: number,
@@ -31,8 +34,8 @@ export async function api<T>(method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'
 function errorText(data: unknown, status: number): string {
   if (data && typeof data === 'object') {
     const d = data as { error?: { message?: string }; detail?: unknown };
-    if (d.error?.message) return d.error.message;
-    if (typeof d.detail === 'string') return d.detail;
+    if (d.error?.message) return forPeople(d.error.message);
+    if (typeof d.detail === 'string') return forPeople(d.detail);
   }
   return status === 429 ? 'Too many requests: wait a minute and try again.' : `The hub answered ${status}.`;
 }

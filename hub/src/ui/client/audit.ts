@@ -4,7 +4,7 @@ import { byId, el, say, show, when } from './dom.ts';
 import { failed } from './failed.ts';
 // The wire shape, written once by the server (audit/list.ts; type-only: erased from the bundle).
 import { AUDIT_IDS_MAX, type AuditEntry } from '../../audit/list.ts';
-import type { Purpose } from '../../purposes/store.ts';
+import type { Purpose } from '../../audit/purposes/store.ts';
 
 /*
  * The audit log (docs/admin-api.md "Audit log"), newest first, 100 at a time, without the

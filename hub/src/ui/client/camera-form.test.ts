@@ -1,5 +1,5 @@
 import t from 'tap';
-import type { CameraRecord } from '../../cameras/list.ts';
+import type { CameraRecord } from '../../collectors/cameras/list.ts';
 import {
   addressOf,
   cameraAnswerLines,

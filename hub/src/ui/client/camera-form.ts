@@ -1,6 +1,6 @@
 import { isValidTimeZone } from '@alpr/shared/detection/time';
 // The wire shape, written once by the server's presenter (type-only: erased from the bundle).
-import type { CameraRecord } from '../../cameras/list.ts';
+import type { CameraRecord } from '../../collectors/cameras/list.ts';
 
 /*
  * The collector page's camera form without the DOM (client/cameras.ts draws it): which

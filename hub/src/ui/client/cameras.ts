@@ -17,7 +17,7 @@ import {
   type CameraFormValues,
 } from './camera-form.ts';
 // The wire shape, written once by the server's presenter (type-only: erased from the bundle).
-import type { CameraRecord } from '../../cameras/list.ts';
+import type { CameraRecord } from '../../collectors/cameras/list.ts';
 
 /*
  * A collector's cameras on its view (docs/cameras-central.md): the table with each camera's

@@ -10,7 +10,7 @@ import { openCountsByCollector } from './health-alerts.ts';
 import { claimCodeCertificateNote, showHubCertificate } from './hub-certificate.ts';
 // The wire shapes, written once by the server's presenters (type-only: erased from the bundle).
 import type { presentCollector, presentKey } from '../../admin/present.ts';
-import type { CameraRecord } from '../../cameras/list.ts';
+import type { CameraRecord } from '../../collectors/cameras/list.ts';
 import type { CommandRecord } from '../../collectors/list-commands.ts';
 
 /*

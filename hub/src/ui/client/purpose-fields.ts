@@ -2,7 +2,7 @@
 import { api } from './api.ts';
 import { byId } from './dom.ts';
 // The wire shape, written once by the server (type-only: erased from the bundle).
-import type { Purpose } from '../../purposes/store.ts';
+import type { Purpose } from '../../audit/purposes/store.ts';
 
 /*
  * The purpose fields of pages/purpose-fields.tsx (docs/security.md "Purposes"): filled from

@@ -157,14 +157,18 @@ function go(page: number): void {
   void run(q);
 }
 
-form.addEventListener('submit', (event) => {
-  event.preventDefault();
+/** A page of the search the form describes, once the form says why (the pager reads the form too). */
+function goChecked(page: number): void {
   const problem = purposeProblem();
   if (problem) return say(problem);
-  go(1);
+  go(page);
+}
+form.addEventListener('submit', (event) => {
+  event.preventDefault();
+  goChecked(1);
 });
-byId('prev').addEventListener('click', () => go(Number(new URLSearchParams(location.search).get('page') ?? '1') - 1));
-byId('next').addEventListener('click', () => go(Number(new URLSearchParams(location.search).get('page') ?? '1') + 1));
+byId('prev').addEventListener('click', () => goChecked(Number(new URLSearchParams(location.search).get('page') ?? '1') - 1));
+byId('next').addEventListener('click', () => goChecked(Number(new URLSearchParams(location.search).get('page') ?? '1') + 1));
 window.addEventListener('popstate', () => {
   const q = new URLSearchParams(location.search);
   fillForm(q);

@@ -1,5 +1,6 @@
 /// <reference lib="dom" />
 import { byId, el, say, show } from './dom.ts';
+import { forPeople } from './words.ts';
 
 /*
  * Sign-in steps over the /auth API (docs/auth.md). The partial session after the password
@@ -28,7 +29,7 @@ async function post(path: string, body: Record<string, string>): Promise<Respons
 
 async function problem(res: Response): Promise<string> {
   const data = (await res.json().catch(() => ({}))) as { detail?: string; error?: { message?: string }; retry_after_seconds?: number };
-  const text = data.detail ?? data.error?.message ?? `The hub answered ${res.status}.`;
+  const text = forPeople(data.detail ?? data.error?.message ?? `The hub answered ${res.status}.`);
   return data.retry_after_seconds ? `${text}. Try again in ${data.retry_after_seconds} seconds.` : text;
 }
 

@@ -70,7 +70,8 @@ const entriesOf = async (listId: string) =>
   ).data;
 const feedOf = async (listId: string) => (await (await send(ctx, viewer, 'GET', `/api/v1/watchlist/${listId}/feed`)).json()) as Record<string, unknown>;
 /** The schedule's tick at the clock's time, with a short timeout for the hanging server. */
-const tick = async (listId: string): Promise<SyncResult | undefined> => (await runDueFeeds(ctx.deps, { timeoutMs: 500, hunt: retroHuntWith(undefined) })).get(listId);
+const tick = async (listId: string): Promise<SyncResult | undefined> =>
+  (await runDueFeeds(ctx.deps, { timeoutMs: 500, hunt: retroHuntWith(undefined) })).get(listId);
 
 const list = (await (await send(ctx, operator, 'POST', '/api/v1/watchlist', { name: 'Stolen (feed)', priority: 'high' })).json()) as { id: string };
 const feedPath = `/api/v1/watchlist/${list.id}/feed`;

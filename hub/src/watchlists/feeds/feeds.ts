@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import type { DbSession } from '../../db/session.ts';
 import { HubError } from '../../platform/errors.ts';
-import { targetUrlProblem } from '../../webhooks/url.ts';
+import { targetUrlProblem } from '../../platform/http/outbound-url.ts';
 import type { WatchlistActor, WatchlistContext } from '../context.ts';
 import { audit, findWatchlist } from '../watchlists.ts';
 import { feedFormats, type FeedFormat } from './parse.ts';

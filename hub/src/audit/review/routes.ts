@@ -1,11 +1,11 @@
 import { isoTime } from '@alpr/shared/validation/params';
 import { Hono } from 'hono';
 import { z } from 'zod';
-import { audited, noteAudit, type AdminEnv } from '../admin/audit.ts';
-import type { AdminGuards } from '../admin/guards.ts';
-import type { PlatformDeps } from '../platform/deps.ts';
-import { HubError } from '../platform/errors.ts';
-import { validQuery } from '../platform/http/validator.ts';
+import { audited, noteAudit, type AdminEnv } from '../middleware.ts';
+import type { AdminGuards } from '../../auth/guards.ts';
+import type { PlatformDeps } from '../../platform/deps.ts';
+import { HubError } from '../../platform/errors.ts';
+import { validQuery } from '../../platform/http/validator.ts';
 import { lookupsByPurpose } from './by-purpose.ts';
 import { RULES, reviewFlags, type Lookup } from './flags.ts';
 import { loadLookups, loadReviewContext, loadUserNames } from './load.ts';

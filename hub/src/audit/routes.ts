@@ -3,11 +3,10 @@ import { Hono } from 'hono';
 import { z } from 'zod';
 import type { PlatformDeps } from '../platform/deps.ts';
 import { validQuery } from '../platform/http/validator.ts';
-import { AUDIT_IDS_MAX, listAuditLog } from '../audit/list.ts';
-import { adminPurposeRoutes } from '../purposes/routes.ts';
-import { caseNumberSchema, purposeCodeSchema } from '../purposes/schema.ts';
-import { audited, noteAudit, type AdminEnv } from './audit.ts';
-import type { AdminGuards } from './guards.ts';
+import { AUDIT_IDS_MAX, listAuditLog } from './list.ts';
+import { caseNumberSchema, purposeCodeSchema } from './purposes/schema.ts';
+import { audited, noteAudit, type AdminEnv } from './middleware.ts';
+import type { AdminGuards } from '../auth/guards.ts';
 
 const query = z
   .object({
@@ -41,8 +40,7 @@ const query = z
  * newest first, filtered; an `action` ending in `.` matches every action under it,
  * `purpose`/`case_number` pick the lookups made for one, `ids` names rows (an audit-review
  * flag's), and `page_views=exclude` leaves out the admin pages' reads (audit/list.ts). Reading it is itself audited
- * (`admin.audit.read`). The purposes' admin routes are mounted here: they are the audit
- * log's vocabulary for why someone looked.
+ * (`admin.audit.read`).
  */
 export function adminAuditRoutes(deps: PlatformDeps, guards: AdminGuards): Hono<AdminEnv> {
   const app = new Hono<AdminEnv>();
@@ -52,6 +50,5 @@ export function adminAuditRoutes(deps: PlatformDeps, guards: AdminGuards): Hono<
     noteAudit(c, { detail: { filters: Object.keys(q).filter((k) => k !== 'limit'), count: entries.length } });
     return c.json({ data: entries, next_before: nextBefore });
   });
-  app.route('/', adminPurposeRoutes(deps, guards));
   return app;
 }

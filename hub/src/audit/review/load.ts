@@ -1,5 +1,5 @@
 import { ocrNormalize } from '@alpr/shared/detection/ocr';
-import type { DbSession } from '../db/session.ts';
+import type { DbSession } from '../../db/session.ts';
 import type { Lookup } from './flags.ts';
 
 /**

@@ -1,6 +1,6 @@
 import { and, asc, eq, isNull } from 'drizzle-orm';
-import { cameras } from '../db/schema/cameras.ts';
-import type { DbSession } from '../db/session.ts';
+import { cameras } from '../../db/schema/cameras.ts';
+import type { DbSession } from '../../db/session.ts';
 import type { CameraRow } from './render.ts';
 
 /** A central camera as the admin API and dashboard show it: never a credential, only whether one is set. */

@@ -1,10 +1,10 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
-import type { AuthContext } from '../auth/context.ts';
-import { requireUser, type AuthEnv } from '../auth/middleware.ts';
-import { audited, noteAudit, type AdminEnv } from '../admin/audit.ts';
-import type { AdminGuards } from '../admin/guards.ts';
-import { validJson, validParam } from '../platform/http/validator.ts';
+import type { AuthContext } from '../../auth/context.ts';
+import { requireUser, type AuthEnv } from '../../auth/middleware.ts';
+import { audited, noteAudit, type AdminEnv } from '../middleware.ts';
+import type { AdminGuards } from '../../auth/guards.ts';
+import { validJson, validParam } from '../../platform/http/validator.ts';
 import { createPurposeSchema, purposeCodeSchema } from './schema.ts';
 import { createPurpose, listPurposes, setPurposeActive } from './store.ts';
 

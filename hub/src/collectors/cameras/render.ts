@@ -1,4 +1,4 @@
-import type { cameras } from '../db/schema/cameras.ts';
+import type { cameras } from '../../db/schema/cameras.ts';
 
 export type CameraRow = typeof cameras.$inferSelect;
 

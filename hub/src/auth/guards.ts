@@ -1,10 +1,10 @@
 import type { MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { every } from 'hono/combine';
-import type { AuthContext } from '../auth/context.ts';
-import { csrfProtection } from '../auth/csrf.ts';
-import { requireUser, type AuthEnv } from '../auth/middleware.ts';
-import { RATE_LIMITS, rateLimit } from '../auth/rate-limit.ts';
+import type { AuthContext } from './context.ts';
+import { csrfProtection } from './csrf.ts';
+import { requireUser, type AuthEnv } from './middleware.ts';
+import { RATE_LIMITS, rateLimit } from './rate-limit.ts';
 import { HubError } from '../platform/errors.ts';
 
 /** docs/protocol.md: admin key operations need the second factor proven within 5 minutes. */

@@ -1,8 +1,8 @@
 import nacl from 'tweetnacl';
 import { z } from 'zod';
 import { openSealedBox, sealToDevice } from '@alpr/shared/protocol/sealed-box';
-import { authKeys } from '../platform/secrets/hub-secret.ts';
-import type { HubConfig } from '../platform/config/hub-config.ts';
+import { authKeys } from '../../platform/secrets/hub-secret.ts';
+import type { HubConfig } from '../../platform/config/hub-config.ts';
 
 /**
  * Camera credentials entered on the hub (docs/cameras-central.md "Credentials"). The hub

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { DIRECTIONS } from '@alpr/shared/detection/schema';
 import { isValidTimeZone } from '@alpr/shared/detection/time';
-import { cameraModes, cameraVendors } from '../db/schema/cameras.ts';
+import { cameraModes, cameraVendors } from '../../db/schema/cameras.ts';
 
 /**
  * A camera as an admin enters it on the hub (docs/cameras-central.md "Fields"), in the wire's

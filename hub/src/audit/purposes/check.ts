@@ -3,8 +3,8 @@
  * "Purposes"): known, active, and with a case number when it requires one. Every refusal
  * is a 400 naming the field, so a client can show it beside the right input.
  */
-import type { DbSession } from '../db/session.ts';
-import { HubError } from '../platform/errors.ts';
+import type { DbSession } from '../../db/session.ts';
+import { HubError } from '../../platform/errors.ts';
 import { findPurpose } from './store.ts';
 
 export interface LookupPurpose {

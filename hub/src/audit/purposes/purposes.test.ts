@@ -1,5 +1,5 @@
 import t from 'tap';
-import { adminTestContext, auditRows, send } from '../admin/admin.test-helper.ts';
+import { adminTestContext, auditRows, send } from '../../admin/admin.test-helper.ts';
 
 const ctx = await adminTestContext(t);
 const admin = await ctx.session('admin');

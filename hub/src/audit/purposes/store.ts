@@ -2,8 +2,8 @@
  * The purposes table (migration 0027): list, create, retire, reactivate. Retired, never
  * deleted: audit rows name purposes by code for as long as the log is kept (7 years).
  */
-import type { DbSession } from '../db/session.ts';
-import { HubError } from '../platform/errors.ts';
+import type { DbSession } from '../../db/session.ts';
+import { HubError } from '../../platform/errors.ts';
 import type { CreatePurpose } from './schema.ts';
 
 export interface Purpose {

@@ -4,9 +4,9 @@
  * count by the viewed plate, a held plate is excused; admins only; hostile queries refused.
  */
 import t from 'tap';
-import { adminTestContext, send } from '../admin/admin.test-helper.ts';
-import { writeAudit } from '../platform/audit-writer.ts';
-import { appendChainedDetections, insertCollector, sampleDetection } from '../db/fixtures.test-helper.ts';
+import { adminTestContext, send } from '../../admin/admin.test-helper.ts';
+import { writeAudit } from '../../platform/audit-writer.ts';
+import { appendChainedDetections, insertCollector, sampleDetection } from '../../db/fixtures.test-helper.ts';
 
 const ctx = await adminTestContext(t);
 const admin = await ctx.session('admin');
