@@ -14,6 +14,7 @@ import { uploadPlates } from '../../hub/src/alerts/alerts.test-helper.ts';
 import { runDueFeeds } from '../../hub/src/watchlists/feeds/schedule.ts';
 import { seriousViolations } from '../browser/accessibility.ts';
 import { launchChromium } from '../browser/chromium.ts';
+import { watchProblems } from '../browser/page-problems.ts';
 import { claimedSite, enrolledUser, inProcessHub, signInAt } from './in-process-hub.ts';
 
 const PASSWORD = 'watchlist feed page correct horse battery';
@@ -42,6 +43,7 @@ t.test('watchlist feeds on the dashboard', { timeout: 300_000 }, async (t) => {
 
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
   const page = await context.newPage();
+  const problems = watchProblems(page);
   await signInAt(page, hub, '/watchlists', admin);
   const visible = (selector: string) => page.waitForSelector(selector, { state: 'visible', timeout: 30_000 });
 
@@ -54,7 +56,16 @@ t.test('watchlist feeds on the dashboard', { timeout: 300_000 }, async (t) => {
     await page.fill('#entry-plate', 'HND4321');
     await page.press('#entry-plate', 'Enter');
     await page.waitForSelector('#entries td:has-text("HND4321")');
-    t.match(await page.textContent('#message'), /Plate added\. The last 7 days of reads were searched: 1 historical hit raised\./);
+    t.match(await page.textContent('#message'), /^Plate HND4321 added\. The last 7 days of reads were searched: 1 historical hit raised\./);
+    // What is stored is said when it is not what was typed, and a removal says what went.
+    await page.fill('#entry-plate', 'x!');
+    await page.press('#entry-plate', 'Enter');
+    await page.waitForSelector('#entries td.plate:text-is("X")');
+    t.match(await page.textContent('#message'), /^Plate X added \(you typed "x!": a plate is stored as its letters and digits, in capitals\)\./);
+    await page.click('button[aria-label="Remove X"]');
+    await page.waitForSelector('#entries td.plate:text-is("X")', { state: 'detached' });
+    t.equal(await page.textContent('#message'), 'X removed from Feed UI.');
+    t.same(problems.take(), [], 'no console error or failed request: a list without a feed asks for none');
     await page.click('button[aria-label="Subscribe to Feed UI"]');
     await page.waitForSelector('button[aria-label="Subscribed to Feed UI"]');
   });
@@ -103,6 +114,10 @@ t.test('watchlist feeds on the dashboard', { timeout: 300_000 }, async (t) => {
     await visible('#feed-none');
     t.notOk(await page.isVisible('#feed-facts'));
     t.match(await page.textContent('#feed-save'), /Follow this feed/);
+    // Opened again, the list that follows nothing any more is not asked for its feed.
+    await page.click('#lists button.link:has-text("Feed UI")');
+    await page.waitForSelector('#entries-title:has-text("Feed UI")');
+    t.same(problems.take(), [], 'no console error or failed request');
   });
 
   await t.test("the list's own retro-hunt days", async (t) => {

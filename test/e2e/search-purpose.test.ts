@@ -177,4 +177,21 @@ t.test('searches state a purpose, in a real browser', { timeout: 240_000 }, asyn
     t.match(refused, [/GET \/api\/v1\/events\/search 400/, /console: Failed to load resource.*400/], 'the one refusal');
     t.equal(refused.length, 2, 'and nothing else');
   });
+
+  await t.test("location activity: the site is picked by name, not pasted as a collector's id", async (t) => {
+    await page.goto(`${url}/investigations`);
+    await page.waitForSelector('#purpose option[value="stolen_vehicle"]', { state: 'attached' });
+    await page.selectOption('#kind', 'location-activity');
+    t.same(await page.$$eval('#collector option', (options) => options.map((o) => o.textContent)), ['Choose a site', 'Purpose site'], 'a picker of the sites');
+    await page.selectOption('#purpose', 'stolen_vehicle');
+    await page.click('#investigation-form button[type="submit"]');
+    t.equal(await page.textContent('#message'), 'Choose a site.', 'no site chosen: said, nothing asked');
+    await page.selectOption('#collector', { label: 'Purpose site' });
+    // The reads' day in the browser's time zone, which the page sends with the day.
+    await page.fill('#day', await page.evaluate(() => new Date(Date.now() - 60_000).toLocaleDateString('en-CA')));
+    await page.click('#investigation-form button[type="submit"]');
+    await page.waitForSelector('#summary:has-text("detections")');
+    t.equal(await page.textContent('#summary'), '27 detections, 27 plates.', "the site's day");
+    t.same(problems.take(), [], 'no console error or failed request');
+  });
 });

@@ -25,6 +25,7 @@ import { misreadRates } from '../reports/misreads.ts';
 import type { Role, SessionUser } from '../auth/middleware.ts';
 import type { Context } from 'hono';
 import type { JSX } from 'hono/jsx/jsx-runtime';
+import { HubError } from '../platform/errors.ts';
 
 /** Drawn once per process (icon.ts). */
 const FAVICON = faviconIco();
@@ -44,7 +45,7 @@ export function uiRoutes(deps: HubDeps): Hono {
   app.get('/favicon.ico', (c) => c.body(FAVICON, 200, { 'Content-Type': 'image/x-icon', 'Cache-Control': 'public, max-age=86400' }));
   app.get('/ui/:name{[a-z-]+\\.js}', async (c) => {
     const script = await clientScript(c.req.param('name'));
-    if (script === undefined) return c.json({ error: { code: 'not_found', message: 'no such script' } }, 404);
+    if (script === undefined) throw new HubError('not_found', 'no such script');
     return c.body(script, 200, { 'Content-Type': 'text/javascript; charset=utf-8', 'Cache-Control': 'no-cache' });
   });
 
@@ -68,7 +69,13 @@ export function uiRoutes(deps: HubDeps): Hono {
     return c.html(<SearchPage user={user} collectors={collectors} />);
   });
   page('/detections/:id{[0-9]{1,19}}', (user, c) => <DetectionPage user={user} id={c.req.param('id') ?? ''} />);
-  page('/investigations', (user) => <InvestigationsPage user={user} />);
+  app.get('/investigations', async (c) => {
+    const user = await pageUser(deps, c);
+    if (user instanceof Response) return user;
+    // Location activity picks its site from these: nobody should have to paste a collector's id.
+    const collectors = await listCollectorNames(deps.db);
+    return c.html(<InvestigationsPage user={user} collectors={collectors} />);
+  });
   page('/notifications', (user) => <NotificationsPage user={user} botConfigured={deps.config.telegram !== undefined} />);
   page('/watchlists', (user) => <WatchlistsPage user={user} />);
   app.get('/reports', async (c) => {

@@ -57,7 +57,10 @@ async function run(): Promise<void> {
   chart.replaceChildren();
   say('');
   if (kind.value === 'location-activity') {
-    q.set('collector_id', input('collector').value.trim());
+    const site = byId<HTMLSelectElement>('collector').value;
+    if (!site) return say('Choose a site.');
+    if (!input('day').value) return say('Choose a day.');
+    q.set('collector_id', site);
     q.set('date', input('day').value);
     q.set('timezone', Intl.DateTimeFormat().resolvedOptions().timeZone);
     const r = await api<{

@@ -114,7 +114,8 @@ export async function showFeedSection(list: Watchlist): Promise<void> {
       : `A plate added by hand is searched for in the reads of the last ${days} days; each match is raised as a historical hit.`;
   const input = document.getElementById('list-retro') as HTMLInputElement | null;
   if (input && another) input.value = String(days);
-  render(await loadFeed(list.id), another);
+  // The list says whether it follows a feed: one that does not is not asked for (a 404 in the console).
+  render(list.follows_feed === false ? null : await loadFeed(list.id), another);
 }
 
 /** Wires the forms once; `current` names the selected list. */

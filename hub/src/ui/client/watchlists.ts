@@ -2,6 +2,7 @@
 import { api, ApiError, signInAgain } from './api.ts';
 import { byId, el, say, show, when } from './dom.ts';
 import { showFeedSection, wireFeedSection } from './watchlist-feed.ts';
+import { forPeople } from './words.ts';
 // The wire shapes, written once by the server's presenters (type-only: erased from the bundle).
 import type { presentEntry, presentWatchlist } from '../../watchlists/present.ts';
 
@@ -66,7 +67,10 @@ function entryRow(e: Entry): HTMLTableRowElement {
     remove.setAttribute('aria-label', `Remove ${e.plate_number}`);
     remove.addEventListener('click', () => {
       api('DELETE', `/api/v1/watchlist/${list.id}/entries/${e.id}`)
-        .then(() => openList(list))
+        .then(() => {
+          say(`${e.plate_number} removed from ${list.name}.`, 'info');
+          return refresh();
+        })
         .catch(fail);
     });
     cells.push(el('td', {}, remove));
@@ -84,6 +88,15 @@ async function openList(w: Watchlist): Promise<void> {
   byId<HTMLAnchorElement>('export').href = `/api/v1/watchlist/${w.id}/export`;
   show(byId('entries-section'), true);
   await showFeedSection(w);
+}
+
+/**
+ * What was stored, said when it is not what was typed: a plate keeps its letters and digits,
+ * in capitals (`x!` is stored as X), and the list matches reads on that.
+ */
+function addedText(typed: string, stored: string): string {
+  if (typed === stored) return `Plate ${stored} added.`;
+  return `Plate ${stored} added (you typed "${typed}": a plate is stored as its letters and digits, in capitals).`;
 }
 
 /** "…, and 2 historical hits in the last 7 days' reads" when the retro-hunt looked. */
@@ -125,13 +138,14 @@ document.getElementById('add-entry')?.addEventListener('submit', (event) => {
   if (!current) return;
   const list = current;
   const notes = byId<HTMLInputElement>('entry-notes').value.trim();
-  api<{ retro_hunt?: { days: number; hits: number } }>('POST', `/api/v1/watchlist/${list.id}/entries`, {
-    plate: byId<HTMLInputElement>('entry-plate').value.trim(),
+  const plate = byId<HTMLInputElement>('entry-plate').value.trim();
+  api<Entry & { retro_hunt?: { days: number; hits: number } }>('POST', `/api/v1/watchlist/${list.id}/entries`, {
+    plate,
     ...(notes ? { notes } : {}),
   })
     .then((added) => {
       (event.target as HTMLFormElement).reset();
-      say(`Plate added.${huntText(added.retro_hunt)}`, 'info');
+      say(`${addedText(plate, added.plate_number)}${huntText(added.retro_hunt)}`, 'info');
       return refresh();
     })
     .catch(fail);
@@ -158,7 +172,7 @@ document.getElementById('import')?.addEventListener('submit', (event) => {
       retro_hunt?: { days: number; hits: number };
       error?: { message: string };
     };
-    if (!res.ok) return say(result.error?.message ?? `The import was refused (${res.status}).`);
+    if (!res.ok) return say(result.error ? forPeople(result.error.message) : `The import was refused (${res.status}).`);
     const errors = result.errors ?? [];
     byId('import-errors').replaceChildren(...errors.map((e) => el('li', {}, `line ${e.line}: ${e.error}`)));
     say(

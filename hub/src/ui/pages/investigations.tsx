@@ -2,8 +2,14 @@ import type { SessionUser } from '../../auth/middleware.ts';
 import { Page } from '../layout.tsx';
 import { PurposeFields } from './purpose-fields.tsx';
 
-/** Investigations (client/investigations.ts over `/api/v1/investigations/*`). */
-export function InvestigationsPage(props: { user: SessionUser }) {
+/**
+ * Investigations (client/investigations.ts over `/api/v1/investigations/*`). Location activity's
+ * site is picked by name from every collector; two sites of one name are told apart by the
+ * start of their ids.
+ */
+export function InvestigationsPage(props: { user: SessionUser; collectors: ReadonlyArray<{ id: string; name: string }> }) {
+  const named = new Map<string, number>();
+  for (const c of props.collectors) named.set(c.name, (named.get(c.name) ?? 0) + 1);
   return (
     <Page title="Investigations" script="investigations" user={props.user} path="/investigations">
       <form id="investigation-form" class="card grid">
@@ -29,8 +35,13 @@ export function InvestigationsPage(props: { user: SessionUser }) {
           <input id="end" type="date" />
         </div>
         <div data-for="site" hidden>
-          <label for="collector">Collector id</label>
-          <input id="collector" autocomplete="off" placeholder="the collector's id (see a detection's page)" />
+          <label for="collector">Site</label>
+          <select id="collector">
+            <option value="">Choose a site</option>
+            {props.collectors.map((c) => (
+              <option value={c.id}>{(named.get(c.name) ?? 0) > 1 ? `${c.name} (${c.id.slice(0, 8)})` : c.name}</option>
+            ))}
+          </select>
         </div>
         <div data-for="site" hidden>
           <label for="day">Day</label>
