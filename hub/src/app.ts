@@ -3,7 +3,8 @@ import { Hono } from 'hono';
 import type { HubDeps } from './hub-deps.ts';
 import { csrfForSessions } from './auth/csrf.ts';
 import { bodyEdge } from './platform/http/body-edge.ts';
-import { errorHandler } from './platform/http/on-error.ts';
+import { errorHandler, hubErrorResponse } from './platform/http/on-error.ts';
+import { HubError } from './platform/errors.ts';
 import { queryEdge } from './platform/http/query-edge.ts';
 import { clientAddressEdge } from './platform/http/client-ip.ts';
 import { parseTrustedProxies } from './platform/http/client-address.ts';
@@ -60,7 +61,7 @@ export function createHubApp(deps: HubDeps): Hono {
   const metrics = (deps.metrics ??= createHubMetrics());
   const app = new Hono();
   app.onError(errorHandler(deps.log));
-  app.notFound((c) => c.json({ error: { code: 'not_found', message: 'no such route' } }, 404));
+  app.notFound((c) => hubErrorResponse(c, new HubError('not_found', 'no such route')));
   // One edge for every route, present and future: who is asking (trusted proxies honoured),
   // query strings and bodies checked once, CSRF for sessions.
   app.use('*', clientAddressEdge(parseTrustedProxies(deps.config.trustedProxies)));

@@ -13,6 +13,7 @@ import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t from 'tap';
+import { COLLECTOR_FIELD_LIMITS } from '../../hub/src/collectors/schema.ts';
 import type { Page } from 'playwright-core';
 import { totpCode } from '../../hub/src/auth/totp.ts';
 import { verifyExport } from '../../hub/src/evidence/manifest.ts';
@@ -282,6 +283,24 @@ t.test('the dashboard in a real browser', { timeout: 420_000 }, async (t) => {
   });
 
   let backupCode = '';
+  await t.test('the collectors form offers exactly what the API accepts: the longest site name is created', async (t) => {
+    await page.goto(`${hub.url}/admin/collectors`);
+    await page.waitForSelector('tr[data-collector]');
+    t.equal(await page.getAttribute('#site-name', 'maxlength'), String(COLLECTOR_FIELD_LIMITS.siteName), "site name: the API schema's limit");
+    t.equal(await page.getAttribute('#site-address', 'maxlength'), String(COLLECTOR_FIELD_LIMITS.siteAddress), "site address: the API schema's limit");
+    // Typed as a person would: the browser stops at maxlength, and the server takes all of it.
+    const longest = `Longest ${'N'.repeat(COLLECTOR_FIELD_LIMITS.siteName)}`.slice(0, COLLECTOR_FIELD_LIMITS.siteName);
+    await page.click('#site-name');
+    await page.keyboard.type(`${longest}overflow`);
+    t.equal(await page.inputValue('#site-name'), longest, 'the form stops at the limit');
+    await page.press('#site-name', 'Enter');
+    await visible('#secret');
+    await page.check('#secret-copied');
+    await page.click('#secret-done');
+    await page.waitForSelector(`tr[data-collector]:has-text("${longest}")`);
+    t.pass('the server accepted the longest name the form offers');
+  });
+
   await t.test('an admin enrolls a new user, who signs in, sets up two-factor and chooses a password', async (t) => {
     await page.goto(`${hub.url}/admin/users`);
     await page.waitForSelector('tr[data-user="admin@ui.test"]');

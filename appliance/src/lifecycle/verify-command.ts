@@ -1,5 +1,6 @@
 import { signedCommandSchema, type SignedCommand } from '@alpr/shared/protocol/collector';
 import { verifyCommandSignature } from '@alpr/shared/protocol/signing';
+import { isUuid } from '@alpr/shared/validation/uuid';
 
 /**
  * Pure: is this element of `pending_commands` a command we may run? Three refusals (docs/
@@ -10,12 +11,11 @@ import { verifyCommandSignature } from '@alpr/shared/protocol/signing';
 export type Verdict =
   { ok: true; command: SignedCommand } | { ok: false; id: string | undefined; reason: 'malformed' | 'signature invalid' | 'collector_id mismatch' };
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export function commandIdOf(raw: unknown): string | undefined {
   if (typeof raw !== 'object' || raw === null) return undefined;
   const id = (raw as { id?: unknown }).id;
-  return typeof id === 'string' && UUID.test(id) ? id : undefined;
+  return typeof id === 'string' && isUuid(id) ? id : undefined;
 }
 
 export function verifyCommand(raw: unknown, trust: { collectorId: string; hubPublicKey: string }): Verdict {

@@ -152,6 +152,15 @@ export function cameraTimeZone(config: Record<string, unknown>, cameraId: string
   return cameraField(config, cameraId, 'timezone') ?? null;
 }
 
+/**
+ * The one rule for "unverified" (docs/alerts.md "Verification"): the list asks for a second
+ * look (a list from before the setting counts as asking) and nobody has confirmed the read.
+ * The live page, the alert API and the bot's messages all say it from here.
+ */
+export function isUnverified(row: { verification: string; verification_required: boolean | null }): boolean {
+  return row.verification_required !== false && row.verification !== 'confirmed';
+}
+
 /** Pure: the verification part of an alert from its row (docs/alerts.md "Verification"). */
 export function verificationRecord(
   row: Pick<AlertRow, 'verification' | 'verified_by' | 'verified_by_email' | 'verified_at' | 'verification_note' | 'verification_required'>,
@@ -160,7 +169,7 @@ export function verificationRecord(
   return {
     required,
     state: row.verification,
-    unverified: required && row.verification !== 'confirmed',
+    unverified: isUnverified(row),
     actionable: row.verification === 'confirmed' || (!required && row.verification !== 'misread'),
     by: row.verified_by,
     by_email: row.verified_by_email,

@@ -1,7 +1,7 @@
 import { eq, sql } from 'drizzle-orm';
 import { users, type UserRole } from '../db/schema/users.ts';
 import type { DbSession } from '../db/session.ts';
-import { isUuid } from '../collectors/context.ts';
+import { isUuid } from '@alpr/shared/validation/uuid';
 
 export type UserRow = typeof users.$inferSelect;
 

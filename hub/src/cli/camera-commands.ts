@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import { addCamera, editCamera, removeCamera, type CameraChange } from '../collectors/cameras/change.ts';
 import { addCameraBodySchema, editCameraBodySchema, shapeProblems } from '../collectors/cameras/input.ts';
 import { listCameras, presentCamera, type CameraRecord } from '../collectors/cameras/list.ts';
-import { SYSTEM_ACTOR } from '../collectors/context.ts';
+import { SYSTEM_ACTOR } from '../platform/actor.ts';
 import { collectorStatus } from '../collectors/status.ts';
 import { HubError } from '../platform/errors.ts';
 import { number, one, readSecret, UsageError, type Action } from './arguments.ts';

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { verifyChain } from '../db/chain.ts';
-import { SYSTEM_ACTOR } from '../collectors/context.ts';
+import { SYSTEM_ACTOR } from '../platform/actor.ts';
 import { createCollector } from '../collectors/create-collector.ts';
 import { decommission } from '../collectors/decommission.ts';
 import { listKeys } from '../collectors/list-keys.ts';

@@ -1,5 +1,5 @@
 import { normalizeSha256Fingerprint } from '@alpr/shared/protocol/certificate-pin';
-import { SYSTEM_ACTOR } from '../collectors/context.ts';
+import { SYSTEM_ACTOR } from '../platform/actor.ts';
 import { announceHubCertificate, hubCertificateState } from '../tls/hub-certificate.ts';
 import { one, UsageError, type Action } from './arguments.ts';
 

@@ -9,7 +9,7 @@ import { createUser } from '../auth/registration.ts';
 import { generatePassword } from '../auth/passwords.ts';
 import { listResetRequests, listUsers, resetTwoFactor, setActive, setPassword, setRole } from '../auth/user-admin.ts';
 import { systemClock } from '../platform/clock.ts';
-import { SYSTEM_ACTOR_ID } from '../collectors/context.ts';
+import { SYSTEM_ACTOR_ID } from '../platform/actor.ts';
 import { loadHubConfig } from '../platform/config/hub-config.ts';
 import { openDatabase } from '../db/client.ts';
 import { userRoleSchema } from '../db/schema/users.ts';

@@ -5,7 +5,8 @@ import type { DbSession } from '../db/session.ts';
 import { commands } from '../db/schema/commands.ts';
 import { HubError } from '../platform/errors.ts';
 import type { AuthenticatedCollector } from './api-key-auth.ts';
-import { isUuid, type CollectorContext } from './context.ts';
+import { isUuid } from '@alpr/shared/validation/uuid';
+import type { CollectorContext } from './context.ts';
 import { deactivateKeysReplacedBy } from './deactivate-key.ts';
 
 export interface CommandAck {

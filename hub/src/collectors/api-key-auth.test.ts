@@ -5,7 +5,8 @@ import { apiKeys } from '../db/schema/api-keys.ts';
 import { collectors } from '../db/schema/collectors.ts';
 import { HubError } from '../platform/errors.ts';
 import { authenticateCollector, LAST_USE_WRITE_INTERVAL_MS, lastUseIsStale, UNAUTHORIZED_MESSAGE } from './api-key-auth.ts';
-import { HOUR_MS, SYSTEM_ACTOR } from './context.ts';
+import { HOUR_MS } from '../platform/clock.ts';
+import { SYSTEM_ACTOR } from '../platform/actor.ts';
 import { revokeKey } from './revoke-key.ts';
 import { claimedCollector, collectorTestContext } from './collectors.test-helper.ts';
 

@@ -7,7 +7,8 @@ import { collectors } from '../db/schema/collectors.ts';
 import { authenticateCollector } from './api-key-auth.ts';
 import { claim } from './claim.ts';
 import { HubError } from '../platform/errors.ts';
-import { HOUR_MS, SYSTEM_ACTOR } from './context.ts';
+import { HOUR_MS } from '../platform/clock.ts';
+import { SYSTEM_ACTOR } from '../platform/actor.ts';
 import { createCollector } from './create-collector.ts';
 import { collectorTestContext, TEST_PUBLIC_URL } from './collectors.test-helper.ts';
 

@@ -9,7 +9,8 @@ import { loadHubConfig } from '../platform/config/hub-config.ts';
 import { testDatabase, type TestDatabase, type TestHandle } from '../db/database.test-helper.ts';
 import { createLog } from '../platform/log.ts';
 import { claim } from './claim.ts';
-import { SYSTEM_ACTOR, type CollectorContext } from './context.ts';
+import { SYSTEM_ACTOR } from '../platform/actor.ts';
+import type { CollectorContext } from './context.ts';
 import { createCollector } from './create-collector.ts';
 import type { EnrollmentResponse } from '@alpr/shared/protocol/collector';
 

@@ -5,7 +5,7 @@ import { verifyCommandSignature } from '@alpr/shared/protocol/signing';
 import { collectors } from '../db/schema/collectors.ts';
 import { commands } from '../db/schema/commands.ts';
 import { ackCommand } from './ack-command.ts';
-import { SYSTEM_ACTOR } from './context.ts';
+import { SYSTEM_ACTOR } from '../platform/actor.ts';
 import { heartbeat } from './heartbeat.ts';
 import { updateConfig } from './update-config.ts';
 import { wipeCollector } from './wipe.ts';

@@ -7,7 +7,7 @@ import { verifyCommandSignature } from '@alpr/shared/protocol/signing';
 import { loadHubConfig } from '../platform/config/hub-config.ts';
 import { collectors } from '../db/schema/collectors.ts';
 import { HubError } from '../platform/errors.ts';
-import { SYSTEM_ACTOR } from './context.ts';
+import { SYSTEM_ACTOR } from '../platform/actor.ts';
 import { escrowStoredConfigSecrets } from './escrow-stored-secrets.ts';
 import { heartbeat } from './heartbeat.ts';
 import { updateConfig } from './update-config.ts';

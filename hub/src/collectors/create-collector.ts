@@ -1,7 +1,9 @@
 import { generateClaimCode } from '@alpr/shared/credentials/index';
 import { collectors } from '../db/schema/collectors.ts';
 import { writeAudit } from '../platform/audit-writer.ts';
-import { addMs, HOUR_MS, userReference, type Actor, type CollectorContext } from './context.ts';
+import { addMs, HOUR_MS } from '../platform/clock.ts';
+import { userReference, type Actor } from '../platform/actor.ts';
+import type { CollectorContext } from './context.ts';
 import { createCollectorInputSchema, type CreateCollectorInput } from './schema.ts';
 import { escrowConfigSecrets } from './config-secrets.ts';
 

@@ -3,7 +3,9 @@ import { apiKeys } from '../db/schema/api-keys.ts';
 import type { DbSession } from '../db/session.ts';
 import { HubError } from '../platform/errors.ts';
 import { writeAudit } from '../platform/audit-writer.ts';
-import { isUuid, type Actor, type CollectorContext } from './context.ts';
+import { isUuid } from '@alpr/shared/validation/uuid';
+import type { Actor } from '../platform/actor.ts';
+import type { CollectorContext } from './context.ts';
 
 /**
  * docs/collectors.md: the old key goes inactive when the grace period ends "or admin deactivates

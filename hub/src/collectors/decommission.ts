@@ -3,7 +3,8 @@ import { apiKeys } from '../db/schema/api-keys.ts';
 import { collectors } from '../db/schema/collectors.ts';
 import { HubError } from '../platform/errors.ts';
 import { writeAudit } from '../platform/audit-writer.ts';
-import type { Actor, CollectorContext } from './context.ts';
+import type { Actor } from '../platform/actor.ts';
+import type { CollectorContext } from './context.ts';
 import { lockCollector } from './find-collector.ts';
 
 /**

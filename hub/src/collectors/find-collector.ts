@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import { collectors } from '../db/schema/collectors.ts';
 import type { DbSession } from '../db/session.ts';
 import { HubError } from '../platform/errors.ts';
-import { isUuid } from './context.ts';
+import { isUuid } from '@alpr/shared/validation/uuid';
 
 export type CollectorRow = typeof collectors.$inferSelect;
 

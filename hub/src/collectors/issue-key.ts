@@ -2,7 +2,7 @@ import { and, eq, gt, isNull, ne, or } from 'drizzle-orm';
 import { apiKeyPrefix, generateApiKey, hashSecret } from '@alpr/shared/credentials/index';
 import { apiKeys } from '../db/schema/api-keys.ts';
 import type { DbSession } from '../db/session.ts';
-import { SYSTEM_ACTOR_ID } from './context.ts';
+import { SYSTEM_ACTOR_ID } from '../platform/actor.ts';
 
 export interface IssuedKey {
   keyId: string;

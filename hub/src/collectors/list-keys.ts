@@ -1,7 +1,8 @@
 import { asc, eq } from 'drizzle-orm';
 import { apiKeys } from '../db/schema/api-keys.ts';
 import { HubError } from '../platform/errors.ts';
-import { isUuid, type CollectorContext } from './context.ts';
+import { isUuid } from '@alpr/shared/validation/uuid';
+import type { CollectorContext } from './context.ts';
 
 export type KeyStatus = 'active' | 'expired' | 'revoked' | 'inactive';
 

@@ -5,7 +5,10 @@ import { collectors } from '../db/schema/collectors.ts';
 import { provisioningTokens } from '../db/schema/provisioning-tokens.ts';
 import { HubError, reasonedError } from '../platform/errors.ts';
 import { writeAudit } from '../platform/audit-writer.ts';
-import { addMs, HOUR_MS, isUuid, type Actor, type CollectorContext } from './context.ts';
+import { addMs, HOUR_MS } from '../platform/clock.ts';
+import { isUuid } from '@alpr/shared/validation/uuid';
+import type { Actor } from '../platform/actor.ts';
+import type { CollectorContext } from './context.ts';
 import { deviceFromWire, enrollDevice, isUniqueViolation } from './enrollment.ts';
 
 /** docs/collectors.md: provisioning token lifetime 1 hour. */

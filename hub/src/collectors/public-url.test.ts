@@ -1,6 +1,6 @@
 import t from 'tap';
 import { claim } from './claim.ts';
-import { SYSTEM_ACTOR } from './context.ts';
+import { SYSTEM_ACTOR } from '../platform/actor.ts';
 import { createCollector } from './create-collector.ts';
 import { isLoopbackHost } from './enrollment.ts';
 import { collectorTestContext } from './collectors.test-helper.ts';

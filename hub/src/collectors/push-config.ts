@@ -6,7 +6,7 @@ import type { HubConfig } from '../platform/config/hub-config.ts';
 import { sealForDevice } from './cameras/credential-escrow.ts';
 import { sealConfigSecretsFor } from './config-secrets.ts';
 import { applianceCamera, isPushed, withCentralCameras } from './cameras/render.ts';
-import type { Actor } from './context.ts';
+import type { Actor } from '../platform/actor.ts';
 import { queueCommand } from './commands.ts';
 import type { CollectorRow } from './find-collector.ts';
 

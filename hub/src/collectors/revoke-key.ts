@@ -2,7 +2,9 @@ import { eq } from 'drizzle-orm';
 import { apiKeys } from '../db/schema/api-keys.ts';
 import { HubError } from '../platform/errors.ts';
 import { writeAudit } from '../platform/audit-writer.ts';
-import { isUuid, type Actor, type CollectorContext } from './context.ts';
+import { isUuid } from '@alpr/shared/validation/uuid';
+import type { Actor } from '../platform/actor.ts';
+import type { CollectorContext } from './context.ts';
 import { revokeKeyInputSchema, type RevokeKeyInput } from './schema.ts';
 
 export interface RevokedKey {

@@ -1,7 +1,9 @@
 import type { RotateKeyPayload } from '@alpr/shared/protocol/collector';
 import { writeAudit } from '../platform/audit-writer.ts';
 import { queueCommand } from './commands.ts';
-import { addMs, HOUR_MS, type Actor, type CollectorContext } from './context.ts';
+import { addMs, HOUR_MS } from '../platform/clock.ts';
+import type { Actor } from '../platform/actor.ts';
+import type { CollectorContext } from './context.ts';
 import { lockCollector, requireActive } from './find-collector.ts';
 import { expireOtherKeys, issueApiKey } from './issue-key.ts';
 import { rotateKeyInputSchema, type RotateKeyInput } from './schema.ts';

@@ -15,7 +15,7 @@ import { collectors } from '../db/schema/collectors.ts';
 import type { HubDeps } from '../hub-deps.ts';
 import { openImageStore } from '../images/image-store.ts';
 import { createLoadMonitor } from '../ingest/load-monitor.ts';
-import { SYSTEM_ACTOR } from './context.ts';
+import { SYSTEM_ACTOR } from '../platform/actor.ts';
 import { createCollector } from './create-collector.ts';
 import { issueProvisioningToken } from './provisioning.ts';
 import { claimedCollector, collectorTestContext } from './collectors.test-helper.ts';

@@ -1,7 +1,8 @@
 import { asc, eq } from 'drizzle-orm';
 import { collectors, type CollectorStatus } from '../db/schema/collectors.ts';
 import { HubError } from '../platform/errors.ts';
-import { isUuid, type CollectorContext } from './context.ts';
+import { isUuid } from '@alpr/shared/validation/uuid';
+import type { CollectorContext } from './context.ts';
 import { connectivity, heartbeatIntervalSeconds, type Connectivity } from './heartbeat-interval.ts';
 
 export interface CollectorSummary {

@@ -2,7 +2,8 @@ import { eq } from 'drizzle-orm';
 import { collectors } from '../db/schema/collectors.ts';
 import { HubError } from '../platform/errors.ts';
 import { writeAudit } from '../platform/audit-writer.ts';
-import type { Actor, CollectorContext } from './context.ts';
+import type { Actor } from '../platform/actor.ts';
+import type { CollectorContext } from './context.ts';
 import { lockCollector } from './find-collector.ts';
 
 /**

@@ -1,6 +1,7 @@
 import { HubError } from '../platform/errors.ts';
 import { writeAudit } from '../platform/audit-writer.ts';
-import type { Actor, CollectorContext } from './context.ts';
+import type { Actor } from '../platform/actor.ts';
+import type { CollectorContext } from './context.ts';
 import { pushConfig, type PushedConfig } from './push-config.ts';
 import { lockCollector } from './find-collector.ts';
 import { collectorConfigSchema } from './schema.ts';

@@ -1,6 +1,7 @@
 import { writeAudit } from '../platform/audit-writer.ts';
 import { queueCommand } from './commands.ts';
-import type { Actor, CollectorContext } from './context.ts';
+import type { Actor } from '../platform/actor.ts';
+import type { CollectorContext } from './context.ts';
 import { lockCollector, requireActive } from './find-collector.ts';
 
 /**

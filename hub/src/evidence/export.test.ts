@@ -15,7 +15,7 @@ import { imageLink } from '../platform/signed-links/signed-link.ts';
 import { verifyExport } from './manifest.ts';
 import { readZipFiles } from './read-zip.ts';
 import { addCamera } from '../collectors/cameras/change.ts';
-import { SYSTEM_ACTOR } from '../collectors/context.ts';
+import { SYSTEM_ACTOR } from '../platform/actor.ts';
 
 const run = promisify(execFile);
 const ctx = await adminTestContext(t);

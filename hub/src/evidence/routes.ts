@@ -8,8 +8,7 @@ import type { PlatformDeps } from '../platform/deps.ts';
 import type { ImageStore } from '../images/image-store.ts';
 import { HubError } from '../platform/errors.ts';
 import { parseSearchParams } from '../search/params.ts';
-import { buildSearch } from '../search/sql.ts';
-import { prepareSearch } from '../search/search.ts';
+import { exportedDetectionIds } from './select.ts';
 import { auditLookup, lookupQuery, statedPurpose } from '../search/lookup-audit.ts';
 import { buildExport, exportRows, MAX_EXPORT_DETECTIONS } from './build.ts';
 
@@ -27,21 +26,11 @@ export function evidenceRoutes(deps: PlatformDeps & { images: ImageStore }): Hon
     const parsed = parseSearchParams(params);
     if (!parsed.ok) throw new HubError('bad_request', `${parsed.field}: ${parsed.message}`);
     const why = await statedPurpose(deps, parsed.query.purpose);
-    const built = buildSearch(parsed.query);
-    const ids = await deps.db.transaction(async (tx) => {
-      await prepareSearch(tx, parsed.query);
-      return tx.sql<{ id: string }>(
-        `SELECT d.id::text AS id FROM detections d WHERE ${built.where} ORDER BY ${built.orderBy} LIMIT ${MAX_EXPORT_DETECTIONS + 1}`,
-        built.params,
-      );
-    });
+    const ids = await exportedDetectionIds(deps.db, parsed.query, MAX_EXPORT_DETECTIONS);
     if (ids.length === 0) throw new HubError('not_found', 'no detection matches: nothing to export');
     if (ids.length > MAX_EXPORT_DETECTIONS)
       throw new HubError('bad_request', `the search matches more than ${MAX_EXPORT_DETECTIONS} detections: narrow it (time range, collectors)`);
-    const rows = await exportRows(
-      deps.db,
-      ids.map((r) => r.id),
-    );
+    const rows = await exportRows(deps.db, ids);
     const key = await loadOrCreateHubKey(deps.db, deps.clock.now());
     const query = lookupQuery(c);
     const createdAt = deps.clock.now();

@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import type { HeartbeatCamera } from '@alpr/shared/protocol/collector';
 import { claim } from '../collectors/claim.ts';
-import { SYSTEM_ACTOR } from '../collectors/context.ts';
+import { SYSTEM_ACTOR } from '../platform/actor.ts';
 import { createCollector } from '../collectors/create-collector.ts';
 import type { MovableClock } from '../collectors/collectors.test-helper.ts';
 import { sampleDetection, uploadBatch, type BatchEntry, type TestHub } from '../ingest/uploads.test-helper.ts';

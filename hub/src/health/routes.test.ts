@@ -5,7 +5,7 @@
 import t from 'tap';
 import { HEALTH_HEARERS } from '../hearers.ts';
 import { adminTestContext, send } from '../admin/admin.test-helper.ts';
-import { SYSTEM_ACTOR } from '../collectors/context.ts';
+import { SYSTEM_ACTOR } from '../platform/actor.ts';
 import { createCollector } from '../collectors/create-collector.ts';
 import { evaluateHealth } from './evaluate.ts';
 import type { HealthAlertPage, HealthAlertRecord } from './present.ts';

@@ -5,13 +5,12 @@ import type { AdminGuards } from '../auth/guards.ts';
 import type { PlatformDeps } from '../platform/deps.ts';
 import { validQuery } from '../platform/http/validator.ts';
 import { listHealthAlerts } from './present.ts';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+import { UUID_PATTERN } from '@alpr/shared/validation/uuid';
 
 export const healthAlertQuerySchema = z
   .object({
     state: z.enum(['open', 'closed', 'all']).default('all'),
-    collector_id: z.string().regex(UUID, 'must be a collector id (uuid)').optional(),
+    collector_id: z.string().regex(UUID_PATTERN, 'must be a collector id (uuid)').optional(),
     limit: z.coerce.number().int().min(1).max(500).default(50),
     // A bigint id: digits only, at most 18 so it always fits.
     before: z

@@ -18,6 +18,7 @@ import {
   type JournalWriter,
   type Segment,
 } from './segment-files.ts';
+import { isUuid } from '@alpr/shared/validation/uuid';
 
 /**
  * The hub's image store (docs/ingest.md, "Image segments"; ADR 0004). An upload's images
@@ -74,7 +75,6 @@ export const SEGMENTS_FOLDER = 'segments';
 const REGISTRY_RETRY_MS = 5_000;
 /** Names this image folder in the database (image_segments.store, image_locations.store). */
 export const STORE_ID_FILE = 'store-id';
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 /** Where hubs before ADR 0004 kept images waiting for the tree; replayed once at start. */
 export const LEGACY_JOURNAL_FOLDER = 'journal';
 
@@ -227,7 +227,7 @@ async function storeIdentity(root: string): Promise<string> {
     const text = await ifMissing(readFile(path, 'utf8'), undefined);
     if (text === undefined) return undefined;
     const id = text.trim();
-    if (!UUID.test(id)) throw new Error(`${path} does not hold a store id (a UUID); it names this image folder in the database`);
+    if (!isUuid(id)) throw new Error(`${path} does not hold a store id (a UUID); it names this image folder in the database`);
     return id;
   };
   const existing = await read();

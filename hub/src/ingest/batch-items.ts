@@ -1,5 +1,6 @@
 import { batchDetectionSchema, type BatchDetection, type BatchItemResult, type ImageRef } from '@alpr/shared/protocol/batch';
 import { sha256Hex } from '../images/image-store.ts';
+import { MAX_PLATE_LENGTH } from '@alpr/shared/detection/limits';
 
 /**
  * Per-item validation of a batch, pure: each item either becomes a detection ready to store
@@ -24,8 +25,6 @@ export interface ReadyDetection {
 
 export type ItemVerdict = { ok: true; ready: ReadyDetection } | { ok: false; result: BatchItemResult };
 
-/** `plate_number` and `plate_normalized` are varchar(20) (docs/ingest.md). */
-export const MAX_STORED_PLATE_LENGTH = 20;
 /** Earliest capture time accepted: a camera clock reset to 1970 is still stored, not refused. */
 const MIN_CAPTURE_YEAR = 1970;
 
@@ -71,8 +70,8 @@ function prepareItem(
   const detection = parsed.data;
   const unstorable = unstorableText(detection);
   if (unstorable) return reject(`${unstorable}: contains a NUL or an unpaired surrogate`);
-  if (Array.from(detection.plate.text).length > MAX_STORED_PLATE_LENGTH) {
-    return reject(`plate.text: longer than ${MAX_STORED_PLATE_LENGTH} characters`);
+  if (Array.from(detection.plate.text).length > MAX_PLATE_LENGTH) {
+    return reject(`plate.text: longer than ${MAX_PLATE_LENGTH} characters`);
   }
   const capturedAt = new Date(detection.timestamp);
   if (Number.isNaN(capturedAt.getTime()) || capturedAt.toISOString() !== detection.timestamp) {

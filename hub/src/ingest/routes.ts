@@ -16,7 +16,7 @@ import { readBodyLimited } from './body-limit.ts';
 import { createQueueDepthRefresher } from './queue-depth.ts';
 import { storeBatch, type IngestDeps } from './store-batch.ts';
 import { ingestWebhook } from './webhook.ts';
-import { recordUpload, type UploadTally } from '../health/load-record.ts';
+import { recordUpload, type UploadTally } from './load-record.ts';
 
 /**
  * Ingest routes (docs/ingest.md): the collectors' batch upload and direct camera webhooks.

@@ -17,7 +17,7 @@ import { padJpeg, withComment } from '../../../scripts/simulators/jpeg.ts';
 import { createHubApp } from '../app.ts';
 import { systemClock, type Clock } from '../platform/clock.ts';
 import { claim } from '../collectors/claim.ts';
-import { SYSTEM_ACTOR } from '../collectors/context.ts';
+import { SYSTEM_ACTOR } from '../platform/actor.ts';
 import { createCollector } from '../collectors/create-collector.ts';
 import { loadHubConfig, type HubConfig } from '../platform/config/hub-config.ts';
 import type { DbSession } from '../db/session.ts';

@@ -16,9 +16,10 @@ import { ALERT_CHANNEL, ALERT_VERIFIED_CHANNEL, DETECTIONS_CHANNEL } from '../db
 import type { Unlisten } from '../db/client.ts';
 import type { Listen } from '../db/listen.ts';
 import { connectivity } from '../collectors/heartbeat-interval.ts';
-import { presenceChanges, type CollectorSnapshot, type Presence } from './collector-status.ts';
+import { collectorsForPresence, presenceChanges, type CollectorSnapshot, type Presence } from './collector-status.ts';
+import { isSubscribed, subscribersOf } from '../watchlists/subscriptions.ts';
 import { healthAlertsById } from '../health/present.ts';
-import { HEALTH_BASELINE_SQL, HEALTH_LOOK_SQL, healthChanges, type HealthAlertPayload, type HealthCursor, type HealthLookRow } from './health-changes.ts';
+import { healthChanges, lookAtHealthAlerts, type HealthAlertPayload, type HealthCursor } from './health-changes.ts';
 import { LiveConnection } from './connection.ts';
 import { detectionPayload, detectionRowsById } from './detection-payload.ts';
 import { CLOSE, defaultFeeds, envelope, parseFeed, PROTOCOL_VERSION, type ClientMessage, type LiveError, type LiveErrorReason } from './protocol.ts';
@@ -66,13 +67,7 @@ export function createLiveBroker(deps: AuthContext, options: LiveOptions): LiveB
   let detectionChain: Promise<void> = Promise.resolve();
   const signer = () => linkSigner(deps.config, deps.clock.now());
 
-  async function watchlistSubscribed(userId: string, watchlistId: string): Promise<boolean> {
-    const rows = await deps.db.sql(
-      'SELECT 1 FROM subscriptions s JOIN watchlists w ON w.id = s.watchlist_id WHERE s.user_id = $1 AND s.watchlist_id = $2 AND w.deleted_at IS NULL',
-      [userId, watchlistId],
-    );
-    return rows.length > 0;
-  }
+  const watchlistSubscribed = (userId: string, watchlistId: string): Promise<boolean> => isSubscribed(deps.db, userId, watchlistId);
 
   /** Why `user` may not subscribe to the feed `name`, or undefined if they may. */
   async function subscriptionRefusal(user: SessionUser, name: string): Promise<LiveError | undefined> {
@@ -158,10 +153,7 @@ export function createLiveBroker(deps: AuthContext, options: LiveOptions): LiveB
   /** Who hears about an alert: subscribed to its watchlist, with alerts:* or that list's feed on. */
   async function alertListeners(rows: readonly AlertRow[]): Promise<(row: AlertRow) => LiveConnection[]> {
     const watchlistIds = [...new Set(rows.map((r) => r.watchlist_id))];
-    const subs = await deps.db.sql<{ user_id: string; watchlist_id: string }>(
-      `SELECT user_id, watchlist_id FROM subscriptions WHERE watchlist_id IN (SELECT value::uuid FROM json_array_elements_text($1::json))`,
-      [JSON.stringify(watchlistIds)],
-    );
+    const subs = await subscribersOf(deps.db, watchlistIds);
     const subscribed = new Set(subs.map((s) => `${s.user_id}/${s.watchlist_id}`));
     return (row) =>
       [...connections].filter(
@@ -220,17 +212,7 @@ export function createLiveBroker(deps: AuthContext, options: LiveOptions): LiveB
 
   async function pollCollectors(): Promise<void> {
     const now = deps.clock.now();
-    // Every collector, with its own status, as the collectors API reads it: a suspended or
-    // decommissioned one is offline there, so the feed announces that change too instead of
-    // losing sight of it.
-    const rows = await deps.db.sql<{
-      id: string;
-      status: string;
-      site_name: string;
-      last_heartbeat_at: Date | null;
-      last_heartbeat: { cameras_online?: number; cameras_total?: number } | null;
-      config: Record<string, unknown>;
-    }>(`SELECT id, status, site_name, last_heartbeat_at, last_heartbeat, config FROM collectors`);
+    const rows = await collectorsForPresence(deps.db);
     const current = new Map<string, { presence: Presence; snapshot: CollectorSnapshot }>();
     for (const r of rows) {
       const snapshot: CollectorSnapshot = {
@@ -278,9 +260,7 @@ export function createLiveBroker(deps: AuthContext, options: LiveOptions): LiveB
    * `health_alert` message each, in id order, an opening before its closing.
    */
   async function pollHealthAlerts(now: Date): Promise<void> {
-    const rows = healthCursor
-      ? await deps.db.sql<HealthLookRow & Record<string, unknown>>(HEALTH_LOOK_SQL, [healthCursor.maxId, JSON.stringify([...healthCursor.open])])
-      : await deps.db.sql<HealthLookRow & Record<string, unknown>>(HEALTH_BASELINE_SQL);
+    const rows = await lookAtHealthAlerts(deps.db, healthCursor);
     const { changes, next } = healthChanges(healthCursor, rows);
     healthCursor = next;
     if (changes.length === 0) return;

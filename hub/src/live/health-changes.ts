@@ -9,6 +9,7 @@
  * written once open and updated once closed (a reopening is a new row), so "new id, or open
  * and not open before" is an opening and "open before, closed now" a closing.
  */
+import type { StatementSession } from '../db/session.ts';
 import type { HealthAlertRecord } from '../health/present.ts';
 
 export interface HealthCursor {
@@ -68,4 +69,11 @@ export function healthChanges(before: HealthCursor | undefined, rows: readonly H
     if (r.closed && (isNew || before.open.has(r.id))) changes.push({ id: r.id, event: 'closed' });
   }
   return { changes, next };
+}
+
+/** The health alerts' state for the next look: since `cursor`, or the baseline at the first look. */
+export async function lookAtHealthAlerts(db: StatementSession, cursor: HealthCursor | undefined): Promise<HealthLookRow[]> {
+  return cursor
+    ? db.sql<HealthLookRow & Record<string, unknown>>(HEALTH_LOOK_SQL, [cursor.maxId, JSON.stringify([...cursor.open])])
+    : db.sql<HealthLookRow & Record<string, unknown>>(HEALTH_BASELINE_SQL);
 }

@@ -5,6 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import type { UserRole } from '../db/schema/users.ts';
+import { UUID_PATTERN } from '@alpr/shared/validation/uuid';
 
 export const PROTOCOL_VERSION = 1;
 
@@ -27,7 +28,7 @@ export function envelope(type: ServerMessageType, payload: Record<string, unknow
 export const FEED_ALL_ALERTS = 'alerts:*';
 export const FEED_DETECTIONS = 'detections:live';
 export const FEED_COLLECTORS = 'collectors:status';
-const WATCHLIST_FEED = /^alerts:([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/i;
+const WATCHLIST_FEED = new RegExp(`^alerts:(${UUID_PATTERN.source.slice(1, -1)})$`, 'i');
 
 export type Feed = { kind: 'all_alerts' } | { kind: 'watchlist_alerts'; watchlistId: string } | { kind: 'detections' } | { kind: 'collectors' };
 

@@ -19,12 +19,13 @@ import { authenticateSession } from '../auth/middleware.ts';
 import type { LiveBroker } from './broker.ts';
 import { CLOSE, envelope, type LiveError } from './protocol.ts';
 import { sessionError } from './session-error.ts';
+import { errorEnvelope } from '@alpr/shared/http/error-envelope';
 
 export const LIVE_PATH = '/ws';
 /** Client frames are small JSON messages; anything bigger is refused by ws (close 1009). */
 const MAX_CLIENT_FRAME_BYTES = 4096;
 
-function refuse(socket: Duplex, status: number, reason: string, body: Record<string, unknown>, headers: Record<string, string> = {}): void {
+function refuse(socket: Duplex, status: number, reason: string, body: object, headers: Record<string, string> = {}): void {
   const text = JSON.stringify(body);
   const extra = Object.entries(headers)
     .map(([k, v]) => `${k}: ${v}\r\n`)
@@ -60,14 +61,12 @@ export function attachLiveChannel(server: Server, deps: AuthContext, broker: Liv
     socket.on('error', () => socket.destroy());
     const url = new URL(req.url ?? '/', 'http://hub.invalid');
     if (url.pathname !== LIVE_PATH) {
-      refuse(socket, 404, 'Not Found', { error: { code: 'not_found', message: 'no such route' } });
+      refuse(socket, 404, 'Not Found', errorEnvelope('not_found', 'no such route'));
       return;
     }
     const version = url.searchParams.get('v');
     if (version !== null && version !== '1') {
-      refuse(socket, 400, 'Bad Request', {
-        error: { code: 'bad_request', message: `protocol version ${version.slice(0, 10)} is not served; this hub speaks v=1` },
-      });
+      refuse(socket, 400, 'Bad Request', errorEnvelope('bad_request', `protocol version ${version.slice(0, 10)} is not served; this hub speaks v=1`));
       return;
     }
     if (!originAllowed(req, deps.config.publicUrl)) {

@@ -97,3 +97,21 @@ export async function applyUpdate(tx: DbSession, now: Date, update: TelegramUpda
       return reply('Unmuted: alerts arrive here again.');
   }
 }
+
+/**
+ * An update that arrived on the webhook, applied once: the last applied update id is kept
+ * under a row lock, so a platform retry of an update already applied is skipped.
+ */
+export async function applyWebhookUpdate(db: DbSession, now: Date, update: TelegramUpdate): Promise<Reply | undefined> {
+  return db.transaction(async (tx) => {
+    const [last] = await tx.sql<{ value: string }>(`SELECT value FROM telegram_bot_state WHERE key = 'webhook_last_update' FOR UPDATE`);
+    if (last && Number(last.value) >= update.update_id) return undefined;
+    const answer = await applyUpdate(tx, now, update);
+    await tx.sql(
+      `INSERT INTO telegram_bot_state (key, value, updated_at) VALUES ('webhook_last_update', $1, now())
+       ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value, updated_at = now()`,
+      [String(update.update_id)],
+    );
+    return answer;
+  });
+}

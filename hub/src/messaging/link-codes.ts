@@ -74,3 +74,20 @@ export async function linkState(deps: { db: DbSession; clock: Clock }, userId: s
     pending_code_expires_at: pending ? new Date(pending.expires_at).toISOString() : null,
   };
 }
+
+/** Unlinks every chat of `userId` from the web page (like /unlink in a chat), audited; answers the chats unlinked. */
+export async function unlinkFromWeb(db: DbSession, userId: string, now: Date): Promise<unknown[]> {
+  return db.transaction(async (tx) => {
+    const changed = await tx.sql('UPDATE telegram_links SET is_active = false WHERE user_id = $1 AND is_active RETURNING chat_id', [userId]);
+    if (changed.length > 0)
+      await writeAudit(tx, {
+        at: now,
+        action: 'telegram.unlinked',
+        actor: { userId },
+        targetType: 'user',
+        targetId: userId,
+        detail: { by: 'web', chats: changed.length },
+      });
+    return changed;
+  });
+}

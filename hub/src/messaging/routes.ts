@@ -4,12 +4,11 @@ import { every } from 'hono/combine';
 import { z } from 'zod';
 import { requireUser, type AuthEnv } from '../auth/middleware.ts';
 import { RATE_LIMITS, rateLimit } from '../auth/rate-limit.ts';
-import { writeAudit } from '../platform/audit-writer.ts';
 import type { PlatformDeps } from '../platform/deps.ts';
 import { HubError } from '../platform/errors.ts';
 import { validJson } from '../platform/http/validator.ts';
-import { applyUpdate, type TelegramUpdate } from './handle-update.ts';
-import { createLinkCode, linkState } from './link-codes.ts';
+import { applyWebhookUpdate, type TelegramUpdate } from './handle-update.ts';
+import { createLinkCode, linkState, unlinkFromWeb } from './link-codes.ts';
 import { parseDuration } from './bot-commands.ts';
 import { listPreferences, muteChats, preferenceSchema, setPreference } from './preferences.ts';
 
@@ -60,19 +59,7 @@ export function messagingRoutes(deps: PlatformDeps): Hono<AuthEnv> {
   app.post('/api/v1/telegram/unlink', every(user, rateLimit(deps, RATE_LIMITS.admin)), ...validJson(emptyBodySchema), async (c) => {
     const now = deps.clock.now();
     const userId = c.get('user').id;
-    const rows = await deps.db.transaction(async (tx) => {
-      const changed = await tx.sql('UPDATE telegram_links SET is_active = false WHERE user_id = $1 AND is_active RETURNING chat_id', [userId]);
-      if (changed.length > 0)
-        await writeAudit(tx, {
-          at: now,
-          action: 'telegram.unlinked',
-          actor: { userId },
-          targetType: 'user',
-          targetId: userId,
-          detail: { by: 'web', chats: changed.length },
-        });
-      return changed;
-    });
+    const rows = await unlinkFromWeb(deps.db, userId, now);
     return c.json({ unlinked: rows.length });
   });
 
@@ -99,23 +86,12 @@ export function messagingRoutes(deps: PlatformDeps): Hono<AuthEnv> {
   const webhookGate: MiddlewareHandler = async (c, next) => {
     const bot = deps.config.telegram;
     if (!bot || bot.mode !== 'webhook' || !bot.webhookSecret) throw new HubError('not_found', 'no such route');
-    if (!sameSecret(c.req.header('X-Telegram-Bot-Api-Secret-Token'), bot.webhookSecret))
-      return c.json({ error: { code: 'unauthorized', message: 'wrong or missing secret token' } }, 401);
+    if (!sameSecret(c.req.header('X-Telegram-Bot-Api-Secret-Token'), bot.webhookSecret)) throw new HubError('unauthorized', 'wrong or missing secret token');
     await next();
   };
   app.post(TELEGRAM_WEBHOOK_PATH, rateLimit(deps, RATE_LIMITS.botWebhook), webhookGate, ...validJson(updateSchema), async (c) => {
     const update = c.req.valid('json') as TelegramUpdate;
-    const reply = await deps.db.transaction(async (tx) => {
-      const [last] = await tx.sql<{ value: string }>(`SELECT value FROM telegram_bot_state WHERE key = 'webhook_last_update' FOR UPDATE`);
-      if (last && Number(last.value) >= update.update_id) return undefined;
-      const answer = await applyUpdate(tx, deps.clock.now(), update);
-      await tx.sql(
-        `INSERT INTO telegram_bot_state (key, value, updated_at) VALUES ('webhook_last_update', $1, now())
-         ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value, updated_at = now()`,
-        [String(update.update_id)],
-      );
-      return answer;
-    });
+    const reply = await applyWebhookUpdate(deps.db, deps.clock.now(), update);
     return c.json(reply ? { method: 'sendMessage', chat_id: reply.chatId, text: reply.text } : {});
   });
   return app;

@@ -9,7 +9,7 @@ import t from 'tap';
 import { ocrNormalize } from '@alpr/shared/detection/ocr';
 import { adminTestContext, send } from '../admin/admin.test-helper.ts';
 import { claim } from '../collectors/claim.ts';
-import { SYSTEM_ACTOR } from '../collectors/context.ts';
+import { SYSTEM_ACTOR } from '../platform/actor.ts';
 import { createCollector } from '../collectors/create-collector.ts';
 import { prefixPage } from './prefix-page.ts';
 import { PATTERN_READ_AHEAD, prepareSearch } from './search.ts';

@@ -2,7 +2,7 @@ import t from 'tap';
 import { confusionKey } from '@alpr/shared/detection/ocr';
 import { adminTestContext, auditRows, send } from '../admin/admin.test-helper.ts';
 import { claim } from '../collectors/claim.ts';
-import { SYSTEM_ACTOR } from '../collectors/context.ts';
+import { SYSTEM_ACTOR } from '../platform/actor.ts';
 import { createCollector } from '../collectors/create-collector.ts';
 import { jpegLike, sampleDetection, uploadBatch } from '../ingest/uploads.test-helper.ts';
 

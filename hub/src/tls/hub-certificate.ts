@@ -1,7 +1,8 @@
 import { desc, eq, inArray } from 'drizzle-orm';
 import { writeAudit } from '../platform/audit-writer.ts';
 import { queueCommand } from '../collectors/commands.ts';
-import type { Actor, CollectorContext } from '../collectors/context.ts';
+import type { Actor } from '../platform/actor.ts';
+import type { CollectorContext } from '../collectors/context.ts';
 import { collectors } from '../db/schema/collectors.ts';
 import { commands } from '../db/schema/commands.ts';
 import type { DbSession } from '../db/session.ts';

@@ -11,6 +11,7 @@ import { accountRange, assembleAccount, type PublicAccount } from './account.ts'
 import { oncePerInterval } from './cache.ts';
 import { loadAccountInput } from './load.ts';
 import { TransparencyPage } from './page.tsx';
+import { HubError } from '../platform/errors.ts';
 
 /**
  * Per address, token bucket: 30 a minute lets a person reload and a council's monitor poll;
@@ -26,7 +27,7 @@ export function transparencyRoutes(deps: PlatformDeps): Hono {
   });
   // Read per request, not at mount: the setting is the admin's, and tests turn it on.
   const enabled: MiddlewareHandler = async (c, next) => {
-    if (!deps.config.transparency) return c.json({ error: { code: 'not_found', message: 'no such route' } }, 404);
+    if (!deps.config.transparency) throw new HubError('not_found', 'no such route');
     await next();
     return undefined;
   };

@@ -5,7 +5,7 @@
 import { and, asc, eq, gt } from 'drizzle-orm';
 import { watchlistEntries } from '../db/schema/watchlist-entries.ts';
 import { watchlists, type WatchlistPriority } from '../db/schema/watchlists.ts';
-import { isUuid } from '../collectors/context.ts';
+import { isUuid } from '@alpr/shared/validation/uuid';
 import { HubError } from '../platform/errors.ts';
 import type { WatchlistActor, WatchlistContext } from './context.ts';
 import { parseWatchlistCsv, type CsvLineError } from './csv.ts';

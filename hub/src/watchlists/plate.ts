@@ -1,8 +1,6 @@
 import { normalizePlateText } from '@alpr/shared/detection/normalize';
 import { ocrNormalize } from '@alpr/shared/detection/ocr';
-
-/** Stored plates are varchar(20), like detections' (string, max 20). */
-export const MAX_PLATE_LENGTH = 20;
+import { MAX_PLATE_LENGTH } from '@alpr/shared/detection/limits';
 
 export type WatchedPlate = { plate: string; key: string };
 

@@ -8,7 +8,7 @@ import { watchlistEntries } from '../db/schema/watchlist-entries.ts';
 import { watchlists } from '../db/schema/watchlists.ts';
 import { subscriptions } from '../db/schema/subscriptions.ts';
 import type { DbSession } from '../db/session.ts';
-import { isUuid } from '../collectors/context.ts';
+import { isUuid } from '@alpr/shared/validation/uuid';
 import { HubError } from '../platform/errors.ts';
 import type { WatchlistActor, WatchlistContext } from './context.ts';
 import { notifyWatchlistChanged } from './notify.ts';

@@ -12,6 +12,7 @@ import type { WebhookFilter } from './filter.ts';
 import type { CreateWebhookInput, EditWebhookInput } from './schema.ts';
 import { PREFIX_CHARS, sealWebhookSecret } from './secret-store.ts';
 import { newSecret } from './sign.ts';
+import { isUuid } from '@alpr/shared/validation/uuid';
 
 export interface WebhookContext {
   db: DbSession;
@@ -59,10 +60,8 @@ export function presentTarget(row: TargetRow, counts?: { pending: number; failed
   };
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 export async function getTarget(db: DbSession, id: string): Promise<TargetRow> {
-  const [row] = UUID.test(id) ? await db.sql<TargetRow>(`SELECT ${COLUMNS} FROM webhook_targets WHERE id = $1::uuid`, [id]) : [];
+  const [row] = isUuid(id) ? await db.sql<TargetRow>(`SELECT ${COLUMNS} FROM webhook_targets WHERE id = $1::uuid`, [id]) : [];
   if (!row) throw new HubError('not_found', 'no such webhook target');
   return row;
 }

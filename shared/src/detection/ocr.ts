@@ -2,9 +2,10 @@
  * OCR-aware plate comparison, shared by hub search and watchlist matching so that SQL
  * pre-filtering and in-code ranking agree (docs/search.md). Pure; see docs/normalization.md.
  */
+import { MAX_PLATE_LENGTH } from './limits.ts';
 
-/** Longest `plate_normalized` value the hub stores (string, max 20). */
-export const OCR_NORMALIZED_MAX_LENGTH = 20;
+/** Longest `plate_normalized` value the hub stores (limits.ts). */
+export const OCR_NORMALIZED_MAX_LENGTH = MAX_PLATE_LENGTH;
 
 /** `plate_normalized`: O, Q, D become 0; I, L become 1; S becomes 5. */
 const OCR_SUBSTITUTIONS: Readonly<Record<string, string>> = { O: '0', Q: '0', D: '0', I: '1', L: '1', S: '5' };

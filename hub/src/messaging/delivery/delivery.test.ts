@@ -9,7 +9,7 @@ import { startBotApi } from '../../../../scripts/simulators/telegram-bot-api.ts'
 import { createAlertHooks } from '../../alerts/hooks.ts';
 import { createAlertWorker } from '../../alerts/worker.ts';
 import { claim } from '../../collectors/claim.ts';
-import { SYSTEM_ACTOR } from '../../collectors/context.ts';
+import { SYSTEM_ACTOR } from '../../platform/actor.ts';
 import { createCollector } from '../../collectors/create-collector.ts';
 import { someUser } from '../../alerts/alerts.test-helper.ts';
 import { movableClock } from '../../collectors/collectors.test-helper.ts';

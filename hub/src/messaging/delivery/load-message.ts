@@ -3,7 +3,7 @@
  * hash, and the time zone to write times in (the zone of the recipient's telegram default).
  */
 import type { DbSession } from '../../db/session.ts';
-import { cameraName } from '../../alerts/payload.ts';
+import { cameraName, isUnverified } from '../../alerts/payload.ts';
 import type { AlertLine } from './message-text.ts';
 import { configWithCameraNames } from '../../collectors/cameras/names-sql.ts';
 
@@ -30,7 +30,8 @@ type Row = {
   config: Record<string, unknown>;
   watchlist_name: string;
   priority: string;
-  unverified: boolean;
+  verification: string;
+  verification_required: boolean | null;
   historical: boolean;
   timezone: string | null;
 };
@@ -39,7 +40,7 @@ export async function loadMessage(db: DbSession, messageId: string): Promise<Mes
   const rows = await db.sql<Row>(
     `SELECT q.id AS item_id, a.id AS alert_id, a.detection_id, q.uncertain, d.plate_number, d.captured_at, d.confidence, d.camera_id, d.crop_image_hash,
             c.site_name, ${configWithCameraNames('c')} AS config, w.name AS watchlist_name, w.priority,
-            (w.verification_required AND a.verification <> 'confirmed') AS unverified, a.historical,
+            a.verification, w.verification_required, a.historical,
             (SELECT p.timezone FROM notification_preferences p
              WHERE p.user_id = q.user_id AND p.channel = 'telegram' AND p.watchlist_id IS NULL) AS timezone
      FROM notification_queue q
@@ -63,7 +64,7 @@ export async function loadMessage(db: DbSession, messageId: string): Promise<Mes
     siteName: r.site_name,
     cameraName: cameraName(r.config ?? {}, r.camera_id),
     uncertain: r.uncertain,
-    unverified: r.unverified === true,
+    unverified: isUnverified(r),
     historical: r.historical === true,
   }));
   return { lines, itemIds: rows.map((r) => String(r.item_id)), timeZone: rows[0]?.timezone ?? 'UTC', cropHash: rows[0]?.crop_image_hash ?? null };

@@ -5,6 +5,7 @@
  * cameras and users, and nothing in them can break the formatting. One alert becomes a
  * photo caption (1,024 characters at most); several become one message (4,096).
  */
+import { MAX_PLATE_LENGTH } from '@alpr/shared/detection/limits';
 export interface AlertLine {
   alertId: string;
   detectionId: string;
@@ -87,7 +88,7 @@ export function aggregatedText(alerts: readonly AlertLine[], timeZone: string, b
   const room = MESSAGE_LIMIT - MORE_FOLLOW.length;
   for (const a of alerts) {
     const block = [
-      `${cut(a.plate, 20)} on ${cut(a.watchlistName, 60)} (${a.priority})${a.unverified ? ' (unverified)' : ''}${a.historical ? ' (historical)' : ''}${a.uncertain ? ' (possibly a repeat)' : ''}`,
+      `${cut(a.plate, MAX_PLATE_LENGTH)} on ${cut(a.watchlistName, 60)} (${a.priority})${a.unverified ? ' (unverified)' : ''}${a.historical ? ' (historical)' : ''}${a.uncertain ? ' (possibly a repeat)' : ''}`,
       `${formatTime(a.capturedAt, timeZone)} · ${cut(a.siteName, 60)} · ${cut(a.cameraName, 60)} · ${percent(a.confidence)}`,
       link(baseUrl, a.detectionId),
     ].join('\n');

@@ -2,9 +2,10 @@
 import { api } from './api.ts';
 import { byId, el, say, show, when } from './dom.ts';
 import { failed } from './failed.ts';
-// The wire shape, written once by the server (audit/list.ts; type-only: erased from the bundle).
+// The wire shape and the cap on linked ids, written once by the server (audit/list.ts; the bundle keeps only the number).
 import { AUDIT_IDS_MAX, type AuditEntry } from '../../audit/list.ts';
 import type { Purpose } from '../../audit/purposes/store.ts';
+import { isUuid } from '@alpr/shared/validation/uuid';
 
 /*
  * The audit log (docs/admin-api.md "Audit log"), newest first, 100 at a time, without the
@@ -22,8 +23,7 @@ let emails = new Map<string, string>();
  * (minutes rounded outwards, as the time fields hold minutes).
  */
 const linked = new URLSearchParams(location.search);
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const actor = UUID.test(linked.get('actor_user_id') ?? '') ? linked.get('actor_user_id') : null;
+const actor = isUuid(linked.get('actor_user_id') ?? '') ? linked.get('actor_user_id') : null;
 const IDS = /^[1-9][0-9]{0,18}(,[1-9][0-9]{0,18})*$/;
 const ids = IDS.test(linked.get('ids') ?? '') && (linked.get('ids') ?? '').split(',').length <= AUDIT_IDS_MAX ? linked.get('ids') : null;
 

@@ -3,6 +3,7 @@ import { Page } from '../layout.tsx';
 import { DataTable } from './data-table.tsx';
 import { FreshCodePrompt, SecretOnce } from './admin-parts.tsx';
 import { CameraSection, HubCertificateLine, SiteStateSection } from './collector-parts.tsx';
+import { COLLECTOR_FIELD_LIMITS } from '../../collectors/schema.ts';
 
 /** Collectors for admins (client/collectors.ts over `/api/v1/admin/collectors`): a collector's view has its cameras, keys, commands and state. */
 export function CollectorsPage(props: { user: SessionUser }) {
@@ -12,9 +13,9 @@ export function CollectorsPage(props: { user: SessionUser }) {
       <form id="create-form" class="card">
         <h2>Add a collector</h2>
         <label for="site-name">Site name</label>
-        <input id="site-name" required maxlength={200} />
+        <input id="site-name" required maxlength={COLLECTOR_FIELD_LIMITS.siteName} />
         <label for="site-address">Address (optional)</label>
-        <input id="site-address" maxlength={500} />
+        <input id="site-address" maxlength={COLLECTOR_FIELD_LIMITS.siteAddress} />
         <button type="submit">Create</button>
         <HubCertificateLine />
       </form>
@@ -51,7 +52,7 @@ export function CollectorsPage(props: { user: SessionUser }) {
           <h3>Decommission</h3>
           <p>Revokes every key; the collector can no longer upload. Type the site name to confirm.</p>
           <label for="decommission-reason">Reason</label>
-          <input id="decommission-reason" required maxlength={500} />
+          <input id="decommission-reason" required maxlength={COLLECTOR_FIELD_LIMITS.reason} />
           <label for="decommission-confirm">Site name</label>
           <input id="decommission-confirm" required autocomplete="off" />
           <button type="submit">Decommission</button>

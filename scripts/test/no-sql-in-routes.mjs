@@ -1,0 +1,34 @@
+// Route handlers and the live broker write no SQL (docs/architecture.md "Rules the checks
+// keep"): each database operation is a named function in its domain, so a route reads as
+// validate, call one verb, answer. Checked by `npm run lint:deps`.
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+
+const ROOT = 'hub/src';
+const ROUTE_FILE = /(^|\/)([a-z-]+-)?routes\.tsx?$|^live\/broker\.ts$/;
+// A statement sent from the handler: `x.sql(...)`, `x.sql<Row>(...)`, or a drizzle builder.
+const SQL = /\.sql\s*[(<]|\.db\s*\.\s*(select|insert|update|delete)\s*\(/;
+
+function* files(dir) {
+  for (const name of readdirSync(dir)) {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) yield* files(path);
+    else yield path;
+  }
+}
+
+const offenders = [];
+for (const path of files(ROOT)) {
+  const rel = path.slice(ROOT.length + 1);
+  if (!ROUTE_FILE.test(rel) || /\.test\.tsx?$/.test(rel)) continue;
+  readFileSync(path, 'utf8')
+    .split('\n')
+    .forEach((line, i) => {
+      if (SQL.test(line)) offenders.push(`${path}:${i + 1}: ${line.trim().slice(0, 120)}`);
+    });
+}
+if (offenders.length > 0) {
+  console.error(`SQL in a route handler or the live broker (move it into a named function of its domain):\n${offenders.join('\n')}`);
+  process.exit(1);
+}
+console.log('no SQL in route handlers or the live broker');
