@@ -10,8 +10,10 @@
 //   - hub/src/db imports no other folder at all (the schema and session beneath it).
 // Test files and test helpers are left out: they may reach across to build their fixtures.
 //
-// Usage: node scripts/test/folder-graph.mjs          check, exit 1 on a violation
-//        node scripts/test/folder-graph.mjs --edges  print every folder-level edge
+// Usage: node scripts/test/folder-graph.mjs           check, exit 1 on a violation
+//        node scripts/test/folder-graph.mjs --edges   print every folder-level edge
+//        node scripts/test/folder-graph.mjs --floors  print each package's folders by floor
+//                                                     (1 imports no sibling; n stands on n-1)
 import { cruise } from 'dependency-cruiser';
 
 const ROOTS = ['hub/src', 'appliance/src', 'shared/src'];
@@ -99,6 +101,26 @@ if (process.argv.includes('--edges')) {
   for (const [root, graph] of graphs)
     for (const [from, tos] of [...graph].sort())
       for (const to of [...tos].sort()) console.log(`${root}: ${from} -> ${to} (${witnesses.get(`${root}:${from}->${to}`).length})`);
+  process.exit(0);
+}
+
+if (process.argv.includes('--floors')) {
+  for (const [root, graph] of graphs) {
+    // Longest path down: a folder's floor is one above the highest folder it imports.
+    const floor = new Map();
+    const floorOf = (v, seen = new Set()) => {
+      if (floor.has(v)) return floor.get(v);
+      if (seen.has(v)) return 0; // a cycle: the check below reports it
+      seen.add(v);
+      const f = 1 + Math.max(0, ...[...(graph.get(v) ?? [])].map((w) => floorOf(w, seen)));
+      floor.set(v, f);
+      return f;
+    };
+    for (const v of graph.keys()) floorOf(v);
+    const top = Math.max(...floor.values());
+    console.log(`${root}: ${graph.size} entries on ${top} floors, ${[...graph.values()].reduce((n, s) => n + s.size, 0)} folder-level edges`);
+    for (let f = top; f >= 1; f--) console.log(`  ${String(f).padStart(2)}: ${[...floor].filter(([, x]) => x === f).map(([v]) => v).sort().join(', ')}`);
+  }
   process.exit(0);
 }
 

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# `npm test`: type check, import rules (.dependency-cruiser.cjs), formatting (Prettier), comments
+# `npm test`: type check, import rules (.dependency-cruiser.cjs, folder cycles, the ground
+# floor, no SQL in routes), the import graph picture (docs/import-graph.mmd) against the code, formatting (Prettier), comments
 # citing documents outside the repo (scripts/test/no-outside-citations.mjs), imports of
 # packages a workspace does not declare (scripts/test/undeclared-imports.mjs), then every tap
 # test, on the best database this machine has.
@@ -13,6 +14,7 @@ cd "$(dirname "$0")/../.."
 
 npm run -s typecheck || exit 1
 npm run -s lint:deps || exit 1
+bash scripts/graph.sh --check || exit 1
 npm run -s format:check || { echo '== formatting differs from Prettier: npm run format' >&2; exit 1; }
 node scripts/test/no-outside-citations.mjs || exit 1
 node scripts/test/undeclared-imports.mjs || exit 1
