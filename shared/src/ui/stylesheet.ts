@@ -91,9 +91,10 @@ input[aria-invalid="true"] { border: 2px solid var(--danger); }
 .outcome[data-outcome="authentication_failed"], .outcome[data-outcome="unreachable"] { color: var(--danger); }
 ul.camera-answers { margin: .25rem 0 0; padding-left: 1.1rem; }
 #cameras td, #commands td { overflow-wrap: anywhere; }
-/* The audit log's Details are JSON without spaces: unbroken, one row made the page 2,000 px wide at 1280. */
-#audit td { overflow-wrap: break-word; }
-#audit td.detail { overflow-wrap: anywhere; font-family: ui-monospace, monospace; font-size: .85rem; }
+/* The audit log's Details are JSON without spaces and a Target may be a 64-character token: unbroken, one row made the page 2,000 px wide at 1280. The other columns keep their words whole. */
+#audit td.detail, #audit td.target { overflow-wrap: anywhere; }
+#audit td.target { min-width: 8rem; }
+#audit td.detail { font-family: ui-monospace, monospace; font-size: .85rem; }
 /* The appliance's setup and diagnostics pages (appliance/src/setup/page-layout.ts): server-rendered forms, no JavaScript. */
 label small { display: block; font-weight: 400; color: var(--muted); }
 fieldset { border: 1px solid var(--line); border-radius: 4px; margin: .8rem 0; }

@@ -73,7 +73,7 @@ function row(r: AuditEntry): HTMLTableRowElement {
     el('td', {}, when(r.at)),
     el('td', {}, el('code', {}, r.action)),
     el('td', {}, `${who}${r.ip ? ` (${r.ip})` : ''}`),
-    el('td', {}, r.target_type ? `${r.target_type} ${r.target_id ?? ''}` : '—'),
+    el('td', { class: 'target' }, r.target_type ? `${r.target_type} ${r.target_id ?? ''}` : '—'),
     el('td', { class: 'detail' }, detail === '{}' ? '' : detail),
   );
 }
