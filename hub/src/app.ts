@@ -1,3 +1,4 @@
+import { INGEST_PREFIX, isWatchlistImportPath } from './platform/http/paths.ts';
 import { heardRetroHunt } from './hearers.ts';
 import { Hono } from 'hono';
 import type { HubDeps } from './hub-deps.ts';
@@ -26,7 +27,8 @@ import { healthAlertRoutes } from './health/routes.ts';
 import { investigationRoutes } from './search/investigation-routes.ts';
 import { feedRoutes } from './watchlists/feeds/routes.ts';
 import { adminWebhookRoutes } from './webhooks/routes.ts';
-import { isWatchlistImportPath, watchlistRoutes } from './watchlists/routes.ts';
+import { watchlistRoutes } from './watchlists/routes.ts';
+import { BATCH_PATHS } from '@alpr/shared/protocol/paths';
 import { alertRoutes } from './alerts/routes.ts';
 import { imageRoutes } from './images/routes.ts';
 import { searchRoutes } from './search/routes.ts';
@@ -41,7 +43,7 @@ import { transparencyRoutes } from './transparency/routes.tsx';
 
 /**
  * Largest body an edge-checked route takes: an admin collector configuration (256 KB,
- * admin/guards.ts). Auth and collector routes keep their smaller caps (16 KB, 64 KB).
+ * auth/guards.ts). Auth and collector routes keep their smaller caps (16 KB, 64 KB).
  */
 export const EDGE_MAX_BODY_BYTES = 256 * 1024;
 
@@ -52,7 +54,7 @@ export const EDGE_MAX_BODY_BYTES = 256 * 1024;
  * CSV strictly, per line): the body edge leaves them alone.
  */
 export function isRawBodyPath(path: string): boolean {
-  return path.startsWith('/api/v1/ingest/') || path === '/api/v1/detections/batch' || path === '/api/v1/events/batch' || isWatchlistImportPath(path);
+  return path.startsWith(INGEST_PREFIX) || (BATCH_PATHS as readonly string[]).includes(path) || isWatchlistImportPath(path);
 }
 
 /** The hub's HTTP app: one routing table (below) and one error mapping for all. */

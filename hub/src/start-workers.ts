@@ -22,7 +22,7 @@ import { botApi } from './messaging/bot-api.ts';
 import { startDelivery } from './messaging/delivery/run.ts';
 import type { DeliveryWorker } from './messaging/delivery/worker.ts';
 import { startPolling } from './messaging/polling.ts';
-import { TELEGRAM_WEBHOOK_PATH } from './messaging/routes.ts';
+import { TELEGRAM_WEBHOOK_PATH } from './platform/http/paths.ts';
 import { startRetentionSchedule } from './retention/schedule.ts';
 import { startHealthSchedule } from './health/schedule.ts';
 import { startFeedSchedule } from './watchlists/feeds/schedule.ts';

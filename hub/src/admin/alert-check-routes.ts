@@ -1,3 +1,4 @@
+import { ADMIN_ALERT_CHECKS_FAILED_PATH, ADMIN_ALERT_CHECKS_REQUEUE_FAILED_PATH, ADMIN_ALERT_CHECK_REQUEUE_ROUTE } from '../platform/http/paths.ts';
 import { Hono } from 'hono';
 import { z } from 'zod';
 import type { PlatformDeps } from '../platform/deps.ts';
@@ -7,8 +8,6 @@ import { audited, noteAudit, type AdminEnv } from '../audit/middleware.ts';
 import type { AdminGuards } from '../auth/guards.ts';
 import { emptyBodySchema } from '../platform/http/validator.ts';
 
-const BASE = '/api/v1/admin/alert-checks';
-
 /**
  * Alert checks that failed for good, for admins (docs/alerts.md "Failed checks"): the list with
  * each one's error, and requeue, one or all. Each may be a watchlist hit nobody saw.
@@ -17,14 +16,14 @@ export function adminAlertCheckRoutes(deps: PlatformDeps, guards: AdminGuards): 
   const app = new Hono<AdminEnv>();
   const actor = (c: { get(key: 'user'): { id: string } }) => ({ userId: c.get('user').id });
 
-  app.get(`${BASE}/failed`, guards.read, audited(deps, 'admin.alert_check.list'), async (c) => {
+  app.get(ADMIN_ALERT_CHECKS_FAILED_PATH, guards.read, audited(deps, 'admin.alert_check.list'), async (c) => {
     const { items, total } = await listFailedAlertChecks(deps.db);
     noteAudit(c, { detail: { count: items.length, total } });
     return c.json({ data: items, total });
   });
 
   app.post(
-    `${BASE}/:id/requeue`,
+    ADMIN_ALERT_CHECK_REQUEUE_ROUTE,
     guards.post,
     audited(deps, 'admin.alert_check.requeue'),
     validParam(z.object({ id: z.string() })),
@@ -35,7 +34,7 @@ export function adminAlertCheckRoutes(deps: PlatformDeps, guards: AdminGuards): 
     },
   );
 
-  app.post(`${BASE}/requeue-failed`, guards.post, audited(deps, 'admin.alert_check.requeue'), ...validJson(emptyBodySchema), async (c) => {
+  app.post(ADMIN_ALERT_CHECKS_REQUEUE_FAILED_PATH, guards.post, audited(deps, 'admin.alert_check.requeue'), ...validJson(emptyBodySchema), async (c) => {
     const done = await requeueFailedAlertChecks(deps, actor(c), { all: true });
     noteAudit(c, { detail: { requeued: done.requeued } });
     return c.json({ requeued: done.requeued });

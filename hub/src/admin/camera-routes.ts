@@ -1,3 +1,4 @@
+import { ADMIN_CAMERA_ROUTE, adminCollectorPartRoute } from '../platform/http/paths.ts';
 import { Hono } from 'hono';
 import { z } from 'zod';
 import type { PlatformDeps } from '../platform/deps.ts';
@@ -10,7 +11,7 @@ import { audited, noteAudit, type AdminEnv } from '../audit/middleware.ts';
 import type { AdminGuards } from '../auth/guards.ts';
 import { emptyBodySchema } from '../platform/http/validator.ts';
 
-const BASE = '/api/v1/admin/collectors/:id/cameras';
+const CAMERAS_ROUTE = adminCollectorPartRoute('cameras');
 
 /**
  * A collector's cameras, managed on the hub (docs/cameras-central.md, docs/admin-api.md
@@ -28,7 +29,7 @@ export function adminCameraRoutes(deps: PlatformDeps, guards: AdminGuards): Hono
     command_id: change.commandId,
   });
 
-  app.get(BASE, guards.read, audited(deps, 'admin.camera.list'), idParam, async (c) => {
+  app.get(CAMERAS_ROUTE, guards.read, audited(deps, 'admin.camera.list'), idParam, async (c) => {
     const { id } = c.req.valid('param');
     await collectorStatus(deps, id);
     const data = await listCameras(deps.db, id);
@@ -36,13 +37,13 @@ export function adminCameraRoutes(deps: PlatformDeps, guards: AdminGuards): Hono
     return c.json({ data });
   });
 
-  app.post(BASE, guards.post, audited(deps, 'admin.camera.add'), idParam, ...validJson(addCameraBodySchema), async (c) => {
+  app.post(CAMERAS_ROUTE, guards.post, audited(deps, 'admin.camera.add'), idParam, ...validJson(addCameraBodySchema), async (c) => {
     const change = await addCamera(deps, actor(c), c.req.valid('param').id, c.req.valid('json'));
     noteAudit(c, { targetId: change.camera.id, detail: { config_version: change.configVersion, command_id: change.commandId } });
     return c.json(answer(change), 201);
   });
 
-  app.patch(`${BASE}/:cameraId`, guards.post, audited(deps, 'admin.camera.edit'), cameraParam, ...validJson(editCameraBodySchema), async (c) => {
+  app.patch(ADMIN_CAMERA_ROUTE, guards.post, audited(deps, 'admin.camera.edit'), cameraParam, ...validJson(editCameraBodySchema), async (c) => {
     const { id, cameraId } = c.req.valid('param');
     const body = c.req.valid('json');
     const change = await editCamera(deps, actor(c), id, cameraId, body);
@@ -50,7 +51,7 @@ export function adminCameraRoutes(deps: PlatformDeps, guards: AdminGuards): Hono
     return c.json(answer(change));
   });
 
-  app.delete(`${BASE}/:cameraId`, guards.delete, audited(deps, 'admin.camera.remove'), cameraParam, ...validJson(emptyBodySchema), async (c) => {
+  app.delete(ADMIN_CAMERA_ROUTE, guards.delete, audited(deps, 'admin.camera.remove'), cameraParam, ...validJson(emptyBodySchema), async (c) => {
     const { id, cameraId } = c.req.valid('param');
     const change = await removeCamera(deps, actor(c), id, cameraId);
     noteAudit(c, { detail: { config_version: change.configVersion } });

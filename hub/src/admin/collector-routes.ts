@@ -1,3 +1,4 @@
+import { ADMIN_COLLECTORS_PATH, ADMIN_COLLECTOR_ROUTE, adminCollectorPartRoute } from '../platform/http/paths.ts';
 import { Hono } from 'hono';
 import type { PlatformDeps } from '../platform/deps.ts';
 import { createCollector } from '../collectors/create-collector.ts';
@@ -15,14 +16,12 @@ import { hubCertificateSha256, presentCollector } from './present.ts';
 import { emptyBodySchema } from '../platform/http/validator.ts';
 import { createCollectorBodySchema, decommissionBodySchema, updateConfigBodySchema } from './schema.ts';
 
-const BASE = '/api/v1/admin/collectors';
-
 /** Collector lifecycle for admins: create, list, read, provision, configure, decommission, wipe. */
 export function adminCollectorRoutes(deps: PlatformDeps, guards: AdminGuards): Hono<AdminEnv> {
   const app = new Hono<AdminEnv>();
   const actor = (user: { id: string }) => ({ userId: user.id });
 
-  app.post(BASE, guards.post, audited(deps, 'admin.collector.create'), ...validJson(createCollectorBodySchema), async (c) => {
+  app.post(ADMIN_COLLECTORS_PATH, guards.post, audited(deps, 'admin.collector.create'), ...validJson(createCollectorBodySchema), async (c) => {
     const body = c.req.valid('json');
     const created = await createCollector(deps, actor(c.get('user')), {
       siteName: body.site_name,
@@ -44,18 +43,18 @@ export function adminCollectorRoutes(deps: PlatformDeps, guards: AdminGuards): H
     );
   });
 
-  app.get(BASE, guards.read, audited(deps, 'admin.collector.list'), async (c) => {
+  app.get(ADMIN_COLLECTORS_PATH, guards.read, audited(deps, 'admin.collector.list'), async (c) => {
     const all = await listCollectors(deps);
     noteAudit(c, { detail: { count: all.length } });
     return c.json({ data: all.map(presentCollector) });
   });
 
-  app.get(`${BASE}/:id`, guards.read, audited(deps, 'admin.collector.read'), idParam, async (c) => {
+  app.get(ADMIN_COLLECTOR_ROUTE, guards.read, audited(deps, 'admin.collector.read'), idParam, async (c) => {
     return c.json(presentCollector(await collectorStatus(deps, c.req.valid('param').id)));
   });
 
   // What was sent to the collector and what it answered (docs/admin-api.md): the newest 20.
-  app.get(`${BASE}/:id/commands`, guards.read, audited(deps, 'admin.collector.commands'), idParam, async (c) => {
+  app.get(adminCollectorPartRoute('commands'), guards.read, audited(deps, 'admin.collector.commands'), idParam, async (c) => {
     const { id } = c.req.valid('param');
     await collectorStatus(deps, id);
     const rows = await listRecentCommands(deps.db, id);
@@ -64,7 +63,7 @@ export function adminCollectorRoutes(deps: PlatformDeps, guards: AdminGuards): H
   });
 
   app.post(
-    `${BASE}/:id/provisioning-tokens`,
+    adminCollectorPartRoute('provisioning-tokens'),
     guards.post,
     audited(deps, 'admin.collector.provisioning_token'),
     idParam,
@@ -76,32 +75,46 @@ export function adminCollectorRoutes(deps: PlatformDeps, guards: AdminGuards): H
     },
   );
 
-  app.post(`${BASE}/:id/claim-code`, guards.post, audited(deps, 'admin.collector.claim_code'), idParam, ...validJson(emptyBodySchema), async (c) => {
-    const issued = await issueNewClaimCode(deps, actor(c.get('user')), c.req.valid('param').id);
-    c.header('Cache-Control', 'no-store');
-    noteAudit(c, { detail: { claim_code_expires_at: issued.claimCodeExpiresAt.toISOString() } });
-    return c.json(
-      {
-        collector_id: issued.collectorId,
-        status: 'pending',
-        claim_code: issued.claimCode,
-        claim_code_expires_at: issued.claimCodeExpiresAt.toISOString(),
-        hub_certificate_sha256: hubCertificateSha256(deps),
-      },
-      201,
-    );
-  });
+  app.post(
+    adminCollectorPartRoute('claim-code'),
+    guards.post,
+    audited(deps, 'admin.collector.claim_code'),
+    idParam,
+    ...validJson(emptyBodySchema),
+    async (c) => {
+      const issued = await issueNewClaimCode(deps, actor(c.get('user')), c.req.valid('param').id);
+      c.header('Cache-Control', 'no-store');
+      noteAudit(c, { detail: { claim_code_expires_at: issued.claimCodeExpiresAt.toISOString() } });
+      return c.json(
+        {
+          collector_id: issued.collectorId,
+          status: 'pending',
+          claim_code: issued.claimCode,
+          claim_code_expires_at: issued.claimCodeExpiresAt.toISOString(),
+          hub_certificate_sha256: hubCertificateSha256(deps),
+        },
+        201,
+      );
+    },
+  );
 
-  app.post(`${BASE}/:id/config`, guards.post, audited(deps, 'admin.collector.config'), idParam, ...validJson(updateConfigBodySchema), async (c) => {
-    const { id } = c.req.valid('param');
-    const result = await updateConfig(deps, actor(c.get('user')), id, c.req.valid('json').config);
-    noteAudit(c, { detail: { config_version: result.configVersion, command_id: result.commandId } });
-    return c.json({ collector_id: id, config_version: result.configVersion, command_id: result.commandId });
-  });
+  app.post(
+    adminCollectorPartRoute('config'),
+    guards.post,
+    audited(deps, 'admin.collector.config'),
+    idParam,
+    ...validJson(updateConfigBodySchema),
+    async (c) => {
+      const { id } = c.req.valid('param');
+      const result = await updateConfig(deps, actor(c.get('user')), id, c.req.valid('json').config);
+      noteAudit(c, { detail: { config_version: result.configVersion, command_id: result.commandId } });
+      return c.json({ collector_id: id, config_version: result.configVersion, command_id: result.commandId });
+    },
+  );
 
   // Decommissioning revokes every key of the collector: a key operation, so fresh 2FA.
   app.post(
-    `${BASE}/:id/decommission`,
+    adminCollectorPartRoute('decommission'),
     guards.keyPost,
     audited(deps, 'admin.collector.decommission'),
     idParam,
@@ -115,7 +128,7 @@ export function adminCollectorRoutes(deps: PlatformDeps, guards: AdminGuards): H
   );
 
   // A wipe erases the collector's credentials: treated as a key operation.
-  app.post(`${BASE}/:id/wipe`, guards.keyPost, audited(deps, 'admin.collector.wipe'), idParam, ...validJson(emptyBodySchema), async (c) => {
+  app.post(adminCollectorPartRoute('wipe'), guards.keyPost, audited(deps, 'admin.collector.wipe'), idParam, ...validJson(emptyBodySchema), async (c) => {
     const { id } = c.req.valid('param');
     const result = await wipeCollector(deps, actor(c.get('user')), id);
     noteAudit(c, { detail: { command_id: result.commandId } });

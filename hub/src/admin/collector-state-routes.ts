@@ -1,3 +1,4 @@
+import { adminCollectorPartRoute } from '../platform/http/paths.ts';
 import { Hono } from 'hono';
 import { z } from 'zod';
 import type { PlatformDeps } from '../platform/deps.ts';
@@ -9,7 +10,6 @@ import type { AdminGuards } from '../auth/guards.ts';
 import { hubCertificateSha256 } from './present.ts';
 import { emptyBodySchema } from '../platform/http/validator.ts';
 
-const BASE = '/api/v1/admin/collectors/:id';
 const suspendBodySchema = z.object({ reason: z.string().trim().min(1).max(500).optional() }).strict();
 
 /**
@@ -22,7 +22,7 @@ export function adminCollectorStateRoutes(deps: PlatformDeps, guards: AdminGuard
   const app = new Hono<AdminEnv>();
   const actor = (c: { get(key: 'user'): { id: string } }) => ({ userId: c.get('user').id });
 
-  app.post(`${BASE}/suspend`, guards.post, audited(deps, 'admin.collector.suspend'), idParam, ...validJson(suspendBodySchema), async (c) => {
+  app.post(adminCollectorPartRoute('suspend'), guards.post, audited(deps, 'admin.collector.suspend'), idParam, ...validJson(suspendBodySchema), async (c) => {
     const { id } = c.req.valid('param');
     const { reason } = c.req.valid('json');
     const done = await suspendCollector(deps, actor(c), id, reason);
@@ -30,14 +30,14 @@ export function adminCollectorStateRoutes(deps: PlatformDeps, guards: AdminGuard
     return c.json({ collector_id: id, status: 'disabled', suspended_at: done.suspendedAt.toISOString() });
   });
 
-  app.post(`${BASE}/resume`, guards.post, audited(deps, 'admin.collector.resume'), idParam, ...validJson(emptyBodySchema), async (c) => {
+  app.post(adminCollectorPartRoute('resume'), guards.post, audited(deps, 'admin.collector.resume'), idParam, ...validJson(emptyBodySchema), async (c) => {
     const { id } = c.req.valid('param');
     const done = await resumeCollector(deps, actor(c), id);
     noteAudit(c, { detail: { suspended_seconds: done.suspendedSeconds } });
     return c.json({ collector_id: id, status: 'active', suspended_seconds: done.suspendedSeconds });
   });
 
-  app.post(`${BASE}/replace`, guards.keyPost, audited(deps, 'admin.collector.replace'), idParam, ...validJson(emptyBodySchema), async (c) => {
+  app.post(adminCollectorPartRoute('replace'), guards.keyPost, audited(deps, 'admin.collector.replace'), idParam, ...validJson(emptyBodySchema), async (c) => {
     const issued = await markForReplacement(deps, actor(c), c.req.valid('param').id);
     c.header('Cache-Control', 'no-store');
     noteAudit(c, { detail: { claim_code_expires_at: issued.claimCodeExpiresAt.toISOString() } });
@@ -53,11 +53,18 @@ export function adminCollectorStateRoutes(deps: PlatformDeps, guards: AdminGuard
     );
   });
 
-  app.post(`${BASE}/replace/cancel`, guards.post, audited(deps, 'admin.collector.replace_cancel'), idParam, ...validJson(emptyBodySchema), async (c) => {
-    const { id } = c.req.valid('param');
-    await cancelReplacement(deps, actor(c), id);
-    return c.json({ collector_id: id, pending_replacement: false });
-  });
+  app.post(
+    adminCollectorPartRoute('replace/cancel'),
+    guards.post,
+    audited(deps, 'admin.collector.replace_cancel'),
+    idParam,
+    ...validJson(emptyBodySchema),
+    async (c) => {
+      const { id } = c.req.valid('param');
+      await cancelReplacement(deps, actor(c), id);
+      return c.json({ collector_id: id, pending_replacement: false });
+    },
+  );
 
   return app;
 }

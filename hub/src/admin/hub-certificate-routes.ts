@@ -1,3 +1,4 @@
+import { ADMIN_HUB_CERTIFICATE_ANNOUNCE_PATH, ADMIN_HUB_CERTIFICATE_PATH } from '../platform/http/paths.ts';
 import { Hono } from 'hono';
 import { z } from 'zod';
 import { sha256FingerprintSchema } from '@alpr/shared/protocol/certificate-pin';
@@ -6,8 +7,6 @@ import { validJson } from '../platform/http/validator.ts';
 import { announceHubCertificate, hubCertificateState } from '../tls/hub-certificate.ts';
 import { audited, noteAudit, type AdminEnv } from '../audit/middleware.ts';
 import type { AdminGuards } from '../auth/guards.ts';
-
-const BASE = '/api/v1/admin/hub-certificate';
 
 /** 64 hex digits, colons, spaces and case as people copy them; normalised to `AB:CD:…` (the appliance's form). */
 const announceBodySchema = z.object({ sha256: sha256FingerprintSchema }).strict();
@@ -21,17 +20,23 @@ const announceBodySchema = z.object({ sha256: sha256FingerprintSchema }).strict(
 export function adminHubCertificateRoutes(deps: PlatformDeps, guards: AdminGuards): Hono<AdminEnv> {
   const app = new Hono<AdminEnv>();
 
-  app.get(BASE, guards.read, audited(deps, 'admin.hub_certificate.read'), async (c) => {
+  app.get(ADMIN_HUB_CERTIFICATE_PATH, guards.read, audited(deps, 'admin.hub_certificate.read'), async (c) => {
     const state = await hubCertificateState(deps);
     return c.json({ sha256: state.sha256, serves_tls: state.servesTls, transport: state.transport, next_sha256: state.nextSha256 });
   });
 
-  app.post(`${BASE}/announce`, guards.keyPost, audited(deps, 'admin.hub_certificate.announce'), ...validJson(announceBodySchema), async (c) => {
-    const done = await announceHubCertificate(deps, { userId: c.get('user').id }, c.req.valid('json').sha256);
-    noteAudit(c, { detail: { sha256: done.sha256, queued: done.queued.length } });
-    // 202: queued; each collector takes it with its next heartbeat and acknowledges it.
-    return c.json({ sha256: done.sha256, queued: done.queued.length }, 202);
-  });
+  app.post(
+    ADMIN_HUB_CERTIFICATE_ANNOUNCE_PATH,
+    guards.keyPost,
+    audited(deps, 'admin.hub_certificate.announce'),
+    ...validJson(announceBodySchema),
+    async (c) => {
+      const done = await announceHubCertificate(deps, { userId: c.get('user').id }, c.req.valid('json').sha256);
+      noteAudit(c, { detail: { sha256: done.sha256, queued: done.queued.length } });
+      // 202: queued; each collector takes it with its next heartbeat and acknowledges it.
+      return c.json({ sha256: done.sha256, queued: done.queued.length }, 202);
+    },
+  );
 
   return app;
 }

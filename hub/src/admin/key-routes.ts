@@ -1,3 +1,4 @@
+import { ADMIN_KEY_ROUTE, COLLECTOR_ROTATE_KEY_ROUTE, adminCollectorPartRoute, adminKeyActionRoute } from '../platform/http/paths.ts';
 import { Hono, type Context } from 'hono';
 import { z } from 'zod';
 import type { PlatformDeps } from '../platform/deps.ts';
@@ -21,7 +22,7 @@ export function adminKeyRoutes(deps: PlatformDeps, guards: AdminGuards): Hono<Ad
   const keyIdParam = validParam(z.object({ keyId: z.string() }));
 
   // The collector-scoped path, and the same verb under /admin beside the other admin routes.
-  for (const path of ['/api/v1/collectors/:id/rotate-key', '/api/v1/admin/collectors/:id/rotate-key']) {
+  for (const path of [COLLECTOR_ROTATE_KEY_ROUTE, adminCollectorPartRoute('rotate-key')]) {
     app.post(path, guards.keyPost, audited(deps, 'admin.collector.rotate_key'), idParam, ...validJson(rotateKeyBodySchema), async (c) => {
       const body = c.req.valid('json');
       const rotated = await rotateKey(deps, { userId: c.get('user').id }, { collectorId: c.req.valid('param').id, gracePeriodHours: body.grace_period_hours });
@@ -43,15 +44,15 @@ export function adminKeyRoutes(deps: PlatformDeps, guards: AdminGuards): Hono<Ad
       revoked_at: revoked.revokedAt.toISOString(),
     });
   };
-  app.post('/api/v1/admin/keys/:keyId/revoke', guards.keyPost, audited(deps, 'admin.key.revoke'), keyIdParam, ...validJson(revokeKeyBodySchema), (c) =>
+  app.post(adminKeyActionRoute('revoke'), guards.keyPost, audited(deps, 'admin.key.revoke'), keyIdParam, ...validJson(revokeKeyBodySchema), (c) =>
     revoke(c, c.req.valid('param').keyId, c.req.valid('json').reason),
   );
-  app.delete('/api/v1/admin/keys/:keyId', guards.keyDelete, audited(deps, 'admin.key.revoke'), keyIdParam, ...validJson(deleteKeyBodySchema), (c) =>
+  app.delete(ADMIN_KEY_ROUTE, guards.keyDelete, audited(deps, 'admin.key.revoke'), keyIdParam, ...validJson(deleteKeyBodySchema), (c) =>
     revoke(c, c.req.valid('param').keyId, c.req.valid('json').reason ?? DEFAULT_DELETE_REASON),
   );
 
   // Early end of a rotation's grace period, once the collector has used its new key.
-  app.post('/api/v1/admin/keys/:keyId/deactivate', guards.keyPost, audited(deps, 'admin.key.deactivate'), keyIdParam, async (c) => {
+  app.post(adminKeyActionRoute('deactivate'), guards.keyPost, audited(deps, 'admin.key.deactivate'), keyIdParam, async (c) => {
     const done = await deactivateKey(deps, { userId: c.get('user').id }, c.req.valid('param').keyId);
     noteAudit(c, { detail: { key_prefix: done.keyPrefix, collector_id: done.collectorId } });
     return c.json({
@@ -64,7 +65,7 @@ export function adminKeyRoutes(deps: PlatformDeps, guards: AdminGuards): Hono<Ad
   });
 
   // Listing shows prefixes only, so it needs no fresh second factor.
-  app.get('/api/v1/admin/collectors/:id/keys', guards.read, audited(deps, 'admin.collector.keys_list'), idParam, async (c) => {
+  app.get(adminCollectorPartRoute('keys'), guards.read, audited(deps, 'admin.collector.keys_list'), idParam, async (c) => {
     const { id } = c.req.valid('param');
     // listKeys alone answers [] for an unknown collector; the admin should hear 404.
     await collectorStatus(deps, id);

@@ -1,3 +1,4 @@
+import { ADMIN_USERS_PATH, ADMIN_USER_ROUTE, adminUserActionRoute } from '../platform/http/paths.ts';
 import { Hono, type Context } from 'hono';
 import { z } from 'zod';
 import {
@@ -48,24 +49,24 @@ export function adminUserRoutes(deps: PlatformDeps, guards: AdminGuards): Hono<A
   const app = new Hono<AdminEnv>();
   const actorOf = (c: Context<AdminEnv>) => ({ userId: c.get('user').id });
 
-  app.get('/api/v1/admin/users', guards.read, audited(deps, 'admin.user.list'), async (c) => {
+  app.get(ADMIN_USERS_PATH, guards.read, audited(deps, 'admin.user.list'), async (c) => {
     const rows = await listAccounts(deps);
     noteAudit(c, { detail: { count: rows.length } });
     return c.json({ data: rows.map(presentUser) });
   });
 
-  app.get('/api/v1/admin/users/:id', guards.read, audited(deps, 'admin.user.read'), idParam, async (c) => {
+  app.get(ADMIN_USER_ROUTE, guards.read, audited(deps, 'admin.user.read'), idParam, async (c) => {
     return c.json(presentUser(await getAccount(deps, c.req.valid('param').id)));
   });
 
-  app.post('/api/v1/admin/users', guards.keyPost, audited(deps, 'admin.user.create'), ...validJson(createUserBodySchema), async (c) => {
+  app.post(ADMIN_USERS_PATH, guards.keyPost, audited(deps, 'admin.user.create'), ...validJson(createUserBodySchema), async (c) => {
     const { user, oneTimePassword } = await createAccount(deps, actorOf(c), c.req.valid('json'));
     c.header('Cache-Control', 'no-store');
     noteAudit(c, { targetId: user.id, detail: { email: user.email, role: user.role } });
     return c.json({ ...presentUser(user), one_time_password: oneTimePassword }, 201);
   });
 
-  app.post('/api/v1/admin/users/:id/role', guards.post, audited(deps, 'admin.user.role'), idParam, ...validJson(roleBodySchema), async (c) => {
+  app.post(adminUserActionRoute('role'), guards.post, audited(deps, 'admin.user.role'), idParam, ...validJson(roleBodySchema), async (c) => {
     const { role } = c.req.valid('json');
     const user = await setAccountRole(deps, actorOf(c), c.req.valid('param').id, role);
     noteAudit(c, { detail: { role } });
@@ -77,7 +78,7 @@ export function adminUserRoutes(deps: PlatformDeps, guards: AdminGuards): Hono<A
     ['deactivate', false],
   ] as const) {
     app.post(
-      `/api/v1/admin/users/:id/${path}`,
+      adminUserActionRoute(path),
       guards.post,
       audited(deps, active ? 'admin.user.activate' : 'admin.user.deactivate'),
       idParam,
@@ -86,12 +87,12 @@ export function adminUserRoutes(deps: PlatformDeps, guards: AdminGuards): Hono<A
     );
   }
 
-  app.post('/api/v1/admin/users/:id/reset-2fa', guards.keyPost, audited(deps, 'admin.user.reset_2fa'), idParam, ...validJson(emptyBodySchema), async (c) =>
+  app.post(adminUserActionRoute('reset-2fa'), guards.keyPost, audited(deps, 'admin.user.reset_2fa'), idParam, ...validJson(emptyBodySchema), async (c) =>
     c.json(presentUser(await resetAccountTwoFactor(deps, actorOf(c), c.req.valid('param').id))),
   );
 
   app.post(
-    '/api/v1/admin/users/:id/reset-password',
+    adminUserActionRoute('reset-password'),
     guards.keyPost,
     audited(deps, 'admin.user.reset_password'),
     idParam,
@@ -103,7 +104,7 @@ export function adminUserRoutes(deps: PlatformDeps, guards: AdminGuards): Hono<A
     },
   );
 
-  app.post('/api/v1/admin/users/:id/end-sessions', guards.post, audited(deps, 'admin.user.end_sessions'), idParam, ...validJson(emptyBodySchema), async (c) =>
+  app.post(adminUserActionRoute('end-sessions'), guards.post, audited(deps, 'admin.user.end_sessions'), idParam, ...validJson(emptyBodySchema), async (c) =>
     c.json(presentUser(await endAccountSessions(deps, actorOf(c), c.req.valid('param').id))),
   );
 

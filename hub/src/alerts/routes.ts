@@ -1,3 +1,4 @@
+import { ALERTS_PATH, ALERT_ROUTE, alertActionRoute, type AlertAction } from '../platform/http/paths.ts';
 import { isoTime } from '@alpr/shared/validation/params';
 import { Hono } from 'hono';
 import { every } from 'hono/combine';
@@ -52,7 +53,7 @@ export function alertRoutes(deps: AuthContext): Hono<AuthEnv> {
   const anyUser = requireUser(deps);
   const handler = every(requireUser(deps, { roles: ['operator', 'admin'] }), rateLimit(deps, RATE_LIMITS.watchlist));
 
-  app.get('/api/v1/alerts', anyUser, validQuery(listQuerySchema), async (c) => {
+  app.get(ALERTS_PATH, anyUser, validQuery(listQuerySchema), async (c) => {
     const query = c.req.valid('query');
     const now = deps.clock.now();
     const floor = new Date(now.getTime() - MAX_SINCE_DAYS * 86_400_000);
@@ -70,24 +71,24 @@ export function alertRoutes(deps: AuthContext): Hono<AuthEnv> {
     return c.json({ data: page.rows.map((r) => alertRecord(r, signer)), next_cursor: page.nextCursor, since: since.toISOString() });
   });
 
-  app.get('/api/v1/alerts/:id', anyUser, idParam, async (c) => {
+  app.get(ALERT_ROUTE, anyUser, idParam, async (c) => {
     const row = await alertForUser(deps.db, c.get('user').id, c.req.valid('param').id);
     return c.json(alertRecord(row, linkSigner(deps.config, deps.clock.now())));
   });
 
-  const routes: Array<[action: string, to: AlertHandling]> = [
+  const routes: Array<[action: AlertAction, to: AlertHandling]> = [
     ['acknowledge', 'acknowledged'],
     ['dismiss', 'dismissed'],
   ];
   for (const [action, to] of routes) {
-    app.post(`/api/v1/alerts/:id/${action}`, handler, idParam, ...validJson(handleBodySchema), async (c) => {
+    app.post(alertActionRoute(action), handler, idParam, ...validJson(handleBodySchema), async (c) => {
       const { id } = c.req.valid('param');
       const done = await handleAlert(deps, { userId: c.get('user').id, ...requestMeta(c) }, id, to, c.req.valid('json').note ?? null);
       return c.json({ alert_id: id, state: done.state, handled_by: c.get('user').id, handled_at: done.handledAt.toISOString() });
     });
   }
 
-  app.post('/api/v1/alerts/:id/verify', handler, idParam, ...validJson(verifyBodySchema), async (c) => {
+  app.post(alertActionRoute('verify'), handler, idParam, ...validJson(verifyBodySchema), async (c) => {
     const { id } = c.req.valid('param');
     const body = c.req.valid('json');
     const done = await verifyAlert(deps, { userId: c.get('user').id, ...requestMeta(c) }, id, body.verification, body.note || null);

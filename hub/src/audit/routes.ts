@@ -1,3 +1,4 @@
+import { ADMIN_AUDIT_PATH } from '../platform/http/paths.ts';
 import { bigintId, isBigintId, isoTime } from '@alpr/shared/validation/params';
 import { Hono } from 'hono';
 import { z } from 'zod';
@@ -44,7 +45,7 @@ const query = z
  */
 export function adminAuditRoutes(deps: PlatformDeps, guards: AdminGuards): Hono<AdminEnv> {
   const app = new Hono<AdminEnv>();
-  app.get('/api/v1/admin/audit', guards.read, audited(deps, 'admin.audit.read'), validQuery(query), async (c) => {
+  app.get(ADMIN_AUDIT_PATH, guards.read, audited(deps, 'admin.audit.read'), validQuery(query), async (c) => {
     const q = c.req.valid('query');
     const { entries, nextBefore } = await listAuditLog(deps.db, { ...q, ids: q.ids?.split(',') });
     noteAudit(c, { detail: { filters: Object.keys(q).filter((k) => k !== 'limit'), count: entries.length } });

@@ -1,3 +1,4 @@
+import { EXPORT_DETECTIONS_PATH } from '../platform/http/paths.ts';
 import { Readable } from 'node:stream';
 import { Hono } from 'hono';
 import { every } from 'hono/combine';
@@ -21,7 +22,7 @@ import { buildExport, exportRows, MAX_EXPORT_DETECTIONS } from './build.ts';
  */
 export function evidenceRoutes(deps: PlatformDeps & { images: ImageStore }): Hono<AuthEnv> {
   const app = new Hono<AuthEnv>();
-  app.get('/api/v1/export/detections', every(requireUser(deps), rateLimit(deps, RATE_LIMITS.export)), async (c) => {
+  app.get(EXPORT_DETECTIONS_PATH, every(requireUser(deps), rateLimit(deps, RATE_LIMITS.export)), async (c) => {
     const params = new URL(c.req.url).searchParams;
     const parsed = parseSearchParams(params);
     if (!parsed.ok) throw new HubError('bad_request', `${parsed.field}: ${parsed.message}`);

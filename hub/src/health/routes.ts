@@ -1,3 +1,4 @@
+import { ADMIN_HEALTH_ALERTS_PATH } from '../platform/http/paths.ts';
 import { Hono } from 'hono';
 import { z } from 'zod';
 import type { AdminEnv } from '../audit/middleware.ts';
@@ -26,7 +27,7 @@ export const healthAlertQuerySchema = z
  */
 export function healthAlertRoutes(deps: PlatformDeps, guards: AdminGuards): Hono<AdminEnv> {
   const app = new Hono<AdminEnv>();
-  app.get('/api/v1/admin/health-alerts', guards.read, validQuery(healthAlertQuerySchema), async (c) => {
+  app.get(ADMIN_HEALTH_ALERTS_PATH, guards.read, validQuery(healthAlertQuerySchema), async (c) => {
     const q = c.req.valid('query');
     return c.json(await listHealthAlerts(deps.db, { state: q.state, collectorId: q.collector_id, limit: q.limit, before: q.before }));
   });

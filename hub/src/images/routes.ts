@@ -1,3 +1,4 @@
+import { IMAGE_PATH_PREFIX } from '../platform/http/paths.ts';
 import { Hono } from 'hono';
 import { isSha256 } from './image-tree.ts';
 import { imageRemovedAt } from './removed.ts';
@@ -5,7 +6,7 @@ import { authKeys } from '../platform/secrets/hub-secret.ts';
 import type { PlatformDeps } from '../platform/deps.ts';
 import type { ImageStore } from './image-store.ts';
 import { HubError } from '../platform/errors.ts';
-import { IMAGE_PATH_PREFIX, verifyImageLink } from '../platform/signed-links/signed-link.ts';
+import { verifyImageLink } from '../platform/signed-links/signed-link.ts';
 
 /** What the stored bytes are (ingest accepts JPEG and PNG only, judged by the bytes). */
 function contentTypeOf(bytes: Uint8Array): string {

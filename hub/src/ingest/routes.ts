@@ -1,3 +1,4 @@
+import { INGEST_ROUTE } from '../platform/http/paths.ts';
 import { Hono, type Context } from 'hono';
 import { isAdapterType } from '@alpr/shared/adapters/factory';
 import type { CameraIdentity } from '@alpr/shared/adapters/types';
@@ -72,7 +73,7 @@ export function ingestRoutes(deps: IngestRouteDeps): Hono {
   for (const path of BATCH_PATHS) uploads.post(path, requireCollector(deps), batch);
   app.route('/', uploads);
 
-  app.post('/api/v1/ingest/:vendor', async (c) => {
+  app.post(INGEST_ROUTE, async (c) => {
     const vendor = c.req.param('vendor');
     if (vendor !== 'auto' && !isAdapterType(vendor)) throw new HubError('not_found', `no camera adapter ${vendor}`);
     // The `key` query parameter is checked exactly like an X-API-Key (docs/ingest.md).

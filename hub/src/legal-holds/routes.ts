@@ -1,3 +1,4 @@
+import { LEGAL_HOLDS_PATH, LEGAL_HOLDS_RELEASE_PATH } from '../platform/http/paths.ts';
 import { bigintId, isoTimeAsDate } from '@alpr/shared/validation/params';
 import { Hono } from 'hono';
 import { every } from 'hono/combine';
@@ -52,7 +53,7 @@ const listSchema = z
 export function legalHoldRoutes(deps: AuthContext): Hono<AuthEnv> {
   const app = new Hono<AuthEnv>();
   const write = every(requireUser(deps, { roles: ['operator', 'admin'] }), rateLimit(deps, RATE_LIMITS.admin));
-  app.post('/api/v1/legal-holds', write, ...validJson(placeSchema), async (c) => {
+  app.post(LEGAL_HOLDS_PATH, write, ...validJson(placeSchema), async (c) => {
     const b = c.req.valid('json');
     const target = b.detection_ids ? { detectionIds: b.detection_ids } : { plate: b.plate as string, start: b.start_date as Date, end: b.end_date as Date };
     const result = await placeHold(
@@ -62,11 +63,11 @@ export function legalHoldRoutes(deps: AuthContext): Hono<AuthEnv> {
     );
     return c.json(result, 201);
   });
-  app.post('/api/v1/legal-holds/release', write, ...validJson(releaseSchema), async (c) => {
+  app.post(LEGAL_HOLDS_RELEASE_PATH, write, ...validJson(releaseSchema), async (c) => {
     const b = c.req.valid('json');
     return c.json(await releaseHold(deps, { userId: c.get('user').id, ...requestMeta(c) }, b.case_id, b.reason, b.hold_ids));
   });
-  app.get('/api/v1/legal-holds', requireUser(deps), validQuery(listSchema), async (c) => {
+  app.get(LEGAL_HOLDS_PATH, requireUser(deps), validQuery(listSchema), async (c) => {
     const q = c.req.valid('query');
     return c.json(
       await listHolds(deps.db, { caseId: q.case_id, active: q.active === undefined ? undefined : q.active === 'true', limit: q.limit, afterId: q.after }),

@@ -1,3 +1,11 @@
+import {
+  NOTIFICATION_PREFERENCES_PATH,
+  TELEGRAM_LINK_CODE_PATH,
+  TELEGRAM_LINK_PATH,
+  TELEGRAM_MUTE_PATH,
+  TELEGRAM_UNLINK_PATH,
+  TELEGRAM_WEBHOOK_PATH,
+} from '../platform/http/paths.ts';
 import { timingSafeEqual, createHash } from 'node:crypto';
 import { Hono, type MiddlewareHandler } from 'hono';
 import { every } from 'hono/combine';
@@ -16,7 +24,6 @@ import { listPreferences, muteChats, preferenceSchema, setPreference } from './p
  * The messaging bot over HTTP (docs/messaging.md): a signed-in user's link code and link
  * state, unlinking from the web, and the platform's webhook.
  */
-export const TELEGRAM_WEBHOOK_PATH = '/api/v1/telegram/webhook';
 
 const updateSchema = z
   .object({
@@ -50,13 +57,13 @@ function sameSecret(given: string | undefined, wanted: string): boolean {
 export function messagingRoutes(deps: PlatformDeps): Hono<AuthEnv> {
   const app = new Hono<AuthEnv>();
   const user = requireUser(deps);
-  app.post('/api/v1/telegram/link-code', every(user, rateLimit(deps, RATE_LIMITS.linkCode)), ...validJson(emptyBodySchema), async (c) => {
+  app.post(TELEGRAM_LINK_CODE_PATH, every(user, rateLimit(deps, RATE_LIMITS.linkCode)), ...validJson(emptyBodySchema), async (c) => {
     const created = await createLinkCode(deps, c.get('user').id);
     c.header('Cache-Control', 'no-store');
     return c.json({ code: created.code, expires_at: created.expiresAt.toISOString(), command: `/link ${created.code}` }, 201);
   });
-  app.get('/api/v1/telegram/link', user, async (c) => c.json(await linkState(deps, c.get('user').id)));
-  app.post('/api/v1/telegram/unlink', every(user, rateLimit(deps, RATE_LIMITS.admin)), ...validJson(emptyBodySchema), async (c) => {
+  app.get(TELEGRAM_LINK_PATH, user, async (c) => c.json(await linkState(deps, c.get('user').id)));
+  app.post(TELEGRAM_UNLINK_PATH, every(user, rateLimit(deps, RATE_LIMITS.admin)), ...validJson(emptyBodySchema), async (c) => {
     const now = deps.clock.now();
     const userId = c.get('user').id;
     const rows = await unlinkFromWeb(deps.db, userId, now);
@@ -64,15 +71,15 @@ export function messagingRoutes(deps: PlatformDeps): Hono<AuthEnv> {
   });
 
   // Mute from the web, like /mute in the chat: `duration` as the bot takes it, null unmutes.
-  app.post('/api/v1/telegram/mute', every(user, rateLimit(deps, RATE_LIMITS.admin)), ...validJson(muteBodySchema), async (c) => {
+  app.post(TELEGRAM_MUTE_PATH, every(user, rateLimit(deps, RATE_LIMITS.admin)), ...validJson(muteBodySchema), async (c) => {
     const body = c.req.valid('json');
     const ms = body.duration === null ? null : parseDuration(body.duration);
     if (ms === undefined) throw new HubError('bad_request', 'duration: say how long, as 30m, 2h or 1d (at most 30 days), or null to unmute');
     return c.json(await muteChats(deps.db, deps.clock, c.get('user').id, ms));
   });
 
-  app.get('/api/v1/notifications/preferences', user, async (c) => c.json({ preferences: await listPreferences(deps.db, c.get('user').id) }));
-  app.put('/api/v1/notifications/preferences', every(user, rateLimit(deps, RATE_LIMITS.admin)), ...validJson(preferenceSchema), async (c) => {
+  app.get(NOTIFICATION_PREFERENCES_PATH, user, async (c) => c.json({ preferences: await listPreferences(deps.db, c.get('user').id) }));
+  app.put(NOTIFICATION_PREFERENCES_PATH, every(user, rateLimit(deps, RATE_LIMITS.admin)), ...validJson(preferenceSchema), async (c) => {
     const input = c.req.valid('json');
     await setPreference(deps.db, deps.clock, c.get('user').id, input);
     return c.json({ preferences: await listPreferences(deps.db, c.get('user').id) });

@@ -1,3 +1,4 @@
+import { EVENTS_SEARCH_PATH, INGEST_ROUTE, SEARCH_PATH } from '../platform/http/paths.ts';
 import type { Hono, MiddlewareHandler } from 'hono';
 import { BATCH_PATHS } from '@alpr/shared/protocol/paths';
 import { ingestResult, type HubMetrics } from '../platform/hub-metrics.ts';
@@ -21,7 +22,7 @@ export function timedRoutes(app: Hono, metrics: HubMetrics): void {
       }
     };
   for (const path of BATCH_PATHS) app.use(path, upload('batch'));
-  app.use('/api/v1/ingest/:vendor', upload('webhook'));
+  app.use(INGEST_ROUTE, upload('webhook'));
 
   const search =
     (route: string): MiddlewareHandler =>
@@ -33,6 +34,6 @@ export function timedRoutes(app: Hono, metrics: HubMetrics): void {
       // slow database look fast.
       if (c.res.status < 400) metrics.searchSeconds.observe({ route }, (performance.now() - started) / 1000);
     };
-  app.use('/api/v1/search', search('search'));
-  app.use('/api/v1/events/search', search('events_search'));
+  app.use(SEARCH_PATH, search('search'));
+  app.use(EVENTS_SEARCH_PATH, search('events_search'));
 }

@@ -1,3 +1,4 @@
+import { investigationPath } from '../platform/http/paths.ts';
 import { calendarDay, isoTimeAsDate } from '@alpr/shared/validation/params';
 import { Hono, type Context } from 'hono';
 import { every } from 'hono/combine';
@@ -14,7 +15,6 @@ import { auditLookup, lookupQuery, statedPurpose } from './lookup-audit.ts';
 import { lookupPurposeFields } from '../audit/purposes/schema.ts';
 import type { LookupPurpose } from '../audit/purposes/check.ts';
 
-const B = '/api/v1/investigations';
 const DEFAULT_DAYS = 90;
 const MAX_DAYS = 366;
 
@@ -51,7 +51,7 @@ export function investigationRoutes(deps: AuthContext): Hono<AuthEnv> {
   };
 
   const plateSchema = z.object({ plate: plateParam, ...rangeFields, ...lookupPurposeFields }).strict();
-  app.get(`${B}/plate-history`, guard, validQuery(plateSchema), async (c) => {
+  app.get(investigationPath('plate-history'), guard, validQuery(plateSchema), async (c) => {
     const q = c.req.valid('query');
     const range = rangeOf(q, deps.clock.now());
     const result = await lookup(
@@ -63,7 +63,7 @@ export function investigationRoutes(deps: AuthContext): Hono<AuthEnv> {
     );
     return c.json(result);
   });
-  app.get(`${B}/route`, guard, validQuery(plateSchema), async (c) => {
+  app.get(investigationPath('route'), guard, validQuery(plateSchema), async (c) => {
     const q = c.req.valid('query');
     const range = rangeOf(q, deps.clock.now());
     const result = await lookup(
@@ -85,7 +85,7 @@ export function investigationRoutes(deps: AuthContext): Hono<AuthEnv> {
       ...lookupPurposeFields,
     })
     .strict();
-  app.get(`${B}/convoy`, guard, validQuery(convoySchema), async (c) => {
+  app.get(investigationPath('convoy'), guard, validQuery(convoySchema), async (c) => {
     const q = c.req.valid('query');
     const range = rangeOf(q, deps.clock.now());
     const result = await lookup(
@@ -106,7 +106,7 @@ export function investigationRoutes(deps: AuthContext): Hono<AuthEnv> {
       ...lookupPurposeFields,
     })
     .strict();
-  app.get(`${B}/location-activity`, guard, validQuery(activitySchema), async (c) => {
+  app.get(investigationPath('location-activity'), guard, validQuery(activitySchema), async (c) => {
     const q = c.req.valid('query');
     const midnightUtc = Date.parse(`${q.date}T00:00:00Z`);
     if (Number.isNaN(midnightUtc)) throw new HubError('bad_request', 'date: not a calendar day');

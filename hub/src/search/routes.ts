@@ -1,3 +1,4 @@
+import { DETECTION_ROUTE, EVENTS_SEARCH_PATH, PLATE_AUTOCOMPLETE_PATH, SEARCH_PATH } from '../platform/http/paths.ts';
 import { Hono, type Context } from 'hono';
 import { every } from 'hono/combine';
 import { z } from 'zod';
@@ -41,12 +42,12 @@ export function searchRoutes(deps: AuthContext): Hono<AuthEnv> {
     await audit(c, 'search.detections', why, { query: lookupQuery(c), result_count: page.total, total_is_lower_bound: page.capped });
     return c.json(presentSearchPage(page, q, signer));
   };
-  app.get('/api/v1/events/search', eventsLimit, search);
+  app.get(EVENTS_SEARCH_PATH, eventsLimit, search);
   // The rate-limit table names `GET /api/v1/search` (60 a minute): the same search.
-  app.get('/api/v1/search', searchLimit, search);
+  app.get(SEARCH_PATH, searchLimit, search);
 
   const viewSchema = z.object(lookupPurposeFields).strict();
-  app.get('/api/v1/detections/:id', eventsLimit, idParam, validQuery(viewSchema), async (c) => {
+  app.get(DETECTION_ROUTE, eventsLimit, idParam, validQuery(viewSchema), async (c) => {
     const why = await statedPurpose(deps, c.req.valid('query'));
     const { id } = c.req.valid('param');
     const detail = await detectionDetail(deps.db, id, linkSigner(deps.config, deps.clock.now()));
@@ -57,7 +58,7 @@ export function searchRoutes(deps: AuthContext): Hono<AuthEnv> {
   const autocompleteSchema = z
     .object({ q: z.string().min(1).max(20), limit: z.coerce.number().int().min(1).max(50).default(10), ...lookupPurposeFields })
     .strict();
-  app.get('/api/v1/plates/autocomplete', searchLimit, validQuery(autocompleteSchema), async (c) => {
+  app.get(PLATE_AUTOCOMPLETE_PATH, searchLimit, validQuery(autocompleteSchema), async (c) => {
     const query = c.req.valid('query');
     const prefix = ocrNormalize(query.q);
     if (prefix.length < 2) throw new HubError('bad_request', 'q: at least 2 letters or digits');

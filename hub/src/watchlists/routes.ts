@@ -1,3 +1,4 @@
+import { SUBSCRIPTIONS_PATH, WATCHLISTS_PATH, WATCHLIST_ENTRY_ROUTE, WATCHLIST_ROUTE, watchlistPartRoute } from '../platform/http/paths.ts';
 import { Hono, type Context } from 'hono';
 import { every } from 'hono/combine';
 import { z } from 'zod';
@@ -17,14 +18,8 @@ import { createWatchlistBodySchema, entryBodySchema, updateEntryBodySchema, upda
 import { mySubscriptions, subscribe, unsubscribe } from './subscriptions.ts';
 import { createWatchlist, deleteWatchlist, getWatchlist, listWatchlists, updateWatchlist } from './watchlists.ts';
 
-export const WATCHLIST_BASE = '/api/v1/watchlist';
 /** 10,000 rows of `plate,notes` with notes of ~150 characters; the JSON edge caps at 256 KB. */
 export const MAX_IMPORT_BYTES = 2 * 1024 * 1024;
-
-/** The CSV import reads its own body (text/csv, over the JSON edge's cap): app.ts skips the edge for it. */
-export function isWatchlistImportPath(path: string): boolean {
-  return /^\/api\/v1\/watchlist\/[^/]+\/import$/.test(path);
-}
 
 const pageQuerySchema = z.object({
   after: z.string().max(40).optional(),
@@ -67,46 +62,45 @@ export function watchlistRoutes(deps: AuthContext, options: { hunt: RetroHunt })
   const deleteLimit = rateLimit(deps, RATE_LIMITS.delete);
   const write = every(editor, writeLimit);
   const remove = every(editor, deleteLimit);
-  const B = WATCHLIST_BASE;
   const hunt = { hunt: options.hunt };
 
-  app.get(B, anyUser, async (c) => c.json({ data: (await listWatchlists(deps, c.get('user').id)).map(presentWatchlist) }));
-  app.post(B, write, ...validJson(createWatchlistBodySchema), async (c) => {
+  app.get(WATCHLISTS_PATH, anyUser, async (c) => c.json({ data: (await listWatchlists(deps, c.get('user').id)).map(presentWatchlist) }));
+  app.post(WATCHLISTS_PATH, write, ...validJson(createWatchlistBodySchema), async (c) => {
     const created = await createWatchlist(deps, actorOf(c), c.req.valid('json'));
     return c.json(presentWatchlist(created), 201);
   });
-  app.get(`${B}/:id`, anyUser, idParam, async (c) => c.json(presentWatchlist(await getWatchlist(deps, c.get('user').id, c.req.valid('param').id))));
-  app.patch(`${B}/:id`, write, idParam, ...validJson(updateWatchlistBodySchema), async (c) => {
+  app.get(WATCHLIST_ROUTE, anyUser, idParam, async (c) => c.json(presentWatchlist(await getWatchlist(deps, c.get('user').id, c.req.valid('param').id))));
+  app.patch(WATCHLIST_ROUTE, write, idParam, ...validJson(updateWatchlistBodySchema), async (c) => {
     const updated = await updateWatchlist(deps, actorOf(c), c.req.valid('param').id, c.req.valid('json'));
     return c.json(presentWatchlist(updated));
   });
-  app.delete(`${B}/:id`, remove, idParam, async (c) => {
+  app.delete(WATCHLIST_ROUTE, remove, idParam, async (c) => {
     await deleteWatchlist(deps, actorOf(c), c.req.valid('param').id);
     return c.body(null, 204);
   });
 
-  app.get(`${B}/:id/entries`, anyUser, idParam, validQuery(pageQuerySchema), async (c) => {
+  app.get(watchlistPartRoute('entries'), anyUser, idParam, validQuery(pageQuerySchema), async (c) => {
     const page = await listEntries(deps, c.req.valid('param').id, c.req.valid('query'));
     return c.json({ data: page.entries.map(presentEntry), next_after: page.next });
   });
-  app.post(`${B}/:id/entries`, write, idParam, ...validJson(entryBodySchema), async (c) => {
+  app.post(watchlistPartRoute('entries'), write, idParam, ...validJson(entryBodySchema), async (c) => {
     const { retroHunt, ...entry } = await addEntry(deps, actorOf(c), c.req.valid('param').id, c.req.valid('json'), hunt);
     return c.json({ ...presentEntry(entry), ...(retroHunt ? { retro_hunt: retroHunt } : {}) }, 201);
   });
-  app.patch(`${B}/:id/entries/:entryId`, write, entryParam, ...validJson(updateEntryBodySchema), async (c) => {
+  app.patch(WATCHLIST_ENTRY_ROUTE, write, entryParam, ...validJson(updateEntryBodySchema), async (c) => {
     const { id, entryId } = c.req.valid('param');
     return c.json(presentEntry(await updateEntryNotes(deps, actorOf(c), id, entryId, c.req.valid('json').notes)));
   });
-  app.delete(`${B}/:id/entries/:entryId`, remove, entryParam, async (c) => {
+  app.delete(WATCHLIST_ENTRY_ROUTE, remove, entryParam, async (c) => {
     const { id, entryId } = c.req.valid('param');
     await removeEntry(deps, actorOf(c), id, entryId);
     return c.body(null, 204);
   });
-  app.post(`${B}/:id/import`, write, idParam, async (c) => {
+  app.post(watchlistPartRoute('import'), write, idParam, async (c) => {
     const report = await importEntries(deps, actorOf(c), c.req.valid('param').id, await readCsv(c), hunt);
     return c.json(report, 200);
   });
-  app.get(`${B}/:id/export`, anyUser, idParam, async (c) => {
+  app.get(watchlistPartRoute('export'), anyUser, idParam, async (c) => {
     const { name, entries } = await exportEntries(deps, c.req.valid('param').id);
     const file = `${name.replace(/[^A-Za-z0-9._-]+/g, '_').slice(0, 60) || 'watchlist'}.csv`;
     return c.body(formatWatchlistCsv(entries.map((e) => ({ plate: e.plateNumber, notes: e.notes }))), 200, {
@@ -116,16 +110,16 @@ export function watchlistRoutes(deps: AuthContext, options: { hunt: RetroHunt })
   });
 
   // Subscriptions are the user's own: any role may subscribe to what it can read.
-  app.post(`${B}/:id/subscription`, every(anyUser, writeLimit), idParam, async (c) => {
+  app.post(watchlistPartRoute('subscription'), every(anyUser, writeLimit), idParam, async (c) => {
     const { id } = c.req.valid('param');
     const created = await subscribe(deps, actorOf(c), id);
     return c.json({ watchlist_id: id, subscribed: true }, created ? 201 : 200);
   });
-  app.delete(`${B}/:id/subscription`, every(anyUser, deleteLimit), idParam, async (c) => {
+  app.delete(watchlistPartRoute('subscription'), every(anyUser, deleteLimit), idParam, async (c) => {
     await unsubscribe(deps, actorOf(c), c.req.valid('param').id);
     return c.body(null, 204);
   });
-  app.get('/api/v1/subscriptions', anyUser, async (c) => {
+  app.get(SUBSCRIPTIONS_PATH, anyUser, async (c) => {
     return c.json({ data: (await mySubscriptions(deps, c.get('user').id)).map(presentSubscription) });
   });
   // Feeds (docs/watchlists.md "Feeds"): the list follows a URL.

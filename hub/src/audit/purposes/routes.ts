@@ -1,3 +1,4 @@
+import { ADMIN_PURPOSES_PATH, ADMIN_PURPOSE_ROUTE, PURPOSES_PATH } from '../../platform/http/paths.ts';
 import { Hono } from 'hono';
 import { z } from 'zod';
 import type { AuthContext } from '../../auth/context.ts';
@@ -14,7 +15,7 @@ import { createPurpose, listPurposes, setPurposeActive } from './store.ts';
  */
 export function purposeRoutes(deps: AuthContext): Hono<AuthEnv> {
   const app = new Hono<AuthEnv>();
-  app.get('/api/v1/purposes', requireUser(deps), async (c) => c.json({ data: await listPurposes(deps.db, { includeRetired: false }) }));
+  app.get(PURPOSES_PATH, requireUser(deps), async (c) => c.json({ data: await listPurposes(deps.db, { includeRetired: false }) }));
   return app;
 }
 
@@ -27,13 +28,12 @@ const codeParam = validParam(z.object({ code: purposeCodeSchema }));
  */
 export function adminPurposeRoutes(deps: AuthContext, guards: AdminGuards): Hono<AdminEnv> {
   const app = new Hono<AdminEnv>();
-  const B = '/api/v1/admin/purposes';
-  app.get(B, guards.read, audited(deps, 'admin.purpose.list'), async (c) => {
+  app.get(ADMIN_PURPOSES_PATH, guards.read, audited(deps, 'admin.purpose.list'), async (c) => {
     const data = await listPurposes(deps.db, { includeRetired: true });
     noteAudit(c, { detail: { count: data.length } });
     return c.json({ data });
   });
-  app.post(B, guards.post, audited(deps, 'admin.purpose.create'), ...validJson(createPurposeSchema), async (c) => {
+  app.post(ADMIN_PURPOSES_PATH, guards.post, audited(deps, 'admin.purpose.create'), ...validJson(createPurposeSchema), async (c) => {
     const created = await createPurpose({ db: deps.db, now: deps.clock.now() }, c.get('user').id, c.req.valid('json'));
     noteAudit(c, { targetId: created.code, detail: { label: created.label, case_number_required: created.case_number_required } });
     return c.json(created, 201);
@@ -42,7 +42,7 @@ export function adminPurposeRoutes(deps: AuthContext, guards: AdminGuards): Hono
     ['retire', false],
     ['reactivate', true],
   ] as const) {
-    app.post(`${B}/:code/${verb}`, guards.post, audited(deps, `admin.purpose.${verb}`), codeParam, async (c) => {
+    app.post(`${ADMIN_PURPOSE_ROUTE}/${verb}`, guards.post, audited(deps, `admin.purpose.${verb}`), codeParam, async (c) => {
       const { code } = c.req.valid('param');
       return c.json(await setPurposeActive({ db: deps.db, now: deps.clock.now() }, c.get('user').id, code, active));
     });

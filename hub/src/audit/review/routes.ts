@@ -1,3 +1,4 @@
+import { ADMIN_AUDIT_REVIEW_PATH } from '../../platform/http/paths.ts';
 import { isoTime } from '@alpr/shared/validation/params';
 import { Hono } from 'hono';
 import { z } from 'zod';
@@ -56,7 +57,7 @@ const rowOut = (l: Lookup) => ({
  */
 export function auditReviewRoutes(deps: PlatformDeps, guards: AdminGuards): Hono<AdminEnv> {
   const app = new Hono<AdminEnv>();
-  app.get('/api/v1/admin/audit-review', guards.read, audited(deps, 'admin.audit.read'), validQuery(auditReviewQuery), async (c) => {
+  app.get(ADMIN_AUDIT_REVIEW_PATH, guards.read, audited(deps, 'admin.audit.read'), validQuery(auditReviewQuery), async (c) => {
     const q = c.req.valid('query');
     const now = deps.clock.now();
     const until = q.until ? new Date(q.until) : now;

@@ -5,11 +5,11 @@
  * path and the expiry, with a key derived from the hub secret (every hub process that
  * shares HUB_SESSION_SECRET verifies every other's links). Pure.
  */
+import { IMAGE_PATH_PREFIX } from '../http/paths.ts';
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
 /** 15 minutes: long enough to open an alert and its pictures, short enough that a forwarded link dies. */
 export const IMAGE_LINK_TTL_SECONDS = 15 * 60;
-export const IMAGE_PATH_PREFIX = '/api/v1/images/';
 
 function signature(key: Buffer, path: string, expires: number): string {
   return createHmac('sha256', key).update(`${path}\n${expires}`).digest('base64url');

@@ -1,3 +1,4 @@
+import { watchlistPartRoute } from '../../platform/http/paths.ts';
 import { Hono, type Context } from 'hono';
 import { every } from 'hono/combine';
 import type { AuthContext } from '../../auth/context.ts';
@@ -7,8 +8,6 @@ import { RATE_LIMITS, rateLimit } from '../../auth/rate-limit.ts';
 import { idParam, validJson } from '../../platform/http/validator.ts';
 import type { WatchlistActor } from '../context.ts';
 import { feedBodySchema, loadFeed, presentFeed, removeFeed, requestFeedUpdate, setFeed } from './feeds.ts';
-
-const B = '/api/v1/watchlist';
 
 function actorOf(c: Context<AuthEnv>): WatchlistActor {
   return { userId: c.get('user').id, ...requestMeta(c) };
@@ -26,15 +25,15 @@ export function feedRoutes(deps: AuthContext): Hono<AuthEnv> {
   const write = every(editor, rateLimit(deps, RATE_LIMITS.watchlist));
   const remove = every(editor, rateLimit(deps, RATE_LIMITS.delete));
 
-  app.get(`${B}/:id/feed`, anyUser, idParam, async (c) => c.json(presentFeed(await loadFeed(deps.db, c.req.valid('param').id))));
-  app.put(`${B}/:id/feed`, write, idParam, ...validJson(feedBodySchema), async (c) => {
+  app.get(watchlistPartRoute('feed'), anyUser, idParam, async (c) => c.json(presentFeed(await loadFeed(deps.db, c.req.valid('param').id))));
+  app.put(watchlistPartRoute('feed'), write, idParam, ...validJson(feedBodySchema), async (c) => {
     return c.json(presentFeed(await setFeed(deps, actorOf(c), c.req.valid('param').id, c.req.valid('json'))));
   });
-  app.delete(`${B}/:id/feed`, remove, idParam, async (c) => {
+  app.delete(watchlistPartRoute('feed'), remove, idParam, async (c) => {
     await removeFeed(deps, actorOf(c), c.req.valid('param').id);
     return c.body(null, 204);
   });
-  app.post(`${B}/:id/feed/update`, write, idParam, async (c) => {
+  app.post(watchlistPartRoute('feed/update'), write, idParam, async (c) => {
     return c.json(presentFeed(await requestFeedUpdate(deps, actorOf(c), c.req.valid('param').id)), 202);
   });
   return app;
