@@ -27,7 +27,7 @@ import { startAlerts } from '../../hub/src/alerts/run.ts';
 import { createUser } from '../../hub/src/auth/registration.ts';
 import { systemClock } from '../../hub/src/platform/clock.ts';
 import { claim } from '../../hub/src/collectors/claim.ts';
-import { SYSTEM_ACTOR } from '../../hub/src/collectors/context.ts';
+import { SYSTEM_ACTOR } from '../../hub/src/platform/actor.ts';
 import { createCollector } from '../../hub/src/collectors/create-collector.ts';
 import { loadHubConfig } from '../../hub/src/platform/config/hub-config.ts';
 import { openDatabase } from '../../hub/src/db/client.ts';

@@ -29,7 +29,7 @@ import { verifyChain } from '../../hub/src/db/chain.ts';
 import { openDatabase } from '../../hub/src/db/client.ts';
 import { createBenchDatabase } from './bench-database.ts';
 import { claim } from '../../hub/src/collectors/claim.ts';
-import { SYSTEM_ACTOR } from '../../hub/src/collectors/context.ts';
+import { SYSTEM_ACTOR } from '../../hub/src/platform/actor.ts';
 import { createCollector } from '../../hub/src/collectors/create-collector.ts';
 import { createLog } from '../../hub/src/platform/log.ts';
 import { startAlerts } from '../../hub/src/alerts/run.ts';

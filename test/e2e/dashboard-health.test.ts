@@ -26,7 +26,7 @@ import { totpCode } from '../../hub/src/auth/totp.ts';
 import { createAlertWorker } from '../../hub/src/alerts/worker.ts';
 import { uploadPlates } from '../../hub/src/alerts/alerts.test-helper.ts';
 import { claim } from '../../hub/src/collectors/claim.ts';
-import { SYSTEM_ACTOR } from '../../hub/src/collectors/context.ts';
+import { SYSTEM_ACTOR } from '../../hub/src/platform/actor.ts';
 import { createCollector } from '../../hub/src/collectors/create-collector.ts';
 import { movableClock } from '../../hub/src/collectors/collectors.test-helper.ts';
 import { loadHubConfig } from '../../hub/src/platform/config/hub-config.ts';

@@ -19,7 +19,7 @@ import { createUser } from '../../hub/src/auth/registration.ts';
 import { totpCode } from '../../hub/src/auth/totp.ts';
 import { claim } from '../../hub/src/collectors/claim.ts';
 import { movableClock, type MovableClock } from '../../hub/src/collectors/collectors.test-helper.ts';
-import { SYSTEM_ACTOR } from '../../hub/src/collectors/context.ts';
+import { SYSTEM_ACTOR } from '../../hub/src/platform/actor.ts';
 import { createCollector } from '../../hub/src/collectors/create-collector.ts';
 import { loadHubConfig } from '../../hub/src/platform/config/hub-config.ts';
 import { testDatabase, type TestHandle } from '../../hub/src/db/database.test-helper.ts';

@@ -7,7 +7,7 @@ import BetterSqlite3 from 'better-sqlite3';
 import { eq } from '../../hub/src/db/database.test-helper.ts';
 import nacl from 'tweetnacl';
 import { signCommand } from '@alpr/shared/protocol/signing';
-import { SYSTEM_ACTOR } from '../../hub/src/collectors/context.ts';
+import { SYSTEM_ACTOR } from '../../hub/src/platform/actor.ts';
 import { loadOrCreateHubKey } from '../../hub/src/collectors/hub-key.ts';
 import { wipeCollector } from '../../hub/src/collectors/wipe.ts';
 import { collectors } from '../../hub/src/db/schema/collectors.ts';

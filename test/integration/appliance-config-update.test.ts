@@ -9,7 +9,7 @@ import { signCommand } from '@alpr/shared/protocol/signing';
 import { loadOrCreateHubKey } from '../../hub/src/collectors/hub-key.ts';
 import { collectors } from '../../hub/src/db/schema/collectors.ts';
 import { commands } from '../../hub/src/db/schema/commands.ts';
-import { SYSTEM_ACTOR } from '../../hub/src/collectors/context.ts';
+import { SYSTEM_ACTOR } from '../../hub/src/platform/actor.ts';
 import { updateConfig } from '../../hub/src/collectors/update-config.ts';
 import { loadEnrollment } from '../../appliance/src/keystore/keystore.ts';
 import { fixedIdentity } from '../../appliance/src/vault/hardware-identity.ts';

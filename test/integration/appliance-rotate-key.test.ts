@@ -8,7 +8,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { eq } from '../../hub/src/db/database.test-helper.ts';
 import { authenticateCollector } from '../../hub/src/collectors/api-key-auth.ts';
-import { SYSTEM_ACTOR } from '../../hub/src/collectors/context.ts';
+import { SYSTEM_ACTOR } from '../../hub/src/platform/actor.ts';
 import { listKeys } from '../../hub/src/collectors/list-keys.ts';
 import { revokeKey } from '../../hub/src/collectors/revoke-key.ts';
 import { rotateKey } from '../../hub/src/collectors/rotate-key.ts';

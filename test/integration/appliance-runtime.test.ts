@@ -15,7 +15,7 @@ import { claimOverHttp, startTestHub, type ClaimedAppliance, type TestHub } from
 import { createLog } from '../../appliance/src/log.ts';
 import { fixedIdentity } from '../../appliance/src/vault/hardware-identity.ts';
 import { createAppliance, type ApplianceDeps } from '../../appliance/src/runtime/appliance.ts';
-import { SYSTEM_ACTOR } from '../../hub/src/collectors/context.ts';
+import { SYSTEM_ACTOR } from '../../hub/src/platform/actor.ts';
 import { wipeCollector } from '../../hub/src/collectors/wipe.ts';
 
 /**

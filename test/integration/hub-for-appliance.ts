@@ -11,7 +11,7 @@ import { serve } from '@hono/node-server';
 import type { Test } from 'tap';
 import { enrollmentResponseSchema, type EnrollmentResponse } from '@alpr/shared/protocol/collector';
 import { createHubApp } from '../../hub/src/app.ts';
-import { SYSTEM_ACTOR } from '../../hub/src/collectors/context.ts';
+import { SYSTEM_ACTOR } from '../../hub/src/platform/actor.ts';
 import { createCollector } from '../../hub/src/collectors/create-collector.ts';
 import { collectorTestContext, type CollectorTestContext } from '../../hub/src/collectors/collectors.test-helper.ts';
 import { openImageStore } from '../../hub/src/images/image-store.ts';

@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { issueProvisioningToken } from '../../hub/src/collectors/provisioning.ts';
-import { SYSTEM_ACTOR } from '../../hub/src/collectors/context.ts';
+import { SYSTEM_ACTOR } from '../../hub/src/platform/actor.ts';
 import { readCentralLayer } from '../../appliance/src/config/central-layer.ts';
 import { loadConfigWithCredentials } from '../../appliance/src/lifecycle/config-layers.ts';
 import { pendingCollector, startTestHub } from './hub-for-appliance.ts';

@@ -63,7 +63,7 @@ const TEXT_FIELDS: Record<string, string> = {
   // An alert's verdict (alerts/routes.ts): POST /api/v1/alerts/:id/verify takes verification and note.
   verification: 'misread',
   note: 'crop shows another plate',
-  // A purpose (purposes/schema.ts): POST /api/v1/admin/purposes takes code, label, description.
+  // A purpose (audit/purposes/schema.ts): POST /api/v1/admin/purposes takes code, label, description.
   label: 'Sweep purpose',
   description: 'made by the sweep',
   // The hub certificate announcement (admin/hub-certificate-routes.ts): 64 hex digits.

@@ -11,7 +11,7 @@ import { adminTestContext } from '../../hub/src/admin/admin.test-helper.ts';
 import { claimedCollector } from '../../hub/src/collectors/collectors.test-helper.ts';
 import { createCollector } from '../../hub/src/collectors/create-collector.ts';
 import { addCamera } from '../../hub/src/collectors/cameras/change.ts';
-import { SYSTEM_ACTOR } from '../../hub/src/collectors/context.ts';
+import { SYSTEM_ACTOR } from '../../hub/src/platform/actor.ts';
 import { routesOf, sweep, sweepSeed } from './sweep.ts';
 
 const seed = sweepSeed();

@@ -2,7 +2,7 @@
  * "Alerts raised in this transaction": what other domains do with new alerts inside the
  * transaction that raises them (the messaging bot queues its deliveries there, so an alert
  * and its queue items commit together or not at all). They register at start-up
- * (workers/start.ts); alerts never import them, so the dependency points one way.
+ * (start-workers.ts); alerts never import them, so the dependency points one way.
  */
 import type { DbSession } from '../db/session.ts';
 

@@ -1,7 +1,7 @@
 /**
  * The `alert` payload (docs/live.md), built once per alert for the
  * REST list and the live channel alike (docs/alerts.md "Payload"). Image links are signed
- * at build time and expire (images/signed-link.ts).
+ * at build time and expire (platform/signed-links/signed-link.ts).
  */
 import type { DbSession } from '../db/session.ts';
 import type { AlertEntrySnapshot, AlertMatchKind, AlertState, AlertVerification } from '../db/schema/alerts.ts';
@@ -121,7 +121,7 @@ export const ALERT_SELECT = `
 /**
  * A text field of a configured camera (`config.cameras[]` with this id): the first entry that
  * has it non-empty. An id may stand twice, in the admin's own list and among the central
- * cameras (cameras/names-sql.ts appends them), so later entries fill what earlier ones lack.
+ * cameras (collectors/cameras/names-sql.ts appends them), so later entries fill what earlier ones lack.
  */
 function cameraField(config: Record<string, unknown>, cameraId: string, field: 'name' | 'timezone'): string | undefined {
   const cameras = Array.isArray(config.cameras) ? config.cameras : [];

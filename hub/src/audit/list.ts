@@ -17,18 +17,15 @@ export interface AuditFilters {
   since?: string | undefined;
   until?: string | undefined;
   before?: string | undefined;
-  /** These rows only (an audit-review flag's rows, at most AUDIT_IDS_MAX). */
+  /** These rows only (an audit-review flag's rows, at most AUDIT_IDS_MAX of ids-limit.ts). */
   ids?: readonly string[] | undefined;
   /** Leave out the page views (see PAGE_VIEW); the default keeps every row. */
   page_views?: 'include' | 'exclude' | undefined;
   limit: number;
 }
 
-/** How many rows `ids` may name: 200 ids of up to 19 digits stay within a 4 KB address. */
-export const AUDIT_IDS_MAX = 200;
-
 /**
- * A page view: a row the admin routes' middleware (admin/audit.ts) wrote for a GET, such as
+ * A page view: a row the admin routes' middleware (audit/middleware.ts) wrote for a GET, such as
  * `admin.collector.list` each time the collectors page refreshes. After a quarter of an hour
  * of use they were the first 100 rows, so the audit page leaves them out unless asked.
  * Lookups (`search.*`, `export.*`) and every change stay: they are what the log is read for.

@@ -12,7 +12,7 @@ import type { CollectorRow } from './find-collector.ts';
 
 /**
  * The configuration a collector runs: the admin's `config` plus the collector's central
- * cameras (cameras/render.ts), their credentials sealed to this device's public key. Built
+ * cameras (collectors/cameras/render.ts), their credentials sealed to this device's public key. Built
  * afresh for every push and claim, so a replacement box gets the same cameras sealed to its
  * own key. A device that sent no public key at claim gets its cameras without credentials,
  * and the configuration without its secrets (config-secrets.ts).

@@ -1,7 +1,7 @@
 /**
  * The health evaluator (docs/health.md): one look at every collector, its cameras and its
  * load, then the alerts opened and closed in one transaction with their live NOTIFY and their
- * bot messages. Run every minute (workers/start.ts) with the injected clock; tests call it
+ * bot messages. Run every minute (start-workers.ts) with the injected clock; tests call it
  * directly. Opening is idempotent (the unique index of open alerts), so two evaluators, or a
  * tick repeated, never open a second alert for one condition.
  */

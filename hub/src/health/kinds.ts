@@ -75,7 +75,7 @@ export const LOAD = {
   errorCloseAtOrBelow: 0.025,
 } as const;
 
-/** How often the evaluator looks (workers/start.ts). */
+/** How often the evaluator looks (start-workers.ts). */
 export const EVALUATE_EVERY_MS = 60_000;
 
 /** Kept: reads per hour 5 weeks (4 for the median + the current), load minutes 1 day. */

@@ -1,6 +1,6 @@
 /**
  * The hub's one error model: a closed set of codes, one class, one mapping to HTTP status
- * (`http/on-error.ts`). Verbs throw `HubError`; routes never build error bodies by hand.
+ * (`platform/http/on-error.ts`). Verbs throw `HubError`; routes never build error bodies by hand.
  */
 import { COLLECTOR_REFUSAL_REASONS, ENROLLMENT_REFUSAL_REASONS } from '@alpr/shared/protocol/collector';
 export const HUB_ERROR_STATUS = {

@@ -53,7 +53,7 @@ export async function loadAccountInput(db: DbSession, range: { from: Date; to: D
          FROM alerts WHERE created_at >= $1::timestamptz AND created_at < $2::timestamptz GROUP BY 1`,
       span,
     ),
-    // Purpose as the lookup routes write it (audit-review/load.ts): top level, or in the query.
+    // Purpose as the lookup routes write it (audit/review/load.ts): top level, or in the query.
     db.sql<{ month: string; action: string; purpose: string | null; n: string }>(
       `SELECT ${MONTH('at')} AS month, action, COALESCE(detail->>'purpose', detail->'query'->>'purpose') AS purpose, count(*)::bigint AS n
          FROM audit_log WHERE at >= $1::timestamptz AND at < $2::timestamptz AND action = ANY($3::text[])

@@ -44,7 +44,7 @@ export interface WatchlistIndex {
   /** confusionKey -> entries of active OCR-tolerant watchlists. */
   readonly tolerant: ReadonlyMap<string, readonly IndexedEntry[]>;
   /**
-   * Deletion neighbourhood (search/one-edit.ts) of each plate_normalized -> entries of active
+   * Deletion neighbourhood (shared/src/detection/one-edit.ts) of each plate_normalized -> entries of active
    * watchlists that forgive one misread: an 8-character entry adds 9 keys.
    */
   readonly oneEdit: ReadonlyMap<string, readonly IndexedEntry[]>;

@@ -97,7 +97,7 @@ export function createDetectionEventWorker(deps: { db: DbSession; clock: Clock; 
   return { runOnce, start: (listen) => loop.start(listen), stop: () => loop.stop(), wake: () => loop.wake() };
 }
 
-/** Started beside the webhook delivery worker (workers/start.ts), LISTENing for stored batches. */
+/** Started beside the webhook delivery worker (start-workers.ts), LISTENing for stored batches. */
 export async function startDetectionEvents(deps: { db: Database; clock: Clock; log: Log }, options: DetectionEventOptions = {}): Promise<DetectionEventWorker> {
   const worker = createDetectionEventWorker(deps, options);
   await worker.start(deps.db.listen.bind(deps.db));

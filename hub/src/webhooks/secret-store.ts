@@ -1,6 +1,6 @@
 /**
  * Webhook signing secrets at rest (docs/webhooks.md "Secrets at rest"): sealed with the
- * TOTP secret box (auth/secret-box.ts) under their own HKDF info, so a webhook row key is
+ * TOTP secret box (platform/secrets/secret-box.ts) under their own HKDF info, so a webhook row key is
  * unrelated to any user's TOTP key though both come from the one hub secret. HMAC needs the
  * secret itself (a hash would not do), hence a box rather than the SHA-256 kept of API keys.
  */

@@ -17,7 +17,7 @@ import { isUuid } from '@alpr/shared/validation/uuid';
 export interface WebhookContext {
   db: DbSession;
   clock: Clock;
-  /** The hub secret seals the signing secrets (auth/hub-secret.ts). */
+  /** The hub secret seals the signing secrets (platform/secrets/hub-secret.ts). */
   config: HubConfig;
 }
 

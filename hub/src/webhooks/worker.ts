@@ -1,6 +1,6 @@
 /**
  * The webhook delivery worker (docs/webhooks.md "Delivery"): claims due deliveries, POSTs
- * each signed body, settles the outcome. The bot's loop (workers/wakeable-loop.ts), woken by
+ * each signed body, settles the outcome. The bot's loop (platform/loops/wakeable-loop.ts), woken by
  * a raised alert or a test event; otherwise it sleeps until the next retry is due (at most
  * `pollMs`). Several may run on one database: claims never overlap.
  */

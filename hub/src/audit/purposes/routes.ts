@@ -1,4 +1,4 @@
-import { ADMIN_PURPOSES_PATH, ADMIN_PURPOSE_ROUTE, PURPOSES_PATH } from '../../platform/http/paths.ts';
+import { ADMIN_PURPOSES_PATH, PURPOSES_PATH, adminPurposeActionRoute } from '../../platform/http/paths.ts';
 import { Hono } from 'hono';
 import { z } from 'zod';
 import type { AuthContext } from '../../auth/context.ts';
@@ -42,7 +42,7 @@ export function adminPurposeRoutes(deps: AuthContext, guards: AdminGuards): Hono
     ['retire', false],
     ['reactivate', true],
   ] as const) {
-    app.post(`${ADMIN_PURPOSE_ROUTE}/${verb}`, guards.post, audited(deps, `admin.purpose.${verb}`), codeParam, async (c) => {
+    app.post(adminPurposeActionRoute(verb), guards.post, audited(deps, `admin.purpose.${verb}`), codeParam, async (c) => {
       const { code } = c.req.valid('param');
       return c.json(await setPurposeActive({ db: deps.db, now: deps.clock.now() }, c.get('user').id, code, active));
     });

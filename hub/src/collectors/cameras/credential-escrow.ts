@@ -7,7 +7,7 @@ import type { HubConfig } from '../../platform/config/hub-config.ts';
 /**
  * Camera credentials entered on the hub (docs/cameras-central.md "Credentials"). The hub
  * keeps them only sealed to its escrow key, an X25519 key derived from the hub secret
- * (auth/hub-secret.ts: `HUB_SESSION_SECRET` or the `hub-secret` file, never the database).
+ * (platform/secrets/hub-secret.ts: `HUB_SESSION_SECRET` or the `hub-secret` file, never the database).
  * A database copy alone opens nothing. The escrow exists so a replacement box can be sent
  * the same credentials sealed to its own key without anyone typing them again; they are
  * opened in memory only for that re-sealing, never logged and never returned by any route.

@@ -27,7 +27,7 @@ export const cameras = pgTable(
     /** Lowercase hex, no separators (CHECK in 0003); unique per collector when set. */
     mac: text('mac'),
     username: text('username'),
-    /** Sealed to the hub's credential escrow key (cameras/credential-escrow.ts); never stored in clear. */
+    /** Sealed to the hub's credential escrow key (collectors/cameras/credential-escrow.ts); never stored in clear. */
     escrowedCredentials: bytea('escrowed_credentials'),
     timezone: text('timezone').notNull().default('UTC'),
     mode: text('mode', { enum: cameraModes }).notNull().default('pull'),

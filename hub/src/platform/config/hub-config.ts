@@ -160,7 +160,7 @@ export interface HubConfig {
   liveMaxConnectionsPerUser: number;
   /** Per-item limit on how far a capture time may be ahead of the hub's clock. */
   maxCaptureAheadSeconds: number;
-  /** Optional: absent means the generated secret file in dataDir (auth/hub-secret.ts). */
+  /** Optional: absent means the generated secret file in dataDir (platform/secrets/hub-secret.ts). */
   sessionSecret?: string;
   /** Session cookies carry `Secure` (served over TLS, directly or behind a proxy). */
   secureCookies?: boolean;
@@ -171,7 +171,7 @@ export interface HubConfig {
   /** PEM files: the hub serves HTTPS itself, TLS 1.3 only. */
   tls?: { certFile: string; keyFile: string };
   /**
-   * How the listener speaks (tls/transport.ts): `https` with the given files or a generated
+   * How the listener speaks (platform/config/transport.ts): `https` with the given files or a generated
    * certificate, `plain_loopback` (loopback host, no files), `behind_proxy` (explicit).
    */
   transport: HubTransport;

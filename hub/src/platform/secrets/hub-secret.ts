@@ -9,9 +9,9 @@ export interface AuthKeys {
   sessionKey: Buffer;
   /** Input keying material for per-user TOTP-secret keys (salted again per user). */
   totpMasterKey: Buffer;
-  /** HMAC-SHA256 key for time-limited image links (images/signed-link.ts). */
+  /** HMAC-SHA256 key for time-limited image links (platform/signed-links/signed-link.ts). */
   imageLinkKey: Buffer;
-  /** X25519 secret key that camera credentials entered on the hub are sealed to (cameras/credential-escrow.ts). */
+  /** X25519 secret key that camera credentials entered on the hub are sealed to (collectors/cameras/credential-escrow.ts). */
   credentialEscrowKey: Buffer;
 }
 

@@ -1,8 +1,9 @@
 /// <reference lib="dom" />
+import { ADMIN_AUDIT_REVIEW_PATH } from '../../platform/http/paths.ts';
 import { api } from './api.ts';
 import { byId, el, show, when } from './dom.ts';
 import { failed } from './failed.ts';
-import { AUDIT_IDS_MAX } from '../../audit/list.ts';
+import { AUDIT_IDS_MAX } from '../../audit/ids-limit.ts';
 
 /*
  * The audit review (docs/audit-review.md): the flags of the chosen span with the audit rows
@@ -91,7 +92,7 @@ function auditLink(f: Review['flags'][number]): string {
 }
 
 async function load(): Promise<void> {
-  const review = await api<Review>('GET', `/api/v1/admin/audit-review?${query()}`);
+  const review = await api<Review>('GET', `${ADMIN_AUDIT_REVIEW_PATH}?${query()}`);
   const emails = new Map(review.users.map((u) => [u.user_id, u.email ?? u.user_id]));
   byId('flags-count').textContent =
     review.flags.length === 0

@@ -1,9 +1,11 @@
 /// <reference lib="dom" />
+import { ADMIN_AUDIT_PATH, ADMIN_PURPOSES_PATH, ADMIN_USERS_PATH, adminPurposeActionPath } from '../../platform/http/paths.ts';
 import { api } from './api.ts';
 import { byId, el, say, show, when } from './dom.ts';
 import { failed } from './failed.ts';
-// The wire shape and the cap on linked ids, written once by the server (audit/list.ts; the bundle keeps only the number).
-import { AUDIT_IDS_MAX, type AuditEntry } from '../../audit/list.ts';
+// The wire shape, written once by the server (audit/list.ts; type-only: erased from the bundle), and the cap on linked ids.
+import type { AuditEntry } from '../../audit/list.ts';
+import { AUDIT_IDS_MAX } from '../../audit/ids-limit.ts';
 import type { Purpose } from '../../audit/purposes/store.ts';
 import { isUuid } from '@alpr/shared/validation/uuid';
 
@@ -81,10 +83,10 @@ function row(r: AuditEntry): HTMLTableRowElement {
 async function load(append: boolean): Promise<void> {
   if (!append) before = null;
   if (emails.size === 0) {
-    const users = await api<{ data: Array<{ id: string; email: string }> }>('GET', '/api/v1/admin/users');
+    const users = await api<{ data: Array<{ id: string; email: string }> }>('GET', ADMIN_USERS_PATH);
     emails = new Map(users.data.map((u) => [u.id, u.email]));
   }
-  const page = await api<{ data: AuditEntry[]; next_before: string | null }>('GET', `/api/v1/admin/audit?${query()}`);
+  const page = await api<{ data: AuditEntry[]; next_before: string | null }>('GET', `${ADMIN_AUDIT_PATH}?${query()}`);
   const body = byId('audit').querySelector('tbody');
   if (!append) body?.replaceChildren();
   body?.append(...page.data.map(row));
@@ -107,9 +109,7 @@ function purposeRow(p: Purpose): HTMLTableRowElement {
     p.active ? 'Retire' : 'Bring back',
   );
   button.addEventListener('click', () => {
-    api('POST', `/api/v1/admin/purposes/${encodeURIComponent(p.code)}/${verb}`, {})
-      .then(loadPurposes)
-      .catch(failed);
+    api('POST', adminPurposeActionPath(p.code, verb), {}).then(loadPurposes).catch(failed);
   });
   return el(
     'tr',
@@ -123,7 +123,7 @@ function purposeRow(p: Purpose): HTMLTableRowElement {
 }
 
 async function loadPurposes(): Promise<void> {
-  const { data } = await api<{ data: Purpose[] }>('GET', '/api/v1/admin/purposes');
+  const { data } = await api<{ data: Purpose[] }>('GET', ADMIN_PURPOSES_PATH);
   byId('purposes')
     .querySelector('tbody')
     ?.replaceChildren(...data.map(purposeRow));
@@ -132,7 +132,7 @@ async function loadPurposes(): Promise<void> {
 byId<HTMLFormElement>('purpose-form').addEventListener('submit', (event) => {
   event.preventDefault();
   const value = (id: string) => byId<HTMLInputElement>(id).value.trim();
-  api('POST', '/api/v1/admin/purposes', {
+  api('POST', ADMIN_PURPOSES_PATH, {
     code: value('new-code'),
     label: value('new-label'),
     description: value('new-description'),

@@ -15,7 +15,13 @@ const repo = fileURLToPath(new URL('../../../../', import.meta.url));
  * Pure functions the live and notifications pages run as the server does (no I/O, no imports);
  * shared/ is for both sides. plate-diff.ts (the Verify view's marked characters) sits with the alerts it explains.
  */
-const SHARED_AT_RUN_TIME = ['hub/src/messaging/effective-preference.ts', 'hub/src/messaging/delivery/quiet-hours.ts', 'hub/src/alerts/plate-diff.ts'];
+const SHARED_AT_RUN_TIME = [
+  'hub/src/messaging/effective-preference.ts',
+  'hub/src/messaging/delivery/quiet-hours.ts',
+  'hub/src/alerts/plate-diff.ts',
+  // The audit page's cap on the rows a link may name, checked on both sides.
+  'hub/src/audit/ids-limit.ts',
+];
 const allowed = (path: string): boolean => path.startsWith('hub/src/ui/client/') || path.startsWith('shared/src/') || SHARED_AT_RUN_TIME.includes(path);
 
 t.test('the client bundles hold client code and the shared pure modules only', async (t) => {

@@ -6,7 +6,7 @@ import type { CameraRecord } from '../../collectors/cameras/list.ts';
  * The collector page's camera form without the DOM (client/cameras.ts draws it): which
  * fields a kind of camera needs, what is wrong with what was typed, and the body for
  * POST/PATCH /api/v1/admin/collectors/{id}/cameras. The rules mirror the hub's
- * (cameras/input.ts: addCameraBodySchema, shapeProblems) so a mistake is said as it is typed;
+ * (collectors/cameras/input.ts: addCameraBodySchema, shapeProblems) so a mistake is said as it is typed;
  * the hub still decides, and its 400 message is shown when it disagrees.
  */
 export type Vendor = 'vendor_a' | 'vendor_b';
@@ -103,7 +103,7 @@ export function needsSecret(v: CameraFormValues, original: CameraRecord | undefi
 
 const HOST = /^[A-Za-z0-9.:[\]-]+$/;
 const WHOLE = /^\d+$/;
-// Names go into chat messages and PDFs: no control characters (cameras/input.ts).
+// Names go into chat messages and PDFs: no control characters (collectors/cameras/input.ts).
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
 
 /** Pure: what is wrong with the typed values, per visible field, in words for the person typing. */

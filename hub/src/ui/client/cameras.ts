@@ -1,4 +1,5 @@
 /// <reference lib="dom" />
+import { adminCameraPath, adminCollectorPartPath } from '../../platform/http/paths.ts';
 import { api, ApiError } from './api.ts';
 import { byId, el, say, show, when } from './dom.ts';
 import { failed } from './failed.ts';
@@ -121,7 +122,7 @@ function startEdit(c: CameraRecord): void {
   input('name').focus();
 }
 
-const path = (cameraId?: string): string => `/api/v1/admin/collectors/${collectorId ?? ''}/cameras${cameraId ? `/${cameraId}` : ''}`;
+const path = (cameraId?: string): string => (cameraId ? adminCameraPath(collectorId ?? '', cameraId) : adminCollectorPartPath(collectorId ?? '', 'cameras'));
 
 function button(label: string, action: string, cameraName: string, onClick: () => void): HTMLButtonElement {
   const b = el('button', { type: 'button', class: 'secondary' }, label);

@@ -1,4 +1,5 @@
 /// <reference lib="dom" />
+import { adminCollectorPartPath } from '../../platform/http/paths.ts';
 import { api } from './api.ts';
 import { byId, say, show, when } from './dom.ts';
 import { failed } from './failed.ts';
@@ -44,7 +45,7 @@ export function bindStateActions(current: () => Collector | undefined, changed: 
     const c = current();
     if (!c) return;
     const reason = byId<HTMLInputElement>('suspend-reason').value.trim();
-    api('POST', `/api/v1/admin/collectors/${c.id}/suspend`, reason ? { reason } : {})
+    api('POST', adminCollectorPartPath(c.id, 'suspend'), reason ? { reason } : {})
       .then(async () => {
         byId<HTMLInputElement>('suspend-reason').value = '';
         say(`${c.site_name} suspended: its uploads are refused until you resume; the box keeps its readings.`, 'info');
@@ -55,7 +56,7 @@ export function bindStateActions(current: () => Collector | undefined, changed: 
   byId('resume').addEventListener('click', () => {
     const c = current();
     if (!c) return;
-    api<{ suspended_seconds: number }>('POST', `/api/v1/admin/collectors/${c.id}/resume`, {})
+    api<{ suspended_seconds: number }>('POST', adminCollectorPartPath(c.id, 'resume'), {})
       .then(async () => {
         say(`${c.site_name} resumed: the box sends what it kept while suspended.`, 'info');
         await changed(c);
@@ -68,7 +69,7 @@ export function bindStateActions(current: () => Collector | undefined, changed: 
     void withFreshFactor(async () => {
       const issued = await api<{ claim_code: string; claim_code_expires_at: string; hub_certificate_sha256: string | null }>(
         'POST',
-        `/api/v1/admin/collectors/${c.id}/replace`,
+        adminCollectorPartPath(c.id, 'replace'),
         {},
       );
       reveal(
@@ -82,7 +83,7 @@ export function bindStateActions(current: () => Collector | undefined, changed: 
   byId('replace-cancel').addEventListener('click', () => {
     const c = current();
     if (!c) return;
-    api('POST', `/api/v1/admin/collectors/${c.id}/replace/cancel`, {})
+    api('POST', adminCollectorPartPath(c.id, 'replace/cancel'), {})
       .then(async () => {
         say(`Replacement of ${c.site_name}'s box cancelled: the claim code no longer works and the current box stays.`, 'info');
         await changed(c);

@@ -1,4 +1,5 @@
 /// <reference lib="dom" />
+import { ADMIN_COLLECTORS_PATH, adminCollectorPartPath, adminCollectorPath, adminKeyActionPath } from '../../platform/http/paths.ts';
 import { api, ApiError, signInAgain } from './api.ts';
 import { byId, el, say, show, when } from './dom.ts';
 import { failed } from './failed.ts';
@@ -25,7 +26,7 @@ type Key = ReturnType<typeof presentKey>;
 
 function rotate(c: Collector): Promise<void> {
   return withFreshFactor(async () => {
-    const result = await api<{ new_key: string; new_key_prefix: string }>('POST', `/api/v1/admin/collectors/${c.id}/rotate-key`, { grace_period_hours: 24 });
+    const result = await api<{ new_key: string; new_key_prefix: string }>('POST', adminCollectorPartPath(c.id, 'rotate-key'), { grace_period_hours: 24 });
     reveal(
       `New API key for ${c.site_name}`,
       'The collector receives it with its next heartbeat; the old key keeps working for 24 hours. This is the only time the key is shown.',
@@ -44,13 +45,12 @@ function cameraAnswers(m: CommandRecord, names: ReadonlyMap<string, string>): HT
 }
 
 async function manage(listed: Collector): Promise<void> {
-  const base = `/api/v1/admin/collectors/${listed.id}`;
   // Read afresh: suspend, resume and replacement change the collector after the list was drawn.
   const [c, keys, commands, cameras] = await Promise.all([
-    api<Collector>('GET', base),
-    api<{ data: Key[] }>('GET', `${base}/keys`),
-    api<{ data: CommandRecord[] }>('GET', `${base}/commands`),
-    api<{ data: CameraRecord[] }>('GET', `${base}/cameras`),
+    api<Collector>('GET', adminCollectorPath(listed.id)),
+    api<{ data: Key[] }>('GET', adminCollectorPartPath(listed.id, 'keys')),
+    api<{ data: CommandRecord[] }>('GET', adminCollectorPartPath(listed.id, 'commands')),
+    api<{ data: CameraRecord[] }>('GET', adminCollectorPartPath(listed.id, 'cameras')),
   ]);
   managed = c;
   byId('manage-title').textContent = `Manage ${c.site_name}`;
@@ -67,7 +67,7 @@ async function manage(listed: Collector): Promise<void> {
           const reason = prompt(`Why revoke key ${k.prefix}? (recorded in the audit log)`);
           if (reason)
             void withFreshFactor(async () => {
-              await api('POST', `/api/v1/admin/keys/${k.id}/revoke`, { reason });
+              await api('POST', adminKeyActionPath(k.id, 'revoke'), { reason });
               say(`Key ${k.prefix} revoked.`, 'info');
               await manage(c);
             });
@@ -152,7 +152,7 @@ function row(c: Collector, counts?: ReadonlyMap<string, number>): HTMLTableRowEl
 async function refresh(): Promise<void> {
   try {
     // The counts are extra: a failure there leaves the column blank, not the list empty.
-    const [list, counts] = await Promise.all([api<{ data: Collector[] }>('GET', '/api/v1/admin/collectors'), openCountsByCollector().catch(() => undefined)]);
+    const [list, counts] = await Promise.all([api<{ data: Collector[] }>('GET', ADMIN_COLLECTORS_PATH), openCountsByCollector().catch(() => undefined)]);
     byId('collectors')
       .querySelector('tbody')
       ?.replaceChildren(...list.data.map((c) => row(c, counts)));
@@ -166,7 +166,7 @@ byId<HTMLFormElement>('create-form').addEventListener('submit', (event) => {
   event.preventDefault();
   const siteName = byId<HTMLInputElement>('site-name').value.trim();
   const address = byId<HTMLInputElement>('site-address').value.trim();
-  api<{ claim_code: string; claim_code_expires_at: string; hub_certificate_sha256: string | null }>('POST', '/api/v1/admin/collectors', {
+  api<{ claim_code: string; claim_code_expires_at: string; hub_certificate_sha256: string | null }>('POST', ADMIN_COLLECTORS_PATH, {
     site_name: siteName,
     ...(address ? { site_address: address } : {}),
   })
@@ -185,7 +185,7 @@ byId<HTMLFormElement>('create-form').addEventListener('submit', (event) => {
 byId('provision').addEventListener('click', () => {
   const c = managed;
   if (!c) return;
-  api<{ provisioning_token: string; expires_at: string }>('POST', `/api/v1/admin/collectors/${c.id}/provisioning-tokens`, {})
+  api<{ provisioning_token: string; expires_at: string }>('POST', adminCollectorPartPath(c.id, 'provisioning-tokens'), {})
     .then((t) => reveal(`Provisioning token for ${c.site_name}`, `Single use, valid until ${when(t.expires_at)}; shown only now.`, t.provisioning_token))
     .catch(failed);
 });
@@ -199,7 +199,7 @@ byId<HTMLFormElement>('config-form').addEventListener('submit', (event) => {
   } catch {
     return say('The configuration is not valid JSON.');
   }
-  api<{ config_version: number }>('POST', `/api/v1/admin/collectors/${c.id}/config`, { config })
+  api<{ config_version: number }>('POST', adminCollectorPartPath(c.id, 'config'), { config })
     .then((r) => {
       say(`Configuration version ${r.config_version} queued; the collector picks it up with its next heartbeat and answers (see Commands sent).`, 'info');
       return manage(c);
@@ -211,7 +211,7 @@ byId<HTMLFormElement>('decommission-form').addEventListener('submit', (event) =>
   const c = managed;
   if (!c || !confirmed('decommission-confirm', c)) return;
   void withFreshFactor(async () => {
-    await api('POST', `/api/v1/admin/collectors/${c.id}/decommission`, { reason: byId<HTMLInputElement>('decommission-reason').value.trim() });
+    await api('POST', adminCollectorPartPath(c.id, 'decommission'), { reason: byId<HTMLInputElement>('decommission-reason').value.trim() });
     say(`${c.site_name} decommissioned: its keys are revoked.`, 'info');
     await refresh();
     await manage(c);
@@ -222,7 +222,7 @@ byId<HTMLFormElement>('wipe-form').addEventListener('submit', (event) => {
   const c = managed;
   if (!c || !confirmed('wipe-confirm', c)) return;
   void withFreshFactor(async () => {
-    await api('POST', `/api/v1/admin/collectors/${c.id}/wipe`, {});
+    await api('POST', adminCollectorPartPath(c.id, 'wipe'), {});
     say(`Wipe queued for ${c.site_name}: it runs at the collector's next heartbeat.`, 'info');
     await manage(c);
   });

@@ -1,4 +1,5 @@
 /// <reference lib="dom" />
+import { EXPORT_DETECTIONS_PATH, LEGAL_HOLDS_PATH, detectionPath } from '../../platform/http/paths.ts';
 import { api, ApiError, signInAgain } from './api.ts';
 import { byId, el, percent, say, show, when } from './dom.ts';
 import { imagePath } from './images.ts';
@@ -60,13 +61,13 @@ function render(d: Detail): void {
   const capturedAt = d.captured_at ?? '';
   const exportQuery = new URLSearchParams({ plate: d.plate_normalized, start_date: capturedAt, end_date: capturedAt });
   for (const [key, value] of why) exportQuery.set(key, value);
-  byId<HTMLAnchorElement>('export').href = `/api/v1/export/detections?${exportQuery.toString()}`;
+  byId<HTMLAnchorElement>('export').href = `${EXPORT_DETECTIONS_PATH}?${exportQuery.toString()}`;
   show(byId('detail'), true);
 }
 
 async function load(): Promise<void> {
   try {
-    render(await api<Detail>('GET', `/api/v1/detections/${id}?${why.toString()}`));
+    render(await api<Detail>('GET', `${detectionPath(id)}?${why.toString()}`));
     show(reasonForm, false);
   } catch (err) {
     if (err instanceof ApiError && err.status === 401) return signInAgain();
@@ -85,7 +86,7 @@ reasonForm.addEventListener('submit', (event) => {
 byId<HTMLFormElement>('hold-form').addEventListener('submit', (event) => {
   event.preventDefault();
   const body = { detection_ids: [id], case_id: byId<HTMLInputElement>('case-id').value.trim(), reason: byId<HTMLInputElement>('hold-reason').value.trim() };
-  api('POST', '/api/v1/legal-holds', body)
+  api('POST', LEGAL_HOLDS_PATH, body)
     .then(() => {
       say(`Legal hold placed for case ${body.case_id}.`, 'info');
       return load();

@@ -1,4 +1,5 @@
 /// <reference lib="dom" />
+import { ADMIN_HEALTH_ALERTS_PATH } from '../../platform/http/paths.ts';
 import { api, ApiError } from './api.ts';
 // The wire shapes, written once by the hub's health presenter (type-only: erased from the bundle).
 import type { HealthAlertPage, HealthAlertRecord } from '../../health/present.ts';
@@ -16,7 +17,7 @@ export function healthAlerts(query: { state: 'open' | 'closed'; limit: number; c
   const params = new URLSearchParams({ state: query.state, limit: String(query.limit) });
   if (query.collectorId) params.set('collector_id', query.collectorId);
   if (query.before) params.set('before', query.before);
-  return api<HealthAlertPage>('GET', `/api/v1/admin/health-alerts?${params.toString()}`);
+  return api<HealthAlertPage>('GET', `${ADMIN_HEALTH_ALERTS_PATH}?${params.toString()}`);
 }
 
 /**

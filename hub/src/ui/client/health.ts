@@ -1,4 +1,5 @@
 /// <reference lib="dom" />
+import { ADMIN_ALERT_CHECKS_FAILED_PATH, ADMIN_ALERT_CHECKS_REQUEUE_FAILED_PATH, adminAlertCheckRequeuePath } from '../../platform/http/paths.ts';
 import { api, ApiError, signInAgain } from './api.ts';
 import { reconnectDelayMs } from './backoff.ts';
 import { byId, el, say, show, when } from './dom.ts';
@@ -22,7 +23,7 @@ function collectorId(): string | undefined {
 }
 
 async function refreshFailed(): Promise<void> {
-  const list = await api<{ data: FailedAlertCheck[]; total: number }>('GET', '/api/v1/admin/alert-checks/failed');
+  const list = await api<{ data: FailedAlertCheck[]; total: number }>('GET', ADMIN_ALERT_CHECKS_FAILED_PATH);
   byId('failed-count').textContent =
     list.total === 0
       ? 'None: every alert check has run.'
@@ -37,7 +38,7 @@ function failedRow(f: FailedAlertCheck): HTMLTableRowElement {
   const requeue = el('button', { type: 'button', class: 'secondary', 'aria-label': `Requeue the check of plate ${f.plate_number}` }, 'Requeue');
   requeue.addEventListener('click', () => {
     requeue.disabled = true;
-    api('POST', `/api/v1/admin/alert-checks/${encodeURIComponent(f.id)}/requeue`, {})
+    api('POST', adminAlertCheckRequeuePath(f.id), {})
       .then(() => {
         say(`The check of ${f.plate_number} is back in the queue: its alert, if any, is raised within seconds.`, 'info');
         return refreshFailed();
@@ -174,7 +175,7 @@ document.addEventListener('visibilitychange', reconnectNow);
 window.addEventListener('online', reconnectNow);
 
 byId('requeue-all').addEventListener('click', () => {
-  api<{ requeued: number }>('POST', '/api/v1/admin/alert-checks/requeue-failed', {})
+  api<{ requeued: number }>('POST', ADMIN_ALERT_CHECKS_REQUEUE_FAILED_PATH, {})
     .then((r) => {
       say(`${r.requeued} ${r.requeued === 1 ? 'check is' : 'checks are'} back in the queue: their alerts, if any, are raised within seconds.`, 'info');
       return refreshFailed();

@@ -1,4 +1,5 @@
 /// <reference lib="dom" />
+import { ADMIN_AUDIT_PATH, ADMIN_USERS_PATH, LEGAL_HOLDS_PATH, LEGAL_HOLDS_RELEASE_PATH } from '../../platform/http/paths.ts';
 import { api } from './api.ts';
 import { byId, el, say, when } from './dom.ts';
 import { failed } from './failed.ts';
@@ -10,7 +11,7 @@ type Hold = Awaited<ReturnType<typeof listHolds>>['data'][number];
 
 async function refresh(): Promise<void> {
   const active = byId<HTMLInputElement>('active-only').checked;
-  const holds = await api<{ data: Hold[] }>('GET', `/api/v1/legal-holds?limit=500${active ? '&active=true' : ''}`);
+  const holds = await api<{ data: Hold[] }>('GET', `${LEGAL_HOLDS_PATH}?limit=500${active ? '&active=true' : ''}`);
   byId('holds')
     .querySelector('tbody')
     ?.replaceChildren(
@@ -27,10 +28,10 @@ async function refresh(): Promise<void> {
       ),
     );
   const [users, exports] = await Promise.all([
-    api<{ data: Array<{ id: string; email: string }> }>('GET', '/api/v1/admin/users'),
+    api<{ data: Array<{ id: string; email: string }> }>('GET', ADMIN_USERS_PATH),
     api<{ data: Array<{ at: string; actor_user_id: string | null; detail: { reason?: string; result_count?: number } }> }>(
       'GET',
-      '/api/v1/admin/audit?action=export.detections&limit=50',
+      `${ADMIN_AUDIT_PATH}?action=export.detections&limit=50`,
     ),
   ]);
   const emails = new Map(users.data.map((u) => [u.id, u.email]));
@@ -54,7 +55,7 @@ byId('active-only').addEventListener('change', () => void refresh().catch(failed
 byId<HTMLFormElement>('release-form').addEventListener('submit', (event) => {
   event.preventDefault();
   const caseId = byId<HTMLInputElement>('release-case').value.trim();
-  api('POST', '/api/v1/legal-holds/release', { case_id: caseId, reason: byId<HTMLInputElement>('release-reason').value.trim() })
+  api('POST', LEGAL_HOLDS_RELEASE_PATH, { case_id: caseId, reason: byId<HTMLInputElement>('release-reason').value.trim() })
     .then(() => {
       say(`Holds of case ${caseId} released.`, 'info');
       (event.target as HTMLFormElement).reset();

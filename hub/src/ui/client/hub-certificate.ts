@@ -1,4 +1,5 @@
 /// <reference lib="dom" />
+import { ADMIN_HUB_CERTIFICATE_PATH } from '../../platform/http/paths.ts';
 import { api } from './api.ts';
 
 /*
@@ -35,7 +36,7 @@ export function claimCodeCertificateNote(sha256: string | null | undefined): str
 
 /** Fills every `[data-hub-certificate]` element; a failure leaves them blank (the page still works). */
 export async function showHubCertificate(): Promise<void> {
-  const answer = await api<HubCertificateAnswer>('GET', '/api/v1/admin/hub-certificate');
+  const answer = await api<HubCertificateAnswer>('GET', ADMIN_HUB_CERTIFICATE_PATH);
   for (const node of document.querySelectorAll<HTMLElement>('[data-hub-certificate]')) {
     node.textContent = hubCertificateWords(answer);
     node.dataset['servesTls'] = String(answer.serves_tls);

@@ -1,4 +1,5 @@
 /// <reference lib="dom" />
+import { investigationPath } from '../../platform/http/paths.ts';
 import { api, ApiError, signInAgain } from './api.ts';
 import { byId, el, say, show, when } from './dom.ts';
 import { barChart, routeMap } from './svg.ts';
@@ -66,7 +67,7 @@ async function run(): Promise<void> {
     const r = await api<{
       hours: Array<{ hour: number; detections: number; plates: number }>;
       plates: Array<{ plate: string; sightings: number; first_seen: string; last_seen: string }>;
-    }>('GET', `/api/v1/investigations/location-activity?${q}`);
+    }>('GET', `${investigationPath('location-activity')}?${q}`);
     byId('summary').textContent = `${r.hours.reduce((n, h) => n + h.detections, 0)} detections, ${r.plates.length} plates.`;
     chart.append(
       barChart(
@@ -93,7 +94,7 @@ async function run(): Promise<void> {
   if (kind.value === 'convoy') {
     const r = await api<{
       companions: Array<{ plate: string; occasions: number; sightings: number; collectors: number; first_seen: string; last_seen: string }>;
-    }>('GET', `/api/v1/investigations/convoy?${q}`);
+    }>('GET', `${investigationPath('convoy')}?${q}`);
     byId('summary').textContent =
       r.companions.length === 0
         ? 'No plate travels with this one (3 occasions within ±5 minutes at one site).'
@@ -108,7 +109,7 @@ async function run(): Promise<void> {
     return;
   }
   const path = kind.value === 'route' ? 'route' : 'plate-history';
-  const r = await api<{ sightings?: Sighting[]; stops?: Sighting[]; truncated: boolean }>('GET', `/api/v1/investigations/${path}?${q}`);
+  const r = await api<{ sightings?: Sighting[]; stops?: Sighting[]; truncated: boolean }>('GET', `${investigationPath(path)}?${q}`);
   const rows = r.sightings ?? r.stops ?? [];
   byId('summary').textContent = `${rows.length} sightings${r.truncated ? ' (the first 1,000)' : ''}.`;
   if (path === 'route' && rows.length > 0) {

@@ -1,4 +1,5 @@
 /// <reference lib="dom" />
+import { ALERTS_PATH, NOTIFICATION_PREFERENCES_PATH, alertActionPath, alertPath } from '../../platform/http/paths.ts';
 import { api, ApiError, signInAgain } from './api.ts';
 import { byId, el, percent, say, show, when } from './dom.ts';
 import { imagePath } from './images.ts';
@@ -40,7 +41,7 @@ const FEED_MAX = 100;
 // for the web, or quiet hours, silence the sound and the desktop notification; the alert
 // is still listed and bannered (alerts stay visible on the web).
 let webPreferences: PreferenceRow[] = [];
-void api<{ preferences: PreferenceRow[] }>('GET', '/api/v1/notifications/preferences')
+void api<{ preferences: PreferenceRow[] }>('GET', NOTIFICATION_PREFERENCES_PATH)
   .then((r) => (webPreferences = r.preferences))
   .catch(() => undefined);
 
@@ -74,7 +75,7 @@ function alertItem(a: AlertPayload): HTMLElement {
   verify.addEventListener('click', () => {
     const current = alertsById.get(a.alert_id);
     if (current && isRecord(current)) return openVerification(current);
-    void api<AlertRecord>('GET', `/api/v1/alerts/${a.alert_id}`)
+    void api<AlertRecord>('GET', alertPath(a.alert_id))
       .then((record) => {
         alertsById.set(a.alert_id, record);
         openVerification(record);
@@ -148,7 +149,7 @@ function addDetection(d: DetectionPayload): void {
 
 async function acknowledge(id: string): Promise<void> {
   try {
-    await api('POST', `/api/v1/alerts/${id}/acknowledge`, {});
+    await api('POST', alertActionPath(id, 'acknowledge'), {});
     const button = document.querySelector<HTMLButtonElement>(`#alert-${id} button`);
     if (button) {
       button.textContent = 'acknowledged';
@@ -170,7 +171,7 @@ async function catchUp(afterReconnect: boolean): Promise<void> {
   const since = lastAlertAt;
   for (let page = 0; page < 20; page++) {
     const query = cursor ? `cursor=${encodeURIComponent(cursor)}` : since ? `since=${encodeURIComponent(since)}` : '';
-    const result = await api<{ data: AlertRecord[]; next_cursor: string | null }>('GET', `/api/v1/alerts?${query}`);
+    const result = await api<{ data: AlertRecord[]; next_cursor: string | null }>('GET', `${ALERTS_PATH}?${query}`);
     for (const a of result.data) {
       addAlert(a, afterReconnect);
       if (!lastAlertAt || a.created_at > lastAlertAt) lastAlertAt = a.created_at;
@@ -205,7 +206,7 @@ function connect(): void {
         const a = message.payload as unknown as LiveAlert;
         if (!lastAlertAt || message.timestamp > lastAlertAt) lastAlertAt = message.timestamp;
         // The live payload has exactly the fields of docs/live.md; the record adds the verification.
-        void api<AlertRecord>('GET', `/api/v1/alerts/${a.alert_id}`).then(
+        void api<AlertRecord>('GET', alertPath(a.alert_id)).then(
           (record) => addAlert(record, true),
           () => addAlert(a, true),
         );

@@ -1,4 +1,12 @@
 /// <reference lib="dom" />
+import {
+  NOTIFICATION_PREFERENCES_PATH,
+  SUBSCRIPTIONS_PATH,
+  TELEGRAM_LINK_CODE_PATH,
+  TELEGRAM_LINK_PATH,
+  TELEGRAM_MUTE_PATH,
+  TELEGRAM_UNLINK_PATH,
+} from '../../platform/http/paths.ts';
 import { api } from './api.ts';
 import { byId, el, say, show, when } from './dom.ts';
 import { failed } from './failed.ts';
@@ -15,7 +23,7 @@ const browserZone = Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
 let preferences: PreferenceRow[] = [];
 
 async function refreshLinks(): Promise<void> {
-  const state = await api<LinkState>('GET', '/api/v1/telegram/link');
+  const state = await api<LinkState>('GET', TELEGRAM_LINK_PATH);
   byId('links')
     .querySelector('tbody')
     ?.replaceChildren(
@@ -48,7 +56,7 @@ function fillDefaults(): void {
 }
 
 async function save(body: PreferenceRow, done: string): Promise<void> {
-  const result = await api<{ preferences: PreferenceRow[] }>('PUT', '/api/v1/notifications/preferences', body);
+  const result = await api<{ preferences: PreferenceRow[] }>('PUT', NOTIFICATION_PREFERENCES_PATH, body);
   preferences = result.preferences;
   say(done, 'info');
 }
@@ -76,8 +84,8 @@ function toggle(sub: Subscription, channel: 'telegram' | 'web'): HTMLElement {
 
 async function refreshPreferences(): Promise<void> {
   const [prefs, subs] = await Promise.all([
-    api<{ preferences: PreferenceRow[] }>('GET', '/api/v1/notifications/preferences'),
-    api<{ data: Subscription[] }>('GET', '/api/v1/subscriptions'),
+    api<{ preferences: PreferenceRow[] }>('GET', NOTIFICATION_PREFERENCES_PATH),
+    api<{ data: Subscription[] }>('GET', SUBSCRIPTIONS_PATH),
   ]);
   preferences = prefs.preferences;
   fillDefaults();
@@ -106,7 +114,7 @@ for (const form of document.querySelectorAll<HTMLFormElement>('form.preference')
 }
 
 byId('create-code').addEventListener('click', () => {
-  api<{ command: string; expires_at: string }>('POST', '/api/v1/telegram/link-code', {})
+  api<{ command: string; expires_at: string }>('POST', TELEGRAM_LINK_CODE_PATH, {})
     .then((created) => {
       byId('link-command').textContent = created.command;
       byId('code-expiry').textContent = when(created.expires_at);
@@ -116,7 +124,7 @@ byId('create-code').addEventListener('click', () => {
     .catch(failed);
 });
 byId('unlink').addEventListener('click', () => {
-  api<{ unlinked: number }>('POST', '/api/v1/telegram/unlink', {})
+  api<{ unlinked: number }>('POST', TELEGRAM_UNLINK_PATH, {})
     .then((r) => {
       say(`${r.unlinked} chat(s) unlinked: no more alerts there.`, 'info');
       return refreshLinks();
@@ -124,7 +132,7 @@ byId('unlink').addEventListener('click', () => {
     .catch(failed);
 });
 byId('mute').addEventListener('click', () => {
-  api<{ chats: number; muted_until: string }>('POST', '/api/v1/telegram/mute', { duration: byId<HTMLSelectElement>('mute-for').value })
+  api<{ chats: number; muted_until: string }>('POST', TELEGRAM_MUTE_PATH, { duration: byId<HTMLSelectElement>('mute-for').value })
     .then((r) => {
       say(`Muted until ${when(r.muted_until)} (${r.chats} chat(s)). Alerts meanwhile stay on the dashboard.`, 'info');
       return refreshLinks();
@@ -132,7 +140,7 @@ byId('mute').addEventListener('click', () => {
     .catch(failed);
 });
 byId('unmute').addEventListener('click', () => {
-  api('POST', '/api/v1/telegram/mute', { duration: null })
+  api('POST', TELEGRAM_MUTE_PATH, { duration: null })
     .then(() => {
       say('Unmuted.', 'info');
       return refreshLinks();

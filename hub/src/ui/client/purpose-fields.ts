@@ -1,4 +1,5 @@
 /// <reference lib="dom" />
+import { PURPOSES_PATH } from '../../platform/http/paths.ts';
 import { api } from './api.ts';
 import { byId } from './dom.ts';
 // The wire shape, written once by the server (type-only: erased from the bundle).
@@ -20,7 +21,7 @@ function arrange(): void {
 
 /** Fills the select (keeping a chosen value) and wires the case number's `required`. */
 export async function loadPurposes(): Promise<void> {
-  const { data } = await api<{ data: Purpose[] }>('GET', '/api/v1/purposes');
+  const { data } = await api<{ data: Purpose[] }>('GET', PURPOSES_PATH);
   needsCase = new Set(data.filter((p) => p.case_number_required).map((p) => p.code));
   const chosen = select().value;
   const first = select().options[0];

@@ -1,4 +1,5 @@
 /// <reference lib="dom" />
+import { EVENTS_SEARCH_PATH } from '../../platform/http/paths.ts';
 import { api, ApiError, signInAgain } from './api.ts';
 import { byId, el, percent, say, show, when } from './dom.ts';
 import { imagePath } from './images.ts';
@@ -132,7 +133,7 @@ async function run(q: URLSearchParams): Promise<void> {
   const summary = byId('summary');
   summary.textContent = 'Searching…';
   try {
-    const page = await api<SearchResultPage>('GET', `/api/v1/events/search?${q.toString()}`);
+    const page = await api<SearchResultPage>('GET', `${EVENTS_SEARCH_PATH}?${q.toString()}`);
     const why = purposeOnly(q);
     byId('results')
       .querySelector('tbody')

@@ -1,4 +1,5 @@
 /// <reference lib="dom" />
+import { ADMIN_USERS_PATH, adminUserActionPath } from '../../platform/http/paths.ts';
 import { api } from './api.ts';
 import { byId, el, say } from './dom.ts';
 import { failed, reveal, withFreshFactor } from './fresh-factor.ts';
@@ -26,17 +27,17 @@ function row(u: User): HTMLTableRowElement {
     ...(['viewer', 'operator', 'admin'] as const).map((r) => el('option', { value: r, selected: r === u.role }, r)),
   );
   role.addEventListener('change', () => {
-    api('POST', `/api/v1/admin/users/${u.id}/role`, { role: role.value })
+    api('POST', adminUserActionPath(u.id, 'role'), { role: role.value })
       .then(() => say(`${u.email} is now ${role.value}.`, 'info'))
       .then(refresh, failed);
   });
   const actions = el(
     'td',
     { class: 'actions' },
-    action(u.is_active ? 'Deactivate' : 'Activate', u, () => api('POST', `/api/v1/admin/users/${u.id}/${u.is_active ? 'deactivate' : 'activate'}`, {})),
+    action(u.is_active ? 'Deactivate' : 'Activate', u, () => api('POST', adminUserActionPath(u.id, u.is_active ? 'deactivate' : 'activate'), {})),
     action('Reset password', u, () =>
       withFreshFactor(async () => {
-        const r = await api<{ one_time_password: string }>('POST', `/api/v1/admin/users/${u.id}/reset-password`, {});
+        const r = await api<{ one_time_password: string }>('POST', adminUserActionPath(u.id, 'reset-password'), {});
         reveal(
           `New one-time password for ${u.email}`,
           'Give it to the user in person or by another channel; they choose their own at the next sign-in.',
@@ -44,8 +45,8 @@ function row(u: User): HTMLTableRowElement {
         );
       }),
     ),
-    action('Reset two-factor', u, () => withFreshFactor(async () => void (await api('POST', `/api/v1/admin/users/${u.id}/reset-2fa`, {})))),
-    action('End sessions', u, () => api('POST', `/api/v1/admin/users/${u.id}/end-sessions`, {})),
+    action('Reset two-factor', u, () => withFreshFactor(async () => void (await api('POST', adminUserActionPath(u.id, 'reset-2fa'), {})))),
+    action('End sessions', u, () => api('POST', adminUserActionPath(u.id, 'end-sessions'), {})),
   );
   const state = `${u.is_active ? 'active' : 'deactivated'}${u.must_change_password ? ', must change password' : ''}`;
   return el(
@@ -60,7 +61,7 @@ function row(u: User): HTMLTableRowElement {
 }
 
 async function refresh(): Promise<void> {
-  const list = await api<{ data: User[] }>('GET', '/api/v1/admin/users');
+  const list = await api<{ data: User[] }>('GET', ADMIN_USERS_PATH);
   byId('users')
     .querySelector('tbody')
     ?.replaceChildren(...list.data.map(row));
@@ -72,7 +73,7 @@ byId<HTMLFormElement>('create-user').addEventListener('submit', (event) => {
   const email = byId<HTMLInputElement>('user-email').value.trim();
   const role = byId<HTMLSelectElement>('user-role').value;
   void withFreshFactor(async () => {
-    const created = await api<{ one_time_password: string }>('POST', '/api/v1/admin/users', { email, role });
+    const created = await api<{ one_time_password: string }>('POST', ADMIN_USERS_PATH, { email, role });
     reveal(
       `One-time password for ${email}`,
       'Shown only now. The user signs in with it, sets up two-factor, then chooses a password.',

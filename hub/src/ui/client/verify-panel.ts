@@ -1,4 +1,5 @@
 /// <reference lib="dom" />
+import { alertActionPath } from '../../platform/http/paths.ts';
 import { api } from './api.ts';
 import { byId, el, percent, say, show, when } from './dom.ts';
 import { imagePath } from './images.ts';
@@ -101,7 +102,7 @@ byId<HTMLFormElement>('verify-form').addEventListener('submit', (event) => {
     return;
   }
   const id = shown.alert_id;
-  void api<{ verification: 'confirmed' | 'misread' }>('POST', `/api/v1/alerts/${id}/verify`, { verification: verdict, ...(note ? { note } : {}) })
+  void api<{ verification: 'confirmed' | 'misread' }>('POST', alertActionPath(id, 'verify'), { verification: verdict, ...(note ? { note } : {}) })
     .then(() => {
       byId<HTMLTextAreaElement>('verify-note').value = '';
       say(verdict === 'confirmed' ? 'Alert confirmed.' : 'Alert marked misread.', 'info');

@@ -1,4 +1,5 @@
 /// <reference lib="dom" />
+import { watchlistPartPath, watchlistPath } from '../../platform/http/paths.ts';
 import { api, ApiError } from './api.ts';
 import { byId, say, show, when } from './dom.ts';
 // The wire shapes, written once by the server's presenters (type-only: erased from the bundle).
@@ -71,7 +72,7 @@ function render(feed: Feed | null, fill = false): void {
 
 async function loadFeed(listId: string): Promise<Feed | null> {
   try {
-    return await api<Feed>('GET', `/api/v1/watchlist/${listId}/feed`);
+    return await api<Feed>('GET', watchlistPartPath(listId, 'feed'));
   } catch (err) {
     if (err instanceof ApiError && err.status === 404) return null;
     throw err;
@@ -131,7 +132,7 @@ export function wireFeedSection(current: () => Watchlist | undefined, hooks: Fee
       schedule: byId<HTMLInputElement>('feed-schedule-input').value.trim(),
       retro_hunt_days: Number(byId<HTMLInputElement>('feed-retro-input').value),
     };
-    api<Feed>('PUT', `/api/v1/watchlist/${id}/feed`, body)
+    api<Feed>('PUT', watchlistPartPath(id, 'feed'), body)
       .then((feed) => {
         render(feed, true);
         say('Feed saved. The hub reads it on its schedule.', 'info');
@@ -142,7 +143,7 @@ export function wireFeedSection(current: () => Watchlist | undefined, hooks: Fee
   document.getElementById('feed-update')?.addEventListener('click', () => {
     const id = listId();
     if (!id) return;
-    api<Feed>('POST', `/api/v1/watchlist/${id}/feed/update`, {})
+    api<Feed>('POST', watchlistPartPath(id, 'feed/update'), {})
       .then((feed) => {
         render(feed);
         say('The hub reads the feed within a minute.', 'info');
@@ -153,7 +154,7 @@ export function wireFeedSection(current: () => Watchlist | undefined, hooks: Fee
   document.getElementById('feed-remove')?.addEventListener('click', () => {
     const id = listId();
     if (!id) return;
-    api('DELETE', `/api/v1/watchlist/${id}/feed`)
+    api('DELETE', watchlistPartPath(id, 'feed'))
       .then(() => {
         polling++;
         render(null, true);
@@ -167,7 +168,7 @@ export function wireFeedSection(current: () => Watchlist | undefined, hooks: Fee
     const id = listId();
     if (!id) return;
     const days = Number(byId<HTMLInputElement>('list-retro').value);
-    api('PATCH', `/api/v1/watchlist/${id}`, { retro_hunt_days: days })
+    api('PATCH', watchlistPath(id), { retro_hunt_days: days })
       .then(() => {
         say(
           days === 0 ? 'Plates added by hand are no longer searched for in past reads.' : `Plates added by hand are searched for in the last ${days} days.`,

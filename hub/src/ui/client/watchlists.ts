@@ -1,4 +1,5 @@
 /// <reference lib="dom" />
+import { WATCHLISTS_PATH, watchlistEntryPath, watchlistPartPath } from '../../platform/http/paths.ts';
 import { api, ApiError, signInAgain } from './api.ts';
 import { byId, el, say, show, when } from './dom.ts';
 import { showFeedSection, wireFeedSection } from './watchlist-feed.ts';
@@ -34,7 +35,7 @@ function listRow(w: Watchlist): HTMLTableRowElement {
   );
   toggle.setAttribute('aria-label', `${w.subscribed ? 'Subscribed' : 'Subscribe'} to ${w.name}`);
   toggle.addEventListener('click', () => {
-    api(w.subscribed ? 'DELETE' : 'POST', `/api/v1/watchlist/${w.id}/subscription`, w.subscribed ? undefined : {})
+    api(w.subscribed ? 'DELETE' : 'POST', watchlistPartPath(w.id, 'subscription'), w.subscribed ? undefined : {})
       .then(() => {
         say(w.subscribed ? `You no longer receive alerts of ${w.name}.` : `You now receive alerts of ${w.name}.`, 'info');
         return refresh();
@@ -66,7 +67,7 @@ function entryRow(e: Entry): HTMLTableRowElement {
     const remove = el('button', { type: 'button', class: 'secondary' }, 'Remove');
     remove.setAttribute('aria-label', `Remove ${e.plate_number}`);
     remove.addEventListener('click', () => {
-      api('DELETE', `/api/v1/watchlist/${list.id}/entries/${e.id}`)
+      api('DELETE', watchlistEntryPath(list.id, e.id))
         .then(() => {
           say(`${e.plate_number} removed from ${list.name}.`, 'info');
           return refresh();
@@ -80,12 +81,12 @@ function entryRow(e: Entry): HTMLTableRowElement {
 
 async function openList(w: Watchlist): Promise<void> {
   current = w;
-  const page = await api<{ data: Entry[] }>('GET', `/api/v1/watchlist/${w.id}/entries?limit=1000`);
+  const page = await api<{ data: Entry[] }>('GET', `${watchlistPartPath(w.id, 'entries')}?limit=1000`);
   byId('entries-title').textContent = `Entries of ${w.name}`;
   byId('entries')
     .querySelector('tbody')
     ?.replaceChildren(...page.data.map(entryRow));
-  byId<HTMLAnchorElement>('export').href = `/api/v1/watchlist/${w.id}/export`;
+  byId<HTMLAnchorElement>('export').href = watchlistPartPath(w.id, 'export');
   show(byId('entries-section'), true);
   await showFeedSection(w);
 }
@@ -106,7 +107,7 @@ function huntText(hunt: { days: number; hits: number } | undefined): string {
 }
 
 async function refresh(): Promise<void> {
-  const lists = await api<{ data: Watchlist[] }>('GET', '/api/v1/watchlist');
+  const lists = await api<{ data: Watchlist[] }>('GET', WATCHLISTS_PATH);
   byId('lists')
     .querySelector('tbody')
     ?.replaceChildren(...lists.data.map(listRow));
@@ -123,7 +124,7 @@ document.getElementById('create-list')?.addEventListener('submit', (event) => {
     forgive_one_misread: byId<HTMLInputElement>('list-forgive').checked,
     verification_required: byId<HTMLInputElement>('list-verify').checked,
   };
-  api<Watchlist>('POST', '/api/v1/watchlist', body)
+  api<Watchlist>('POST', WATCHLISTS_PATH, body)
     .then((created) => {
       say(`Watchlist ${created.name} created.`, 'info');
       (event.target as HTMLFormElement).reset();
@@ -139,7 +140,7 @@ document.getElementById('add-entry')?.addEventListener('submit', (event) => {
   const list = current;
   const notes = byId<HTMLInputElement>('entry-notes').value.trim();
   const plate = byId<HTMLInputElement>('entry-plate').value.trim();
-  api<Entry & { retro_hunt?: { days: number; hits: number } }>('POST', `/api/v1/watchlist/${list.id}/entries`, {
+  api<Entry & { retro_hunt?: { days: number; hits: number } }>('POST', watchlistPartPath(list.id, 'entries'), {
     plate,
     ...(notes ? { notes } : {}),
   })
@@ -159,7 +160,7 @@ document.getElementById('import')?.addEventListener('submit', (event) => {
   // The import takes text/csv, a type any page can post: it needs the CSRF token (docs/auth.md).
   void (async () => {
     const { csrf_token } = await api<{ csrf_token: string }>('GET', '/auth/csrf');
-    const res = await fetch(`/api/v1/watchlist/${list.id}/import`, {
+    const res = await fetch(watchlistPartPath(list.id, 'import'), {
       method: 'POST',
       credentials: 'same-origin',
       headers: { 'content-type': 'text/csv', 'x-csrf-token': csrf_token, accept: 'application/json' },

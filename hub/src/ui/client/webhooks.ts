@@ -1,4 +1,5 @@
 /// <reference lib="dom" />
+import { ADMIN_WEBHOOKS_PATH, adminWebhookActionPath, adminWebhookPath } from '../../platform/http/paths.ts';
 import { api } from './api.ts';
 import { byId, el, say, show, when } from './dom.ts';
 import { failed } from './failed.ts';
@@ -39,16 +40,14 @@ function action(label: string, name: string, run: () => Promise<unknown>): HTMLB
 function row(w: Target): HTMLTableRowElement {
   const filter = w.filter.plate_pattern ? ` · plates like ${w.filter.plate_pattern}` : '';
   const test = action('Send test event', w.name, async () => {
-    const { message_id } = await api<{ message_id: string }>('POST', `/api/v1/admin/webhooks/${encodeURIComponent(w.id)}/test`, {});
+    const { message_id } = await api<{ message_id: string }>('POST', adminWebhookActionPath(w.id, 'test'), {});
     say(`Test event ${message_id} queued for ${w.name}: it is signed and sent within seconds; its result shows under Last delivery.`, 'info');
     followDeliveries();
   });
-  const toggle = action(w.enabled ? 'Turn off' : 'Turn on', w.name, () =>
-    api('PATCH', `/api/v1/admin/webhooks/${encodeURIComponent(w.id)}`, { enabled: !w.enabled }),
-  );
+  const toggle = action(w.enabled ? 'Turn off' : 'Turn on', w.name, () => api('PATCH', adminWebhookPath(w.id), { enabled: !w.enabled }));
   const remove = action('Remove', w.name, async () => {
     if (!window.confirm(`Remove the webhook target ${w.name}? Its queued deliveries are dropped.`)) return;
-    await api('DELETE', `/api/v1/admin/webhooks/${encodeURIComponent(w.id)}`, {});
+    await api('DELETE', adminWebhookPath(w.id), {});
     say(`${w.name} removed.`, 'info');
   });
   return el(
@@ -75,7 +74,7 @@ function followDeliveries(): void {
 }
 
 async function refresh(): Promise<void> {
-  const { data } = await api<{ data: Target[] }>('GET', '/api/v1/admin/webhooks');
+  const { data } = await api<{ data: Target[] }>('GET', ADMIN_WEBHOOKS_PATH);
   byId('targets')
     .querySelector('tbody')
     ?.replaceChildren(...data.map(row));
@@ -92,7 +91,7 @@ byId<HTMLFormElement>('webhook-form').addEventListener('submit', (event) => {
     return;
   }
   const plate = value('hook-plate');
-  api<{ webhook: Target; secret: string }>('POST', '/api/v1/admin/webhooks', {
+  api<{ webhook: Target; secret: string }>('POST', ADMIN_WEBHOOKS_PATH, {
     name: value('hook-name'),
     url: value('hook-url'),
     events,

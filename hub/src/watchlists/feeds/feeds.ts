@@ -1,6 +1,6 @@
 /**
  * A watchlist's feed setting (docs/watchlists.md "Feeds"): set, read, remove. Each change is
- * audited in its transaction. The URL follows the webhook rule (webhooks/url.ts): https,
+ * audited in its transaction. The URL follows the webhook rule (platform/http/outbound-url.ts): https,
  * plain http only to a loopback address (a feed server beside the hub), no credentials.
  */
 import { z } from 'zod';
