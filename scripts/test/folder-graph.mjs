@@ -119,7 +119,14 @@ if (process.argv.includes('--floors')) {
     for (const v of graph.keys()) floorOf(v);
     const top = Math.max(...floor.values());
     console.log(`${root}: ${graph.size} entries on ${top} floors, ${[...graph.values()].reduce((n, s) => n + s.size, 0)} folder-level edges`);
-    for (let f = top; f >= 1; f--) console.log(`  ${String(f).padStart(2)}: ${[...floor].filter(([, x]) => x === f).map(([v]) => v).sort().join(', ')}`);
+    for (let f = top; f >= 1; f--)
+      console.log(
+        `  ${String(f).padStart(2)}: ${[...floor]
+          .filter(([, x]) => x === f)
+          .map(([v]) => v)
+          .sort()
+          .join(', ')}`,
+      );
   }
   process.exit(0);
 }

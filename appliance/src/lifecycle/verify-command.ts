@@ -11,7 +11,6 @@ import { isUuid } from '@alpr/shared/validation/uuid';
 export type Verdict =
   { ok: true; command: SignedCommand } | { ok: false; id: string | undefined; reason: 'malformed' | 'signature invalid' | 'collector_id mismatch' };
 
-
 export function commandIdOf(raw: unknown): string | undefined {
   if (typeof raw !== 'object' || raw === null) return undefined;
   const id = (raw as { id?: unknown }).id;
