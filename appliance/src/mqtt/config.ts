@@ -10,7 +10,7 @@ import type { MqttConnectionSettings } from '@alpr/shared/mqtt/publisher';
  * The appliance's `[mqtt]` section (docs/mqtt.md "From the appliance"): a LAN-only site publishes
  * every detection the buffer commits, a retained last plate per camera and Home Assistant
  * discovery to a broker on its LAN. Off without the section. The same TLS and login rules as
- * the hub's HUB_MQTT_* (hub/src/mqtt/config.ts).
+ * the hub's HUB_MQTT_* (hub/src/platform/config/mqtt-out.ts).
  */
 export const applianceMqttSchema = z
   .object({
