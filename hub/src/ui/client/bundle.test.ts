@@ -21,6 +21,8 @@ const SHARED_AT_RUN_TIME = [
   'hub/src/alerts/plate-diff.ts',
   // The audit page's cap on the rows a link may name, checked on both sides.
   'hub/src/audit/ids-limit.ts',
+  // The hub's public API paths: the routers register them, the pages call them.
+  'hub/src/platform/http/paths.ts',
 ];
 const allowed = (path: string): boolean => path.startsWith('hub/src/ui/client/') || path.startsWith('shared/src/') || SHARED_AT_RUN_TIME.includes(path);
 

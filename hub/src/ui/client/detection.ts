@@ -40,7 +40,6 @@ function render(d: Detail): void {
   }
   byId('facts').replaceChildren(
     ...fact('Plate (as read)', d.plate_number),
-    ...fact('Plate (normalized)', d.plate_normalized),
     ...fact('Captured', when(d.captured_at)),
     ...fact('Received by the hub', when(d.received_at)),
     ...fact('Site', d.collector.name),
@@ -59,7 +58,7 @@ function render(d: Detail): void {
   );
   // captured_at is NOT NULL in the table; detail.ts's iso() types every time as nullable.
   const capturedAt = d.captured_at ?? '';
-  const exportQuery = new URLSearchParams({ plate: d.plate_normalized, start_date: capturedAt, end_date: capturedAt });
+  const exportQuery = new URLSearchParams({ plate: d.plate_number, start_date: capturedAt, end_date: capturedAt });
   for (const [key, value] of why) exportQuery.set(key, value);
   byId<HTMLAnchorElement>('export').href = `${EXPORT_DETECTIONS_PATH}?${exportQuery.toString()}`;
   show(byId('detail'), true);

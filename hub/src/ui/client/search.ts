@@ -1,5 +1,6 @@
 /// <reference lib="dom" />
 import { EVENTS_SEARCH_PATH } from '../../platform/http/paths.ts';
+import { explainPlateMatch } from '@alpr/shared/detection/explain-match';
 import { api, ApiError, signInAgain } from './api.ts';
 import { byId, el, percent, say, show, when } from './dom.ts';
 import { imagePath } from './images.ts';
@@ -107,7 +108,20 @@ function plateWithMark(plate: string, match: NonNullable<SearchResult['match']>)
   return out;
 }
 
-function row(r: SearchResult, why: URLSearchParams): HTMLTableRowElement {
+/**
+ * How the plate matched, in words over the plates as read (shared/src/detection/explain-match.ts):
+ * a fuzzy or one-edit search compares OCR-folded keys, so "100 % similar" or "one character
+ * differs" alone hid differences a person can see. The percentage stays where it says
+ * something (below 100 %); every difference is named.
+ */
+function matchWords(r: SearchResult, query: string | undefined): Array<Node | null> {
+  if (query === undefined || (r.similarity === undefined && !r.match)) return [null];
+  const words = explainPlateMatch(query, r.plate_number);
+  const similar = r.similarity !== undefined && r.similarity < 0.999 ? `${percent(r.similarity)} similar: ` : '';
+  return [el('span', { class: 'muted match' }, ` (${similar}${words === 'exact' ? 'exact' : words})`)];
+}
+
+function row(r: SearchResult, why: URLSearchParams, query?: string): HTMLTableRowElement {
   const crop = imagePath(r.images.crop_url);
   const link = el('a', { href: `/detections/${r.id}?${why.toString()}` }, ...(r.match ? plateWithMark(r.plate_number, r.match) : [r.plate_number]));
   return el(
@@ -118,14 +132,24 @@ function row(r: SearchResult, why: URLSearchParams): HTMLTableRowElement {
       'td',
       {},
       link,
-      r.similarity !== undefined ? el('span', { class: 'muted' }, ` (${percent(r.similarity)} similar)`) : null,
-      r.match ? el('span', { class: 'muted match' }, ` (${MATCH_WORDS[r.match.kind] ?? r.match.kind})`) : null,
+      ...(query !== undefined
+        ? matchWords(r, query)
+        : [
+            r.similarity !== undefined ? el('span', { class: 'muted' }, ` (${percent(r.similarity)} similar)`) : null,
+            r.match ? el('span', { class: 'muted match' }, ` (${MATCH_WORDS[r.match.kind] ?? r.match.kind})`) : null,
+          ]),
     ),
     el('td', {}, when(r.captured_at)),
     el('td', {}, r.collector.name),
     el('td', {}, percent(r.confidence)),
     el('td', {}, r.direction),
   );
+}
+
+/** The plate searched for, when it is a plate and not a pattern: what a match is explained against. */
+function plainQuery(q: URLSearchParams): string | undefined {
+  const plate = q.get('plate') ?? '';
+  return plate !== '' && !plate.includes('*') ? plate : undefined;
 }
 
 async function run(q: URLSearchParams): Promise<void> {
@@ -137,7 +161,7 @@ async function run(q: URLSearchParams): Promise<void> {
     const why = purposeOnly(q);
     byId('results')
       .querySelector('tbody')
-      ?.replaceChildren(...page.data.map((r) => row(r, why)));
+      ?.replaceChildren(...page.data.map((r) => row(r, why, plainQuery(q))));
     show(byId('results'), page.data.length > 0);
     const total = `${page.meta.total.toLocaleString()}${page.meta.total_is_lower_bound ? '+' : ''}`;
     summary.textContent = page.meta.total === 0 ? 'No detection matches.' : `${total} detections; page ${page.meta.page} of ${page.meta.total_pages}.`;
