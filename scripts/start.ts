@@ -19,6 +19,7 @@ import { startApplianceProcess, startHubProcess } from './demo/processes.ts';
 import { startBotApi } from './simulators/telegram-bot-api.ts';
 import { setupDemoBot } from './demo/demo-bot.ts';
 import { startWatchedCars } from './demo/watched-cars.ts';
+import { DEMO_HUB_SETTINGS, transparencyUrl } from './demo/hub-settings.ts';
 
 const root = join(import.meta.dirname, '..');
 const dataDir = join(root, '.data', 'demo');
@@ -36,6 +37,7 @@ const hubEnv = {
   HUB_PUBLIC_URL: hubUrl,
   HUB_TELEGRAM_BOT_TOKEN: bot.token,
   HUB_TELEGRAM_API_URL: bot.url,
+  ...DEMO_HUB_SETTINGS,
 };
 const say = (line: string): void => void process.stdout.write(`[demo] ${line}\n`);
 
@@ -122,6 +124,7 @@ say(`  dashboard              ${hubUrl}/   sign in as ${admin.email} with passwo
 say('                         first sign-in sets up two-factor: scan the QR code with an authenticator app,');
 say('                         or run `npm run totp -- <key shown under the QR code>` for the codes');
 say(`  hub                    ${hubUrl}/healthz`);
+say(`  public account         ${transparencyUrl(hubUrl)}   (no sign-in; HUB_TRANSPARENCY=on here, off by default)`);
 say(`  appliance diagnostics  http://127.0.0.1:${appliance.port}/   (JSON: /api/v1/status)`);
 say(`  vendor_a camera (pull) ${cameraA.url}   vendor_b NVR ${nvr.url}   vendor_a camera pushing to the appliance`);
 say(`  messaging bot          simulated Bot API ${bot.url}; chat ${DEMO_CHAT} is linked to ${admin.email} and prints`);

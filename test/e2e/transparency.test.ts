@@ -9,9 +9,25 @@ import { writeAudit } from '../../hub/src/platform/audit-writer.ts';
 import { uploadPlates } from '../../hub/src/alerts/alerts.test-helper.ts';
 import { seriousViolations } from '../browser/accessibility.ts';
 import { launchChromium } from '../browser/chromium.ts';
+import { DEMO_HUB_SETTINGS, transparencyUrl } from '../../scripts/demo/hub-settings.ts';
 import { claimedSite, inProcessHub } from './in-process-hub.ts';
 
 const PLATES = ['KX45MNP', 'HX27MTB', 'NY74EVW'];
+
+// `npm start` runs its hub with DEMO_HUB_SETTINGS and prints transparencyUrl: a newcomer who
+// opens it gets the page, not the JSON 404 of a hub left at the production default.
+t.test('the demo hub serves the public account at the URL npm start prints', async (t) => {
+  const demo = await inProcessHub(t, { name: 'transparency-demo', env: { ...DEMO_HUB_SETTINGS } });
+  const page = await fetch(transparencyUrl(demo.url));
+  t.equal(page.status, 200);
+  t.match(page.headers.get('content-type'), /text\/html/);
+  t.match(await page.text(), /<h1>Public account<\/h1>/);
+  const json = await fetch(`${demo.url}/transparency.json`);
+  t.equal(json.status, 200, 'and its JSON');
+
+  const production = await inProcessHub(t, { name: 'transparency-default' });
+  t.equal((await fetch(transparencyUrl(production.url))).status, 404, 'the production default stays off');
+});
 
 t.test('the public account in a real browser', { timeout: 240_000 }, async (t) => {
   const browser = await launchChromium(t);
