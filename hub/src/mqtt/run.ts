@@ -7,6 +7,7 @@ import type { Unlisten } from '../db/client.ts';
 import type { Listen } from '../db/listen.ts';
 import type { DbSession } from '../db/session.ts';
 import { linkSigner } from '../platform/signed-links/link-signer.ts';
+import { configWithCameraNames } from '../collectors/cameras/names-sql.ts';
 import { detectionPayload, detectionRowsById } from '../live/detection-payload.ts';
 import type { Log } from '../platform/log.ts';
 import type { MqttOutConfig } from '../platform/config/mqtt-out.ts';
@@ -105,6 +106,9 @@ export async function startMqttOut(deps: MqttOutDeps, config: MqttOutConfig): Pr
         camera(ref);
         publisher.publish(alertMessage(topics, payload));
         counts.alertsPublished += 1;
+        // A retro-hunt's hit (historical) is a read up to 30 days old: the retained last plate
+        // would move a Home Assistant sensor back in time, so only live alerts set it.
+        if (row.historical === true) continue;
         // With detections on, the detection itself sets the last plate; alerts only mark it.
         publisher.publish(
           lastPlateMessage(topics, ref, {
@@ -122,13 +126,7 @@ export async function startMqttOut(deps: MqttOutDeps, config: MqttOutConfig): Pr
   }
 
   async function publishDetections(payload: string): Promise<void> {
-    let ids: string[] = [];
-    try {
-      const parsed = JSON.parse(payload) as { ids?: unknown };
-      ids = Array.isArray(parsed.ids) ? parsed.ids.map(String).filter((id) => /^\d{1,19}$/.test(id)) : [];
-    } catch {
-      return;
-    }
+    const ids = batchIds(payload);
     if (ids.length === 0) {
       // The batch was too large for its ids to fit a NOTIFY (docs/mqtt.md says so).
       deps.log.debug({ payload: payload.slice(0, 200) }, 'mqtt: a batch without ids; its detections are not published');
@@ -152,6 +150,24 @@ export async function startMqttOut(deps: MqttOutDeps, config: MqttOutConfig): Pr
     }
   }
 
+  /**
+   * Detections off: a stored batch still makes its cameras known, so each camera seen gets its
+   * discovery config (docs/mqtt.md), published once per camera by `camera`, not once per batch.
+   * Only the batch's distinct cameras are read; its detections are not published.
+   */
+  async function discoverCameras(payload: string): Promise<void> {
+    const ids = batchIds(payload);
+    if (ids.length === 0) return;
+    for (const row of await camerasOfBatch(deps.db, ids)) {
+      camera({
+        collectorId: row.collector_id,
+        collectorName: row.site_name,
+        cameraId: row.camera_id,
+        cameraName: cameraName(row.collector_config ?? {}, row.camera_id),
+      });
+    }
+  }
+
   const run = (work: () => Promise<void>): void => {
     chain = chain
       .then(() => (stopped ? undefined : work()))
@@ -159,6 +175,7 @@ export async function startMqttOut(deps: MqttOutDeps, config: MqttOutConfig): Pr
   };
   const unlisten: Unlisten[] = [await deps.listen(ALERT_CHANNEL, () => run(publishAlerts))];
   if (config.detections) unlisten.push(await deps.listen(DETECTIONS_CHANNEL, (payload) => run(() => publishDetections(payload))));
+  else if (config.discovery) unlisten.push(await deps.listen(DETECTIONS_CHANNEL, (payload) => run(() => discoverCameras(payload))));
   const poll = setInterval(() => run(publishAlerts), POLL_MS);
   poll.unref();
   deps.log.info({ url: config.url, prefix: config.topicPrefix, detections: config.detections, discovery: config.discovery }, 'mqtt out started');
@@ -173,4 +190,27 @@ export async function startMqttOut(deps: MqttOutDeps, config: MqttOutConfig): Pr
       await publisher.close();
     },
   };
+}
+
+/** The detection ids of a DETECTIONS_CHANNEL payload; none when the batch was too large to list them. */
+function batchIds(payload: string): string[] {
+  try {
+    const parsed = JSON.parse(payload) as { ids?: unknown };
+    return Array.isArray(parsed.ids) ? parsed.ids.map(String).filter((id) => /^\d{1,19}$/.test(id)) : [];
+  } catch {
+    return [];
+  }
+}
+
+/** The distinct cameras of these detections, with what a discovery config names them by. */
+function camerasOfBatch(db: DbSession, ids: readonly string[]) {
+  return db.sql<{ collector_id: string; site_name: string; collector_config: Record<string, unknown> | null; camera_id: string }>(
+    `SELECT b.collector_id::text AS collector_id, c.site_name, ${configWithCameraNames('c')} AS collector_config, b.camera_id
+     FROM (SELECT DISTINCT d.collector_id, d.camera_id
+           FROM detection_keys k
+           JOIN detections d ON d.id = k.detection_pk AND d.captured_at = k.captured_at
+           WHERE k.detection_pk IN (SELECT value::bigint FROM json_array_elements_text($1::json))) b
+     JOIN collectors c ON c.id = b.collector_id`,
+    [JSON.stringify(ids)],
+  );
 }
