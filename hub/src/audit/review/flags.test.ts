@@ -138,3 +138,12 @@ t.test('lookups by purpose per week', async (t) => {
     { userId: 'u2', week: '2026-10-05', purpose: 'stolen_vehicle', count: 1 },
   ]);
 });
+
+t.test('a flag names the plate as people read it, not its OCR-folded key (issue 50 item 6)', async (t) => {
+  const five = Array.from({ length: 5 }, (_, i) => lookup({ at: T0 + i * DAY, plate: '5N70P1V', plateAsRead: 'SN70PLV' }));
+  const [repeated] = kinds(reviewFlags(five, five, ctx({ listedPlates: new Set(['5N70P1V']) })), 'repeated_plate');
+  t.equal(repeated?.plate, 'SN70PLV');
+  t.match(repeated?.message, /^SN70PLV looked up 5 times/);
+  const [unlisted] = kinds(reviewFlags(five, five, ctx()), 'plate_on_no_list');
+  t.match(unlisted?.message, /^SN70PLV is on no watchlist/);
+});

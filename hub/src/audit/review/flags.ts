@@ -10,8 +10,10 @@ export interface Lookup {
   at: Date;
   userId: string;
   action: string;
-  /** The exact plate looked up (OCR-normalized), or null for a pattern or no plate. */
+  /** The exact plate looked up (OCR-normalized), or null for a pattern or no plate: what lookups are grouped by. */
   plate: string | null;
+  /** The same plate as the user typed it or the detection read it, for people (absent: `plate`). */
+  plateAsRead?: string | null;
   purpose: string | null;
   caseNumber: string | null;
   resultCount: number | null;
@@ -34,9 +36,16 @@ export interface Flag {
   /** The first and last lookup behind the flag. */
   from: Date;
   to: Date;
+  /** The plate as the first lookup behind the flag named it (never the OCR-folded key). */
   plate: string | null;
   message: string;
   auditIds: string[];
+}
+
+/** The plate of a group of lookups as people read it: the first lookup's, typed or read. */
+function shown(rows: readonly Lookup[]): string | null {
+  const first = rows[0];
+  return first ? (first.plateAsRead ?? first.plate) : null;
 }
 
 /**
@@ -88,7 +97,7 @@ function flag(kind: FlagKind, rows: readonly Lookup[], plate: string | null, mes
   const first = rows[0];
   const last = rows.at(-1);
   if (!first || !last) throw new Error('a flag needs at least one audit row');
-  return { kind, userId: first.userId, from: first.at, to: last.at, plate, message, auditIds: rows.map((r) => r.auditId) };
+  return { kind, userId: first.userId, from: first.at, to: last.at, plate: plate === null ? null : shown(rows), message, auditIds: rows.map((r) => r.auditId) };
 }
 
 /** The longest run of one user's lookups of one plate inside any 30-day window, if long enough. */
@@ -103,7 +112,7 @@ function repeatedPlates(sorted: readonly Lookup[], ctx: ReviewContext): Flag[] {
       if (end - start + 1 > best.length) best = rows.slice(start, end + 1);
     }
     if (best.length >= RULES.repeatCount) {
-      const plate = best[0]?.plate ?? null;
+      const plate = shown(best);
       flags.push(
         flag('repeated_plate', best, plate, `${plate} looked up ${best.length} times within ${RULES.repeatWindowDays} days, with no case number and no hold`),
       );
@@ -165,7 +174,7 @@ function bulkExports(sorted: readonly Lookup[], ctx: ReviewContext): Flag[] {
 function plateOnNoList(sorted: readonly Lookup[], ctx: ReviewContext): Flag[] {
   const rows = sorted.filter((l) => l.plate !== null && !hasCase(l) && !ctx.listedPlates.has(l.plate) && !ctx.heldPlates.has(l.plate));
   return [...groupBy(rows, (l) => `${l.userId} ${l.plate}`).values()].map((group) => {
-    const plate = group[0]?.plate ?? null;
+    const plate = shown(group);
     return flag('plate_on_no_list', group, plate, `${plate} is on no watchlist and was looked up ${group.length} time(s) without a case number`);
   });
 }

@@ -16,6 +16,7 @@ type LookupRow = {
   action: string;
   query_plate: string | null;
   viewed_plate: string | null;
+  viewed_plate_as_read: string | null;
   purpose: string | null;
   case_number: string | null;
   result_count: string | null;
@@ -35,7 +36,7 @@ export function lookedUpPlate(raw: string | null): string | null {
 export async function loadLookups(db: DbSession, since: Date, until: Date, userId?: string): Promise<Lookup[]> {
   const rows = await db.sql<LookupRow>(
     `SELECT a.id::text AS id, a.at, a.actor_user_id::text AS actor_user_id, a.action,
-            a.detail->'query'->>'plate' AS query_plate, d.plate_normalized AS viewed_plate,
+            a.detail->'query'->>'plate' AS query_plate, d.plate_normalized AS viewed_plate, d.plate_number AS viewed_plate_as_read,
             COALESCE(a.detail->>'purpose', a.detail->'query'->>'purpose') AS purpose,
             COALESCE(a.detail->>'case_number', a.detail->'query'->>'case_number') AS case_number,
             CASE WHEN jsonb_typeof(a.detail->'result_count') = 'number' THEN (a.detail->>'result_count') END AS result_count
@@ -54,6 +55,7 @@ export async function loadLookups(db: DbSession, since: Date, until: Date, userI
     userId: r.actor_user_id,
     action: r.action,
     plate: r.viewed_plate ?? lookedUpPlate(r.query_plate),
+    plateAsRead: r.viewed_plate_as_read ?? (lookedUpPlate(r.query_plate) === null ? null : (r.query_plate?.trim().toLocaleUpperCase('en-US') ?? null)),
     purpose: r.purpose,
     caseNumber: r.case_number,
     resultCount: r.result_count === null ? null : Number(r.result_count),
