@@ -3,6 +3,7 @@
  * fresh database), an appliance claimed against it over HTTP, and a fake rest-of-appliance
  * (camera states the test controls, configs applied recorded). Not imported by production code.
  */
+import { CLAIM_PATHS } from '@alpr/shared/protocol/paths';
 import { mkdtemp, rm } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -59,7 +60,7 @@ export async function claimOverHttp(t: Test, hub: TestHub, config: Record<string
   const serial = `serial:SN-${Math.random().toString(36).slice(2, 10)}`;
   const created = await createCollector(hub.ctx, SYSTEM_ACTOR, { siteName: 'Lifecycle', config });
   const deviceKeys = generateDeviceKeyPair();
-  const res = await fetch(`${hub.base}/api/v1/claim`, {
+  const res = await fetch(`${hub.base}${CLAIM_PATHS[1]}`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ claim_code: created.claimCode, hardware_id: serial, public_key: deviceKeys.publicKey }),

@@ -1,3 +1,4 @@
+import { BATCH_PATH } from '@alpr/shared/protocol/paths';
 import { execFile } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { join } from 'node:path';
@@ -73,7 +74,7 @@ export function freshBatch(collector: Collector, size = 4): SentBatch {
 /** POSTs a batch; resolves to the answers by detection_id, or throws on a refusal or a cut connection. */
 export async function upload(url: string, collector: Collector, batch: SentBatch): Promise<Map<string, string>> {
   const { body, contentType } = encodeBatch(batch.entries);
-  const res = await request(`${url}/api/v1/detections/batch`, {
+  const res = await request(`${url}${BATCH_PATH}`, {
     method: 'POST',
     headers: { 'content-type': contentType, 'x-api-key': collector.apiKey },
     body,

@@ -1,3 +1,5 @@
+import { ADMIN_COLLECTORS_PATH, adminCollectorPartPath, adminCollectorPath } from '../platform/http/paths.ts';
+import { CLAIM_PATH, HEARTBEAT_PATH, PROVISION_PATHS } from '@alpr/shared/protocol/paths';
 import t from 'tap';
 import { eq } from 'drizzle-orm';
 import { claimedCollector } from '../collectors/collectors.test-helper.ts';
@@ -13,7 +15,7 @@ const admin = await ctx.session('admin');
 const json = async (res: Response) => (await res.json()) as Record<string, unknown>;
 
 t.test('create a collector: 201 with a claim code valid 48 h, audited with who and where', async (t) => {
-  const res = await send(ctx, admin, 'POST', '/api/v1/admin/collectors', {
+  const res = await send(ctx, admin, 'POST', ADMIN_COLLECTORS_PATH, {
     site_name: ' North gate ',
     site_address: '1 Main St',
     gps_latitude: 51.5,
@@ -41,13 +43,13 @@ t.test('create a collector: 201 with a claim code valid 48 h, audited with who a
   t.equal(audit?.ip, ADMIN_IP);
   t.equal(audit?.userAgent, 'tap-test/1.0');
   t.equal(audit?.at.toISOString(), clock.now().toISOString());
-  t.match(audit?.detail, { outcome: 'succeeded', status: 201, method: 'POST', path: '/api/v1/admin/collectors' });
+  t.match(audit?.detail, { outcome: 'succeeded', status: 201, method: 'POST', path: ADMIN_COLLECTORS_PATH });
   t.notMatch(JSON.stringify(audit?.detail), String(body.claim_code), 'no claim code in the audit row');
   const [verbRow] = await auditRows(ctx, 'collector.created', id);
   t.equal(verbRow?.actorUserId, admin.user.user.id, "the verb's own row names the admin too");
 
   // The claim code works for a device.
-  const claim = await send(ctx, null, 'POST', '/api/v1/collectors/claim', { claim_code: body.claim_code, hardware_id: 'HW-admin-create' });
+  const claim = await send(ctx, null, 'POST', CLAIM_PATH, { claim_code: body.claim_code, hardware_id: 'HW-admin-create' });
   t.equal(claim.status, 200);
 });
 
@@ -63,14 +65,14 @@ t.test('create: invalid bodies are 400 with the error body', async (t) => {
     ['not an object', '[1]'],
   ];
   for (const [what, body] of bad) {
-    const res = await send(ctx, admin, 'POST', '/api/v1/admin/collectors', body);
+    const res = await send(ctx, admin, 'POST', ADMIN_COLLECTORS_PATH, body);
     t.equal(res.status, 400, what);
     const b = await json(res);
     t.match(b, { error: { code: 'bad_request', message: String } }, what);
   }
-  const text = await send(ctx, admin, 'POST', '/api/v1/admin/collectors', 'site_name=A', { 'content-type': 'text/plain' });
+  const text = await send(ctx, admin, 'POST', ADMIN_COLLECTORS_PATH, 'site_name=A', { 'content-type': 'text/plain' });
   t.equal(text.status, 403, 'text/plain refused (a simple content type: the CSRF check comes first)');
-  const form = await send(ctx, admin, 'POST', '/api/v1/admin/collectors', 'site_name=A', { 'content-type': 'application/x-www-form-urlencoded' });
+  const form = await send(ctx, admin, 'POST', ADMIN_COLLECTORS_PATH, 'site_name=A', { 'content-type': 'application/x-www-form-urlencoded' });
   t.equal(form.status, 403, 'a form post without the CSRF token is refused');
   t.same(await form.json(), { detail: 'CSRF token missing or invalid' });
 });
@@ -81,15 +83,15 @@ t.test('list and read collectors with online/offline state', async (t) => {
     ctx,
     null,
     'POST',
-    '/api/v1/heartbeat',
+    HEARTBEAT_PATH,
     { uptime_seconds: 5, queue_depth: 0, cameras_online: 1, config_version: 1 },
     { 'x-api-key': online.apiKey },
   );
   t.equal(beat.status, 200);
   const silent = await claimedCollector(deps);
-  const pending = await json(await send(ctx, admin, 'POST', '/api/v1/admin/collectors', { site_name: 'Waiting' }));
+  const pending = await json(await send(ctx, admin, 'POST', ADMIN_COLLECTORS_PATH, { site_name: 'Waiting' }));
 
-  const list = await send(ctx, admin, 'GET', '/api/v1/admin/collectors');
+  const list = await send(ctx, admin, 'GET', ADMIN_COLLECTORS_PATH);
   t.equal(list.status, 200);
   const data = (await json(list)).data as Record<string, unknown>[];
   const byId = new Map(data.map((c) => [c.id, c]));
@@ -97,16 +99,16 @@ t.test('list and read collectors with online/offline state', async (t) => {
   t.match(byId.get(silent.collectorId), { status: 'active', connectivity: 'offline', last_heartbeat_at: null });
   t.match(byId.get(pending.collector_id), { status: 'pending', connectivity: 'offline', site_name: 'Waiting' }, 'pending ones too');
 
-  const one = await send(ctx, admin, 'GET', `/api/v1/admin/collectors/${online.collectorId}`);
+  const one = await send(ctx, admin, 'GET', adminCollectorPath(online.collectorId));
   t.equal(one.status, 200);
   t.match(await json(one), { id: online.collectorId, connectivity: 'online', hardware_id: online.hardwareId, last_heartbeat: { uptime_seconds: 5 } });
 
   // 181 s later (3 missed 60 s heartbeats) the same collector reads as offline.
   clock.advance(181_000);
-  t.match(await json(await send(ctx, admin, 'GET', `/api/v1/admin/collectors/${online.collectorId}`)), { connectivity: 'offline' });
+  t.match(await json(await send(ctx, admin, 'GET', adminCollectorPath(online.collectorId))), { connectivity: 'offline' });
 
   for (const id of ['00000000-0000-4000-8000-000000000000', 'not-a-uuid']) {
-    const missing = await send(ctx, admin, 'GET', `/api/v1/admin/collectors/${id}`);
+    const missing = await send(ctx, admin, 'GET', adminCollectorPath(id));
     t.equal(missing.status, 404, id);
     t.match(await json(missing), { error: { code: 'not_found' } });
   }
@@ -117,9 +119,9 @@ t.test('list and read collectors with online/offline state', async (t) => {
 });
 
 t.test('provisioning token: shown once, works at the provision endpoint', async (t) => {
-  const created = await json(await send(ctx, admin, 'POST', '/api/v1/admin/collectors', { site_name: 'Depot' }));
+  const created = await json(await send(ctx, admin, 'POST', ADMIN_COLLECTORS_PATH, { site_name: 'Depot' }));
   const id = String(created.collector_id);
-  const res = await send(ctx, admin, 'POST', `/api/v1/admin/collectors/${id}/provisioning-tokens`);
+  const res = await send(ctx, admin, 'POST', adminCollectorPartPath(id, 'provisioning-tokens'));
   t.equal(res.status, 201, 'no body needed');
   const body = await json(res);
   t.match(body.provisioning_token, /^prov_/);
@@ -128,17 +130,17 @@ t.test('provisioning token: shown once, works at the provision endpoint', async 
   t.match(audit?.detail, { token_id: body.token_id, outcome: 'succeeded' });
   t.notMatch(JSON.stringify(audit?.detail), String(body.provisioning_token), 'token not audited');
 
-  const provisioned = await send(ctx, null, 'POST', '/api/v1/provision', { provisioning_token: body.provisioning_token, hardware_id: 'HW-prov-admin' });
+  const provisioned = await send(ctx, null, 'POST', PROVISION_PATHS[1], { provisioning_token: body.provisioning_token, hardware_id: 'HW-prov-admin' });
   t.equal(provisioned.status, 200);
   t.equal((await json(provisioned)).collector_id, id);
 
-  t.equal((await send(ctx, admin, 'POST', `/api/v1/admin/collectors/${id}/provisioning-tokens`, { extra: 1 })).status, 400, 'stray field');
-  t.equal((await send(ctx, admin, 'POST', '/api/v1/admin/collectors/00000000-0000-4000-8000-000000000001/provisioning-tokens')).status, 404);
+  t.equal((await send(ctx, admin, 'POST', adminCollectorPartPath(id, 'provisioning-tokens'), { extra: 1 })).status, 400, 'stray field');
+  t.equal((await send(ctx, admin, 'POST', adminCollectorPartPath('00000000-0000-4000-8000-000000000001', 'provisioning-tokens'))).status, 404);
 });
 
 t.test('config: new config_version, queued for an active collector', async (t) => {
   const active = await claimedCollector(deps);
-  const res = await send(ctx, admin, 'POST', `/api/v1/admin/collectors/${active.collectorId}/config`, { config: { heartbeat_interval_seconds: 30 } });
+  const res = await send(ctx, admin, 'POST', adminCollectorPartPath(active.collectorId, 'config'), { config: { heartbeat_interval_seconds: 30 } });
   t.equal(res.status, 200);
   const body = await json(res);
   t.equal(body.config_version, 2);
@@ -148,15 +150,15 @@ t.test('config: new config_version, queued for an active collector', async (t) =
     .where(eq(commands.id, String(body.command_id)));
   t.equal(command?.type, 'config_update');
   t.same(command?.payload, { config: { heartbeat_interval_seconds: 30 }, config_version: 2 });
-  const again = await json(await send(ctx, admin, 'POST', `/api/v1/admin/collectors/${active.collectorId}/config`, { config: {} }));
+  const again = await json(await send(ctx, admin, 'POST', adminCollectorPartPath(active.collectorId, 'config'), { config: {} }));
   t.equal(again.config_version, 3);
 
-  const pending = await json(await send(ctx, admin, 'POST', '/api/v1/admin/collectors', { site_name: 'Later' }));
-  const toPending = await json(await send(ctx, admin, 'POST', `/api/v1/admin/collectors/${String(pending.collector_id)}/config`, { config: { a: 1 } }));
+  const pending = await json(await send(ctx, admin, 'POST', ADMIN_COLLECTORS_PATH, { site_name: 'Later' }));
+  const toPending = await json(await send(ctx, admin, 'POST', adminCollectorPartPath(String(pending.collector_id), 'config'), { config: { a: 1 } }));
   t.match(toPending, { config_version: 2, command_id: null }, 'a pending collector gets it at claim');
 
   for (const body of [{}, { config: [1] }, { config: 'x' }, { config: {}, more: 1 }]) {
-    t.equal((await send(ctx, admin, 'POST', `/api/v1/admin/collectors/${active.collectorId}/config`, body)).status, 400, JSON.stringify(body));
+    t.equal((await send(ctx, admin, 'POST', adminCollectorPartPath(active.collectorId, 'config'), body)).status, 400, JSON.stringify(body));
   }
   const [audit] = await auditRows(ctx, 'admin.collector.config', active.collectorId);
   t.match(audit?.detail, { config_version: 2, outcome: 'succeeded' });
@@ -165,15 +167,15 @@ t.test('config: new config_version, queued for an active collector', async (t) =
 t.test('decommission revokes the keys; a second time is 409', async (t) => {
   await reverify(ctx, admin); // earlier tests moved the clock; key operations need a fresh second factor
   const c = await claimedCollector(deps);
-  const res = await send(ctx, admin, 'POST', `/api/v1/admin/collectors/${c.collectorId}/decommission`, { reason: 'site closed' });
+  const res = await send(ctx, admin, 'POST', adminCollectorPartPath(c.collectorId, 'decommission'), { reason: 'site closed' });
   t.equal(res.status, 200);
   t.same(await json(res), { collector_id: c.collectorId, status: 'decommissioned', revoked_keys: 1 });
   await t.rejects(authenticateCollector(deps, c.apiKey, null), { code: 'unauthorized' }, 'its key stops working');
-  const again = await send(ctx, admin, 'POST', `/api/v1/admin/collectors/${c.collectorId}/decommission`);
+  const again = await send(ctx, admin, 'POST', adminCollectorPartPath(c.collectorId, 'decommission'));
   t.equal(again.status, 409);
   t.match(await json(again), { error: { code: 'conflict' } });
-  t.equal((await send(ctx, admin, 'POST', `/api/v1/admin/collectors/${c.collectorId}/provisioning-tokens`)).status, 409, 'no tokens for it any more');
-  t.equal((await send(ctx, admin, 'POST', `/api/v1/admin/collectors/${c.collectorId}/decommission`, { reason: '' })).status, 400);
+  t.equal((await send(ctx, admin, 'POST', adminCollectorPartPath(c.collectorId, 'provisioning-tokens'))).status, 409, 'no tokens for it any more');
+  t.equal((await send(ctx, admin, 'POST', adminCollectorPartPath(c.collectorId, 'decommission'), { reason: '' })).status, 400);
   const rows = await auditRows(ctx, 'admin.collector.decommission', c.collectorId);
   t.match(
     rows.map((r) => r.detail),
@@ -187,7 +189,7 @@ t.test('decommission revokes the keys; a second time is 409', async (t) => {
 t.test('wipe: 202 with a queued signed command; only for an active collector', async (t) => {
   await reverify(ctx, admin);
   const c = await claimedCollector(deps);
-  const res = await send(ctx, admin, 'POST', `/api/v1/admin/collectors/${c.collectorId}/wipe`);
+  const res = await send(ctx, admin, 'POST', adminCollectorPartPath(c.collectorId, 'wipe'));
   t.equal(res.status, 202);
   const body = await json(res);
   const [command] = await ctx.database.db
@@ -196,9 +198,9 @@ t.test('wipe: 202 with a queued signed command; only for an active collector', a
     .where(eq(commands.id, String(body.command_id)));
   t.equal(command?.type, 'wipe');
   t.equal(command?.createdBy, admin.user.user.id);
-  const pending = await json(await send(ctx, admin, 'POST', '/api/v1/admin/collectors', { site_name: 'Never claimed' }));
-  t.equal((await send(ctx, admin, 'POST', `/api/v1/admin/collectors/${String(pending.collector_id)}/wipe`)).status, 409);
-  t.equal((await send(ctx, admin, 'POST', '/api/v1/admin/collectors/00000000-0000-4000-8000-000000000002/wipe')).status, 404);
+  const pending = await json(await send(ctx, admin, 'POST', ADMIN_COLLECTORS_PATH, { site_name: 'Never claimed' }));
+  t.equal((await send(ctx, admin, 'POST', adminCollectorPartPath(String(pending.collector_id), 'wipe'))).status, 409);
+  t.equal((await send(ctx, admin, 'POST', adminCollectorPartPath('00000000-0000-4000-8000-000000000002', 'wipe'))).status, 404);
   const [audit] = await auditRows(ctx, 'admin.collector.wipe', c.collectorId);
   t.match(audit, { actorUserId: admin.user.user.id, ip: ADMIN_IP, detail: { command_id: body.command_id } });
 });

@@ -3,6 +3,7 @@
  * uploads over real HTTP at the movable clock's time, and weeks of camera history seeded as
  * the ingest fold would have left it. Not imported by production code.
  */
+import { HEARTBEAT_PATH } from '@alpr/shared/protocol/paths';
 import { randomUUID } from 'node:crypto';
 import type { HeartbeatCamera } from '@alpr/shared/protocol/collector';
 import { claim } from '../collectors/claim.ts';
@@ -28,7 +29,7 @@ export async function newSite(hub: TestHub, clock: MovableClock, name: string): 
     id: enrolled.collector_id,
     apiKey,
     async beat(cameras) {
-      const res = await fetch(`${hub.url}/api/v1/heartbeat`, {
+      const res = await fetch(`${hub.url}${HEARTBEAT_PATH}`, {
         method: 'POST',
         headers: { 'x-api-key': apiKey, 'content-type': 'application/json' },
         body: JSON.stringify({ uptime_seconds: 100, queue_depth: 0, cameras_online: 1, config_version: 0, ...(cameras ? { cameras } : {}) }),
