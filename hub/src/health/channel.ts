@@ -1,5 +1,6 @@
 /**
  * Health alerts opened or closed (evaluate.ts), sent in the evaluator's transaction. Payload:
- * `{ opened: [ids], closed: [ids] }`. No listener yet (docs/health.md "Where they show").
+ * `{ opened: [ids], closed: [ids] }`. Listener: the live feed (live/broker.ts), which looks
+ * at the health alerts at once (docs/live.md "Health alerts").
  */
 export const HEALTH_CHANNEL = 'health_alerts';

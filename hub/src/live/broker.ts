@@ -19,6 +19,7 @@ import { connectivity } from '../collectors/heartbeat-interval.ts';
 import { collectorsForPresence, presenceChanges, type CollectorSnapshot, type Presence } from './collector-status.ts';
 import { isSubscribed, subscribersOf } from '../watchlists/subscriptions.ts';
 import { healthAlertsById } from '../health/present.ts';
+import { HEALTH_CHANNEL } from '../health/channel.ts';
 import { healthChanges, lookAtHealthAlerts, type HealthAlertPayload, type HealthCursor } from './health-changes.ts';
 import { LiveConnection } from './connection.ts';
 import { detectionPayload, detectionRowsById } from './detection-payload.ts';
@@ -62,6 +63,8 @@ export function createLiveBroker(deps: AuthContext, options: LiveOptions): LiveB
   let statusTimer: NodeJS.Timeout | undefined;
   let presence: Map<string, Presence> | undefined;
   let healthCursor: HealthCursor | undefined;
+  // The evaluator's notice and the status poll share the cursor: one look at a time.
+  let healthChain: Promise<void> = Promise.resolve();
   // One delivery at a time per kind, in NOTIFY order: a client sees alerts in commit order.
   let alertChain: Promise<void> = Promise.resolve();
   let detectionChain: Promise<void> = Promise.resolve();
@@ -247,7 +250,14 @@ export function createLiveBroker(deps: AuthContext, options: LiveOptions): LiveB
       );
       sendToStatusFeed(text);
     }
-    await pollHealthAlerts(now);
+    await lookAtHealth(now);
+  }
+
+  /** A look at health alerts after the ones already queued (the notice's or the poll's). */
+  function lookAtHealth(now: Date): Promise<void> {
+    const look = healthChain.then(() => pollHealthAlerts(now));
+    healthChain = look.catch(() => undefined);
+    return look;
   }
 
   /** Admins only: subscribing to collectors:status is refused to others, this checks again. */
@@ -309,6 +319,14 @@ export function createLiveBroker(deps: AuthContext, options: LiveOptions): LiveB
           detectionChain = detectionChain.then(() => deliverDetections(ids)).catch((err: unknown) => deps.log.error({ err }, 'live detection delivery failed'));
         }),
       );
+      // Health changes at once on the evaluator's notice (sent in its transaction, so heard after
+      // its commit): the status poll runs in step with the evaluator and would just miss it,
+      // telling every change 10 s late. The poll stays as the safety net for a lost notice.
+      unlisten.push(
+        await listen(HEALTH_CHANNEL, () => {
+          void lookAtHealth(deps.clock.now()).catch((err: unknown) => deps.log.error({ err }, 'live health alert look failed'));
+        }),
+      );
       await pollCollectors().catch((err: unknown) => deps.log.error({ err }, 'collector status poll failed'));
       statusTimer = setInterval(() => void pollCollectors().catch((err: unknown) => deps.log.error({ err }, 'collector status poll failed')), statusPollMs);
       statusTimer.unref();
@@ -318,7 +336,7 @@ export function createLiveBroker(deps: AuthContext, options: LiveOptions): LiveB
       for (const u of unlisten) await u().catch(() => undefined);
       unlisten = [];
       for (const c of [...connections]) c.close(CLOSE.shuttingDown, 'hub stopping');
-      await Promise.allSettled([alertChain, detectionChain]);
+      await Promise.allSettled([alertChain, detectionChain, healthChain]);
     },
   };
 }

@@ -1,11 +1,11 @@
 /**
  * Health alerts opened or closed since the live feed's last look (docs/live.md "Health
- * alerts"). Pure: the broker reads the rows (HEALTH_LOOK_SQL) every status poll and sends
- * one `health_alert` message per change to admins on `collectors:status`.
+ * alerts"). Pure: the broker reads the rows (HEALTH_LOOK_SQL) when the evaluator's NOTIFY
+ * (HEALTH_CHANNEL) arrives and at every status poll, one look at a time, and sends one
+ * `health_alert` message per change to admins on `collectors:status`.
  *
- * Why a cursor and not the evaluator's NOTIFY: a second LISTEN in the broker made its
- * subscription test time out, and the poll every 10 s already runs for collector status.
- * The cursor is the highest id seen plus the ids open at the last look: an alert row is
+ * Why a cursor and not the NOTIFY's ids: the notice is a wake-up only (a lost one is caught by
+ * the next poll), and a look tells what changed since the last, whichever woke it. The cursor is the highest id seen plus the ids open at the last look: an alert row is
  * written once open and updated once closed (a reopening is a new row), so "new id, or open
  * and not open before" is an opening and "open before, closed now" a closing.
  */

@@ -150,3 +150,25 @@ t.test('an admin who unsubscribes from collectors:status hears no health alerts'
   await ctx.database.sql(`UPDATE collectors SET status = 'disabled', suspended_at = now() WHERE id = $1`, [site.collectorId]);
   await evaluateHealth({ ...ctx.deps, hearers: HEALTH_HEARERS });
 });
+
+t.test("heard at once on the evaluator's notice, not at the next status poll", async (t) => {
+  // The status poll here runs once an hour: only the NOTIFY of HEALTH_CHANNEL can bring it.
+  const site = await claimedCollector(ctx.deps, { config: { cameras: [{ id: 'gate-1', name: 'West gate' }] } });
+  const a = await client(admin);
+  await broker.pollCollectors();
+  ctx.clock.advance(60_000);
+  await beat(site.apiKey, [offline]);
+  const { opened } = await evaluateHealth({ ...ctx.deps, hearers: HEALTH_HEARERS });
+  t.equal(opened.length, 1);
+  const message = await a.next('health_alert');
+  t.match(payload(message), { event: 'opened', alert: { id: opened[0], collector_id: site.collectorId } });
+  ctx.clock.advance(60_000);
+  await beat(site.apiKey, [online]);
+  t.same((await evaluateHealth({ ...ctx.deps, hearers: HEALTH_HEARERS })).closed, opened);
+  t.match(payload(await a.next('health_alert')), { event: 'closed', alert: { id: opened[0] } }, 'the closing too');
+  await broker.pollCollectors();
+  await sleep(100);
+  t.equal(healthOf(a, site.collectorId).length, 2, 'and the poll after tells neither again');
+  await ctx.database.sql(`UPDATE collectors SET status = 'disabled', suspended_at = now() WHERE id = $1`, [site.collectorId]);
+  await evaluateHealth({ ...ctx.deps, hearers: HEALTH_HEARERS });
+});
