@@ -12,17 +12,18 @@ import { claimCollector } from '../../scripts/demo/enroll.ts';
 import { startHubProcess, type RunningProcess } from '../../scripts/demo/processes.ts';
 import { freePort } from '../e2e/hub-under-test.ts';
 import { ackedBatches, emptyDatabase, hubCli, keepUploading, waitForAcks, newCollector, sentIds, sha256, upload, type Collector } from './ingest-client.ts';
-import { releaseWorktree } from './worktree.ts';
+import { readPreviousRelease, releaseWorktree } from './worktree.ts';
 
 /**
  * Upgrade without loss (docs/operations.md "Upgrade"): the hub of the previous release
- * (git tag PREVIOUS_RELEASE, checked out into a temporary worktree) ingests batches with
- * images on a fresh PostgreSQL database; it is stopped and this checkout's hub started on
+ * (the newest one CHANGELOG.md names, its commit checked out into a temporary worktree)
+ * ingests batches with images on a fresh PostgreSQL database; it is stopped and this checkout's hub started on
  * the same database and data folder at the same address while a collector keeps uploading
  * and retrying like an appliance. Then: this code's migrations are all applied, every chain
  * verifies, every image reads back byte for byte, and every detection sent is held once.
  */
-const PREVIOUS_RELEASE = 'v0.1.0';
+const previous = await readPreviousRelease();
+const PREVIOUS_RELEASE = previous.tag;
 
 async function migrationLevel(url: string): Promise<string | undefined> {
   const sql = postgres(url, { max: 1, onnotice: () => undefined });
@@ -39,7 +40,7 @@ if (!adminUrl) {
   t.comment('DATABASE_URL not set: the upgrade test runs on PostgreSQL only');
 } else {
   t.test(`upgrade from ${PREVIOUS_RELEASE} while a collector uploads`, async (t) => {
-    const old = await releaseWorktree(t, PREVIOUS_RELEASE);
+    const old = await releaseWorktree(t, previous);
     const oldProcesses = (await import(pathToFileURL(join(old, 'scripts/demo/processes.ts')).href)) as { startHubProcess: typeof startHubProcess };
     const dataDir = await mkdtemp(join(tmpdir(), 'alpr-upgrade-'));
     t.teardown(() => rm(dataDir, { recursive: true, force: true }));

@@ -1,8 +1,9 @@
 import { execFile } from 'node:child_process';
-import { mkdir, mkdtemp, readdir, rm, symlink } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, symlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { previousRelease, type Release } from '../../scripts/release/changelog.ts';
 import { repoRoot } from './ingest-client.ts';
 
 const git = promisify(execFile);
@@ -13,9 +14,9 @@ const git = promisify(execFile);
  * packages, except the workspace packages (@alpr/*), which point into the worktree so the
  * old hub runs with its own shared protocol code, not today's. Removed at teardown.
  */
-export async function releaseWorktree(t: { teardown(fn: () => unknown): void }, tag: string): Promise<string> {
-  const commit = await releaseCommit(tag);
-  const dir = join(await mkdtemp(join(tmpdir(), 'alpr-release-')), tag);
+export async function releaseWorktree(t: { teardown(fn: () => unknown): void }, release: Release): Promise<string> {
+  const commit = await releaseCommit(release);
+  const dir = join(await mkdtemp(join(tmpdir(), 'alpr-release-')), release.tag);
   await git('git', ['worktree', 'add', '--detach', dir, commit], { cwd: repoRoot });
   t.teardown(async () => {
     await git('git', ['worktree', 'remove', '--force', dir], { cwd: repoRoot }).catch(() => undefined);
@@ -26,24 +27,24 @@ export async function releaseWorktree(t: { teardown(fn: () => unknown): void }, 
   return dir;
 }
 
-/**
- * Each release's commit, recorded here because a clone of main does not always carry tags
- * (CI clones one branch), while every commit of main's history is in any full clone.
- */
-const RELEASE_COMMITS: Record<string, string> = {
-  'v0.1.0': '1fd7d76da35134fe3ae2ce244e53ffdf6c43af8a',
-};
+/** The release this code upgrades from: the newest one CHANGELOG.md names. */
+export async function readPreviousRelease(): Promise<Release> {
+  return previousRelease(await readFile(join(repoRoot, 'CHANGELOG.md'), 'utf8'));
+}
 
-async function releaseCommit(tag: string): Promise<string> {
-  const recorded = RELEASE_COMMITS[tag];
+/**
+ * The release's commit as CHANGELOG.md names it first: a clone of main does not always carry
+ * tags (CI clones one branch), while every commit of main's history is in any full clone.
+ */
+async function releaseCommit(release: Release): Promise<string> {
+  const { tag, commit: recorded } = release;
   for (const ref of [recorded, tag]) {
-    if (!ref) continue;
     const found = await git('git', ['rev-parse', '--verify', '--quiet', `${ref}^{commit}`], { cwd: repoRoot }).catch(() => undefined);
     if (found) return found.stdout.trim();
   }
   const shallow = await git('git', ['rev-parse', '--is-shallow-repository'], { cwd: repoRoot }).catch(() => undefined);
   const why = shallow?.stdout.trim() === 'true' ? 'this clone is shallow (git fetch --unshallow)' : 'neither the tag nor its recorded commit is in this clone';
-  throw new Error(`release ${tag} (commit ${recorded ?? 'not recorded'}) cannot be checked out: ${why}; the upgrade test starts from it`);
+  throw new Error(`release ${tag} (commit ${recorded}, named in CHANGELOG.md) cannot be checked out: ${why}; the upgrade test starts from it`);
 }
 
 async function linkNodeModules(dir: string): Promise<void> {
