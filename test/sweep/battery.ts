@@ -1,3 +1,17 @@
+import {
+  ADMIN_AUDIT_PATH,
+  ADMIN_AUDIT_REVIEW_PATH,
+  ADMIN_HEALTH_ALERTS_PATH,
+  ALERTS_PATH,
+  DETECTION_ROUTE,
+  EVENTS_SEARCH_PATH,
+  EXPORT_DETECTIONS_PATH,
+  LEGAL_HOLDS_PATH,
+  PLATE_AUTOCOMPLETE_PATH,
+  SEARCH_PATH,
+  investigationPath,
+  watchlistPartRoute,
+} from '../../hub/src/platform/http/paths.ts';
 /**
  * The hostile-input battery (issue 19): for one route of an app's route table, the requests
  * an attacker on the LAN or the internet would try. Pure: a route, credentials and a seeded
@@ -148,7 +162,7 @@ const HOSTILE_QUERY_VALUES = [
  * the sweep (`unlistedQueryProbe`), so a new query route joins the table the day it lands.
  */
 export const QUERY_FIELDS: Record<string, Record<string, string>> = {
-  '/api/v1/events/search': {
+  [EVENTS_SEARCH_PATH]: {
     plate: 'AB123',
     plate_fuzzy: 'false',
     plate_match: 'one_edit',
@@ -169,7 +183,7 @@ export const QUERY_FIELDS: Record<string, Record<string, string>> = {
     case_number: 'SWEEP-1',
     reason: 'sweep case',
   },
-  '/api/v1/search': {
+  [SEARCH_PATH]: {
     plate: 'AB123',
     start_date: '2026-01-01T00:00:00Z',
     end_date: '2026-01-02T00:00:00Z',
@@ -178,9 +192,9 @@ export const QUERY_FIELDS: Record<string, Record<string, string>> = {
     case_number: 'SWEEP-1',
     reason: 'sweep case',
   },
-  '/api/v1/detections/:id': { purpose: 'criminal_investigation', case_number: 'SWEEP-1', reason: 'sweep case' },
-  '/api/v1/plates/autocomplete': { q: 'AB', limit: '5', purpose: 'criminal_investigation', case_number: 'SWEEP-1', reason: 'sweep case' },
-  '/api/v1/investigations/plate-history': {
+  [DETECTION_ROUTE]: { purpose: 'criminal_investigation', case_number: 'SWEEP-1', reason: 'sweep case' },
+  [PLATE_AUTOCOMPLETE_PATH]: { q: 'AB', limit: '5', purpose: 'criminal_investigation', case_number: 'SWEEP-1', reason: 'sweep case' },
+  [investigationPath('plate-history')]: {
     plate: 'AB123',
     start_date: '2026-01-01T00:00:00Z',
     end_date: '2026-01-02T00:00:00Z',
@@ -188,7 +202,7 @@ export const QUERY_FIELDS: Record<string, Record<string, string>> = {
     case_number: 'SWEEP-1',
     reason: 'sweep case',
   },
-  '/api/v1/investigations/route': {
+  [investigationPath('route')]: {
     plate: 'AB123',
     start_date: '2026-01-01T00:00:00Z',
     end_date: '2026-01-02T00:00:00Z',
@@ -196,7 +210,7 @@ export const QUERY_FIELDS: Record<string, Record<string, string>> = {
     case_number: 'SWEEP-1',
     reason: 'sweep case',
   },
-  '/api/v1/investigations/convoy': {
+  [investigationPath('convoy')]: {
     plate: 'AB123',
     start_date: '2026-01-01T00:00:00Z',
     end_date: '2026-01-02T00:00:00Z',
@@ -206,7 +220,7 @@ export const QUERY_FIELDS: Record<string, Record<string, string>> = {
     case_number: 'SWEEP-1',
     reason: 'sweep case',
   },
-  '/api/v1/investigations/location-activity': {
+  [investigationPath('location-activity')]: {
     collector_id: '00000000-0000-4000-8000-000000000000',
     date: '2026-01-01',
     timezone: 'Europe/Amsterdam',
@@ -214,7 +228,7 @@ export const QUERY_FIELDS: Record<string, Record<string, string>> = {
     case_number: 'SWEEP-1',
     reason: 'sweep case',
   },
-  '/api/v1/alerts': {
+  [ALERTS_PATH]: {
     since: '2026-01-01T00:00:00Z',
     cursor: '2026-01-01T00:00:00.000Z_1',
     limit: '10',
@@ -222,8 +236,8 @@ export const QUERY_FIELDS: Record<string, Record<string, string>> = {
     watchlist_id: '00000000-0000-4000-8000-000000000000',
     verification: 'unverified',
   },
-  '/api/v1/legal-holds': { case_id: 'CASE-1', active: 'true', limit: '10', after: '1' },
-  '/api/v1/admin/audit': {
+  [LEGAL_HOLDS_PATH]: { case_id: 'CASE-1', active: 'true', limit: '10', after: '1' },
+  [ADMIN_AUDIT_PATH]: {
     action: 'search.',
     actor_user_id: '00000000-0000-4000-8000-000000000000',
     target_type: 'detection',
@@ -237,15 +251,15 @@ export const QUERY_FIELDS: Record<string, Record<string, string>> = {
     ids: '5,7',
     page_views: 'exclude',
   },
-  '/api/v1/admin/audit-review': {
+  [ADMIN_AUDIT_REVIEW_PATH]: {
     since: '2026-01-01T00:00:00Z',
     until: '2026-01-02T00:00:00Z',
     user_id: '00000000-0000-4000-8000-000000000000',
     tz: 'Europe/Berlin',
   },
-  '/api/v1/admin/health-alerts': { state: 'open', collector_id: '00000000-0000-4000-8000-000000000000', limit: '10', before: '5' },
-  '/api/v1/watchlists/:id/entries': { after: 'AB123', limit: '10' },
-  '/api/v1/export/detections': {
+  [ADMIN_HEALTH_ALERTS_PATH]: { state: 'open', collector_id: '00000000-0000-4000-8000-000000000000', limit: '10', before: '5' },
+  [watchlistPartRoute('entries')]: { after: 'AB123', limit: '10' },
+  [EXPORT_DETECTIONS_PATH]: {
     start_date: '2026-01-01T00:00:00Z',
     end_date: '2026-01-02T00:00:00Z',
     purpose: 'criminal_investigation',
