@@ -1,5 +1,5 @@
 import t from 'tap';
-import { confusionKey } from '@alpr/shared/detection/ocr';
+import { confusionKey } from './ocr.ts';
 import { classifyOneEdit, deletionNeighbourhood, oneEdit } from './one-edit.ts';
 
 t.test('deletion neighbourhood: the string and each one-character deletion, once', async (t) => {
