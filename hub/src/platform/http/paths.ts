@@ -12,7 +12,7 @@ const seg = (value: string): string => encodeURIComponent(value);
 
 // Detections and search
 export const SEARCH_PATH = `${API}/search`;
-/** The spec's `events` name for the same search (docs/api.md). */
+/** The `events` name for the same search (docs/search.md: events paths are aliases of detections). */
 export const EVENTS_SEARCH_PATH = `${API}/events/search`;
 export const DETECTION_ROUTE = `${API}/detections/:id`;
 export const detectionPath = (id: string): string => `${API}/detections/${seg(id)}`;
