@@ -21,7 +21,7 @@ t.test('PGlite keeps every committed row across SIGKILL of its process', { timeo
   await writeFile(
     writer,
     `import { openDatabase } from ${JSON.stringify(join(import.meta.dirname, 'client.ts'))};
-import { createLog } from ${JSON.stringify(join(import.meta.dirname, '..', 'log.ts'))};
+import { createLog } from ${JSON.stringify(join(import.meta.dirname, '..', 'platform', 'log.ts'))};
 const db = await openDatabase({ dataDir: ${JSON.stringify(dataDir)}, log: createLog('silent') });
 await db.sql('CREATE TABLE IF NOT EXISTS kill_probe (id bigserial PRIMARY KEY, round int NOT NULL, n int NOT NULL)');
 for (let n = 1; ; n++) {
