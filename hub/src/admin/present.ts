@@ -14,6 +14,8 @@ export function presentCollector(s: CollectorSummary) {
     status: s.status,
     /** `online` / `offline`, derived from the last heartbeat (docs/collectors.md). */
     connectivity: s.connectivity,
+    /** Heard within 3 heartbeat intervals whatever the status: a suspended box still heartbeats. */
+    heartbeats_arriving: s.heartbeatsArriving,
     last_heartbeat_at: iso(s.lastHeartbeatAt),
     heartbeat_interval_seconds: s.heartbeatIntervalSeconds,
     last_heartbeat: s.lastHeartbeat,

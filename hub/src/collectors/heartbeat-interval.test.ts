@@ -1,5 +1,5 @@
 import t from 'tap';
-import { connectivity, heartbeatIntervalSeconds } from './heartbeat-interval.ts';
+import { connectivity, heartbeatIntervalSeconds, heartbeatsArriving } from './heartbeat-interval.ts';
 
 const hub = { heartbeatSeconds: 60 };
 const now = new Date('2026-01-15T10:00:00.000Z');
@@ -32,4 +32,13 @@ t.test("online while the last heartbeat is at most 3 of the collector's own inte
     ['decommissioned', { status: 'decommissioned', lastHeartbeatAt: ago(0), config: {} }, 'offline'],
   ];
   for (const [name, collector, expected] of cases) t.equal(connectivity(collector, hub, now), expected, name);
+});
+
+t.test('a suspended collector is offline, and still heard while its heartbeats arrive', async (t) => {
+  const recent = { status: 'disabled', lastHeartbeatAt: ago(30_000), config: {} };
+  t.equal(connectivity(recent, hub, now), 'offline', 'it takes no uploads');
+  t.equal(heartbeatsArriving(recent, hub, now), true, 'but its box is heard');
+  t.equal(heartbeatsArriving({ lastHeartbeatAt: ago(180_000), config: {} }, hub, now), true, 'exactly 3 intervals');
+  t.equal(heartbeatsArriving({ lastHeartbeatAt: ago(180_001), config: {} }, hub, now), false, 'one millisecond more');
+  t.equal(heartbeatsArriving({ lastHeartbeatAt: null, config: {} }, hub, now), false, 'never heard');
 });

@@ -29,8 +29,21 @@ export function connectivity(
   hub: Pick<HubConfig, 'heartbeatSeconds'>,
   now: Date,
 ): Connectivity {
-  if (collector.status !== 'active' || collector.lastHeartbeatAt === null) return 'offline';
+  return collector.status === 'active' && heartbeatsArriving(collector, hub, now) ? 'online' : 'offline';
+}
+
+/**
+ * The same age rule without the status: whether the box is still heard. A suspended collector
+ * (`disabled`) keeps heartbeating, and its page says so ("suspended, heartbeats arriving")
+ * while `connectivity` keeps it offline: it takes no uploads.
+ */
+export function heartbeatsArriving(
+  collector: { lastHeartbeatAt: Date | null; config: Record<string, unknown> },
+  hub: Pick<HubConfig, 'heartbeatSeconds'>,
+  now: Date,
+): boolean {
+  if (collector.lastHeartbeatAt === null) return false;
   const ageMs = now.getTime() - collector.lastHeartbeatAt.getTime();
   const limitMs = MISSED_HEARTBEATS_OFFLINE * heartbeatIntervalSeconds(hub, collector.config) * 1000;
-  return ageMs <= limitMs ? 'online' : 'offline';
+  return ageMs <= limitMs;
 }

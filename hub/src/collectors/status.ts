@@ -3,7 +3,7 @@ import { collectors, type CollectorStatus } from '../db/schema/collectors.ts';
 import { HubError } from '../platform/errors.ts';
 import { isUuid } from '@alpr/shared/validation/uuid';
 import type { CollectorContext } from './context.ts';
-import { connectivity, heartbeatIntervalSeconds, type Connectivity } from './heartbeat-interval.ts';
+import { connectivity, heartbeatIntervalSeconds, heartbeatsArriving, type Connectivity } from './heartbeat-interval.ts';
 
 export interface CollectorSummary {
   id: string;
@@ -12,6 +12,8 @@ export interface CollectorSummary {
   status: CollectorStatus;
   /** Derived, never stored: see heartbeat-interval.ts. */
   connectivity: Connectivity;
+  /** Heard within 3 intervals, whatever the status: a suspended box still heartbeats. */
+  heartbeatsArriving: boolean;
   heartbeatIntervalSeconds: number;
   lastHeartbeatAt: Date | null;
   lastHeartbeat: Record<string, unknown> | null;
@@ -39,6 +41,7 @@ function summarize(ctx: CollectorContext, row: Row, now: Date): CollectorSummary
     siteAddress: row.siteAddress,
     status: row.status,
     connectivity: connectivity(row, ctx.config, now),
+    heartbeatsArriving: heartbeatsArriving(row, ctx.config, now),
     heartbeatIntervalSeconds: intervalSeconds,
     lastHeartbeatAt: row.lastHeartbeatAt,
     lastHeartbeat: row.lastHeartbeat,

@@ -3,6 +3,7 @@ import { adminCameraPath, adminCollectorPartPath } from '../../platform/http/pat
 import { api, ApiError } from './api.ts';
 import { byId, el, say, show, when } from './dom.ts';
 import { failed } from './failed.ts';
+import { noCameraWords } from './collector-words.ts';
 import {
   addressOf,
   cameraBody,
@@ -187,7 +188,7 @@ function row(c: CameraRecord): HTMLTableRowElement {
 }
 
 /** The cameras of the collector on view; a different collector starts the form afresh. */
-export function showCameras(id: string, cameras: readonly CameraRecord[]): void {
+export function showCameras(id: string, cameras: readonly CameraRecord[], onAppliance?: number): void {
   if (id !== collectorId) {
     collectorId = id;
     reset();
@@ -197,7 +198,7 @@ export function showCameras(id: string, cameras: readonly CameraRecord[]): void 
   byId('cameras')
     .querySelector('tbody')
     ?.replaceChildren(
-      ...(cameras.length > 0 ? cameras.map(row) : [el('tr', {}, el('td', { colspan: '5' }, 'No camera is managed from the hub yet: add one below.'))]),
+      ...(cameras.length > 0 ? cameras.map(row) : [el('tr', {}, el('td', { colspan: '5' }, noCameraWords(onAppliance)))]),
     );
 }
 

@@ -3,6 +3,7 @@ import { ADMIN_COLLECTORS_PATH, adminCollectorPartPath, adminCollectorPath, admi
 import { api, ApiError, signInAgain } from './api.ts';
 import { byId, el, say, show, when } from './dom.ts';
 import { failed } from './failed.ts';
+import { collectorStatusWords } from './collector-words.ts';
 import { reveal, withFreshFactor } from './fresh-factor.ts';
 import { bindCameraForm, showCameras } from './cameras.ts';
 import { cameraAnswerLines } from './camera-form.ts';
@@ -54,7 +55,8 @@ async function manage(listed: Collector): Promise<void> {
   ]);
   managed = c;
   byId('manage-title').textContent = `Manage ${c.site_name}`;
-  showCameras(c.id, cameras.data);
+  const onAppliance = c.last_heartbeat?.['cameras_total'];
+  showCameras(c.id, cameras.data, typeof onAppliance === 'number' ? onAppliance : undefined);
   showState(c);
   const names = new Map(cameras.data.map((camera) => [camera.id, camera.name]));
   byId('keys')
@@ -107,13 +109,6 @@ function confirmed(inputId: string, c: Collector): boolean {
   return false;
 }
 
-/** `disabled` is the status's name on the wire (docs/collectors.md "Suspend and resume"); people say suspended. */
-function statusWords(c: Collector): string {
-  const status = c.status === 'disabled' ? 'suspended' : c.status;
-  const online = c.status === 'active' || c.status === 'disabled' ? `, ${c.connectivity}` : '';
-  return `${status}${online}${c.pending_replacement ? ', replacement pending' : ''}`;
-}
-
 /** Open health alerts of the collector, linking to the health page filtered to it; blank when the hub has none to tell. */
 function healthCell(c: Collector, counts: ReadonlyMap<string, number> | undefined): HTMLTableCellElement {
   if (!counts) return el('td', {}, '—');
@@ -140,7 +135,7 @@ function row(c: Collector, counts?: ReadonlyMap<string, number>): HTMLTableRowEl
     'tr',
     { 'data-collector': c.id },
     el('td', {}, c.site_name),
-    el('td', {}, statusWords(c)),
+    el('td', {}, collectorStatusWords(c)),
     healthCell(c, counts),
     el('td', {}, when(c.last_heartbeat_at)),
     el('td', {}, hb.queue_depth === undefined ? '—' : String(hb.queue_depth)),
