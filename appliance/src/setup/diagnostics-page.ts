@@ -66,9 +66,9 @@ ${view.claimed?.hubCertificateSha256 ? html`<tr><th>Hub certificate (pinned SHA-
 <tr><th>Cameras online</th><td>${online} of ${cameras.length}</td></tr>
 </table>
 <h2>Cameras</h2>
-<table><tr><th>camera</th><th>entered on</th><th>vendor / mode</th><th>state</th><th>last read</th></tr>${cameras.map(
+<table><thead><tr><th>camera</th><th>entered on</th><th>vendor / mode</th><th>state</th><th>last read</th></tr></thead>${cameras.map(
       (c) =>
-        html`<tr><td>${c.name}${c.name !== c.id ? html` <small>${c.id}</small>` : ''}</td><td>${ENTERED_ON[c.source ?? 'unknown']}</td><td>${c.vendor} / ${c.mode}</td><td>${c.state}</td><td>${c.lastReadAt ?? 'never'}</td></tr>`,
+        html`<tr><td data-label="camera">${c.name}${c.name !== c.id ? html` <small>${c.id}</small>` : ''}</td><td data-label="entered on">${ENTERED_ON[c.source ?? 'unknown']}</td><td data-label="vendor / mode">${c.vendor} / ${c.mode}</td><td data-label="state">${c.state}</td><td data-label="last read">${c.lastReadAt ?? 'never'}</td></tr>`,
     )}</table>
 <h2>Errors</h2>
 ${errors.length === 0 ? html`<p>None.</p>` : html`<ul>${errors.map((e) => html`<li>${e}</li>`)}</ul>`}

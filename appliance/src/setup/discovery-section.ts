@@ -56,9 +56,9 @@ function resultTable(result: DiscoveryResult, cameras: readonly SetupCamera[], c
   }
   const rows = result.devices.map((d) => {
     const existing = configuredAt(d, cameras);
-    return html`<tr class="found"><td>${d.address}${d.port !== undefined ? `:${d.port}` : ''}</td><td>${d.manufacturer ?? 'unknown'}</td><td>${d.model ?? 'unknown'}</td>
-<td>${existing ? html`yes (<code>${existing}</code>)` : 'no'}</td>
+    return html`<tr class="found"><td data-label="address">${d.address}${d.port !== undefined ? `:${d.port}` : ''}</td><td data-label="manufacturer">${d.manufacturer ?? 'unknown'}</td><td data-label="model">${d.model ?? 'unknown'}</td>
+<td data-label="already configured">${existing ? html`yes (<code>${existing}</code>)` : 'no'}</td>
 <td>${existing ? '' : html`<details><summary>Add this camera</summary>${cameraForm(prefill(d))}</details>`}</td></tr>`;
   });
-  return html`<table id="discovery-results"><tr><th>address</th><th>manufacturer</th><th>model</th><th>already configured</th><th></th></tr>${rows}</table>`;
+  return html`<table id="discovery-results"><thead><tr><th>address</th><th>manufacturer</th><th>model</th><th>already configured</th><th></th></tr></thead>${rows}</table>`;
 }

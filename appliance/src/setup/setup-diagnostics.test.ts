@@ -66,8 +66,8 @@ t.test('claimed at start: diagnostics from real sources, setup closed', async (t
   t.match(page, /3 batches, 7 stored, 1 duplicates/);
   t.match(page, /2026-03-01T08:59:00.000Z \(2 failures since\)/);
   t.match(page, /Cameras online<\/th><td>1 of 2/);
-  t.match(page, /<td>Gate <small>gate-1<\/small><\/td><td>the hub<\/td>/, 'a camera managed on the hub says so');
-  t.match(page, /<td>NVR <small>nvr<\/small><\/td><td>this device<\/td>/, 'a camera set up here says so');
+  t.match(page, /<td data-label="camera">Gate <small>gate-1<\/small><\/td><td data-label="entered on">the hub<\/td>/, 'a camera managed on the hub says so');
+  t.match(page, /<td data-label="camera">NVR <small>nvr<\/small><\/td><td data-label="entered on">this device<\/td>/, 'a camera set up here says so');
   t.match(page, /heartbeat: network: ETIMEDOUT/);
   t.match(page, /camera nvr \([^)]+\): connect ECONNREFUSED 192\.168\.1\.80:443/);
   t.notOk(page.includes('<form'));

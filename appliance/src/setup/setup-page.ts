@@ -85,15 +85,16 @@ function camerasTable(view: SetupView): Html | string {
   const rows = view.cameras.map((cam) => {
     const e = cam.entry;
     const probe = view.probes.get(cam.id);
-    return html`<tr><td>${cam.id}</td><td>${String(e['vendor'] ?? '')} / ${String(e['mode'] ?? '')}</td>
-<td>${String(e['host'] ?? '')}${e['port'] !== undefined ? `:${String(e['port'])}` : ''}</td>
-<td>${cam.hasCredentials ? 'stored encrypted' : 'none'}</td>
-<td><form method="post" action="/setup/cameras/${encodeURIComponent(cam.id)}/test"><button type="submit">Test connection</button></form>
+    // data-label: the narrow layout hides the header row and names each value (shared/src/ui/stylesheet.ts).
+    return html`<tr><td data-label="id">${cam.id}</td><td data-label="vendor / mode">${String(e['vendor'] ?? '')} / ${String(e['mode'] ?? '')}</td>
+<td data-label="address">${String(e['host'] ?? '')}${e['port'] !== undefined ? `:${String(e['port'])}` : ''}</td>
+<td data-label="credentials">${cam.hasCredentials ? 'stored encrypted' : 'none'}</td>
+<td data-label="connection"><form method="post" action="/setup/cameras/${encodeURIComponent(cam.id)}/test"><button type="submit">Test connection</button></form>
 ${probe ? probeResult(probe) : ''}</td>
 <td><a href="/setup/cameras/${encodeURIComponent(cam.id)}/edit">Edit</a>
 <form method="post" action="/setup/cameras/${encodeURIComponent(cam.id)}/delete"><button type="submit">Remove</button></form></td></tr>`;
   });
-  return html`<table><tr><th>id</th><th>vendor / mode</th><th>address</th><th>credentials</th><th>connection</th><th></th></tr>${rows}</table>`;
+  return html`<table><thead><tr><th>id</th><th>vendor / mode</th><th>address</th><th>credentials</th><th>connection</th><th></th></tr></thead>${rows}</table>`;
 }
 
 function probeResult(p: ProbeReport): Html {

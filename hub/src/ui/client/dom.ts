@@ -43,6 +43,22 @@ export function when(iso: string | null | undefined): string {
   return Number.isNaN(date.getTime()) ? iso : date.toLocaleString();
 }
 
+/**
+ * Names each body cell after its column header (`data-label`): at 390 px the stylesheet stacks
+ * a row's cells and hides the header row, and a cell with a label shows it before its value
+ * (shared/src/ui/stylesheet.ts). Call after filling the body; cells without a header text
+ * (action buttons) stay unlabelled.
+ */
+export function labelCells(table: HTMLTableElement): void {
+  const headers = [...table.querySelectorAll('thead th')].map((th) => th.textContent?.trim() ?? '');
+  for (const row of table.querySelectorAll('tbody tr')) {
+    [...row.children].forEach((cell, i) => {
+      const label = headers[i];
+      if (cell.tagName === 'TD' && label && !cell.hasAttribute('data-label')) cell.setAttribute('data-label', label);
+    });
+  }
+}
+
 export function percent(confidence: number): string {
   return `${Math.round(confidence * 100)} %`;
 }

@@ -1,7 +1,7 @@
 /// <reference lib="dom" />
 import { ADMIN_AUDIT_PATH, ADMIN_USERS_PATH, LEGAL_HOLDS_PATH, LEGAL_HOLDS_RELEASE_PATH } from '../../platform/http/paths.ts';
 import { api } from './api.ts';
-import { byId, el, say, when } from './dom.ts';
+import { byId, el, labelCells, say, when } from './dom.ts';
 import { failed } from './failed.ts';
 // The wire shape, written once by the verb that lists holds (type-only: erased from the bundle).
 import type { listHolds } from '../../legal-holds/holds.ts';
@@ -27,6 +27,7 @@ async function refresh(): Promise<void> {
         ),
       ),
     );
+  labelCells(byId<HTMLTableElement>('holds'));
   const [users, exports] = await Promise.all([
     api<{ data: Array<{ id: string; email: string }> }>('GET', ADMIN_USERS_PATH),
     api<{ data: Array<{ at: string; actor_user_id: string | null; detail: { reason?: string; result_count?: number } }> }>(
@@ -49,6 +50,7 @@ async function refresh(): Promise<void> {
         ),
       ),
     );
+  labelCells(byId<HTMLTableElement>('exports'));
 }
 
 byId('active-only').addEventListener('change', () => void refresh().catch(failed));
