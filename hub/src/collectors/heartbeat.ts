@@ -7,6 +7,20 @@ import type { CollectorContext } from './context.ts';
 import { heartbeatIntervalSeconds } from './heartbeat-interval.ts';
 
 /**
+ * Heartbeats an appliance sends in its first two intervals after a start (`uptime_seconds`)
+ * report the cameras it has not reached yet: a fresh demo's first one says 0 of 3. The report's
+ * "fewest cameras online" (docs/dashboard.md "Reports") leaves those out by counting them as
+ * all cameras up (the fold keeps the least); a camera still down after the warm-up shows in the
+ * next heartbeat. The last-heartbeat snapshot keeps the real figure.
+ */
+export const STARTUP_GRACE_INTERVALS = 2;
+
+export function camerasOnlineForReport(input: Pick<HeartbeatRequest, 'uptime_seconds' | 'cameras_online' | 'cameras_total'>, intervalSeconds: number): number {
+  const warmingUp = input.uptime_seconds < STARTUP_GRACE_INTERVALS * intervalSeconds;
+  return warmingUp && input.cameras_total !== undefined ? Math.max(input.cameras_online, input.cameras_total) : input.cameras_online;
+}
+
+/**
  * A heartbeat (docs/protocol.md): keeps the body as the collector's last
  * snapshot with its time and versions, and answers with every unacknowledged command,
  * signed, plus the interval to keep (docs/collectors.md, "Commands").
@@ -38,6 +52,7 @@ export async function heartbeat(ctx: CollectorContext, collectorId: string, inpu
       .returning({ config: collectors.config, status: collectors.status });
     if (!row) throw new HubError('unauthorized', 'unknown collector');
     // Health over time, one row per hour (migration 0017).
+    const interval = heartbeatIntervalSeconds(ctx.config, row.config);
     await tx.sql(
       `INSERT INTO collector_health_hours AS h (collector_id, hour, heartbeats, max_queue_depth, min_cameras_online, cameras_total)
        VALUES ($1, date_trunc('hour', $2::timestamptz, 'UTC'), 1, $3, $4, $5)
@@ -45,13 +60,13 @@ export async function heartbeat(ctx: CollectorContext, collectorId: string, inpu
          max_queue_depth = GREATEST(h.max_queue_depth, EXCLUDED.max_queue_depth),
          min_cameras_online = LEAST(h.min_cameras_online, EXCLUDED.min_cameras_online),
          cameras_total = COALESCE(EXCLUDED.cameras_total, h.cameras_total)`,
-      [collectorId, now.toISOString(), input.queue_depth, input.cameras_online, input.cameras_total ?? null],
+      [collectorId, now.toISOString(), input.queue_depth, camerasOnlineForReport(input, interval), input.cameras_total ?? null],
     );
     const pending = await takePendingCommands(tx, collectorId, now);
     return {
       pending_commands: pending,
       server_time: now.toISOString(),
-      heartbeat_interval_seconds: heartbeatIntervalSeconds(ctx.config, row.config),
+      heartbeat_interval_seconds: interval,
       // The appliance shows "suspended by the hub" from this even with nothing to upload.
       collector_status: row.status === 'disabled' ? 'disabled' : 'active',
     };

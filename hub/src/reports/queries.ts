@@ -46,10 +46,19 @@ export interface HealthHour {
   maxQueueDepth: number;
   minCamerasOnline: number;
   camerasTotal: number | null;
+  /** When the collector was claimed, ms: no heartbeat is owed before (heartbeat-share.ts). */
+  claimedAt: number | null;
+  /** Its pushed configuration, for the interval it was told (collectors/heartbeat-interval.ts). */
+  config: Record<string, unknown>;
+}
+
+/** The first hour of the window `collectorHealth` reads, ms. */
+export function healthWindowStart(now: Date, hours = 168): number {
+  return Math.floor(now.getTime() / HOUR_MS) * HOUR_MS - (hours - 1) * HOUR_MS;
 }
 
 export async function collectorHealth(db: DbSession, now: Date, hours = 168): Promise<HealthHour[]> {
-  const from = new Date(Math.floor(now.getTime() / HOUR_MS) * HOUR_MS - (hours - 1) * HOUR_MS);
+  const from = new Date(healthWindowStart(now, hours));
   const rows = await db.sql<{
     collector_id: string;
     site_name: string;
@@ -58,8 +67,10 @@ export async function collectorHealth(db: DbSession, now: Date, hours = 168): Pr
     max_queue_depth: number;
     min_cameras_online: number;
     cameras_total: number | null;
+    claimed_at: Date | null;
+    config: Record<string, unknown> | null;
   }>(
-    `SELECT h.collector_id, c.site_name, h.hour, h.heartbeats, h.max_queue_depth, h.min_cameras_online, h.cameras_total
+    `SELECT h.collector_id, c.site_name, h.hour, h.heartbeats, h.max_queue_depth, h.min_cameras_online, h.cameras_total, c.claimed_at, c.config
        FROM collector_health_hours h JOIN collectors c ON c.id = h.collector_id
       WHERE h.hour >= $1 AND c.status = 'active'`,
     [from],
@@ -72,5 +83,7 @@ export async function collectorHealth(db: DbSession, now: Date, hours = 168): Pr
     maxQueueDepth: Number(r.max_queue_depth),
     minCamerasOnline: Number(r.min_cameras_online),
     camerasTotal: r.cameras_total === null ? null : Number(r.cameras_total),
+    claimedAt: r.claimed_at === null ? null : new Date(r.claimed_at).getTime(),
+    config: typeof r.config === 'string' ? (JSON.parse(r.config) as Record<string, unknown>) : (r.config ?? {}),
   }));
 }

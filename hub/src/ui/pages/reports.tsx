@@ -1,6 +1,8 @@
 import type { SessionUser } from '../../auth/middleware.ts';
 import { BarChart, Sparkline } from '../../reports/charts.tsx';
-import type { HealthHour, HourlyCount } from '../../reports/queries.ts';
+import { heartbeatIntervalSeconds } from '../../collectors/heartbeat-interval.ts';
+import { heartbeatShare } from '../../reports/heartbeat-share.ts';
+import { healthWindowStart, type HealthHour, type HourlyCount } from '../../reports/queries.ts';
 import { fillSeries, groupBy } from '../../reports/series.ts';
 import { misreadRate, type MisreadReport, type MisreadRow } from '../../reports/misreads.ts';
 import { Page } from '../layout.tsx';
@@ -96,7 +98,7 @@ export function ReportsPage(props: { user: SessionUser; data: ReportsData }) {
         <section aria-labelledby="health-title">
           <h2 id="health-title">Collector health, last 7 days</h2>
           <table>
-            <caption>{`Heartbeats received against ${expectedPerHour} an hour expected`}</caption>
+            <caption>{`Heartbeats received against those expected since each collector was claimed (${expectedPerHour} an hour by default)`}</caption>
             <thead>
               <tr>
                 <th scope="col">Site</th>
@@ -113,12 +115,21 @@ export function ReportsPage(props: { user: SessionUser; data: ReportsData }) {
                 () => 0,
               ).map((g) => {
                 const received = g.rows.reduce((n, r) => n + r.heartbeats, 0);
+                const first = g.rows.reduce((m, r) => (r.hour < m.hour ? r : m));
+                const share = heartbeatShare({
+                  received,
+                  windowStart: healthWindowStart(now),
+                  claimedAt: first.claimedAt,
+                  firstHour: first.hour,
+                  now: now.getTime(),
+                  intervalSeconds: heartbeatIntervalSeconds({ heartbeatSeconds: props.data.heartbeatSeconds }, first.config),
+                });
                 const cameras = g.rows.reduce((m, r) => Math.min(m, r.minCamerasOnline), Infinity);
                 const totalCameras = g.rows.find((r) => r.camerasTotal !== null)?.camerasTotal;
                 return (
                   <tr>
                     <td>{g.key}</td>
-                    <td>{`${Math.min(100, Math.round((received / (expectedPerHour * 168)) * 100))} % (${received})`}</td>
+                    <td>{`${share.percent} % (${received} of ${share.expected})`}</td>
                     <td>{g.rows.reduce((m, r) => Math.max(m, r.maxQueueDepth), 0)}</td>
                     <td>{totalCameras ? `${cameras} of ${totalCameras}` : String(cameras)}</td>
                     <td>
