@@ -1,21 +1,13 @@
 // Route handlers and the live broker write no SQL (docs/architecture.md "Rules the checks
 // keep"): each database operation is a named function in its domain, so a route reads as
 // validate, call one verb, answer. Checked by `npm run lint:deps`.
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { files } from './source-files.mjs';
 
 const ROOT = 'hub/src';
 const ROUTE_FILE = /(^|\/)([a-z-]+-)?routes\.tsx?$|^live\/broker\.ts$/;
 // A statement sent from the handler: `x.sql(...)`, `x.sql<Row>(...)`, or a drizzle builder.
 const SQL = /\.sql\s*[(<]|\.db\s*\.\s*(select|insert|update|delete)\s*\(/;
-
-function* files(dir) {
-  for (const name of readdirSync(dir)) {
-    const path = join(dir, name);
-    if (statSync(path).isDirectory()) yield* files(path);
-    else yield path;
-  }
-}
 
 const offenders = [];
 for (const path of files(ROOT)) {

@@ -24,6 +24,7 @@ import { launchChromium } from '../browser/chromium.ts';
 import { broken, imagesOn } from '../browser/images.ts';
 import { watchProblems } from '../browser/page-problems.ts';
 import { claimedSite, enrolledUser, inProcessHub, signInAt } from './in-process-hub.ts';
+import { alertPath, ALERTS_PATH } from '../../hub/src/platform/http/paths.ts';
 
 const PASSWORD = 'verify page correct horse battery';
 const SCREENSHOTS = join(import.meta.dirname, '..', '..', 'docs', 'screenshots');
@@ -92,7 +93,7 @@ t.test('an operator confirms one alert and marks another misread', { timeout: 36
     await on.setViewportSize({ width: 1280, height: 800 });
   };
   const alertIdOf = async (plate: string): Promise<string> => {
-    const res = await page.request.get(`${url}/api/v1/alerts`);
+    const res = await page.request.get(`${url}${ALERTS_PATH}`);
     const body = (await res.json()) as { data: Array<{ alert_id: string; plate_number: string }> };
     const found = body.data.find((a) => a.plate_number === plate);
     if (!found) throw new Error(`no alert for ${plate}`);
@@ -129,7 +130,7 @@ t.test('an operator confirms one alert and marks another misread', { timeout: 36
     const item = `#alert-${good}`;
     await page.waitForSelector(`${item} .verification[data-verification="unverified"]`);
     t.equal(await page.textContent(`${item} .verification`), 'unverified', 'labelled unverified in the list');
-    const record = (await (await page.request.get(`${url}/api/v1/alerts/${good}`)).json()) as { detection_id: string };
+    const record = (await (await page.request.get(`${url}${alertPath(good)}`)).json()) as { detection_id: string };
     t.equal(await page.getAttribute(`${item} a.plate`, 'href'), `/detections/${record.detection_id}`, "the plate links to the detection's page");
     t.equal(await page.textContent(`${item} a.plate`), '8Z60KXA');
     t.match(await page.textContent('#banner-text'), /^UNVERIFIED: 8Z60KXA/, 'and in the banner');
@@ -151,7 +152,7 @@ t.test('an operator confirms one alert and marks another misread', { timeout: 36
     t.match(await page.textContent('#message'), /Alert confirmed/);
     t.match(await page.textContent('#verify-state'), /^confirmed by operator@verify\.test, .*: crop shows BZ60KXA/, 'the view says who and when');
     t.equal(await page.isDisabled('#verify-misread'), true, 'a verdict is given once');
-    const verified = (await (await page.request.get(`${url}/api/v1/alerts/${good}`)).json()) as { verification: Record<string, unknown> };
+    const verified = (await (await page.request.get(`${url}${alertPath(good)}`)).json()) as { verification: Record<string, unknown> };
     t.match(verified.verification, { state: 'confirmed', by: user.id, at: clock.now().toISOString(), note: 'crop shows BZ60KXA, silver estate' });
   });
 

@@ -12,6 +12,7 @@ import { connect, type TestClient } from '../../hub/src/live/live.test-helper.ts
 import { applianceUnderTest } from './appliance-under-test.ts';
 import { hubUnderTest, traced } from './hub-under-test.ts';
 import { createUserWithCli, signInOverHttp } from './users-over-http.ts';
+import { ALERTS_PATH, watchlistPartPath, WATCHLISTS_PATH } from '../../hub/src/platform/http/paths.ts';
 
 const PASSWORD = 'e2e alerts correct horse battery';
 
@@ -30,10 +31,10 @@ t.test('a watched plate from a camera reaches the subscribed operator live, and 
   const operator = await signInOverHttp(hub.url, 'op@e2e.test', PASSWORD);
   const viewer = await signInOverHttp(hub.url, 'viewer@e2e.test', PASSWORD);
   const watcher = await signInOverHttp(hub.url, 'live@e2e.test', PASSWORD);
-  const list = (await (await operator.post('/api/v1/watchlist', { name: 'E2E wanted', priority: 'high' })).json()) as { id: string };
-  t.equal((await operator.post(`/api/v1/watchlist/${list.id}/entries`, { plate: 'E2EW4TCH', notes: 'end to end' })).status, 201);
-  t.equal((await operator.post(`/api/v1/watchlist/${list.id}/entries`, { plate: 'E2EM155D' })).status, 201);
-  t.equal((await operator.post(`/api/v1/watchlist/${list.id}/subscription`)).status, 201);
+  const list = (await (await operator.post(WATCHLISTS_PATH, { name: 'E2E wanted', priority: 'high' })).json()) as { id: string };
+  t.equal((await operator.post(watchlistPartPath(list.id, 'entries'), { plate: 'E2EW4TCH', notes: 'end to end' })).status, 201);
+  t.equal((await operator.post(watchlistPartPath(list.id, 'entries'), { plate: 'E2EM155D' })).status, 201);
+  t.equal((await operator.post(watchlistPartPath(list.id, 'subscription'))).status, 201);
 
   const ws = hub.url.replace('http', 'ws') + '/ws?v=1';
   const clients: TestClient[] = [];
@@ -81,7 +82,7 @@ t.test('a watched plate from a camera reaches the subscribed operator live, and 
   await detectionsLive.next('detection', 60_000);
   let missed: Array<{ alert_id: string; plate_number: string }> = [];
   for (let i = 0; i < 50 && missed.length < 2; i++) {
-    const page = (await (await operator.get(`/api/v1/alerts?since=${encodeURIComponent(new Date(Date.parse(lastSeen) - 60_000).toISOString())}`)).json()) as {
+    const page = (await (await operator.get(`${ALERTS_PATH}?since=${encodeURIComponent(new Date(Date.parse(lastSeen) - 60_000).toISOString())}`)).json()) as {
       data: typeof missed;
     };
     missed = page.data;

@@ -5,6 +5,7 @@ import Database from 'better-sqlite3';
 import { request } from 'undici';
 import { startApplianceProcess, type RunningProcess } from '../../scripts/demo/processes.ts';
 import { freePort, traced } from './hub-under-test.ts';
+import { STATUS_PATH } from '../../appliance/src/http/local-paths.ts';
 
 export interface ApplianceUnderTest {
   url: string;
@@ -60,12 +61,12 @@ export async function applianceUnderTest(
     kill: () => end('kill'),
     running: () => proc !== undefined,
     buffered: async () => {
-      const r = await request(`${url}/api/v1/status`);
+      const r = await request(`${url}${STATUS_PATH}`);
       const s = (await r.body.json()) as { buffer: { states: Record<string, number> } };
       return (s.buffer.states.pending ?? 0) + (s.buffer.states.in_flight ?? 0);
     },
     cameraStates: async () => {
-      const r = await request(`${url}/api/v1/status`);
+      const r = await request(`${url}${STATUS_PATH}`);
       const s = (await r.body.json()) as { cameras: { id: string; state: string }[] };
       return Object.fromEntries(s.cameras.map((c) => [c.id, c.state]));
     },

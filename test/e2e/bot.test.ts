@@ -14,6 +14,13 @@ import { applianceUnderTest } from './appliance-under-test.ts';
 import { pushPlate, pushPlateWithImages } from './camera-push.ts';
 import { hubUnderTest, traced } from './hub-under-test.ts';
 import { createUserWithCli, signInOverHttp, type HttpUser } from './users-over-http.ts';
+import {
+  NOTIFICATION_PREFERENCES_PATH,
+  TELEGRAM_LINK_CODE_PATH,
+  TELEGRAM_LINK_PATH,
+  watchlistPartPath,
+  WATCHLISTS_PATH,
+} from '../../hub/src/platform/http/paths.ts';
 
 const PASSWORD = 'e2e bot correct horse battery';
 
@@ -41,14 +48,14 @@ t.test('alerts on the phone: linked, muted, quiet hours, unlinked, burst, 429, b
   for (const name of people) users[name] = await signInOverHttp(hub.url, `${name}@bot.e2e.test`, PASSWORD);
   const chats = { linked: 7001, muted: 7002, quiet: 7003, blocker: 7005 } as const;
 
-  const list = (await (await users.linked.post('/api/v1/watchlist', { name: 'Phone wanted', priority: 'high' })).json()) as { id: string };
+  const list = (await (await users.linked.post(WATCHLISTS_PATH, { name: 'Phone wanted', priority: 'high' })).json()) as { id: string };
   const plates = ['PH0NE1', 'PH0NE2', 'PH0NE3', 'PH0NE4', ...Array.from({ length: 20 }, (_, i) => `BRST${String(i).padStart(2, '0')}`)];
-  for (const plate of plates) if ((await users.linked.post(`/api/v1/watchlist/${list.id}/entries`, { plate })).status !== 201) t.fail(`entry ${plate}`);
-  for (const name of people) t.equal((await users[name].post(`/api/v1/watchlist/${list.id}/subscription`)).status, 201);
+  for (const plate of plates) if ((await users.linked.post(watchlistPartPath(list.id, 'entries'), { plate })).status !== 201) t.fail(`entry ${plate}`);
+  for (const name of people) t.equal((await users[name].post(watchlistPartPath(list.id, 'subscription'))).status, 201);
 
   // Linking as a user does it: a code on the web, /link in the chat, the bot answers.
   for (const [name, chat] of Object.entries(chats) as Array<[keyof typeof chats, number]>) {
-    const { code } = (await (await users[name].post('/api/v1/telegram/link-code')).json()) as { code: string };
+    const { code } = (await (await users[name].post(TELEGRAM_LINK_CODE_PATH)).json()) as { code: string };
     const before = sim.sent.length;
     await sim.userSays(chat, `/link ${code}`);
     const reply = await until('the link reply', () => sim.sent.slice(before).find((m) => m.chatId === chat));
@@ -61,7 +68,7 @@ t.test('alerts on the phone: linked, muted, quiet hours, unlinked, burst, 429, b
   const hh = (h: number) => `${String((h + 24) % 24).padStart(2, '0')}:00`;
   t.equal(
     (
-      await users.quiet.put('/api/v1/notifications/preferences', {
+      await users.quiet.put(NOTIFICATION_PREFERENCES_PATH, {
         watchlist_id: null,
         channel: 'telegram',
         enabled: true,
@@ -131,7 +138,7 @@ t.test('alerts on the phone: linked, muted, quiet hours, unlinked, burst, 429, b
     await until('the linked chat', () => alertsTo(chats.linked, from)[0]);
     let links: Array<{ chat_id: string; is_active: boolean }> = [];
     for (let i = 0; i < 100; i++) {
-      links = ((await (await users.blocker.get('/api/v1/telegram/link')).json()) as { links: typeof links }).links;
+      links = ((await (await users.blocker.get(TELEGRAM_LINK_PATH)).json()) as { links: typeof links }).links;
       if (links[0]?.is_active === false) break;
       await sleep(100);
     }

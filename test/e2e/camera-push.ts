@@ -1,6 +1,7 @@
 /** A camera's ANPR push (vendor_a ISAPI XML) for one plate to an appliance, as the simulator builds it. */
 import { request as httpRequest } from 'node:http';
 import { alertXml, multipartBody, MULTIPART_BOUNDARY, NAMESPACES } from '../../scripts/simulators/vendor-a-xml.ts';
+import { pushPath } from '../../appliance/src/http/local-paths.ts';
 
 const documentFor = (plate: string, pictures: boolean): string =>
   alertXml(
@@ -34,7 +35,7 @@ const documentFor = (plate: string, pictures: boolean): string =>
 function post(applianceUrl: string, contentType: string, body: Buffer | string): Promise<number> {
   return new Promise((resolve, reject) => {
     const req = httpRequest(
-      new URL('/api/v1/ingest/vendor_a', applianceUrl),
+      new URL(pushPath('vendor_a'), applianceUrl),
       { method: 'POST', localAddress: '127.0.0.1', headers: { 'content-type': contentType } },
       (res) => {
         res.resume();

@@ -9,6 +9,7 @@ import { request } from 'undici';
 import { startVendorACamera } from '../../scripts/simulators/vendor-a-camera.ts';
 import { applianceUnderTest, waitFor } from './appliance-under-test.ts';
 import { hubUnderTest, traced } from './hub-under-test.ts';
+import { STATUS_PATH } from '../../appliance/src/http/local-paths.ts';
 
 const YEAR = 365.25 * 86_400_000;
 
@@ -61,7 +62,7 @@ t.test('a pull camera 8 years ahead: every read at the hub once, at its true tim
     ),
     'the appliance has every read and uploaded it',
   );
-  const status = (await (await request(`${appliance.url}/api/v1/status`)).body.json()) as {
+  const status = (await (await request(`${appliance.url}${STATUS_PATH}`)).body.json()) as {
     cameras: Array<{ id: string; clock: { offsetMs: number; warnings: string[] } | null }>;
   };
   const clock = status.cameras.find((c) => c.id === 'ahead')?.clock;

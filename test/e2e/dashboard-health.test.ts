@@ -46,6 +46,7 @@ import { createWatchlist } from '../../hub/src/watchlists/watchlists.ts';
 import { seriousViolations } from '../browser/accessibility.ts';
 import { launchChromium } from '../browser/chromium.ts';
 import { traced } from './hub-under-test.ts';
+import { ADMIN_HEALTH_ALERTS_PATH, ALERTS_PATH } from '../../hub/src/platform/http/paths.ts';
 
 const PASSWORD = 'health page correct horse battery';
 
@@ -117,7 +118,7 @@ t.test('the Health page in a real browser', { timeout: 360_000 }, async (t) => {
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
   const page = await context.newPage();
   const alertsOf = async (plate: string) => {
-    const res = await page.request.get(`${url}/api/v1/alerts`);
+    const res = await page.request.get(`${url}${ALERTS_PATH}`);
     const body = (await res.json()) as { data: Array<{ plate_number: string }> };
     return body.data.filter((a) => a.plate_number === plate).length;
   };
@@ -253,7 +254,7 @@ t.test('the Health page in a real browser', { timeout: 360_000 }, async (t) => {
   });
 
   await t.test('the collectors page links each collector to its health alerts', async (t) => {
-    const healthRoute = (await page.request.get(`${url}/api/v1/admin/health-alerts?state=open`)).status() !== 404;
+    const healthRoute = (await page.request.get(`${url}${ADMIN_HEALTH_ALERTS_PATH}?state=open`)).status() !== 404;
     await page.goto(`${url}/admin/collectors`);
     const cell = `tr[data-collector="${enrolled.collector_id}"] td:nth-child(3)`;
     await page.waitForSelector(`tr[data-collector="${enrolled.collector_id}"]`);

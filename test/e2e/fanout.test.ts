@@ -16,6 +16,7 @@ import { jpegLike, sampleDetection, uploadBatch } from '../../hub/src/ingest/upl
 import { connect, type TestClient } from '../../hub/src/live/live.test-helper.ts';
 import { freePort, traced } from './hub-under-test.ts';
 import { createUserWithCli, signInOverHttp } from './users-over-http.ts';
+import { watchlistPartPath, WATCHLISTS_PATH } from '../../hub/src/platform/http/paths.ts';
 
 const PASSWORD = 'fan out correct horse battery';
 
@@ -59,10 +60,10 @@ if (process.env['ALPR_E2E_DATABASE'] === 'pglite' || noServer) {
 
     const a = await signInOverHttp(urlA, 'op-a@fanout.test', PASSWORD);
     const b = await signInOverHttp(urlB, 'op-b@fanout.test', PASSWORD);
-    const list = (await (await a.post('/api/v1/watchlist', { name: 'Fan-out' })).json()) as { id: string };
-    await a.post(`/api/v1/watchlist/${list.id}/entries`, { plate: 'FAN0UT1' });
-    await a.post(`/api/v1/watchlist/${list.id}/subscription`);
-    await b.post(`/api/v1/watchlist/${list.id}/subscription`);
+    const list = (await (await a.post(WATCHLISTS_PATH, { name: 'Fan-out' })).json()) as { id: string };
+    await a.post(watchlistPartPath(list.id, 'entries'), { plate: 'FAN0UT1' });
+    await a.post(watchlistPartPath(list.id, 'subscription'));
+    await b.post(watchlistPartPath(list.id, 'subscription'));
 
     const clients: TestClient[] = [];
     t.teardown(() => clients.forEach((c) => c.ws.close()));
@@ -101,7 +102,7 @@ if (process.env['ALPR_E2E_DATABASE'] === 'pglite' || noServer) {
     }
 
     // A second change through hub A, seen by hub B's cache at once.
-    t.equal((await a.post(`/api/v1/watchlist/${list.id}/entries`, { plate: 'FAN0UT2' })).status, 201);
+    t.equal((await a.post(watchlistPartPath(list.id, 'entries'), { plate: 'FAN0UT2' })).status, 201);
     t.equal(
       (await uploadBatch({ url: urlB }, enrollment.api_key, [{ detection: sampleDetection({ plate: { text: 'FAN0UT2', confidence: 0.9 } }) }])).accepted,
       1,

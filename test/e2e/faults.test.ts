@@ -13,6 +13,7 @@ import { startVendorBNvr } from '../../scripts/simulators/vendor-b-nvr.ts';
 import { applianceUnderTest, waitFor } from './appliance-under-test.ts';
 import { compareWithHub, expectedSightings, readIds, type HubRow } from './expectations.ts';
 import { chainProblems, hubUnderTest, readHoldings, traced } from './hub-under-test.ts';
+import { pushPath } from '../../appliance/src/http/local-paths.ts';
 
 const CYCLES = Number(process.env['ALPR_FAULT_CYCLES'] ?? 50);
 /**
@@ -76,7 +77,7 @@ t.test(`nothing lost, nothing duplicated across ${CYCLES} SIGKILLs and hub outag
   );
   const pusher = await startVendorACamera({
     mode: 'push',
-    pushUrl: `${appliance.url}/api/v1/ingest/auto`,
+    pushUrl: `${appliance.url}${pushPath('auto')}`,
     mac: '02:00:00:00:00:aa',
     ratePerSecond: perSecond,
     count: 120,

@@ -20,6 +20,8 @@ import { applianceUnderTest, waitFor, type ApplianceUnderTest } from './applianc
 import { compareWithHub, expectedSightings, type HubRow } from './expectations.ts';
 import { chainProblems, hubUnderTest, readHoldings, traced } from './hub-under-test.ts';
 import { createUserWithCli, signInOverHttp, type HttpUser } from './users-over-http.ts';
+import { ADMIN_COLLECTORS_PATH, adminCameraPath, adminCollectorPartPath, detectionPath, SEARCH_PATH } from '../../hub/src/platform/http/paths.ts';
+import { STATUS_PATH } from '../../appliance/src/http/local-paths.ts';
 
 const GOOD_PASSWORD = 'fleet-Gate-pw-4411';
 const OTHER_PASSWORD = 'fleet-Yard-pw-8822';
@@ -73,7 +75,7 @@ t.test('a fleet run from the hub: central cameras, a refused password, suspend, 
     beforeStart: (env) => createUserWithCli(env, 'fleet-admin@example.test', 'admin', ADMIN_PASSWORD),
   });
   const admin: HttpUser = await signInOverHttp(hub.url, 'fleet-admin@example.test', ADMIN_PASSWORD);
-  const created = await json<{ collector_id: string; claim_code: string }>(await admin.post('/api/v1/admin/collectors', { site_name: 'Fleet site' }));
+  const created = await json<{ collector_id: string; claim_code: string }>(await admin.post(ADMIN_COLLECTORS_PATH, { site_name: 'Fleet site' }));
   const collectorId = created.collector_id;
   mark('hub up, collector created over the admin API');
 
@@ -87,12 +89,12 @@ t.test('a fleet run from the hub: central cameras, a refused password, suspend, 
   const claimedA = await claimThroughSetupPage(boxA, hub.url, created.claim_code);
   t.equal(claimedA.status, 200, 'box A claimed through its setup page');
   t.equal(claimedA.collector_id, collectorId);
-  await waitFor(async () => (await request(`${boxA.url}/api/v1/status`)).statusCode === 200, 30_000);
+  await waitFor(async () => (await request(`${boxA.url}${STATUS_PATH}`)).statusCode === 200, 30_000);
 
   // 1. A camera entered on the hub.
   const gateUrl = new URL(gateCamera.url);
   const addedAt = Date.now();
-  const added = await admin.post(`/api/v1/admin/collectors/${collectorId}/cameras`, {
+  const added = await admin.post(adminCollectorPartPath(collectorId, 'cameras'), {
     name: 'North gate',
     vendor: 'vendor_a',
     mode: 'pull',
@@ -108,22 +110,22 @@ t.test('a fleet run from the hub: central cameras, a refused password, suspend, 
   t.ok(pulling, `the hub's camera is pulling from the simulator within 30 s (${((Date.now() - addedAt) / 1000).toFixed(1)} s)`);
   mark('central camera pulling');
   const answered = await waitFor(async () => {
-    const list = await json<{ data: { id: string; last_outcome: string | null }[] }>(await admin.get(`/api/v1/admin/collectors/${collectorId}/cameras`));
+    const list = await json<{ data: { id: string; last_outcome: string | null }[] }>(await admin.get(adminCollectorPartPath(collectorId, 'cameras')));
     return list.data.find((c) => c.id === gate.id)?.last_outcome === 'connected';
   }, 30_000);
   t.ok(answered, 'the collector answered "connected" for it on the hub');
   const search = async () =>
-    json<{ data: { id: string }[] }>(await admin.get(`/api/v1/search?collector_id=${collectorId}&purpose=stolen_vehicle&reason=e2e+fleet+check&per_page=5`));
+    json<{ data: { id: string }[] }>(await admin.get(`${SEARCH_PATH}?collector_id=${collectorId}&purpose=stolen_vehicle&reason=e2e+fleet+check&per_page=5`));
   t.ok(await waitFor(async () => (await search()).data.length > 0, 30_000), 'its reads reach the hub');
   const first = (await search()).data[0];
   const detail = await json<{ camera: { id: string; name: string } }>(
-    await admin.get(`/api/v1/detections/${first?.id}?purpose=stolen_vehicle&reason=e2e+fleet+check`),
+    await admin.get(`${detectionPath(String(first?.id))}?purpose=stolen_vehicle&reason=e2e+fleet+check`),
   );
   t.same(detail.camera, { id: gate.id, name: 'North gate', timezone: 'Europe/Paris' }, 'stored under the central name and clock zone');
 
   // 2. A wrong password: authentication failed, rolled back, the gate keeps reading.
   const yardUrl = new URL(yardCamera.url);
-  const wrong = await admin.post(`/api/v1/admin/collectors/${collectorId}/cameras`, {
+  const wrong = await admin.post(adminCollectorPartPath(collectorId, 'cameras'), {
     name: 'Yard',
     vendor: 'vendor_a',
     mode: 'pull',
@@ -134,12 +136,12 @@ t.test('a fleet run from the hub: central cameras, a refused password, suspend, 
   });
   const yard = (await json<{ camera: { id: string }; command_id: string }>(wrong)).camera;
   const refusedAnswer = await waitFor(async () => {
-    const list = await json<{ data: { id: string; last_outcome: string | null }[] }>(await admin.get(`/api/v1/admin/collectors/${collectorId}/cameras`));
+    const list = await json<{ data: { id: string; last_outcome: string | null }[] }>(await admin.get(adminCollectorPartPath(collectorId, 'cameras')));
     return list.data.find((c) => c.id === yard.id)?.last_outcome === 'authentication_failed';
   }, 60_000);
   t.ok(refusedAnswer, 'the hub shows "authentication_failed" for the yard camera');
   const commands = await json<{ data: { type: string; ack_status: string | null; ack_cameras: { id: string; outcome: string }[] | null }[] }>(
-    await admin.get(`/api/v1/admin/collectors/${collectorId}/commands`),
+    await admin.get(adminCollectorPartPath(collectorId, 'commands')),
   );
   t.match(
     commands.data.find((c) => c.ack_cameras?.some((a) => a.id === yard.id)),
@@ -154,7 +156,7 @@ t.test('a fleet run from the hub: central cameras, a refused password, suspend, 
   t.equal((await boxA.cameraStates())[yard.id], undefined, 'the previous configuration runs: no yard camera');
   mark('wrong password rolled back');
   // Take the broken camera out so later pushes do not carry it.
-  const removed = await fetch(`${hub.url}/api/v1/admin/collectors/${collectorId}/cameras/${yard.id}`, {
+  const removed = await fetch(`${hub.url}${adminCameraPath(collectorId, yard.id)}`, {
     method: 'DELETE',
     headers: { cookie: admin.cookie, 'content-type': 'application/json' },
     body: '{}',
@@ -162,17 +164,17 @@ t.test('a fleet run from the hub: central cameras, a refused password, suspend, 
   t.equal(removed.status, 200, 'the refused camera removed on the hub');
 
   // 3. Suspend, buffer, resume, drain.
-  t.equal((await admin.post(`/api/v1/admin/collectors/${collectorId}/suspend`, { reason: 'e2e' })).status, 200);
+  t.equal((await admin.post(adminCollectorPartPath(collectorId, 'suspend'), { reason: 'e2e' })).status, 200);
   const suspendedShown = await waitFor(async () => /suspended by the hub/i.test(await (await request(`${boxA.url}/`)).body.text()), 20_000);
   t.ok(suspendedShown, 'the diagnostics page says "suspended by the hub"');
   t.ok(await waitFor(async () => (await boxA.buffered()) > 3, 30_000), 'reads pile up in the buffer while suspended');
-  t.equal((await admin.post(`/api/v1/admin/collectors/${collectorId}/resume`, {})).status, 200);
+  t.equal((await admin.post(adminCollectorPartPath(collectorId, 'resume'), {})).status, 200);
   t.ok(await waitFor(async () => (await boxA.buffered()) === 0, 60_000), 'the buffer drains after resume');
   mark('suspend and resume done');
 
   // 4. Box A dies mid-stream; box B is claimed into the same collector.
   await boxA.kill();
-  const replaced = await admin.post(`/api/v1/admin/collectors/${collectorId}/replace`, {});
+  const replaced = await admin.post(adminCollectorPartPath(collectorId, 'replace'), {});
   t.equal(replaced.status, 201);
   const { claim_code: replacementCode } = await json<{ claim_code: string }>(replaced);
   const boxB = await applianceUnderTest(t, '', applianceToml(hub.url));
@@ -190,9 +192,9 @@ t.test('a fleet run from the hub: central cameras, a refused password, suspend, 
   t.ok(refused, "box A's diagnostics say it was replaced");
 
   // 5. Wipe box B from the hub.
-  t.equal((await admin.post(`/api/v1/admin/collectors/${collectorId}/wipe`, {})).status, 202);
+  t.equal((await admin.post(adminCollectorPartPath(collectorId, 'wipe'), {})).status, 202);
   const wiped = await waitFor(async () => {
-    const list = await json<{ data: { type: string; ack_status: string | null }[] }>(await admin.get(`/api/v1/admin/collectors/${collectorId}/commands`));
+    const list = await json<{ data: { type: string; ack_status: string | null }[] }>(await admin.get(adminCollectorPartPath(collectorId, 'commands')));
     return list.data.some((c) => c.type === 'wipe' && c.ack_status === 'success');
   }, 60_000);
   t.ok(wiped, 'box B acknowledged the wipe');

@@ -10,6 +10,7 @@ import { startVendorBNvr } from '../../scripts/simulators/vendor-b-nvr.ts';
 import { applianceUnderTest, waitFor } from './appliance-under-test.ts';
 import { compareWithHub, expectedSightings, readIds, type HubRow } from './expectations.ts';
 import { chainProblems, hubUnderTest, readHoldings, traced } from './hub-under-test.ts';
+import { pushPath } from '../../appliance/src/http/local-paths.ts';
 
 const FAST = ['pollIntervalMs = 200', 'backoffBaseMs = 100', 'backoffCapMs = 1000'].join('\n');
 
@@ -30,7 +31,7 @@ t.test('every plate from three cameras arrives on the hub exactly once, images i
   mark('appliance up');
   const pusher = await startVendorACamera({
     mode: 'push',
-    pushUrl: `${appliance.url}/api/v1/ingest/auto`,
+    pushUrl: `${appliance.url}${pushPath('auto')}`,
     mac: '02:00:00:00:00:aa',
     ratePerSecond: 20,
     count: 20,

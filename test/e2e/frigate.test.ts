@@ -12,6 +12,7 @@ import { hubUnderTest, traced } from './hub-under-test.ts';
 import { createUserWithCli, signInOverHttp } from './users-over-http.ts';
 import { startMosquitto } from '../../scripts/simulators/mosquitto.ts';
 import { frigateEventId, startFrigateSimulator } from '../../scripts/simulators/frigate.ts';
+import { ALERTS_PATH, watchlistPartPath, WATCHLISTS_PATH } from '../../hub/src/platform/http/paths.ts';
 
 const PASSWORD = 'e2e frigate correct horse battery';
 const BROKER_USER = 'frigate';
@@ -31,10 +32,10 @@ t.test('Frigate: simulator, mosquitto, appliance, hub, alert', { timeout: 480_00
 
   const hub = await hubUnderTest(t, { beforeStart: (env) => createUserWithCli(env, 'op@e2e.test', 'operator', PASSWORD) });
   const operator = await signInOverHttp(hub.url, 'op@e2e.test', PASSWORD);
-  const list = (await (await operator.post('/api/v1/watchlist', { name: 'Frigate wanted', priority: 'high' })).json()) as { id: string };
+  const list = (await (await operator.post(WATCHLISTS_PATH, { name: 'Frigate wanted', priority: 'high' })).json()) as { id: string };
   const plates = { lpr: 'FRIG0001', subLabel: 'FRIGSUB2', noImage: 'FRIGNOI3', otherCamera: 'FRIGOTH4' };
-  for (const plate of Object.values(plates)) t.equal((await operator.post(`/api/v1/watchlist/${list.id}/entries`, { plate })).status, 201);
-  t.equal((await operator.post(`/api/v1/watchlist/${list.id}/subscription`)).status, 201);
+  for (const plate of Object.values(plates)) t.equal((await operator.post(watchlistPartPath(list.id, 'entries'), { plate })).status, 201);
+  t.equal((await operator.post(watchlistPartPath(list.id, 'subscription'))).status, 201);
 
   const appliance = await applianceUnderTest(t, hub.enrollment.api_key, (port) =>
     [
@@ -80,7 +81,7 @@ t.test('Frigate: simulator, mosquitto, appliance, hub, alert', { timeout: 480_00
   const wanted = [plates.lpr, plates.subLabel, plates.noImage];
   for (let i = 0; i < 240 && !wanted.every((p) => alerts.some((a) => a.plate_number === p)); i++) {
     alerts =
-      ((await (await operator.get(`/api/v1/alerts?since=${encodeURIComponent(new Date(now - 60_000).toISOString())}`)).json()) as { data: Alert[] }).data ?? [];
+      ((await (await operator.get(`${ALERTS_PATH}?since=${encodeURIComponent(new Date(now - 60_000).toISOString())}`)).json()) as { data: Alert[] }).data ?? [];
     await sleep(250);
   }
   for (const plate of wanted)

@@ -14,6 +14,8 @@ import { codeProjectAiBody } from '../../scripts/simulators/codeproject-ai-relay
 import { openAlprBody } from '../../scripts/simulators/openalpr-agent.ts';
 import { genericJsonBody } from '../../scripts/simulators/generic-json-reader.ts';
 import { postReader } from '../../scripts/simulators/reader-post.ts';
+import { ALERTS_PATH, watchlistPartPath, WATCHLISTS_PATH } from '../../hub/src/platform/http/paths.ts';
+import { pushPath } from '../../appliance/src/http/local-paths.ts';
 
 const PASSWORD = 'e2e readers correct horse battery';
 const SECRET = 'reader-push-secret-0123';
@@ -21,10 +23,10 @@ const SECRET = 'reader-push-secret-0123';
 t.test('every plate reader: simulator, appliance, hub, alert', { timeout: 480_000 }, async (t) => {
   const hub = await hubUnderTest(t, { beforeStart: (env) => createUserWithCli(env, 'op@e2e.test', 'operator', PASSWORD) });
   const operator = await signInOverHttp(hub.url, 'op@e2e.test', PASSWORD);
-  const list = (await (await operator.post('/api/v1/watchlist', { name: 'Readers wanted', priority: 'high' })).json()) as { id: string };
+  const list = (await (await operator.post(WATCHLISTS_PATH, { name: 'Readers wanted', priority: 'high' })).json()) as { id: string };
   const plates = { stream: 'PRSTRM01', snapshot: 'PRSNAP02', codeproject: 'CPAI0003', openalpr: 'OALPR004', generic: 'GENJS005', refused: 'NOSECRET9' };
-  for (const plate of Object.values(plates)) t.equal((await operator.post(`/api/v1/watchlist/${list.id}/entries`, { plate })).status, 201);
-  t.equal((await operator.post(`/api/v1/watchlist/${list.id}/subscription`)).status, 201);
+  for (const plate of Object.values(plates)) t.equal((await operator.post(watchlistPartPath(list.id, 'entries'), { plate })).status, 201);
+  t.equal((await operator.post(watchlistPartPath(list.id, 'subscription'))).status, 201);
 
   const appliance = await applianceUnderTest(t, hub.enrollment.api_key, (port) =>
     [
@@ -49,7 +51,7 @@ t.test('every plate reader: simulator, appliance, hub, alert', { timeout: 480_00
   );
   await appliance.start();
   t.teardown(traced('stop appliance', () => appliance.stop()));
-  const ingest = (source: string, query = ''): string => `${appliance.url}/api/v1/ingest/${source}${query}`;
+  const ingest = (source: string, query = ''): string => `${appliance.url}${pushPath(source)}${query}`;
   const now = Date.now() - 3_000;
 
   const refused = await postReader(ingest('plate_recognizer'), plateRecognizerBody({ plate: plates.refused, timeMs: now, camera: 'camera-1' }));
@@ -79,7 +81,7 @@ t.test('every plate reader: simulator, appliance, hub, alert', { timeout: 480_00
   const wanted = [plates.stream, plates.snapshot, plates.codeproject, plates.openalpr, plates.generic];
   for (let i = 0; i < 240 && !wanted.every((p) => alerts.some((a) => a.plate_number === p)); i++) {
     alerts =
-      ((await (await operator.get(`/api/v1/alerts?since=${encodeURIComponent(new Date(now - 60_000).toISOString())}`)).json()) as { data: Alert[] }).data ?? [];
+      ((await (await operator.get(`${ALERTS_PATH}?since=${encodeURIComponent(new Date(now - 60_000).toISOString())}`)).json()) as { data: Alert[] }).data ?? [];
     await sleep(250);
   }
   for (const plate of wanted)

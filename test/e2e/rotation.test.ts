@@ -23,6 +23,7 @@ import { startVendorACamera } from '../../scripts/simulators/vendor-a-camera.ts'
 import { unseenReads, waitFor } from './appliance-under-test.ts';
 import { compareWithHub, expectedSightings, readIds, type HubRow } from './expectations.ts';
 import { freePort, traced } from './hub-under-test.ts';
+import { STATUS_PATH, pushPath } from '../../appliance/src/http/local-paths.ts';
 
 const run = promisify(execFile);
 const root = join(import.meta.dirname, '..', '..');
@@ -176,7 +177,7 @@ t.test('rotate: the appliance switches without restart, the old key is retired e
   // A second camera that only starts now: its reads can only travel on the new key.
   const pusher = await startVendorACamera({
     mode: 'push',
-    pushUrl: `http://127.0.0.1:${appliancePort}/api/v1/ingest/auto`,
+    pushUrl: `http://127.0.0.1:${appliancePort}${pushPath('auto')}`,
     mac: '02:00:00:00:00:aa',
     ratePerSecond: 10,
     count: 20,
@@ -205,7 +206,7 @@ t.test('rotate: the appliance switches without restart, the old key is retired e
         rows = await query<HubRow>('SELECT detection_id, plate_number, crop_image_hash, full_image_hash FROM detections');
         if (rows.length < expected.size) return false;
       }
-      const status = await request(`http://127.0.0.1:${appliancePort}/api/v1/status`);
+      const status = await request(`http://127.0.0.1:${appliancePort}${STATUS_PATH}`);
       const s = (await status.body.json()) as { buffer: { states: Record<string, number> } };
       return (s.buffer.states['pending'] ?? 0) + (s.buffer.states['in_flight'] ?? 0) === 0;
     },

@@ -12,6 +12,7 @@ import { seriousViolations } from '../browser/accessibility.ts';
 import { launchChromium } from '../browser/chromium.ts';
 import { watchProblems } from '../browser/page-problems.ts';
 import { claimedSite, enrolledUser, inProcessHub, signInAt } from './in-process-hub.ts';
+import { ADMIN_COLLECTORS_PATH, ADMIN_USERS_PATH, EVENTS_SEARCH_PATH } from '../../hub/src/platform/http/paths.ts';
 
 const SCREENSHOTS = join(import.meta.dirname, '..', '..', 'docs', 'screenshots');
 
@@ -50,7 +51,7 @@ t.test('searches state a purpose, in a real browser', { timeout: 240_000 }, asyn
     t.equal(await page.evaluate(() => (document.getElementById('purpose') as HTMLSelectElement).validity.valueMissing), true, 'the form asks for a purpose');
     t.equal(await summary(), '', 'nothing searched');
     // Past the form (a bookmark, a script): the API refuses it too, and says why.
-    const bypass = await page.request.get(`${url}/api/v1/events/search?plate=PU12RPS&reason=a%20note%20alone`);
+    const bypass = await page.request.get(`${url}${EVENTS_SEARCH_PATH}?plate=PU12RPS&reason=a%20note%20alone`);
     t.equal(bypass.status(), 400);
     t.match(await bypass.json(), { error: { code: 'bad_request', message: /^purpose: a purpose is required/ } });
     await page.setViewportSize({ width: 1280, height: 800 });
@@ -113,8 +114,7 @@ t.test('searches state a purpose, in a real browser', { timeout: 240_000 }, asyn
     await page.goto(`${url}/search?plate=PU12RPS&purpose=stolen_vehicle`);
     await page.waitForSelector('#results a:has-text("PU12RPS")');
     // Page views: the admin pages' own reads, as the collectors and users pages make them.
-    for (const path of ['/api/v1/admin/collectors', '/api/v1/admin/users', '/api/v1/admin/collectors'])
-      t.equal((await page.request.get(`${url}${path}`)).status(), 200);
+    for (const path of [ADMIN_COLLECTORS_PATH, ADMIN_USERS_PATH, ADMIN_COLLECTORS_PATH]) t.equal((await page.request.get(`${url}${path}`)).status(), 200);
     const width = () => page.evaluate(() => document.documentElement.scrollWidth);
 
     await page.goto(`${url}/admin/audit`);

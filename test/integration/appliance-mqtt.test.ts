@@ -19,6 +19,7 @@ import { createLog } from '../../appliance/src/log.ts';
 import { createAppliance } from '../../appliance/src/runtime/appliance.ts';
 import { fixedIdentity } from '../../appliance/src/vault/hardware-identity.ts';
 import { claimOverHttp, startTestHub, type ClaimedAppliance } from './hub-for-appliance.ts';
+import { pushPath } from '../../appliance/src/http/local-paths.ts';
 
 const hub = await startTestHub(t);
 // The appliance stamps reads with the real clock; the hub refuses captures a day ahead of its own.
@@ -68,7 +69,7 @@ async function startAppliance(t: Test, claimed: ClaimedAppliance, mqttToml: stri
 async function pushReads(t: Test, base: string, count: number, seed: number) {
   const camera = await startVendorACamera({
     mode: 'push',
-    pushUrl: `${base}/api/v1/ingest/vendor_a`,
+    pushUrl: `${base}${pushPath('vendor_a')}`,
     pushFormat: 'mixed',
     mac: MAC,
     ratePerSecond: 0,

@@ -17,6 +17,7 @@ import { fixedIdentity } from '../../appliance/src/vault/hardware-identity.ts';
 import { createAppliance, type ApplianceDeps } from '../../appliance/src/runtime/appliance.ts';
 import { SYSTEM_ACTOR } from '../../hub/src/platform/actor.ts';
 import { wipeCollector } from '../../hub/src/collectors/wipe.ts';
+import { STATUS_PATH, pushPath } from '../../appliance/src/http/local-paths.ts';
 
 /**
  * The whole appliance (createAppliance: keystore, real SQLite buffer, pipeline with the
@@ -83,7 +84,7 @@ function pushAlert(
     } as never,
     { uuid: `uuid-${plate}`, mac: PUSH_MAC, channelId: 1, timezone: 'UTC', activePostCount: 1, namespace: NAMESPACES[0], pictures: [] },
   );
-  const url = new URL(`/api/v1/ingest/vendor_a${query}`, base);
+  const url = new URL(`${pushPath('vendor_a')}${query}`, base);
   return new Promise((resolve, reject) => {
     const req = httpRequest(url, { method: 'POST', localAddress, headers: { 'content-type': 'application/xml', ...headers } }, (res) => {
       let body = '';
@@ -210,7 +211,7 @@ t.test('a push through port 8080 is stored, uploaded and counted for the disk fo
     'refused pushes never reached the buffer or the hub',
   );
 
-  const status = (await (await fetch(`${base}/api/v1/status`)).json()) as { enrollment: unknown; disk: { cap_source: string; cap_bytes: number } };
+  const status = (await (await fetch(`${base}${STATUS_PATH}`)).json()) as { enrollment: unknown; disk: { cap_source: string; cap_bytes: number } };
   t.match(status.enrollment, { state: 'claimed', collector_id: claimed.enrollment.collector_id });
   t.equal(status.disk.cap_source, 'partition', 'no configured cap: sized from the partition');
   t.equal(status.disk.cap_bytes, 60 * 1024 ** 3, '60 % of a 100 GiB partition');
@@ -240,7 +241,7 @@ t.test('the LAN guard covers the push endpoints and the status JSON', async (t) 
   t.equal(fromOutside.status, 403, 'push from outside the LAN: 403');
   t.equal((await pushAlert(base, 'LAN001', {}, '127.0.0.1')).status, 200, 'from the LAN: accepted');
   const status = await new Promise<number>((resolve, reject) => {
-    const req = httpRequest(new URL('/api/v1/status', base), { localAddress: '127.0.0.3' }, (res) => {
+    const req = httpRequest(new URL(STATUS_PATH, base), { localAddress: '127.0.0.3' }, (res) => {
       res.resume();
       resolve(res.statusCode ?? 0);
     });
@@ -255,7 +256,7 @@ t.test('a keystore that does not open: visible degraded state, setup page open; 
   // Moved to other hardware: the vault key derives from the serial.
   const { base, appliance } = await startAppliance(t, { ...claimed, serial: 'serial:OTHER-DEVICE' }, '');
   t.equal(appliance.enrollment().state, 'unusable');
-  const status = (await (await fetch(`${base}/api/v1/status`)).json()) as { enrollment: { state: string; code: string }; warnings: string[]; claimed: boolean };
+  const status = (await (await fetch(`${base}${STATUS_PATH}`)).json()) as { enrollment: { state: string; code: string }; warnings: string[]; claimed: boolean };
   t.match(status.enrollment, { state: 'unusable', code: 'device_mismatch' });
   t.match(status.warnings[0], /stored enrollment unusable \(device_mismatch\)/);
   t.equal(status.claimed, false, 'no key in use');
@@ -326,7 +327,7 @@ t.test('a push camera 8 years ahead: stored with corrected times and accepted by
   const { base } = await startAppliance(t, claimed, toml);
   const camera = await startVendorACamera({
     mode: 'push',
-    pushUrl: `${base}/api/v1/ingest/vendor_a`,
+    pushUrl: `${base}${pushPath('vendor_a')}`,
     mac,
     timezone: 'UTC',
     ratePerSecond: 10,
@@ -358,7 +359,7 @@ t.test('a push camera 8 years ahead: stored with corrected times and accepted by
     kept.every((r) => Math.abs(Date.parse(r.attributes?.camera_time ?? '') - new Date(r.captured_at).getTime() - 8 * 365.25 * 86_400_000) < 2_000),
     "the camera's own time travels with each read (attributes.camera_time)",
   );
-  const status = (await (await fetch(`${base}/api/v1/status`)).json()) as {
+  const status = (await (await fetch(`${base}${STATUS_PATH}`)).json()) as {
     cameras: Array<{ id: string; clock: { offsetMs: number; warnings: string[] } | null; counters: { timesCorrected: number } }>;
   };
   const ahead = status.cameras.find((c) => c.id === 'ahead');

@@ -32,6 +32,7 @@ import { adminTestContext, send } from '../../hub/src/admin/admin.test-helper.ts
 import { claimedCollector } from '../../hub/src/collectors/collectors.test-helper.ts';
 import { encodeBatch, sampleDetection } from '../../hub/src/ingest/uploads.test-helper.ts';
 import { postToHub } from '../../appliance/src/hub-api/request.ts';
+import { ADMIN_HUB_CERTIFICATE_ANNOUNCE_PATH, ADMIN_HUB_CERTIFICATE_PATH, adminCollectorPartPath } from '../../hub/src/platform/http/paths.ts';
 
 const hub = await startTestHub(t);
 
@@ -184,7 +185,7 @@ t.test('rotation through the hub: announce endpoint -> heartbeat delivers the si
   // What main.ts sets once it serves certificate A.
   admin.deps.config.transport = 'https';
   admin.deps.config.certificateSha256 = shaA;
-  t.match(await (await send(admin, session, 'GET', '/api/v1/admin/hub-certificate')).json(), { sha256: shaA, serves_tls: true, next_sha256: null });
+  t.match(await (await send(admin, session, 'GET', ADMIN_HUB_CERTIFICATE_PATH)).json(), { sha256: shaA, serves_tls: true, next_sha256: null });
 
   // The appliance: claimed with A pinned (the setup-page claim is the first subtest).
   const box = await claimedCollector(admin.deps);
@@ -216,7 +217,7 @@ t.test('rotation through the hub: announce endpoint -> heartbeat delivers the si
   t.match(await upload(urlB, 'BB22BBB'), { kind: 'network', error: { code: HUB_CERTIFICATE_CHANGED } }, 'B refused before the announcement');
 
   // Step 2: the admin announces B (typed without colons).
-  const announced = await send(admin, session, 'POST', '/api/v1/admin/hub-certificate/announce', { sha256: shaB.replace(/:/g, '') });
+  const announced = await send(admin, session, 'POST', ADMIN_HUB_CERTIFICATE_ANNOUNCE_PATH, { sha256: shaB.replace(/:/g, '') });
   t.equal(announced.status, 202);
   t.match(await announced.json(), { sha256: shaB, queued: 1 });
 
@@ -235,7 +236,7 @@ t.test('rotation through the hub: announce endpoint -> heartbeat delivers the si
     kind: 'reply',
     status: 200,
   });
-  const commandsList = (await (await send(admin, session, 'GET', `/api/v1/admin/collectors/${box.collectorId}/commands`)).json()) as {
+  const commandsList = (await (await send(admin, session, 'GET', adminCollectorPartPath(box.collectorId, 'commands'))).json()) as {
     data: { id: string; type: string; ack_status: string | null }[];
   };
   t.match(
@@ -243,14 +244,14 @@ t.test('rotation through the hub: announce endpoint -> heartbeat delivers the si
     { type: 'trust_hub_certificate', ack_status: 'success' },
     "the admin sees the collector's acknowledgment",
   );
-  t.match(await (await send(admin, session, 'GET', '/api/v1/admin/hub-certificate')).json(), { sha256: shaA, next_sha256: shaB });
+  t.match(await (await send(admin, session, 'GET', ADMIN_HUB_CERTIFICATE_PATH)).json(), { sha256: shaA, next_sha256: shaB });
 
   // Step 4: the hub switches to B. The appliance keeps uploading; the old pin goes at the first meeting with B.
   admin.deps.config.certificateSha256 = shaB;
   t.match(await upload(urlB, 'CC33CCC'), { kind: 'reply', status: 201 }, 'uploads through B after the switch');
   await pins.settled();
   t.same(pins.pins(), [shaB], 'the old pin dropped');
-  t.match(await (await send(admin, session, 'GET', '/api/v1/admin/hub-certificate')).json(), { sha256: shaB, next_sha256: null });
+  t.match(await (await send(admin, session, 'GET', ADMIN_HUB_CERTIFICATE_PATH)).json(), { sha256: shaB, next_sha256: null });
   const fresh = createHubAgent({ trust: pins });
   t.teardown(() => fresh.close());
   t.match(

@@ -13,6 +13,7 @@ import { testDatabase } from '../../hub/src/db/database.test-helper.ts';
 import { encodeBatch, jpegLike, sampleDetection } from '../../hub/src/ingest/uploads.test-helper.ts';
 import { createLog } from '../../hub/src/platform/log.ts';
 import { openImageStore } from '../../hub/src/images/image-store.ts';
+import { BATCH_PATH } from '@alpr/shared/protocol/paths';
 
 /**
  * The image store's promise under a crash, with a real hub process and real HTTP: every
@@ -61,7 +62,7 @@ t.test('SIGKILL mid-upload: every acknowledged image survives, byte for byte', a
       const { body, contentType } = encodeBatch(entries);
       let answer;
       try {
-        const res = await request(`${url()}/api/v1/detections/batch`, { method: 'POST', headers: { 'content-type': contentType, 'x-api-key': apiKey }, body });
+        const res = await request(`${url()}${BATCH_PATH}`, { method: 'POST', headers: { 'content-type': contentType, 'x-api-key': apiKey }, body });
         if (res.statusCode !== 201 && res.statusCode !== 202) throw new Error(`status ${res.statusCode}: ${await res.body.text()}`);
         answer = batchResponseSchema.parse(await res.body.json());
       } catch (error) {

@@ -12,6 +12,7 @@ import { request as httpsRequest } from 'node:https';
 import { promisify } from 'node:util';
 import { startHubProcess } from '../../scripts/demo/processes.ts';
 import { freePort } from '../e2e/hub-under-test.ts';
+import { HEARTBEAT_PATH } from '@alpr/shared/protocol/paths';
 
 const run = promisify(execFile);
 
@@ -22,7 +23,7 @@ function post(
 ): Promise<{ status: number; protocol: string } | { error: string }> {
   return new Promise((resolve) => {
     const req = httpsRequest(
-      { host: '127.0.0.1', port, path: '/api/v1/heartbeat', method: 'POST', ca, ...tls, headers: { 'content-type': 'application/json' } },
+      { host: '127.0.0.1', port, path: HEARTBEAT_PATH, method: 'POST', ca, ...tls, headers: { 'content-type': 'application/json' } },
       (res) => {
         const protocol = (res.socket as unknown as { getProtocol(): string }).getProtocol();
         res.resume();

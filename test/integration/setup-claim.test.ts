@@ -12,6 +12,7 @@ import { cameraCredentials } from '../../appliance/src/vault/credentials.ts';
 import { fixedIdentity } from '../../appliance/src/vault/hardware-identity.ts';
 import { SETUP_VAULT_DIR } from '../../appliance/src/setup/camera-store.ts';
 import { postForm, postJson, startSetup } from '../../appliance/src/setup/setup.test-helper.ts';
+import { CLAIM_SHORT_PATH } from '@alpr/shared/protocol/paths';
 
 /**
  * The claim and provisioning paths against a real hub (createHubApp over a fresh database),
@@ -163,7 +164,7 @@ t.test('hub unreachable', async (t) => {
 
 t.test('hub rate limit: its 429 and wait shown on the page', async (t) => {
   // Exhaust the hub's 10-per-minute enrollment budget for 127.0.0.1 directly.
-  for (let i = 0; i < 10; i++) await postJson(hub.base, '/api/v1/claim', { claim_code: 'ALPR-2345-6789', hardware_id: 'x' });
+  for (let i = 0; i < 10; i++) await postJson(hub.base, CLAIM_SHORT_PATH, { claim_code: 'ALPR-2345-6789', hardware_id: 'x' });
   const setup = await startSetup(t);
   const res = await postForm(setup.base, '/setup/claim', { hub_url: hub.base, claim_code: 'ALPR-2345-6789' });
   t.equal(res.status, 429);

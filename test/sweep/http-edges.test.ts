@@ -14,6 +14,8 @@ import { collectors } from '../../hub/src/db/schema/collectors.ts';
 import { provisioningTokens } from '../../hub/src/db/schema/provisioning-tokens.ts';
 import { createHubApp } from '../../hub/src/app.ts';
 import { createLog } from '../../hub/src/platform/log.ts';
+import { CLAIM_PATH, HEARTBEAT_PATH } from '@alpr/shared/protocol/paths';
+import { ADMIN_COLLECTORS_PATH, adminCollectorPartPath } from '../../hub/src/platform/http/paths.ts';
 
 const ctx = await adminTestContext(t);
 const admin = await ctx.session('admin');
@@ -46,24 +48,19 @@ async function refused(t: Test, res: Response, status: number, message: RegExp) 
 
 t.test('NUL and lone surrogates: 400 naming the field, on unauthenticated and admin routes', async (t) => {
   await refused(t, await postJson('/auth/login', { email: 'a\u0000@example.test', password: 'x' }), 400, /email: contains a NUL character/);
-  await refused(
-    t,
-    await postJson('/api/v1/collectors/claim', { claim_code: 'ALPR-2345-6789', hardware_id: 'HW\uDC00' }),
-    400,
-    /hardware_id: contains a lone UTF-16 surrogate/,
-  );
+  await refused(t, await postJson(CLAIM_PATH, { claim_code: 'ALPR-2345-6789', hardware_id: 'HW\uDC00' }), 400, /hardware_id: contains a lone UTF-16 surrogate/);
   const before = await count(collectors);
-  await refused(t, await postJson('/api/v1/admin/collectors', { site_name: 'Depot\uD800' }, { cookie }), 400, /site_name: contains a lone/);
+  await refused(t, await postJson(ADMIN_COLLECTORS_PATH, { site_name: 'Depot\uD800' }, { cookie }), 400, /site_name: contains a lone/);
   await refused(
     t,
-    await postJson('/api/v1/admin/collectors', { site_name: 'Depot', config: { cameras: [{ id: 'gate', name: 'x\u0000' }] } }, { cookie }),
+    await postJson(ADMIN_COLLECTORS_PATH, { site_name: 'Depot', config: { cameras: [{ id: 'gate', name: 'x\u0000' }] } }, { cookie }),
     400,
     /config\.cameras\.0\.name: contains a NUL/,
   );
   t.equal(await count(collectors), before, 'nothing created');
   const { apiKey } = await claimedCollector(ctx.deps);
   const heartbeat = { uptime_seconds: 1, queue_depth: 0, cameras_online: 0, config_version: 1, os_version: 'Linux\u0000' };
-  await refused(t, await postJson('/api/v1/heartbeat', heartbeat, { 'x-api-key': apiKey }), 400, /os_version: contains a NUL/);
+  await refused(t, await postJson(HEARTBEAT_PATH, heartbeat, { 'x-api-key': apiKey }), 400, /os_version: contains a NUL/);
   const ok = await postJson('/auth/login', { email: '🚗@example.test', password: 'x' });
   t.not(ok.status, 400, 'a surrogate pair (emoji) is ordinary text');
 });
@@ -71,7 +68,7 @@ t.test('NUL and lone surrogates: 400 naming the field, on unauthenticated and ad
 t.test('a 5,000-deep config is refused at parse time', async (t) => {
   const before = await count(collectors);
   const deep = `{"site_name":"Deep","config":{"a":${'['.repeat(5000)}${']'.repeat(5000)}}}`;
-  await refused(t, await post('/api/v1/admin/collectors', deep, { 'content-type': 'application/json', cookie }), 400, /nests deeper than 32/);
+  await refused(t, await post(ADMIN_COLLECTORS_PATH, deep, { 'content-type': 'application/json', cookie }), 400, /nests deeper than 32/);
   t.equal(await count(collectors), before);
 });
 
@@ -84,20 +81,20 @@ t.test('malformed form bodies are 400, not "Failed to parse body as FormData"', 
 });
 
 t.test('CSRF: an admin POST with no body and no content type needs the token', async (t) => {
-  const { collector_id: id } = (await (await postJson('/api/v1/admin/collectors', { site_name: 'Csrf' }, { cookie })).json()) as { collector_id: string };
+  const { collector_id: id } = (await (await postJson(ADMIN_COLLECTORS_PATH, { site_name: 'Csrf' }, { cookie })).json()) as { collector_id: string };
   const before = await count(provisioningTokens);
-  const bare = await fetch(`${base}/api/v1/admin/collectors/${id}/provisioning-tokens`, { method: 'POST', headers: { cookie } });
+  const bare = await fetch(`${base}${adminCollectorPartPath(id, 'provisioning-tokens')}`, { method: 'POST', headers: { cookie } });
   t.equal(bare.status, 403, 'no body, no content type, no token');
-  const plain = await post(`/api/v1/admin/collectors/${id}/provisioning-tokens`, 'x', { 'content-type': 'text/plain', cookie });
+  const plain = await post(adminCollectorPartPath(id, 'provisioning-tokens'), 'x', { 'content-type': 'text/plain', cookie });
   t.equal(plain.status, 403, 'text/plain is a simple request too');
   t.equal(await count(provisioningTokens), before, 'no provisioning token created');
   const token = 'A'.repeat(43);
-  const withToken = await fetch(`${base}/api/v1/admin/collectors/${id}/provisioning-tokens`, {
+  const withToken = await fetch(`${base}${adminCollectorPartPath(id, 'provisioning-tokens')}`, {
     method: 'POST',
     headers: { cookie: `${cookie}; csrf_token=${token}`, 'x-csrf-token': token },
   });
   t.equal(withToken.status, 201, 'with the double-submit token it works');
-  const json = await postJson(`/api/v1/admin/collectors/${id}/provisioning-tokens`, {}, { cookie });
+  const json = await postJson(adminCollectorPartPath(id, 'provisioning-tokens'), {}, { cookie });
   t.equal(json.status, 201, 'JSON needs a preflight cross-origin: exempt');
 });
 

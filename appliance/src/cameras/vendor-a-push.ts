@@ -18,6 +18,7 @@ import { readCappedBody } from './body.ts';
 import { clockWarning, correctCaptureTime, withCapturedAt } from './camera-clock.ts';
 import { createPushClock, type PushClock } from './push-clock.ts';
 import type { ParsedDetection } from '@alpr/shared/adapters/types';
+import { PUSH_ROUTE } from '../http/local-paths.ts';
 
 /**
  * Camera push receiver (docs/ingest.md), mounted on the appliance's port 8080:
@@ -122,7 +123,7 @@ export function createIngestApp(deps: IngestDeps): Hono {
     return clock;
   };
 
-  app.post('/api/v1/ingest/:vendor', async (c: Context) => {
+  app.post(PUSH_ROUTE, async (c: Context) => {
     const vendor = c.req.param('vendor') ?? '';
     if (vendor !== 'auto' && !(ADAPTER_TYPES as readonly string[]).includes(vendor)) {
       throw new ApplianceError('not_found', `no adapter ${vendor.slice(0, 40)}`);

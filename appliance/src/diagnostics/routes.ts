@@ -1,6 +1,7 @@
 import { Hono } from 'hono';
 import { html } from 'hono/html';
 import { takeSnapshot, type DiagnosticsSources } from './snapshot.ts';
+import { STATUS_PATH } from '../http/local-paths.ts';
 
 /**
  * Read-only diagnostics on the appliance's port 8080: `GET /api/v1/status` (JSON) and `GET /`
@@ -9,7 +10,7 @@ import { takeSnapshot, type DiagnosticsSources } from './snapshot.ts';
  */
 export function diagnosticsRoutes(sources: DiagnosticsSources): Hono {
   const app = new Hono();
-  app.get('/api/v1/status', (c) => c.json(takeSnapshot(sources)));
+  app.get(STATUS_PATH, (c) => c.json(takeSnapshot(sources)));
   app.get('/healthz', (c) => c.json({ ok: true }));
   app.get('/', (c) => {
     const s = takeSnapshot(sources);
@@ -27,7 +28,7 @@ key status: ${s.uplink?.keyStatus ?? 'unknown'}</p>
 <h2>Buffer</h2><p>pending ${s.buffer.states.pending ?? 0}, in flight ${s.buffer.states.in_flight ?? 0}, rejected ${s.buffer.rejected}</p>
 <h2>Uploads</h2><pre>${JSON.stringify(s.uplink, null, 2)}</pre>
 <h2>Cameras</h2><table><tr><th>id</th><th>state</th><th>counters</th><th>last error</th><th>clock offset</th></tr>${cameraRows}</table>
-<p><small>${s.generated_at} &middot; <a href="/api/v1/status">JSON</a></small></p></body></html>`);
+<p><small>${s.generated_at} &middot; <a href="${STATUS_PATH}">JSON</a></small></p></body></html>`);
   });
   return app;
 }

@@ -4,6 +4,7 @@ import type { ServerTimeouts } from '@alpr/shared/http/timeouts';
 import { isClientAbort } from '@alpr/shared/http/client-abort';
 import { ABORTED_ENVELOPE, INTERNAL_ENVELOPE, errorEnvelope } from '@alpr/shared/http/error-envelope';
 import { ApplianceError } from '../errors.ts';
+import { PUSH_PREFIX } from './local-paths.ts';
 
 type LogFn = (obj: Record<string, unknown>, msg: string) => void;
 /** The logger the edge needs (pino satisfies it). */
@@ -26,7 +27,7 @@ export const APPLIANCE_EDGE_MAX_BYTES = 16 * 1024;
 export const APPLIANCE_TIMEOUTS: ServerTimeouts = { headersMs: 10_000, requestMs: 30_000, keepAliveMs: 5_000 };
 
 /** Camera pushes: raw multipart/XML/JSON, parsed leniently by the adapters under their own limits. */
-export const isRawBodyPath = (path: string): boolean => path.startsWith('/api/v1/ingest/');
+export const isRawBodyPath = (path: string): boolean => path.startsWith(PUSH_PREFIX);
 
 /**
  * The appliance's one body edge (docs/security.md "Hostile input"): the same check as the

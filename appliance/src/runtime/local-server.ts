@@ -24,6 +24,7 @@ import type { HardwareIdentity } from '../vault/hardware-identity.ts';
 import type { DiskCap } from './disk-cap.ts';
 import { pushAdmission } from './ingest-admission.ts';
 import type { Pipeline } from './pipeline.ts';
+import { PUSH_PREFIX, STATUS_PATH } from '../http/local-paths.ts';
 
 /**
  * The appliance's one local server on :8080: camera pushes, the setup page, diagnostics.
@@ -75,7 +76,7 @@ export function createLocalApp(deps: LocalAppDeps): Hono {
   };
   // Registered first, so they run before the parts' own handlers.
   const guards = new Hono();
-  for (const path of ['/api/v1/ingest/*', '/api/v1/status']) guards.use(path, lanOnly(addressOf));
+  for (const path of [`${PUSH_PREFIX}*`, STATUS_PATH]) guards.use(path, lanOnly(addressOf));
   const ingestApp = createIngestApp({
     cameras: () => deps.pipeline().config.cameras,
     sink: { accept: (item) => deps.pipeline().sink.accept(item), seen: (ids) => deps.pipeline().sink.seen(ids) },

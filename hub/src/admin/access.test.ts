@@ -6,6 +6,14 @@ import { collectorStatus } from '../collectors/status.ts';
 import { claimedCollector } from '../collectors/collectors.test-helper.ts';
 import { auditLog } from '../db/schema/audit-log.ts';
 import { adminTestContext, reverify, send, type Session } from './admin.test-helper.ts';
+import {
+  ADMIN_COLLECTORS_PATH,
+  adminCollectorPartPath,
+  adminCollectorPath,
+  adminKeyActionPath,
+  adminKeyPath,
+  collectorRotateKeyPath,
+} from '../platform/http/paths.ts';
 
 const ctx = await adminTestContext(t);
 const { deps, clock } = ctx;
@@ -19,18 +27,18 @@ interface Route {
 }
 
 function routes(collectorId: string, keyId: string): Route[] {
-  const c = `/api/v1/admin/collectors/${collectorId}`;
+  const c = adminCollectorPath(collectorId);
   return [
-    { method: 'POST', path: '/api/v1/admin/collectors', body: { site_name: 'Denied' }, fresh: false },
-    { method: 'GET', path: '/api/v1/admin/collectors', fresh: false },
+    { method: 'POST', path: ADMIN_COLLECTORS_PATH, body: { site_name: 'Denied' }, fresh: false },
+    { method: 'GET', path: ADMIN_COLLECTORS_PATH, fresh: false },
     { method: 'GET', path: c, fresh: false },
     { method: 'POST', path: `${c}/provisioning-tokens`, fresh: false },
     { method: 'GET', path: `${c}/keys`, fresh: false },
     { method: 'POST', path: `${c}/config`, body: { config: { a: 1 } }, fresh: false },
-    { method: 'POST', path: `/api/v1/collectors/${collectorId}/rotate-key`, body: { grace_period_hours: 1 }, fresh: true },
+    { method: 'POST', path: collectorRotateKeyPath(collectorId), body: { grace_period_hours: 1 }, fresh: true },
     { method: 'POST', path: `${c}/rotate-key`, body: {}, fresh: true },
-    { method: 'POST', path: `/api/v1/admin/keys/${keyId}/revoke`, body: { reason: 'test' }, fresh: true },
-    { method: 'DELETE', path: `/api/v1/admin/keys/${keyId}`, fresh: true },
+    { method: 'POST', path: adminKeyActionPath(keyId, 'revoke'), body: { reason: 'test' }, fresh: true },
+    { method: 'DELETE', path: adminKeyPath(keyId), fresh: true },
     { method: 'POST', path: `${c}/wipe`, fresh: true },
     { method: 'POST', path: `${c}/decommission`, body: { reason: 'test' }, fresh: true },
   ];
@@ -85,30 +93,30 @@ t.test('key operations need a second factor at most 5 minutes old; reverify unlo
   for (const r of all.filter((x) => !x.fresh && x.method === 'GET')) {
     t.equal((await send(ctx, admin, r.method, r.path)).status, 200, `stale is fine for ${r.path}`);
   }
-  t.equal((await send(ctx, admin, 'POST', `/api/v1/admin/collectors/${c.collectorId}/config`, { config: {} })).status, 200, 'and for config');
+  t.equal((await send(ctx, admin, 'POST', adminCollectorPartPath(c.collectorId, 'config'), { config: {} })).status, 200, 'and for config');
 
   await reverify(ctx, admin);
-  const rotated = await send(ctx, admin, 'POST', `/api/v1/collectors/${c.collectorId}/rotate-key`, { grace_period_hours: 1 });
+  const rotated = await send(ctx, admin, 'POST', collectorRotateKeyPath(c.collectorId), { grace_period_hours: 1 });
   t.equal(rotated.status, 200, 'rotate after reverify');
-  t.equal((await send(ctx, admin, 'POST', `/api/v1/admin/collectors/${c.collectorId}/rotate-key`, {})).status, 200, 'alias too');
+  t.equal((await send(ctx, admin, 'POST', adminCollectorPartPath(c.collectorId, 'rotate-key'), {})).status, 200, 'alias too');
   const keys = await listKeys(deps, c.collectorId);
   t.equal(keys.length, 3);
-  t.equal((await send(ctx, admin, 'POST', `/api/v1/admin/keys/${keyId}/revoke`, { reason: 'test' })).status, 200, 'revoke');
-  t.equal((await send(ctx, admin, 'DELETE', `/api/v1/admin/keys/${keys[1]?.id ?? ''}`)).status, 200, 'delete');
-  t.equal((await send(ctx, admin, 'POST', `/api/v1/admin/collectors/${c.collectorId}/wipe`)).status, 202, 'wipe');
-  const done = await send(ctx, admin, 'POST', `/api/v1/admin/collectors/${c.collectorId}/decommission`, { reason: 'test' });
+  t.equal((await send(ctx, admin, 'POST', adminKeyActionPath(keyId, 'revoke'), { reason: 'test' })).status, 200, 'revoke');
+  t.equal((await send(ctx, admin, 'DELETE', adminKeyPath(keys[1]?.id ?? ''))).status, 200, 'delete');
+  t.equal((await send(ctx, admin, 'POST', adminCollectorPartPath(c.collectorId, 'wipe'))).status, 202, 'wipe');
+  const done = await send(ctx, admin, 'POST', adminCollectorPartPath(c.collectorId, 'decommission'), { reason: 'test' });
   t.equal(done.status, 200, 'decommission');
   t.match(await done.json(), { revoked_keys: 1 }, 'the one key left');
 });
 
 async function postConfig(s: Session, collectorId: string) {
-  return send(ctx, s, 'POST', `/api/v1/admin/collectors/${collectorId}/config`, { config: {} });
+  return send(ctx, s, 'POST', adminCollectorPartPath(collectorId, 'config'), { config: {} });
 }
 
 t.test('POST /api/v1/admin/*: 30 a minute per user, shared with the spec rotate path', async (t) => {
   const admin = await ctx.session('admin');
   const other = await ctx.session('admin');
-  const pending = (await (await send(ctx, admin, 'POST', '/api/v1/admin/collectors', { site_name: 'Busy' })).json()) as { collector_id: string };
+  const pending = (await (await send(ctx, admin, 'POST', ADMIN_COLLECTORS_PATH, { site_name: 'Busy' })).json()) as { collector_id: string };
   const statuses: number[] = [];
   for (let i = 0; i < 29; i++) statuses.push((await postConfig(admin, pending.collector_id)).status);
   t.same(new Set(statuses), new Set([200]), '30 posts (create + 29 config) pass');
@@ -119,8 +127,8 @@ t.test('POST /api/v1/admin/*: 30 a minute per user, shared with the spec rotate 
   t.match(await refused.json(), { detail: 'Rate limit exceeded' });
   t.equal((await collectorStatus(deps, pending.collector_id)).configVersion, 30, 'the refused post changed nothing');
   const c = await claimedCollector(deps);
-  t.equal((await send(ctx, admin, 'POST', `/api/v1/collectors/${c.collectorId}/rotate-key`, {})).status, 429, 'spec rotate path shares the limit');
-  t.equal((await send(ctx, admin, 'GET', '/api/v1/admin/collectors')).status, 200, 'reads are not limited');
+  t.equal((await send(ctx, admin, 'POST', collectorRotateKeyPath(c.collectorId), {})).status, 429, 'spec rotate path shares the limit');
+  t.equal((await send(ctx, admin, 'GET', ADMIN_COLLECTORS_PATH)).status, 200, 'reads are not limited');
   t.equal((await postConfig(other, pending.collector_id)).status, 200, 'another admin has their own allowance');
   clock.advance(60_000);
   t.equal((await postConfig(admin, pending.collector_id)).status, 200, 'a minute later it is back');
@@ -128,10 +136,10 @@ t.test('POST /api/v1/admin/*: 30 a minute per user, shared with the spec rotate 
 
 t.test('DELETE /api/v1/*: 10 a minute per user', async (t) => {
   const admin = await ctx.session('admin');
-  const unknown = '/api/v1/admin/keys/00000000-0000-4000-8000-000000000009';
+  const unknown = adminKeyPath('00000000-0000-4000-8000-000000000009');
   for (let i = 0; i < 10; i++) t.equal((await send(ctx, admin, 'DELETE', unknown)).status, 404, `delete ${i + 1}`);
   const refused = await send(ctx, admin, 'DELETE', unknown);
   t.equal(refused.status, 429);
   t.equal(refused.headers.get('x-ratelimit-limit'), '10');
-  t.equal((await send(ctx, admin, 'POST', '/api/v1/admin/collectors', { site_name: 'Still fine' })).status, 201, 'the POST allowance is separate');
+  t.equal((await send(ctx, admin, 'POST', ADMIN_COLLECTORS_PATH, { site_name: 'Still fine' })).status, 201, 'the POST allowance is separate');
 });

@@ -8,6 +8,7 @@ import { ackCommand } from '../collectors/ack-command.ts';
 import { heartbeat } from '../collectors/heartbeat.ts';
 import { cameras } from '../db/schema/cameras.ts';
 import { adminTestContext, auditRows, send } from './admin.test-helper.ts';
+import { adminCameraPath, adminCollectorPartPath } from '../platform/http/paths.ts';
 
 const ctx = await adminTestContext(t);
 const { deps } = ctx;
@@ -42,7 +43,7 @@ const gate = { name: 'North gate', vendor: 'vendor_a', mode: 'pull', host: '10.0
 
 t.test('an admin adds a camera: sealed to the device, never stored or shown in clear, pushed with a new version', async (t) => {
   const { collectorId, keys } = await deviceCollector();
-  const res = await send(ctx, admin, 'POST', `/api/v1/admin/collectors/${collectorId}/cameras`, gate);
+  const res = await send(ctx, admin, 'POST', adminCollectorPartPath(collectorId, 'cameras'), gate);
   t.equal(res.status, 201);
   const body = await json(res);
   const camera = body.camera as Record<string, unknown>;
@@ -66,14 +67,14 @@ t.test('an admin adds a camera: sealed to the device, never stored or shown in c
   if (opened.ok) t.match(JSON.parse(Buffer.from(opened.message).toString('utf8')), { username: 'admin', password: PASSWORD });
   t.equal((await auditRows(ctx, 'admin.camera.add', String(camera.id))).length, 1, 'audited under the camera');
 
-  const list = await json(await send(ctx, admin, 'GET', `/api/v1/admin/collectors/${collectorId}/cameras`));
+  const list = await json(await send(ctx, admin, 'GET', adminCollectorPartPath(collectorId, 'cameras')));
   t.equal((list.data as unknown[]).length, 1);
   t.notOk(JSON.stringify(list).includes(PASSWORD));
 });
 
 t.test('the form rules: what each vendor and mode needs, one name per collector, operators refused', async (t) => {
   const { collectorId } = await deviceCollector();
-  const path = `/api/v1/admin/collectors/${collectorId}/cameras`;
+  const path = adminCollectorPartPath(collectorId, 'cameras');
   const noPassword = await send(ctx, admin, 'POST', path, { ...gate, password: undefined });
   t.equal(noPassword.status, 400);
   t.match(await json(noPassword), { error: { message: /password/ } });
@@ -90,14 +91,14 @@ t.test('the form rules: what each vendor and mode needs, one name per collector,
   t.equal((await send(ctx, admin, 'POST', path, gate)).status, 201);
   t.equal((await send(ctx, admin, 'POST', path, { ...gate, name: 'north GATE' })).status, 409, 'names are unique per collector, ignoring case');
   t.equal((await send(ctx, operator, 'POST', path, gate)).status, 403);
-  t.equal((await send(ctx, admin, 'POST', `/api/v1/admin/collectors/00000000-0000-4000-8000-000000000000/cameras`, gate)).status, 404);
+  t.equal((await send(ctx, admin, 'POST', adminCollectorPartPath('00000000-0000-4000-8000-000000000000', 'cameras'), gate)).status, 404);
 });
 
 t.test('edit, disable and remove; a changed username asks for the password again', async (t) => {
   const { collectorId } = await deviceCollector();
-  const added = await json(await send(ctx, admin, 'POST', `/api/v1/admin/collectors/${collectorId}/cameras`, gate));
+  const added = await json(await send(ctx, admin, 'POST', adminCollectorPartPath(collectorId, 'cameras'), gate));
   const id = String((added.camera as { id: string }).id);
-  const path = `/api/v1/admin/collectors/${collectorId}/cameras/${id}`;
+  const path = adminCameraPath(collectorId, id);
 
   const renamed = await send(ctx, admin, 'PATCH', path, { name: 'Main gate', channel: 2 });
   t.equal(renamed.status, 200);
@@ -122,7 +123,7 @@ t.test('edit, disable and remove; a changed username asks for the password again
 
   t.equal((await send(ctx, admin, 'DELETE', path)).status, 200);
   t.equal((await send(ctx, admin, 'PATCH', path, { name: 'x' })).status, 404, 'gone from the API');
-  const list = await json(await send(ctx, admin, 'GET', `/api/v1/admin/collectors/${collectorId}/cameras`));
+  const list = await json(await send(ctx, admin, 'GET', adminCollectorPartPath(collectorId, 'cameras')));
   t.same(list.data, []);
   const [row] = await ctx.database.db.select().from(cameras).where(eq(cameras.id, id));
   t.ok(row?.removedAt, 'the row stays for history');
@@ -131,7 +132,7 @@ t.test('edit, disable and remove; a changed username asks for the password again
 
 t.test("the collector's answer per camera is kept on the camera and in the commands list", async (t) => {
   const { collectorId } = await deviceCollector();
-  const added = await json(await send(ctx, admin, 'POST', `/api/v1/admin/collectors/${collectorId}/cameras`, gate));
+  const added = await json(await send(ctx, admin, 'POST', adminCollectorPartPath(collectorId, 'cameras'), gate));
   const id = String((added.camera as { id: string }).id);
   const commandId = String(added.command_id);
   await ackCommand(deps, { collectorId, keyId: '00000000-0000-4000-8000-000000000000', keyPrefix: 'alpr_test', suspended: false }, commandId, {
@@ -139,8 +140,8 @@ t.test("the collector's answer per camera is kept on the camera and in the comma
     detail: 'camera North gate: authentication failed',
     cameras: [{ id, outcome: 'authentication_failed', detail: 'HTTP 401 from the camera' }],
   });
-  const list = await json(await send(ctx, admin, 'GET', `/api/v1/admin/collectors/${collectorId}/cameras`));
+  const list = await json(await send(ctx, admin, 'GET', adminCollectorPartPath(collectorId, 'cameras')));
   t.match((list.data as unknown[])[0], { last_outcome: 'authentication_failed', last_outcome_detail: 'HTTP 401 from the camera', last_outcome_at: String });
-  const commands = await json(await send(ctx, admin, 'GET', `/api/v1/admin/collectors/${collectorId}/commands`));
+  const commands = await json(await send(ctx, admin, 'GET', adminCollectorPartPath(collectorId, 'commands')));
   t.match((commands.data as unknown[])[0], { id: commandId, ack_status: 'rolled_back', ack_cameras: [{ id, outcome: 'authentication_failed' }] });
 });

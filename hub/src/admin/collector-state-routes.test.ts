@@ -6,6 +6,7 @@ import { claimedCollector } from '../collectors/collectors.test-helper.ts';
 import { collectors } from '../db/schema/collectors.ts';
 import { encodeBatch, sampleDetection } from '../ingest/uploads.test-helper.ts';
 import { adminTestContext, auditRows, reverify, send } from './admin.test-helper.ts';
+import { adminCollectorPartPath, adminCollectorPath } from '../platform/http/paths.ts';
 
 const ctx = await adminTestContext(t);
 const { deps } = ctx;
@@ -39,11 +40,11 @@ t.test('suspend: uploads refused with 403 collector_suspended and Retry-After, n
   const { collectorId, apiKey } = await claimedCollector(deps);
   t.equal((await upload(apiKey, ['AA11AAA'])).status, 201);
 
-  const suspended = await send(ctx, admin, 'POST', `/api/v1/admin/collectors/${collectorId}/suspend`, { reason: 'council review' });
+  const suspended = await send(ctx, admin, 'POST', adminCollectorPartPath(collectorId, 'suspend'), { reason: 'council review' });
   t.equal(suspended.status, 200);
   t.match(await json(suspended), { status: 'disabled', suspended_at: String });
-  t.match(await json(await send(ctx, admin, 'GET', `/api/v1/admin/collectors/${collectorId}`)), { status: 'disabled', suspend_reason: 'council review' });
-  t.equal((await send(ctx, admin, 'POST', `/api/v1/admin/collectors/${collectorId}/suspend`, {})).status, 409, 'already suspended');
+  t.match(await json(await send(ctx, admin, 'GET', adminCollectorPath(collectorId))), { status: 'disabled', suspend_reason: 'council review' });
+  t.equal((await send(ctx, admin, 'POST', adminCollectorPartPath(collectorId, 'suspend'), {})).status, 409, 'already suspended');
 
   const refused = await upload(apiKey, ['BB22BBB']);
   t.equal(refused.status, 403);
@@ -55,7 +56,7 @@ t.test('suspend: uploads refused with 403 collector_suspended and Retry-After, n
   t.equal(hb.status, 200, 'heartbeats still answered');
   t.match(await json(hb), { collector_status: 'disabled' });
 
-  t.equal((await send(ctx, admin, 'POST', `/api/v1/admin/collectors/${collectorId}/resume`)).status, 200);
+  t.equal((await send(ctx, admin, 'POST', adminCollectorPartPath(collectorId, 'resume'))).status, 200);
   t.equal((await upload(apiKey, ['BB22BBB'])).status, 201);
   t.equal(await storedCount(collectorId), 2);
   t.match(await json(await heartbeatOf(apiKey)), { collector_status: 'active' });
@@ -68,13 +69,9 @@ t.test('replace: a new box claimed into the same collector; the old key is refus
   t.equal((await upload(oldBox.apiKey, ['CC33CCC'])).status, 201);
 
   ctx.clock.advance(6 * 60_000);
-  t.equal(
-    (await send(ctx, admin, 'POST', `/api/v1/admin/collectors/${oldBox.collectorId}/replace`)).status,
-    403,
-    'a key operation needs a fresh second factor',
-  );
+  t.equal((await send(ctx, admin, 'POST', adminCollectorPartPath(oldBox.collectorId, 'replace'))).status, 403, 'a key operation needs a fresh second factor');
   await reverify(ctx, admin);
-  const marked = await send(ctx, admin, 'POST', `/api/v1/admin/collectors/${oldBox.collectorId}/replace`);
+  const marked = await send(ctx, admin, 'POST', adminCollectorPartPath(oldBox.collectorId, 'replace'));
   t.equal(marked.status, 201);
   const { claim_code: code } = (await json(marked)) as { claim_code: string };
   t.match(code, /^ALPR-/);
@@ -108,13 +105,13 @@ t.test('replace: a new box claimed into the same collector; the old key is refus
 t.test('replace is refused for a pending collector and can be cancelled', async (t) => {
   const { collectorId } = await claimedCollector(deps);
   await reverify(ctx, admin);
-  const marked = (await json(await send(ctx, admin, 'POST', `/api/v1/admin/collectors/${collectorId}/replace`))) as { claim_code: string };
-  t.equal((await send(ctx, admin, 'POST', `/api/v1/admin/collectors/${collectorId}/replace/cancel`)).status, 200);
+  const marked = (await json(await send(ctx, admin, 'POST', adminCollectorPartPath(collectorId, 'replace')))) as { claim_code: string };
+  t.equal((await send(ctx, admin, 'POST', adminCollectorPartPath(collectorId, 'replace/cancel'))).status, 200);
   const claim = await ctx.app.request(CLAIM_PATH, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ claim_code: marked.claim_code, hardware_id: 'OTHER-BOX' }),
   });
   t.equal(claim.status, 404, 'the cancelled code no longer works');
-  t.equal((await send(ctx, admin, 'POST', `/api/v1/admin/collectors/${collectorId}/replace/cancel`)).status, 409);
+  t.equal((await send(ctx, admin, 'POST', adminCollectorPartPath(collectorId, 'replace/cancel'))).status, 409);
 });

@@ -5,19 +5,34 @@
  */
 import t from 'tap';
 import { adminTestContext, send } from './admin.test-helper.ts';
+import {
+  ADMIN_CAMERA_ROUTE,
+  ADMIN_KEY_ROUTE,
+  ADMIN_WEBHOOK_ROUTE,
+  ADMIN_WEBHOOKS_PATH,
+  adminCameraPath,
+  adminKeyPath,
+  adminWebhookPath,
+  WATCHLIST_ENTRY_ROUTE,
+  WATCHLIST_ROUTE,
+  watchlistEntryPath,
+  watchlistPartPath,
+  watchlistPartRoute,
+  watchlistPath,
+} from '../platform/http/paths.ts';
 
 const ctx = await adminTestContext(t);
 const UNKNOWN = '00000000-0000-4000-8000-000000000009';
 
 /** Each DELETE route, as mounted, and a path to it naming rows that do not exist (the limit counts before the verb looks). */
 const DELETE_ROUTES: Record<string, string> = {
-  '/api/v1/admin/keys/:keyId': `/api/v1/admin/keys/${UNKNOWN}`,
-  '/api/v1/admin/collectors/:id/cameras/:cameraId': `/api/v1/admin/collectors/${UNKNOWN}/cameras/${UNKNOWN}`,
-  '/api/v1/admin/webhooks/:id': `/api/v1/admin/webhooks/${UNKNOWN}`,
-  '/api/v1/watchlist/:id': `/api/v1/watchlist/${UNKNOWN}`,
-  '/api/v1/watchlist/:id/entries/:entryId': `/api/v1/watchlist/${UNKNOWN}/entries/${UNKNOWN}`,
-  '/api/v1/watchlist/:id/subscription': `/api/v1/watchlist/${UNKNOWN}/subscription`,
-  '/api/v1/watchlist/:id/feed': `/api/v1/watchlist/${UNKNOWN}/feed`,
+  [ADMIN_KEY_ROUTE]: adminKeyPath(UNKNOWN),
+  [ADMIN_CAMERA_ROUTE]: adminCameraPath(UNKNOWN, UNKNOWN),
+  [ADMIN_WEBHOOK_ROUTE]: adminWebhookPath(UNKNOWN),
+  [WATCHLIST_ROUTE]: watchlistPath(UNKNOWN),
+  [WATCHLIST_ENTRY_ROUTE]: watchlistEntryPath(UNKNOWN, UNKNOWN),
+  [watchlistPartRoute('subscription')]: watchlistPartPath(UNKNOWN, 'subscription'),
+  [watchlistPartRoute('feed')]: watchlistPartPath(UNKNOWN, 'feed'),
 };
 
 t.test('the table names every DELETE route the hub mounts', async (t) => {
@@ -49,21 +64,21 @@ t.test('one allowance for all deletions; a refused one removes nothing; POSTs an
   const other = await ctx.session('admin');
   const ids: string[] = [];
   for (let i = 0; i < 11; i++) {
-    const res = await send(ctx, admin, 'POST', '/api/v1/admin/webhooks', { name: `target ${i}`, url: `http://127.0.0.1:9/${i}`, events: ['alert'] });
+    const res = await send(ctx, admin, 'POST', ADMIN_WEBHOOKS_PATH, { name: `target ${i}`, url: `http://127.0.0.1:9/${i}`, events: ['alert'] });
     t.equal(res.status, 201, `webhook ${i} created`);
     ids.push(((await res.json()) as { webhook: { id: string } }).webhook.id);
   }
   const [last = '', ...rest] = ids.reverse();
-  for (const id of rest.slice(0, 9)) t.equal((await send(ctx, admin, 'DELETE', `/api/v1/admin/webhooks/${id}`)).status, 204);
-  t.equal((await send(ctx, admin, 'DELETE', `/api/v1/watchlist/${UNKNOWN}`)).status, 404, 'the 10th deletion, on another route');
-  t.equal((await send(ctx, admin, 'DELETE', `/api/v1/admin/webhooks/${last}`)).status, 429, 'the 11th, back on webhooks');
-  t.equal((await send(ctx, admin, 'GET', `/api/v1/admin/webhooks/${last}`)).status, 200, 'the refused deletion removed nothing');
+  for (const id of rest.slice(0, 9)) t.equal((await send(ctx, admin, 'DELETE', adminWebhookPath(id))).status, 204);
+  t.equal((await send(ctx, admin, 'DELETE', watchlistPath(UNKNOWN))).status, 404, 'the 10th deletion, on another route');
+  t.equal((await send(ctx, admin, 'DELETE', adminWebhookPath(last))).status, 429, 'the 11th, back on webhooks');
+  t.equal((await send(ctx, admin, 'GET', adminWebhookPath(last))).status, 200, 'the refused deletion removed nothing');
   t.equal(
-    (await send(ctx, admin, 'POST', '/api/v1/admin/webhooks', { name: 'still', url: 'http://127.0.0.1:9/x', events: ['alert'] })).status,
+    (await send(ctx, admin, 'POST', ADMIN_WEBHOOKS_PATH, { name: 'still', url: 'http://127.0.0.1:9/x', events: ['alert'] })).status,
     201,
     'POSTs are counted apart',
   );
-  t.equal((await send(ctx, other, 'DELETE', `/api/v1/admin/webhooks/${rest[9] ?? ''}`)).status, 204, 'another admin has their own allowance');
+  t.equal((await send(ctx, other, 'DELETE', adminWebhookPath(rest[9] ?? ''))).status, 204, 'another admin has their own allowance');
   ctx.clock.advance(60_000);
-  t.equal((await send(ctx, admin, 'DELETE', `/api/v1/admin/webhooks/${last}`)).status, 204, 'a minute later it goes through');
+  t.equal((await send(ctx, admin, 'DELETE', adminWebhookPath(last))).status, 204, 'a minute later it goes through');
 });

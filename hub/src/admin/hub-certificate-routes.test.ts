@@ -6,12 +6,13 @@ import { HEARTBEAT_PATH } from '@alpr/shared/protocol/paths';
 import { claimedCollector } from '../collectors/collectors.test-helper.ts';
 import { commands } from '../db/schema/commands.ts';
 import { adminTestContext, reverify, send } from './admin.test-helper.ts';
+import { ADMIN_COLLECTORS_PATH, ADMIN_HUB_CERTIFICATE_PATH, adminCollectorPartPath } from '../platform/http/paths.ts';
 
 const ctx = await adminTestContext(t);
 const { deps, clock } = ctx;
 const admin = await ctx.session('admin');
 const json = async (res: Response) => (await res.json()) as Record<string, unknown>;
-const PATH = '/api/v1/admin/hub-certificate';
+const PATH = ADMIN_HUB_CERTIFICATE_PATH;
 const ANNOUNCE = `${PATH}/announce`;
 
 const pairs = (hex: string) => hex.match(/../g)?.join(':') ?? '';
@@ -39,7 +40,7 @@ t.test('plain HTTP on loopback: no fingerprint to show, and claim codes say so',
   const res = await send(ctx, admin, 'GET', PATH);
   t.equal(res.status, 200);
   t.same(await json(res), { sha256: null, serves_tls: false, transport: 'plain_loopback', next_sha256: null });
-  const created = await send(ctx, admin, 'POST', '/api/v1/admin/collectors', { site_name: 'Loopback site' });
+  const created = await send(ctx, admin, 'POST', ADMIN_COLLECTORS_PATH, { site_name: 'Loopback site' });
   t.match(await json(created), { claim_code: String, hub_certificate_sha256: null });
 });
 
@@ -47,16 +48,16 @@ t.test('TLS: the fingerprint is read back and handed out beside every claim code
   servesTls(SERVED);
   t.same(await json(await send(ctx, admin, 'GET', PATH)), { sha256: SERVED, serves_tls: true, transport: 'https', next_sha256: null });
 
-  const created = await send(ctx, admin, 'POST', '/api/v1/admin/collectors', { site_name: 'TLS site' });
+  const created = await send(ctx, admin, 'POST', ADMIN_COLLECTORS_PATH, { site_name: 'TLS site' });
   t.equal(created.status, 201);
   const body = await json(created);
   t.match(body, { claim_code: String, hub_certificate_sha256: SERVED }, 'create');
-  const again = await send(ctx, admin, 'POST', `/api/v1/admin/collectors/${String(body['collector_id'])}/claim-code`);
+  const again = await send(ctx, admin, 'POST', adminCollectorPartPath(String(body['collector_id']), 'claim-code'));
   t.match(await json(again), { claim_code: String, hub_certificate_sha256: SERVED }, 'new claim code');
 
   const claimed = await claimedCollector(deps);
   await reverify(ctx, admin);
-  const replace = await send(ctx, admin, 'POST', `/api/v1/admin/collectors/${claimed.collectorId}/replace`);
+  const replace = await send(ctx, admin, 'POST', adminCollectorPartPath(claimed.collectorId, 'replace'));
   t.equal(replace.status, 201);
   t.match(await json(replace), { pending_replacement: true, claim_code: String, hub_certificate_sha256: SERVED }, 'replacement');
 });
@@ -67,9 +68,9 @@ t.test('announce: one signed trust_hub_certificate per claimed collector, none f
   const suspended = await claimedCollector(deps);
   const gone = await claimedCollector(deps);
   await reverify(ctx, admin);
-  t.equal((await send(ctx, admin, 'POST', `/api/v1/admin/collectors/${suspended.collectorId}/suspend`, {})).status, 200);
-  t.equal((await send(ctx, admin, 'POST', `/api/v1/admin/collectors/${gone.collectorId}/decommission`, { reason: 'closed' })).status, 200);
-  const pending = await json(await send(ctx, admin, 'POST', '/api/v1/admin/collectors', { site_name: 'Not yet claimed' }));
+  t.equal((await send(ctx, admin, 'POST', adminCollectorPartPath(suspended.collectorId, 'suspend'), {})).status, 200);
+  t.equal((await send(ctx, admin, 'POST', adminCollectorPartPath(gone.collectorId, 'decommission'), { reason: 'closed' })).status, 200);
+  const pending = await json(await send(ctx, admin, 'POST', ADMIN_COLLECTORS_PATH, { site_name: 'Not yet claimed' }));
   // Every collector claimed so far in this file (the replaced one included) is still running.
   const running = await ctx.database.sql<{ id: string }>(`SELECT id FROM collectors WHERE status IN ('active', 'disabled')`);
   const before = (await allTrustCommands()).length;

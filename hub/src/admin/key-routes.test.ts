@@ -3,6 +3,7 @@ import { authenticateCollector } from '../collectors/api-key-auth.ts';
 import { claimedCollector } from '../collectors/collectors.test-helper.ts';
 import { ADMIN_IP, adminTestContext, auditRows, reverify, send } from './admin.test-helper.ts';
 import { DEFAULT_DELETE_REASON } from './schema.ts';
+import { ADMIN_COLLECTORS_PATH, adminCollectorPartPath, adminKeyActionPath, adminKeyPath, collectorRotateKeyPath } from '../platform/http/paths.ts';
 
 const ctx = await adminTestContext(t);
 const { deps, clock } = ctx;
@@ -10,13 +11,13 @@ const admin = await ctx.session('admin');
 
 const json = async (res: Response) => (await res.json()) as Record<string, unknown>;
 const keysOf = async (collectorId: string) =>
-  (await json(await send(ctx, admin, 'GET', `/api/v1/admin/collectors/${collectorId}/keys`))).data as Record<string, unknown>[];
+  (await json(await send(ctx, admin, 'GET', adminCollectorPartPath(collectorId, 'keys')))).data as Record<string, unknown>[];
 
 t.beforeEach(() => reverify(ctx, admin));
 
 t.test('rotate-key (spec path): new key once, both keys work until the grace ends', async (t) => {
   const c = await claimedCollector(deps);
-  const res = await send(ctx, admin, 'POST', `/api/v1/collectors/${c.collectorId}/rotate-key`, { grace_period_hours: 2 });
+  const res = await send(ctx, admin, 'POST', collectorRotateKeyPath(c.collectorId), { grace_period_hours: 2 });
   t.equal(res.status, 200);
   t.equal(res.headers.get('cache-control'), 'no-store');
   const body = await json(res);
@@ -62,7 +63,7 @@ t.test('rotate-key (spec path): new key once, both keys work until the grace end
 
 t.test('rotate-key (admin alias): default grace 24 h; errors', async (t) => {
   const c = await claimedCollector(deps);
-  const res = await send(ctx, admin, 'POST', `/api/v1/admin/collectors/${c.collectorId}/rotate-key`);
+  const res = await send(ctx, admin, 'POST', adminCollectorPartPath(c.collectorId, 'rotate-key'));
   t.equal(res.status, 200, 'no body: defaults');
   t.equal((await json(res)).old_key_expires_at, new Date(clock.now().getTime() + 24 * 3600_000).toISOString());
 
@@ -73,16 +74,16 @@ t.test('rotate-key (admin alias): default grace 24 h; errors', async (t) => {
     { grace_period_hours: '24' },
     { grace_hours: 24 },
   ]) {
-    const bad = await send(ctx, admin, 'POST', `/api/v1/collectors/${c.collectorId}/rotate-key`, body);
+    const bad = await send(ctx, admin, 'POST', collectorRotateKeyPath(c.collectorId), body);
     t.equal(bad.status, 400, JSON.stringify(body));
     t.match(await json(bad), { error: { code: 'bad_request', message: /grace/ } });
   }
   t.equal((await keysOf(c.collectorId)).length, 2, 'refused rotations made no key');
 
-  const missing = await send(ctx, admin, 'POST', '/api/v1/collectors/00000000-0000-4000-8000-000000000003/rotate-key', {});
+  const missing = await send(ctx, admin, 'POST', collectorRotateKeyPath('00000000-0000-4000-8000-000000000003'), {});
   t.equal(missing.status, 404);
-  const pending = await json(await send(ctx, admin, 'POST', '/api/v1/admin/collectors', { site_name: 'Unclaimed' }));
-  const conflict = await send(ctx, admin, 'POST', `/api/v1/collectors/${String(pending.collector_id)}/rotate-key`, {});
+  const pending = await json(await send(ctx, admin, 'POST', ADMIN_COLLECTORS_PATH, { site_name: 'Unclaimed' }));
+  const conflict = await send(ctx, admin, 'POST', collectorRotateKeyPath(String(pending.collector_id)), {});
   t.equal(conflict.status, 409, 'a pending collector has no key to rotate');
   t.match(await json(conflict), { error: { code: 'conflict' } });
 });
@@ -91,9 +92,9 @@ t.test('revoke: immediate; twice is 409; unknown key 404', async (t) => {
   const c = await claimedCollector(deps);
   const [key] = await keysOf(c.collectorId);
   const keyId = String(key?.id);
-  t.equal((await send(ctx, admin, 'POST', `/api/v1/admin/keys/${keyId}/revoke`, {})).status, 400, 'reason required');
-  t.equal((await send(ctx, admin, 'POST', `/api/v1/admin/keys/${keyId}/revoke`, { reason: '  ' })).status, 400, 'blank reason');
-  const res = await send(ctx, admin, 'POST', `/api/v1/admin/keys/${keyId}/revoke`, { reason: 'laptop stolen' });
+  t.equal((await send(ctx, admin, 'POST', adminKeyActionPath(keyId, 'revoke'), {})).status, 400, 'reason required');
+  t.equal((await send(ctx, admin, 'POST', adminKeyActionPath(keyId, 'revoke'), { reason: '  ' })).status, 400, 'blank reason');
+  const res = await send(ctx, admin, 'POST', adminKeyActionPath(keyId, 'revoke'), { reason: 'laptop stolen' });
   t.equal(res.status, 200);
   t.same(await json(res), {
     key_id: keyId,
@@ -105,10 +106,10 @@ t.test('revoke: immediate; twice is 409; unknown key 404', async (t) => {
   await t.rejects(authenticateCollector(deps, c.apiKey, null), { code: 'unauthorized' }, 'the key stops working now');
   t.match((await keysOf(c.collectorId))[0], { status: 'revoked', revoke_reason: 'laptop stolen' });
 
-  const again = await send(ctx, admin, 'POST', `/api/v1/admin/keys/${keyId}/revoke`, { reason: 'again' });
+  const again = await send(ctx, admin, 'POST', adminKeyActionPath(keyId, 'revoke'), { reason: 'again' });
   t.equal(again.status, 409);
-  t.equal((await send(ctx, admin, 'POST', '/api/v1/admin/keys/00000000-0000-4000-8000-000000000004/revoke', { reason: 'x' })).status, 404);
-  t.equal((await send(ctx, admin, 'POST', '/api/v1/admin/keys/nonsense/revoke', { reason: 'x' })).status, 404);
+  t.equal((await send(ctx, admin, 'POST', adminKeyActionPath('00000000-0000-4000-8000-000000000004', 'revoke'), { reason: 'x' })).status, 404);
+  t.equal((await send(ctx, admin, 'POST', adminKeyActionPath('nonsense', 'revoke'), { reason: 'x' })).status, 404);
 
   const rows = await auditRows(ctx, 'admin.key.revoke', keyId);
   const outcomes = rows.map((r) => [r.detail['outcome'], r.detail['status']]);
@@ -124,24 +125,24 @@ t.test('revoke: immediate; twice is 409; unknown key 404', async (t) => {
 t.test('DELETE /api/v1/admin/keys/{id}: the same revocation, reason optional', async (t) => {
   const c = await claimedCollector(deps);
   const [key] = await keysOf(c.collectorId);
-  const res = await send(ctx, admin, 'DELETE', `/api/v1/admin/keys/${String(key?.id)}`);
+  const res = await send(ctx, admin, 'DELETE', adminKeyPath(String(key?.id)));
   t.equal(res.status, 200);
   t.equal(res.headers.get('x-ratelimit-limit'), '10', 'the DELETE limit applies');
   t.match(await json(res), { status: 'revoked' });
   t.match((await keysOf(c.collectorId))[0], { status: 'revoked', revoke_reason: DEFAULT_DELETE_REASON });
   await t.rejects(authenticateCollector(deps, c.apiKey, null));
-  t.equal((await send(ctx, admin, 'DELETE', `/api/v1/admin/keys/${String(key?.id)}`)).status, 409);
+  t.equal((await send(ctx, admin, 'DELETE', adminKeyPath(String(key?.id)))).status, 409);
 
   const other = await claimedCollector(deps);
   const [otherKey] = await keysOf(other.collectorId);
-  t.equal((await send(ctx, admin, 'DELETE', `/api/v1/admin/keys/${String(otherKey?.id)}`, { reason: 'moved' })).status, 200);
+  t.equal((await send(ctx, admin, 'DELETE', adminKeyPath(String(otherKey?.id)), { reason: 'moved' })).status, 200);
   t.match((await keysOf(other.collectorId))[0], { revoke_reason: 'moved' });
 });
 
 t.test('keys list: 404 for an unknown collector id, empty for a pending one', async (t) => {
-  t.equal((await send(ctx, admin, 'GET', '/api/v1/admin/collectors/nonsense/keys')).status, 404);
-  t.equal((await send(ctx, admin, 'GET', '/api/v1/admin/collectors/00000000-0000-4000-8000-000000000005/keys')).status, 404);
-  const pending = await json(await send(ctx, admin, 'POST', '/api/v1/admin/collectors', { site_name: 'No keys' }));
-  const res = await send(ctx, admin, 'GET', `/api/v1/admin/collectors/${String(pending.collector_id)}/keys`);
+  t.equal((await send(ctx, admin, 'GET', adminCollectorPartPath('nonsense', 'keys'))).status, 404);
+  t.equal((await send(ctx, admin, 'GET', adminCollectorPartPath('00000000-0000-4000-8000-000000000005', 'keys'))).status, 404);
+  const pending = await json(await send(ctx, admin, 'POST', ADMIN_COLLECTORS_PATH, { site_name: 'No keys' }));
+  const res = await send(ctx, admin, 'GET', adminCollectorPartPath(String(pending.collector_id), 'keys'));
   t.same(await json(res), { data: [] });
 });

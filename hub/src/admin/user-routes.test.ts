@@ -8,6 +8,7 @@ import t from 'tap';
 import { totpCode } from '../auth/totp.ts';
 import { client, signedIn, type Client } from '../auth/auth.test-helper.ts';
 import { ADMIN_IP, adminTestContext, auditRows, reverify, send } from './admin.test-helper.ts';
+import { ADMIN_USERS_PATH, adminUserActionPath, adminUserPath } from '../platform/http/paths.ts';
 
 const ctx = await adminTestContext(t);
 const admin = await ctx.session('admin');
@@ -39,7 +40,7 @@ t.test('logout ends the session on the server: a copied cookie stops working; ot
 t.test('admin ends every session of a user; the user can sign in again', async (t) => {
   const u = await ctx.session('viewer');
   const second = await signedIn(ctx, u.user);
-  const res = await send(ctx, admin, 'POST', `/api/v1/admin/users/${u.user.user.id}/end-sessions`);
+  const res = await send(ctx, admin, 'POST', adminUserActionPath(u.user.user.id, 'end-sessions'));
   t.equal(res.status, 200);
   t.equal(res.headers.get('x-ratelimit-limit'), '30', 'the admin POST limit applies');
   t.equal((await u.client.get('/auth/me')).status, 401);
@@ -52,7 +53,7 @@ t.test('admin ends every session of a user; the user can sign in again', async (
 
 t.test('admin creates a user with a one-time password that must be changed at first login', async (t) => {
   const email = `new-${Date.now()}@example.test`;
-  const created = await send(ctx, admin, 'POST', '/api/v1/admin/users', { email, role: 'operator' });
+  const created = await send(ctx, admin, 'POST', ADMIN_USERS_PATH, { email, role: 'operator' });
   t.equal(created.status, 201);
   t.equal(created.headers.get('cache-control'), 'no-store');
   const body = await json(created);
@@ -60,10 +61,10 @@ t.test('admin creates a user with a one-time password that must be changed at fi
   const otp = String(body.one_time_password);
   t.ok(otp.length >= 20, 'one-time password shown once');
   t.notOk(JSON.stringify(await auditRows(ctx, 'admin.user.create', String(body.id))).includes(otp), 'not in the audit row');
-  t.equal((await send(ctx, admin, 'POST', '/api/v1/admin/users', { email: email.toUpperCase(), role: 'viewer' })).status, 409, 'email taken');
-  t.equal((await send(ctx, admin, 'POST', '/api/v1/admin/users', { email, role: 'root' })).status, 400);
+  t.equal((await send(ctx, admin, 'POST', ADMIN_USERS_PATH, { email: email.toUpperCase(), role: 'viewer' })).status, 409, 'email taken');
+  t.equal((await send(ctx, admin, 'POST', ADMIN_USERS_PATH, { email, role: 'root' })).status, 400);
   t.equal(
-    (await send(ctx, admin, 'POST', '/api/v1/admin/users', { email: 'x@example.test', role: 'viewer', password: 'mine' })).status,
+    (await send(ctx, admin, 'POST', ADMIN_USERS_PATH, { email: 'x@example.test', role: 'viewer', password: 'mine' })).status,
     400,
     'no admin-chosen password',
   );
@@ -101,7 +102,7 @@ t.test('admin creates a user with a one-time password that must be changed at fi
   t.equal((await browser.get('/auth/me')).status, 200, 'this browser keeps a (new) session');
   ctx.clock.advance(60_000);
   t.equal((await client(ctx.app, '203.0.113.6').post('/auth/login', { email, password: otp })).status, 401, 'the one-time password is gone');
-  const user = await json(await send(ctx, admin, 'GET', `/api/v1/admin/users/${String(body.id)}`));
+  const user = await json(await send(ctx, admin, 'GET', adminUserPath(String(body.id))));
   t.equal(user.must_change_password, false);
 });
 
@@ -123,32 +124,32 @@ t.test('every user changes their password with the current one and a fresh code;
 t.test('admin user management: list, role, deactivate, activate, reset 2FA; guards', async (t) => {
   const u = await ctx.session('viewer');
   const id = u.user.user.id;
-  const list = await json(await send(ctx, admin, 'GET', '/api/v1/admin/users'));
+  const list = await json(await send(ctx, admin, 'GET', ADMIN_USERS_PATH));
   const listed = (list.data as Record<string, unknown>[]).find((r) => r.id === id);
   t.match(listed, { email: u.user.email, role: 'viewer', is_active: true, twofa_enrolled: true });
   t.notOk(JSON.stringify(list).includes('argon2'), 'no password hashes');
 
-  t.match(await json(await send(ctx, admin, 'POST', `/api/v1/admin/users/${id}/role`, { role: 'operator' })), { role: 'operator' });
-  t.equal((await send(ctx, admin, 'POST', `/api/v1/admin/users/${id}/role`, { role: 'boss' })).status, 400);
+  t.match(await json(await send(ctx, admin, 'POST', adminUserActionPath(id, 'role'), { role: 'operator' })), { role: 'operator' });
+  t.equal((await send(ctx, admin, 'POST', adminUserActionPath(id, 'role'), { role: 'boss' })).status, 400);
 
-  t.match(await json(await send(ctx, admin, 'POST', `/api/v1/admin/users/${id}/deactivate`)), { is_active: false });
+  t.match(await json(await send(ctx, admin, 'POST', adminUserActionPath(id, 'deactivate'))), { is_active: false });
   t.equal((await u.client.get('/auth/me')).status, 401, 'a deactivated user is out at once');
-  t.match(await json(await send(ctx, admin, 'POST', `/api/v1/admin/users/${id}/activate`)), { is_active: true });
+  t.match(await json(await send(ctx, admin, 'POST', adminUserActionPath(id, 'activate'))), { is_active: true });
   t.equal((await u.client.get('/auth/me')).status, 401, 'reactivation does not revive old sessions');
 
   const fresh = await signedIn(ctx, u.user);
-  const reset = await send(ctx, admin, 'POST', `/api/v1/admin/users/${id}/reset-2fa`);
+  const reset = await send(ctx, admin, 'POST', adminUserActionPath(id, 'reset-2fa'));
   t.match(await json(reset), { twofa_enrolled: false });
   t.equal((await fresh.get('/auth/me')).status, 401, 'sessions end with the 2FA reset');
   ctx.clock.advance(60_000);
   t.equal((await client(ctx.app).post('/auth/login', { email: u.user.email, password: u.user.password })).status, 302, 'next login goes to setup');
 
-  t.equal((await send(ctx, admin, 'POST', '/api/v1/admin/users/00000000-0000-4000-8000-000000000009/deactivate')).status, 404);
-  t.equal((await send(ctx, admin, 'POST', `/api/v1/admin/users/${admin.user.user.id}/deactivate`)).status, 409, 'not yourself');
-  t.equal((await send(ctx, admin, 'POST', `/api/v1/admin/users/${admin.user.user.id}/role`, { role: 'viewer' })).status, 409, 'not your own admin role');
+  t.equal((await send(ctx, admin, 'POST', adminUserActionPath('00000000-0000-4000-8000-000000000009', 'deactivate'))).status, 404);
+  t.equal((await send(ctx, admin, 'POST', adminUserActionPath(admin.user.user.id, 'deactivate'))).status, 409, 'not yourself');
+  t.equal((await send(ctx, admin, 'POST', adminUserActionPath(admin.user.user.id, 'role'), { role: 'viewer' })).status, 409, 'not your own admin role');
   const operator = await ctx.session('operator');
-  t.equal((await send(ctx, operator, 'GET', '/api/v1/admin/users')).status, 403);
-  t.equal((await send(ctx, operator, 'POST', `/api/v1/admin/users/${id}/deactivate`)).status, 403);
+  t.equal((await send(ctx, operator, 'GET', ADMIN_USERS_PATH)).status, 403);
+  t.equal((await send(ctx, operator, 'POST', adminUserActionPath(id, 'deactivate'))).status, 403);
   const rows = await auditRows(ctx, 'admin.user.deactivate', id);
   t.match(rows[0], { actorUserId: admin.user.user.id, ip: ADMIN_IP, detail: { outcome: 'succeeded' } });
   t.ok((await auditRows(ctx, 'user.deactivated', id)).length === 1, 'the verb audits too');

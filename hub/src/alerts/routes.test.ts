@@ -5,6 +5,7 @@ import { jpegLike, sampleDetection, uploadBatch } from '../ingest/uploads.test-h
 import { createWatchlistCache } from '../watchlists/cache.ts';
 import type { AlertRecord } from './payload.ts';
 import { createAlertWorker } from './worker.ts';
+import { alertActionPath, ALERTS_PATH, watchlistPartPath, WATCHLISTS_PATH } from '../platform/http/paths.ts';
 
 const ctx = await adminTestContext(t);
 const operator = await ctx.session('operator');
@@ -36,11 +37,11 @@ async function upload(plates: readonly string[]): Promise<{ full: Buffer; crop: 
 }
 
 type Listed = { data: AlertRecord[]; next_cursor: string | null };
-const list = async (s: Session, query: string) => json<Listed>(await send(ctx, s, 'GET', `/api/v1/alerts?${query}`));
+const list = async (s: Session, query: string) => json<Listed>(await send(ctx, s, 'GET', `${ALERTS_PATH}?${query}`));
 
-const watchlist = await json<{ id: string }>(await send(ctx, operator, 'POST', '/api/v1/watchlist', { name: 'Wanted', priority: 'high' }));
-await send(ctx, operator, 'POST', `/api/v1/watchlist/${watchlist.id}/entries`, { plate: 'WANT1D', notes: 'armed, do not approach' });
-await send(ctx, subscriber, 'POST', `/api/v1/watchlist/${watchlist.id}/subscription`);
+const watchlist = await json<{ id: string }>(await send(ctx, operator, 'POST', WATCHLISTS_PATH, { name: 'Wanted', priority: 'high' }));
+await send(ctx, operator, 'POST', watchlistPartPath(watchlist.id, 'entries'), { plate: 'WANT1D', notes: 'armed, do not approach' });
+await send(ctx, subscriber, 'POST', watchlistPartPath(watchlist.id, 'subscription'));
 const start = ctx.clock.now().toISOString();
 
 t.test('a subscribed user gets the alert with the spec payload and signed image links; others get nothing', async (t) => {
@@ -110,22 +111,22 @@ t.test('catching up: since, pages, filters', async (t) => {
     'inclusive: alerts sharing the last seen time are not lost',
   );
   for (const query of ['since=yesterday', 'cursor=nonsense', 'limit=500', 'state=open', 'watchlist_id=x', 'extra=1']) {
-    t.equal((await send(ctx, subscriber, 'GET', `/api/v1/alerts?${query}`)).status, 400, query);
+    t.equal((await send(ctx, subscriber, 'GET', `${ALERTS_PATH}?${query}`)).status, 400, query);
   }
-  t.equal((await send(ctx, null, 'GET', '/api/v1/alerts')).status, 401);
+  t.equal((await send(ctx, null, 'GET', ALERTS_PATH)).status, 401);
 });
 
 t.test('acknowledge and dismiss: operators, once, audited; viewers read only', async (t) => {
   const [a, b] = (await list(subscriber, `since=${start}&limit=100`)).data;
   const id = String(a?.alert_id);
-  t.equal((await send(ctx, subscriber, 'POST', `/api/v1/alerts/${id}/acknowledge`, {})).status, 403, 'a viewer cannot');
-  const acked = await send(ctx, operator, 'POST', `/api/v1/alerts/${id}/acknowledge`, { note: 'unit 4 on the way' });
+  t.equal((await send(ctx, subscriber, 'POST', alertActionPath(id, 'acknowledge'), {})).status, 403, 'a viewer cannot');
+  const acked = await send(ctx, operator, 'POST', alertActionPath(id, 'acknowledge'), { note: 'unit 4 on the way' });
   t.equal(acked.status, 200);
   t.match(await json(acked), { state: 'acknowledged', handled_by: operator.user.user.id });
-  t.equal((await send(ctx, operator, 'POST', `/api/v1/alerts/${id}/dismiss`, {})).status, 409, 'handled once');
-  t.equal((await send(ctx, operator, 'POST', `/api/v1/alerts/${String(b?.alert_id)}/dismiss`)).status, 200, 'no body is fine');
-  t.equal((await send(ctx, operator, 'POST', '/api/v1/alerts/999999999/dismiss', {})).status, 404);
-  t.equal((await send(ctx, operator, 'POST', '/api/v1/alerts/abc/dismiss', {})).status, 404);
+  t.equal((await send(ctx, operator, 'POST', alertActionPath(id, 'dismiss'), {})).status, 409, 'handled once');
+  t.equal((await send(ctx, operator, 'POST', alertActionPath(String(b?.alert_id), 'dismiss'))).status, 200, 'no body is fine');
+  t.equal((await send(ctx, operator, 'POST', alertActionPath('999999999', 'dismiss'), {})).status, 404);
+  t.equal((await send(ctx, operator, 'POST', alertActionPath('abc', 'dismiss'), {})).status, 404);
   t.match(await auditRows(ctx, 'alert.acknowledge', id), [{ actorUserId: operator.user.user.id, detail: { note: 'unit 4 on the way' } }]);
   const open = await list(subscriber, `since=${start}&state=new&limit=100`);
   t.notOk(

@@ -19,6 +19,7 @@ import { misreadRate, misreadRates } from '../reports/misreads.ts';
 import { createWatchlistCache } from '../watchlists/cache.ts';
 import type { AlertRecord } from './payload.ts';
 import { createAlertWorker } from './worker.ts';
+import { alertActionPath, alertPath, ALERTS_PATH, watchlistPartPath, watchlistPath, WATCHLISTS_PATH } from '../platform/http/paths.ts';
 
 const ctx = await adminTestContext(t);
 const db = ctx.database;
@@ -79,30 +80,30 @@ async function upload(reads: readonly Read[]): Promise<void> {
 
 const start = ctx.clock.now().toISOString();
 const list = async (s: Session, query = '') =>
-  (await json<{ data: AlertRecord[] }>(await send(ctx, s, 'GET', `/api/v1/alerts?since=${encodeURIComponent(start)}&limit=100${query}`))).data;
-const verify = (s: Session | null, id: string, body: unknown) => send(ctx, s, 'POST', `/api/v1/alerts/${id}/verify`, body);
+  (await json<{ data: AlertRecord[] }>(await send(ctx, s, 'GET', `${ALERTS_PATH}?since=${encodeURIComponent(start)}&limit=100${query}`))).data;
+const verify = (s: Session | null, id: string, body: unknown) => send(ctx, s, 'POST', alertActionPath(id, 'verify'), body);
 
 const checked = await json<{ id: string; verification_required: boolean }>(
-  await send(ctx, operator, 'POST', '/api/v1/watchlist', { name: 'Stolen', priority: 'high', ocr_tolerant: true }),
+  await send(ctx, operator, 'POST', WATCHLISTS_PATH, { name: 'Stolen', priority: 'high', ocr_tolerant: true }),
 );
 const trusted = await json<{ id: string; verification_required: boolean }>(
-  await send(ctx, operator, 'POST', '/api/v1/watchlist', { name: 'Staff car park', verification_required: false }),
+  await send(ctx, operator, 'POST', WATCHLISTS_PATH, { name: 'Staff car park', verification_required: false }),
 );
-await send(ctx, operator, 'POST', `/api/v1/watchlist/${checked.id}/entries`, { plate: 'BZ60KX', notes: 'red hatchback' });
-await send(ctx, operator, 'POST', `/api/v1/watchlist/${trusted.id}/entries`, { plate: 'STAFF22' });
+await send(ctx, operator, 'POST', watchlistPartPath(checked.id, 'entries'), { plate: 'BZ60KX', notes: 'red hatchback' });
+await send(ctx, operator, 'POST', watchlistPartPath(trusted.id, 'entries'), { plate: 'STAFF22' });
 for (const s of [operator, viewer]) {
-  await send(ctx, s, 'POST', `/api/v1/watchlist/${checked.id}/subscription`);
-  await send(ctx, s, 'POST', `/api/v1/watchlist/${trusted.id}/subscription`);
+  await send(ctx, s, 'POST', watchlistPartPath(checked.id, 'subscription'));
+  await send(ctx, s, 'POST', watchlistPartPath(trusted.id, 'subscription'));
 }
 
 t.test('verification required is on by default, off where the list says so, and can be changed', async (t) => {
   t.equal(checked.verification_required, true, 'default on');
   t.equal(trusted.verification_required, false);
-  const changed = await send(ctx, operator, 'PATCH', `/api/v1/watchlist/${trusted.id}`, { verification_required: true });
+  const changed = await send(ctx, operator, 'PATCH', watchlistPath(trusted.id), { verification_required: true });
   t.equal(changed.status, 200);
   t.equal((await json<{ verification_required: boolean }>(changed)).verification_required, true);
-  await send(ctx, operator, 'PATCH', `/api/v1/watchlist/${trusted.id}`, { verification_required: false });
-  t.equal((await send(ctx, operator, 'PATCH', `/api/v1/watchlist/${trusted.id}`, { verification_required: 'yes' })).status, 400);
+  await send(ctx, operator, 'PATCH', watchlistPath(trusted.id), { verification_required: false });
+  t.equal((await send(ctx, operator, 'PATCH', watchlistPath(trusted.id), { verification_required: 'yes' })).status, 400);
 });
 
 t.test('an alert carries what the operator compares, labelled unverified until confirmed', async (t) => {
@@ -120,7 +121,7 @@ t.test('an alert carries what the operator compares, labelled unverified until c
     ['alert_id', 'detection', 'detection_id', 'entry', 'plate_number', 'watchlist'],
     'the live payload has exactly the fields of docs/live.md',
   );
-  const one = await send(ctx, viewer, 'GET', `/api/v1/alerts/${pushed.payload.alert_id}`);
+  const one = await send(ctx, viewer, 'GET', alertPath(pushed.payload.alert_id));
   t.equal(one.status, 200, 'the live page fetches the record of an alert it was sent');
   const record = await json<AlertRecord>(one);
   t.match(record, {
@@ -132,8 +133,9 @@ t.test('an alert carries what the operator compares, labelled unverified until c
   });
   t.equal(record.detection.candidates.length, 2, 'the read itself is not repeated among its candidates');
   const outsider = await ctx.session('viewer');
-  t.equal((await send(ctx, outsider, 'GET', `/api/v1/alerts/${record.alert_id}`)).status, 404, 'not subscribed: as if there were no such alert');
-  t.equal((await send(ctx, viewer, 'GET', '/api/v1/alerts/999999999')).status, 404);
+  t.equal((await send(ctx, outsider, 'GET', alertPath(record.alert_id))).status, 404, 'not subscribed: as if there were no such alert');
+  t.equal((await send(ctx, viewer, 'GET', alertPath('999999999'))).status, 404);
+  // api-path-literal: an escaped NUL in the id segment, which alertPath() would encode away
   t.equal((await send(ctx, viewer, 'GET', '/api/v1/alerts/12%00')).status, 404);
   const alerts = await list(viewer);
   const stolen = alerts.find((a) => a.plate_number === '8Z60KX');
@@ -221,7 +223,7 @@ t.test('hostile bodies get a 4xx and change nothing', async (t) => {
     'still unverified',
   );
   for (const q of ['verification=maybe', 'verification=']) {
-    t.equal((await send(ctx, viewer, 'GET', `/api/v1/alerts?${q}`)).status, 400, q);
+    t.equal((await send(ctx, viewer, 'GET', `${ALERTS_PATH}?${q}`)).status, 400, q);
   }
 });
 

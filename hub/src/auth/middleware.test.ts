@@ -14,12 +14,17 @@ const ctx = await authTestContext(t);
 const { deps, clock, database } = ctx;
 
 // A protected API as another domain would mount it, next to the real auth routes.
+// Its paths are this test's own, not the hub's (so not in platform/http/paths.ts); under /api/v1 as a domain's would be.
+const ANYONE = '/api/v1/anyone'; // api-path-literal: this test's own route
+const ADMIN_THING = '/api/v1/admin/thing'; // api-path-literal: this test's own route
+const OPERATOR_THING = '/api/v1/watchlists'; // api-path-literal: this test's own route
+const FRESH_2FA_THING = '/api/v1/admin/keys'; // api-path-literal: this test's own route
 const app = new Hono<AuthEnv>();
 app.route('/', ctx.app);
-app.get('/api/v1/anyone', requireUser(deps), (c) => c.json({ id: c.get('user').id, role: c.get('user').role }));
-app.get('/api/v1/admin/thing', requireUser(deps, { roles: ['admin'] }), (c) => c.json({ ok: true }));
-app.get('/api/v1/watchlists', requireUser(deps, { roles: ['admin', 'operator'] }), (c) => c.json({ ok: true }));
-app.post('/api/v1/admin/keys', requireUser(deps, { roles: ['admin'], freshSecondFactorWithinSeconds: 300 }), (c) => c.json({ ok: true }));
+app.get(ANYONE, requireUser(deps), (c) => c.json({ id: c.get('user').id, role: c.get('user').role }));
+app.get(ADMIN_THING, requireUser(deps, { roles: ['admin'] }), (c) => c.json({ ok: true }));
+app.get(OPERATOR_THING, requireUser(deps, { roles: ['admin', 'operator'] }), (c) => c.json({ ok: true }));
+app.post(FRESH_2FA_THING, requireUser(deps, { roles: ['admin'], freshSecondFactorWithinSeconds: 300 }), (c) => c.json({ ok: true }));
 
 async function check(t: Test, res: Response, status: number, detail: string, header?: [string, string]) {
   t.equal(res.status, status, detail);
@@ -31,7 +36,7 @@ const withCookie = (token: string) => ({ cookie: `access_token=${token}` });
 
 t.test('protected-resource checks in spec order', async (t) => {
   const u = await testUser(ctx, 'operator', { enrolled: true });
-  const get = (headers: Record<string, string> = {}) => app.request('/api/v1/anyone', { headers });
+  const get = (headers: Record<string, string> = {}) => app.request(ANYONE, { headers });
 
   await check(t, await get(), 401, 'Not authenticated');
   await check(t, await get(withCookie('')), 401, 'Not authenticated', undefined);
@@ -62,19 +67,19 @@ t.test('role denials for each role', async (t) => {
   const operator = await signedIn(ctx, await testUser(ctx, 'operator', { enrolled: true }));
   const viewer = await signedIn(ctx, await testUser(ctx, 'viewer', { enrolled: true }));
   const get = (c: typeof admin, path: string) => app.request(path, { headers: { cookie: c.jar.header() } });
-  t.equal((await get(admin, '/api/v1/admin/thing')).status, 200, 'admin: admin route');
-  await check(t, await get(operator, '/api/v1/admin/thing'), 403, 'Insufficient permissions');
-  await check(t, await get(viewer, '/api/v1/admin/thing'), 403, 'Insufficient permissions');
-  t.equal((await get(admin, '/api/v1/watchlists')).status, 200, 'admin: operator route');
-  t.equal((await get(operator, '/api/v1/watchlists')).status, 200, 'operator: operator route');
-  await check(t, await get(viewer, '/api/v1/watchlists'), 403, 'Insufficient permissions');
-  for (const c of [admin, operator, viewer]) t.equal((await get(c, '/api/v1/anyone')).status, 200, 'any role: open route');
+  t.equal((await get(admin, ADMIN_THING)).status, 200, 'admin: admin route');
+  await check(t, await get(operator, ADMIN_THING), 403, 'Insufficient permissions');
+  await check(t, await get(viewer, ADMIN_THING), 403, 'Insufficient permissions');
+  t.equal((await get(admin, OPERATOR_THING)).status, 200, 'admin: operator route');
+  t.equal((await get(operator, OPERATOR_THING)).status, 200, 'operator: operator route');
+  await check(t, await get(viewer, OPERATOR_THING), 403, 'Insufficient permissions');
+  for (const c of [admin, operator, viewer]) t.equal((await get(c, ANYONE)).status, 200, 'any role: open route');
 });
 
 t.test('fresh second factor: required within 5 minutes, renewed by reverify', async (t) => {
   const u = await testUser(ctx, 'admin', { enrolled: true });
   const c = await signedIn(ctx, u);
-  const post = () => app.request('/api/v1/admin/keys', { method: 'POST', headers: { cookie: c.jar.header(), 'content-type': 'application/json' } });
+  const post = () => app.request(FRESH_2FA_THING, { method: 'POST', headers: { cookie: c.jar.header(), 'content-type': 'application/json' } });
   t.equal((await post()).status, 200, 'just signed in');
   clock.advance(301_000);
   await check(t, await post(), 403, 'Recent 2FA verification required', ['x-2fa-fresh-required', 'true']);

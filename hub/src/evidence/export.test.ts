@@ -16,6 +16,7 @@ import { verifyExport } from './manifest.ts';
 import { readZipFiles } from './read-zip.ts';
 import { addCamera } from '../collectors/cameras/change.ts';
 import { SYSTEM_ACTOR } from '../platform/actor.ts';
+import { EXPORT_DETECTIONS_PATH } from '../platform/http/paths.ts';
 
 const run = promisify(execFile);
 const ctx = await adminTestContext(t);
@@ -68,7 +69,7 @@ function writeZip(path: string, files: Map<string, Uint8Array>): Promise<void> {
 }
 
 t.test('an export of a search verifies offline; one changed byte of one image does not', async (t) => {
-  const res = await send(ctx, viewer, 'GET', '/api/v1/export/detections?plate=EVD001&purpose=criminal_investigation&case_number=EV-9&reason=case%20EV-9');
+  const res = await send(ctx, viewer, 'GET', `${EXPORT_DETECTIONS_PATH}?plate=EVD001&purpose=criminal_investigation&case_number=EV-9&reason=case%20EV-9`);
   t.equal(res.status, 200);
   t.equal(res.headers.get('content-type'), 'application/zip');
   t.equal(res.headers.get('x-ratelimit-limit'), '5', 'the spec export limit');
@@ -124,14 +125,14 @@ t.test('an export of a search verifies offline; one changed byte of one image do
 });
 
 t.test('refusals', async (t) => {
-  t.equal((await send(ctx, viewer, 'GET', '/api/v1/export/detections?plate=EVD001&reason=case%201')).status, 400, 'a purpose is required');
+  t.equal((await send(ctx, viewer, 'GET', `${EXPORT_DETECTIONS_PATH}?plate=EVD001&reason=case%201`)).status, 400, 'a purpose is required');
   t.equal(
-    (await send(ctx, viewer, 'GET', '/api/v1/export/detections?plate=EVD001&purpose=criminal_investigation')).status,
+    (await send(ctx, viewer, 'GET', `${EXPORT_DETECTIONS_PATH}?plate=EVD001&purpose=criminal_investigation`)).status,
     400,
     'a case number where the purpose requires one',
   );
-  t.equal((await send(ctx, viewer, 'GET', '/api/v1/export/detections?plate=NONE99&purpose=stolen_vehicle&reason=case%201')).status, 404);
-  t.equal((await send(ctx, null, 'GET', '/api/v1/export/detections?plate=EVD001&purpose=stolen_vehicle&reason=case%201')).status, 401);
+  t.equal((await send(ctx, viewer, 'GET', `${EXPORT_DETECTIONS_PATH}?plate=NONE99&purpose=stolen_vehicle&reason=case%201`)).status, 404);
+  t.equal((await send(ctx, null, 'GET', `${EXPORT_DETECTIONS_PATH}?plate=EVD001&purpose=stolen_vehicle&reason=case%201`)).status, 401);
   t.match(await cli(join(dir, 'nope.zip')), { code: 1, out: /cannot be read as a zip/ });
 });
 
@@ -147,7 +148,7 @@ t.test('an image removed by retention: named in the signed manifest, 410 at its 
   t.equal(gone.status, 410);
   t.match(await gone.json(), { error: { code: 'gone', message: /removed by retention/ } });
 
-  const res = await send(ctx, viewer, 'GET', '/api/v1/export/detections?plate=OTHER1&purpose=stolen_vehicle&reason=case%20EV-10');
+  const res = await send(ctx, viewer, 'GET', `${EXPORT_DETECTIONS_PATH}?plate=OTHER1&purpose=stolen_vehicle&reason=case%20EV-10`);
   t.equal(res.status, 200);
   const file = join(dir, 'retired.zip');
   await writeFile(file, Buffer.from(await res.arrayBuffer()));

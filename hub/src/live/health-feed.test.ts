@@ -17,6 +17,7 @@ import { createLiveBroker } from './broker.ts';
 import type { HealthAlertPayload } from './health-changes.ts';
 import { connect, type Message, type TestClient } from './live.test-helper.ts';
 import { attachLiveChannel } from './upgrade.ts';
+import { HEARTBEAT_PATH } from '@alpr/shared/protocol/paths';
 
 const ctx = await adminTestContext(t);
 // An hour between polls: only the test's own pollCollectors() calls look.
@@ -44,7 +45,7 @@ async function client(s: Session): Promise<TestClient> {
 }
 
 async function beat(apiKey: string, cameras: HeartbeatCamera[]): Promise<void> {
-  const res = await ctx.app.request('/api/v1/heartbeat', {
+  const res = await ctx.app.request(HEARTBEAT_PATH, {
     method: 'POST',
     headers: { 'x-api-key': apiKey, 'content-type': 'application/json' },
     body: JSON.stringify({ uptime_seconds: 100, queue_depth: 0, cameras_online: 0, config_version: 0, cameras }),

@@ -17,6 +17,7 @@ import { createAlertWorker } from '../alerts/worker.ts';
 import { createLiveBroker } from './broker.ts';
 import { connect, refusedOverSocket, refusedStatus, type TestClient } from './live.test-helper.ts';
 import { attachLiveChannel } from './upgrade.ts';
+import { adminCollectorPartPath, adminCollectorPath, watchlistPartPath, WATCHLISTS_PATH } from '../platform/http/paths.ts';
 
 const ctx = await adminTestContext(t);
 const db = ctx.database;
@@ -37,8 +38,8 @@ const collector = await claimedCollector(ctx.deps, { config: { cameras: [{ id: '
 
 const operator = await ctx.session('operator');
 const admin = await ctx.session('admin');
-const watchlist = (await (await send(ctx, operator, 'POST', '/api/v1/watchlist', { name: 'Live', priority: 'critical' })).json()) as { id: string };
-await send(ctx, operator, 'POST', `/api/v1/watchlist/${watchlist.id}/entries`, { plate: 'L1VE01', notes: 'seen at the docks' });
+const watchlist = (await (await send(ctx, operator, 'POST', WATCHLISTS_PATH, { name: 'Live', priority: 'critical' })).json()) as { id: string };
+await send(ctx, operator, 'POST', watchlistPartPath(watchlist.id, 'entries'), { plate: 'L1VE01', notes: 'seen at the docks' });
 
 const open: TestClient[] = [];
 t.teardown(() => open.forEach((c) => c.ws.close()));
@@ -122,7 +123,7 @@ t.test('an alert reaches subscribed users only; detections:live gets the detecti
   const subscriber = await ctx.session('viewer');
   const bystander = await ctx.session('viewer');
   const watcher = await ctx.session('operator');
-  await send(ctx, subscriber, 'POST', `/api/v1/watchlist/${watchlist.id}/subscription`);
+  await send(ctx, subscriber, 'POST', watchlistPartPath(watchlist.id, 'subscription'));
   const a = await client(subscriber);
   const b = await client(bystander);
   const w = await client(watcher);
@@ -326,7 +327,7 @@ t.test("collector status: the live feed and the collectors API agree at the boun
   await a.next('connected');
   await broker.pollCollectors();
   const api = async (): Promise<unknown> =>
-    ((await (await send(ctx, admin, 'GET', `/api/v1/admin/collectors/${collector.collectorId}`)).json()) as { connectivity: unknown }).connectivity;
+    ((await (await send(ctx, admin, 'GET', adminCollectorPath(collector.collectorId))).json()) as { connectivity: unknown }).connectivity;
 
   ctx.clock.advance(3 * 20_000);
   await broker.pollCollectors();
@@ -354,16 +355,16 @@ t.test('collector status: suspending an online collector is offline in the API a
   await a.next('connected');
   await broker.pollCollectors();
   const api = async (): Promise<unknown> =>
-    ((await (await send(ctx, admin, 'GET', `/api/v1/admin/collectors/${collector.collectorId}`)).json()) as { connectivity: unknown }).connectivity;
+    ((await (await send(ctx, admin, 'GET', adminCollectorPath(collector.collectorId))).json()) as { connectivity: unknown }).connectivity;
   t.equal(await api(), 'online');
 
-  t.equal((await send(ctx, admin, 'POST', `/api/v1/admin/collectors/${collector.collectorId}/suspend`, {})).status, 200);
+  t.equal((await send(ctx, admin, 'POST', adminCollectorPartPath(collector.collectorId, 'suspend'), {})).status, 200);
   t.teardown(() => db.sql(`UPDATE collectors SET status = 'active', suspended_at = NULL, suspend_reason = NULL WHERE id = $1`, [collector.collectorId]));
   await broker.pollCollectors();
   t.equal(await api(), 'offline', 'API: a suspended collector is offline, whatever its heartbeats');
   t.match((await a.next('collector_status')).payload, { collector_id: collector.collectorId, status: 'offline', previous_status: 'online' }, 'live: the same');
 
-  t.equal((await send(ctx, admin, 'POST', `/api/v1/admin/collectors/${collector.collectorId}/resume`)).status, 200);
+  t.equal((await send(ctx, admin, 'POST', adminCollectorPartPath(collector.collectorId, 'resume'))).status, 200);
   await broker.pollCollectors();
   t.equal(await api(), 'online');
   t.match((await a.next('collector_status')).payload, { status: 'online', previous_status: 'offline' }, 'live: back online on resume');

@@ -6,6 +6,16 @@ import { createLog } from '../platform/log.ts';
 import { startBotApi } from '../../../scripts/simulators/telegram-bot-api.ts';
 import { botApi } from './bot-api.ts';
 import { startPolling, type Polling } from './polling.ts';
+import {
+  NOTIFICATION_PREFERENCES_PATH,
+  TELEGRAM_LINK_CODE_PATH,
+  TELEGRAM_LINK_PATH,
+  TELEGRAM_MUTE_PATH,
+  TELEGRAM_UNLINK_PATH,
+  TELEGRAM_WEBHOOK_PATH,
+  watchlistPartPath,
+  WATCHLISTS_PATH,
+} from '../platform/http/paths.ts';
 
 const ctx = await adminTestContext(t);
 const operator = await ctx.session('operator');
@@ -27,7 +37,7 @@ async function replyTo(text: string): Promise<string> {
 }
 
 async function linkCode(): Promise<string> {
-  const res = await send(ctx, operator, 'POST', '/api/v1/telegram/link-code', {});
+  const res = await send(ctx, operator, 'POST', TELEGRAM_LINK_CODE_PATH, {});
   if (res.status !== 201) throw new Error(`link code ${res.status}`);
   const body = (await res.json()) as { code: string; command: string; expires_at: string };
   return body.code;
@@ -42,13 +52,13 @@ t.test('linking a chat with a code from the web', async (t) => {
   t.match(await replyTo(`/link ${first}`), /unknown, already used or expired/, 'a new code ends the previous one');
   t.match(await replyTo(`/link ${code.toLowerCase()}`), /^Linked to user1-operator@example\.test\./);
   t.match(await replyTo(`/link ${code}`), /already used/, 'a code works once');
-  const state = (await (await send(ctx, operator, 'GET', '/api/v1/telegram/link')).json()) as { links: Array<{ chat_id: string; is_active: boolean }> };
+  const state = (await (await send(ctx, operator, 'GET', TELEGRAM_LINK_PATH)).json()) as { links: Array<{ chat_id: string; is_active: boolean }> };
   t.match(state.links, [{ chat_id: String(CHAT), is_active: true }], 'the web shows the link');
 });
 
 t.test('status, mute, unmute, help, unknown commands', async (t) => {
-  const list = (await (await send(ctx, operator, 'POST', '/api/v1/watchlist', { name: 'Bot wanted' })).json()) as { id: string };
-  await send(ctx, operator, 'POST', `/api/v1/watchlist/${list.id}/subscription`);
+  const list = (await (await send(ctx, operator, 'POST', WATCHLISTS_PATH, { name: 'Bot wanted' })).json()) as { id: string };
+  await send(ctx, operator, 'POST', watchlistPartPath(list.id, 'subscription'));
   t.match(await replyTo('/status'), /Linked to user1-operator@example\.test\.\nSubscribed watchlists: Bot wanted\.\nNot muted\./);
   t.match(await replyTo('/mute 2h'), /^Muted until /);
   const [link] = await ctx.deps.db.sql<{ muted_until: Date }>('SELECT muted_until FROM telegram_links WHERE chat_id = $1', [CHAT]);
@@ -81,18 +91,18 @@ t.test('codes expire after 10 minutes; unlinking from the bot and from the web',
   t.match(await replyTo('/unlink'), /^Unlinked/);
   t.match(await replyTo('/status'), /not linked/);
   t.match(await replyTo(`/link ${await linkCode()}`), /^Linked/);
-  const res = await send(ctx, operator, 'POST', '/api/v1/telegram/unlink', {});
+  const res = await send(ctx, operator, 'POST', TELEGRAM_UNLINK_PATH, {});
   t.same(await res.json(), { unlinked: 1 });
   t.match(await replyTo('/status'), /not linked/, 'unlinked from the web');
 });
 
 t.test('link codes are rate limited per user', async (t) => {
   let status = 0;
-  for (let i = 0; i < 6 && status !== 429; i++) status = (await send(ctx, operator, 'POST', '/api/v1/telegram/link-code', {})).status;
+  for (let i = 0; i < 6 && status !== 429; i++) status = (await send(ctx, operator, 'POST', TELEGRAM_LINK_CODE_PATH, {})).status;
   t.equal(status, 429);
   ctx.clock.advance(11 * 60_000);
-  t.equal((await send(ctx, operator, 'POST', '/api/v1/telegram/link-code', {})).status, 201);
-  t.equal((await send(ctx, null, 'POST', '/api/v1/telegram/link-code', {})).status, 401);
+  t.equal((await send(ctx, operator, 'POST', TELEGRAM_LINK_CODE_PATH, {})).status, 201);
+  t.equal((await send(ctx, null, 'POST', TELEGRAM_LINK_CODE_PATH, {})).status, 401);
 });
 
 t.test('the webhook: secret checked, reply in the answer, a retried update applied once', async (t) => {
@@ -105,7 +115,7 @@ t.test('the webhook: secret checked, reply in the answer, a retried update appli
     },
   });
   const post = (body: unknown, header?: string) =>
-    app.request('/api/v1/telegram/webhook', {
+    app.request(TELEGRAM_WEBHOOK_PATH, {
       method: 'POST',
       headers: { 'content-type': 'application/json', ...(header ? { 'X-Telegram-Bot-Api-Secret-Token': header } : {}) },
       body: JSON.stringify(body),
@@ -119,19 +129,19 @@ t.test('the webhook: secret checked, reply in the answer, a retried update appli
   t.same(await (await post(update, secret)).json(), {}, 'the same update again: applied once');
   t.equal((await post({ update_id: 'x' }, secret)).status, 400);
   t.equal(
-    (await ctx.app.request('/api/v1/telegram/webhook', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })).status,
+    (await ctx.app.request(TELEGRAM_WEBHOOK_PATH, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })).status,
     404,
     'a hub that polls has no webhook',
   );
 });
 
 t.test('preferences over HTTP: defaults, per watchlist, quiet hours validated; mute from the web', async (t) => {
-  const empty = (await (await send(ctx, operator, 'GET', '/api/v1/notifications/preferences')).json()) as { preferences: unknown[] };
+  const empty = (await (await send(ctx, operator, 'GET', NOTIFICATION_PREFERENCES_PATH)).json()) as { preferences: unknown[] };
   t.same(empty.preferences, [], 'no rows: the defaults apply');
-  const list = (await (await send(ctx, operator, 'POST', '/api/v1/watchlist', { name: 'Prefs list' })).json()) as { id: string };
+  const list = (await (await send(ctx, operator, 'POST', WATCHLISTS_PATH, { name: 'Prefs list' })).json()) as { id: string };
   const base = { watchlist_id: null, channel: 'telegram', enabled: true, quiet_hours_start: '22:00', quiet_hours_end: '07:00', timezone: 'Europe/Berlin' };
-  t.equal((await send(ctx, operator, 'PUT', '/api/v1/notifications/preferences', base)).status, 200);
-  const res = await send(ctx, operator, 'PUT', '/api/v1/notifications/preferences', {
+  t.equal((await send(ctx, operator, 'PUT', NOTIFICATION_PREFERENCES_PATH, base)).status, 200);
+  const res = await send(ctx, operator, 'PUT', NOTIFICATION_PREFERENCES_PATH, {
     ...base,
     watchlist_id: list.id,
     enabled: false,
@@ -144,24 +154,21 @@ t.test('preferences over HTTP: defaults, per watchlist, quiet hours validated; m
     { watchlist_id: list.id, watchlist_name: 'Prefs list', enabled: false, quiet_hours_start: null },
   ]);
   t.equal(
-    (await send(ctx, operator, 'PUT', '/api/v1/notifications/preferences', { ...base, quiet_hours_start: '22:00', quiet_hours_end: null })).status,
+    (await send(ctx, operator, 'PUT', NOTIFICATION_PREFERENCES_PATH, { ...base, quiet_hours_start: '22:00', quiet_hours_end: null })).status,
     400,
     'one end of the quiet hours',
   );
-  t.equal((await send(ctx, operator, 'PUT', '/api/v1/notifications/preferences', { ...base, quiet_hours_start: '24:00' })).status, 400, 'not a time');
-  t.equal((await send(ctx, operator, 'PUT', '/api/v1/notifications/preferences', { ...base, timezone: 'Mars/Olympus' })).status, 400, 'not a zone');
-  t.equal((await send(ctx, operator, 'PUT', '/api/v1/notifications/preferences', { ...base, channel: 'sms' })).status, 400, 'not a channel');
-  t.equal(
-    (await send(ctx, operator, 'PUT', '/api/v1/notifications/preferences', { ...base, watchlist_id: '00000000-0000-4000-8000-000000000000' })).status,
-    404,
-  );
-  t.equal((await send(ctx, null, 'GET', '/api/v1/notifications/preferences')).status, 401);
+  t.equal((await send(ctx, operator, 'PUT', NOTIFICATION_PREFERENCES_PATH, { ...base, quiet_hours_start: '24:00' })).status, 400, 'not a time');
+  t.equal((await send(ctx, operator, 'PUT', NOTIFICATION_PREFERENCES_PATH, { ...base, timezone: 'Mars/Olympus' })).status, 400, 'not a zone');
+  t.equal((await send(ctx, operator, 'PUT', NOTIFICATION_PREFERENCES_PATH, { ...base, channel: 'sms' })).status, 400, 'not a channel');
+  t.equal((await send(ctx, operator, 'PUT', NOTIFICATION_PREFERENCES_PATH, { ...base, watchlist_id: '00000000-0000-4000-8000-000000000000' })).status, 404);
+  t.equal((await send(ctx, null, 'GET', NOTIFICATION_PREFERENCES_PATH)).status, 401);
 
   t.match(await replyTo(`/link ${await linkCode()}`), /^Linked to/);
-  const muted = (await (await send(ctx, operator, 'POST', '/api/v1/telegram/mute', { duration: '30m' })).json()) as { chats: number; muted_until: string };
+  const muted = (await (await send(ctx, operator, 'POST', TELEGRAM_MUTE_PATH, { duration: '30m' })).json()) as { chats: number; muted_until: string };
   t.equal(muted.chats, 1);
   t.equal(new Date(muted.muted_until).getTime(), ctx.clock.now().getTime() + 30 * 60_000);
   t.match(await replyTo('/status'), /Muted until/, 'the chat sees the mute set on the web');
-  t.equal((await send(ctx, operator, 'POST', '/api/v1/telegram/mute', { duration: 'forever' })).status, 400);
-  t.same(await (await send(ctx, operator, 'POST', '/api/v1/telegram/mute', { duration: null })).json(), { chats: 1, muted_until: null });
+  t.equal((await send(ctx, operator, 'POST', TELEGRAM_MUTE_PATH, { duration: 'forever' })).status, 400);
+  t.same(await (await send(ctx, operator, 'POST', TELEGRAM_MUTE_PATH, { duration: null })).json(), { chats: 1, muted_until: null });
 });

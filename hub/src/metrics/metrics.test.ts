@@ -12,6 +12,8 @@ import { createLog } from '../platform/log.ts';
 import { createWatchlistCache } from '../watchlists/cache.ts';
 import { addEntry } from '../watchlists/entries.ts';
 import { createWatchlist } from '../watchlists/watchlists.ts';
+import { BATCH_PATH } from '@alpr/shared/protocol/paths';
+import { SEARCH_PATH } from '../platform/http/paths.ts';
 
 const TOKEN = 'metrics-token-'.padEnd(40, 'x');
 
@@ -33,7 +35,7 @@ async function scrape(hub: TestHub, headers: Record<string, string> = {}): Promi
 
 async function upload(hub: TestHub, entries: readonly BatchEntry[]): Promise<number> {
   const { body, contentType } = encodeBatch(entries);
-  const res = await fetch(`${hub.url}/api/v1/detections/batch`, {
+  const res = await fetch(`${hub.url}${BATCH_PATH}`, {
     method: 'POST',
     headers: { 'content-type': contentType, 'x-api-key': hub.apiKey },
     body: new Uint8Array(body),
@@ -95,7 +97,7 @@ t.test('counters, histograms and gauges move when batches flow', async (t) => {
   t.equal(await upload(hub, [{ detection: one }]), 201, 'the same read again: a duplicate');
   hub.deps.load.override({ dbWriteLatencyMs: 0, imageStoreLatencyMs: 0, queueDepth: 20_000 });
   t.equal(await upload(hub, [{ detection: sampleDetection() }]), 202, 'under load');
-  const refused = await fetch(`${hub.url}/api/v1/detections/batch`, { method: 'POST', headers: { 'x-api-key': 'wrong' } });
+  const refused = await fetch(`${hub.url}${BATCH_PATH}`, { method: 'POST', headers: { 'x-api-key': 'wrong' } });
   t.equal(refused.status, 401);
   const after = await scrape(hub);
   const delta = (name: string, labels: Record<string, string> = {}) => valueOf(after, name, labels) - valueOf(before, name, labels);
@@ -169,8 +171,8 @@ t.test('a search moves the search latency histogram; a refused one does not', as
   if (!metrics) throw new Error('createHubApp sets deps.metrics');
   const read = async () => parseExposition(await metrics.registry.metrics());
   const before = await read();
-  t.equal((await send(ctx, viewer, 'GET', '/api/v1/search?plate=AB12CDE&purpose=stolen_vehicle&reason=burglary%20case%2042')).status, 200);
-  t.equal((await send(ctx, null, 'GET', '/api/v1/search?plate=AB12CDE&purpose=stolen_vehicle&reason=burglary%20case%2042')).status, 401);
+  t.equal((await send(ctx, viewer, 'GET', `${SEARCH_PATH}?plate=AB12CDE&purpose=stolen_vehicle&reason=burglary%20case%2042`)).status, 200);
+  t.equal((await send(ctx, null, 'GET', `${SEARCH_PATH}?plate=AB12CDE&purpose=stolen_vehicle&reason=burglary%20case%2042`)).status, 401);
   // Through app.request with a forged non-loopback socket address: refused.
   const res = await send(ctx, viewer, 'GET', '/metrics');
   t.equal(res.status, 403);

@@ -10,6 +10,7 @@ import { jpegLike, sampleDetection, uploadBatch } from '../ingest/uploads.test-h
 import type { AlertRecord } from '../alerts/payload.ts';
 import { createAlertWorker } from '../alerts/worker.ts';
 import { createWatchlistCache } from './cache.ts';
+import { ALERTS_PATH, watchlistPartPath, watchlistPath, WATCHLISTS_PATH } from '../platform/http/paths.ts';
 
 const ctx = await adminTestContext(t);
 const operator = await ctx.session('operator');
@@ -31,22 +32,22 @@ async function upload(plates: readonly string[]): Promise<void> {
 }
 
 type List = { id: string; forgive_one_misread: boolean };
-const createList = async (body: Record<string, unknown>) => (await (await send(ctx, operator, 'POST', '/api/v1/watchlist', body)).json()) as List;
+const createList = async (body: Record<string, unknown>) => (await (await send(ctx, operator, 'POST', WATCHLISTS_PATH, body)).json()) as List;
 const forgiving = await createList({ name: 'Forgiving', forgive_one_misread: true });
 const strict = await createList({ name: 'Strict' });
 for (const list of [forgiving, strict]) {
-  await send(ctx, operator, 'POST', `/api/v1/watchlist/${list.id}/entries`, { plate: 'KX45MNP' });
-  await send(ctx, operator, 'POST', `/api/v1/watchlist/${list.id}/subscription`);
+  await send(ctx, operator, 'POST', watchlistPartPath(list.id, 'entries'), { plate: 'KX45MNP' });
+  await send(ctx, operator, 'POST', watchlistPartPath(list.id, 'subscription'));
 }
 const start = ctx.clock.now().toISOString();
-const alerts = async () => ((await (await send(ctx, operator, 'GET', `/api/v1/alerts?since=${start}&limit=100`)).json()) as { data: AlertRecord[] }).data;
+const alerts = async () => ((await (await send(ctx, operator, 'GET', `${ALERTS_PATH}?since=${start}&limit=100`)).json()) as { data: AlertRecord[] }).data;
 
 t.test('the setting is off unless asked for, and shown', async (t) => {
   t.equal(strict.forgive_one_misread, false);
   t.equal(forgiving.forgive_one_misread, true);
-  const bad = await send(ctx, operator, 'POST', '/api/v1/watchlist', { name: 'Bad', forgive_one_misread: 'yes' });
+  const bad = await send(ctx, operator, 'POST', WATCHLISTS_PATH, { name: 'Bad', forgive_one_misread: 'yes' });
   t.equal(bad.status, 400, 'not a boolean');
-  const patch = await send(ctx, operator, 'PATCH', `/api/v1/watchlist/${strict.id}`, { forgive_one_misread: 1 });
+  const patch = await send(ctx, operator, 'PATCH', watchlistPath(strict.id), { forgive_one_misread: 1 });
   t.equal(patch.status, 400);
 });
 

@@ -11,9 +11,10 @@ import { createAlertWorker } from '../alerts/worker.ts';
 import { claimedCollector } from '../collectors/collectors.test-helper.ts';
 import { jpegLike, sampleDetection, uploadBatch } from '../ingest/uploads.test-helper.ts';
 import { createWatchlistCache } from './cache.ts';
+import { ALERTS_PATH, WATCHLISTS_PATH } from '../platform/http/paths.ts';
 
 const DAY = 86_400_000;
-const B = '/api/v1/watchlist';
+const B = WATCHLISTS_PATH;
 const ctx = await adminTestContext(t);
 const operator = await ctx.session('operator');
 const viewer = await ctx.session('viewer');
@@ -43,7 +44,7 @@ async function newList(body: Record<string, unknown>): Promise<{ id: string; ret
 
 const since = new Date(ctx.clock.now().getTime() - 30 * DAY).toISOString();
 const alertsOf = async (listId: string) =>
-  ((await (await send(ctx, operator, 'GET', `/api/v1/alerts?since=${since}&limit=100&watchlist_id=${listId}`)).json()) as { data: AlertRecord[] }).data;
+  ((await (await send(ctx, operator, 'GET', `${ALERTS_PATH}?since=${since}&limit=100&watchlist_id=${listId}`)).json()) as { data: AlertRecord[] }).data;
 
 /** A CSV upload as the dashboard sends it: text/csv with the double-submit CSRF token. */
 function importCsv(listId: string, csv: string) {

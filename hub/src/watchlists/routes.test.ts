@@ -1,11 +1,12 @@
 import t from 'tap';
 import { ADMIN_IP, adminTestContext, auditRows, send, type Session } from '../admin/admin.test-helper.ts';
+import { SUBSCRIPTIONS_PATH, WATCHLISTS_PATH } from '../platform/http/paths.ts';
 
 const ctx = await adminTestContext(t);
 const operator = await ctx.session('operator');
 const viewer = await ctx.session('viewer');
 const admin = await ctx.session('admin');
-const B = '/api/v1/watchlist';
+const B = WATCHLISTS_PATH;
 
 async function json<T = Record<string, unknown>>(res: Response): Promise<T> {
   return (await res.json()) as T;
@@ -166,7 +167,7 @@ t.test('subscriptions: any role, idempotent, listed as mine; delete is soft and 
   const first = await send(ctx, viewer, 'POST', `${B}/${id}/subscription`);
   t.equal(first.status, 201);
   t.equal((await send(ctx, viewer, 'POST', `${B}/${id}/subscription`)).status, 200, 'twice is one subscription');
-  const mine = await json<{ data: { watchlist_id: string }[] }>(await send(ctx, viewer, 'GET', '/api/v1/subscriptions'));
+  const mine = await json<{ data: { watchlist_id: string }[] }>(await send(ctx, viewer, 'GET', SUBSCRIPTIONS_PATH));
   t.ok(mine.data.some((s) => s.watchlist_id === id));
   t.match(await json(await send(ctx, viewer, 'GET', `${B}/${id}`)), { subscribed: true });
   t.equal((await send(ctx, viewer, 'DELETE', `${B}/${id}/subscription`)).status, 204);
@@ -175,7 +176,7 @@ t.test('subscriptions: any role, idempotent, listed as mine; delete is soft and 
   t.equal((await send(ctx, viewer, 'DELETE', `${B}/${id}`)).status, 403, 'viewers cannot delete');
   t.equal((await send(ctx, operator, 'DELETE', `${B}/${id}`)).status, 204);
   t.equal((await send(ctx, viewer, 'GET', `${B}/${id}`)).status, 404, 'gone for readers');
-  const after = await json<{ data: { watchlist_id: string }[] }>(await send(ctx, viewer, 'GET', '/api/v1/subscriptions'));
+  const after = await json<{ data: { watchlist_id: string }[] }>(await send(ctx, viewer, 'GET', SUBSCRIPTIONS_PATH));
   t.notOk(
     after.data.some((s) => s.watchlist_id === id),
     'the subscription ended',

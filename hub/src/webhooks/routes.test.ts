@@ -7,6 +7,7 @@ import t from 'tap';
 import { adminTestContext, auditRows, send } from '../admin/admin.test-helper.ts';
 import { createWebhookWorker } from './worker.ts';
 import { startReceiver } from './webhooks.test-helper.ts';
+import { ADMIN_WEBHOOKS_PATH } from '../platform/http/paths.ts';
 
 const ctx = await adminTestContext(t);
 const admin = await ctx.session('admin');
@@ -16,7 +17,7 @@ t.teardown(() => receiver.close());
 type Target = { id: string; enabled: boolean; name: string; last_success_at: string | null };
 type Answer = { secret: string; webhook: Target; data: Target[]; deliveries: Record<string, unknown>[]; message_id: string };
 const json = async (res: Response) => (await res.json()) as Answer;
-const BASE = '/api/v1/admin/webhooks';
+const BASE = ADMIN_WEBHOOKS_PATH;
 
 t.test('create shows the secret once; list and read never do', async (t) => {
   const res = await send(ctx, admin, 'POST', BASE, { name: 'Gate', url: receiver.url, events: ['alert'], filter: { plate_pattern: 'AB*' } });

@@ -9,8 +9,10 @@ export const CLAIM_PATH = '/api/v1/collectors/claim';
 /** Provisioning token -> enrollment (re-enrollment of a known collector). */
 export const PROVISION_PATH = '/api/v1/collectors/provision';
 /** Older appliances call the short forms; the hub answers both (hub/src/collectors/routes.ts). */
-export const CLAIM_PATHS = [CLAIM_PATH, '/api/v1/claim'] as const;
-export const PROVISION_PATHS = [PROVISION_PATH, '/api/v1/provision'] as const;
+export const CLAIM_SHORT_PATH = '/api/v1/claim';
+export const PROVISION_SHORT_PATH = '/api/v1/provision';
+export const CLAIM_PATHS = [CLAIM_PATH, CLAIM_SHORT_PATH] as const;
+export const PROVISION_PATHS = [PROVISION_PATH, PROVISION_SHORT_PATH] as const;
 
 /** Status in, pending signed commands out (config_update, wipe, rotate_key ride in here). */
 export const HEARTBEAT_PATH = '/api/v1/heartbeat';

@@ -1,5 +1,16 @@
 import t from 'tap';
 import { adminTestContext, auditRows, send } from '../../admin/admin.test-helper.ts';
+import {
+  ADMIN_AUDIT_PATH,
+  ADMIN_PURPOSES_PATH,
+  adminPurposeActionPath,
+  detectionPath,
+  EVENTS_SEARCH_PATH,
+  EXPORT_DETECTIONS_PATH,
+  investigationPath,
+  PLATE_AUTOCOMPLETE_PATH,
+  PURPOSES_PATH,
+} from '../../platform/http/paths.ts';
 
 const ctx = await adminTestContext(t);
 const admin = await ctx.session('admin');
@@ -7,19 +18,19 @@ const viewer = await ctx.session('viewer');
 
 type Purpose = { code: string; label: string; case_number_required: boolean; active: boolean; retired_at: string | null };
 const json = async <T>(res: Response): Promise<T> => (await res.json()) as T;
-const activeCodes = async () => (await json<{ data: Purpose[] }>(await send(ctx, viewer, 'GET', '/api/v1/purposes'))).data.map((p) => p.code);
-const search = (query: string) => send(ctx, viewer, 'GET', `/api/v1/events/search?plate=AB12CDE&${query}`);
+const activeCodes = async () => (await json<{ data: Purpose[] }>(await send(ctx, viewer, 'GET', PURPOSES_PATH))).data.map((p) => p.code);
+const search = (query: string) => send(ctx, viewer, 'GET', `${EVENTS_SEARCH_PATH}?plate=AB12CDE&${query}`);
 
 t.test('a new hub ships the default purposes; every signed-in user may list the active ones', async (t) => {
   const codes = await activeCodes();
   for (const code of ['stolen_vehicle', 'stolen_plate', 'missing_person', 'wanted_person', 'criminal_investigation', 'alert_verification'])
     t.ok(codes.includes(code), code);
-  const all = await json<{ data: Purpose[] }>(await send(ctx, viewer, 'GET', '/api/v1/purposes'));
+  const all = await json<{ data: Purpose[] }>(await send(ctx, viewer, 'GET', PURPOSES_PATH));
   t.match(
     all.data.find((p) => p.code === 'criminal_investigation'),
     { label: 'Criminal investigation', case_number_required: true, active: true },
   );
-  t.equal((await send(ctx, null, 'GET', '/api/v1/purposes')).status, 401);
+  t.equal((await send(ctx, null, 'GET', PURPOSES_PATH)).status, 401);
 });
 
 t.test('a lookup names a purpose; a reason alone is refused; the note is optional', async (t) => {
@@ -63,10 +74,10 @@ t.test('hostile purposes and case numbers get a 400 naming the field, before any
   const after = (await ctx.database.sql<{ n: number }>(`SELECT count(*)::int AS n FROM audit_log WHERE action = 'search.detections'`))[0]?.n;
   t.equal(after, before, 'a refused lookup ran no search');
   for (const path of [
-    '/api/v1/investigations/plate-history?plate=AB1',
-    '/api/v1/detections/1',
-    '/api/v1/plates/autocomplete?q=AB',
-    '/api/v1/export/detections?plate=AB1',
+    `${investigationPath('plate-history')}?plate=AB1`,
+    detectionPath('1'),
+    `${PLATE_AUTOCOMPLETE_PATH}?q=AB`,
+    `${EXPORT_DETECTIONS_PATH}?plate=AB1`,
   ]) {
     const sep = path.includes('?') ? '&' : '?';
     t.equal((await send(ctx, viewer, 'GET', `${path}${sep}reason=case%201`)).status, 400, `${path}: no purpose`);
@@ -75,13 +86,13 @@ t.test('hostile purposes and case numbers get a 400 naming the field, before any
 });
 
 t.test('admins create, retire and reactivate purposes, audited; a retired purpose is refused; none is deleted', async (t) => {
-  const created = await send(ctx, admin, 'POST', '/api/v1/admin/purposes', { code: 'hit_and_run', label: 'Hit and run', case_number_required: true });
+  const created = await send(ctx, admin, 'POST', ADMIN_PURPOSES_PATH, { code: 'hit_and_run', label: 'Hit and run', case_number_required: true });
   t.equal(created.status, 201);
   t.match(await created.json(), { code: 'hit_and_run', label: 'Hit and run', case_number_required: true, active: true, description: '' });
   t.ok((await activeCodes()).includes('hit_and_run'), 'listed for users');
   t.equal((await search('purpose=hit_and_run&case_number=HR-1')).status, 200);
-  t.equal((await send(ctx, admin, 'POST', '/api/v1/admin/purposes', { code: 'hit_and_run', label: 'Again' })).status, 409, 'a code once');
-  t.equal((await send(ctx, viewer, 'POST', '/api/v1/admin/purposes', { code: 'by_viewer', label: 'No' })).status, 403);
+  t.equal((await send(ctx, admin, 'POST', ADMIN_PURPOSES_PATH, { code: 'hit_and_run', label: 'Again' })).status, 409, 'a code once');
+  t.equal((await send(ctx, viewer, 'POST', ADMIN_PURPOSES_PATH, { code: 'by_viewer', label: 'No' })).status, 403);
   for (const body of [
     { code: 'Bad Code', label: 'x' },
     { code: 'x', label: 'too short a code' },
@@ -93,28 +104,29 @@ t.test('admins create, retire and reactivate purposes, audited; a retired purpos
     { code: 'extra', label: 'ok', colour: 'red' },
     { code: 'typed', label: 'ok', case_number_required: 'yes' },
   ])
-    t.equal((await send(ctx, admin, 'POST', '/api/v1/admin/purposes', body)).status, 400, JSON.stringify(body).slice(0, 60));
+    t.equal((await send(ctx, admin, 'POST', ADMIN_PURPOSES_PATH, body)).status, 400, JSON.stringify(body).slice(0, 60));
 
-  const retired = await send(ctx, admin, 'POST', '/api/v1/admin/purposes/hit_and_run/retire');
+  const retired = await send(ctx, admin, 'POST', adminPurposeActionPath('hit_and_run', 'retire'));
   t.equal(retired.status, 200);
   t.match(await retired.json(), { code: 'hit_and_run', active: false, retired_at: ctx.clock.now().toISOString() });
   t.notOk((await activeCodes()).includes('hit_and_run'), 'gone from the users list');
   const refused = await search('purpose=hit_and_run&case_number=HR-2');
   t.equal(refused.status, 400);
   t.match(await refused.json(), { error: { message: /^purpose: hit_and_run is retired/ } });
-  t.equal((await send(ctx, admin, 'POST', '/api/v1/admin/purposes/hit_and_run/retire')).status, 409, 'retired already');
-  t.equal((await send(ctx, admin, 'POST', '/api/v1/admin/purposes/never_made/retire')).status, 404);
+  t.equal((await send(ctx, admin, 'POST', adminPurposeActionPath('hit_and_run', 'retire'))).status, 409, 'retired already');
+  t.equal((await send(ctx, admin, 'POST', adminPurposeActionPath('never_made', 'retire'))).status, 404);
+  // api-path-literal: an escaped NUL in the code segment, which the builder would encode away
   t.equal((await send(ctx, admin, 'POST', '/api/v1/admin/purposes/NOT%00A%20CODE/retire')).status, 400);
-  t.equal((await send(ctx, viewer, 'POST', '/api/v1/admin/purposes/stolen_vehicle/retire')).status, 403);
-  t.equal((await send(ctx, admin, 'POST', '/api/v1/admin/purposes', { code: 'hit_and_run', label: 'Reused' })).status, 409, 'a retired code is not reused');
-  const all = await json<{ data: Purpose[] }>(await send(ctx, admin, 'GET', '/api/v1/admin/purposes'));
+  t.equal((await send(ctx, viewer, 'POST', adminPurposeActionPath('stolen_vehicle', 'retire'))).status, 403);
+  t.equal((await send(ctx, admin, 'POST', ADMIN_PURPOSES_PATH, { code: 'hit_and_run', label: 'Reused' })).status, 409, 'a retired code is not reused');
+  const all = await json<{ data: Purpose[] }>(await send(ctx, admin, 'GET', ADMIN_PURPOSES_PATH));
   t.match(
     all.data.find((p) => p.code === 'hit_and_run'),
     { active: false },
     'admins still see it',
   );
-  t.equal((await send(ctx, viewer, 'GET', '/api/v1/admin/purposes')).status, 403);
-  t.equal((await send(ctx, admin, 'POST', '/api/v1/admin/purposes/hit_and_run/reactivate')).status, 200);
+  t.equal((await send(ctx, viewer, 'GET', ADMIN_PURPOSES_PATH)).status, 403);
+  t.equal((await send(ctx, admin, 'POST', adminPurposeActionPath('hit_and_run', 'reactivate'))).status, 200);
   t.equal((await search('purpose=hit_and_run&case_number=HR-3')).status, 200, 'active again');
 
   t.match(await auditRows(ctx, 'admin.purpose.create', 'hit_and_run'), [
@@ -133,12 +145,12 @@ t.test('the audit list filters lookups by purpose and case number', async (t) =>
   await search('purpose=missing_person&reason=silver%20alert');
   await search('purpose=wanted_person&case_number=W-77');
   const byPurpose = await json<{ data: Array<{ action: string; detail: Record<string, unknown> }> }>(
-    await send(ctx, admin, 'GET', '/api/v1/admin/audit?purpose=missing_person'),
+    await send(ctx, admin, 'GET', `${ADMIN_AUDIT_PATH}?purpose=missing_person`),
   );
   t.match(byPurpose.data, [{ action: 'search.detections', detail: { purpose: 'missing_person', reason: 'silver alert', case_number: null } }]);
   t.equal(byPurpose.data.length, 1);
-  const byCase = await json<{ data: Array<{ detail: Record<string, unknown> }> }>(await send(ctx, admin, 'GET', '/api/v1/admin/audit?case_number=W-77'));
+  const byCase = await json<{ data: Array<{ detail: Record<string, unknown> }> }>(await send(ctx, admin, 'GET', `${ADMIN_AUDIT_PATH}?case_number=W-77`));
   t.match(byCase.data, [{ detail: { purpose: 'wanted_person', case_number: 'W-77' } }]);
   for (const bad of ['purpose=%00', 'purpose=Not%20a%20code', `case_number=${'x'.repeat(65)}`, 'case_number=%ED%A0%80'])
-    t.equal((await send(ctx, admin, 'GET', `/api/v1/admin/audit?${bad}`)).status, 400, bad);
+    t.equal((await send(ctx, admin, 'GET', `${ADMIN_AUDIT_PATH}?${bad}`)).status, 400, bad);
 });

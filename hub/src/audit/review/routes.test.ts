@@ -7,6 +7,7 @@ import t from 'tap';
 import { adminTestContext, send } from '../../admin/admin.test-helper.ts';
 import { writeAudit } from '../../platform/audit-writer.ts';
 import { appendChainedDetections, insertCollector, sampleDetection } from '../../db/fixtures.test-helper.ts';
+import { ADMIN_AUDIT_REVIEW_PATH } from '../../platform/http/paths.ts';
 
 const ctx = await adminTestContext(t);
 const admin = await ctx.session('admin');
@@ -63,7 +64,7 @@ interface Review {
 }
 
 t.test('flags over a crafted history, each with its audit rows', async (t) => {
-  const res = await send(ctx, admin, 'GET', '/api/v1/admin/audit-review');
+  const res = await send(ctx, admin, 'GET', ADMIN_AUDIT_REVIEW_PATH);
   t.equal(res.status, 200);
   const review = (await res.json()) as Review;
   const byKind = (kind: string) => review.flags.filter((f) => f.kind === kind);
@@ -104,10 +105,10 @@ t.test('flags over a crafted history, each with its audit rows', async (t) => {
 });
 
 t.test('one user, another zone, a span; admins only; hostile queries refused', async (t) => {
-  const mine = (await (await send(ctx, admin, 'GET', `/api/v1/admin/audit-review?user_id=${vw}&tz=Europe%2FBerlin`)).json()) as Review;
+  const mine = (await (await send(ctx, admin, 'GET', `${ADMIN_AUDIT_REVIEW_PATH}?user_id=${vw}&tz=Europe%2FBerlin`)).json()) as Review;
   t.same([...new Set(mine.by_purpose.map((r) => r.user_id))], [vw]);
-  t.equal((await send(ctx, operator, 'GET', '/api/v1/admin/audit-review')).status, 403);
-  t.equal((await send(ctx, viewer, 'GET', '/api/v1/admin/audit-review')).status, 403);
+  t.equal((await send(ctx, operator, 'GET', ADMIN_AUDIT_REVIEW_PATH)).status, 403);
+  t.equal((await send(ctx, viewer, 'GET', ADMIN_AUDIT_REVIEW_PATH)).status, 403);
   const since = new Date(now - 400 * 24 * HOUR).toISOString();
   for (const bad of [
     'tz=Mars%2FOlympus',
@@ -118,5 +119,5 @@ t.test('one user, another zone, a span; admins only; hostile queries refused', a
     'tz=%00',
     `until=${encodeURIComponent(new Date(now - 40 * 24 * HOUR).toISOString())}&since=${encodeURIComponent(new Date(now).toISOString())}`,
   ])
-    t.equal((await send(ctx, admin, 'GET', `/api/v1/admin/audit-review?${bad}`)).status, 400, bad);
+    t.equal((await send(ctx, admin, 'GET', `${ADMIN_AUDIT_REVIEW_PATH}?${bad}`)).status, 400, bad);
 });

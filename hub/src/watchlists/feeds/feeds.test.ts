@@ -16,6 +16,7 @@ import { jpegLike, sampleDetection, uploadBatch } from '../../ingest/uploads.tes
 import { createWatchlistCache } from '../cache.ts';
 import { runDueFeeds } from './schedule.ts';
 import type { SyncResult } from './sync.ts';
+import { ALERTS_PATH, watchlistPartPath, WATCHLISTS_PATH } from '../../platform/http/paths.ts';
 
 const HOUR = 3_600_000;
 const ctx = await adminTestContext(t);
@@ -58,25 +59,25 @@ async function upload(plate: string, at: Date): Promise<void> {
 const start = new Date(ctx.clock.now().getTime() - 30 * 24 * HOUR).toISOString();
 const alertsOf = async (listId: string) =>
   (
-    (await (await send(ctx, operator, 'GET', `/api/v1/alerts?since=${start}&limit=100&watchlist_id=${listId}`)).json()) as {
+    (await (await send(ctx, operator, 'GET', `${ALERTS_PATH}?since=${start}&limit=100&watchlist_id=${listId}`)).json()) as {
       data: (AlertRecord & { historical?: boolean })[];
     }
   ).data;
 const entriesOf = async (listId: string) =>
   (
-    (await (await send(ctx, operator, 'GET', `/api/v1/watchlist/${listId}/entries`)).json()) as {
+    (await (await send(ctx, operator, 'GET', watchlistPartPath(listId, 'entries'))).json()) as {
       data: { plate_number: string; expires_at: string | null; priority: string | null }[];
     }
   ).data;
-const feedOf = async (listId: string) => (await (await send(ctx, viewer, 'GET', `/api/v1/watchlist/${listId}/feed`)).json()) as Record<string, unknown>;
+const feedOf = async (listId: string) => (await (await send(ctx, viewer, 'GET', watchlistPartPath(listId, 'feed'))).json()) as Record<string, unknown>;
 /** The schedule's tick at the clock's time, with a short timeout for the hanging server. */
 const tick = async (listId: string): Promise<SyncResult | undefined> =>
   (await runDueFeeds(ctx.deps, { timeoutMs: 500, hunt: retroHuntWith(undefined) })).get(listId);
 
-const list = (await (await send(ctx, operator, 'POST', '/api/v1/watchlist', { name: 'Stolen (feed)', priority: 'high' })).json()) as { id: string };
-const feedPath = `/api/v1/watchlist/${list.id}/feed`;
+const list = (await (await send(ctx, operator, 'POST', WATCHLISTS_PATH, { name: 'Stolen (feed)', priority: 'high' })).json()) as { id: string };
+const feedPath = watchlistPartPath(list.id, 'feed');
 // The alert list shows the lists one is subscribed to.
-await send(ctx, operator, 'POST', `/api/v1/watchlist/${list.id}/subscription`);
+await send(ctx, operator, 'POST', watchlistPartPath(list.id, 'subscription'));
 
 // Reads stored before any feed: one from yesterday (in the 7-day hunt) and one 10 days ago (outside).
 const now0 = ctx.clock.now();
@@ -110,7 +111,7 @@ t.test('setting a feed: validated, operators only', async (t) => {
   const res = await send(ctx, operator, 'PUT', feedPath, good);
   t.equal(res.status, 200);
   t.match(await res.json(), { url: feedUrl, format: 'csv', schedule: '0 * * * *', retro_hunt_days: 7, last_status: null });
-  t.equal((await send(ctx, operator, 'PUT', `/api/v1/watchlist/00000000-0000-4000-8000-000000000000/feed`, good)).status, 404, 'no such list');
+  t.equal((await send(ctx, operator, 'PUT', watchlistPartPath('00000000-0000-4000-8000-000000000000', 'feed'), good)).status, 404, 'no such list');
 });
 
 t.test('first read applies the feed; not due again until the next scheduled minute', async (t) => {
@@ -210,9 +211,9 @@ t.test('removing the feed', async (t) => {
 });
 
 t.test('an OCR-tolerant list hunts with its own matching, as far back as it asks', async (t) => {
-  const tolerant = (await (await send(ctx, operator, 'POST', '/api/v1/watchlist', { name: 'Tolerant (feed)', ocr_tolerant: true })).json()) as { id: string };
-  await send(ctx, operator, 'POST', `/api/v1/watchlist/${tolerant.id}/subscription`);
-  const res = await send(ctx, operator, 'PUT', `/api/v1/watchlist/${tolerant.id}/feed`, { url: feedUrl, format: 'csv', retro_hunt_days: 30 });
+  const tolerant = (await (await send(ctx, operator, 'POST', WATCHLISTS_PATH, { name: 'Tolerant (feed)', ocr_tolerant: true })).json()) as { id: string };
+  await send(ctx, operator, 'POST', watchlistPartPath(tolerant.id, 'subscription'));
+  const res = await send(ctx, operator, 'PUT', watchlistPartPath(tolerant.id, 'feed'), { url: feedUrl, format: 'csv', retro_hunt_days: 30 });
   t.match(await res.json(), { schedule: '7 * * * *', retro_hunt_days: 30 }, 'the default schedule');
   // 7 and 1 are one confusion apart: the read OLD1234 from 10 days ago matches OLD7234.
   Object.assign(served, { status: 200, hang: false, etag: null, body: 'plate\nOLD7234\n' });
