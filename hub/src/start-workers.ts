@@ -1,6 +1,7 @@
 /**
  * The background work of a hub process, started one way by the hub (main.ts) and by
  * `npm run hub -- worker` (cli/worker-command.ts):
+ *   - both, always: the search key builder (docs/search.md "Keys built after commit").
  *   - both: the alert worker, the bot's delivery worker (docs/alerts.md "Running it") and
  *     the webhook delivery worker (docs/webhooks.md),
  *     in the hub only while HUB_ALERT_WORKER is on. Deliveries go where alerts go: the bot
@@ -23,6 +24,7 @@ import { startDelivery } from './messaging/delivery/run.ts';
 import type { DeliveryWorker } from './messaging/delivery/worker.ts';
 import { startPolling } from './messaging/polling.ts';
 import { TELEGRAM_WEBHOOK_PATH } from './platform/http/paths.ts';
+import { startKeyBuilder } from './search/key-builder-worker.ts';
 import { startRetentionSchedule } from './retention/schedule.ts';
 import { startHealthSchedule } from './health/schedule.ts';
 import { startFeedSchedule } from './watchlists/feeds/schedule.ts';
@@ -64,6 +66,12 @@ export async function startWorkers(deps: WorkerDeps, config: HubConfig, role: 'h
     stops.push(() => detectionEvents.stop());
   }
   for (const running of [alerts, delivery, webhooks]) if (running) stops.push(() => running.stop());
+
+  // The search key builder (docs/search.md "Keys built after commit"): in every hub process,
+  // whatever its role, so keys follow reads wherever the operator runs workers; two processes
+  // share one cursor and its row lock leaves the work to one.
+  const keyBuilder = await startKeyBuilder({ db, clock, log });
+  stops.push(() => keyBuilder.stop());
 
   if (role === 'hub') {
     const partitionTimer = setInterval(() => {

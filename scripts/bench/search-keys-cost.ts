@@ -1,33 +1,24 @@
 /**
- * What the search keys cost at ingest (issue 38; docs/performance.md "Hub ingest"): the
- * one-edit keys (migration 0025's trigger, up to 21 rows per new distinct plate), the
- * plate-collector-time index (migration 0036, one more B-tree entry per detection) and the
- * trigram postings (migration 0037's trigger, one row per distinct trigram of every
- * detection's plate).
+ * What the search keys left at ingest cost (issue 38; docs/performance.md "Hub ingest"): since
+ * migration 0038 the one-edit keys and the trigram postings are built after commit by the key
+ * builder (hub/src/search/key-builder.ts), so the one key a batch still writes is the
+ * plate-collector-time index (migration 0036, one more B-tree entry per detection).
  *
- * Measured in pairs on one hub and one table: the same upload run with the keys on and with
- * them off, the order alternating from pair to pair so the table's growth and the machine's
- * drift fall on both sides. A pair's ratio is the honest figure on a shared machine; the
- * median of the pairs is printed at the end.
- *
- * Off means: the triggers disabled (rows stored meanwhile get no keys or postings, which no
- * bench reads) and the index dropped; on re-creates the index before the run, untimed.
+ * Measured in pairs on one hub and one table: the same upload run with the index and without,
+ * the order alternating from pair to pair so the table's growth and the machine's drift fall on
+ * both sides. A pair's ratio is the honest figure on a shared machine; the median of the pairs
+ * is printed at the end. Off means the index dropped; on re-creates it before the run, untimed.
  */
 import { loadavg } from 'node:os';
 import type { Database } from '../../hub/src/db/client.ts';
 
-const TRIGGER = 'plates_note_edit_keys';
-const POSTINGS_TRIGGER = 'detections_note_trigrams';
 const INDEX = 'detections_plate_collector_captured_idx';
 
-/** `all`: every search key; `postings`: only the trigram postings (the others stay on). */
+/** `all`: every key ingest still writes; `postings`: none any more (built after commit, 0038). */
 export type KeySet = 'all' | 'postings';
 
 export async function setSearchKeys(db: Database, on: boolean, which: KeySet = 'all'): Promise<void> {
-  const toggle = on ? 'ENABLE' : 'DISABLE';
-  await db.sql(`ALTER TABLE detections ${toggle} TRIGGER ${POSTINGS_TRIGGER}`);
-  if (which === 'postings') return;
-  await db.sql(`ALTER TABLE plates ${toggle} TRIGGER ${TRIGGER}`);
+  if (which === 'postings') throw new Error('--key-set postings: the trigram postings are built after commit since migration 0038, not at ingest');
   if (on) await db.sql(`CREATE INDEX IF NOT EXISTS ${INDEX} ON detections (plate_normalized, collector_id, captured_at)`);
   else await db.sql(`DROP INDEX IF EXISTS ${INDEX}`);
 }
@@ -61,7 +52,7 @@ function summary(r: TimedRun): { p50: number; p95: number; rate: number } {
  * (on / off: above 1 is what the keys cost). Leaves the keys on.
  */
 export async function compareSearchKeys(db: Database, lines: readonly PairLine[], pairs: number, batchSize: number, which: KeySet = 'all'): Promise<void> {
-  const what = which === 'all' ? '0025 trigger + 0036 index + 0037 trigger' : 'the 0037 trigger only';
+  const what = which === 'all' ? 'the 0036 index' : 'nothing';
   console.log(`search keys at ingest: ${pairs} pairs per line, keys on vs off (${what}), order alternating`);
   for (const line of lines) {
     const p50Ratios: number[] = [];

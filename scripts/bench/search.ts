@@ -15,7 +15,10 @@ import { loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
 import postgres from 'postgres';
 import { confusionKey } from '@alpr/shared/detection/ocr';
-import { openDatabase } from '../../hub/src/db/client.ts';
+import { openDatabase, type Database } from '../../hub/src/db/client.ts';
+import { systemClock } from '../../hub/src/platform/clock.ts';
+import { createKeyBuilder } from '../../hub/src/search/key-builder-worker.ts';
+import { keyCursor } from '../../hub/src/db/unkeyed-reads.ts';
 import { createBenchDatabase } from './bench-database.ts';
 import { createLog } from '../../hub/src/platform/log.ts';
 import { COUNT_CAP, searchDetections } from '../../hub/src/search/search.ts';
@@ -36,9 +39,6 @@ const { values: args } = parseArgs({
     keep: { type: 'boolean', default: false },
     // Search a database an earlier `--keep` run left (its name is printed), without loading.
     database: { type: 'string' },
-    // Rounds of the one-edit key and the trigram postings ingest comparisons (each inserts two
-    // 100,000-row steps per comparison).
-    'key-rounds': { type: 'string', default: '3' },
     // Only the search lines whose label matches this regular expression, and no EXPLAIN (an A/B
     // of one kind of search over a kept table: `--database NAME --only contains`).
     only: { type: 'string' },
@@ -90,7 +90,7 @@ async function detectionInserter(sql: postgres.Sql): Promise<(done: number, n: n
  * The load: 100 collectors, ROWS detections over 12 months generated inside PostgreSQL, every
  * index in place, VACUUM ANALYZE as autovacuum would, then the one-edit keys' ingest cost.
  */
-async function generate(sql: postgres.Sql): Promise<void> {
+async function generate(sql: postgres.Sql, db: Database): Promise<void> {
   await sql`SELECT ensure_detection_partitions(${new Date(now - YEAR_MS - 31 * 86_400_000)}::timestamptz, 15)`;
   const collectors = Array.from({ length: COLLECTORS }, () => randomUUID());
   for (const [i, id] of collectors.entries()) {
@@ -105,68 +105,30 @@ async function generate(sql: postgres.Sql): Promise<void> {
     await insertStep(done, n);
     console.log(`  ${(done + n).toLocaleString('en')} rows after ${((Date.now() - started) / 1000).toFixed(0)} s  ${load()}`);
   }
+  // The search keys are built after commit (migration 0038, hub/src/search/key-builder.ts):
+  // the builder keys the whole load in pages, as it would a backlog, and its rate is printed.
+  const builder = createKeyBuilder({ db, clock: systemClock, log: createLog('silent') });
+  const keyStarted = performance.now();
+  const keyed = await builder.drain();
+  const keySeconds = (performance.now() - keyStarted) / 1000;
+  console.log(`search keys built after the load: ${keyed.toLocaleString('en')} reads in ${keySeconds.toFixed(0)} s, ${(keyed / keySeconds).toFixed(0)} reads/s  ${load()}`);
   // VACUUM as autovacuum would after a bulk of inserts (PostgreSQL 13+ vacuums insert-only
   // tables): it sets the visibility map that index-only scans rely on in steady state.
   await sql`VACUUM (ANALYZE) detections`;
   await sql`VACUUM (ANALYZE) plates`;
+  await sql`VACUUM (ANALYZE) plate_edit_keys`;
   await sql`VACUUM (ANALYZE) detection_trigrams`;
   const [shape] = await sql<
     { plates: string; collectors: string }[]
   >`SELECT count(DISTINCT plate_normalized)::text AS plates, count(DISTINCT collector_id)::text AS collectors FROM detections`;
   console.log(`distinct plates ${Number(shape?.plates).toLocaleString('en')}, collectors ${shape?.collectors}`);
   if (Number(shape?.plates) < ROWS / 10) throw new Error('the generator made too few distinct plates: the figures would mean nothing');
+  const [sizes] = await sql<{ keys: string; postings: string }[]>`
+    SELECT pg_size_pretty(pg_total_relation_size('plate_edit_keys')) AS keys, pg_size_pretty(pg_total_relation_size('detection_trigrams')) AS postings`;
   console.log(
-    `loaded ${ROWS.toLocaleString('en')} rows in ${((Date.now() - started) / 1000).toFixed(0)} s (every index in place, then VACUUM ANALYZE)  ${load()}`,
+    `loaded ${ROWS.toLocaleString('en')} rows in ${((Date.now() - started) / 1000).toFixed(0)} s (every index in place, keys built, then VACUUM ANALYZE); ` +
+      `one-edit keys ${sizes?.keys}, trigram postings ${sizes?.postings}  ${load()}`,
   );
-
-  // Ingest cost of the one-edit keys (migration 0025): the same 100,000-row insert (about
-  // 50,000 new distinct plates) with the trigger that writes them, then without, in turn.
-  const KEY_STEP = 100_000;
-  const rounds = Number(args['key-rounds']);
-  /** The same KEY_STEP-row insert with a trigger on, then off, `rounds` times, from row `first` on. */
-  const withAndWithout = async (first: number, trigger: (on: boolean) => Promise<unknown>): Promise<Record<'with' | 'without', number[]>> => {
-    const runs: Record<'with' | 'without', number[]> = { with: [], without: [] };
-    for (let round = 0; round < rounds; round++) {
-      for (const mode of ['with', 'without'] as const) {
-        if (mode === 'without') await trigger(false);
-        const t0 = performance.now();
-        await insertStep(first + (round * 2 + (mode === 'with' ? 0 : 1)) * KEY_STEP, KEY_STEP);
-        runs[mode].push(performance.now() - t0);
-        if (mode === 'without') await trigger(true);
-      }
-    }
-    return runs;
-  };
-  const keyRuns = await withAndWithout(ROWS, (on) => sql.unsafe(`ALTER TABLE plates ${on ? 'ENABLE' : 'DISABLE'} TRIGGER plates_note_edit_keys`));
-  const median = (v: number[]) => [...v].sort((a, b) => a - b)[Math.floor(v.length / 2)] as number;
-  const [keySize] = await sql<{ n: string; size: string; plates: string }[]>`
-    SELECT (SELECT count(*) FROM plate_edit_keys)::text AS n, pg_size_pretty(pg_total_relation_size('plate_edit_keys')) AS size,
-           (SELECT count(*) FROM plates)::text AS plates`;
-  console.log(
-    `one-edit keys at ingest: a ${KEY_STEP.toLocaleString('en')}-row insert ${median(keyRuns.with).toFixed(0)} ms with the keys, ${median(keyRuns.without).toFixed(0)} ms without ` +
-      `(median of ${keyRuns.with.length}; ${((median(keyRuns.with) / median(keyRuns.without) - 1) * 100).toFixed(1)} % more); ${Number(keySize?.n).toLocaleString('en')} keys for ` +
-      `${Number(keySize?.plates).toLocaleString('en')} plates, ${keySize?.size}  ${load()}`,
-  );
-  // Ingest cost of the trigram postings (migration 0037): the same 100,000-row insert with the
-  // trigger that writes them, then without, in turn (capture times spread over the year, so
-  // each posting lands somewhere inside its trigram's range: harsher than a live feed, whose
-  // new postings go to the newest end of each range).
-  const postingRuns = await withAndWithout(ROWS + rounds * 2 * KEY_STEP, (on) =>
-    sql.unsafe(`ALTER TABLE detections ${on ? 'ENABLE' : 'DISABLE'} TRIGGER detections_note_trigrams`),
-  );
-  if (postingRuns.with.length > 0) {
-    const [postingSize] = await sql<{ n: string; size: string }[]>`
-      SELECT (SELECT reltuples::bigint FROM pg_class WHERE relname = 'detection_trigrams')::text AS n,
-             pg_size_pretty(pg_total_relation_size('detection_trigrams')) AS size`;
-    console.log(
-      `trigram postings at ingest: a ${KEY_STEP.toLocaleString('en')}-row insert ${median(postingRuns.with).toFixed(0)} ms with them, ${median(postingRuns.without).toFixed(0)} ms without ` +
-        `(median of ${postingRuns.with.length}; ${((median(postingRuns.with) / median(postingRuns.without) - 1) * 100).toFixed(1)} % more); about ` +
-        `${Number(postingSize?.n).toLocaleString('en')} postings, ${postingSize?.size}  ${load()}`,
-    );
-  }
-  await sql`VACUUM (ANALYZE) plates`;
-  await sql`VACUUM (ANALYZE) plate_edit_keys`;
-  await sql`VACUUM (ANALYZE) detection_trigrams`;
 }
 
 async function main(): Promise<void> {
@@ -184,7 +146,7 @@ async function main(): Promise<void> {
     console.log(
       `PostgreSQL: ${await bench.settings(['fsync', 'synchronous_commit', 'full_page_writes', 'shared_buffers'])}; ${rows.toLocaleString('en')} rows, ${COLLECTORS} collectors, 12 months`,
     );
-    if (!args.database) await generate(sql);
+    if (!args.database) await generate(sql, db);
     // The one-edit EXPLAIN below reads the keys' statistics.
     await sql`VACUUM (ANALYZE) plate_edit_keys`;
 
@@ -303,7 +265,7 @@ async function main(): Promise<void> {
       const built = buildSearch(q);
       const postings = postingsWhere(q, built.params.length);
       if (!postings) throw new Error('a three-character contains pattern has one trigram');
-      const statement = postingsStatement({ built, postings, countCap: COUNT_CAP, offset: 0, perPage: 50 });
+      const statement = postingsStatement({ built, postings, countCap: COUNT_CAP, offset: 0, perPage: 50 }, await keyCursor(db));
       await explain(label, statement.text, statement.params, ['SET LOCAL enable_seqscan = off']);
     }
     // A prefix of the most seen plate: the plate index's range (prefix-page.ts). The edge of the

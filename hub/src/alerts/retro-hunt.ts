@@ -8,6 +8,7 @@
 import { confusionKey } from '@alpr/shared/detection/ocr';
 import { deletionNeighbourhood } from '@alpr/shared/detection/one-edit';
 import type { DbSession } from '../db/session.ts';
+import { unkeyedPlatesSql } from '../db/unkeyed-reads.ts';
 import { MAX_RETRO_HUNT_DAYS, type HuntEntry, type HuntList, type RetroHunt } from '../watchlists/hunt.ts';
 import { buildWatchlistIndex, matchPlate, type IndexedEntry } from '../watchlists/match.ts';
 import type { AlertHooks, RaisedAlert } from './hooks.ts';
@@ -46,9 +47,13 @@ export async function retroHunt(
     // every distinct plate's confusion key (0025): an index probe per key, not a scan.
     const keys = new Set<string>();
     for (const e of entries) for (const k of deletionNeighbourhood(confusionKey(e.key))) keys.add(k);
+    // Plus the plates of the hunt's reads whose keys the builder has not written yet
+    // (db/unkeyed-reads.ts), in the same statement: one snapshot for the cursor and the keys.
     const near = await tx.sql<{ plate_normalized: string }>(
-      `SELECT DISTINCT plate_normalized FROM plate_edit_keys WHERE edit_key IN (SELECT value FROM json_array_elements_text($1::json))`,
-      [JSON.stringify([...keys])],
+      `SELECT plate_normalized FROM plate_edit_keys WHERE edit_key IN (SELECT value FROM json_array_elements_text($1::json))
+       UNION
+       ${unkeyedPlatesSql(`u.captured_at >= $2::timestamptz AND u.captured_at <= $3::timestamptz`)}`,
+      [JSON.stringify([...keys]), new Date(now.getTime() - days * DAY_MS).toISOString(), now.toISOString()],
     );
     for (const r of near) if (matchPlate(index, r.plate_normalized, now).length > 0) plates.add(r.plate_normalized);
   }

@@ -3,8 +3,8 @@ import { bigintString } from './columns.ts';
 
 /**
  * Each sighting's plate trigrams in time order (0037): one row per distinct three-character
- * run of the plate, unique on (trigram, captured_at, id). Written and removed by triggers on
- * `detections`; read by pattern searches with one such run (hub/src/search/postings-page.ts).
+ * run of the plate, unique on (trigram, captured_at, id). Written after commit by the key builder
+ * (hub/src/search/key-builder.ts, migration 0038), removed with their read by retention; read by pattern searches with one such run (hub/src/search/postings-page.ts).
  */
 export const detectionTrigrams = pgTable('detection_trigrams', {
   trigram: text('trigram').notNull(),

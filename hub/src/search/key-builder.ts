@@ -1,0 +1,97 @@
+/**
+ * The search keys of stored detections, built after commit (docs/search.md "Keys built after
+ * commit"; migration 0038). Ingest no longer writes them: a page here keys the detections
+ * after the cursor (search_key_cursor) up to a settled horizon (webhooks/detection-horizon.ts:
+ * every id at or below it is committed or rolled back, so a batch that commits late is never
+ * passed over), in one transaction:
+ *   - their trigram postings (0037), one INSERT ... SELECT for the whole page;
+ *   - the one-edit keys (0025) of their plates not keyed yet, one more statement;
+ *   - the cursor moved to the page's last id.
+ * A kill before the commit leaves keys and cursor as they were, and the page is built again;
+ * after it, the page is done. Why a cursor and not a queue table: see 0038.
+ */
+import type { DbSession, StatementSession } from '../db/session.ts';
+
+/**
+ * 5,000 detections a transaction: about 30,000 postings in one statement (thousands of reads
+ * per statement, not a round trip each), and the cursor row held well under a second, so a
+ * search's wait on nothing and a kill's loss stay small.
+ */
+export const KEY_PAGE_SIZE = 5000;
+
+export interface KeyPageOutcome {
+  /** Another builder (the other hub process) holds the cursor: it does the work. */
+  busy: boolean;
+  /** Detections keyed by this page. */
+  keyed: number;
+  /** The cursor reached `upTo`. */
+  done: boolean;
+}
+
+export interface KeyPageOptions {
+  pageSize?: number;
+  /** Called after the keys are written and before the cursor moves: a test aborts the page here. */
+  beforeCursor?: (tx: DbSession) => Promise<void>;
+}
+
+/** One page: the detections after the cursor, up to `upTo` (a settled horizon), keyed in one transaction. */
+export async function buildKeyPage(db: DbSession, upTo: string, now: Date, options: KeyPageOptions = {}): Promise<KeyPageOutcome> {
+  const pageSize = options.pageSize ?? KEY_PAGE_SIZE;
+  return db.transaction(async (tx) => {
+    // SKIP LOCKED: the hub and `hub -- worker` both run a builder; one of them works.
+    const [cursor] = await tx.sql<{ last_pk: string }>(`SELECT last_pk::text AS last_pk FROM search_key_cursor WHERE id FOR UPDATE SKIP LOCKED`);
+    if (!cursor) return { busy: true, keyed: 0, done: false };
+    const from = cursor.last_pk;
+    if (BigInt(from) >= BigInt(upTo)) {
+      await moveCursor(tx, from, now);
+      return { busy: false, keyed: 0, done: true };
+    }
+    // Retention removes a detection's postings in its own transaction (0037): held off until
+    // this page commits, so it never removes a row whose postings this page then writes.
+    await tx.sql(`SELECT pg_advisory_xact_lock_shared(hashtext('retention_remove_detections'))`);
+    const [edge] = await tx.sql<{ last: string | null; n: number }>(
+      `SELECT max(p.id)::text AS last, count(*)::int AS n
+         FROM (SELECT d.id FROM detections d WHERE d.id > $1::bigint AND d.id <= $2::bigint ORDER BY d.id LIMIT $3) p`,
+      [from, upTo, pageSize],
+    );
+    const keyed = Number(edge?.n ?? 0);
+    const full = keyed === pageSize;
+    const last = full && edge?.last ? edge.last : upTo;
+    if (keyed > 0) {
+      // ON CONFLICT: the unique (trigram, captured_at, id) already forbids a double; a cursor
+      // moved back by hand then rebuilds without failing.
+      await tx.sql(
+        `INSERT INTO detection_trigrams (trigram, captured_at, id, collector_id, plate_normalized)
+         SELECT g.trigram, d.captured_at, d.id, d.collector_id, d.plate_normalized
+           FROM detections d CROSS JOIN LATERAL unnest(alpr_plate_trigrams(d.plate_normalized)) AS g (trigram)
+          WHERE d.id > $1::bigint AND d.id <= $2::bigint
+          ORDER BY 1, 2, 3
+         ON CONFLICT DO NOTHING`,
+        [from, last],
+      );
+      // Per distinct plate, as 0025: a plate already keyed costs one probe of its own key.
+      await tx.sql(
+        `INSERT INTO plate_edit_keys (edit_key, plate_normalized)
+         SELECT DISTINCT k.edit_key, n.plate_normalized
+           FROM (SELECT DISTINCT d.plate_normalized FROM detections d WHERE d.id > $1::bigint AND d.id <= $2::bigint) n
+           CROSS JOIN LATERAL (SELECT alpr_confusion_key(n.plate_normalized) AS key) c
+           CROSS JOIN LATERAL (
+             SELECT c.key AS edit_key
+             UNION
+             SELECT overlay(c.key PLACING '' FROM i FOR 1) FROM generate_series(1, char_length(c.key)) AS i
+           ) k
+          WHERE NOT EXISTS (SELECT 1 FROM plate_edit_keys e WHERE e.edit_key = c.key AND e.plate_normalized = n.plate_normalized)
+          ORDER BY 1, 2
+         ON CONFLICT DO NOTHING`,
+        [from, last],
+      );
+    }
+    if (options.beforeCursor) await options.beforeCursor(tx);
+    await moveCursor(tx, last, now);
+    return { busy: false, keyed, done: !full };
+  });
+}
+
+async function moveCursor(tx: StatementSession, to: string, now: Date): Promise<void> {
+  await tx.sql(`UPDATE search_key_cursor SET last_pk = $1::bigint, updated_at = $2::timestamptz WHERE id`, [to, now.toISOString()]);
+}
