@@ -32,6 +32,10 @@ export class LiveConnection {
   private flushTimer: NodeJS.Timeout | undefined;
   private pingTimer: NodeJS.Timeout | undefined;
   private awaitingPong = false;
+  /** When the last ping went out, on the monotonic clock (the injected clock may stand still). */
+  private pingSentAt = 0;
+  /** A tick still waiting on its session check: the next one is skipped, not run beside it. */
+  private ticking = false;
   private missedPongs = 0;
   private clientTat: number | null = null;
   private strikes = 0;
@@ -155,7 +159,20 @@ export class LiveConnection {
   }
 
   private async tick(): Promise<void> {
-    if (this.closed) return;
+    if (this.closed || this.ticking) return;
+    // A ping counts as missed only after a whole interval without its pong. Under load a
+    // session check can take most of an interval, and ticks that overlapped it used to send
+    // extra pings and count misses against a pong that had had no time to come back.
+    if (this.awaitingPong && performance.now() - this.pingSentAt < this.options.pingIntervalMs * 0.9) return;
+    this.ticking = true;
+    try {
+      await this.pingOrClose();
+    } finally {
+      this.ticking = false;
+    }
+  }
+
+  private async pingOrClose(): Promise<void> {
     if (this.awaitingPong) {
       this.missedPongs += 1;
       if (this.missedPongs >= MISSED_PONGS_TO_CLOSE) {
@@ -170,7 +187,9 @@ export class LiveConnection {
       this.close(CLOSE.sessionEnded, 'session ended');
       return;
     }
+    if (this.closed) return;
     this.awaitingPong = true;
+    this.pingSentAt = performance.now();
     this.send('ping', { server_time: this.options.now().toISOString() });
   }
 
