@@ -120,6 +120,7 @@ if (!existsSync(image)) {
         serial,
         guestForwards: [{ guest: '10.0.2.100', guestPort: 80, hostPort: hubPort }, ...cameras.forwards],
       });
+      figures['accelerator'] = vm.accel;
       await waitForSetupPage(what, began);
       shell = await GuestShell.connect(vm.shellSocket, 30_000);
       await shell.ready(180_000);

@@ -15,7 +15,7 @@ import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, truncate } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connect, type ConnectionOptions } from 'node:tls';
 import t from 'tap';
@@ -110,7 +110,7 @@ if (missing.length > 0) {
       if (device) say(`device journal:\n${device.out}`);
     };
 
-    // Both guests boot side by side: each is one emulated CPU.
+    // Both guests boot side by side, one vCPU each.
     const bootAt = Date.now();
     hubVm = await startVm({
       disk: hubDisk,
@@ -131,7 +131,7 @@ if (missing.length > 0) {
     // 1. The hub server's first boot: database created, the service up, TLS answering.
     const hubUp = await until(async () => (await hubAnswers(hubPort)) === 200, 900_000, 3000);
     figures['hub server boot to first TLS answer (s)'] = since(bootAt);
-    say(`hub server answered over TLS ${since(bootAt)} s after qemu started`);
+    say(`hub server answered over TLS ${since(bootAt)} s after qemu started (${hubVm.accel}, load ${loadavg()[0]?.toFixed(1)})`);
     if (!hubUp) {
       await dumpOnFailure();
       t.fail('the hub server never answered over TLS');
@@ -249,6 +249,6 @@ if (missing.length > 0) {
 
     if (!t.passing()) await dumpOnFailure();
     figures['whole test (s)'] = since(began);
-    say(`figures: ${JSON.stringify(figures)}`);
+    say(`figures: ${JSON.stringify(figures)} (${hubVm.accel}, load ${loadavg()[0]?.toFixed(1)})`);
   });
 }

@@ -1,15 +1,17 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { copyFile, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { MACHINE_ARGS, OVMF_CODE, OVMF_VARS, qemuAccel, type Accelerator } from './qemu-accel.ts';
 
 /**
- * One qemu-system-x86_64 guest for the boot test: UEFI (OVMF), software emulation (KVM is not
- * usable on the build machine), the disk as a raw file (writes persist: the test reboots and
- * updates it), user networking with `restrict=on` (the guest reaches nothing but what is
- * forwarded), the setup page forwarded to the host's loopback, and guest addresses handed to
- * host loopback services through `guestfwd` (one `socat` per connection).
- * The serial port (kernel and console messages) goes to a file; the virtio console hvc0 to a
- * unix socket, where the test overlay puts a root shell.
+ * One qemu-system-x86_64 guest for the image tests: UEFI (OVMF), KVM when the host offers it
+ * and software emulation (TCG) otherwise (qemu-accel.ts chooses, once per process, and says
+ * which; ALPR_QEMU_ACCEL=kvm|tcg forces one), one vCPU, the disk as a raw file (writes
+ * persist: the test reboots and updates it), user networking with `restrict=on` (the guest
+ * reaches nothing but what is forwarded), the setup page forwarded to the host's loopback,
+ * and guest addresses handed to host loopback services through `guestfwd` (one `socat` per
+ * connection). The serial port (kernel and console messages) goes to a file; the virtio
+ * console hvc0 to a unix socket, where the test overlay puts a root shell.
  */
 export interface VmOptions {
   disk: string;
@@ -34,14 +36,13 @@ export interface VmOptions {
 
 export interface Vm {
   shellSocket: string;
+  /** What the guest runs under: tests put it beside their timings. */
+  accel: Accelerator;
   serialLog(): Promise<string>;
   /** Resolves with the exit code when qemu ends (a guest poweroff ends it). */
   exited: Promise<number | null>;
   kill(): void;
 }
-
-const OVMF_CODE = '/usr/share/OVMF/OVMF_CODE_4M.fd';
-const OVMF_VARS = '/usr/share/OVMF/OVMF_VARS_4M.fd';
 
 export async function startVm(options: VmOptions): Promise<Vm> {
   const vars = join(options.workDir, 'OVMF_VARS.fd');
@@ -50,15 +51,10 @@ export async function startVm(options: VmOptions): Promise<Vm> {
   const serialFile = join(options.workDir, 'serial.log');
   const inward = (options.hostForwards ?? []).map((f) => `,hostfwd=tcp:127.0.0.1:${f.hostPort}-:${f.guestPort}`).join('');
   const forwards = options.guestForwards.map((f) => `,guestfwd=tcp:${f.guest}:${f.guestPort}-cmd:socat - TCP:127.0.0.1:${f.hostPort}`).join('');
+  const accel = await qemuAccel();
   const args = [
-    '-accel',
-    'tcg',
-    '-machine',
-    'q35',
-    '-cpu',
-    'max',
-    '-smp',
-    '1',
+    ...accel.args,
+    ...MACHINE_ARGS,
     '-m',
     String(options.memoryMiB ?? 1024),
     '-display',
@@ -99,6 +95,7 @@ export async function startVm(options: VmOptions): Promise<Vm> {
   if (early) throw new Error(`qemu exited at start: ${output}`);
   return {
     shellSocket,
+    accel: accel.accel,
     serialLog: () => readFile(serialFile, 'utf8').catch(() => ''),
     exited,
     kill: () => void child.kill('SIGKILL'),
