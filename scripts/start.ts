@@ -20,6 +20,7 @@ import { startBotApi } from './simulators/telegram-bot-api.ts';
 import { setupDemoBot } from './demo/demo-bot.ts';
 import { startWatchedCars } from './demo/watched-cars.ts';
 import { DEMO_HUB_SETTINGS, transparencyUrl } from './demo/hub-settings.ts';
+import { demoPort, startOnPreferredPort } from './demo/preferred-port.ts';
 
 const root = join(import.meta.dirname, '..');
 const dataDir = join(root, '.data', 'demo');
@@ -74,16 +75,30 @@ const transcript = setInterval(() => {
 // It also answers ONVIF WS-Discovery (on 127.0.0.1, and on the multicast group where the host allows it).
 // A field fault a newcomer should see: this camera's clock is 8 years ahead. Its reads arrive
 // with corrected times and the diagnostics page says so (docs/cameras.md "Camera clocks").
-const cameraA = await startVendorACamera({
-  username: 'admin',
-  password: 'demo-password',
-  ratePerSecond: 0.5,
-  mode: 'pull',
-  seed: 1,
-  wsDiscovery: { multicast: true },
-  clockOffsetMs: 8 * 365.25 * 86_400_000,
-});
-const nvr = await startVendorBNvr({ token: 'demo-token', ratePerSecond: 0.3, seed: 2 });
+// Fixed ports (README.md "Quick start"), so a camera added on the hub with a simulator's URL
+// still answers after a restart; a taken port falls back to a free one, said below.
+const cameraAStart = await startOnPreferredPort(demoPort(process.env, 'DEMO_CAMERA_PORT', 8081), (port) =>
+  startVendorACamera({
+    port,
+    username: 'admin',
+    password: 'demo-password',
+    ratePerSecond: 0.5,
+    mode: 'pull',
+    seed: 1,
+    wsDiscovery: { multicast: true },
+    clockOffsetMs: 8 * 365.25 * 86_400_000,
+  }),
+);
+const cameraA = cameraAStart.handle;
+const nvrStart = await startOnPreferredPort(demoPort(process.env, 'DEMO_NVR_PORT', 8082), (port) =>
+  startVendorBNvr({ port, token: 'demo-token', ratePerSecond: 0.3, seed: 2 }),
+);
+const nvr = nvrStart.handle;
+for (const [what, started, name] of [
+  ['vendor_a camera', cameraAStart, 'DEMO_CAMERA_PORT'],
+  ['vendor_b NVR', nvrStart, 'DEMO_NVR_PORT'],
+] as const)
+  if (started.fellBack) say(`${what}: ${started.fellBack}, listening on ${started.handle.port} instead (set ${name} to choose; cameras added on the hub with the old port need editing)`);
 await writeFile(
   join(applianceDir, 'appliance.toml'),
   applianceToml(hubUrl, appliancePort, { vendorAPullUrl: cameraA.url, vendorAMac: cameraA.mac, nvrUrl: nvr.url, nvrToken: 'demo-token' }),
@@ -126,7 +141,8 @@ say('                         or run `npm run totp -- <key shown under the QR co
 say(`  hub                    ${hubUrl}/healthz`);
 say(`  public account         ${transparencyUrl(hubUrl)}   (no sign-in; HUB_TRANSPARENCY=on here, off by default)`);
 say(`  appliance diagnostics  http://127.0.0.1:${appliance.port}/   (JSON: /api/v1/status)`);
-say(`  vendor_a camera (pull) ${cameraA.url}   vendor_b NVR ${nvr.url}   vendor_a camera pushing to the appliance`);
+say(`  vendor_a camera (pull) ${cameraA.url} (login admin / demo-password)   vendor_b NVR ${nvr.url} (API key demo-token)`);
+say('                         the same ports at every start (DEMO_CAMERA_PORT, DEMO_NVR_PORT); a third vendor_a camera pushes to the appliance');
 say(`  messaging bot          simulated Bot API ${bot.url}; chat ${DEMO_CHAT} is linked to ${admin.email} and prints`);
 say('                         a "bot -> chat" line per alert (watchlist "Demo: watched cars", a car every 40 s)');
 say('  hub CLI (after stopping): npm run hub -- collector list   |   chain check: npm run hub -- chain verify <collector-id>');
