@@ -98,7 +98,10 @@ for (const [what, started, name] of [
   ['vendor_a camera', cameraAStart, 'DEMO_CAMERA_PORT'],
   ['vendor_b NVR', nvrStart, 'DEMO_NVR_PORT'],
 ] as const)
-  if (started.fellBack) say(`${what}: ${started.fellBack}, listening on ${started.handle.port} instead (set ${name} to choose; cameras added on the hub with the old port need editing)`);
+  if (started.fellBack)
+    say(
+      `${what}: ${started.fellBack}, listening on ${started.handle.port} instead (set ${name} to choose; cameras added on the hub with the old port need editing)`,
+    );
 await writeFile(
   join(applianceDir, 'appliance.toml'),
   applianceToml(hubUrl, appliancePort, { vendorAPullUrl: cameraA.url, vendorAMac: cameraA.mac, nvrUrl: nvr.url, nvrToken: 'demo-token' }),

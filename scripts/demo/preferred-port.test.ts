@@ -41,5 +41,6 @@ t.test('ports from the environment', async (t) => {
   t.equal(demoPort({}, 'DEMO_CAMERA_PORT', 8081), 8081, 'the default');
   t.equal(demoPort({ DEMO_CAMERA_PORT: '' }, 'DEMO_CAMERA_PORT', 8081), 8081, 'empty is the default');
   t.equal(demoPort({ DEMO_CAMERA_PORT: '9100' }, 'DEMO_CAMERA_PORT', 8081), 9100);
-  for (const bad of ['0', '65536', 'abc', '80.5']) t.throws(() => demoPort({ DEMO_CAMERA_PORT: bad }, 'DEMO_CAMERA_PORT', 8081), /DEMO_CAMERA_PORT: a port from 1 to 65535/, bad);
+  for (const bad of ['0', '65536', 'abc', '80.5'])
+    t.throws(() => demoPort({ DEMO_CAMERA_PORT: bad }, 'DEMO_CAMERA_PORT', 8081), /DEMO_CAMERA_PORT: a port from 1 to 65535/, bad);
 });

@@ -69,7 +69,12 @@ t.test('the legal-holds table labels each value at 390 px', { timeout: 180_000 }
   await placeHold(
     { db: hub.deps.db, clock: hub.clock, log: hub.deps.log },
     { userId: admin.id, ip: null, userAgent: null },
-    { target: { plate: 'H0LD42', start: new Date(captured.getTime() - 1000), end: new Date(captured.getTime() + 1000) }, caseId: 'CASE-390', reason: 'narrow layout', holdUntil: null },
+    {
+      target: { plate: 'H0LD42', start: new Date(captured.getTime() - 1000), end: new Date(captured.getTime() + 1000) },
+      caseId: 'CASE-390',
+      reason: 'narrow layout',
+      holdUntil: null,
+    },
   );
   const context = await browser.newContext({ viewport: NARROW });
   const page = await context.newPage();

@@ -31,7 +31,10 @@ t.test('Find cameras lists the camera with a prefilled add form, without JavaScr
   t.equal(res.status, 200);
   const page = await res.text();
   t.match(page, /1 device\(s\) answered/);
-  t.match(page, /<tr class="found"><td data-label="address">127\.0\.0\.1:\d+<\/td><td data-label="manufacturer">HIKVISION<\/td><td data-label="model">DS-2CD7A26G0\/P-IZHS<\/td>\s*<td data-label="already configured">no<\/td>/);
+  t.match(
+    page,
+    /<tr class="found"><td data-label="address">127\.0\.0\.1:\d+<\/td><td data-label="manufacturer">HIKVISION<\/td><td data-label="model">DS-2CD7A26G0\/P-IZHS<\/td>\s*<td data-label="already configured">no<\/td>/,
+  );
   t.match(page, new RegExp(`<input name="host" type="text" value="127.0.0.1"`), 'host prefilled');
   t.match(page, new RegExp(`<input name="port" type="number" value="${camera.port}"`), 'port prefilled');
   t.match(page, /<option value="vendor_a" selected>/, 'vendor guessed from the manufacturer');

@@ -101,12 +101,22 @@ t.test('list and read collectors with online/offline state', async (t) => {
 
   const one = await send(ctx, admin, 'GET', adminCollectorPath(online.collectorId));
   t.equal(one.status, 200);
-  t.match(await json(one), { id: online.collectorId, connectivity: 'online', heartbeats_arriving: true, hardware_id: online.hardwareId, last_heartbeat: { uptime_seconds: 5 } });
+  t.match(await json(one), {
+    id: online.collectorId,
+    connectivity: 'online',
+    heartbeats_arriving: true,
+    hardware_id: online.hardwareId,
+    last_heartbeat: { uptime_seconds: 5 },
+  });
   t.match(byId.get(silent.collectorId), { heartbeats_arriving: false }, 'never heard');
 
   // Suspended, its box still heard: offline for uploads, and its heartbeats said apart.
   t.equal((await send(ctx, admin, 'POST', adminCollectorPartPath(online.collectorId, 'suspend'), {})).status, 200);
-  t.match(await json(await send(ctx, admin, 'GET', adminCollectorPath(online.collectorId))), { status: 'disabled', connectivity: 'offline', heartbeats_arriving: true });
+  t.match(await json(await send(ctx, admin, 'GET', adminCollectorPath(online.collectorId))), {
+    status: 'disabled',
+    connectivity: 'offline',
+    heartbeats_arriving: true,
+  });
   t.equal((await send(ctx, admin, 'POST', adminCollectorPartPath(online.collectorId, 'resume'))).status, 200);
 
   // 181 s later (3 missed 60 s heartbeats) the same collector reads as offline.

@@ -121,5 +121,9 @@ t.test('report figures from the database', async (t) => {
   await heartbeat(ctx, north, { uptime_seconds: 125, queue_depth: 0, cameras_online: 0, cameras_total: 2, config_version: 1 });
   t.match(await collectorHealth(db, now), [{ heartbeats: 6, minCamerasOnline: 0 }], 'a camera still down after it is');
   const [claimed] = await db.sql<{ claimed_at: Date | null }>('SELECT claimed_at FROM collectors WHERE id = $1', [north]);
-  t.match(await collectorHealth(db, now), [{ claimedAt: claimed?.claimed_at ? new Date(claimed.claimed_at).getTime() : null, config: {} }], 'with what the share needs');
+  t.match(
+    await collectorHealth(db, now),
+    [{ claimedAt: claimed?.claimed_at ? new Date(claimed.claimed_at).getTime() : null, config: {} }],
+    'with what the share needs',
+  );
 });

@@ -197,9 +197,7 @@ export function showCameras(id: string, cameras: readonly CameraRecord[], onAppl
   }
   byId('cameras')
     .querySelector('tbody')
-    ?.replaceChildren(
-      ...(cameras.length > 0 ? cameras.map(row) : [el('tr', {}, el('td', { colspan: '5' }, noCameraWords(onAppliance)))]),
-    );
+    ?.replaceChildren(...(cameras.length > 0 ? cameras.map(row) : [el('tr', {}, el('td', { colspan: '5' }, noCameraWords(onAppliance)))]));
 }
 
 function submit(): void {
