@@ -1,6 +1,6 @@
 /**
  * Boot test of the device image (issue 14), `npm run test:image` after `npm run image`.
- * Boots image/out/alpr-appliance-<version>-amd64.img.zst in qemu (OVMF, software emulation)
+ * Boots image/out/alpr-appliance-<version>-amd64.img.zst in qemu (OVMF; KVM or TCG, qemu-accel.ts)
  * and checks what an installer and an operator rely on:
  *   first boot: data partition grown, identity recorded, alpr-XXXX host name, the console
  *   banner, the setup page on :8080 (time to the first 200 printed);
