@@ -87,48 +87,33 @@ t.test("a feed's retro-hunt (the watchlists' RetroHunt port, as feeds/sync.ts ca
   await drain(); // not listed yet: no alert
   const entry = await addEntry(ctx, actor, list.id, { plate: 'HEAR02' }); // no hunt asked here
   const hunt = heardRetroHunt(config);
-  const raised = await db.transaction((tx) =>
-    hunt(
-      tx,
-      { id: list.id, name: list.name, priority: list.priority, ocrTolerant: false, forgiveOneMisread: false },
-      [
-        {
-          id: entry.id,
-          plate: 'HEAR02',
-          key: entry.plateNormalized,
-          notes: null,
-          addedBy: actor.userId,
-          addedAt: clock.now(),
-          expiresAt: null,
-          priority: null,
-        },
-      ],
-      { days: 7, now: clock.now() },
-    ),
-  );
+  // The list and its new entry as the feed's sync hands them to the port.
+  const huntEntry = () =>
+    db.transaction((tx) =>
+      hunt(
+        tx,
+        { id: list.id, name: list.name, priority: list.priority, ocrTolerant: false, forgiveOneMisread: false },
+        [
+          {
+            id: entry.id,
+            plate: 'HEAR02',
+            key: entry.plateNormalized,
+            notes: null,
+            addedBy: actor.userId,
+            addedAt: clock.now(),
+            expiresAt: null,
+            priority: null,
+          },
+        ],
+        { days: 7, now: clock.now() },
+      ),
+    );
+  const raised = await huntEntry();
   t.equal(raised.length, 1);
   const alert = await alertOf('HEAR02');
   t.equal(alert.historical, true);
   await heardOnce(t, alert.id);
-  const again = await db.transaction((tx) =>
-    hunt(
-      tx,
-      { id: list.id, name: list.name, priority: list.priority, ocrTolerant: false, forgiveOneMisread: false },
-      [
-        {
-          id: entry.id,
-          plate: 'HEAR02',
-          key: entry.plateNormalized,
-          notes: null,
-          addedBy: actor.userId,
-          addedAt: clock.now(),
-          expiresAt: null,
-          priority: null,
-        },
-      ],
-      { days: 7, now: clock.now() },
-    ),
-  );
+  const again = await huntEntry();
   t.equal(again.length, 0, 'a second hunt raises nothing');
   await heardOnce(t, alert.id);
 });

@@ -5,36 +5,17 @@
  * no alert still gets its discovery config, once, without its detections being published.
  */
 import t from 'tap';
-import { setTimeout as sleep } from 'node:timers/promises';
 import mqtt from 'mqtt';
-import { startMosquitto } from '../../../scripts/simulators/mosquitto.ts';
-import { createLog } from '../platform/log.ts';
-import { testDatabase } from '../db/database.test-helper.ts';
-import { startTestHub, sampleDetection, uploadBatch } from '../ingest/uploads.test-helper.ts';
-import { createWatchlistCache } from '../watchlists/cache.ts';
-import { addEntry } from '../watchlists/entries.ts';
-import { createWatchlist } from '../watchlists/watchlists.ts';
-import { someUser } from '../alerts/alerts.test-helper.ts';
-import { createAlertWorker } from '../alerts/worker.ts';
 import { retroHuntWith } from '../alerts/retro-hunt.ts';
+import { addEntry } from '../watchlists/entries.ts';
 import { loadMqttOutConfig } from '../platform/config/mqtt-out.ts';
 import { startMqttOut } from './run.ts';
+import { mqttTestBroker, mqttTestHub, until } from './mqtt.test-helper.ts';
 
 const DAY = 86_400_000;
-const db = await testDatabase(t);
-const hub = await startTestHub({ db });
-t.teardown(() => hub.close());
-const log = createLog(process.env['MQTT_TEST_LOG'] ?? 'silent');
-const ctx = { db, clock: { now: () => new Date() }, log };
-const actor = { userId: await someUser(hub.deps), ip: null, userAgent: null };
-const list = await createWatchlist(ctx, actor, { name: 'MQTT cameras', priority: 'high' });
-await addEntry(ctx, actor, list.id, { plate: 'LIVE0001' });
-await addEntry(ctx, actor, list.id, { plate: 'LIVE0002' });
-const cache = createWatchlistCache(ctx);
-const worker = createAlertWorker(ctx, cache);
+const { db, hub, log, ctx, actor, list, cache, raise } = await mqttTestHub(t, 'MQTT cameras', ['LIVE0001', 'LIVE0002']);
 
-const broker = await startMosquitto({ users: { hub: 'hub-Pa55-mqtt', ha: 'ha-Pa55-mqtt' } });
-t.teardown(() => broker.close());
+const broker = await mqttTestBroker(t, { users: { hub: 'hub-Pa55-mqtt', ha: 'ha-Pa55-mqtt' } });
 const config = loadMqttOutConfig({ HUB_MQTT_URL: broker.url, HUB_MQTT_USERNAME: 'hub', HUB_MQTT_PASSWORD: 'hub-Pa55-mqtt' });
 if (!config) throw new Error('no config');
 if (config.detections) throw new Error('detections are off by default');
@@ -47,28 +28,13 @@ t.teardown(() => ha.endAsync());
 ha.on('message', (topic, payload) => got.push({ topic, payload: payload.toString('utf8') }));
 await ha.subscribeAsync(['alpr/#', 'homeassistant/#'], { qos: 1 });
 
-async function until(check: () => boolean, what: string): Promise<void> {
-  for (let i = 0; i < 1200 && !check(); i++) await sleep(50);
-  if (!check()) throw new Error(`never: ${what}`);
-}
 await until(() => out.stats().connected, 'connected');
 
-/** One read per plate from `camera`, `ago` ms before now, through the real upload; the live matcher runs after. */
+/** One read per plate from `camera`, `ago` ms before now, through the real upload; the live matcher runs after (on the lists as they are now). */
 async function upload(plates: readonly string[], camera: string, ago = 60_000): Promise<void> {
-  const at = Date.now() - ago;
-  await uploadBatch(
-    hub,
-    hub.apiKey,
-    plates.map((text, i) => ({
-      detection: sampleDetection({ camera: { id: camera, mac: '7cd8b328641b' }, plate: { text, confidence: 0.9 }, timestamp: new Date(at + i).toISOString() }),
-    })),
-  );
   cache.invalidate();
-  while ((await worker.runOnce()) > 0) {
-    /* drain */
-  }
+  await raise(plates, { camera, agoMs: ago });
 }
-
 const lastPlates = (camera: string): string[] =>
   got.filter((m) => m.topic === `alpr/cameras/${hub.collectorId}_${camera}/last_plate`).map((m) => (JSON.parse(m.payload) as { plate: string }).plate);
 const discoveries = (camera: string): number => got.filter((m) => m.topic === `homeassistant/sensor/alpr_${hub.collectorId}_${camera}/config`).length;

@@ -6,58 +6,19 @@
  * Every scrape goes through the strict exposition parser.
  */
 import t from 'tap';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { parseExposition, valueOf, type Exposition } from '@alpr/shared/metrics/exposition.test-helper';
-import { startMosquitto } from '../../../scripts/simulators/mosquitto.ts';
-import { createLog } from '../platform/log.ts';
-import { testDatabase } from '../db/database.test-helper.ts';
-import { sampleDetection, startTestHub, uploadBatch } from '../ingest/uploads.test-helper.ts';
-import { createWatchlistCache } from '../watchlists/cache.ts';
-import { addEntry } from '../watchlists/entries.ts';
-import { createWatchlist } from '../watchlists/watchlists.ts';
-import { someUser } from '../alerts/alerts.test-helper.ts';
-import { createAlertWorker } from '../alerts/worker.ts';
 import { loadMqttOutConfig } from '../platform/config/mqtt-out.ts';
 import { startMqttOut } from './run.ts';
+import { mqttTestBroker, mqttTestHub, until } from './mqtt.test-helper.ts';
 
-const db = await testDatabase(t);
-const hub = await startTestHub({ db });
-t.teardown(() => hub.close());
-const log = createLog(process.env['MQTT_TEST_LOG'] ?? 'silent');
-const ctx = { db, clock: { now: () => new Date() }, log };
-const actor = { userId: await someUser(hub.deps), ip: null, userAgent: null };
-const list = await createWatchlist(ctx, actor, { name: 'MQTT metrics', priority: 'high' });
 const PLATES = ['MQM001', 'MQM002', 'MQMOFF1', 'MQMOFF2', 'MQMOFF3', 'MQMOFF4'];
-for (const plate of PLATES) await addEntry(ctx, actor, list.id, { plate });
-const worker = createAlertWorker(ctx, createWatchlistCache(ctx));
-const broker = await startMosquitto();
-t.teardown(() => broker.close());
+const { db, hub, log, ctx, raise } = await mqttTestHub(t, 'MQTT metrics', PLATES);
+const broker = await mqttTestBroker(t);
 
 async function scrape(): Promise<Exposition> {
   const res = await fetch(`${hub.url}/metrics`);
   if (res.status !== 200) throw new Error(`/metrics ${res.status}`);
   return parseExposition(await res.text());
-}
-
-async function until(check: () => boolean | Promise<boolean>, what: string): Promise<void> {
-  for (let i = 0; i < 1200; i++) {
-    if (await check()) return;
-    await sleep(50);
-  }
-  throw new Error(`never: ${what}`);
-}
-
-async function raise(plates: readonly string[]): Promise<void> {
-  const capturedAt = Date.now() - 60_000;
-  const detections = plates.map((text, i) => sampleDetection({ plate: { text, confidence: 0.9 }, timestamp: new Date(capturedAt + i).toISOString() }));
-  await uploadBatch(
-    hub,
-    hub.apiKey,
-    detections.map((detection) => ({ detection })),
-  );
-  while ((await worker.runOnce()) > 0) {
-    /* drain */
-  }
 }
 
 const published = (e: Exposition, kind: string): number => valueOf(e, 'alpr_hub_mqtt_messages_published_total', { kind });

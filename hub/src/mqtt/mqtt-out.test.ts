@@ -9,38 +9,19 @@ import t from 'tap';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import mqtt from 'mqtt';
 import type { MqttClient } from 'mqtt';
 import { generateSelfSignedCertificate } from '@alpr/shared/tls/self-signed';
-import { startMosquitto } from '../../../scripts/simulators/mosquitto.ts';
-import { createLog } from '../platform/log.ts';
-import { testDatabase } from '../db/database.test-helper.ts';
-import { startTestHub } from '../ingest/uploads.test-helper.ts';
-import { createWatchlistCache } from '../watchlists/cache.ts';
-import { addEntry } from '../watchlists/entries.ts';
-import { createWatchlist } from '../watchlists/watchlists.ts';
-import { someUser } from '../alerts/alerts.test-helper.ts';
-import { sampleDetection, uploadBatch } from '../ingest/uploads.test-helper.ts';
-import { createAlertWorker } from '../alerts/worker.ts';
 import { loadMqttOutConfig } from '../platform/config/mqtt-out.ts';
 import { startMqttOut } from './run.ts';
+import { mqttTestBroker, mqttTestHub, until } from './mqtt.test-helper.ts';
 
-const db = await testDatabase(t);
-const hub = await startTestHub({ db });
-t.teardown(() => hub.close());
-const log = createLog(process.env['MQTT_TEST_LOG'] ?? 'silent');
-const ctx = { db, clock: { now: () => new Date() }, log };
-const actor = { userId: await someUser(hub.deps), ip: null, userAgent: null };
-const list = await createWatchlist(ctx, actor, { name: 'MQTT wanted', priority: 'high' });
 // Every watched plate listed before the first upload: the worker's watchlist cache is built once.
-for (const plate of ['MQTT001', 'MQTTBAD2', 'MQTTDWN3', 'MQTTDWN4', 'MQTTUPP5']) await addEntry(ctx, actor, list.id, { plate });
-const worker = createAlertWorker(ctx, createWatchlistCache(ctx));
+const { db, hub, log, ctx, raise } = await mqttTestHub(t, 'MQTT wanted', ['MQTT001', 'MQTTBAD2', 'MQTTDWN3', 'MQTTDWN4', 'MQTTUPP5']);
 
 const cert = generateSelfSignedCertificate({ names: ['localhost', '127.0.0.1'], now: new Date() });
 // Persistence on: the subscriber of the restart test keeps its session across the restart.
-const broker = await startMosquitto({ users: { hub: 'hub-Pa55-mqtt', ha: 'ha-Pa55-mqtt' }, tls: cert, persistence: true });
-t.teardown(() => broker.close());
+const broker = await mqttTestBroker(t, { users: { hub: 'hub-Pa55-mqtt', ha: 'ha-Pa55-mqtt' }, tls: cert, persistence: true });
 const dir = mkdtempSync(join(tmpdir(), 'alpr-mqtt-out-'));
 writeFileSync(join(dir, 'ca.pem'), cert.certPem);
 writeFileSync(join(dir, 'password'), 'hub-Pa55-mqtt\n');
@@ -57,31 +38,6 @@ async function subscriber(sessionId?: string): Promise<{ client: MqttClient; got
   client.on('message', (topic, payload, packet) => got.push({ topic, payload: payload.toString('utf8'), retain: packet.retain }));
   await client.subscribeAsync(['alpr/#', 'homeassistant/#'], { qos: 1 });
   return { client, got };
-}
-
-async function until(check: () => boolean, what: string): Promise<void> {
-  for (let i = 0; i < 1200 && !check(); i++) await sleep(50);
-  if (!check()) throw new Error(`never: ${what}`);
-}
-
-/** Through the real batch upload (uploadBatch: a 202 under load, as PGlite often is, counts as stored). */
-async function uploadPlates(plates: readonly string[]): Promise<string[]> {
-  const capturedAt = Date.now() - 60_000;
-  const detections = plates.map((text, i) => sampleDetection({ plate: { text, confidence: 0.9 }, timestamp: new Date(capturedAt + i).toISOString() }));
-  await uploadBatch(
-    hub,
-    hub.apiKey,
-    detections.map((detection) => ({ detection })),
-  );
-  return detections.map((d) => d.detection_id);
-}
-
-async function raise(plates: string[]): Promise<string[]> {
-  const ids = await uploadPlates(plates);
-  while ((await worker.runOnce()) > 0) {
-    /* drain */
-  }
-  return ids;
 }
 
 t.test('alert, retained last plate and discovery over TLS with a password file', async (t) => {
