@@ -40,6 +40,8 @@ import { startTestHub, type TestHub } from '../../hub/src/ingest/uploads.test-he
 import type { UploadRun } from './ingest-uploaders.ts';
 import { runUploaders } from './uploaders-process.ts';
 import { compareSearchKeys } from './search-keys-cost.ts';
+import { startKeyBuilder } from '../../hub/src/search/key-builder-worker.ts';
+import { keyLag } from '../../hub/src/db/unkeyed-reads.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -87,6 +89,8 @@ interface RunResult {
   imageMs: number[];
   seconds: number;
   statuses: Map<string, number>;
+  /** The search key builder's lag, sampled every 250 ms during the run (seconds). */
+  lagSeconds: number[];
 }
 
 /**
@@ -113,6 +117,12 @@ async function run(hub: TestHub, withImages: boolean, keys: readonly string[], r
   const imageMs: number[] = [];
   const statuses = new Map<string, number>();
   const upload: UploadRun = { url: hub.url, keys, batches, batchSize: BATCH_SIZE, withImages, cropBytes: CROP_BYTES, sceneBytes: SCENE_BYTES, ratePerSecond };
+  const lagSeconds: number[] = [];
+  const sampler = setInterval(() => {
+    keyLag(hub.deps.db, new Date())
+      .then((lag) => lagSeconds.push(lag.seconds))
+      .catch(() => undefined);
+  }, 250);
   const seconds = await runUploaders(upload, (latencyMs, status) => {
     latencies.push(latencyMs);
     const load = hub.deps.load.measurements();
@@ -120,7 +130,8 @@ async function run(hub: TestHub, withImages: boolean, keys: readonly string[], r
     imageMs.push(load.imageStoreLatencyMs);
     statuses.set(status, (statuses.get(status) ?? 0) + 1);
   });
-  return { latencies, dbMs, imageMs, seconds, statuses };
+  clearInterval(sampler);
+  return { latencies, dbMs, imageMs, seconds, statuses, lagSeconds };
 }
 
 function percentile(sorted: readonly number[], p: number): number {
@@ -129,13 +140,15 @@ function percentile(sorted: readonly number[], p: number): number {
 
 function report(name: string, r: RunResult): void {
   const sorted = [...r.latencies].sort((a, b) => a - b);
+  const lags = [...r.lagSeconds].sort((a, b) => a - b);
   const rate = (r.latencies.length * BATCH_SIZE) / r.seconds;
   const codes = [...r.statuses].map(([code, n]) => `${code} x${n}`).join(', ');
   const mean = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
   console.log(
     `${name.padEnd(30)} p50 ${percentile(sorted, 50).toFixed(1).padStart(6)} ms  p95 ${percentile(sorted, 95).toFixed(1).padStart(6)} ms  ` +
       `p99 ${percentile(sorted, 99).toFixed(1).padStart(6)} ms  ${rate.toFixed(0).padStart(5)} detections/s  ` +
-      `(hub: transaction ~${mean(r.dbMs).toFixed(0)} ms, images ~${mean(r.imageMs).toFixed(0)} ms)  load ${loadavg()[0]?.toFixed(2)}  [${codes}]`,
+      `(hub: transaction ~${mean(r.dbMs).toFixed(0)} ms, images ~${mean(r.imageMs).toFixed(0)} ms)  ` +
+      `key lag p50 ${percentile(lags, 50).toFixed(2)} / p99 ${percentile(lags, 99).toFixed(2)} / max ${(lags[lags.length - 1] ?? 0).toFixed(2)} s  load ${loadavg()[0]?.toFixed(2)}  [${codes}]`,
   );
 }
 
@@ -166,6 +179,8 @@ async function main(): Promise<void> {
   // The alert worker runs as in a real hub: it drains the alert queue the uploads fill (without
   // it the queue passes 10,000 and every answer becomes a queue-depth 202), and it shares the CPU.
   const alerts = await startAlerts({ db, clock: systemClock, log: createLog('error', process.stderr) }, { lockTimeoutMs: 30_000 });
+  // The search key builder runs as in a real hub (start-workers.ts): after commit, sharing the CPU.
+  let keyBuilder = await startKeyBuilder({ db, clock: systemClock, log: createLog('error', process.stderr) });
   try {
     console.log(await serverDurability(admin));
     console.log(`hub ingest: ${BATCHES} batches of ${BATCH_SIZE} per run, images ${CROP_BYTES / 1024} KB crop + ${SCENE_BYTES / 1024} KB scene`);
@@ -190,6 +205,18 @@ async function main(): Promise<void> {
         if (RATE > 0) report(`with images, ${CONCURRENCY} paced ${RATE}/s`, await run(hub, true, keys, RATE));
       }
     }
+    // The builder's own throughput: stopped, a backlog of plain uploads from the collectors
+    // (every plate new: each read also keys a new plate, the worst case), then timed to drain.
+    await keyBuilder.stop();
+    await run(hub, false, keys);
+    const backlog = await keyLag(db, new Date());
+    const drainStarted = performance.now();
+    const drained = await keyBuilder.drain();
+    const drainSeconds = (performance.now() - drainStarted) / 1000;
+    console.log(
+      `search key builder: a backlog of ${backlog.reads} reads keyed in ${drainSeconds.toFixed(2)} s, ${(drained / drainSeconds).toFixed(0)} reads/s  load ${loadavg()[0]?.toFixed(2)}`,
+    );
+    keyBuilder = await startKeyBuilder({ db, clock: systemClock, log: createLog('error', process.stderr) });
     if (KEY_PAIRS > 0) {
       await compareSearchKeys(
         db,
@@ -219,6 +246,7 @@ async function main(): Promise<void> {
     const verified = await Promise.all(chains.map((c) => verifyChain(db, c.id)));
     console.log(`stored ${row?.n} detections; hash chains: ${JSON.stringify(verified)}`);
   } finally {
+    await keyBuilder.stop();
     await alerts.stop();
     await hub.close();
     await db.close();

@@ -32,3 +32,25 @@ export async function keyCursor(db: StatementSession): Promise<string> {
 export function unkeyedPlatesSql(where?: string): string {
   return `SELECT DISTINCT u.plate_normalized FROM detections u WHERE u.id > ${KEY_CURSOR_SQL}${where ? ` AND ${where}` : ''}`;
 }
+
+/** Reads counted past the cursor at most: a lag beyond this is shown as this (the count stays cheap). */
+export const LAG_COUNT_CAP = 1_000_000;
+
+export interface KeyLag {
+  /** Reads stored and not keyed yet (capped at LAG_COUNT_CAP). */
+  reads: number;
+  /** How long the oldest of them has waited, by its received_at (0 when none waits). */
+  seconds: number;
+}
+
+/** The key builder's lag (docs/search.md "Keys built after commit"): one statement, bounded by the lag itself. */
+export async function keyLag(db: StatementSession, now: Date): Promise<KeyLag> {
+  const [row] = await db.sql<{ reads: number; oldest: Date | string | null }>(
+    `SELECT (SELECT count(*)::int FROM (SELECT 1 FROM detections d WHERE d.id > c.last_pk LIMIT ${LAG_COUNT_CAP}) AS x) AS reads,
+            (SELECT d.received_at FROM detections d WHERE d.id > c.last_pk ORDER BY d.id LIMIT 1) AS oldest
+       FROM search_key_cursor c WHERE c.id`,
+  );
+  const reads = Number(row?.reads ?? 0);
+  const oldest = row?.oldest ? new Date(row.oldest) : undefined;
+  return { reads, seconds: reads > 0 && oldest ? Math.max(0, (now.getTime() - oldest.getTime()) / 1000) : 0 };
+}

@@ -75,6 +75,19 @@ export const LOAD = {
   errorCloseAtOrBelow: 0.025,
 } as const;
 
+export const SEARCH_KEYS = {
+  /**
+   * The key builder is behind when the oldest read without search keys has waited this long.
+   * It keeps up within a second or two at 1,500 reads a second (docs/performance.md); a minute
+   * means it is stopped, failing or outpaced. Searches stay exact meanwhile (docs/search.md
+   * "Keys built after commit"), but each reads the unkeyed reads from `detections`, which
+   * grows with the lag.
+   */
+  lagAlertSeconds: 60,
+  /** /healthz reads the lag at most this often: it answers anyone, and the read is bounded only by the lag. */
+  healthzCacheMs: 5_000,
+} as const;
+
 /** How often the evaluator looks (start-workers.ts). */
 export const EVALUATE_EVERY_MS = 60_000;
 

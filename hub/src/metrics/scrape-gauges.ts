@@ -6,13 +6,15 @@ import type { LoadMonitor } from '../ingest/load-monitor.ts';
 import { SEGMENTS_FOLDER } from '../images/image-store.ts';
 import { BACKPRESSURE_TRIGGERS, decideBackpressure } from '../ingest/backpressure.ts';
 import { createAlertLatencyFeed } from './alert-latency.ts';
+import { keyLag, LAG_COUNT_CAP, type KeyLag } from '../db/unkeyed-reads.ts';
 import { METRIC_PREFIX, type HubMetrics } from '../platform/hub-metrics.ts';
 
 /**
  * Gauges computed when Prometheus scrapes, from the database, the image folder and the load
  * monitor: nothing on the request path pays for them. Costs per scrape (docs/metrics.md
  * "Cost of a scrape"): two LIMIT-bounded counts on the queues' (status, …) indexes, one
- * pg_stat_activity read, one readdir + stat per image segment file, one alerts range read.
+ * pg_stat_activity read, one readdir + stat per image segment file, one alerts range read, one
+ * read of the search keys' lag (the reads past the key builder's cursor, capped).
  */
 export type ScrapeDeps = Pick<PlatformDeps, 'db' | 'config' | 'log'> & { load: LoadMonitor };
 
@@ -159,6 +161,30 @@ export function registerScrapeGauges(metrics: HubMetrics, deps: ScrapeDeps): voi
       this.set({ measure: 'queue_depth' }, m.queueDepth);
       this.set({ measure: 'cpu_percent' }, m.cpuPercent);
     },
+  });
+
+  // The search key builder's lag (docs/search.md "Keys built after commit"): one statement
+  // for both gauges, shared like the segment scan, bounded by the lag itself.
+  let lagRead: Promise<KeyLag> | undefined;
+  const readLag = () =>
+    (lagRead ??= keyLag(deps.db, new Date()).finally(() => {
+      lagRead = undefined;
+    }));
+  new Gauge({
+    name: `${METRIC_PREFIX}search_keys_lag_reads`,
+    help: `Stored reads whose search keys the key builder has not written yet (counted up to ${LAG_COUNT_CAP}); searches still find them.`,
+    registers,
+    collect: guarded('search_key_cursor', async function (this: Gauge) {
+      this.set((await readLag()).reads);
+    }),
+  });
+  new Gauge({
+    name: `${METRIC_PREFIX}search_keys_lag_seconds`,
+    help: 'How long the oldest read without search keys has waited since it reached the hub (0: none waits).',
+    registers,
+    collect: guarded('search_key_cursor', async function (this: Gauge) {
+      this.set((await readLag()).seconds);
+    }),
   });
 
   const feed = createAlertLatencyFeed(deps.db, new Date());

@@ -18,7 +18,9 @@ import { EVENTS_SEARCH_PATH } from '../platform/http/paths.ts';
 import { createLog } from '../platform/log.ts';
 import { createKeyBuilder } from './key-builder-worker.ts';
 import { plateTrigrams } from './trigram-postings.ts';
-import { keyCursor } from '../db/unkeyed-reads.ts';
+import { keyCursor, keyLag } from '../db/unkeyed-reads.ts';
+import { SEARCH_KEYS } from '../health/kinds.ts';
+import { searchKeysHealth } from '../health/search-keys.ts';
 
 const ctx = await adminTestContext(t);
 const db = ctx.deps.db;
@@ -97,6 +99,18 @@ t.test('with the builder stopped, every mode finds each read as soon as its batc
   );
   t.equal(counts.editKeys.size, 0, 'ingest wrote no one-edit keys');
   await everyModeFinds(t, 1);
+  const health = (await (await send(ctx, null, 'GET', '/healthz')).json()) as { search_keys: { lag_reads: number; lag_seconds: number; behind: boolean } };
+  t.equal(health.search_keys.lag_reads, PLATES.length, '/healthz counts the reads waiting for their keys');
+  t.ok(health.search_keys.lag_seconds >= 0 && !health.search_keys.behind, 'and how long the oldest waited, under the threshold');
+});
+
+t.test('the lag is behind past the documented minute', async (t) => {
+  t.same(searchKeysHealth({ reads: 10, seconds: SEARCH_KEYS.lagAlertSeconds }), { lag_reads: 10, lag_seconds: SEARCH_KEYS.lagAlertSeconds, behind: false });
+  t.same(searchKeysHealth({ reads: 10, seconds: SEARCH_KEYS.lagAlertSeconds + 0.5 }), { lag_reads: 10, lag_seconds: SEARCH_KEYS.lagAlertSeconds + 0.5, behind: true });
+  const [row] = await db.sql<{ n: number }>(`SELECT count(*)::int AS n FROM detections`);
+  const lag = await keyLag(db, new Date(Date.now() + 3_600_000));
+  t.equal(lag.reads, Number(row?.n), 'every read waits while no builder runs');
+  t.ok(lag.seconds >= 3_599, 'an hour later the oldest has waited an hour');
 });
 
 t.test('a builder killed mid-page leaves nothing; a new one keys every read exactly once', async (t) => {

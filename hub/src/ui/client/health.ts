@@ -8,6 +8,7 @@ import { healthAlerts, MAX_PAGE, type HealthAlertRecord } from './health-alerts.
 // The wire shapes, written once by the modules that produce them (type-only: erased from the bundle).
 import type { FailedAlertCheck } from '../../alerts/failed-checks.ts';
 import type { Envelope } from '../../live/protocol.ts';
+import type { SearchKeysHealth } from '../../health/search-keys.ts';
 
 /*
  * The health page (docs/dashboard.md "Health"): failed alert checks with requeue, one or
@@ -190,6 +191,32 @@ byId('collector').addEventListener('change', () => {
 });
 byId('older').addEventListener('click', () => void older().catch(failed));
 
+/**
+ * The search key builder's lag, from /healthz (health/search-keys.ts; it reads the lag at most
+ * every 5 s), every 15 s while the page is open. Searches stay exact while it lags, so this
+ * says how far behind, and warns past the documented minute.
+ */
+const SEARCH_KEYS_EVERY_MS = 15_000;
+async function refreshSearchKeys(): Promise<void> {
+  const target = byId('search-keys');
+  const res = await fetch('/healthz', { headers: { accept: 'application/json' } });
+  const body = (await res.json()) as { search_keys?: SearchKeysHealth };
+  const keys = body.search_keys;
+  if (!keys || 'error' in keys) {
+    target.textContent = 'The search keys’ lag could not be read.';
+    return;
+  }
+  target.textContent =
+    keys.lag_reads === 0
+      ? 'Up to date: every stored read has its search keys.'
+      : `${keys.lag_reads.toLocaleString()} reads wait for their search keys; the oldest for ${keys.lag_seconds} s. Searches still find them.` +
+        (keys.behind ? ' The key builder is behind (over a minute): check that a hub process is running and its log.' : '');
+  target.classList.toggle('message', keys.behind);
+}
+const refreshSearchKeysQuietly = () => void refreshSearchKeys().catch(() => undefined);
+setInterval(refreshSearchKeysQuietly, SEARCH_KEYS_EVERY_MS);
+
 refreshFailed().catch(failed);
 refreshAlerts().catch(failed);
+refreshSearchKeysQuietly();
 connect();

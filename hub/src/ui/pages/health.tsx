@@ -5,7 +5,8 @@ import { DataTable } from './data-table.tsx';
 /**
  * Health for admins (client/health.ts, docs/dashboard.md "Health"): alert checks that failed
  * for good, each a watchlist hit nobody may have seen, with requeue; then health alerts, open
- * ones first and the closed ones as history, optionally for one collector.
+ * ones first and the closed ones as history, optionally for one collector. Between them, the
+ * search key builder's lag (docs/search.md "Keys built after commit").
  */
 export function HealthPage(props: { user: SessionUser; collectors: ReadonlyArray<{ id: string; name: string }>; collectorId: string | undefined }) {
   return (
@@ -27,6 +28,12 @@ export function HealthPage(props: { user: SessionUser; collectors: ReadonlyArray
           hiddenCaption
           columns={['Plate', 'Site', 'Seen', 'Attempts', 'Error', 'Failed', 'Actions']}
         />
+      </section>
+      <section aria-labelledby="search-keys-title">
+        <h2 id="search-keys-title">Search keys</h2>
+        <p id="search-keys" aria-live="polite">
+          Loading…
+        </p>
       </section>
       <section aria-labelledby="health-title">
         <h2 id="health-title">Health alerts</h2>
