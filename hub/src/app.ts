@@ -22,7 +22,8 @@ import { adminUserRoutes } from './admin/user-routes.ts';
 import { adminPurposeRoutes, purposeRoutes } from './audit/purposes/routes.ts';
 import { auditReviewRoutes } from './audit/review/routes.ts';
 import { adminAuditRoutes } from './audit/routes.ts';
-import { adminGuards } from './auth/guards.ts';
+import { adminGuards, type AdminGuards } from './auth/guards.ts';
+import type { AdminEnv } from './audit/middleware.ts';
 import { healthAlertRoutes } from './health/routes.ts';
 import { createSearchKeysHealth } from './health/search-keys.ts';
 import { investigationRoutes } from './search/investigation-routes.ts';
@@ -58,6 +59,22 @@ export function isRawBodyPath(path: string): boolean {
   return path.startsWith(INGEST_PREFIX) || (BATCH_PATHS as readonly string[]).includes(path) || isWatchlistImportPath(path);
 }
 
+/** The administration routers, in mounting order: each takes the one set of admin guards (auth/guards.ts). */
+const ADMIN_ROUTERS: readonly ((deps: HubDeps, guards: AdminGuards) => Hono<AdminEnv>)[] = [
+  adminCollectorRoutes,
+  adminCollectorStateRoutes,
+  adminCameraRoutes,
+  adminAlertCheckRoutes,
+  adminKeyRoutes,
+  adminUserRoutes,
+  adminHubCertificateRoutes,
+  adminAuditRoutes,
+  adminPurposeRoutes,
+  auditReviewRoutes,
+  healthAlertRoutes,
+  adminWebhookRoutes,
+];
+
 /** The hub's HTTP app: one routing table (below) and one error mapping for all. */
 export function createHubApp(deps: HubDeps): Hono {
   // Set on the caller's deps, not a copy: main.ts (live connections) and tests read it there.
@@ -82,18 +99,7 @@ export function createHubApp(deps: HubDeps): Hono {
   app.route('/', collectorRoutes(deps));
   app.route('/', ingestRoutes(deps));
   app.route('/', authRoutes(deps));
-  app.route('/', adminCollectorRoutes(deps, guards));
-  app.route('/', adminCollectorStateRoutes(deps, guards));
-  app.route('/', adminCameraRoutes(deps, guards));
-  app.route('/', adminAlertCheckRoutes(deps, guards));
-  app.route('/', adminKeyRoutes(deps, guards));
-  app.route('/', adminUserRoutes(deps, guards));
-  app.route('/', adminHubCertificateRoutes(deps, guards));
-  app.route('/', adminAuditRoutes(deps, guards));
-  app.route('/', adminPurposeRoutes(deps, guards));
-  app.route('/', auditReviewRoutes(deps, guards));
-  app.route('/', healthAlertRoutes(deps, guards));
-  app.route('/', adminWebhookRoutes(deps, guards));
+  for (const routes of ADMIN_ROUTERS) app.route('/', routes(deps, guards));
   // Historical hits of a plate added by hand are heard like every other alert (hearers.ts).
   app.route('/', watchlistRoutes(deps, { hunt: heardRetroHunt(deps.config) }));
   app.route('/', feedRoutes(deps));
