@@ -8,7 +8,7 @@ import t from 'tap';
 import { totpCode } from '../auth/totp.ts';
 import { client, signedIn, type Client } from '../auth/auth.test-helper.ts';
 import { ADMIN_IP, adminTestContext, auditRows, reverify, send } from './admin.test-helper.ts';
-import { ADMIN_USERS_PATH, adminUserActionPath, adminUserPath } from '../platform/http/paths.ts';
+import { ADMIN_USERS_PATH, ALERTS_PATH, adminUserActionPath, adminUserPath } from '../platform/http/paths.ts';
 
 const ctx = await adminTestContext(t);
 const admin = await ctx.session('admin');
@@ -75,7 +75,10 @@ t.test('admin creates a user with a one-time password that must be changed at fi
   const setup = await json(await browser.get('/auth/2fa/setup'));
   const secret = String(setup.manual_entry_key);
   t.equal((await browser.post('/auth/2fa/setup/verify', { code: await totpCode(secret, ctx.clock.now()) })).status, 200);
-  const blocked = await browser.get('/auth/me');
+  t.equal((await browser.post('/auth/2fa/setup/confirm', {})).status, 302, 'the backup codes are confirmed as part of signing in');
+  // "Who am I" answers, and says a password change is due; everything else waits for it.
+  t.match(await json(await browser.get('/auth/me')), { email, must_change_password: true });
+  const blocked = await browser.get(ALERTS_PATH);
   t.equal(blocked.status, 403);
   t.equal(blocked.headers.get('x-password-change-required'), 'true');
   t.same(await json(blocked), { detail: 'Password change required' });

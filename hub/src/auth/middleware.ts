@@ -20,6 +20,8 @@ export interface SessionUser {
   sessionId: string | undefined;
   /** When the session token expires: how long a logout record must be kept. */
   sessionExpiresAt: Date;
+  /** Set only on routes that let a pending password change through (`allowPendingPasswordChange`). */
+  mustChangePassword?: true;
 }
 
 export type AuthEnv = { Variables: { user: SessionUser } };
@@ -71,6 +73,7 @@ export async function authenticateSession(ctx: AuthContext, token: string | unde
     secondFactorAt,
     sessionId: check.claims.sid,
     sessionExpiresAt: new Date(check.claims.exp * 1000),
+    ...(user.mustChangePassword ? { mustChangePassword: true as const } : {}),
   };
 }
 

@@ -48,6 +48,8 @@ export function authRoutes(deps: AuthContext): Hono<AuthEnv> {
     await next();
   };
   const fullSession = requireUser(deps);
+  // Routes that are part of signing in let an account whose password change is still due through.
+  const passwordChange = requireUser(deps, { allowPendingPasswordChange: true });
 
   app.get('/auth/csrf', (c) => c.json({ csrf_token: issueCsrfToken(c, deps.config) }));
 
@@ -86,7 +88,9 @@ export function authRoutes(deps: AuthContext): Hono<AuthEnv> {
     return c.json({ codes: result.codes, warning: result.warning });
   });
 
-  app.post('/auth/2fa/setup/confirm', limitBody, csrf, fullSession, async (c) => {
+  // Part of signing in, so an account whose password change is still due confirms too (the
+  // change comes next); refused, the sign-in page showed a 403 on the way.
+  app.post('/auth/2fa/setup/confirm', limitBody, csrf, passwordChange, async (c) => {
     await confirmBackupCodesSaved(deps, c.get('user').id, requestMeta(c));
     return c.redirect(DASHBOARD_PATH, 302);
   });
@@ -114,9 +118,17 @@ export function authRoutes(deps: AuthContext): Hono<AuthEnv> {
     return c.body(null, 204);
   });
 
-  app.get('/auth/me', fullSession, (c) => {
+  // "Who am I" answers an account that must still choose its password too, and says so: the
+  // sign-in page asks it after the second factor, and a 403 there was a console error.
+  app.get('/auth/me', passwordChange, (c) => {
     const user = c.get('user');
-    return c.json({ id: user.id, email: user.email, role: user.role, second_factor_at: user.secondFactorAt.toISOString() });
+    return c.json({
+      id: user.id,
+      email: user.email,
+      role: user.role,
+      second_factor_at: user.secondFactorAt.toISOString(),
+      must_change_password: user.mustChangePassword === true,
+    });
   });
 
   // Ends the session on the server too (docs/auth.md "Sessions"): a copied cookie is dead.
@@ -126,7 +138,6 @@ export function authRoutes(deps: AuthContext): Hono<AuthEnv> {
     return c.body(null, 204);
   });
 
-  const passwordChange = requireUser(deps, { allowPendingPasswordChange: true });
   app.post('/auth/password', limitBody, csrf, passwordChange, async (c) => {
     const body = await readBody(c, changePasswordSchema);
     const { sessionToken } = await changePassword(

@@ -65,7 +65,8 @@ let confirmAfterChange = false;
  */
 async function finish(): Promise<void> {
   const me = await fetch('/auth/me', { credentials: 'same-origin', headers: { accept: 'application/json' } });
-  if (me.status === 403 && me.headers.get('X-Password-Change-Required') === 'true') {
+  const who = me.ok ? ((await me.json().catch(() => ({}))) as { must_change_password?: boolean }) : {};
+  if (who.must_change_password === true || (me.status === 403 && me.headers.get('X-Password-Change-Required') === 'true')) {
     byId<HTMLInputElement>('current-password').value = byId<HTMLInputElement>('password').value;
     say('Choose your own password before going on.', 'info');
     step('change-step');
