@@ -5,6 +5,7 @@
  * are known before they are read; each is checked against its name as it streams, and a
  * mismatch (a damaged store) aborts the export rather than shipping a bad file.
  */
+import { reportedConfidence } from '@alpr/shared/detection/confidence';
 import { Readable } from 'node:stream';
 import { ZipFile } from 'yazl';
 import type { DbSession } from '../db/session.ts';
@@ -17,7 +18,7 @@ import { configWithCameraNames } from '../collectors/cameras/names-sql.ts';
 
 export const MAX_EXPORT_DETECTIONS = 1_000;
 
-type ExportRow = {
+export type ExportRow = {
   id: string;
   detection_id: string;
   collector_id: string;
@@ -76,13 +77,15 @@ const COLUMNS = [
   'crop_image_sha256',
 ] as const;
 
-function record(r: ExportRow): Record<(typeof COLUMNS)[number], string | number | null> {
+/** One detection of detections.json and detections.csv. */
+export function exportRecord(r: ExportRow): Record<(typeof COLUMNS)[number], string | number | null> {
   return {
     id: r.id,
     detection_id: r.detection_id,
     plate_number: r.plate_number,
     plate_normalized: r.plate_normalized,
-    confidence: Number(r.confidence),
+    // null when the camera reported none (stored as 0; the chain file keeps the stored figure).
+    confidence: reportedConfidence(Number(r.confidence)),
     captured_at: new Date(r.captured_at).toISOString(),
     received_at: new Date(r.received_at).toISOString(),
     direction: r.direction,
@@ -121,7 +124,7 @@ export async function buildExport(input: ExportInput): Promise<Readable> {
     files.push({ name, sha256: sha256Hex(bytes), size: bytes.byteLength });
     zip.addBuffer(bytes, name, { mtime });
   };
-  const records = input.rows.map(record);
+  const records = input.rows.map(exportRecord);
   addBuffer('detections.json', Buffer.from(JSON.stringify(records, null, 2)));
   addBuffer(
     'detections.csv',

@@ -13,7 +13,7 @@ export interface DetectionDraft {
   cameraId: string | undefined;
   cameraMac: string | undefined;
   plateText: string | undefined;
-  /** Already scaled to 0..1; a read with no confidence (vendor_a pull) is given 0. */
+  /** Already scaled to 0..1; a read with no confidence (vendor_a pull) is given 0, "not reported" (confidence.ts). */
   confidence: number | undefined;
   region?: string;
   direction?: Direction;

@@ -2,6 +2,7 @@
  * What a claimed message carries: each item's alert with the words it needs and the crop's
  * hash, and the time zone to write times in (the zone of the recipient's telegram default).
  */
+import { reportedConfidence } from '@alpr/shared/detection/confidence';
 import type { DbSession } from '../../db/session.ts';
 import { cameraName, isUnverified } from '../../alerts/payload.ts';
 import type { AlertLine } from './message-text.ts';
@@ -60,7 +61,8 @@ export async function loadMessage(db: DbSession, messageId: string): Promise<Mes
     watchlistName: r.watchlist_name,
     priority: r.priority,
     capturedAt: new Date(r.captured_at),
-    confidence: r.confidence === null ? null : Number(r.confidence),
+    // 0 is a read whose camera reported no confidence: the message says "confidence not reported".
+    confidence: reportedConfidence(r.confidence === null ? null : Number(r.confidence)),
     siteName: r.site_name,
     cameraName: cameraName(r.config ?? {}, r.camera_id),
     uncertain: r.uncertain,

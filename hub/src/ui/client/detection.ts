@@ -1,7 +1,8 @@
 /// <reference lib="dom" />
 import { EXPORT_DETECTIONS_PATH, LEGAL_HOLDS_PATH, detectionPath } from '../../platform/http/paths.ts';
 import { api, ApiError, signInAgain } from './api.ts';
-import { byId, el, percent, say, show, when } from './dom.ts';
+import { byId, el, say, show, when } from './dom.ts';
+import { confidenceWords } from '@alpr/shared/detection/confidence';
 import { imagePath } from './images.ts';
 import { loadPurposes, purposeOnly, purposeProblem, setPurposeParams } from './purpose-fields.ts';
 // The wire shape, written once by the verb that builds it (type-only: erased from the bundle).
@@ -45,7 +46,7 @@ function render(d: Detail): void {
     ...fact('Site', d.collector.name),
     ...fact('Camera', d.camera.name),
     ...fact('Direction', d.direction),
-    ...fact('Confidence', percent(d.confidence)),
+    ...fact('Confidence', confidenceWords(d.confidence)),
     ...fact('Chain position', `#${d.chain.seq} of collector ${d.collector.id}`),
     ...fact('Record hash', el('code', {}, d.chain.record_hash)),
   );

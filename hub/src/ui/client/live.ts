@@ -1,7 +1,8 @@
 /// <reference lib="dom" />
 import { ALERTS_PATH, NOTIFICATION_PREFERENCES_PATH, alertActionPath, alertPath } from '../../platform/http/paths.ts';
 import { api, ApiError, signInAgain } from './api.ts';
-import { byId, el, percent, say, show, when } from './dom.ts';
+import { byId, el, say, show, when } from './dom.ts';
+import { confidenceWords } from '@alpr/shared/detection/confidence';
 import { imagePath } from './images.ts';
 import { reconnectDelayMs } from './backoff.ts';
 import { effectivePreference, type PreferenceRow } from '../../messaging/effective-preference.ts';
@@ -94,7 +95,7 @@ function alertItem(a: AlertPayload): HTMLElement {
     el(
       'span',
       {},
-      ` on ${a.watchlist.name} (${a.watchlist.priority}) · ${a.detection.collector_name}, ${a.detection.camera_name} · ${when(a.detection.captured_at)} · ${percent(a.detection.confidence)}`,
+      ` on ${a.watchlist.name} (${a.watchlist.priority}) · ${a.detection.collector_name}, ${a.detection.camera_name} · ${when(a.detection.captured_at)} · ${confidenceWords(a.detection.confidence)}`,
     ),
     a.entry.notes ? el('span', { class: 'notes' }, ` · ${a.entry.notes}`) : null,
     verify,
@@ -141,7 +142,7 @@ function addDetection(d: DetectionPayload): void {
       { class: 'detection' },
       crop ? el('img', { src: crop, alt: `Plate ${d.plate_number}`, width: '120', height: '40' }) : null,
       el('a', { class: 'plate', href: `/detections/${d.id}` }, d.plate_number),
-      el('span', {}, ` ${d.collector.name}, ${d.camera.name} · ${when(d.captured_at)} · ${percent(d.confidence)}`),
+      el('span', {}, ` ${d.collector.name}, ${d.camera.name} · ${when(d.captured_at)} · ${confidenceWords(d.confidence)}`),
     ),
   );
   while (feed.childElementCount > FEED_MAX) feed.lastElementChild?.remove();

@@ -3,6 +3,7 @@ import { EVENTS_SEARCH_PATH } from '../../platform/http/paths.ts';
 import { explainPlateMatch } from '@alpr/shared/detection/explain-match';
 import { api, ApiError, signInAgain } from './api.ts';
 import { byId, el, percent, say, show, when } from './dom.ts';
+import { confidenceWords } from '@alpr/shared/detection/confidence';
 import { imagePath } from './images.ts';
 import { fillPurposeFields, loadPurposes, purposeOnly, purposeProblem, setPurposeParams } from './purpose-fields.ts';
 // The wire shapes, written once by the server's presenter (type-only: erased from the bundle).
@@ -141,7 +142,7 @@ function row(r: SearchResult, why: URLSearchParams, query?: string): HTMLTableRo
     ),
     el('td', {}, when(r.captured_at)),
     el('td', {}, r.collector.name),
-    el('td', {}, percent(r.confidence)),
+    el('td', {}, confidenceWords(r.confidence)),
     el('td', {}, r.direction),
   );
 }

@@ -1,7 +1,8 @@
 /// <reference lib="dom" />
 import { alertActionPath } from '../../platform/http/paths.ts';
 import { api } from './api.ts';
-import { byId, el, percent, say, show, when } from './dom.ts';
+import { byId, el, say, show, when } from './dom.ts';
+import { confidenceWords, reportedConfidence } from '@alpr/shared/detection/confidence';
 import { imagePath } from './images.ts';
 import { describeDiff, plateDiff } from '../../alerts/plate-diff.ts';
 // Wire shapes, type-only (erased from the bundle).
@@ -54,12 +55,12 @@ function fill(a: AlertRecord): void {
     img.alt = alt;
     show(img, Boolean(path));
   }
-  byId('verify-confidence').textContent = percent(a.detection.confidence);
+  byId('verify-confidence').textContent = confidenceWords(a.detection.confidence);
   byId('verify-where').textContent = `${a.detection.collector_name}, ${a.detection.camera_name} · ${when(a.detection.captured_at)}`;
   byId('verify-candidates').textContent =
     a.detection.candidates.length === 0
       ? 'none sent by this camera'
-      : a.detection.candidates.map((c) => (c.confidence === undefined ? c.text : `${c.text} (${percent(c.confidence)})`)).join(', ');
+      : a.detection.candidates.map((c) => (reportedConfidence(c.confidence) === null ? c.text : `${c.text} (${confidenceWords(c.confidence)})`)).join(', ');
   byId('verify-list').textContent = `${a.watchlist.name} (${a.watchlist.priority})`;
   byId('verify-match').textContent = `${MATCH_WORDS[a.match_kind]}: ${listed ? describeDiff(a.plate_number, listed) : 'entry since removed'}`;
   byId('verify-notes').textContent = a.entry.notes ?? '—';

@@ -37,7 +37,10 @@ export function SearchPage(props: { user: SessionUser; collectors: ReadonlyArray
         </div>
         <div>
           <label for="min-confidence">Minimum confidence (%)</label>
-          <input id="min-confidence" name="min_confidence" type="number" min="0" max="100" step="1" />
+          <input id="min-confidence" name="min_confidence" type="number" min="0" max="100" step="1" aria-describedby="min-confidence-hint" />
+          <small id="min-confidence-hint" class="muted">
+            Above 0, reads whose camera reports no confidence are left out.
+          </small>
         </div>
         <div>
           <label for="direction">Direction</label>

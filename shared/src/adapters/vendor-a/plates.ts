@@ -2,7 +2,7 @@
  * vendor_a pull list `<Plates>` (docs/camera-formats.md "vendor_a pull"): zero or more `<Plate>`
  * entries in no guaranteed order, sometimes with an exact copy of an old entry appended. No MAC,
  * no confidence, no vehicle attributes: the MAC comes from the camera configuration and the
- * confidence is 0. `picName` (18-25 digits, > 2^53) stays a string; it is the detection id,
+ * confidence is sent as not reported (0, detection/confidence.ts). `picName` (18-25 digits, > 2^53) stays a string; it is the detection id,
  * the image name and the cursor.
  *
  * The older documented variant has base64 images inside the list; no captured sample has them. We
@@ -12,6 +12,7 @@
  */
 import { buildDetection } from '../../detection/build.ts';
 import type { DetectionImages } from '../../detection/schema.ts';
+import { CONFIDENCE_NOT_REPORTED } from '../../detection/confidence.ts';
 import { normalizeDirection } from '../../detection/normalize.ts';
 import { parseCameraTime } from '../../detection/time.ts';
 import type { AdapterContext, ImageFetch, ParseOutcome } from '../types.ts';
@@ -85,7 +86,7 @@ export function parsePlates(root: XmlValue, context: AdapterContext): ParseOutco
       cameraMac: context.camera?.mac,
       // A leading Chinese plate-colour character (`蓝京A12345`) is stripped by normalizePlateText.
       plateText: rawPlate,
-      confidence: 0,
+      confidence: CONFIDENCE_NOT_REPORTED,
       direction: normalizeDirection(childText(entry, 'direction'), context.directionMapping),
       ...(region ? { region } : {}),
     });
