@@ -78,12 +78,14 @@ async function upload(run: UploadRun): Promise<void> {
               headers: { 'content-type': batch.contentType, 'x-api-key': apiKey },
               body: batch.body,
             });
-          let retried = false;
+          let retried: string | undefined;
           // A keep-alive connection the server closed while bodies were being built (seconds
-          // on a loaded machine) resets on reuse: retried once on a new connection, and counted.
+          // on a loaded machine) resets on reuse, or fails the body's write (EPIPE) when the
+          // close lands mid-send: retried once on a new connection, and counted.
           const res = await post().catch((error: unknown) => {
-            if ((error as { code?: string }).code !== 'ECONNRESET') throw error;
-            retried = true;
+            const code = (error as { code?: string }).code;
+            if (code !== 'ECONNRESET' && code !== 'EPIPE') throw error;
+            retried = code;
             return post();
           });
           const answer = (await res.body.json()) as { backpressure?: { reason: string }; error?: { message: string } };
@@ -92,7 +94,7 @@ async function upload(run: UploadRun): Promise<void> {
             : answer.error
               ? `${res.statusCode} ${answer.error.message}`
               : String(res.statusCode);
-          return retried ? `${status} (retried after ECONNRESET)` : status;
+          return retried ? `${status} (retried after ${retried})` : status;
         },
       });
       busySeconds += chunkMs / 1000;
