@@ -3,7 +3,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import postgres from 'postgres';
-import { createLog, type Log } from '../platform/log.ts';
+// pino itself, as client.ts takes it: db sits below platform, whose log is the same pino.
+import { pino, type Logger as Log } from 'pino';
 import { openDatabase, type Database } from './client.ts';
 
 /** The slice of a tap Test this helper needs (kept structural so it stays test-runner agnostic). */
@@ -33,7 +34,7 @@ export interface TestDatabase extends Database {
  * Environment is read here on purpose: this is test plumbing, not hub configuration.
  */
 export async function testDatabase(t: TestHandle, options: TestDatabaseOptions = {}): Promise<TestDatabase> {
-  const log = options.log ?? createLog('silent');
+  const log = options.log ?? pino({ level: 'silent' });
   const forcePglite = process.env['ALPR_E2E_DATABASE'] === 'pglite';
   const adminUrl = forcePglite ? undefined : process.env['DATABASE_URL'];
   if (!adminUrl) {

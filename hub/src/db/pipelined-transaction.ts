@@ -1,6 +1,6 @@
 import type postgres from 'postgres';
 import { driverParams, rowsFromPostgresJs, unwrapDriverError, type RawQuery } from './raw.ts';
-import type { StatementSession } from './session.ts';
+import type { StatementSession } from './session-types.ts';
 
 /** The session a pipelined transaction's fn gets (session.ts `pipelinedTransaction`). */
 export interface PipelinedSession extends StatementSession {

@@ -1,5 +1,5 @@
 import type postgres from 'postgres';
-import type { AppDb } from './session.ts';
+import type { AppDb } from './session-types.ts';
 
 /**
  * The postgres.js client under a drizzle database or transaction (`session.client`: the

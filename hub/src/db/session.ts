@@ -1,5 +1,3 @@
-import type { ExtractTablesWithRelations } from 'drizzle-orm';
-import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { runPipelined, type PipelinedSession } from './pipelined-transaction.ts';
 import { postgresJsClient, runPrepared } from './postgres-js-prepared.ts';
 import {
@@ -13,12 +11,9 @@ import {
   type RawQuery,
   type Row,
 } from './raw.ts';
-import type * as schema from './schema/index.ts';
+import type { AppDb, DatabaseKind, StatementSession } from './session-types.ts';
 
-export type Schema = typeof schema;
-/** The drizzle API both backends share; a transaction is one of these too. */
-export type AppDb = PgDatabase<PgQueryResultHKT, Schema, ExtractTablesWithRelations<Schema>>;
-export type DatabaseKind = 'pglite' | 'postgres';
+export type { AppDb, DatabaseKind, Schema, StatementSession } from './session-types.ts';
 
 /**
  * What every query helper takes: the drizzle API, raw SQL and a transaction helper, all
@@ -26,11 +21,8 @@ export type DatabaseKind = 'pglite' | 'postgres';
  * never the outer one: PGlite has a single connection, so an outer query would wait for
  * the transaction that waits for it. A nested `transaction` becomes a savepoint.
  */
-export interface DbSession {
-  readonly kind: DatabaseKind;
+export interface DbSession extends StatementSession {
   readonly db: AppDb;
-  readonly sql: RawQuery;
-  readonly inTransaction: boolean;
   transaction<T>(fn: (tx: DbSession) => Promise<T>): Promise<T>;
   /**
    * A transaction for hot paths, two round trips shorter on PostgreSQL: its BEGIN goes out
@@ -40,9 +32,6 @@ export interface DbSession {
    */
   pipelinedTransaction<T>(fn: (tx: PipelinedSession) => Promise<T>): Promise<T>;
 }
-
-/** What statement helpers need: raw SQL, maybe inside a transaction (a DbSession is one). */
-export type StatementSession = Pick<DbSession, 'kind' | 'sql' | 'inTransaction'>;
 
 /** Builds a session over a drizzle database or transaction object. */
 export function makeSession(kind: DatabaseKind, db: AppDb, inTransaction: boolean): DbSession {

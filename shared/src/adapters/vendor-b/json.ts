@@ -1,5 +1,5 @@
 import { jsonShapeProblem, type JsonShapeLimits } from '../../http/json-shape.ts';
-import type { Result } from './packet.ts';
+import type { Result } from './result.ts';
 
 /**
  * Nesting allowed in a vendor_b JSON payload. Real events nest about 6 deep (list, event,

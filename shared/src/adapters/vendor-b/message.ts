@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { parseJsonBytes } from './json.ts';
-import type { Result } from './packet.ts';
+import type { Result } from './result.ts';
 import { frameJson, splitPacket } from './packet.ts';
 
 /**

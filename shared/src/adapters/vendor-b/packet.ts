@@ -1,5 +1,6 @@
 import { inflateSync } from 'node:zlib';
 import { parseJsonBytes } from './json.ts';
+import type { Result } from './result.ts';
 
 /**
  * The private updates WebSocket packet (docs/camera-formats.md "vendor_b updates WebSocket"): an
@@ -28,8 +29,6 @@ export interface Frame {
   /** Bytes as on the wire (still compressed when `deflated`). */
   payload: Uint8Array;
 }
-
-export type Result<T> = { ok: true; value: T } | { ok: false; reason: string };
 
 function readHeader(bytes: Uint8Array, offset: number, expectedType: number): Result<Omit<Frame, 'payload'> & { size: number }> {
   if (bytes.length < offset + HEADER_SIZE) return { ok: false, reason: 'packet truncated inside a frame header' };
