@@ -23,7 +23,7 @@ export interface KeyBuilderOptions extends KeyPageOptions {
   pollMs?: number;
   /** How soon to look again while the horizon waits for open batches (default 20 ms). */
   settleWaitMs?: number;
-  /** Pages keyed before a pass yields (default 10: 50,000 detections). */
+  /** Pages keyed before a pass yields (default 10: 50,000 detections, 10,000 on PGlite). */
   maxPagesPerPass?: number;
 }
 
@@ -51,7 +51,10 @@ export function createKeyBuilder(deps: { db: DbSession; clock: Clock; log: Log }
   const pollMs = options.pollMs ?? 1000;
   const settleWaitMs = options.settleWaitMs ?? 20;
   const maxPages = options.maxPagesPerPass ?? 10;
-  const pageOptions: KeyPageOptions = { pageSize: options.pageSize ?? KEY_PAGE_SIZE, ...(options.beforeCursor ? { beforeCursor: options.beforeCursor } : {}) };
+  // PGlite has one connection: a page's transaction holds every other statement (ingest's
+  // included) until it commits, so its pages are a fifth of the size.
+  const pageSize = options.pageSize ?? (deps.db.kind === 'pglite' ? KEY_PAGE_SIZE / 5 : KEY_PAGE_SIZE);
+  const pageOptions: KeyPageOptions = { pageSize, ...(options.beforeCursor ? { beforeCursor: options.beforeCursor } : {}) };
   let horizon: Horizon | null = null;
   let takenAt = 0;
   let warned = false;
