@@ -7,13 +7,14 @@ import type { CollectorContext } from './context.ts';
 import { heartbeatIntervalSeconds } from './heartbeat-interval.ts';
 
 /**
- * Heartbeats an appliance sends in its first two intervals after a start (`uptime_seconds`)
- * report the cameras it has not reached yet: a fresh demo's first one says 0 of 3. The report's
+ * Heartbeats an appliance sends before one interval of uptime (`uptime_seconds`; its first is
+ * sent at start) report the cameras it has not reached yet: a fresh demo's first one says 0 of
+ * 3, and its cameras answer within seconds, well before the next one. The report's
  * "fewest cameras online" (docs/dashboard.md "Reports") leaves those out by counting them as
  * all cameras up (the fold keeps the least); a camera still down after the warm-up shows in the
  * next heartbeat. The last-heartbeat snapshot keeps the real figure.
  */
-export const STARTUP_GRACE_INTERVALS = 2;
+export const STARTUP_GRACE_INTERVALS = 1;
 
 export function camerasOnlineForReport(input: Pick<HeartbeatRequest, 'uptime_seconds' | 'cameras_online' | 'cameras_total'>, intervalSeconds: number): number {
   const warmingUp = input.uptime_seconds < STARTUP_GRACE_INTERVALS * intervalSeconds;
