@@ -82,6 +82,9 @@ t.test('the legal-holds table labels each value at 390 px', { timeout: 180_000 }
   await signInAt(page, hub, '/admin/holds', admin);
   await page.waitForSelector('#holds tbody td:has-text("CASE-390")');
   checkLabelled(t, await cellsOf(page, '#holds'), 'holds');
+  // A stacked table's caption spans the page (it shrank to a word a line, 7 lines for 6 words).
+  const captionWidth = await page.evaluate(() => document.querySelector('#holds caption')?.getBoundingClientRect().width ?? 0);
+  t.ok(captionWidth > NARROW.width / 2, `the caption spans the page (${Math.round(captionWidth)} px)`);
   t.same(problems.take(), [], 'no console error or failed request');
 });
 

@@ -53,7 +53,7 @@ button:disabled { opacity: .55; cursor: not-allowed; }
 .priority-high .plate, .priority-critical .plate { color: var(--danger); }
 table { border-collapse: collapse; width: 100%; }
 th, td { text-align: left; padding: .4rem .5rem; border-bottom: 1px solid var(--line); vertical-align: middle; }
-@media (max-width: 640px) { table, thead, tbody, tr, th, td { display: block; } thead { position: absolute; left: -999px; } tr { border-bottom: 2px solid var(--line); padding: .4rem 0; } td { border: none; padding: .15rem 0; overflow-wrap: anywhere; } td[data-label]::before { content: attr(data-label) ": "; font-weight: 600; } input, select, textarea { max-width: 100%; } }
+@media (max-width: 640px) { table, thead, tbody, tr, th, td { display: block; } thead { position: absolute; left: -999px; } tr { border-bottom: 2px solid var(--line); padding: .4rem 0; } td { border: none; padding: .15rem 0; overflow-wrap: anywhere; } td[data-label]::before { content: attr(data-label) ": "; font-weight: 600; } caption { display: block; } input, select, textarea { max-width: 100%; } }
 /* Narrow, the header row is out of sight: a column table names each value with its cell's data-label (hub/src/ui/client/dom.ts labelCells; the appliance's pages write it). */
 .scene { display: flex; flex-wrap: wrap; gap: 1rem; }
 .scene img { max-width: 100%; height: auto; background: #ddd; }
