@@ -40,6 +40,8 @@ import { createLiveBroker } from '../../hub/src/live/broker.ts';
 import { attachLiveChannel } from '../../hub/src/live/upgrade.ts';
 import { createLog } from '../../hub/src/platform/log.ts';
 import { signInOverHttp } from '../../test/e2e/users-over-http.ts';
+import { watchlistPartPath, WATCHLISTS_PATH } from '../../hub/src/platform/http/paths.ts';
+import { BATCH_PATH } from '@alpr/shared/protocol/paths';
 
 const { values: args } = parseArgs({
   options: { alerts: { type: 'string', default: '500' }, clients: { type: 'string', default: '1000' }, batches: { type: 'string', default: '200' } },
@@ -79,17 +81,17 @@ async function main(): Promise<void> {
     const password = 'bench correct horse battery staple';
     await createUser(deps, { email: 'op@bench.test', password, role: 'operator' });
     const operator = await signInOverHttp(base, 'op@bench.test', password);
-    const list = (await (await operator.post('/api/v1/watchlist', { name: 'Bench' })).json()) as { id: string };
+    const list = (await (await operator.post(WATCHLISTS_PATH, { name: 'Bench' })).json()) as { id: string };
     const watched = Array.from({ length: ALERTS }, (_, i) => `BW${String(i).padStart(5, '0')}`);
-    await fetch(`${base}/api/v1/watchlist/${list.id}/import`, {
+    await fetch(`${base}${watchlistPartPath(list.id, 'import')}`, {
       method: 'POST',
       headers: { cookie: `${operator.cookie}; csrf_token=b`, 'x-csrf-token': 'b', 'content-type': 'text/csv' },
       body: `plate\n${watched.join('\n')}\n`,
     });
-    await operator.post(`/api/v1/watchlist/${list.id}/subscription`);
+    await operator.post(watchlistPartPath(list.id, 'subscription'));
     const post = async (plates: readonly string[]): Promise<number> => {
       const { body, contentType } = encodeBatch(plates.map((text) => ({ detection: sampleDetection({ plate: { text, confidence: 0.9 } }) })));
-      const res = await fetch(`${base}/api/v1/detections/batch`, {
+      const res = await fetch(`${base}${BATCH_PATH}`, {
         method: 'POST',
         headers: { 'x-api-key': apiKey, 'content-type': contentType },
         body: new Uint8Array(body),
@@ -138,7 +140,7 @@ async function main(): Promise<void> {
     for (let i = 0; i < FANOUT_BATCHES; i++) {
       const d = sampleDetection({ plate: { text: `FO${String(i).padStart(5, '0')}`, confidence: 0.9 } });
       const { body, contentType } = encodeBatch([{ detection: d }]);
-      const res = await fetch(`${base}/api/v1/detections/batch`, {
+      const res = await fetch(`${base}${BATCH_PATH}`, {
         method: 'POST',
         headers: { 'x-api-key': apiKey, 'content-type': contentType },
         body: new Uint8Array(body),

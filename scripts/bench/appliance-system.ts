@@ -22,6 +22,7 @@ import { claimCollector, createPendingCollector } from '../demo/enroll.ts';
 import { DEVICE_ENV, startApplianceProcess, startHubProcess } from '../demo/processes.ts';
 import { startVendorACamera } from '../simulators/vendor-a-camera.ts';
 import { startVendorBNvr } from '../simulators/vendor-b-nvr.ts';
+import { pushPath, STATUS_PATH } from '../../appliance/src/http/local-paths.ts';
 
 const { values } = parseArgs({ options: { backlog: { type: 'string', default: '3000' }, seconds: { type: 'string', default: '40' } } });
 const backlog = Number(values.backlog);
@@ -86,13 +87,13 @@ execFileSync(process.execPath, [join(import.meta.dirname, '../../appliance/build
 const appliance = await startApplianceProcess({ env: { ALPR_DATA_DIR: applianceDir, ALPR_API_KEY: apiKey, ...DEVICE_ENV }, built: true });
 const pusher = await startVendorACamera({
   mode: 'push',
-  pushUrl: `http://127.0.0.1:${appliance.port}/api/v1/ingest/auto`,
+  pushUrl: `http://127.0.0.1:${appliance.port}${pushPath('auto')}`,
   ratePerSecond: 0.5,
   seed: 8,
   mac: '02:00:00:00:00:aa',
 });
 const buffered = async (): Promise<number> => {
-  const r = await request(`http://127.0.0.1:${appliance.port}/api/v1/status`);
+  const r = await request(`http://127.0.0.1:${appliance.port}${STATUS_PATH}`);
   const s = (await r.body.json()) as { buffer: { states: Record<string, number> } };
   return (s.buffer.states.pending ?? 0) + (s.buffer.states.in_flight ?? 0);
 };

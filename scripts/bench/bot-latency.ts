@@ -30,6 +30,7 @@ import { createWatchlist } from '../../hub/src/watchlists/watchlists.ts';
 import { jpegBytes } from '../simulators/plates.ts';
 import { startBotApi } from '../simulators/telegram-bot-api.ts';
 import { createBenchDatabase } from './bench-database.ts';
+import { BATCH_PATH } from '@alpr/shared/protocol/paths';
 
 const { values: args } = parseArgs({ options: { samples: { type: 'string', default: '40' } } });
 const SAMPLES = Number(args.samples);
@@ -77,7 +78,7 @@ try {
       const { body, contentType } = encodeBatch([
         { detection: sampleDetection({ plate: { text: plate, confidence: 0.9 } }), plateCrop: jpegBytes(Math.random, 20_000) },
       ]);
-      const res = await fetch(`${hub.url}/api/v1/detections/batch`, {
+      const res = await fetch(`${hub.url}${BATCH_PATH}`, {
         method: 'POST',
         headers: { 'x-api-key': hub.apiKey, 'content-type': contentType },
         body: new Uint8Array(body),

@@ -5,6 +5,7 @@
  */
 import { createIngestApp } from '../../appliance/src/cameras/vendor-a-push.ts';
 import { MAX_JSON_ARRAY_ELEMENTS, MAX_JSON_ITEMS } from '../../shared/src/adapters/vendor-b/json.ts';
+import { pushPath } from '../../appliance/src/http/local-paths.ts';
 
 const noop = (): undefined => undefined;
 const app = createIngestApp({
@@ -28,7 +29,7 @@ for (const [name, body] of cases) {
   let status = 0;
   for (let i = 0; i < 7; i += 1) {
     const started = performance.now();
-    const res = await app.request('/api/v1/ingest/vendor_b', { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+    const res = await app.request(pushPath('vendor_b'), { method: 'POST', headers: { 'content-type': 'application/json' }, body });
     await res.text();
     status = res.status;
     times.push(performance.now() - started);

@@ -14,6 +14,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Agent, request } from 'undici';
 import { encodeBatch, sampleDetection, type BatchEntry } from '../../hub/src/ingest/uploads.test-helper.ts';
 import { uploadChunk } from './paced-collectors.ts';
+import { BATCH_PATH } from '@alpr/shared/protocol/paths';
 
 export interface UploadRun {
   url: string;
@@ -72,7 +73,7 @@ async function upload(run: UploadRun): Promise<void> {
         answered: (latencyMs, status) => send({ kind: 'batch', latencyMs, status }),
         post: async (batch, apiKey) => {
           const post = () =>
-            request(`${run.url}/api/v1/detections/batch`, {
+            request(`${run.url}${BATCH_PATH}`, {
               method: 'POST',
               dispatcher: agent,
               headers: { 'content-type': batch.contentType, 'x-api-key': apiKey },

@@ -2,7 +2,8 @@
 // appliance's in shared/src/protocol/paths.ts (what it calls on the hub) and
 // appliance/src/http/local-paths.ts (its own LAN API) (docs/architecture.md "Rules the checks
 // keep"): the routers, the dashboard's client scripts, the metrics labels and the tests import
-// them. This refuses an '/api/v1' literal anywhere else in hub/src, in its tests and in test/:
+// them. This refuses an '/api/v1' literal anywhere else in hub/src, its tests, test/ and
+// scripts/bench:
 // a string starting with it, or a URL built as `${base}/api/v1/…`. Comments may name a path.
 // A test that must send what no builder makes (a malformed segment, a route of the test's own
 // app) keeps its literal and says why with `api-path-literal: <why>` on that line or in a
@@ -52,12 +53,13 @@ function literals(path) {
 }
 
 const checked = [...files('hub/src')].filter((p) => SOURCE.test(p) && p !== HOME);
-const tests = [...files('test')].filter((p) => SOURCE.test(p));
+// test/ and the benchmarks, which drive a real hub (or appliance) as the tests do.
+const tests = [...files('test'), ...files('scripts/bench')].filter((p) => SOURCE.test(p));
 const offenders = [];
 const converted = [];
 for (const path of [...checked, ...tests]) {
   const found = literals(path);
-  const isTest = TEST.test(path) || path.startsWith('test/');
+  const isTest = TEST.test(path) || !path.startsWith('hub/src/');
   if (isTest && PENDING.has(path)) {
     if (found.length === 0) converted.push(path);
     continue;
@@ -75,4 +77,4 @@ if (converted.length > 0) {
   console.error(`Spells no '/api/v1' path any more: take it off PENDING in scripts/test/no-api-paths.mjs:\n${converted.join('\n')}`);
   process.exit(1);
 }
-console.log(`every /api/v1 path of hub/src and test/ comes from the paths modules (${PENDING.size} test files still pending)`);
+console.log(`every /api/v1 path of hub/src, test/ and scripts/bench comes from the paths modules (${PENDING.size} test files still pending)`);
