@@ -111,7 +111,9 @@ async function generate(sql: postgres.Sql, db: Database): Promise<void> {
   const keyStarted = performance.now();
   const keyed = await builder.drain();
   const keySeconds = (performance.now() - keyStarted) / 1000;
-  console.log(`search keys built after the load: ${keyed.toLocaleString('en')} reads in ${keySeconds.toFixed(0)} s, ${(keyed / keySeconds).toFixed(0)} reads/s  ${load()}`);
+  console.log(
+    `search keys built after the load: ${keyed.toLocaleString('en')} reads in ${keySeconds.toFixed(0)} s, ${(keyed / keySeconds).toFixed(0)} reads/s  ${load()}`,
+  );
   // VACUUM as autovacuum would after a bulk of inserts (PostgreSQL 13+ vacuums insert-only
   // tables): it sets the visibility map that index-only scans rely on in steady state.
   await sql`VACUUM (ANALYZE) detections`;

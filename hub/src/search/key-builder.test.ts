@@ -6,6 +6,7 @@
  * one keys every read exactly once, and the searches then find each read once, keyed and
  * not-yet-keyed reads mixed.
  */
+import postgres from 'postgres';
 import t, { type Test } from 'tap';
 import { confusionKey } from '@alpr/shared/detection/ocr';
 import { deletionNeighbourhood } from '@alpr/shared/detection/one-edit';
@@ -106,7 +107,11 @@ t.test('with the builder stopped, every mode finds each read as soon as its batc
 
 t.test('the lag is behind past the documented minute', async (t) => {
   t.same(searchKeysHealth({ reads: 10, seconds: SEARCH_KEYS.lagAlertSeconds }), { lag_reads: 10, lag_seconds: SEARCH_KEYS.lagAlertSeconds, behind: false });
-  t.same(searchKeysHealth({ reads: 10, seconds: SEARCH_KEYS.lagAlertSeconds + 0.5 }), { lag_reads: 10, lag_seconds: SEARCH_KEYS.lagAlertSeconds + 0.5, behind: true });
+  t.same(searchKeysHealth({ reads: 10, seconds: SEARCH_KEYS.lagAlertSeconds + 0.5 }), {
+    lag_reads: 10,
+    lag_seconds: SEARCH_KEYS.lagAlertSeconds + 0.5,
+    behind: true,
+  });
   const [row] = await db.sql<{ n: number }>(`SELECT count(*)::int AS n FROM detections`);
   const lag = await keyLag(db, new Date(Date.now() + 3_600_000));
   t.equal(lag.reads, Number(row?.n), 'every read waits while no builder runs');
@@ -158,4 +163,36 @@ t.test('keyed and not-yet-keyed reads together are each found once', async (t) =
   const keyed = await keyCounts();
   for (const p of keyed.postings) t.equal(p.n, p.want, `read ${p.id}: each trigram posted once`);
   await everyModeFinds(t, 2);
+});
+
+t.test('a read whose transaction commits late is waited for, never skipped (PostgreSQL)', async (t) => {
+  const url = ctx.database.url;
+  if (db.kind !== 'postgres' || !url) {
+    t.comment('PGlite has one connection: no transaction can stay open beside the builder');
+    return;
+  }
+  const other = postgres(url, { max: 1, onnotice: () => undefined });
+  t.teardown(() => other.end());
+  const reserved = await other.reserve();
+  // A writer that drew its id first (as a batch does) and commits after later batches.
+  await reserved`BEGIN`;
+  await reserved`SELECT pg_current_xact_id()`;
+  const [{ id } = { id: '' }] = await reserved<{ id: string }[]>`SELECT nextval('detections_id_seq')::text AS id`;
+  await upload(10); // later ids, committed first
+  const builder = createKeyBuilder({ db, clock: ctx.clock, log: quiet });
+  const pass = await builder.runOnce();
+  t.equal(pass.settled, false, 'the horizon waits for the open writer');
+  t.ok(BigInt(await keyCursor(db)) < BigInt(id), 'the cursor stays below its id');
+  await reserved`
+    INSERT INTO detections (id, collector_id, camera_id, detection_id, plate_number, plate_normalized, confidence, captured_at, direction, chain_seq, prev_hash, record_hash)
+    SELECT ${id}::bigint, collector_id, camera_id, 'late-commit', 'LT47ZKV', 'LT47ZKV', confidence, captured_at, direction, chain_seq + 100000, prev_hash, record_hash
+      FROM detections ORDER BY id LIMIT 1`;
+  await reserved`COMMIT`;
+  reserved.release();
+  await builder.drain();
+  const [late] = await db.sql<{ n: number }>(`SELECT count(*)::int AS n FROM detection_trigrams WHERE id = $1::bigint`, [id]);
+  t.equal(Number(late?.n), plateTrigrams('LT47ZKV').length, 'the late read got its postings');
+  const keyed = await keyCounts();
+  for (const p of keyed.postings) t.equal(p.n, p.want, `read ${p.id}: each trigram posted once`);
+  t.equal((await search('plate=*7ZK*')).meta.total, 1, 'and a contains search finds it once');
 });
