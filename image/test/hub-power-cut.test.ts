@@ -281,7 +281,10 @@ if (!existsSync(image)) {
       current = await boot();
       vm = current.vm;
       // Progress on file after every cut: a run stopped early still leaves its timings.
-      await writeFile(progressFile, `${JSON.stringify({ at: new Date().toISOString(), seed: SEED, accelerator, done: false, figures, perCut: cuts }, null, 2)}\n`);
+      await writeFile(
+        progressFile,
+        `${JSON.stringify({ at: new Date().toISOString(), seed: SEED, accelerator, done: false, figures, perCut: cuts }, null, 2)}\n`,
+      );
     }
 
     // The last boot runs clean: the checks, then every acknowledged batch again.

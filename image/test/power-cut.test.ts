@@ -241,7 +241,10 @@ if (!existsSync(image)) {
       vm = current.vm;
       await hubRead;
       // Progress on file after every cut: a run stopped early still leaves its timings.
-      await writeFile(progressFile, `${JSON.stringify({ at: new Date().toISOString(), seed: SEED, accelerator, done: false, figures, perCut: cuts }, null, 2)}\n`);
+      await writeFile(
+        progressFile,
+        `${JSON.stringify({ at: new Date().toISOString(), seed: SEED, accelerator, done: false, figures, perCut: cuts }, null, 2)}\n`,
+      );
     }
 
     // The last boot runs clean: the buffer drains to the hub.
