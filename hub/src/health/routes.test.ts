@@ -6,6 +6,7 @@ import t from 'tap';
 import { HEALTH_HEARERS } from '../hearers.ts';
 import { adminTestContext, send } from '../admin/admin.test-helper.ts';
 import { SYSTEM_ACTOR } from '../platform/actor.ts';
+import { ADMIN_HEALTH_ALERTS_PATH } from '../platform/http/paths.ts';
 import { createCollector } from '../collectors/create-collector.ts';
 import { evaluateHealth } from './evaluate.ts';
 import type { HealthAlertPage, HealthAlertRecord } from './present.ts';
@@ -39,7 +40,7 @@ await ctx.deps.db.sql(`UPDATE collectors SET last_heartbeat_at = $2, last_heartb
 ]);
 await evaluateHealth(health);
 
-const get = async (query: string, who = admin) => send(ctx, who, 'GET', `/api/v1/admin/health-alerts${query}`);
+const get = async (query: string, who = admin) => send(ctx, who, 'GET', `${ADMIN_HEALTH_ALERTS_PATH}${query}`);
 
 t.test('the list: newest first, the record shape, state and collector filters, paging', async (t) => {
   const res = await get('?state=all');
@@ -110,5 +111,5 @@ t.test('hostile or malformed queries get a 400', async (t) => {
 t.test('admins only', async (t) => {
   t.equal((await get('', operator)).status, 403);
   t.equal((await get('', viewer)).status, 403);
-  t.equal((await send(ctx, null, 'GET', '/api/v1/admin/health-alerts')).status, 401);
+  t.equal((await send(ctx, null, 'GET', ADMIN_HEALTH_ALERTS_PATH)).status, 401);
 });

@@ -5,6 +5,7 @@ import { Readable } from 'node:stream';
 import { request } from 'undici';
 import postgres from 'postgres';
 import { batchResponseSchema, type BatchResponse } from '@alpr/shared/protocol/batch';
+import { BATCH_PATH, BATCH_PATHS } from '@alpr/shared/protocol/paths';
 import { verifyChain } from '../db/chain.ts';
 import { testDatabase } from '../db/database.test-helper.ts';
 import { openImageStore, SEGMENTS_FOLDER, sha256Hex } from '../images/image-store.ts';
@@ -24,7 +25,7 @@ async function setup(t: Test): Promise<TestHub & { url: string; dbUrl: string | 
   return { ...hub, dbUrl: db.url };
 }
 
-async function upload(hub: TestHub, entries: readonly BatchEntry[], path = '/api/v1/detections/batch') {
+async function upload(hub: TestHub, entries: readonly BatchEntry[], path = BATCH_PATH) {
   const { body, contentType } = encodeBatch(entries);
   const res = await request(`${hub.url}${path}`, {
     method: 'POST',
@@ -159,7 +160,7 @@ t.test('one invalid item or a hash mismatch rejects that item only', async (t) =
   // Declare the hash of other bytes than the ones sent.
   const encoded = encodeBatch([good, invalid, tampered]);
   const text = encoded.body.toString('latin1').replace(sha256Hex(tampered.fullScene), sha256Hex(jpegLike(3_000)));
-  const res = await request(`${hub.url}/api/v1/events/batch`, {
+  const res = await request(`${hub.url}${BATCH_PATHS[1]}`, {
     method: 'POST',
     headers: { 'content-type': encoded.contentType, 'x-api-key': hub.apiKey },
     body: Buffer.from(text, 'latin1'),
@@ -223,7 +224,7 @@ t.test('the queue depth measurement comes from pending alert checks', async (t) 
 t.test('body limits: 413 by Content-Length and for a chunked body without one', async (t) => {
   const hub = await setup(t);
   const big = encodeBatch([{ detection: sampleDetection(), fullScene: jpegLike(MAX_BATCH + 10) }]);
-  const declared = await request(`${hub.url}/api/v1/detections/batch`, {
+  const declared = await request(`${hub.url}${BATCH_PATH}`, {
     method: 'POST',
     headers: { 'content-type': big.contentType, 'x-api-key': hub.apiKey },
     body: big.body,
@@ -234,7 +235,7 @@ t.test('body limits: 413 by Content-Length and for a chunked body without one', 
   async function* chunks() {
     for (let at = 0; at < big.body.length; at += 64 * 1024) yield big.body.subarray(at, at + 64 * 1024);
   }
-  const chunked = await request(`${hub.url}/api/v1/detections/batch`, {
+  const chunked = await request(`${hub.url}${BATCH_PATH}`, {
     method: 'POST',
     headers: { 'content-type': big.contentType, 'x-api-key': hub.apiKey },
     // A stream body goes out with Transfer-Encoding: chunked and no Content-Length.
@@ -248,7 +249,7 @@ t.test('body limits: 413 by Content-Length and for a chunked body without one', 
 t.test('envelope errors: 415, 400, never 500; 401 without a key', async (t) => {
   const hub = await setup(t);
   const post = async (contentType: string, body: Buffer, key: string | null = hub.apiKey) => {
-    const res = await request(`${hub.url}/api/v1/detections/batch`, {
+    const res = await request(`${hub.url}${BATCH_PATH}`, {
       method: 'POST',
       headers: { 'content-type': contentType, ...(key ? { 'x-api-key': key } : {}) },
       body,

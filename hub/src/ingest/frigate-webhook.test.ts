@@ -11,6 +11,7 @@ import { readFileSync } from 'node:fs';
 import { request } from 'undici';
 import { verifyChain } from '../db/chain.ts';
 import { testDatabase } from '../db/database.test-helper.ts';
+import { ingestPath } from '../platform/http/paths.ts';
 import { startTestHub, type TestHub } from './uploads.test-helper.ts';
 
 type FrigateEvent = { type: string; before: Record<string, unknown>; after: Record<string, unknown> };
@@ -30,7 +31,7 @@ t.teardown(() => hub.close());
 
 async function relay(target: TestHub, body: string, query: Record<string, string> = {}, path = 'frigate'): Promise<Answer> {
   const params = new URLSearchParams({ key: target.apiKey, ...query });
-  const res = await request(`${target.url}/api/v1/ingest/${path}?${params}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+  const res = await request(`${target.url}${ingestPath(path)}?${params}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
   return { status: res.statusCode, body: (await res.body.json()) as Answer['body'] };
 }
 

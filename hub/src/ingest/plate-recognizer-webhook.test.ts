@@ -12,6 +12,7 @@ import { request } from 'undici';
 import { sceneJpeg } from '../../../scripts/simulators/draw-plate.ts';
 import { verifyChain } from '../db/chain.ts';
 import { testDatabase } from '../db/database.test-helper.ts';
+import { ingestPath } from '../platform/http/paths.ts';
 import { encodeMultipart, startTestHub } from './uploads.test-helper.ts';
 
 type Post = { hook: Record<string, unknown>; data: { camera_id: string | null; results: Record<string, unknown>[] } & Record<string, unknown> };
@@ -30,7 +31,7 @@ t.teardown(() => hub.close());
 
 async function post(body: Buffer | string, query: Record<string, string> = {}, contentType = 'application/json'): Promise<Answer> {
   const params = new URLSearchParams({ key: hub.apiKey, ...query });
-  const res = await request(`${hub.url}/api/v1/ingest/plate_recognizer?${params}`, { method: 'POST', headers: { 'content-type': contentType }, body });
+  const res = await request(`${hub.url}${ingestPath('plate_recognizer')}?${params}`, { method: 'POST', headers: { 'content-type': contentType }, body });
   return { status: res.statusCode, body: (await res.body.json()) as Answer['body'] };
 }
 
@@ -116,9 +117,9 @@ t.test('hostile bodies: one-line 400, nothing written', async (t) => {
 t.test('the hub key is required: the appliance push secret does not stand in for it', async (t) => {
   const body = JSON.stringify(fixture('stream-recognition.json'));
   for (const [what, url] of [
-    ['no key', `${hub.url}/api/v1/ingest/plate_recognizer`],
-    ['an appliance ?secret=', `${hub.url}/api/v1/ingest/plate_recognizer?secret=at-least-16-characters`],
-    ['a wrong key', `${hub.url}/api/v1/ingest/plate_recognizer?key=alpr_${'x'.repeat(40)}`],
+    ['no key', `${hub.url}${ingestPath('plate_recognizer')}`],
+    ['an appliance ?secret=', `${hub.url}${ingestPath('plate_recognizer')}?secret=at-least-16-characters`],
+    ['a wrong key', `${hub.url}${ingestPath('plate_recognizer')}?key=alpr_${'x'.repeat(40)}`],
   ] as const) {
     const res = await request(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
     t.equal(res.statusCode, 401, what);

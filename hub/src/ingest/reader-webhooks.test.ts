@@ -15,6 +15,7 @@ import { createAlertWorker } from '../alerts/worker.ts';
 import { movableClock } from '../collectors/collectors.test-helper.ts';
 import { verifyChain } from '../db/chain.ts';
 import { testDatabase } from '../db/database.test-helper.ts';
+import { ingestPath } from '../platform/http/paths.ts';
 import { createLog } from '../platform/log.ts';
 import { createWatchlistCache } from '../watchlists/cache.ts';
 import { addEntry } from '../watchlists/entries.ts';
@@ -37,7 +38,7 @@ t.teardown(() => hub.close());
 
 async function post(source: string, body: Json | string, query: Record<string, string> = {}): Promise<Answer> {
   const params = new URLSearchParams({ key: hub.apiKey, ...query });
-  const res = await request(`${hub.url}/api/v1/ingest/${source}?${params}`, {
+  const res = await request(`${hub.url}${ingestPath(source)}?${params}`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: typeof body === 'string' ? body : JSON.stringify(body),

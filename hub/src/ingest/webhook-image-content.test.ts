@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { PassThrough } from 'node:stream';
 import { request } from 'undici';
 import { testDatabase } from '../db/database.test-helper.ts';
+import { ingestPath } from '../platform/http/paths.ts';
 import { createLog } from '../platform/log.ts';
 import { startTestHub } from './uploads.test-helper.ts';
 
@@ -25,7 +26,7 @@ t.test('a text part labelled image/jpeg is dropped; the detection and the real i
   sink.on('data', (chunk: Buffer) => lines.push(chunk.toString()));
   const hub = await startTestHub({ db, clock: { now: () => new Date('2030-07-02T00:00:00.000Z') }, log: createLog('trace', sink) });
   t.teardown(() => hub.close());
-  const res = await request(`${hub.url}/api/v1/ingest/vendor_a?key=${encodeURIComponent(hub.apiKey)}`, {
+  const res = await request(`${hub.url}${ingestPath('vendor_a')}?key=${encodeURIComponent(hub.apiKey)}`, {
     method: 'POST',
     headers: { 'content-type': 'multipart/form-data; boundary=boundary' },
     body: mislabelled,

@@ -4,6 +4,7 @@ import { PassThrough } from 'node:stream';
 import { request } from 'undici';
 import { verifyChain } from '../db/chain.ts';
 import { testDatabase } from '../db/database.test-helper.ts';
+import { ingestPath } from '../platform/http/paths.ts';
 import { createLog } from '../platform/log.ts';
 import { sha256Hex } from '../images/image-store.ts';
 import { startTestHub, type TestHub } from './uploads.test-helper.ts';
@@ -31,7 +32,7 @@ async function setup(t: Test, logLines?: string[]): Promise<TestHub> {
 
 async function push(hub: TestHub, path: string, body: Buffer, contentType: string, query: Record<string, string> = {}): Promise<Answer> {
   const params = new URLSearchParams({ key: hub.apiKey, ...query });
-  const res = await request(`${hub.url}/api/v1/ingest/${path}?${params}`, { method: 'POST', headers: { 'content-type': contentType }, body });
+  const res = await request(`${hub.url}${ingestPath(path)}?${params}`, { method: 'POST', headers: { 'content-type': contentType }, body });
   return { status: res.statusCode, body: (await res.body.json()) as Answer['body'] };
 }
 
@@ -119,7 +120,7 @@ t.test('the key query parameter is checked like X-API-Key and never logged', asy
   const hub = await setup(t, logLines);
   const xml = fixture('vendor-a/fixtures/alert-isapi-ns.xml');
   const post = (query: string) =>
-    request(`${hub.url}/api/v1/ingest/vendor_a${query}`, { method: 'POST', headers: { 'content-type': 'application/xml' }, body: xml }).then(async (res) => ({
+    request(`${hub.url}${ingestPath('vendor_a')}${query}`, { method: 'POST', headers: { 'content-type': 'application/xml' }, body: xml }).then(async (res) => ({
       status: res.statusCode,
       body: (await res.body.json()) as Answer['body'],
     }));
