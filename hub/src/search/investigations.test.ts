@@ -2,6 +2,7 @@ import t from 'tap';
 import { adminTestContext, send } from '../admin/admin.test-helper.ts';
 import { claim } from '../collectors/claim.ts';
 import { SYSTEM_ACTOR } from '../platform/actor.ts';
+import { INVESTIGATIONS_PATH, investigationPath } from '../platform/http/paths.ts';
 import { createCollector } from '../collectors/create-collector.ts';
 import { sampleDetection, uploadBatch } from '../ingest/uploads.test-helper.ts';
 import type { convoy, locationActivity, plateHistory, plateRoute } from './investigations.ts';
@@ -49,7 +50,7 @@ await upload(B, [
 
 /** The investigation's answer, typed by the verb that builds it. */
 const get = async <T>(path: string): Promise<T> => {
-  const res = await send(ctx, operator, 'GET', `/api/v1/investigations/${path}&${REASON}`);
+  const res = await send(ctx, operator, 'GET', `${INVESTIGATIONS_PATH}/${path}&${REASON}`);
   if (res.status !== 200) throw new Error(`${path}: ${res.status} ${await res.text()}`);
   return (await res.json()) as T;
 };
@@ -139,13 +140,13 @@ t.test('parameters and audit', async (t) => {
     [`location-activity?collector_id=${A.id}&date=2026-01-01&timezone=Mars/Base`, 'timezone'],
     ['plate-history?plate=TGT001&start_date=2026-01-02T00:00:00Z&end_date=2026-01-01T00:00:00Z', 'end_date'],
   ] as const) {
-    const res = await send(ctx, operator, 'GET', `/api/v1/investigations/${path}&${REASON}`);
+    const res = await send(ctx, operator, 'GET', `${INVESTIGATIONS_PATH}/${path}&${REASON}`);
     t.equal(res.status, 400, path);
     t.match(await res.json(), { error: { message: new RegExp(`^${field}: `) } });
   }
-  t.equal((await send(ctx, operator, 'GET', '/api/v1/investigations/convoy?plate=TGT001&reason=convoy%20case%207')).status, 400, 'a purpose is required');
+  t.equal((await send(ctx, operator, 'GET', `${investigationPath('convoy')}?plate=TGT001&reason=convoy%20case%207`)).status, 400, 'a purpose is required');
   t.equal(
-    (await send(ctx, operator, 'GET', '/api/v1/investigations/convoy?plate=TGT001&purpose=criminal_investigation')).status,
+    (await send(ctx, operator, 'GET', `${investigationPath('convoy')}?plate=TGT001&purpose=criminal_investigation`)).status,
     400,
     'a case number where the purpose requires one',
   );

@@ -8,6 +8,7 @@ import t from 'tap';
 import { adminTestContext, send } from '../admin/admin.test-helper.ts';
 import { claim } from '../collectors/claim.ts';
 import { SYSTEM_ACTOR } from '../platform/actor.ts';
+import { EVENTS_SEARCH_PATH } from '../platform/http/paths.ts';
 import { createCollector } from '../collectors/create-collector.ts';
 import { patternPage, timeSlices } from './pattern-page.ts';
 import { buildSearch } from './sql.ts';
@@ -106,7 +107,7 @@ t.test('matches older than the year the count walks month by month are counted a
 
 t.test('the API answers a pattern search through it', async (t) => {
   const viewer = await ctx.session('viewer');
-  const res = await send(ctx, viewer, 'GET', `/api/v1/events/search?plate=*12X*&per_page=50&purpose=stolen_vehicle&reason=case%201`);
+  const res = await send(ctx, viewer, 'GET', `${EVENTS_SEARCH_PATH}?plate=*12X*&per_page=50&purpose=stolen_vehicle&reason=case%201`);
   t.equal(res.status, 200);
   const body = (await res.json()) as { data: Array<{ plate_number: string; captured_at: string }>; meta: { total: number } };
   t.equal(body.meta.total, 40);

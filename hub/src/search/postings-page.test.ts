@@ -11,6 +11,7 @@ import t from 'tap';
 import { adminTestContext, send } from '../admin/admin.test-helper.ts';
 import { claim } from '../collectors/claim.ts';
 import { SYSTEM_ACTOR } from '../platform/actor.ts';
+import { EVENTS_SEARCH_PATH } from '../platform/http/paths.ts';
 import { createCollector } from '../collectors/create-collector.ts';
 import { postingsPage } from './postings-page.ts';
 import { buildSearch } from './sql.ts';
@@ -111,7 +112,7 @@ t.test('which searches take the postings', async (t) => {
 
 t.test('the API answers a contains search from the postings', async (t) => {
   const viewer = await ctx.session('viewer');
-  const url = `/api/v1/events/search?plate=*12x*&per_page=50&purpose=stolen_vehicle&reason=case%201`;
+  const url = `${EVENTS_SEARCH_PATH}?plate=*12x*&per_page=50&purpose=stolen_vehicle&reason=case%201`;
   const before = await send(ctx, viewer, 'GET', url);
   t.equal(before.status, 200);
   const body = (await before.json()) as { data: Array<{ id: string }>; meta: { total: number } };

@@ -10,6 +10,7 @@ import { ocrNormalize } from '@alpr/shared/detection/ocr';
 import { adminTestContext, send } from '../admin/admin.test-helper.ts';
 import { claim } from '../collectors/claim.ts';
 import { SYSTEM_ACTOR } from '../platform/actor.ts';
+import { EVENTS_SEARCH_PATH } from '../platform/http/paths.ts';
 import { createCollector } from '../collectors/create-collector.ts';
 import { prefixPage } from './prefix-page.ts';
 import { PATTERN_READ_AHEAD, prepareSearch } from './search.ts';
@@ -105,7 +106,7 @@ t.test('matches older than the year the count walks month by month', async (t) =
 
 t.test('the API answers a prefix search through it', async (t) => {
   const viewer = await ctx.session('viewer');
-  const res = await send(ctx, viewer, 'GET', `/api/v1/events/search?plate=ab-12*&per_page=50&purpose=stolen_vehicle&reason=case%201`);
+  const res = await send(ctx, viewer, 'GET', `${EVENTS_SEARCH_PATH}?plate=ab-12*&per_page=50&purpose=stolen_vehicle&reason=case%201`);
   t.equal(res.status, 200);
   const body = (await res.json()) as { data: Array<{ id: string }>; meta: { total: number } };
   t.equal(body.meta.total, matching.length);

@@ -8,6 +8,7 @@ import t from 'tap';
 import { adminTestContext, send } from '../admin/admin.test-helper.ts';
 import { claim } from '../collectors/claim.ts';
 import { SYSTEM_ACTOR } from '../platform/actor.ts';
+import { EVENTS_SEARCH_PATH } from '../platform/http/paths.ts';
 import { createCollector } from '../collectors/create-collector.ts';
 import { jpegLike, sampleDetection, uploadBatch } from '../ingest/uploads.test-helper.ts';
 import { createLog } from '../platform/log.ts';
@@ -53,11 +54,11 @@ await upload([['AB12CXE', 1]]); // a second sighting of a known plate: no new ke
 type Match = { kind: string; position: number | null; query_char?: string; plate_char?: string };
 type Page = { data: Array<{ plate_number: string; match?: Match; similarity?: number }>; meta: { total: number } };
 const search = async (query: string) => {
-  const res = await send(ctx, viewer, 'GET', `/api/v1/events/search?${query}&${REASON}`);
+  const res = await send(ctx, viewer, 'GET', `${EVENTS_SEARCH_PATH}?${query}&${REASON}`);
   if (res.status !== 200) throw new Error(`${query}: ${res.status} ${await res.text()}`);
   return (await res.json()) as Page;
 };
-const status = async (query: string) => (await send(ctx, viewer, 'GET', `/api/v1/events/search?${query}&${REASON}`)).status;
+const status = async (query: string) => (await send(ctx, viewer, 'GET', `${EVENTS_SEARCH_PATH}?${query}&${REASON}`)).status;
 
 t.test('finds every plate one edit away, ranked, each saying how it matched', async (t) => {
   const page = await search('plate=AB12CDE&plate_match=one_edit');
@@ -132,7 +133,7 @@ t.test('bad values are a 400', async (t) => {
   t.equal(await status('plate=AB12CDE&plate_match=one_edit&plate_fuzzy=true'), 400, 'contradicting plate_fuzzy');
   t.equal(await status('plate=AB12CDE&plate_match=one_edit&plate_match=fuzzy'), 400, 'given twice');
   t.equal(await status('plate=AB12CDE&plate_match=one_edit&plate_fuzzy=false'), 200, 'plate_fuzzy=false agrees');
-  const res = await send(ctx, viewer, 'GET', `/api/v1/events/search?plate=AB12CDE&plate_match=one_edit`);
+  const res = await send(ctx, viewer, 'GET', `${EVENTS_SEARCH_PATH}?plate=AB12CDE&plate_match=one_edit`);
   t.equal(res.status, 400, 'a purpose is still required');
 });
 

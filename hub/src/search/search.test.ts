@@ -3,6 +3,7 @@ import { confusionKey } from '@alpr/shared/detection/ocr';
 import { adminTestContext, auditRows, send } from '../admin/admin.test-helper.ts';
 import { claim } from '../collectors/claim.ts';
 import { SYSTEM_ACTOR } from '../platform/actor.ts';
+import { detectionPath, EVENTS_SEARCH_PATH, PLATE_AUTOCOMPLETE_PATH, SEARCH_PATH } from '../platform/http/paths.ts';
 import { createCollector } from '../collectors/create-collector.ts';
 import { jpegLike, sampleDetection, uploadBatch } from '../ingest/uploads.test-helper.ts';
 
@@ -57,7 +58,7 @@ type Page = {
   }>;
   meta: { page: number; per_page: number; total: number; total_pages: number; total_is_lower_bound: boolean };
 };
-const search = async (query: string, path = '/api/v1/events/search') => {
+const search = async (query: string, path = EVENTS_SEARCH_PATH) => {
   const res = await send(ctx, viewer, 'GET', `${path}?${query}&${REASON}`);
   if (res.status !== 200) throw new Error(`${query}: ${res.status} ${await res.text()}`);
   return (await res.json()) as Page;
@@ -143,21 +144,21 @@ t.test('bad parameters get a 400 naming the field; a purpose is required', async
     ['plate=AB&plate=CD', 'plate'],
     [`start_date=${encodeURIComponent(at(1))}&end_date=${encodeURIComponent(at(10))}`, 'end_date'],
   ] as const) {
-    const res = await send(ctx, viewer, 'GET', `/api/v1/events/search?${query}&${REASON}`);
+    const res = await send(ctx, viewer, 'GET', `${EVENTS_SEARCH_PATH}?${query}&${REASON}`);
     t.equal(res.status, 400, query);
     t.match(await res.json(), { error: { message: new RegExp(`^${field}: `) } }, `names ${field}`);
   }
-  const noPurpose = await send(ctx, viewer, 'GET', '/api/v1/events/search?plate=AB12CDE&reason=case%2042');
+  const noPurpose = await send(ctx, viewer, 'GET', `${EVENTS_SEARCH_PATH}?plate=AB12CDE&reason=case%2042`);
   t.equal(noPurpose.status, 400, 'a reason alone no longer suffices');
   t.match(await noPurpose.json(), { error: { code: 'bad_request', message: /^purpose: a purpose is required/ } });
-  t.equal((await send(ctx, null, 'GET', `/api/v1/events/search?${REASON}`)).status, 401);
+  t.equal((await send(ctx, null, 'GET', `${EVENTS_SEARCH_PATH}?${REASON}`)).status, 401);
 });
 
 t.test('every search is audited with who, the query, the count and the purpose; limits per spec', async (t) => {
-  const res = await send(ctx, viewer, 'GET', `/api/v1/search?plate=AB12CDE&purpose=stolen_vehicle&reason=burglary%20case%2042`);
+  const res = await send(ctx, viewer, 'GET', `${SEARCH_PATH}?plate=AB12CDE&purpose=stolen_vehicle&reason=burglary%20case%2042`);
   t.equal(res.headers.get('x-ratelimit-limit'), '60', 'GET /api/v1/search: 60 a minute');
   t.equal(
-    (await send(ctx, viewer, 'GET', `/api/v1/events/search?plate=AB12CDE&${REASON}`)).headers.get('x-ratelimit-limit'),
+    (await send(ctx, viewer, 'GET', `${EVENTS_SEARCH_PATH}?plate=AB12CDE&${REASON}`)).headers.get('x-ratelimit-limit'),
     '120',
     'GET /api/v1/events/*: 120',
   );
@@ -172,7 +173,7 @@ t.test('every search is audited with who, the query, the count and the purpose; 
 
 t.test('one detection, in full, audited; autocomplete', async (t) => {
   const id = (await search('plate=AB13XYZ')).data[0]?.id as string;
-  const res = await send(ctx, viewer, 'GET', `/api/v1/detections/${id}?${REASON}`);
+  const res = await send(ctx, viewer, 'GET', `${detectionPath(id)}?${REASON}`);
   t.equal(res.status, 200);
   t.match(await res.json(), {
     id,
@@ -188,17 +189,17 @@ t.test('one detection, in full, audited; autocomplete', async (t) => {
     legal_holds: [],
   });
   t.match(await auditRows(ctx, 'search.detection_view', id), [{ detail: { purpose: 'stolen_vehicle', reason: 'case 2026-117' } }]);
-  t.equal((await send(ctx, viewer, 'GET', `/api/v1/detections/${id}?reason=case%201`)).status, 400, 'a purpose is required');
-  t.equal((await send(ctx, viewer, 'GET', `/api/v1/detections/999999999?${REASON}`)).status, 404);
-  t.equal((await send(ctx, viewer, 'GET', `/api/v1/detections/abc?${REASON}`)).status, 404);
-  const suggestions = await send(ctx, viewer, 'GET', `/api/v1/plates/autocomplete?q=ab1&limit=5&${REASON}`);
+  t.equal((await send(ctx, viewer, 'GET', `${detectionPath(id)}?reason=case%201`)).status, 400, 'a purpose is required');
+  t.equal((await send(ctx, viewer, 'GET', `${detectionPath('999999999')}?${REASON}`)).status, 404);
+  t.equal((await send(ctx, viewer, 'GET', `${detectionPath('abc')}?${REASON}`)).status, 404);
+  const suggestions = await send(ctx, viewer, 'GET', `${PLATE_AUTOCOMPLETE_PATH}?q=ab1&limit=5&${REASON}`);
   t.same((await suggestions.json()) as unknown, {
     suggestions: [
       { plate: 'AB12CDE', sightings: 3 },
       { plate: 'AB13XYZ', sightings: 1 },
     ],
   });
-  t.equal((await send(ctx, viewer, 'GET', `/api/v1/plates/autocomplete?q=a&${REASON}`)).status, 400);
+  t.equal((await send(ctx, viewer, 'GET', `${PLATE_AUTOCOMPLETE_PATH}?q=a&${REASON}`)).status, 400);
 });
 
 t.test('fuzzy pages: similarity, then newest first, across plates seen many times', async (t) => {

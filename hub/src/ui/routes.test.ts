@@ -1,5 +1,6 @@
 import t from 'tap';
 import { adminTestContext, send } from '../admin/admin.test-helper.ts';
+import { IMAGE_PATH_PREFIX } from '../platform/http/paths.ts';
 import { reconnectDelayMs } from './client/backoff.ts';
 import { imagePath } from './client/images.ts';
 
@@ -101,7 +102,7 @@ t.test('live reconnect delay: min(1 s x 2^n, 60 s) + 0-1 s', async (t) => {
 });
 
 t.test('image links become same-origin paths; anything else is dropped', async (t) => {
-  t.equal(imagePath('https://hub.example/api/v1/images/ab?exp=1&sig=x'), '/api/v1/images/ab?exp=1&sig=x');
+  t.equal(imagePath(`https://hub.example${IMAGE_PATH_PREFIX}ab?exp=1&sig=x`), `${IMAGE_PATH_PREFIX}ab?exp=1&sig=x`);
   t.equal(imagePath('https://evil.example/steal'), null);
   t.equal(imagePath(null), null);
 });
