@@ -14,6 +14,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t from 'tap';
 import { COLLECTOR_FIELD_LIMITS } from '../../hub/src/collectors/schema.ts';
+import {
+  adminCollectorPartPath,
+  adminCollectorPath,
+  ALERTS_PATH,
+  NOTIFICATION_PREFERENCES_PATH,
+  TELEGRAM_LINK_PATH,
+} from '../../hub/src/platform/http/paths.ts';
+import { HEARTBEAT_PATH } from '@alpr/shared/protocol/paths';
 import type { Page } from 'playwright-core';
 import { totpCode } from '../../hub/src/auth/totp.ts';
 import { verifyExport } from '../../hub/src/evidence/manifest.ts';
@@ -222,7 +230,7 @@ t.test('the dashboard in a real browser', { timeout: 420_000 }, async (t) => {
     t.match(await page.textContent('#message'), /Camera UI gate added/);
     t.equal(await page.inputValue('#camera-password'), '', 'the form is emptied');
     t.notMatch(await page.content(), /ui-camera-secret-7/, 'the password is nowhere on the page');
-    const listed = (await page.evaluate((id) => fetch(`/api/v1/admin/collectors/${id}/cameras`).then((r) => r.text()), collectorId)) ?? '';
+    const listed = (await page.evaluate((url) => fetch(url).then((r) => r.text()), adminCollectorPartPath(collectorId, 'cameras'))) ?? '';
     t.match(listed, /"has_credentials":true/, 'stored on the hub');
     t.notMatch(listed, /ui-camera-secret-7/, 'and never sent back');
 
@@ -279,7 +287,7 @@ t.test('the dashboard in a real browser', { timeout: 420_000 }, async (t) => {
     await page.click('#replace-cancel');
     await page.waitForSelector('#replace-pending', { state: 'hidden' });
     t.match(await page.textContent('#message'), /cancelled/);
-    const state = (await page.evaluate((id) => fetch(`/api/v1/admin/collectors/${id}`).then((r) => r.json()), collectorId)) as Record<string, unknown>;
+    const state = (await page.evaluate((url) => fetch(url).then((r) => r.json()), adminCollectorPath(collectorId))) as Record<string, unknown>;
     t.match(state, { status: 'active', pending_replacement: false }, 'the hub agrees');
   });
 
@@ -392,7 +400,7 @@ t.test('the dashboard in a real browser', { timeout: 420_000 }, async (t) => {
     await page.click('#banner-ack');
     await page.waitForSelector('#alerts button:has-text("acknowledged")');
     t.equal(await page.isHidden('#alert-banner'), true, 'acknowledged: the banner goes');
-    const alerts = (await (await page.request.get(`${hub.url}/api/v1/alerts`)).json()) as { data: Array<{ state: string }> };
+    const alerts = (await (await page.request.get(`${hub.url}${ALERTS_PATH}`)).json()) as { data: Array<{ state: string }> };
     t.match(alerts.data, [{ state: 'acknowledged' }], 'on the hub too');
 
     // The hub goes away and comes back: the page says so, reconnects, subscribes again.
@@ -484,7 +492,7 @@ t.test('the dashboard in a real browser', { timeout: 420_000 }, async (t) => {
     await page.fill(`${telegram} input[name="timezone"]`, 'Europe/Berlin');
     await page.click(`${telegram} button[type="submit"]`);
     await page.waitForSelector('#message:has-text("Saved.")');
-    const prefs = (await page.evaluate(() => fetch('/api/v1/notifications/preferences').then((r) => r.json()))) as { preferences: unknown[] };
+    const prefs = (await page.evaluate((url) => fetch(url).then((r) => r.json()), NOTIFICATION_PREFERENCES_PATH)) as { preferences: unknown[] };
     t.match(
       prefs.preferences,
       [{ watchlist_id: null, channel: 'telegram', enabled: true, quiet_hours_start: '22:00', quiet_hours_end: '06:30', timezone: 'Europe/Berlin' }],
@@ -493,7 +501,7 @@ t.test('the dashboard in a real browser', { timeout: 420_000 }, async (t) => {
     await page.selectOption('#mute-for', '2h');
     await page.click('#mute');
     await page.waitForSelector('#message:has-text("Muted until")');
-    const links = (await page.evaluate(() => fetch('/api/v1/telegram/link').then((r) => r.json()))) as { links: Array<{ muted_until: string | null }> };
+    const links = (await page.evaluate((url) => fetch(url).then((r) => r.json()), TELEGRAM_LINK_PATH)) as { links: Array<{ muted_until: string | null }> };
     t.ok(links.links[0]?.muted_until && Date.parse(links.links[0].muted_until) > Date.now() + 100 * 60_000, 'muted for two hours');
     await check('notifications');
   });
@@ -575,7 +583,7 @@ t.test('the dashboard in a real browser', { timeout: 420_000 }, async (t) => {
     t.pass('the hold and the export are listed');
     await check('holds', admin);
     // A heartbeat as the appliance sends it (its own come every 60 s).
-    const beat = await fetch(`${hub.url}/api/v1/heartbeat`, {
+    const beat = await fetch(`${hub.url}${HEARTBEAT_PATH}`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'x-api-key': hub.enrollment.api_key },
       body: JSON.stringify({ uptime_seconds: 60, queue_depth: 4, cameras_online: 1, cameras_total: 2, config_version: 1 }),
