@@ -12,15 +12,10 @@ import { readFileSync } from 'node:fs';
 import { files } from './source-files.mjs';
 
 const HOME = 'hub/src/platform/http/paths.ts';
-const TEST = /\.test(-helper)?\.tsx?$/;
 const SOURCE = /\.tsx?$/;
 const LITERAL = /['"`}]\/api\/v1|\w\/api\/v1/;
 const COMMENT = /^\s*(\/\/|\/\*|\*)/;
 const MARKER = 'api-path-literal:';
-// Test files whose folders were being reworked when tests came under this check: each still
-// spells paths out and is left to convert; remove a file here once it no longer does (the check
-// fails while a listed file is clean, so the list only shrinks).
-const PENDING = new Set([]);
 
 /** The lines of a file that spell an '/api/v1' path out without saying why. */
 function literals(path) {
@@ -39,17 +34,7 @@ function literals(path) {
 const checked = [...files('hub/src')].filter((p) => SOURCE.test(p) && p !== HOME);
 // test/ and the benchmarks, which drive a real hub (or appliance) as the tests do.
 const tests = [...files('test'), ...files('scripts/bench')].filter((p) => SOURCE.test(p));
-const offenders = [];
-const converted = [];
-for (const path of [...checked, ...tests]) {
-  const found = literals(path);
-  const isTest = TEST.test(path) || !path.startsWith('hub/src/');
-  if (isTest && PENDING.has(path)) {
-    if (found.length === 0) converted.push(path);
-    continue;
-  }
-  offenders.push(...found);
-}
+const offenders = [...checked, ...tests].flatMap(literals);
 if (offenders.length > 0) {
   console.error(
     `An '/api/v1' path spelled out (import it from ${HOME}, shared/src/protocol/paths.ts or appliance/src/http/local-paths.ts; ` +
@@ -57,8 +42,4 @@ if (offenders.length > 0) {
   );
   process.exit(1);
 }
-if (converted.length > 0) {
-  console.error(`Spells no '/api/v1' path any more: take it off PENDING in scripts/test/no-api-paths.mjs:\n${converted.join('\n')}`);
-  process.exit(1);
-}
-console.log(`every /api/v1 path of hub/src, test/ and scripts/bench comes from the paths modules (${PENDING.size} test files still pending)`);
+console.log(`every /api/v1 path of hub/src, test/ and scripts/bench comes from the paths modules`);
