@@ -69,11 +69,23 @@ export async function buildKeyPage(db: DbSession, upTo: string, now: Date, optio
          ON CONFLICT DO NOTHING`,
         [from, last],
       );
-      // Per distinct plate, as 0025: a plate already keyed costs one probe of its own key.
-      await tx.sql(
-        `INSERT INTO plate_edit_keys (edit_key, plate_normalized)
+      await tx.sql(editKeysOf(`SELECT DISTINCT d.plate_normalized FROM detections d WHERE d.id > $1::bigint AND d.id <= $2::bigint`), [from, last]);
+    }
+    if (options.beforeCursor) await options.beforeCursor(tx);
+    await moveCursor(tx, last, now);
+    return { busy: false, keyed, done: !full };
+  });
+}
+
+/**
+ * The statement that writes the one-edit keys (0025) of the plates `platesQuery` selects (one
+ * column, `plate_normalized`). Per distinct plate, as 0025: a plate already keyed costs one
+ * probe of its own key. The builder gives it a page's plates; the recall test its corpus.
+ */
+export function editKeysOf(platesQuery: string): string {
+  return `INSERT INTO plate_edit_keys (edit_key, plate_normalized)
          SELECT DISTINCT k.edit_key, n.plate_normalized
-           FROM (SELECT DISTINCT d.plate_normalized FROM detections d WHERE d.id > $1::bigint AND d.id <= $2::bigint) n
+           FROM (${platesQuery}) n
            CROSS JOIN LATERAL (SELECT alpr_confusion_key(n.plate_normalized) AS key) c
            CROSS JOIN LATERAL (
              SELECT c.key AS edit_key
@@ -82,14 +94,7 @@ export async function buildKeyPage(db: DbSession, upTo: string, now: Date, optio
            ) k
           WHERE NOT EXISTS (SELECT 1 FROM plate_edit_keys e WHERE e.edit_key = c.key AND e.plate_normalized = n.plate_normalized)
           ORDER BY 1, 2
-         ON CONFLICT DO NOTHING`,
-        [from, last],
-      );
-    }
-    if (options.beforeCursor) await options.beforeCursor(tx);
-    await moveCursor(tx, last, now);
-    return { busy: false, keyed, done: !full };
-  });
+         ON CONFLICT DO NOTHING`;
 }
 
 async function moveCursor(tx: StatementSession, to: string, now: Date): Promise<void> {
