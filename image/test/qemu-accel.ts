@@ -31,6 +31,21 @@ const TCG_ARGS = ['-accel', 'tcg', '-cpu', 'max'];
 export const MACHINE_ARGS = ['-machine', 'q35', '-smp', '1'];
 export const OVMF_CODE = '/usr/share/OVMF/OVMF_CODE_4M.fd';
 export const OVMF_VARS = '/usr/share/OVMF/OVMF_VARS_4M.fd';
+
+/** No screen, no monitor, no default devices, and the UEFI firmware with its own copy of the variables. */
+export function headlessFirmwareArgs(varsCopy: string): string[] {
+  return [
+    '-display',
+    'none',
+    '-monitor',
+    'none',
+    '-nodefaults',
+    '-drive',
+    `if=pflash,format=raw,readonly=on,file=${OVMF_CODE}`,
+    '-drive',
+    `if=pflash,format=raw,file=${varsCopy}`,
+  ];
+}
 const KVM_DEVICE = '/dev/kvm';
 /**
  * The probe's budget. Under TCG at load 11 OVMF took 12-20 s to its boot manager; a usable
@@ -83,23 +98,7 @@ export async function kvmProbeProblem(accelArgs = KVM_ARGS): Promise<string | un
   const work = await mkdtemp(join(tmpdir(), 'alpr-qemu-probe-'));
   const vars = join(work, 'OVMF_VARS.fd');
   await copyFile(OVMF_VARS, vars);
-  const args = [
-    ...accelArgs,
-    ...MACHINE_ARGS,
-    '-m',
-    '256',
-    '-display',
-    'none',
-    '-monitor',
-    'none',
-    '-nodefaults',
-    '-drive',
-    `if=pflash,format=raw,readonly=on,file=${OVMF_CODE}`,
-    '-drive',
-    `if=pflash,format=raw,file=${vars}`,
-    '-serial',
-    'stdio',
-  ];
+  const args = [...accelArgs, ...MACHINE_ARGS, '-m', '256', ...headlessFirmwareArgs(vars), '-serial', 'stdio'];
   const began = Date.now();
   try {
     return await new Promise<string | undefined>((resolve) => {

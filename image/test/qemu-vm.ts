@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { copyFile, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { MACHINE_ARGS, OVMF_CODE, OVMF_VARS, qemuAccel, type Accelerator } from './qemu-accel.ts';
+import { headlessFirmwareArgs, MACHINE_ARGS, OVMF_VARS, qemuAccel, type Accelerator } from './qemu-accel.ts';
 
 /**
  * One qemu-system-x86_64 guest for the image tests: UEFI (OVMF), KVM when the host offers it
@@ -57,15 +57,7 @@ export async function startVm(options: VmOptions): Promise<Vm> {
     ...MACHINE_ARGS,
     '-m',
     String(options.memoryMiB ?? 1024),
-    '-display',
-    'none',
-    '-monitor',
-    'none',
-    '-nodefaults',
-    '-drive',
-    `if=pflash,format=raw,readonly=on,file=${OVMF_CODE}`,
-    '-drive',
-    `if=pflash,format=raw,file=${vars}`,
+    ...headlessFirmwareArgs(vars),
     '-drive',
     `file=${options.disk},format=raw,if=virtio,cache=${options.cache ?? 'unsafe'}`,
     '-smbios',
