@@ -21,4 +21,16 @@ await build({
   sourcemap: true,
   logLevel: 'warning',
 });
-console.log('built appliance/dist/main.mjs');
+// The plate reader's worker thread is its own entry: open-reader.ts starts it from beside main.mjs.
+await build({
+  entryPoints: [new URL('./src/reader/reader-worker.ts', import.meta.url).pathname],
+  outfile: new URL('./dist/reader-worker.mjs', import.meta.url).pathname,
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node20',
+  external,
+  sourcemap: true,
+  logLevel: 'warning',
+});
+console.log('built appliance/dist/main.mjs and appliance/dist/reader-worker.mjs');
