@@ -19,6 +19,7 @@ import { adminCollectorStateRoutes } from './admin/collector-state-routes.ts';
 import { adminHubCertificateRoutes } from './admin/hub-certificate-routes.ts';
 import { adminKeyRoutes } from './admin/key-routes.ts';
 import { adminUserRoutes } from './admin/user-routes.ts';
+import { adminSiteRoutes } from './admin/site-routes.ts';
 import { adminPurposeRoutes, purposeRoutes } from './audit/purposes/routes.ts';
 import { auditReviewRoutes } from './audit/review/routes.ts';
 import { adminAuditRoutes } from './audit/routes.ts';
@@ -67,6 +68,7 @@ const ADMIN_ROUTERS: readonly ((deps: HubDeps, guards: AdminGuards) => Hono<Admi
   adminAlertCheckRoutes,
   adminKeyRoutes,
   adminUserRoutes,
+  adminSiteRoutes,
   adminHubCertificateRoutes,
   adminAuditRoutes,
   adminPurposeRoutes,

@@ -26,6 +26,7 @@ import { postingsStatement } from '../../hub/src/search/postings-page.ts';
 import { postingsWhere } from '../../hub/src/search/trigram-postings.ts';
 import { plateMode, type SearchQuery } from '../../hub/src/search/params.ts';
 import { convoy, convoyQuery, plateHistory } from '../../hub/src/search/investigations.ts';
+import { ALL_SITES } from '../../hub/src/sites/scope.ts';
 import { buildSearch } from '../../hub/src/search/sql.ts';
 import { deletionNeighbourhood } from '@alpr/shared/detection/one-edit';
 
@@ -225,9 +226,11 @@ async function main(): Promise<void> {
     }
     if (only) return;
     const range = { start: new Date(now - YEAR_MS), end: new Date(now) };
-    console.log(`${'plate history (a year)'.padEnd(44)} ${await twoPasses((i) => plateHistory(db, target(i).plate_normalized, range))}`);
+    console.log(`${'plate history (a year)'.padEnd(44)} ${await twoPasses((i) => plateHistory(db, target(i).plate_normalized, range, ALL_SITES))}`);
     const busy = await sql<{ p: string }[]>`SELECT plate_normalized AS p FROM detections GROUP BY 1 ORDER BY count(*) DESC LIMIT ${RUNS + 1}`;
-    console.log(`${'convoy (the most seen plates, a year)'.padEnd(44)} ${await twoPasses((i) => convoy(db, busy[i % busy.length]?.p ?? '', range, 5, 3))}`);
+    console.log(
+      `${'convoy (the most seen plates, a year)'.padEnd(44)} ${await twoPasses((i) => convoy(db, busy[i % busy.length]?.p ?? '', range, 5, 3, ALL_SITES))}`,
+    );
     // The plans behind the figures: the real statements, with the search's own settings.
     const explain = async (label: string, text: string, params: unknown[], settings: string[]): Promise<void> => {
       const plan = await sql.begin(async (tx) => {
@@ -297,7 +300,7 @@ async function main(): Promise<void> {
         [JSON.stringify(deletionNeighbourhood(misread.key))],
         ['SET LOCAL enable_seqscan = off'],
       );
-    const c = convoyQuery(busy[0]?.p ?? '', range, 5, 3);
+    const c = convoyQuery(busy[0]?.p ?? '', range, 5, 3, ALL_SITES);
     await explain('convoy (the most seen plate)', c.text, c.params, []);
   } finally {
     await sql.end({ timeout: 5 });

@@ -70,6 +70,8 @@ export interface AlertRecord extends AlertPayload {
 export type AlertRow = {
   id: string;
   detection_id: string;
+  /** Whose site the read is at: the live channel sends an alert only inside a listener's sites. */
+  collector_id: string;
   watchlist_id: string;
   created_at: Date;
   match_kind: AlertMatchKind;
@@ -107,7 +109,7 @@ export const ALERT_SELECT = `
          w.verification_required, au.email AS added_by_email,
          w.name AS watchlist_name, w.priority,
          d.plate_number, d.captured_at, d.confidence, d.camera_id, d.full_image_hash, d.crop_image_hash, d.plate_candidates,
-         c.site_name, ${configWithCameraNames('c')} AS collector_config,
+         d.collector_id, c.site_name, ${configWithCameraNames('c')} AS collector_config,
          f.folded_repeats, f.last_folded_at
   FROM alerts a
   LEFT JOIN alert_folded_repeats f ON f.alert_id = a.id

@@ -12,7 +12,8 @@ import { RATE_LIMITS, rateLimit } from '../auth/rate-limit.ts';
 import { alertStateSchema, alertVerdictSchema, alertVerifications } from '../db/schema/alerts.ts';
 import { idParam, validJson, validQuery } from '../platform/http/validator.ts';
 import { handleAlert, type AlertHandling } from './handle.ts';
-import { alertForUser, DEFAULT_ALERT_PAGE, listAlertsForUser, MAX_ALERT_PAGE } from './list.ts';
+import { alertForUser, DEFAULT_ALERT_PAGE, listAlertsForUser, MAX_ALERT_PAGE, requireAlertInScope } from './list.ts';
+import { requestScope } from '../sites/request-scope.ts';
 import { alertRecord } from './payload.ts';
 import { verifyAlert } from './verify.ts';
 
@@ -59,20 +60,25 @@ export function alertRoutes(deps: AuthContext): Hono<AuthEnv> {
     const floor = new Date(now.getTime() - MAX_SINCE_DAYS * 86_400_000);
     const asked = query.since ? new Date(query.since) : new Date(now.getTime() - 86_400_000);
     const since = asked < floor ? floor : asked;
-    const page = await listAlertsForUser(deps.db, c.get('user').id, {
-      since,
-      cursor: query.cursor,
-      limit: query.limit,
-      state: query.state,
-      watchlistId: query.watchlist_id,
-      verification: query.verification,
-    });
+    const page = await listAlertsForUser(
+      deps.db,
+      c.get('user').id,
+      {
+        since,
+        cursor: query.cursor,
+        limit: query.limit,
+        state: query.state,
+        watchlistId: query.watchlist_id,
+        verification: query.verification,
+      },
+      await requestScope(deps.db, c),
+    );
     const signer = linkSigner(deps.config, now);
     return c.json({ data: page.rows.map((r) => alertRecord(r, signer)), next_cursor: page.nextCursor, since: since.toISOString() });
   });
 
   app.get(ALERT_ROUTE, anyUser, idParam, async (c) => {
-    const row = await alertForUser(deps.db, c.get('user').id, c.req.valid('param').id);
+    const row = await alertForUser(deps.db, c.get('user').id, c.req.valid('param').id, await requestScope(deps.db, c));
     return c.json(alertRecord(row, linkSigner(deps.config, deps.clock.now())));
   });
 
@@ -83,6 +89,7 @@ export function alertRoutes(deps: AuthContext): Hono<AuthEnv> {
   for (const [action, to] of routes) {
     app.post(alertActionRoute(action), handler, idParam, ...validJson(handleBodySchema), async (c) => {
       const { id } = c.req.valid('param');
+      await requireAlertInScope(deps.db, id, await requestScope(deps.db, c));
       const done = await handleAlert(deps, { userId: c.get('user').id, ...requestMeta(c) }, id, to, c.req.valid('json').note ?? null);
       return c.json({ alert_id: id, state: done.state, handled_by: c.get('user').id, handled_at: done.handledAt.toISOString() });
     });
@@ -91,6 +98,7 @@ export function alertRoutes(deps: AuthContext): Hono<AuthEnv> {
   app.post(alertActionRoute('verify'), handler, idParam, ...validJson(verifyBodySchema), async (c) => {
     const { id } = c.req.valid('param');
     const body = c.req.valid('json');
+    await requireAlertInScope(deps.db, id, await requestScope(deps.db, c));
     const done = await verifyAlert(deps, { userId: c.get('user').id, ...requestMeta(c) }, id, body.verification, body.note || null);
     return c.json({
       alert_id: id,

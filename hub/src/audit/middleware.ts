@@ -62,6 +62,19 @@ export const ADMIN_ACTIONS = {
   'admin.webhook.remove': 'webhook',
   'admin.webhook.test': 'webhook',
   'admin.webhook.rotate_secret': 'webhook',
+  'admin.site.list': 'site',
+  'admin.site.create': 'site',
+  'admin.site.read': 'site',
+  'admin.site.edit': 'site',
+  'admin.site.remove': 'site',
+  'admin.site_group.list': 'site_group',
+  'admin.site_group.create': 'site_group',
+  'admin.site_group.read': 'site_group',
+  'admin.site_group.edit': 'site_group',
+  'admin.site_group.remove': 'site_group',
+  'admin.collector.site': 'collector',
+  'admin.user.sites_read': 'user',
+  'admin.user.sites': 'user',
 } as const;
 export type AdminAction = keyof typeof ADMIN_ACTIONS;
 

@@ -11,6 +11,8 @@ import { HubError } from '../platform/errors.ts';
 import { parseSearchParams } from '../search/params.ts';
 import { exportedDetectionIds } from './select.ts';
 import { auditLookup, lookupQuery, statedPurpose } from '../search/lookup-audit.ts';
+import { scopedQuery } from '../search/scoped-query.ts';
+import { requestScope } from '../sites/request-scope.ts';
 import { buildExport, exportRows, MAX_EXPORT_DETECTIONS } from './build.ts';
 
 /**
@@ -27,7 +29,9 @@ export function evidenceRoutes(deps: PlatformDeps & { images: ImageStore }): Hon
     const parsed = parseSearchParams(params);
     if (!parsed.ok) throw new HubError('bad_request', `${parsed.field}: ${parsed.message}`);
     const why = await statedPurpose(deps, parsed.query.purpose);
-    const ids = await exportedDetectionIds(deps.db, parsed.query, MAX_EXPORT_DETECTIONS);
+    // Cut to the user's sites: outside them an export finds nothing, as if nothing matched.
+    const scoped = scopedQuery(await requestScope(deps.db, c), parsed.query);
+    const ids = scoped ? await exportedDetectionIds(deps.db, scoped, MAX_EXPORT_DETECTIONS) : [];
     if (ids.length === 0) throw new HubError('not_found', 'no detection matches: nothing to export');
     if (ids.length > MAX_EXPORT_DETECTIONS)
       throw new HubError('bad_request', `the search matches more than ${MAX_EXPORT_DETECTIONS} detections: narrow it (time range, collectors)`);

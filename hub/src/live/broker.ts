@@ -25,6 +25,7 @@ import { LiveConnection } from './connection.ts';
 import { detectionPayload, detectionRowsById } from './detection-payload.ts';
 import { CLOSE, defaultFeeds, envelope, parseFeed, PROTOCOL_VERSION, type ClientMessage, type LiveError, type LiveErrorReason } from './protocol.ts';
 import { sessionError } from './session-error.ts';
+import { scopeAllows, siteScopesOf, ALL_SITES, type SiteScope } from '../sites/scope.ts';
 
 export interface LiveOptions {
   maxConnectionsPerUser: number;
@@ -153,14 +154,31 @@ export function createLiveBroker(deps: AuthContext, options: LiveOptions): LiveB
     });
   }
 
-  /** Who hears about an alert: subscribed to its watchlist, with alerts:* or that list's feed on. */
+  /**
+   * The site scope of each listener's user, read afresh for every delivery (docs/sites.md): a
+   * change to a user's sites holds on their open sockets from the next event. Admins are
+   * asked nothing; the others cost one query per delivery, not one per connection.
+   */
+  async function scopesOf(listeners: readonly LiveConnection[]): Promise<(c: LiveConnection) => SiteScope> {
+    const ids = [...new Set(listeners.filter((c) => c.user.role !== 'admin').map((c) => c.user.id))];
+    const scopes = await siteScopesOf(deps.db, ids);
+    const none: SiteScope = { all: false, siteIds: [], collectorIds: [] };
+    return (c) => (c.user.role === 'admin' ? ALL_SITES : (scopes.get(c.user.id) ?? none));
+  }
+
+  /** Who hears about an alert: subscribed to its watchlist, with alerts:* or that list's feed on, and the read inside their sites. */
   async function alertListeners(rows: readonly AlertRow[]): Promise<(row: AlertRow) => LiveConnection[]> {
     const watchlistIds = [...new Set(rows.map((r) => r.watchlist_id))];
     const subs = await subscribersOf(deps.db, watchlistIds);
     const subscribed = new Set(subs.map((s) => `${s.user_id}/${s.watchlist_id}`));
+    const hearing = [...connections].filter((c) => c.feeds.has('alerts:*') || [...c.feeds].some((f) => f.startsWith('alerts:')));
+    const scopeOf = await scopesOf(hearing);
     return (row) =>
-      [...connections].filter(
-        (c) => subscribed.has(`${c.user.id}/${row.watchlist_id}`) && (c.feeds.has('alerts:*') || c.feeds.has(`alerts:${row.watchlist_id}`)),
+      hearing.filter(
+        (c) =>
+          subscribed.has(`${c.user.id}/${row.watchlist_id}`) &&
+          (c.feeds.has('alerts:*') || c.feeds.has(`alerts:${row.watchlist_id}`)) &&
+          scopeAllows(scopeOf(c), row.collector_id),
       );
   }
 
@@ -204,9 +222,11 @@ export function createLiveBroker(deps: AuthContext, options: LiveOptions): LiveB
     const rows = await detectionRowsById(deps.db, pks);
     stats.fetches += 1;
     const sign = signer();
+    const scopeOf = await scopesOf(listeners);
     for (const row of rows) {
       const text = JSON.stringify(envelope('detection', { ...detectionPayload(row, sign) }, deps.clock.now(), `detection:${row.id}`));
       for (const c of listeners) {
+        if (!scopeAllows(scopeOf(c), row.collector_id)) continue;
         c.sendText('detection', text);
         stats.detectionsSent += 1;
       }

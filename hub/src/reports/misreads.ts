@@ -8,6 +8,7 @@
 import { cameraName } from '../alerts/payload.ts';
 import { configWithCameraNames } from '../collectors/cameras/names-sql.ts';
 import type { DbSession } from '../db/session.ts';
+import { ALL_SITES, scopeCondition, type SiteScope } from '../sites/scope.ts';
 
 const DAY_MS = 86_400_000;
 
@@ -40,8 +41,10 @@ export function byMisreadRate(a: MisreadRow, b: MisreadRow): number {
   return (misreadRate(b) ?? -1) - (misreadRate(a) ?? -1) || b.alerts - a.alerts || a.label.localeCompare(b.label);
 }
 
-export async function misreadRates(db: DbSession, now: Date, days = 30): Promise<MisreadReport> {
+export async function misreadRates(db: DbSession, now: Date, days = 30, scope: SiteScope = ALL_SITES): Promise<MisreadReport> {
   const from = new Date(Math.floor(now.getTime() / DAY_MS) * DAY_MS - (days - 1) * DAY_MS);
+  const params: unknown[] = [from, now];
+  const inScope = scopeCondition(scope, 'd.collector_id', (v) => `$${params.push(v)}`);
   const rows = await db.sql<{
     collector_id: string;
     site_name: string;
@@ -62,9 +65,9 @@ export async function misreadRates(db: DbSession, now: Date, days = 30): Promise
        JOIN detection_keys k ON k.detection_pk = a.detection_id
        JOIN detections d ON d.id = k.detection_pk AND d.captured_at = k.captured_at
        JOIN collectors c ON c.id = d.collector_id
-      WHERE a.created_at >= $1 AND a.created_at <= $2
+      WHERE a.created_at >= $1 AND a.created_at <= $2${inScope ? ` AND ${inScope}` : ''}
       GROUP BY d.collector_id, c.site_name, c.id, d.camera_id, a.watchlist_id, w.name`,
-    [from, now],
+    params,
   );
   const cameras = new Map<string, MisreadRow>();
   const watchlists = new Map<string, MisreadRow>();

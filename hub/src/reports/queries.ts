@@ -1,4 +1,5 @@
 import type { DbSession } from '../db/session.ts';
+import { ALL_SITES, scopeCondition, type SiteScope } from '../sites/scope.ts';
 
 /**
  * The figures behind the reports page (docs/dashboard.md "Reports"), each one statement over
@@ -17,23 +18,36 @@ export interface HourlyCount {
 const HOUR_MS = 3_600_000;
 const DAY_MS = 86_400_000;
 
-export async function detectionsPerHour(db: DbSession, now: Date, hours = 24): Promise<HourlyCount[]> {
+/** ` AND <scope on column>` with its parameter appended, or '' for all sites (docs/sites.md). */
+function andInScope(scope: SiteScope, column: string, params: unknown[]): string {
+  const condition = scopeCondition(scope, column, (v) => `$${params.push(v)}`);
+  return condition ? ` AND ${condition}` : '';
+}
+
+export async function detectionsPerHour(db: DbSession, now: Date, hours = 24, scope: SiteScope = ALL_SITES): Promise<HourlyCount[]> {
   const from = new Date(Math.floor(now.getTime() / HOUR_MS) * HOUR_MS - (hours - 1) * HOUR_MS);
+  const params: unknown[] = [from, now];
+  const inScope = andInScope(scope, 'd.collector_id', params);
   const rows = await db.sql<{ collector_id: string; site_name: string; hour: Date; n: string }>(
     `SELECT d.collector_id, c.site_name, date_trunc('hour', d.captured_at, 'UTC') AS hour, count(*)::text AS n
        FROM detections d JOIN collectors c ON c.id = d.collector_id
-      WHERE d.captured_at >= $1 AND d.captured_at <= $2
+      WHERE d.captured_at >= $1 AND d.captured_at <= $2${inScope}
       GROUP BY 1, 2, 3`,
-    [from, now],
+    params,
   );
   return rows.map((r) => ({ collectorId: r.collector_id, siteName: r.site_name, hour: new Date(r.hour).getTime(), count: Number(r.n) }));
 }
 
-export async function alertsPerDay(db: DbSession, now: Date, days = 30): Promise<Array<{ day: number; count: number }>> {
+export async function alertsPerDay(db: DbSession, now: Date, days = 30, scope: SiteScope = ALL_SITES): Promise<Array<{ day: number; count: number }>> {
   const from = new Date(Math.floor(now.getTime() / DAY_MS) * DAY_MS - (days - 1) * DAY_MS);
+  const params: unknown[] = [from, now];
+  const inScope = andInScope(scope, 'k.collector_id', params);
+  // All sites: alerts alone, as before; a scope joins each alert's read key for its collector.
   const rows = await db.sql<{ day: Date; n: string }>(
-    `SELECT date_trunc('day', created_at, 'UTC') AS day, count(*)::text AS n FROM alerts WHERE created_at >= $1 AND created_at <= $2 GROUP BY 1`,
-    [from, now],
+    `SELECT date_trunc('day', a.created_at, 'UTC') AS day, count(*)::text AS n FROM alerts a
+     ${inScope ? 'JOIN detection_keys k ON k.detection_pk = a.detection_id' : ''}
+     WHERE a.created_at >= $1 AND a.created_at <= $2${inScope} GROUP BY 1`,
+    params,
   );
   return rows.map((r) => ({ day: new Date(r.day).getTime(), count: Number(r.n) }));
 }

@@ -5,6 +5,7 @@ import { HubError } from '../platform/errors.ts';
 import { cameraName, cameraTimeZone } from '../alerts/payload.ts';
 import { imageLink, type LinkSigner } from '../platform/signed-links/signed-link.ts';
 import { configWithCameraNames } from '../collectors/cameras/names-sql.ts';
+import { scopeCondition, type SiteScope } from '../sites/scope.ts';
 
 type DetailRow = {
   id: string;
@@ -39,8 +40,11 @@ type DetailRow = {
   attributes: Record<string, string> | null;
 };
 
-export async function detectionDetail(db: DbSession, id: string, signer: LinkSigner) {
+/** A detection outside `scope` answers the very 404 of a missing one (docs/sites.md). */
+export async function detectionDetail(db: DbSession, id: string, signer: LinkSigner, scope: SiteScope) {
   if (!isBigintId(id)) throw new HubError('not_found', 'no such detection');
+  const params: unknown[] = [id];
+  const inScope = scopeCondition(scope, 'd.collector_id', (v) => `$${params.push(v)}`);
   const [row] = await db.sql<DetailRow>(
     `SELECT d.id::text AS id, d.detection_id, d.plate_number, d.plate_normalized, d.confidence, d.captured_at, d.received_at, d.direction,
             d.vehicle_type, d.color, d.brand, d.model, d.region, d.latitude, d.longitude, d.camera_id, d.collector_id,
@@ -49,8 +53,8 @@ export async function detectionDetail(db: DbSession, id: string, signer: LinkSig
      FROM detection_keys k
      JOIN detections d ON d.id = k.detection_pk AND d.captured_at = k.captured_at
      JOIN collectors c ON c.id = d.collector_id
-     WHERE k.detection_pk = $1::bigint`,
-    [id],
+     WHERE k.detection_pk = $1::bigint${inScope ? ` AND ${inScope}` : ''}`,
+    params,
   );
   if (!row) throw new HubError('not_found', 'no such detection');
   const holds = await db.sql<{ id: string; case_id: string; reason: string; hold_until: Date | null; released_at: Date | null; created_at: Date }>(
@@ -104,11 +108,14 @@ export async function detectionDetail(db: DbSession, id: string, signer: LinkSig
 }
 
 /** `GET /api/v1/plates/autocomplete`: plates starting with `q` (OCR-normalized), most seen first. */
-export async function autocompletePlates(db: DbSession, prefix: string, limit: number): Promise<{ plate: string; sightings: number }[]> {
+/** Only plates read inside `scope`, counted there: a suggestion never tells of a read elsewhere. */
+export async function autocompletePlates(db: DbSession, prefix: string, limit: number, scope: SiteScope): Promise<{ plate: string; sightings: number }[]> {
+  const params: unknown[] = [`${prefix}%`, limit];
+  const inScope = scopeCondition(scope, 'collector_id', (v) => `$${params.push(v)}`);
   const rows = await db.sql<{ plate: string; sightings: number }>(
     `SELECT plate_number AS plate, count(*)::int AS sightings FROM detections
-     WHERE plate_normalized LIKE $1 GROUP BY plate_number ORDER BY count(*) DESC, plate_number LIMIT $2`,
-    [`${prefix}%`, limit],
+     WHERE plate_normalized LIKE $1${inScope ? ` AND ${inScope}` : ''} GROUP BY plate_number ORDER BY count(*) DESC, plate_number LIMIT $2`,
+    params,
   );
   return rows.map((r) => ({ plate: r.plate, sightings: Number(r.sightings) }));
 }

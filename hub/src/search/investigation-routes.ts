@@ -14,6 +14,8 @@ import { convoy, locationActivity, plateHistory, plateRoute, type Range } from '
 import { auditLookup, lookupQuery, statedPurpose } from './lookup-audit.ts';
 import { lookupPurposeFields } from '../audit/purposes/schema.ts';
 import type { LookupPurpose } from '../audit/purposes/check.ts';
+import { requestScope } from '../sites/request-scope.ts';
+import type { SiteScope } from '../sites/scope.ts';
 
 const DEFAULT_DAYS = 90;
 const MAX_DAYS = 366;
@@ -43,9 +45,15 @@ export function investigationRoutes(deps: AuthContext): Hono<AuthEnv> {
   const app = new Hono<AuthEnv>();
   const guard = every(requireUser(deps), rateLimit(deps, RATE_LIMITS.events));
   /** The purpose is checked before the query runs: a refused one reads nothing. */
-  const lookup = async <T>(c: Context<AuthEnv>, kind: string, given: LookupPurpose, run: () => Promise<T>, count: (r: T) => number): Promise<T> => {
+  const lookup = async <T>(
+    c: Context<AuthEnv>,
+    kind: string,
+    given: LookupPurpose,
+    run: (scope: SiteScope) => Promise<T>,
+    count: (r: T) => number,
+  ): Promise<T> => {
     const why = await statedPurpose(deps, given);
-    const result = await run();
+    const result = await run(await requestScope(deps.db, c));
     await auditLookup(deps, c, 'search.investigation', why, { kind, query: lookupQuery(c), result_count: count(result) });
     return result;
   };
@@ -58,7 +66,7 @@ export function investigationRoutes(deps: AuthContext): Hono<AuthEnv> {
       c,
       'plate_history',
       q,
-      () => plateHistory(deps.db, q.plate, range),
+      (scope) => plateHistory(deps.db, q.plate, range, scope),
       (r) => r.sightings.length,
     );
     return c.json(result);
@@ -70,7 +78,7 @@ export function investigationRoutes(deps: AuthContext): Hono<AuthEnv> {
       c,
       'route',
       q,
-      () => plateRoute(deps.db, q.plate, range),
+      (scope) => plateRoute(deps.db, q.plate, range, scope),
       (r) => r.stops.length,
     );
     return c.json(result);
@@ -92,7 +100,7 @@ export function investigationRoutes(deps: AuthContext): Hono<AuthEnv> {
       c,
       'convoy',
       q,
-      () => convoy(deps.db, q.plate, range, q.window_minutes, q.min_occasions),
+      (scope) => convoy(deps.db, q.plate, range, q.window_minutes, q.min_occasions, scope),
       (r) => r.companions.length,
     );
     return c.json(result);
@@ -116,7 +124,7 @@ export function investigationRoutes(deps: AuthContext): Hono<AuthEnv> {
       c,
       'location_activity',
       q,
-      () => locationActivity(deps.db, q.collector_id, dayStart, q.timezone),
+      (scope) => locationActivity(deps.db, q.collector_id, dayStart, q.timezone, scope),
       (r) => r.plates.length,
     );
     return c.json(result);

@@ -4,6 +4,13 @@
  * route. Each is one SQL statement over the indexes search uses; results are bounded.
  */
 import type { DbSession } from '../db/session.ts';
+import { scopeCondition, type SiteScope } from '../sites/scope.ts';
+
+/** ` AND <the scope on column>` with its parameter appended to `params`, or '' for all sites. */
+function andInScope(scope: SiteScope, column: string, params: unknown[]): string {
+  const condition = scopeCondition(scope, column, (v) => `$${params.push(v)}`);
+  return condition ? ` AND ${condition}` : '';
+}
 
 export const MAX_SIGHTINGS = 1_000;
 
@@ -39,26 +46,28 @@ function sighting(r: SightingRow) {
   };
 }
 
-async function sightingsOf(db: DbSession, plate: string, range: Range, order: 'ASC' | 'DESC'): Promise<SightingRow[]> {
+async function sightingsOf(db: DbSession, plate: string, range: Range, order: 'ASC' | 'DESC', scope: SiteScope): Promise<SightingRow[]> {
+  const params: unknown[] = [plate, range.start.toISOString(), range.end.toISOString()];
+  const inScope = andInScope(scope, 'd.collector_id', params);
   return db.sql<SightingRow>(
     `SELECT d.id::text AS id, d.captured_at, d.plate_number, d.confidence, d.direction, d.camera_id, d.collector_id, c.site_name, c.gps_latitude, c.gps_longitude
      FROM detections d JOIN collectors c ON c.id = d.collector_id
-     WHERE d.plate_normalized = $1 AND d.captured_at BETWEEN $2::timestamptz AND $3::timestamptz
+     WHERE d.plate_normalized = $1 AND d.captured_at BETWEEN $2::timestamptz AND $3::timestamptz${inScope}
      ORDER BY d.captured_at ${order}, d.id ${order}
      LIMIT ${MAX_SIGHTINGS + 1}`,
-    [plate, range.start.toISOString(), range.end.toISOString()],
+    params,
   );
 }
 
 /** Every sighting of the plate, newest first, with where it was. */
-export async function plateHistory(db: DbSession, plate: string, range: Range) {
-  const rows = await sightingsOf(db, plate, range, 'DESC');
+export async function plateHistory(db: DbSession, plate: string, range: Range, scope: SiteScope) {
+  const rows = await sightingsOf(db, plate, range, 'DESC', scope);
   return { plate, sightings: rows.slice(0, MAX_SIGHTINGS).map(sighting), truncated: rows.length > MAX_SIGHTINGS };
 }
 
 /** The target's sightings in time order as a route, with the time since the previous stop. */
-export async function plateRoute(db: DbSession, plate: string, range: Range) {
-  const rows = (await sightingsOf(db, plate, range, 'ASC')).slice(0, MAX_SIGHTINGS);
+export async function plateRoute(db: DbSession, plate: string, range: Range, scope: SiteScope) {
+  const rows = (await sightingsOf(db, plate, range, 'ASC', scope)).slice(0, MAX_SIGHTINGS);
   const stops = rows.map((r, i) => {
     const previous = rows[i - 1];
     return {
@@ -70,10 +79,14 @@ export async function plateRoute(db: DbSession, plate: string, range: Range) {
   return { plate, stops, truncated: rows.length >= MAX_SIGHTINGS };
 }
 
-/** One collector's day (`dayStart` to +24 h): detections and distinct plates per hour, and the plates seen. */
-export async function locationActivity(db: DbSession, collectorId: string, dayStart: Date, timezone: string) {
+/**
+ * One collector's day (`dayStart` to +24 h): detections and distinct plates per hour, and the
+ * plates seen. A collector outside the scope reads as a quiet day, like one with no reads.
+ */
+export async function locationActivity(db: DbSession, collectorId: string, dayStart: Date, timezone: string, scope: SiteScope) {
   const dayEnd = new Date(dayStart.getTime() + 86_400_000);
-  const params = [collectorId, dayStart.toISOString(), dayEnd.toISOString(), timezone];
+  const outside = !scope.all && !scope.collectorIds.includes(collectorId);
+  const params = [outside ? '00000000-0000-0000-0000-000000000000' : collectorId, dayStart.toISOString(), dayEnd.toISOString(), timezone];
   const hours = await db.sql<{ hour: number; detections: number; plates: number }>(
     `SELECT extract(hour FROM d.captured_at AT TIME ZONE $4)::int AS hour, count(*)::int AS detections, count(DISTINCT d.plate_normalized)::int AS plates
      FROM detections d WHERE d.collector_id = $1 AND d.captured_at >= $2::timestamptz AND d.captured_at < $3::timestamptz
@@ -112,11 +125,15 @@ export async function locationActivity(db: DbSession, collectorId: string, daySt
  * occasions, then sightings. Looks at the target's latest 1,000 sightings in the range.
  */
 /** The convoy statement (exported for the search benchmark's EXPLAIN). */
-export function convoyQuery(plate: string, range: Range, windowMinutes: number, minOccasions: number): { text: string; params: unknown[] } {
+export function convoyQuery(plate: string, range: Range, windowMinutes: number, minOccasions: number, scope: SiteScope): { text: string; params: unknown[] } {
+  const params: unknown[] = [plate, range.start.toISOString(), range.end.toISOString(), windowMinutes, minOccasions];
+  // The target's sightings inside the scope only; companions share a sighting's collector, so
+  // they are inside it too: a companion seen only elsewhere never shows, not even as a count.
+  const inScope = andInScope(scope, 'd.collector_id', params);
   return {
     text: `WITH target AS (
        SELECT d.id, d.collector_id, d.captured_at FROM detections d
-       WHERE d.plate_normalized = $1 AND d.captured_at BETWEEN $2::timestamptz AND $3::timestamptz
+       WHERE d.plate_normalized = $1 AND d.captured_at BETWEEN $2::timestamptz AND $3::timestamptz${inScope}
        ORDER BY d.captured_at DESC LIMIT ${MAX_SIGHTINGS}
      )
      -- Grouped by the normalized plate and read from the covering (collector_id, captured_at)
@@ -131,12 +148,12 @@ export function convoyQuery(plate: string, range: Range, windowMinutes: number, 
      HAVING count(DISTINCT t.id) >= $5
      ORDER BY occasions DESC, sightings DESC, o.plate_normalized
      LIMIT 100`,
-    params: [plate, range.start.toISOString(), range.end.toISOString(), windowMinutes, minOccasions],
+    params,
   };
 }
 
-export async function convoy(db: DbSession, plate: string, range: Range, windowMinutes: number, minOccasions: number) {
-  const query = convoyQuery(plate, range, windowMinutes, minOccasions);
+export async function convoy(db: DbSession, plate: string, range: Range, windowMinutes: number, minOccasions: number, scope: SiteScope) {
+  const query = convoyQuery(plate, range, windowMinutes, minOccasions, scope);
   const rows = await db.sql<{ plate: string; occasions: number; sightings: number; first_seen: Date; last_seen: Date; collectors: number }>(
     query.text,
     query.params,

@@ -4,11 +4,14 @@ import type { AuthContext } from '../auth/context.ts';
 import type { AuthEnv } from '../auth/middleware.ts';
 import { requestMeta } from '../auth/request.ts';
 import { checkPurpose, type LookupPurpose, type StatedPurpose } from '../audit/purposes/check.ts';
+import { requestScope } from '../sites/request-scope.ts';
+import { scopeRecord } from '../sites/scope.ts';
 
 /**
  * The audit row of a lookup (a search, a detection view, an investigation, an export;
  * docs/search.md "Audit"): who, when, from where, and `detail`: the purpose, the case
- * number and the note (top level, so the audit list filters on them), the query, the count.
+ * number and the note (top level, so the audit list filters on them), the query, the count,
+ * and the site scope the lookup ran in (docs/sites.md).
  */
 export async function auditLookup(
   deps: AuthContext,
@@ -19,6 +22,7 @@ export async function auditLookup(
   detectionId: string | null = null,
 ): Promise<void> {
   const meta = requestMeta(c);
+  const scope = scopeRecord(await requestScope(deps.db, c));
   await writeAudit(deps.db, {
     at: deps.clock.now(),
     action,
@@ -27,7 +31,7 @@ export async function auditLookup(
     targetId: detectionId,
     ip: meta.ip,
     userAgent: meta.userAgent,
-    detail: { purpose: stated.purpose, case_number: stated.case_number, reason: stated.reason, ...detail },
+    detail: { purpose: stated.purpose, case_number: stated.case_number, reason: stated.reason, scope, ...detail },
   });
 }
 

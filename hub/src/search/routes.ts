@@ -16,6 +16,8 @@ import { searchDetections } from './search.ts';
 import { auditLookup, lookupQuery, statedPurpose } from './lookup-audit.ts';
 import { lookupPurposeFields } from '../audit/purposes/schema.ts';
 import type { StatedPurpose } from '../audit/purposes/check.ts';
+import { requestScope } from '../sites/request-scope.ts';
+import { scopedQuery } from './scoped-query.ts';
 
 /**
  * Detection search, one detection, and plate autocomplete (docs/search.md). Every call
@@ -37,7 +39,10 @@ export function searchRoutes(deps: AuthContext): Hono<AuthEnv> {
     if (!parsed.ok) throw new HubError('bad_request', `${parsed.field}: ${parsed.message}`);
     const q = parsed.query;
     const why = await statedPurpose(deps, q.purpose);
-    const page = await searchDetections(deps.db, q);
+    // The user's sites cut the collectors asked for (none asked: all of theirs); nothing left
+    // answers an empty page, the same as a search that matches nothing (docs/sites.md).
+    const scoped = scopedQuery(await requestScope(deps.db, c), q);
+    const page = scoped ? await searchDetections(deps.db, scoped) : { rows: [], total: 0, capped: false };
     const signer = linkSigner(deps.config, deps.clock.now());
     await audit(c, 'search.detections', why, { query: lookupQuery(c), result_count: page.total, total_is_lower_bound: page.capped });
     return c.json(presentSearchPage(page, q, signer));
@@ -50,7 +55,7 @@ export function searchRoutes(deps: AuthContext): Hono<AuthEnv> {
   app.get(DETECTION_ROUTE, eventsLimit, idParam, validQuery(viewSchema), async (c) => {
     const why = await statedPurpose(deps, c.req.valid('query'));
     const { id } = c.req.valid('param');
-    const detail = await detectionDetail(deps.db, id, linkSigner(deps.config, deps.clock.now()));
+    const detail = await detectionDetail(deps.db, id, linkSigner(deps.config, deps.clock.now()), await requestScope(deps.db, c));
     await audit(c, 'search.detection_view', why, { result_count: 1 }, id);
     return c.json(detail);
   });
@@ -63,7 +68,7 @@ export function searchRoutes(deps: AuthContext): Hono<AuthEnv> {
     const prefix = ocrNormalize(query.q);
     if (prefix.length < 2) throw new HubError('bad_request', 'q: at least 2 letters or digits');
     const why = await statedPurpose(deps, query);
-    const suggestions = await autocompletePlates(deps.db, prefix, query.limit);
+    const suggestions = await autocompletePlates(deps.db, prefix, query.limit, await requestScope(deps.db, c));
     await audit(c, 'search.autocomplete', why, { query: { q: query.q }, result_count: suggestions.length });
     return c.json({ suggestions });
   });

@@ -22,6 +22,7 @@ import { WebhooksPage } from './pages/webhooks.tsx';
 import { listCollectorNames } from '../collectors/list-names.ts';
 import { alertsPerDay, collectorHealth, detectionsPerHour } from '../reports/queries.ts';
 import { misreadRates } from '../reports/misreads.ts';
+import { siteScopeOf } from '../sites/scope.ts';
 import type { Role, SessionUser } from '../auth/middleware.ts';
 import type { Context } from 'hono';
 import type { JSX } from 'hono/jsx/jsx-runtime';
@@ -65,7 +66,7 @@ export function uiRoutes(deps: HubDeps): Hono {
   app.get('/search', async (c) => {
     const user = await pageUser(deps, c);
     if (user instanceof Response) return user;
-    const collectors = await listCollectorNames(deps.db);
+    const collectors = await listCollectorNames(deps.db, await siteScopeOf(deps.db, user));
     return c.html(<SearchPage user={user} collectors={collectors} />);
   });
   page('/detections/:id{[0-9]{1,19}}', (user, c) => <DetectionPage user={user} id={c.req.param('id') ?? ''} />);
@@ -73,7 +74,7 @@ export function uiRoutes(deps: HubDeps): Hono {
     const user = await pageUser(deps, c);
     if (user instanceof Response) return user;
     // Location activity picks its site from these: nobody should have to paste a collector's id.
-    const collectors = await listCollectorNames(deps.db);
+    const collectors = await listCollectorNames(deps.db, await siteScopeOf(deps.db, user));
     return c.html(<InvestigationsPage user={user} collectors={collectors} />);
   });
   page('/notifications', (user) => <NotificationsPage user={user} botConfigured={deps.config.telegram !== undefined} />);
@@ -82,10 +83,12 @@ export function uiRoutes(deps: HubDeps): Hono {
     const user = await pageUser(deps, c);
     if (user instanceof Response) return user;
     const now = deps.clock.now();
+    // Every figure counts only the user's sites (docs/sites.md); health is for admins, who see all.
+    const scope = await siteScopeOf(deps.db, user);
     const [detections, alerts, misreads, health] = await Promise.all([
-      detectionsPerHour(deps.db, now),
-      alertsPerDay(deps.db, now),
-      misreadRates(deps.db, now),
+      detectionsPerHour(deps.db, now, 24, scope),
+      alertsPerDay(deps.db, now, 30, scope),
+      misreadRates(deps.db, now, 30, scope),
       user.role === 'admin' ? collectorHealth(deps.db, now) : Promise.resolve(undefined),
     ]);
     return c.html(

@@ -53,4 +53,8 @@ export const collectors = pgTable('collectors', {
   suspendReason: varchar('suspend_reason', { length: 500 }),
   /** When an admin marked the collector for replacement (pendingReplacement). */
   replacementRequestedAt: timestamptz('replacement_requested_at'),
+  /** The site it belongs to (migration 0040); the default site unless an admin moved it. */
+  siteId: uuid('site_id')
+    .notNull()
+    .default(sql`'00000000-0000-0000-0000-000000000001'::uuid`),
 });

@@ -15,6 +15,7 @@ export * from './plate-edit-keys.ts';
 export * from './provisioning-tokens.ts';
 export * from './revoked-sessions.ts';
 export * from './search-key-cursor.ts';
+export * from './sites.ts';
 export * from './subscriptions.ts';
 export * from './telegram-plate-cooldowns.ts';
 export * from './two-factor-attempts.ts';

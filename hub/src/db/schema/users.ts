@@ -23,6 +23,8 @@ export const users = pgTable('users', {
   sessionsValidAfter: timestamptz('sessions_valid_after'),
   /** Set with an admin-issued one-time password; cleared by the user's own change. */
   mustChangePassword: boolean('must_change_password').notNull().default(false),
+  /** Sees every site (migration 0040); false: only the sites in user_sites (docs/sites.md). */
+  allSites: boolean('all_sites').notNull().default(true),
   createdAt: timestamptz('created_at').notNull().defaultNow(),
   updatedAt: timestamptz('updated_at').notNull().defaultNow(),
 });

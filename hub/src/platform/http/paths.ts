@@ -80,7 +80,8 @@ export type CollectorPart =
   | 'replace/cancel'
   | 'keys'
   | 'rotate-key'
-  | 'cameras';
+  | 'cameras'
+  | 'site';
 export const adminCollectorPartRoute = (part: CollectorPart): string => `${ADMIN_COLLECTOR_ROUTE}/${part}`;
 export const adminCollectorPartPath = (id: string, part: CollectorPart): string => `${adminCollectorPath(id)}/${part}`;
 /** The same rotation under the collector's own path, beside the admin one (admin/key-routes.ts). */
@@ -96,9 +97,17 @@ export const adminKeyActionPath = (keyId: string, action: 'revoke' | 'deactivate
 export const ADMIN_USERS_PATH = `${ADMIN}/users`;
 export const ADMIN_USER_ROUTE = `${ADMIN_USERS_PATH}/:id`;
 export const adminUserPath = (id: string): string => `${ADMIN_USERS_PATH}/${seg(id)}`;
-export type UserAction = 'role' | 'activate' | 'deactivate' | 'reset-2fa' | 'reset-password' | 'end-sessions';
+export type UserAction = 'role' | 'activate' | 'deactivate' | 'reset-2fa' | 'reset-password' | 'end-sessions' | 'sites';
 export const adminUserActionRoute = (action: UserAction): string => `${ADMIN_USER_ROUTE}/${action}`;
 export const adminUserActionPath = (id: string, action: UserAction): string => `${adminUserPath(id)}/${action}`;
+
+// Sites and site groups (docs/sites.md)
+export const ADMIN_SITES_PATH = `${ADMIN}/sites`;
+export const ADMIN_SITE_ROUTE = `${ADMIN_SITES_PATH}/:id`;
+export const adminSitePath = (id: string): string => `${ADMIN_SITES_PATH}/${seg(id)}`;
+export const ADMIN_SITE_GROUPS_PATH = `${ADMIN}/site-groups`;
+export const ADMIN_SITE_GROUP_ROUTE = `${ADMIN_SITE_GROUPS_PATH}/:id`;
+export const adminSiteGroupPath = (id: string): string => `${ADMIN_SITE_GROUPS_PATH}/${seg(id)}`;
 
 export const ADMIN_AUDIT_PATH = `${ADMIN}/audit`;
 export const ADMIN_AUDIT_REVIEW_PATH = `${ADMIN}/audit-review`;
