@@ -10,9 +10,7 @@ const external = [...Object.keys(pkg('./package.json').dependencies), ...Object.
   (name) => !name.startsWith('@alpr/'),
 );
 
-await build({
-  entryPoints: [new URL('./src/main.ts', import.meta.url).pathname],
-  outfile: new URL('./dist/main.mjs', import.meta.url).pathname,
+const common = {
   bundle: true,
   platform: 'node',
   format: 'esm',
@@ -20,17 +18,24 @@ await build({
   external,
   sourcemap: true,
   logLevel: 'warning',
+};
+
+// The ordinary cameras' frame worker (src/cameras/frame-jobs.ts loads it from beside main.mjs).
+await build({
+  ...common,
+  entryPoints: [new URL('./src/cameras/frame-worker.ts', import.meta.url).pathname],
+  outfile: new URL('./dist/frame-worker.mjs', import.meta.url).pathname,
+});
+
+await build({
+  ...common,
+  entryPoints: [new URL('./src/main.ts', import.meta.url).pathname],
+  outfile: new URL('./dist/main.mjs', import.meta.url).pathname,
 });
 // The plate reader's worker thread is its own entry: open-reader.ts starts it from beside main.mjs.
 await build({
+  ...common,
   entryPoints: [new URL('./src/reader/reader-worker.ts', import.meta.url).pathname],
   outfile: new URL('./dist/reader-worker.mjs', import.meta.url).pathname,
-  bundle: true,
-  platform: 'node',
-  format: 'esm',
-  target: 'node20',
-  external,
-  sourcemap: true,
-  logLevel: 'warning',
 });
-console.log('built appliance/dist/main.mjs and appliance/dist/reader-worker.mjs');
+console.log('built appliance/dist/main.mjs, reader-worker.mjs and frame-worker.mjs');

@@ -4,6 +4,7 @@ import type { AdapterContext, DirectionMapping } from '@alpr/shared/adapters/typ
 import { DEFAULT_DIRECTION_MAPPING, normalizeMac } from '@alpr/shared/detection/normalize';
 import { isValidTimeZone } from '@alpr/shared/detection/time';
 import { DIRECTIONS } from '@alpr/shared/detection/schema';
+import { hasOwnUrl, snapshotFields, snapshotProblems } from './snapshot-config.ts';
 
 /**
  * One configured camera (vendor_a: one device channel; vendor_b: one NVR console, which
@@ -13,12 +14,20 @@ import { DIRECTIONS } from '@alpr/shared/detection/schema';
 
 const direction = z.enum(DIRECTIONS);
 
+/**
+ * Every kind of camera this device takes: the adapter types (cameras and readers that read
+ * plates themselves) and `snapshot`, an ordinary camera whose frames this device reads
+ * (docs/ordinary-cameras.md).
+ */
+export const CAMERA_VENDORS = [...ADAPTER_TYPES, 'snapshot'] as const;
+export type CameraVendor = (typeof CAMERA_VENDORS)[number];
+
 export const cameraConfigSchema = z
   .object({
     /** Our id: the cursor key, the status key, `camera.id` of vendor_a detections. */
     id: z.string().regex(/^[A-Za-z0-9._-]{1,64}$/, 'id: 1-64 of A-Z a-z 0-9 . _ -'),
     name: z.string().min(1).max(100).optional(),
-    vendor: z.enum(ADAPTER_TYPES),
+    vendor: z.enum(CAMERA_VENDORS),
     mode: z.enum(['pull', 'push']),
     /** Host name or IP of the camera / console (pull, vendor_b push). */
     host: z.string().min(1).max(253).optional(),
@@ -104,10 +113,11 @@ export const cameraConfigSchema = z
     mqttCaFile: z.string().min(1).max(500).optional(),
     /** Batch window class for the uplink (uplink `window_seconds_by_camera_type`). */
     cameraType: z.string().min(1).max(50).optional(),
+    ...snapshotFields,
   })
   .superRefine((c, ctx) => {
-    const needsHost = c.mode === 'pull' || c.vendor === 'vendor_b';
-    if (needsHost && !c.host) ctx.addIssue({ code: 'custom', path: ['host'], message: 'host is required' });
+    const needsHost = (c.mode === 'pull' && !(c.vendor === 'snapshot' && hasOwnUrl(c))) || c.vendor === 'vendor_b';
+    if (needsHost && !c.host && c.vendor !== 'snapshot') ctx.addIssue({ code: 'custom', path: ['host'], message: 'host is required' });
     if (c.vendor === 'vendor_a' && c.mode === 'pull' && !c.username) {
       ctx.addIssue({ code: 'custom', path: ['username'], message: 'vendor_a pull needs username/password (Digest)' });
     }
@@ -120,6 +130,7 @@ export const cameraConfigSchema = z
         ctx.addIssue({ code: 'custom', path: ['mode'], message: 'frigate: mode must be pull (this device subscribes to its MQTT broker)' });
       if (!c.mqttUrl) ctx.addIssue({ code: 'custom', path: ['mqttUrl'], message: 'frigate needs mqttUrl (the broker Frigate publishes to)' });
     }
+    for (const problem of snapshotProblems(c)) ctx.addIssue({ code: 'custom', path: [problem.path], message: problem.message });
     // Plate readers (docs/readers.md) post to us; there is nothing to poll.
     if (isReaderType(c.vendor) && c.mode !== 'push') {
       ctx.addIssue({ code: 'custom', path: ['mode'], message: `${c.vendor} is a plate reader that posts its reads: mode must be push` });

@@ -12,6 +12,11 @@ import { startVendorAPull } from './vendor-a-pull.ts';
 import { startVendorBPull } from './vendor-b-pull.ts';
 import { startVendorBPush } from './vendor-b-push.ts';
 import type { VendorBConsole } from './vendor-b-console.ts';
+import type { FrameReader } from '../reader/types.ts';
+import { openFrameJobs } from './frame-jobs.ts';
+import type { FrameJobs } from './frame-jobs.ts';
+import { startSnapshotCamera } from './snapshot-camera.ts';
+import type { FrameCounters, LastFrame, SnapshotRunner } from './snapshot-camera.ts';
 
 /**
  * Starts one runner per configured camera: vendor_a pull (Digest poller), vendor_b pull
@@ -28,6 +33,8 @@ export interface StartRunnersOptions {
   clock?: Clock;
   random?: Random;
   sleep?: Sleep;
+  /** The on-device plate reader for ordinary cameras (`snapshot`); shared by all of them. */
+  reader?: FrameReader;
 }
 
 export interface CameraRunners {
@@ -37,9 +44,11 @@ export interface CameraRunners {
   statusOf(cameraId: string): CameraStatusTracker | undefined;
   /** For the ingest app: vendor_b camera id -> MAC from every console's bootstrap. */
   vendorBCameras(): ReadonlyMap<string, CameraIdentity>;
+  /** For the setup page's "test" button: an ordinary camera's last frame read, and its frame counts. */
+  lastFrame(cameraId: string): { frame: LastFrame | undefined; counters: FrameCounters; url: string | undefined } | undefined;
 }
 
-type Started = CameraRunner & { console?: VendorBConsole; tracker?: CameraStatusTracker };
+type Started = CameraRunner & { console?: VendorBConsole; tracker?: CameraStatusTracker; snapshot?: SnapshotRunner };
 
 function passivePushRunner(config: CameraConfig, clock: Clock): Started {
   const tracker = createStatusTracker(
@@ -58,7 +67,14 @@ export function startCameraRunners(options: StartRunnersOptions): CameraRunners 
     random: options.random ?? Math.random,
     sleep: options.sleep ?? realSleep,
   };
+  // One frame worker for every ordinary camera, started only when there is one.
+  let frames: FrameJobs | undefined;
   const runners: Started[] = options.cameras.map((config) => {
+    if (config.vendor === 'snapshot') {
+      frames ??= openFrameJobs();
+      const runner = startSnapshotCamera(config, { ...deps, reader: options.reader, frames });
+      return { ...runner, snapshot: runner };
+    }
     // Plate readers (docs/readers.md) post to the ingest route like a vendor_a push camera.
     if (isReaderType(config.vendor)) return passivePushRunner(config, deps.clock);
     if (config.vendor === 'frigate') return startFrigate(config, deps);
@@ -71,6 +87,7 @@ export function startCameraRunners(options: StartRunnersOptions): CameraRunners 
   return {
     async stop() {
       await Promise.all(runners.map((r) => r.stop()));
+      await frames?.close();
     },
     statuses: () => runners.map((r) => r.status()),
     statusOf: (id) => runners.find((r) => r.id === id)?.tracker,
@@ -78,6 +95,10 @@ export function startCameraRunners(options: StartRunnersOptions): CameraRunners 
       const all = new Map<string, CameraIdentity>();
       for (const r of runners) for (const [id, camera] of r.console?.cameras ?? []) all.set(id, camera);
       return all;
+    },
+    lastFrame(id) {
+      const s = runners.find((r) => r.id === id)?.snapshot;
+      return s ? { frame: s.lastFrame(), counters: s.frameCounters(), url: s.sourceUrl() } : undefined;
     },
   };
 }

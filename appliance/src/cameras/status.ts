@@ -1,4 +1,4 @@
-import type { AdapterType } from '@alpr/shared/adapters/types';
+import type { CameraVendor } from './config.ts';
 import type { Clock } from './ports.ts';
 
 /**
@@ -52,7 +52,7 @@ export interface CameraStatus {
   name: string;
   /** Where it was entered: on the hub or on this device's setup page (docs/cameras-central.md); absent for an unconfigured push source. */
   source?: 'hub' | 'local';
-  vendor: AdapterType;
+  vendor: CameraVendor;
   mode: 'pull' | 'push';
   state: CameraState;
   /** Message of the last failure, kept after recovery for diagnostics. */
@@ -102,7 +102,7 @@ const emptyCounters = (): CameraCounters => ({
 });
 
 export function createStatusTracker(
-  identity: { id: string; name: string; vendor: AdapterType; mode: 'pull' | 'push'; source?: 'hub' | 'local' },
+  identity: { id: string; name: string; vendor: CameraVendor; mode: 'pull' | 'push'; source?: 'hub' | 'local' },
   clock: Clock,
 ): CameraStatusTracker {
   const iso = (): string => new Date(clock.now()).toISOString();
