@@ -18,6 +18,8 @@ import { HEALTH_CHANNEL } from './channel.ts';
 import { KEEP_LOAD_MINUTES_MS, KEEP_READ_HOURS_MS, LOAD, QUIET } from './kinds.ts';
 import { collectorFindings, type Finding, type LoadWindow } from './rules.ts';
 import { hourStart, pastWeeksOf, type ReadHistory } from './usual.ts';
+import { hubFindings } from './hub-rules.ts';
+import { keyLag } from '../db/unkeyed-reads.ts';
 
 export interface HealthContext {
   db: DbSession;
@@ -50,11 +52,12 @@ type CollectorRow = {
 type OpenRow = {
   id: string;
   kind: string;
-  collector_id: string;
+  /** null: an alert about the hub itself (hub-rules.ts). */
+  collector_id: string | null;
   camera_id: string | null;
 };
 
-const keyOf = (kind: string, collectorId: string, cameraId: string | null): string => `${kind}|${collectorId}|${cameraId ?? ''}`;
+const keyOf = (kind: string, collectorId: string | null, cameraId: string | null): string => `${kind}|${collectorId ?? ''}|${cameraId ?? ''}`;
 
 function heartbeatCameras(snapshot: Record<string, unknown> | null): HeartbeatCamera[] {
   const list = snapshot?.['cameras'];
@@ -140,7 +143,12 @@ export async function evaluateHealth(ctx: HealthContext): Promise<EvaluationResu
   );
   const [reads, load, open] = [await readHistories(ctx.db, now), await loadWindows(ctx.db, now), await openAlerts(ctx.db)];
 
-  const findings = new Map<string, { collectorId: string; finding: Finding }>();
+  const findings = new Map<string, { collectorId: string | null; finding: Finding }>();
+  const searchKeysLag = await keyLag(ctx.db, now).catch((err: unknown) => {
+    ctx.log.warn({ err }, 'the search keys lag could not be read; its health alert stays as it is');
+    return undefined;
+  });
+  for (const finding of hubFindings({ searchKeysLag })) findings.set(keyOf(finding.kind, null, null), { collectorId: null, finding });
   const inactive = new Set<string>();
   for (const row of collectors) {
     if (row.status !== 'active') {
@@ -171,7 +179,7 @@ export async function evaluateHealth(ctx: HealthContext): Promise<EvaluationResu
   const openByKey = new Map(open.map((o) => [keyOf(o.kind, o.collector_id, o.camera_id), o]));
   const toOpen = [...findings.values()].filter(({ finding, collectorId }) => finding.on && !openByKey.has(keyOf(finding.kind, collectorId, finding.cameraId)));
   const toClose = open.filter((o) => {
-    if (inactive.has(o.collector_id)) return true; // suspended or decommissioned on purpose: nothing to watch
+    if (o.collector_id !== null && inactive.has(o.collector_id)) return true; // suspended or decommissioned on purpose: nothing to watch
     const f = findings.get(keyOf(o.kind, o.collector_id, o.camera_id));
     return f !== undefined && !f.finding.on;
   });
@@ -181,10 +189,15 @@ export async function evaluateHealth(ctx: HealthContext): Promise<EvaluationResu
     const opened: string[] = [];
     const closed: string[] = [];
     for (const { collectorId, finding } of toOpen) {
+      // Each kind of alert has its own "open once" index (0024 for a collector's, 0039 for the hub's).
+      const conflict =
+        collectorId === null
+          ? `ON CONFLICT (kind) WHERE closed_at IS NULL AND collector_id IS NULL`
+          : `ON CONFLICT (kind, collector_id, COALESCE(camera_id, '')) WHERE closed_at IS NULL`;
       const [row] = await tx.sql<{ id: string }>(
         `INSERT INTO health_alerts (kind, collector_id, camera_id, camera_name, opened_at, message, detail)
          VALUES ($1, $2::uuid, $3, $4, $5::timestamptz, $6, $7::jsonb)
-         ON CONFLICT (kind, collector_id, COALESCE(camera_id, '')) WHERE closed_at IS NULL DO NOTHING
+         ${conflict} DO NOTHING
          RETURNING id::text AS id`,
         [finding.kind, collectorId, finding.cameraId, finding.cameraName, now.toISOString(), finding.message, JSON.stringify(finding.detail)],
       );

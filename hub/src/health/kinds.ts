@@ -13,11 +13,14 @@ export const HEALTH_ALERT_KINDS = [
   'load_batch_size',
   'load_request_size',
   'load_error_rate',
+  'search_keys_behind',
 ] as const;
 export type HealthAlertKind = (typeof HEALTH_ALERT_KINDS)[number];
 
-/** Kinds about one camera (camera_id set); the others are about the whole collector. */
+/** Kinds about one camera (camera_id set); the others are about the whole collector, but HUB_KINDS. */
 export const CAMERA_KINDS: ReadonlySet<HealthAlertKind> = new Set(['camera_quiet', 'camera_slow', 'camera_offline', 'camera_clock', 'cursor_stuck']);
+/** Kinds about the hub itself: no collector and no camera (migration 0039). */
+export const HUB_KINDS: ReadonlySet<HealthAlertKind> = new Set(['search_keys_behind']);
 
 const HOUR_MS = 3_600_000;
 export const WEEK_MS = 168 * HOUR_MS;
@@ -84,6 +87,8 @@ export const SEARCH_KEYS = {
    * grows with the lag.
    */
   lagAlertSeconds: 60,
+  /** The alert closes once the lag is back to this or less (hysteresis: a lag hovering near a minute does not flap). */
+  closeAtOrBelowSeconds: 10,
   /** /healthz reads the lag at most this often: it answers anyone, and the read is bounded only by the lag. */
   healthzCacheMs: 5_000,
 } as const;

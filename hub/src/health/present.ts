@@ -9,7 +9,8 @@ import { configWithCameraNames } from '../collectors/cameras/names-sql.ts';
 export interface HealthAlertRecord {
   id: string;
   kind: string;
-  collector_id: string;
+  /** null for an alert about the hub itself (docs/health.md "Search keys"); its collector_name is then `HUB_NAME`. */
+  collector_id: string | null;
   collector_name: string;
   camera_id: string | null;
   camera_name: string | null;
@@ -33,34 +34,37 @@ export interface HealthAlertQuery {
   before?: string | undefined;
 }
 
+/** What a hub-wide alert shows where a collector's name would be. */
+export const HUB_NAME = 'Hub';
+
 type Row = {
   id: string;
   kind: string;
-  collector_id: string;
-  site_name: string;
+  collector_id: string | null;
+  site_name: string | null;
   camera_id: string | null;
   camera_name: string | null;
   opened_at: Date | string;
   closed_at: Date | string | null;
   message: string;
   detail: Record<string, unknown> | string;
-  config: Record<string, unknown> | string;
+  config: Record<string, unknown> | string | null;
 };
 
 const SELECT = `SELECT h.id::text AS id, h.kind, h.collector_id::text AS collector_id, c.site_name, h.camera_id, h.camera_name,
          h.opened_at, h.closed_at, h.message, h.detail, ${configWithCameraNames('c')} AS config
-  FROM health_alerts h JOIN collectors c ON c.id = h.collector_id`;
+  FROM health_alerts h LEFT JOIN collectors c ON c.id = h.collector_id`;
 
 const iso = (v: Date | string): string => new Date(v).toISOString();
 const json = <T>(v: T | string): T => (typeof v === 'string' ? (JSON.parse(v) as T) : v);
 
 function present(r: Row): HealthAlertRecord {
-  const config = json(r.config);
+  const config = r.config === null ? {} : json(r.config);
   return {
     id: r.id,
     kind: r.kind,
     collector_id: r.collector_id,
-    collector_name: r.site_name,
+    collector_name: r.site_name ?? HUB_NAME,
     camera_id: r.camera_id,
     camera_name: r.camera_id === null ? null : nameOf(config, r.camera_id, r.camera_name),
     opened_at: iso(r.opened_at),

@@ -15,6 +15,9 @@ import { BotApiError, type BotApi } from './bot-api.ts';
 import { deliveryRetry, pauseAfter429 } from './delivery/retry.ts';
 import type { SendLimits } from './delivery/send-limits.ts';
 
+/** Where a site's name goes for an alert about the hub itself (no collector: docs/health.md "Search keys"). */
+const HUB_NAME = 'Hub';
+
 /** A claim holds a message this long; a sender that died is retried after it. */
 const LEASE_MS = 60_000;
 const BATCH = 20;
@@ -76,10 +79,10 @@ export async function sendHealthMessages(deps: HealthSenderDeps): Promise<number
            FROM due WHERE m.id = due.id
          RETURNING m.id, m.health_alert_id, m.event, m.chat_id, m.attempts
        )
-       SELECT l.id::text AS id, l.event, l.chat_id::text AS chat_id, l.attempts, h.message, h.opened_at, h.closed_at, c.site_name
-         FROM leased l JOIN health_alerts h ON h.id = l.health_alert_id JOIN collectors c ON c.id = h.collector_id
+       SELECT l.id::text AS id, l.event, l.chat_id::text AS chat_id, l.attempts, h.message, h.opened_at, h.closed_at, COALESCE(c.site_name, $3) AS site_name
+         FROM leased l JOIN health_alerts h ON h.id = l.health_alert_id LEFT JOIN collectors c ON c.id = h.collector_id
         ORDER BY l.id`,
-      [now.toISOString(), new Date(now.getTime() + LEASE_MS).toISOString()],
+      [now.toISOString(), new Date(now.getTime() + LEASE_MS).toISOString(), HUB_NAME],
     ),
   );
   let sent = 0;

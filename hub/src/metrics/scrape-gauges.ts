@@ -69,7 +69,7 @@ export function registerScrapeGauges(metrics: HubMetrics, deps: ScrapeDeps): voi
     help: 'Health alerts open now (closed_at IS NULL), by kind; counted up to the cap.',
     labelNames: ['kind'],
     registers,
-    // The partial unique index health_alerts_one_open holds exactly the open rows.
+    // The partial unique indexes health_alerts_one_open and health_alerts_hub_one_open hold exactly the open rows.
     collect: guarded('health_alerts', async function (this: Gauge<'kind'>) {
       const rows = await deps.db.sql<{ kind: string; n: string | number }>(
         `SELECT kind, count(*) AS n FROM (SELECT kind FROM health_alerts WHERE closed_at IS NULL LIMIT $1) AS bounded GROUP BY kind`,

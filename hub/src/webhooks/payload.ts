@@ -90,7 +90,8 @@ export function healthBody(record: HealthEventRecord, event: 'opened' | 'closed'
       message: record.message,
       opened_at: record.opened_at,
       closed_at: record.closed_at,
-      collector: { id: record.collector_id, name: record.collector_name },
+      // null for an alert about the hub itself (docs/health.md "Search keys").
+      collector: record.collector_id === null ? null : { id: record.collector_id, name: record.collector_name },
       camera: record.camera_id === null ? null : { id: record.camera_id, name: record.camera_name },
     },
   });

@@ -29,7 +29,8 @@ export async function openCountsByCollector(): Promise<Map<string, number> | und
   try {
     const page = await healthAlerts({ state: 'open', limit: MAX_PAGE });
     const counts = new Map<string, number>();
-    for (const a of page.items) counts.set(a.collector_id, (counts.get(a.collector_id) ?? 0) + 1);
+    // A hub-wide alert (no collector) counts against no collector.
+    for (const a of page.items) if (a.collector_id !== null) counts.set(a.collector_id, (counts.get(a.collector_id) ?? 0) + 1);
     return counts;
   } catch (err) {
     if (err instanceof ApiError && err.status === 404) return undefined;
