@@ -1,4 +1,5 @@
 import t from 'tap';
+import type { Test } from 'tap';
 import jpeg from 'jpeg-js';
 import { startSnapshotCamera as startSimulator } from '../../../scripts/simulators/snapshot-camera.ts';
 import type { SnapshotCameraOptions } from '../../../scripts/simulators/snapshot-camera.ts';
@@ -49,7 +50,7 @@ function knowingReader(passages: { jpeg: Buffer; plate: string | null }[], optio
 }
 
 async function setup(
-  t: Tap.Test,
+  t: Test,
   sim: Omit<SnapshotCameraOptions, 'passages'> & { plates: string[] },
   camera: Partial<CameraConfigInput>,
   reader?: FrameReader | 'none',

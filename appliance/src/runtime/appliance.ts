@@ -28,6 +28,8 @@ import type { IntakeMeter } from '../diagnostics/intake-rate.ts';
 import { apiKeyOf, readEnrollment, reportOf, type EnrollmentState } from '../keystore/enrollment-state.ts';
 import { createIntakeMeter, createLocalApp, listen, type Listening } from './local-server.ts';
 import { startPipeline, type Pipeline } from './pipeline.ts';
+import { lazyFrameReader } from './lazy-reader.ts';
+import type { FrameReader } from '../reader/types.ts';
 
 /**
  * The appliance process as a value: `createAppliance(environment, deps)` holds no state
@@ -75,6 +77,8 @@ interface Running {
   /** Changed by a claim made on the setup page; read by the uplink and heartbeat on every request. */
   creds: { hubUrl: string | undefined; apiKey: string | undefined };
   intake: IntakeMeter;
+  /** The plate reader of ordinary cameras, opened on first use (lazy-reader.ts). */
+  reader: FrameReader;
   /** Hub certificate pins (replaced at a claim) and the pinned agent for heartbeat and acks. */
   pins: { current: HubPins };
   hubAgent: Agent;
@@ -118,6 +122,7 @@ export function createAppliance(environment: ApplianceEnvironment, deps: Applian
         log: r.log,
         intake: r.intake,
         trust: trustOf(r),
+        reader: r.reader,
         ...(suspendedSinceMs !== undefined ? { suspendedSinceMs } : {}),
       });
     });
@@ -254,7 +259,9 @@ export function createAppliance(environment: ApplianceEnvironment, deps: Applian
     const creds = { hubUrl, apiKey };
     const pins = { current: pinsFor(enrollment, log) };
     const trust = trustOf({ pins });
+    const reader = lazyFrameReader();
     const r: Running = {
+      reader,
       log,
       buffer,
       retention,
@@ -262,7 +269,7 @@ export function createAppliance(environment: ApplianceEnvironment, deps: Applian
       intake,
       pins,
       hubAgent: createHubAgent({ trust }),
-      pipeline: startPipeline(config, { buffer, apiKey: () => creds.apiKey, hubUrl, log, intake, trust, metrics }),
+      pipeline: startPipeline(config, { buffer, apiKey: () => creds.apiKey, hubUrl, log, intake, trust, metrics, reader }),
     };
     running = r;
     if (claimed && hubUrl) startClaimedServices(r, claimed, hubUrl, configVersion);
@@ -312,6 +319,7 @@ export function createAppliance(environment: ApplianceEnvironment, deps: Applian
       clearInterval(r.retention);
       await r.server?.close();
       await r.pipeline.stop();
+      await r.reader.close().catch(() => undefined);
       closeBuffer(r.buffer);
     })();
     return stopping;

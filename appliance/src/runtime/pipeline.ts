@@ -13,6 +13,7 @@ import { mqttOutFor } from '../mqtt/out.ts';
 import type { Logger } from 'pino';
 import type { DetectionSink } from '../cameras/ports.ts';
 import type { IntakeMeter } from '../diagnostics/intake-rate.ts';
+import type { FrameReader } from '../reader/types.ts';
 
 /**
  * The data path for one configuration: camera runners feeding the buffer, the uplink
@@ -43,6 +44,8 @@ export interface PipelineDeps {
   trust?: HubTrust;
   /** Times uploads (metrics/upload-timing.ts); absent: no timings. */
   metrics?: ApplianceMetrics;
+  /** The on-device plate reader for ordinary cameras (runtime/lazy-reader.ts); outlives the pipeline. */
+  reader?: FrameReader;
 }
 
 export function startPipeline(config: ApplianceConfig, deps: PipelineDeps): Pipeline {
@@ -80,6 +83,7 @@ export function startPipeline(config: ApplianceConfig, deps: PipelineDeps): Pipe
     clock: { now: () => Date.now() },
     random: Math.random,
     log: deps.log,
+    ...(deps.reader ? { reader: deps.reader } : {}),
   });
   started = runners;
   return {
