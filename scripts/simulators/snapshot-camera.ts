@@ -32,6 +32,8 @@ export interface SnapshotCameraOptions {
   gapMs?: number;
   /** Play the list once then show the empty road (default: loop). */
   once?: boolean;
+  /** No timer: the road until `show(i)` puts passage i in view (a test paces the camera by what the appliance has read). */
+  manual?: boolean;
   /** Wait this long before every answer (a slow camera). */
   slowMs?: number;
   /** Every n-th answer is an HTML error page labelled image/jpeg. */
@@ -59,6 +61,8 @@ export interface SnapshotCameraHandle {
   counts(): { pictures: number; challenges: number; notJpeg: number };
   /** Restart the playlist now. */
   restart(): void;
+  /** Manual mode: passage `index` in view, or the empty road (null). */
+  show(index: number | null): void;
   /** True once a `once` playlist has been shown to the end. */
   finished(): boolean;
   close(): Promise<void>;
@@ -80,9 +84,14 @@ export async function startSnapshotCamera(options: SnapshotCameraOptions): Promi
   const counts = { pictures: 0, challenges: 0, notJpeg: 0 };
   let startedAt = now();
   let answered = 0;
+  let manualIndex: number | null = null;
 
   /** The picture on screen now: passage i for holdMs, then the road for gapMs. */
   function current(): { jpeg: Buffer; index: number | null } {
+    if (options.manual) {
+      const passage = manualIndex === null ? undefined : options.passages[manualIndex];
+      return passage && manualIndex !== null ? { jpeg: passage.jpeg, index: manualIndex } : { jpeg: road, index: null };
+    }
     const cycle = holdMs + gapMs;
     const elapsed = now() - startedAt;
     let slot = Math.floor(elapsed / cycle);
@@ -142,6 +151,9 @@ export async function startSnapshotCamera(options: SnapshotCameraOptions): Promi
     restart() {
       startedAt = now();
       shown.clear();
+    },
+    show(index) {
+      manualIndex = index;
     },
     finished: () => options.once === true && now() - startedAt >= (holdMs + gapMs) * options.passages.length,
     close: () => closeServer(server),

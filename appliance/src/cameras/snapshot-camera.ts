@@ -60,6 +60,8 @@ export interface FrameCounters {
   read: number;
   /** Passages ended, each one detection. */
   passages: number;
+  /** Capture time (ISO UTC) of the last frame the reader finished with. */
+  lastReadFrameAt: string | null;
 }
 
 export interface SnapshotRunner extends CameraRunner {
@@ -82,7 +84,7 @@ export function startSnapshotCamera(config: CameraConfig, deps: SnapshotCameraDe
   const vote: VoteConfig = { ...DEFAULT_VOTE_CONFIG, gapMs: config.passageGapMs };
   const voter = emptyVoter<Uint8Array>();
   const mac = config.mac ?? readerMac('snapshot', config.id);
-  const counters: FrameCounters = { taken: 0, unchanged: 0, dropped: 0, read: 0, passages: 0 };
+  const counters: FrameCounters = { taken: 0, unchanged: 0, dropped: 0, read: 0, passages: 0, lastReadFrameAt: null };
   const outbox: ParsedDetection[] = [];
   let previous: GreyThumbnail | undefined;
   let busy: Promise<void> | undefined;
@@ -154,6 +156,7 @@ export function startSnapshotCamera(config: CameraConfig, deps: SnapshotCameraDe
     }
     readerFailure = undefined;
     counters.read += 1;
+    counters.lastReadFrameAt = new Date(at).toISOString();
     last = { jpeg, at, width: result.width, height: result.height, plates: result.plates, ms: result.ms };
     await queue(addFrame(voter, at, result.plates, jpeg, vote));
   }
@@ -203,7 +206,7 @@ export function startSnapshotCamera(config: CameraConfig, deps: SnapshotCameraDe
   let stopping: Promise<void> | undefined;
   return {
     id: config.id,
-    status: () => status.snapshot(),
+    status: () => ({ ...status.snapshot(), frames: { ...counters } }),
     lastFrame: () => last,
     frameCounters: () => ({ ...counters }),
     sourceUrl: () => source.url(),

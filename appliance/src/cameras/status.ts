@@ -71,6 +71,8 @@ export interface CameraStatus {
    * counts from here. Absent for every other camera, and until the first answered pull.
    */
   cursorCurrentAt?: string;
+  /** Ordinary cameras (snapshot-camera.ts): frames taken, skipped as unchanged, dropped while the reader was busy, read; passages. */
+  frames?: { taken: number; unchanged: number; dropped: number; read: number; passages: number; lastReadFrameAt: string | null };
 }
 
 export interface CameraStatusTracker {
