@@ -28,12 +28,16 @@ import {
 } from '../sites/manage.ts';
 import { setUserSites, userSites } from '../sites/user-sites.ts';
 
-/** Ids in paths are uuids: anything else is a 400 naming the field, never a database error. */
-const uuidParam = validParam(z.object({ id: z.string().uuid('must be an id (uuid)') }));
+/**
+ * Ids are uuids of any version: anything else is a 400 naming the field, never a database
+ * error. Not zod's uuid(), which refuses the default site's fixed id (version nibble 0).
+ */
+const anyUuid = (message: string) => z.string().regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, message);
+const uuidParam = validParam(z.object({ id: anyUuid('must be an id (uuid)') }));
 const name = safeText(z.string().trim().min(1).max(100));
 const timeZone = z.string().max(64).nullable();
 /** 1,000 sites in one list is far past any hub; the cap keeps a hostile body small. */
-const idList = z.array(z.string().uuid('must be an id (uuid)')).max(1000);
+const idList = z.array(anyUuid('must be an id (uuid)')).max(1000);
 
 const createSiteSchema = z.object({ name, time_zone: timeZone.optional() }).strict();
 const editSiteSchema = z
@@ -45,7 +49,7 @@ const editGroupSchema = z
   .object({ name: name.optional(), site_ids: idList.optional() })
   .strict()
   .refine((b) => b.name !== undefined || b.site_ids !== undefined, { message: 'nothing to change: give name or site_ids' });
-const collectorSiteSchema = z.object({ site_id: z.string().uuid('must be a site id (uuid)') }).strict();
+const collectorSiteSchema = z.object({ site_id: anyUuid('must be a site id (uuid)') }).strict();
 const userSitesSchema = z.object({ all_sites: z.boolean(), site_ids: idList.default([]), group_ids: idList.default([]) }).strict();
 
 /**
