@@ -282,6 +282,7 @@ export function createAppliance(environment: ApplianceEnvironment, deps: Applian
       now,
       edgeVersion: EDGE_VERSION,
       pipeline: () => r.pipeline,
+      reader,
       buffer,
       hubUrl: () => r.creds.hubUrl,
       apiKey: () => r.creds.apiKey,

@@ -1,4 +1,5 @@
 import type { AddressInfo } from 'node:net';
+import type { FrameReader } from '../reader/types.ts';
 import { serve } from '@hono/node-server';
 import { Hono } from 'hono';
 import { serverOptionsFor } from '@alpr/shared/http/timeouts';
@@ -53,6 +54,8 @@ export interface LocalAppDeps {
   addressOf?: AddressOf;
   reloadPipeline: () => Promise<void>;
   onClaimed: (claimed: Claimed) => Promise<void>;
+  /** The ordinary cameras' plate reader, for the setup page's "Test" of such a camera. */
+  reader?: FrameReader;
   /** The process's metrics registry (docs/metrics.md); absent: one is made here, without upload timings. */
   metrics?: ApplianceMetrics;
 }
@@ -102,6 +105,7 @@ export function createLocalApp(deps: LocalAppDeps): Hono {
     heartbeat: deps.heartbeat,
     onCamerasChanged: deps.reloadPipeline,
     onClaimed: deps.onClaimed,
+    ...(deps.reader ? { reader: deps.reader } : {}),
   });
   const metrics = deps.metrics ?? createApplianceMetrics();
   registerApplianceGauges(metrics, { buffer: deps.buffer, cameras: diagnostics.cameras, uplink: diagnostics.uplink, now: deps.now });

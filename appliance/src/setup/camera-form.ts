@@ -20,6 +20,10 @@ export const CAMERA_FORM_FIELDS = [
   'push_source',
   'mqtt_url',
   'mqtt_topic_prefix',
+  'snapshot_url',
+  'rtsp_url',
+  'frames_per_second',
+  'region',
 ] as const;
 export type CameraFormField = (typeof CAMERA_FORM_FIELDS)[number];
 
@@ -79,6 +83,14 @@ export function parseCameraForm(body: Record<string, unknown>, kept: CameraCrede
   if (values.push_source !== undefined) entry['pushSource'] = values.push_source;
   if (values.mqtt_url !== undefined) entry['mqttUrl'] = values.mqtt_url;
   if (values.mqtt_topic_prefix !== undefined) entry['mqttTopicPrefix'] = values.mqtt_topic_prefix;
+  if (values.snapshot_url !== undefined) entry['snapshotUrl'] = values.snapshot_url;
+  if (values.rtsp_url !== undefined) entry['rtspUrl'] = values.rtsp_url;
+  if (values.region !== undefined) entry['region'] = values.region;
+  if (values.frames_per_second !== undefined) {
+    const fps = Number(values.frames_per_second);
+    if (!/^\d{1,2}(\.\d{1,2})?$/.test(values.frames_per_second) || !Number.isFinite(fps)) errors.push('frames_per_second: a number such as 4 or 0.5');
+    else entry['framesPerSecond'] = fps;
+  }
   if (port !== undefined) entry['port'] = port;
   if (channel !== undefined) entry['channel'] = channel;
   if (errors.length > 0) return { ok: false, errors, values };
@@ -99,7 +111,12 @@ export function parseCameraForm(body: Record<string, unknown>, kept: CameraCrede
 /** A stored entry (and its username) back into form values for the edit form: never a secret. */
 export function formValuesOf(entry: Record<string, unknown>, stored: CameraCredentials | undefined): CameraFormValues {
   const values: CameraFormValues = {};
-  const keyOf: Partial<Record<CameraFormField, string>> = { push_source: 'pushSource' };
+  const keyOf: Partial<Record<CameraFormField, string>> = {
+    push_source: 'pushSource',
+    snapshot_url: 'snapshotUrl',
+    rtsp_url: 'rtspUrl',
+    frames_per_second: 'framesPerSecond',
+  };
   for (const field of CAMERA_FORM_FIELDS) {
     const raw = entry[keyOf[field] ?? field];
     if (typeof raw === 'string' || typeof raw === 'number') values[field] = String(raw);

@@ -15,6 +15,8 @@ import { probeCamera, type ProbeReport } from './probe.ts';
 import { configuredAt } from './discovery-section.ts';
 import { formValuesOf } from './camera-form.ts';
 import { renderSetupPage, type SetupView } from './setup-page.ts';
+import { probeSnapshotCamera, type FrameTest } from './snapshot-probe.ts';
+import type { FrameReader } from '../reader/types.ts';
 
 /**
  * The local setup interface on port 8080 (docs/setup-page.md): before the
@@ -39,6 +41,8 @@ export interface SetupDeps extends EnrollDeps {
   discovery?: Discovery;
   /** A camera was added (main may restart its runners). */
   onCamerasChanged?: () => Promise<void> | void;
+  /** The plate reader ordinary cameras use: "Test" of such a camera reads one frame with it. */
+  reader?: FrameReader;
 }
 
 type Body = Record<string, unknown>;
@@ -49,6 +53,8 @@ export function setupRoutes(deps: SetupDeps): Hono {
   const addressOf = deps.addressOf ?? socketAddress;
   const limiter = createAttemptLimiter(() => deps.clock.now().getTime(), deps.attemptLimits ?? DEFAULT_ATTEMPT_LIMITS);
   const probes = new Map<string, ProbeReport>();
+  // The last test frame of each ordinary camera: one JPEG per camera, replaced by the next test.
+  const frames = new Map<string, FrameTest>();
   const discovery = deps.discovery ?? createLanDiscovery({ now: () => deps.clock.now().getTime(), log: deps.log });
   let claimedHere: Claimed | undefined;
   let enrolling = false;
@@ -97,6 +103,7 @@ export function setupRoutes(deps: SetupDeps): Hono {
       hubUrl: deps.defaultHubUrl,
       cameras,
       probes,
+      frames,
       status: statusLines,
       ...(last ? { discovery: { result: last } } : {}),
       ...extra,
@@ -271,9 +278,26 @@ export function setupRoutes(deps: SetupDeps): Hono {
       if (wantsJson(c)) throw new ApplianceError('not_found', `no camera ${id}`);
       return page(c, 404, { notice: `No camera ${id}.` });
     }
+    if (camera.vendor === 'snapshot') {
+      const tested = await probeSnapshotCamera(camera, deps.reader);
+      probes.set(id, tested.report);
+      if (tested.frame) frames.set(id, tested.frame);
+      else frames.delete(id);
+      const plates = tested.frame?.plates ?? [];
+      return wantsJson(c)
+        ? c.json({ ...tested.report, plates, ...(tested.frame ? { width: tested.frame.width, height: tested.frame.height } : {}) }, 200)
+        : page(c, 200);
+    }
     const report = await probeCamera(camera);
     probes.set(id, report);
     return wantsJson(c) ? c.json(report, 200) : page(c, 200);
+  });
+
+  // The frame the last "Test" of an ordinary camera read, shown on the page under its plate boxes.
+  app.get('/setup/cameras/:id/frame.jpg', (c) => {
+    const frame = frames.get(c.req.param('id'));
+    if (!frame) throw new ApplianceError('not_found', 'no test frame for this camera: press Test first');
+    return c.body(Buffer.from(frame.jpeg), 200, { 'content-type': 'image/jpeg', 'cache-control': 'no-store' });
   });
 
   return app;

@@ -4,6 +4,7 @@ import type { SetupCamera } from './camera-store.ts';
 import { discoverySection, type DiscoveryView } from './discovery-section.ts';
 import { errorBox, field, layout, noticeBox, select, type Html } from './page-layout.ts';
 import type { ProbeReport } from './probe.ts';
+import type { FrameTest } from './snapshot-probe.ts';
 
 /**
  * The page an unclaimed appliance shows at `/`: claim (or provisioning token), cameras,
@@ -15,6 +16,8 @@ export interface SetupView {
   hubUrl: string | undefined;
   cameras: SetupCamera[];
   probes: ReadonlyMap<string, ProbeReport>;
+  /** Ordinary cameras: the frame the last "Test" read (snapshot-probe.ts). */
+  frames?: ReadonlyMap<string, FrameTest>;
   claim?: { code?: string; error?: string };
   provision?: { token?: string; error?: string };
   camera?: { values: CameraFormValues; errors: string[] };
@@ -90,11 +93,27 @@ function camerasTable(view: SetupView): Html | string {
 <td data-label="address">${String(e['host'] ?? '')}${e['port'] !== undefined ? `:${String(e['port'])}` : ''}</td>
 <td data-label="credentials">${cam.hasCredentials ? 'stored encrypted' : 'none'}</td>
 <td data-label="connection"><form method="post" action="/setup/cameras/${encodeURIComponent(cam.id)}/test"><button type="submit">Test connection</button></form>
-${probe ? probeResult(probe) : ''}</td>
+${probe ? probeResult(probe) : ''}${frameView(cam.id, view.frames?.get(cam.id))}</td>
 <td><a href="/setup/cameras/${encodeURIComponent(cam.id)}/edit">Edit</a>
 <form method="post" action="/setup/cameras/${encodeURIComponent(cam.id)}/delete"><button type="submit">Remove</button></form></td></tr>`;
   });
   return html`<table><thead><tr><th>id</th><th>vendor / mode</th><th>address</th><th>credentials</th><th>connection</th><th></th></tr></thead>${rows}</table>`;
+}
+
+/**
+ * The tested frame with a box round each plate found, drawn in SVG over the picture (no script,
+ * no stylesheet change): the picture scales to the cell, the boxes with it.
+ */
+function frameView(id: string, frame: FrameTest | undefined): Html | string {
+  if (!frame) return '';
+  const read = frame.plates.length > 0 ? frame.plates.map((p) => p.plate).join(', ') : 'no plate';
+  const stroke = Math.max(2, Math.round(frame.width / 300));
+  return html`<figure class="frame-test"><svg viewBox="0 0 ${frame.width} ${frame.height}" width="100%" role="img" aria-label="Last frame from camera ${id}, read: ${read}">
+<image href="/setup/cameras/${encodeURIComponent(id)}/frame.jpg" x="0" y="0" width="${frame.width}" height="${frame.height}"></image>
+${frame.plates.map(
+  (p) =>
+    html`<rect x="${p.box.x}" y="${p.box.y}" width="${p.box.width}" height="${p.box.height}" fill="none" stroke="#ff2d2d" stroke-width="${stroke}"></rect>`,
+)}</svg><figcaption>Read: ${read}</figcaption></figure>`;
 }
 
 function probeResult(p: ProbeReport): Html {
@@ -125,6 +144,8 @@ export const VENDOR_CHOICES = [
   ['generic_json', 'Other reader (generic JSON)'],
   // Frigate publishes to an MQTT broker this device subscribes to (docs/readers.md "Frigate").
   ['frigate', 'Frigate (MQTT events, HTTP snapshots)'],
+  // Any IP camera: this device reads the plates itself (docs/ordinary-cameras.md).
+  ['snapshot', 'Ordinary IP camera (this device reads the plates)'],
 ] as const;
 export const MODE_CHOICES = [
   ['pull', 'This device polls the camera (pull)'],
@@ -156,6 +177,12 @@ ${field('API key or token', 'token', undefined, { type: 'password', autocomplete
 <p><small>A plate reader posts to <code>/api/v1/ingest/&lt;kind&gt;?camera=&lt;id&gt;</code> on this device; docs/readers.md says where to set it in each product.</small></p>
 ${field('Only accept from', 'push_source', v.push_source, { placeholder: 'default: the address above; any = no pin' })}
 ${field('Shared secret', 'push_secret', undefined, { type: 'password', autocomplete: 'new-password', hint: 'At least 16 characters; the camera sends it with each post.' })}
+</fieldset>
+<fieldset><legend>Ordinary IP camera (kind Ordinary, mode pull; username and password above)</legend>
+${field('Snapshot URL', 'snapshot_url', v.snapshot_url, { placeholder: 'http://192.168.1.64/cgi-bin/snapshot.cgi or /ISAPI/Streaming/channels/101/picture', hint: 'Empty: the usual Hikvision, Dahua and Axis paths on the address above are tried.' })}
+${field('RTSP URL', 'rtsp_url', v.rtsp_url, { placeholder: 'rtsp://192.168.1.64:554/stream1', hint: 'Instead of snapshots, where ffmpeg is installed on this device.' })}
+${field('Frames a second', 'frames_per_second', v.frames_per_second, { type: 'number', min: 0.2, max: 10, placeholder: '4' })}
+${field('Plate region', 'region', v.region, { placeholder: 'us, eu, br', pattern: '[a-z]{2}(-[a-z0-9]{1,8})?', hint: 'The plate formats to expect.' })}
 </fieldset>
 <fieldset><legend>Frigate (kind Frigate, mode pull; the address above is Frigate's, port 5000)</legend>
 ${field('MQTT broker', 'mqtt_url', v.mqtt_url, { placeholder: 'mqtt://192.168.1.10:1883', hint: "The broker in Frigate's mqtt: section; mqtts:// for TLS. Username and password above are the broker login." })}
