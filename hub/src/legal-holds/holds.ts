@@ -6,6 +6,7 @@
 import { ocrNormalize } from '@alpr/shared/detection/ocr';
 import { writeAudit } from '../platform/audit-writer.ts';
 import type { DbSession } from '../db/session.ts';
+import { ALL_SITES, scopeCondition, type SiteScope } from '../sites/scope.ts';
 import { HubError } from '../platform/errors.ts';
 import type { WatchlistActor, WatchlistContext } from '../watchlists/context.ts';
 
@@ -119,10 +120,14 @@ export async function releaseHold(
   });
 }
 
+/** With a site scope, only holds on reads inside it (docs/sites.md); all sites: every hold, as before. */
 export async function listHolds(
   db: DbSession,
   filter: { caseId?: string | undefined; active?: boolean | undefined; limit: number; afterId?: string | undefined },
+  scope: SiteScope = ALL_SITES,
 ) {
+  const params: unknown[] = [filter.caseId ?? null, filter.active ?? null, filter.afterId ?? '0', filter.limit + 1];
+  const inScope = scopeCondition(scope, 'k.collector_id', (v) => `$${params.push(v)}`);
   const rows = await db.sql<{
     id: string;
     detection_id: string;
@@ -137,8 +142,9 @@ export async function listHolds(
     `SELECT id::text AS id, detection_id::text AS detection_id, case_id, reason, hold_until, released_at, created_at, created_by, released_by
      FROM legal_holds
      WHERE ($1::text IS NULL OR case_id = $1) AND ($2::boolean IS NULL OR (released_at IS NULL) = $2) AND id > $3::bigint
+       ${inScope ? `AND EXISTS (SELECT 1 FROM detection_keys k WHERE k.detection_pk = legal_holds.detection_id AND ${inScope})` : ''}
      ORDER BY legal_holds.id LIMIT $4`,
-    [filter.caseId ?? null, filter.active ?? null, filter.afterId ?? '0', filter.limit + 1],
+    params,
   );
   const more = rows.length > filter.limit;
   const page = more ? rows.slice(0, filter.limit) : rows;

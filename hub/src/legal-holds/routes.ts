@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { safeText } from '@alpr/shared/text/hostile-text';
 import type { AuthContext } from '../auth/context.ts';
 import { requestMeta } from '../auth/request.ts';
+import { requestScope } from '../sites/request-scope.ts';
 import { requireUser, type AuthEnv } from '../auth/middleware.ts';
 import { RATE_LIMITS, rateLimit } from '../auth/rate-limit.ts';
 import { validJson, validQuery } from '../platform/http/validator.ts';
@@ -70,7 +71,11 @@ export function legalHoldRoutes(deps: AuthContext): Hono<AuthEnv> {
   app.get(LEGAL_HOLDS_PATH, requireUser(deps), validQuery(listSchema), async (c) => {
     const q = c.req.valid('query');
     return c.json(
-      await listHolds(deps.db, { caseId: q.case_id, active: q.active === undefined ? undefined : q.active === 'true', limit: q.limit, afterId: q.after }),
+      await listHolds(
+        deps.db,
+        { caseId: q.case_id, active: q.active === undefined ? undefined : q.active === 'true', limit: q.limit, afterId: q.after },
+        await requestScope(deps.db, c),
+      ),
     );
   });
   return app;

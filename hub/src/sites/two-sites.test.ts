@@ -29,6 +29,7 @@ import {
   EVENTS_SEARCH_PATH,
   EXPORT_DETECTIONS_PATH,
   investigationPath,
+  LEGAL_HOLDS_PATH,
   PLATE_AUTOCOMPLETE_PATH,
   watchlistPartPath,
   WATCHLISTS_PATH,
@@ -245,6 +246,19 @@ t.test('alerts: the catch-up list, one by id, and handling', async (t) => {
   t.same(await other.json(), await missing.json(), 'the same 404 as a missing alert');
   t.equal((await send(ctx, opA, 'POST', `${alertPath(bAlert)}/acknowledge`, {})).status, 404, 'cannot acknowledge it either');
   t.equal((await get(opB, alertPath(bAlert))).status, 200, 'its own operator sees it');
+});
+
+t.test('legal holds: the list names only holds on the own site', async (t) => {
+  await db.sql('DELETE FROM rate_limit_hits');
+  const placed = await send(ctx, admin, 'POST', LEGAL_HOLDS_PATH, { detection_ids: [aRows[0]?.id, bRows[0]?.id], case_id: 'HOLD-52', reason: 'two sites' });
+  t.equal(placed.status, 201, await placed.clone().text());
+  const a = await json<{ data: { detection_id: string }[] }>(await get(opA, `${LEGAL_HOLDS_PATH}?case_id=HOLD-52`));
+  t.same(
+    a.data.map((h) => h.detection_id),
+    [aRows[0]?.id],
+    "A lists the hold on A's read only",
+  );
+  t.equal((await json<{ data: unknown[] }>(await get(admin, `${LEGAL_HOLDS_PATH}?case_id=HOLD-52`))).data.length, 2, 'the admin lists both');
 });
 
 t.test('the live channel: detections and alerts only from the own site; the admin gets both', async (t) => {
