@@ -18,7 +18,9 @@ import { createPendingCollector } from './demo/enroll.ts';
 import { startApplianceProcess, startHubProcess } from './demo/processes.ts';
 import { startBotApi } from './simulators/telegram-bot-api.ts';
 import { setupDemoBot } from './demo/demo-bot.ts';
-import { startWatchedCars } from './demo/watched-cars.ts';
+import { startWatchedCars, WATCHED_PLATES } from './demo/watched-cars.ts';
+import { startSnapshotCamera } from './simulators/snapshot-camera.ts';
+import { drawnPassages } from './simulators/snapshot-scenes.ts';
 import { DEMO_HUB_SETTINGS, transparencyUrl } from './demo/hub-settings.ts';
 import { demoPort, startOnPreferredPort } from './demo/preferred-port.ts';
 
@@ -94,9 +96,25 @@ const nvrStart = await startOnPreferredPort(demoPort(process.env, 'DEMO_NVR_PORT
   startVendorBNvr({ port, token: 'demo-token', ratePerSecond: 0.3, seed: 2 }),
 );
 const nvr = nvrStart.handle;
+// The fourth kind: an ordinary IP camera (JPEG snapshots behind Digest) that reads nothing
+// itself; the appliance reads the plates of the drawn cars passing it (docs/ordinary-cameras.md).
+// One of them is on the demo watchlist. 6 s in view, then 4 s of empty road.
+const ordinaryStart = await startOnPreferredPort(demoPort(process.env, 'DEMO_ORDINARY_PORT', 8083), (port) =>
+  startSnapshotCamera({
+    port,
+    auth: 'digest',
+    username: 'admin',
+    password: 'demo-password',
+    passages: drawnPassages(['KT55XYZ', 'AB12CDE', WATCHED_PLATES[2], 'LM40RST', 'PX88HJK'], 11),
+    holdMs: 6_000,
+    gapMs: 4_000,
+  }),
+);
+const ordinary = ordinaryStart.handle;
 for (const [what, started, name] of [
   ['vendor_a camera', cameraAStart, 'DEMO_CAMERA_PORT'],
   ['vendor_b NVR', nvrStart, 'DEMO_NVR_PORT'],
+  ['ordinary camera', ordinaryStart, 'DEMO_ORDINARY_PORT'],
 ] as const)
   if (started.fellBack)
     say(
@@ -104,7 +122,13 @@ for (const [what, started, name] of [
     );
 await writeFile(
   join(applianceDir, 'appliance.toml'),
-  applianceToml(hubUrl, appliancePort, { vendorAPullUrl: cameraA.url, vendorAMac: cameraA.mac, nvrUrl: nvr.url, nvrToken: 'demo-token' }),
+  applianceToml(hubUrl, appliancePort, {
+    vendorAPullUrl: cameraA.url,
+    vendorAMac: cameraA.mac,
+    nvrUrl: nvr.url,
+    nvrToken: 'demo-token',
+    ordinarySnapshotUrl: ordinary.snapshotUrl,
+  }),
 );
 const appliance = await startApplianceProcess({ env: { ALPR_DATA_DIR: applianceDir }, inherit: true });
 if (claimCode) {
@@ -145,7 +169,10 @@ say(`  hub                    ${hubUrl}/healthz`);
 say(`  public account         ${transparencyUrl(hubUrl)}   (no sign-in; HUB_TRANSPARENCY=on here, off by default)`);
 say(`  appliance diagnostics  http://127.0.0.1:${appliance.port}/   (JSON: /api/v1/status)`);
 say(`  vendor_a camera (pull) ${cameraA.url} (login admin / demo-password)   vendor_b NVR ${nvr.url} (API key demo-token)`);
-say('                         the same ports at every start (DEMO_CAMERA_PORT, DEMO_NVR_PORT); a third vendor_a camera pushes to the appliance');
+say(`  ordinary camera        ${ordinary.snapshotUrl} (JPEG snapshots, login admin / demo-password): the appliance reads its plates itself`);
+say(
+  '                         the same ports at every start (DEMO_CAMERA_PORT, DEMO_NVR_PORT, DEMO_ORDINARY_PORT); a third vendor_a camera pushes to the appliance',
+);
 say(`  messaging bot          simulated Bot API ${bot.url}; chat ${DEMO_CHAT} is linked to ${admin.email} and prints`);
 say('                         a "bot -> chat" line per alert (watchlist "Demo: watched cars", a car every 40 s)');
 say('  hub CLI (after stopping): npm run hub -- collector list   |   chain check: npm run hub -- chain verify <collector-id>');
@@ -177,7 +204,7 @@ async function stop(): Promise<void> {
   clearInterval(transcript);
   watchedCars.close();
   say('stopping');
-  await Promise.allSettled([pusher.close(), cameraA.close(), nvr.close()]);
+  await Promise.allSettled([pusher.close(), cameraA.close(), nvr.close(), ordinary.close()]);
   await appliance.stop();
   await hub.stop();
   await bot.close();

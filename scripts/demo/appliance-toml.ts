@@ -4,6 +4,8 @@ export interface DemoCameras {
   vendorAMac: string;
   nvrUrl: string;
   nvrToken: string;
+  /** The ordinary camera simulator's snapshot URL (Digest, admin / demo-password); absent: no ordinary camera. */
+  ordinarySnapshotUrl?: string;
 }
 
 const q = (s: string): string => JSON.stringify(s);
@@ -46,6 +48,19 @@ export function applianceToml(hubUrl: string, setupPort: number, cameras: DemoCa
     `port = ${b.port}`,
     'tls = false',
     `token = ${q(cameras.nvrToken)}`,
+    ...(cameras.ordinarySnapshotUrl !== undefined
+      ? [
+          '[[cameras]]',
+          'id = "street-ordinary"',
+          'name = "Street (ordinary camera, read here)"',
+          'vendor = "snapshot"',
+          'mode = "pull"',
+          `snapshotUrl = ${q(cameras.ordinarySnapshotUrl)}`,
+          'username = "admin"',
+          'password = "demo-password"',
+          'region = "us"',
+        ]
+      : []),
     extra,
   ].join('\n');
 }

@@ -82,7 +82,7 @@ t.test('test of an ordinary camera that refuses the login, or has no reader', as
 
 t.test('hostile or wrong input is refused with a 4xx', async (t) => {
   const setup = await startSetup(t, { reader });
-  for (const fields of [
+  const hostile: Record<string, string>[] = [
     { snapshot_url: 'javascript:alert(1)' },
     { snapshot_url: 'file:///etc/passwd' },
     { rtsp_url: 'http://not-rtsp/' },
@@ -90,7 +90,8 @@ t.test('hostile or wrong input is refused with a 4xx', async (t) => {
     { frames_per_second: '1e3' },
     { region: '<script>' },
     { mode: 'push' },
-  ]) {
+  ];
+  for (const fields of hostile) {
     const res = await postJson(setup.base, '/setup/cameras', ordinary(fields));
     t.ok(res.status >= 400 && res.status < 500, `${JSON.stringify(fields)}: ${res.status}`);
   }
