@@ -7,7 +7,7 @@
  * region's plate formats.
  */
 import type { DecodedChar } from './ctc.ts';
-import { formatScore, slotKinds } from './plate-formats.ts';
+import { formatScore, regionSpelling, slotKinds } from './plate-formats.ts';
 import type { PlateCandidate } from './types.ts';
 
 /** Characters the recognizer confuses on plate fonts, both ways. */
@@ -41,6 +41,8 @@ const MAX_CANDIDATES = 10;
 
 interface Reading {
   chars: { char: string; prob: number }[];
+  /** Characters dropped from the decoding: the probability that each was not there. */
+  gaps?: number[];
 }
 
 /** Confidence of a reading: the geometric mean of its characters' probabilities, times its format score. */
@@ -82,12 +84,12 @@ export function readingsOf(decoded: DecodedChar[], region?: string): PlateCandid
       if (vi && vj) readings.push({ chars: replaced(replaced(base, i, vi), j, vj) });
     }
   }
-  // An uncertain end character dropped: it counts as a certain "nothing" of its missing probability.
+  // An uncertain end character dropped: the gap it leaves still counts, with the probability that
+  // the character was not there (so dropping never beats keeping a likely character).
   for (const end of [0, base.length - 1]) {
     const c = base[end];
     if (c && c.prob < UNCERTAIN && base.length > 2) {
-      const rest = base.filter((_, k) => k !== end);
-      readings.push({ chars: rest.map((r, k) => (k === 0 ? { ...r, prob: r.prob * (1 - c.prob) } : r)) });
+      readings.push({ chars: base.filter((_, k) => k !== end), gaps: [1 - c.prob] });
     }
   }
   // Regions with fixed slots: force each slot's kind with the look-alike table.
@@ -96,8 +98,8 @@ export function readingsOf(decoded: DecodedChar[], region?: string): PlateCandid
 
   const best = new Map<string, number>();
   for (const r of readings) {
-    const plate = r.chars.map((c) => c.char).join('');
-    const confidence = scoreReading(r.chars, plate, region);
+    const plate = regionSpelling(r.chars.map((c) => c.char).join(''), region);
+    const confidence = scoreReading([...r.chars, ...(r.gaps ?? []).map((prob) => ({ prob }))], plate, region);
     if (confidence > (best.get(plate) ?? -1)) best.set(plate, confidence);
   }
   return [...best]

@@ -16,6 +16,15 @@ export function isRegion(value: string): value is Region {
   return (REGIONS as readonly string[]).includes(value);
 }
 
+/**
+ * A reading in the form a region writes its plates. US plates print the letter O and the digit 0
+ * with one glyph and most states issue only the digit, so US readers (and the records plates are
+ * matched against) write 0; a recognizer's O on a US plate is taken as 0.
+ */
+export function regionSpelling(plate: string, region?: string): string {
+  return region === 'us' ? plate.replace(/O/g, '0') : plate;
+}
+
 /** Letters and digits as `L` and `D`: `ABC1234` → `LLLDDDD`. */
 export function shapeOf(plate: string): string {
   return plate.replace(/[A-Z]/g, 'L').replace(/[0-9]/g, 'D');

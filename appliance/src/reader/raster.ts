@@ -82,3 +82,34 @@ export function toPlanarBgr(src: Raster, mean: number, std: number, padWidth = s
   }
   return out;
 }
+
+/**
+ * Levels stretched so the crop's darkest 2 % of pixels go black and its brightest 2 % white (grey
+ * level, applied to each channel alike): dim and hazy plates get the contrast the recognizer was
+ * trained on. Returns a new raster.
+ */
+export function stretchContrast(src: Raster): Raster {
+  const n = src.width * src.height;
+  const histogram = new Uint32Array(256);
+  const data = src.data;
+  for (let i = 0; i < n; i++) {
+    const o = i * 4;
+    const grey = ((data[o] ?? 0) * 299 + (data[o + 1] ?? 0) * 587 + (data[o + 2] ?? 0) * 114) / 1000;
+    histogram[Math.round(grey)] = (histogram[Math.round(grey)] ?? 0) + 1;
+  }
+  const cut = n * 0.02;
+  let low = 0;
+  for (let seen = 0; low < 255 && seen + (histogram[low] ?? 0) <= cut; low++) seen += histogram[low] ?? 0;
+  let high = 255;
+  for (let seen = 0; high > 0 && seen + (histogram[high] ?? 0) <= cut; high--) seen += histogram[high] ?? 0;
+  const out = new Uint8Array(data.length);
+  const range = Math.max(high - low, 1);
+  for (let i = 0; i < data.length; i += 4) {
+    for (let k = 0; k < 3; k++) {
+      const v = (((data[i + k] ?? 0) - low) * 255) / range;
+      out[i + k] = v < 0 ? 0 : v > 255 ? 255 : v;
+    }
+    out[i + 3] = 255;
+  }
+  return { width: src.width, height: src.height, data: out };
+}

@@ -7,10 +7,10 @@ import { readingsOf } from './candidates.ts';
 import { decodeCtc } from './ctc.ts';
 import { decodeJpeg } from './decode-jpeg.ts';
 import type { OcrEngine } from './ocr-engine.ts';
-import { isPlateLikeBox, overlapShare, DEFAULT_BOX_RULES, type BoxRules } from './plate-rules.ts';
-import { sampleRect, toPlanarBgr, type Raster, type Rect } from './raster.ts';
+import { isPlateLikeBox, joinLineNeighbours, overlapShare, DEFAULT_BOX_RULES, type BoxRules } from './plate-rules.ts';
+import { sampleRect, stretchContrast, toPlanarBgr, type Raster, type Rect } from './raster.ts';
 import { DEFAULT_TEXT_BOX_OPTIONS, findTextBoxes, type TextBoxOptions } from './text-boxes.ts';
-import type { FrameResult, PlateRead, ReadOptions } from './types.ts';
+import type { FrameResult, PlateCandidate, PlateRead, ReadOptions } from './types.ts';
 
 export interface ReaderTuning {
   /** The detector sees the frame scaled so its longer side is at most this (a multiple of 32). */
@@ -19,8 +19,12 @@ export interface ReaderTuning {
   boxRules: BoxRules;
   /** Plates below this confidence are not reported. */
   minConfidence: number;
-  /** Extra crop around a text box, as a share of its height (each side). */
+  /** Extra crop left and right of a text line, as a share of its height. */
   cropMargin: number;
+  /** Height (pixels) a plate-like region is scaled to for the close-up detection. */
+  refineHeight: number;
+  /** Stretch each crop's levels before recognition (dim, hazy plates). */
+  stretchContrast: boolean;
 }
 
 export const DEFAULT_TUNING: ReaderTuning = {
@@ -28,14 +32,16 @@ export const DEFAULT_TUNING: ReaderTuning = {
   textBoxes: DEFAULT_TEXT_BOX_OPTIONS,
   boxRules: DEFAULT_BOX_RULES,
   minConfidence: 0.5,
-  cropMargin: 0,
+  cropMargin: 0.2,
+  refineHeight: 128,
+  stretchContrast: true,
 };
 
 const REC_HEIGHT = 48;
 // PaddleOCR's recognizer was trained on 48×320 inputs; narrower crops are padded to that width.
 const REC_MIN_WIDTH = 320;
 const REC_MAX_WIDTH = 960;
-const MAX_BOXES = 12;
+const MAX_BOXES = 8;
 
 export async function readFrame(engine: OcrEngine, jpeg: Uint8Array, options: ReadOptions = {}, tuning: ReaderTuning = DEFAULT_TUNING): Promise<FrameResult> {
   const started = performance.now();
@@ -59,33 +65,79 @@ async function detectText(engine: OcrEngine, frame: Raster, tuning: ReaderTuning
   const scale = Math.min(1, tuning.detectMaxSide / Math.max(frame.width, frame.height));
   const width = Math.max(32, Math.round((frame.width * scale) / 32) * 32);
   const height = Math.max(32, Math.round((frame.height * scale) / 32) * 32);
-  const small = sampleRect(frame, { x: 0, y: 0, width: frame.width, height: frame.height }, width, height);
+  // Levels stretched: on dim or hazy frames the detector misses a grey-on-grey plate otherwise.
+  const small = stretchContrast(sampleRect(frame, { x: 0, y: 0, width: frame.width, height: frame.height }, width, height));
   const map = await engine.detect(toPlanarBgr(small, 0, 1), width, height);
   const sx = frame.width / width;
   const sy = frame.height / height;
-  return findTextBoxes(map, width, height, tuning.textBoxes)
-    .map((b) => ({ x: b.x * sx, y: b.y * sy, width: b.width * sx, height: b.height * sy, score: b.score }))
+  const found = findTextBoxes(map, width, height, tuning.textBoxes).map((b) => ({
+    x: b.x * sx,
+    y: b.y * sy,
+    width: b.width * sx,
+    height: b.height * sy,
+    score: b.score,
+  }));
+  const joined = joinLineNeighbours(found).map((b) => ({ ...b, score: 0.5 }));
+  return [...found, ...joined]
     .filter((b) => isPlateLikeBox(b, frame.width, tuning.boxRules))
     .sort((a, b) => b.score * b.height - a.score * a.height)
     .slice(0, MAX_BOXES);
 }
 
 async function readBox(engine: OcrEngine, frame: Raster, box: Rect, region: string | undefined, tuning: ReaderTuning): Promise<PlateRead | undefined> {
-  const m = box.height * tuning.cropMargin;
-  const rect = { x: box.x - m, y: box.y - m, width: box.width + 2 * m, height: box.height + 2 * m };
-  const width = Math.min(REC_MAX_WIDTH, Math.max(8, Math.round((REC_HEIGHT * rect.width) / rect.height)));
-  const crop = sampleRect(frame, rect, width, REC_HEIGHT);
-  const padded = Math.max(width, REC_MIN_WIDTH);
-  const out = await engine.recognize(toPlanarBgr(crop, 0.5, 0.5, padded), padded, REC_HEIGHT);
-  const readings = readingsOf(decodeCtc(out.probs, out.steps, out.classes, engine.alphabet), region);
-  const [best, ...others] = readings;
-  if (!best) return undefined;
+  // The coarse pass often boxes a whole plate (state name, characters and frame text as one
+  // region), and squeezed to 48 pixels its characters are too small. A second, close-up detection
+  // on the region upscaled finds the plate's own text lines; each is read and the best wins.
+  const lines = [box, ...(await refineLines(engine, frame, box, tuning))];
+  let best: PlateCandidate[] = [];
+  for (const line of lines) {
+    const readings = await recognizeLine(engine, frame, line, region, tuning);
+    if ((readings[0]?.confidence ?? 0) > (best[0]?.confidence ?? 0)) best = readings;
+  }
+  const [first, ...others] = best;
+  if (!first) return undefined;
   return {
-    plate: best.plate,
-    confidence: round3(best.confidence),
+    plate: first.plate,
+    confidence: round3(first.confidence),
     box: roundBox(clampBox(box, frame)),
     candidates: others.map((c) => ({ plate: c.plate, confidence: round3(c.confidence) })),
   };
+}
+
+/** Text lines inside `box`, found by the detector on the region upscaled to REFINE_HEIGHT. */
+async function refineLines(engine: OcrEngine, frame: Raster, box: Rect, tuning: ReaderTuning): Promise<Rect[]> {
+  const region = {
+    x: box.x - box.width * 0.1,
+    y: box.y - box.height * 0.25,
+    width: box.width * 1.2,
+    height: box.height * 1.5,
+  };
+  const scale = tuning.refineHeight / region.height;
+  const width = Math.min(1024, Math.max(32, Math.round((region.width * scale) / 32) * 32));
+  const height = Math.max(32, Math.round((region.height * scale) / 32) * 32);
+  const patch = sampleRect(frame, region, width, height);
+  const map = await engine.detect(toPlanarBgr(patch, 0, 1), width, height);
+  const sx = region.width / width;
+  const sy = region.height / height;
+  const lines = findTextBoxes(map, width, height, tuning.textBoxes)
+    .map((b) => ({ x: region.x + b.x * sx, y: region.y + b.y * sy, width: b.width * sx, height: b.height * sy }))
+    .filter((b) => b.width > b.height * 0.8);
+  // A plate's characters are its tallest text; small lines (state, slogan, sticker) are kept
+  // only if close to that height.
+  const tallest = Math.max(0, ...lines.map((l) => l.height));
+  const tall = lines.filter((l) => l.height >= tallest * 0.6);
+  return [...tall, ...joinLineNeighbours(tall)].slice(0, 4);
+}
+
+async function recognizeLine(engine: OcrEngine, frame: Raster, line: Rect, region: string | undefined, tuning: ReaderTuning): Promise<PlateCandidate[]> {
+  // Sideways margin only: the detector's box often ends inside a plate's last character.
+  const m = line.height * tuning.cropMargin;
+  const rect = { x: line.x - m, y: line.y, width: line.width + 2 * m, height: line.height };
+  const width = Math.min(REC_MAX_WIDTH, Math.max(8, Math.round((REC_HEIGHT * rect.width) / rect.height)));
+  const crop = tuning.stretchContrast ? stretchContrast(sampleRect(frame, rect, width, REC_HEIGHT)) : sampleRect(frame, rect, width, REC_HEIGHT);
+  const padded = Math.max(width, REC_MIN_WIDTH);
+  const out = await engine.recognize(toPlanarBgr(crop, 0.5, 0.5, padded), padded, REC_HEIGHT);
+  return readingsOf(decodeCtc(out.probs, out.steps, out.classes, engine.alphabet), region);
 }
 
 /** Where two reads cover the same place (a plate and its own frame text), the stronger one stays. */
