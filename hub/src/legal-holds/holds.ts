@@ -22,15 +22,20 @@ export interface PlaceHold {
   holdUntil: Date | null;
 }
 
+/**
+ * With a site scope, only reads inside it are held: one outside is "no detection" (404) as if
+ * it did not exist, and a plate and time range holds the user's sites' sightings only.
+ */
 export async function placeHold(
   ctx: WatchlistContext,
   actor: WatchlistActor,
   input: PlaceHold,
+  scope: SiteScope = ALL_SITES,
 ): Promise<{ held: number; already_held: number; case_id: string }> {
   const now = ctx.clock.now();
   if (input.holdUntil && input.holdUntil <= now) throw new HubError('bad_request', 'hold_until: must be in the future');
   return ctx.db.transaction(async (tx) => {
-    const targets = await resolve(tx, input.target);
+    const targets = await resolve(tx, input.target, scope);
     if (targets.length === 0) throw new HubError('not_found', 'no detection matches: nothing held');
     if (targets.length > MAX_HELD_PER_REQUEST)
       throw new HubError('bad_request', `matches ${targets.length} detections; at most ${MAX_HELD_PER_REQUEST} per request: narrow the time range`);
@@ -66,11 +71,13 @@ export async function placeHold(
   });
 }
 
-async function resolve(tx: DbSession, target: HoldTarget): Promise<string[]> {
+async function resolve(tx: DbSession, target: HoldTarget, scope: SiteScope): Promise<string[]> {
   if ('detectionIds' in target) {
+    const params: unknown[] = [JSON.stringify(target.detectionIds)];
+    const inScope = scopeCondition(scope, 'collector_id', (v) => `$${params.push(v)}`);
     const rows = await tx.sql<{ id: string }>(
-      `SELECT detection_pk::text AS id FROM detection_keys WHERE detection_pk IN (SELECT value::bigint FROM json_array_elements_text($1::json))`,
-      [JSON.stringify(target.detectionIds)],
+      `SELECT detection_pk::text AS id FROM detection_keys WHERE detection_pk IN (SELECT value::bigint FROM json_array_elements_text($1::json))${inScope ? ` AND ${inScope}` : ''}`,
+      params,
     );
     const found = new Set(rows.map((r) => r.id));
     const missing = target.detectionIds.filter((id) => !found.has(id));
@@ -81,29 +88,38 @@ async function resolve(tx: DbSession, target: HoldTarget): Promise<string[]> {
       );
     return [...found];
   }
+  const params: unknown[] = [ocrNormalize(target.plate), target.start.toISOString(), target.end.toISOString()];
+  const inScope = scopeCondition(scope, 'collector_id', (v) => `$${params.push(v)}`);
   const rows = await tx.sql<{ id: string }>(
-    `SELECT id::text AS id FROM detections WHERE plate_normalized = $1 AND captured_at BETWEEN $2::timestamptz AND $3::timestamptz LIMIT ${MAX_HELD_PER_REQUEST + 1}`,
-    [ocrNormalize(target.plate), target.start.toISOString(), target.end.toISOString()],
+    `SELECT id::text AS id FROM detections WHERE plate_normalized = $1 AND captured_at BETWEEN $2::timestamptz AND $3::timestamptz${inScope ? ` AND ${inScope}` : ''} LIMIT ${MAX_HELD_PER_REQUEST + 1}`,
+    params,
   );
   return rows.map((r) => r.id);
 }
 
-/** Releases every active hold of a case (or the given hold ids of it). */
+/**
+ * Releases every active hold of a case (or the given hold ids of it); with a site scope, only
+ * the holds on reads inside it (the others are not the user's to see, nor to release).
+ */
 export async function releaseHold(
   ctx: WatchlistContext,
   actor: WatchlistActor,
   caseId: string,
   reason: string,
   holdIds?: string[],
+  scope: SiteScope = ALL_SITES,
 ): Promise<{ released: number }> {
   return ctx.db.transaction(async (tx) => {
     const now = ctx.clock.now();
+    const params: unknown[] = [caseId, now.toISOString(), actor.userId, holdIds ? JSON.stringify(holdIds) : null];
+    const inScope = scopeCondition(scope, 'k.collector_id', (v) => `$${params.push(v)}`);
     const rows = await tx.sql<{ id: string }>(
       `UPDATE legal_holds SET released_at = $2::timestamptz, released_by = $3::uuid
        WHERE case_id = $1 AND released_at IS NULL
          AND ($4::json IS NULL OR id IN (SELECT value::bigint FROM json_array_elements_text($4::json)))
+         ${inScope ? `AND EXISTS (SELECT 1 FROM detection_keys k WHERE k.detection_pk = legal_holds.detection_id AND ${inScope})` : ''}
        RETURNING id::text AS id`,
-      [caseId, now.toISOString(), actor.userId, holdIds ? JSON.stringify(holdIds) : null],
+      params,
     );
     if (rows.length === 0) throw new HubError('not_found', `no active hold for case ${caseId}${holdIds ? ' with those ids' : ''}`);
     await writeAudit(tx, {

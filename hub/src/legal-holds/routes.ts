@@ -61,12 +61,13 @@ export function legalHoldRoutes(deps: AuthContext): Hono<AuthEnv> {
       deps,
       { userId: c.get('user').id, ...requestMeta(c) },
       { target, caseId: b.case_id, reason: b.reason, holdUntil: b.hold_until ?? null },
+      await requestScope(deps.db, c),
     );
     return c.json(result, 201);
   });
   app.post(LEGAL_HOLDS_RELEASE_PATH, write, ...validJson(releaseSchema), async (c) => {
     const b = c.req.valid('json');
-    return c.json(await releaseHold(deps, { userId: c.get('user').id, ...requestMeta(c) }, b.case_id, b.reason, b.hold_ids));
+    return c.json(await releaseHold(deps, { userId: c.get('user').id, ...requestMeta(c) }, b.case_id, b.reason, b.hold_ids, await requestScope(deps.db, c)));
   });
   app.get(LEGAL_HOLDS_PATH, requireUser(deps), validQuery(listSchema), async (c) => {
     const q = c.req.valid('query');

@@ -30,6 +30,7 @@ import {
   EXPORT_DETECTIONS_PATH,
   investigationPath,
   LEGAL_HOLDS_PATH,
+  LEGAL_HOLDS_RELEASE_PATH,
   PLATE_AUTOCOMPLETE_PATH,
   watchlistPartPath,
   WATCHLISTS_PATH,
@@ -259,6 +260,22 @@ t.test('legal holds: the list names only holds on the own site', async (t) => {
     "A lists the hold on A's read only",
   );
   t.equal((await json<{ data: unknown[] }>(await get(admin, `${LEGAL_HOLDS_PATH}?case_id=HOLD-52`))).data.length, 2, 'the admin lists both');
+
+  // Placing: B's read by id is "no detection", as if missing; by plate, only A's sightings.
+  const byId = await send(ctx, opA, 'POST', LEGAL_HOLDS_PATH, { detection_ids: [bRows[1]?.id], case_id: 'HOLD-A', reason: 'A only' });
+  t.equal(byId.status, 404, "A cannot hold B's read");
+  t.notMatch(await byId.text(), /BONLY|B0N1Y/, 'and is told nothing of it');
+  const start = new Date(ctx.clock.now().getTime() - 3_600_000).toISOString();
+  const end = ctx.clock.now().toISOString();
+  const byPlate = await json<{ held: number }>(
+    await send(ctx, opA, 'POST', LEGAL_HOLDS_PATH, { plate: 'SHARE01', start_date: start, end_date: end, case_id: 'HOLD-A', reason: 'A only' }),
+    201,
+  );
+  t.equal(byPlate.held, 2, "A's two sightings of the shared plate, not B's");
+  // Releasing: the case's holds on B's reads are not A's to release.
+  const released = await json<{ released: number }>(await send(ctx, opA, 'POST', LEGAL_HOLDS_RELEASE_PATH, { case_id: 'HOLD-52', reason: 'done' }));
+  t.equal(released.released, 1, "only the hold on A's read");
+  t.equal((await json<{ data: unknown[] }>(await get(admin, `${LEGAL_HOLDS_PATH}?case_id=HOLD-52&active=true`))).data.length, 1, "B's hold stands");
 });
 
 t.test('the live channel: detections and alerts only from the own site; the admin gets both', async (t) => {
