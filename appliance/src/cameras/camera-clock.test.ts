@@ -1,5 +1,14 @@
 import t from 'tap';
-import { clockWarning, correctCaptureTime, cursorForClock, describeOffset, parseCameraTime, shiftDigits, zoneWarning } from './camera-clock.ts';
+import {
+  clockWarning,
+  correctCaptureTime,
+  cursorForClock,
+  describeOffset,
+  nextClockReading,
+  parseCameraTime,
+  shiftDigits,
+  zoneWarning,
+} from './camera-clock.ts';
 
 const YEAR = 365.25 * 86_400_000;
 
@@ -29,6 +38,18 @@ t.test('correctCaptureTime', async (t) => {
     { ms: now - 3_600_000, corrected: false },
     'an old read is old: the previous offset does not apply',
   );
+});
+
+t.test('nextClockReading: a tighter reading refines, a set clock changes, a loose one is ignored', async (t) => {
+  const loose = { offsetMs: 93_200, roundTripMs: 6_000 }; // measured on a loaded appliance: up to 3 s off
+  t.same(nextClockReading(null, loose), { use: loose, change: 'first' });
+  const tight = { offsetMs: 90_100, roundTripMs: 40 };
+  t.same(nextClockReading(loose, tight), { use: tight, change: 'refined' }, 'agrees within both uncertainties, shorter trip: taken');
+  t.same(nextClockReading(tight, loose), { use: tight, change: 'kept' }, 'a looser reading never replaces a tighter one');
+  t.same(nextClockReading(tight, { offsetMs: 92_000, roundTripMs: 50 }), { use: tight, change: 'kept' }, 'under 2 s apart: the same clock');
+  const set = { offsetMs: 0, roundTripMs: 60 };
+  t.same(nextClockReading(tight, set), { use: set, change: 'changed' }, 'someone set the clock');
+  t.same(nextClockReading(tight, { offsetMs: 95_000, roundTripMs: 8_000 }).change, 'kept', '5 s apart, but the reading is 4 s loose: no change');
 });
 
 t.test('plain words', async (t) => {

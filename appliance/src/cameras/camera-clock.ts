@@ -29,6 +29,31 @@ export interface CameraTime {
   utcOffsetMinutes: number;
 }
 
+/** One reading of a camera's clock: the offset it gave and the round trip it took. */
+export interface ClockReading {
+  offsetMs: number;
+  /** Its error is at most half of this (plus the camera's whole second, centred by the caller). */
+  roundTripMs: number;
+}
+
+/** Past this, beyond both readings' own uncertainty, a new reading means the camera's clock was set. */
+export const CLOCK_CHANGED_MS = 2_000;
+
+/**
+ * What a new reading does to the reading in use. `changed`: it disagrees by more than 2 s
+ * beyond both readings' uncertainty (someone set the camera's clock). `refined`: it agrees but
+ * took a shorter round trip, so it is tighter; a busy appliance or network can make a reading
+ * seconds loose, and keeping the first one for good would misdate every read by that much
+ * (an NTP-style minimum-delay filter). Otherwise `kept`.
+ */
+export function nextClockReading(current: ClockReading | null, reading: ClockReading): { use: ClockReading; change: 'first' | 'changed' | 'refined' | 'kept' } {
+  if (current === null) return { use: reading, change: 'first' };
+  const slack = CLOCK_CHANGED_MS + (current.roundTripMs + reading.roundTripMs) / 2;
+  if (Math.abs(reading.offsetMs - current.offsetMs) > slack) return { use: reading, change: 'changed' };
+  if (reading.roundTripMs < current.roundTripMs) return { use: reading, change: 'refined' };
+  return { use: current, change: 'kept' };
+}
+
 /** `<localTime>` of `/ISAPI/System/time`: `2034-11-24T10:00:00+01:00`, `...Z`, `...+0100`. */
 export function parseCameraTime(text: string): CameraTime | undefined {
   const m = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.\d+)?(Z|[+-]\d{2}:?\d{2})$/.exec(text.trim());

@@ -19,11 +19,13 @@ import {
   correctCaptureTime,
   cursorForClock,
   effectiveOffset,
+  nextClockReading,
   parseCameraTime,
   shiftDigits,
   withCapturedAt,
   zoneWarning,
   type CameraTime,
+  type ClockReading,
 } from './camera-clock.ts';
 import type { ParsedDetection } from '@alpr/shared/adapters/types';
 
@@ -69,6 +71,7 @@ export function startVendorAPull(config: CameraConfig, deps: RunnerDeps): Camera
   // The camera's clock (camera-clock.ts): offset now and before the last change, when checked.
   let offsetMs: number | null = null;
   let previousOffsetMs: number | null = null;
+  let reading: ClockReading | null = null;
   let nextClockCheckMs = 0;
 
   async function call(req: CameraRequest): Promise<CameraResponse> {
@@ -95,11 +98,13 @@ export function startVendorAPull(config: CameraConfig, deps: RunnerDeps): Camera
       return undefined;
     }
     const measured = time.epochMs + 500 - (sentMs + receivedMs) / 2;
-    if (offsetMs === null || Math.abs(measured - offsetMs) > 2_000) {
-      if (offsetMs !== null) deps.log.warn({ camera: config.id, from_ms: offsetMs, to_ms: measured }, 'camera clock changed');
+    const next = nextClockReading(reading, { offsetMs: measured, roundTripMs: receivedMs - sentMs });
+    if (next.change === 'changed') {
+      deps.log.warn({ camera: config.id, from_ms: offsetMs, to_ms: measured }, 'camera clock changed');
       previousOffsetMs = offsetMs;
-      offsetMs = measured;
     }
+    reading = next.use;
+    offsetMs = reading.offsetMs;
     const warnings = [clockWarning(offsetMs), zoneWarning(time.utcOffsetMinutes, config.timezone, receivedMs)].filter((w): w is string => w !== null);
     const sign = time.utcOffsetMinutes < 0 ? '-' : '+';
     const abs = Math.abs(time.utcOffsetMinutes);
