@@ -26,6 +26,11 @@ export interface AlertPayload {
    * found by a feed's retro-hunt (docs/watchlists.md "Retro-hunt"). Absent on live alerts.
    */
   historical?: true;
+  /**
+   * The list's rule in words when it has one (docs/watchlists.md "Scopes"): "allow-list, Gate
+   * B, entering, Mon-Fri 22:00-06:00 Europe/Paris". Absent for a list without a rule.
+   */
+  matched_scope?: string;
 }
 
 export interface AlertVerificationRecord {
@@ -195,6 +200,7 @@ export function alertPayload(row: AlertRow, signer: LinkSigner): AlertPayload {
       image_urls: { full: imageLink(signer, row.full_image_hash), crop: imageLink(signer, row.crop_image_hash) },
     },
     ...(row.historical === true ? { historical: true as const } : {}),
+    ...(typeof row.entry_snapshot.scope === 'string' ? { matched_scope: row.entry_snapshot.scope } : {}),
   };
 }
 

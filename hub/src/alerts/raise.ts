@@ -8,7 +8,8 @@
 import { ALERT_CHANNEL } from '../db/channels.ts';
 import type { DbSession } from '../db/session.ts';
 import type { AlertEntrySnapshot } from '../db/schema/alerts.ts';
-import { matchPlate, type PlateMatch, type WatchlistIndex } from '../watchlists/match.ts';
+import { matchRead, type PlateMatch, type WatchlistIndex } from '../watchlists/match.ts';
+import { readContexts } from '../watchlists/read-context-sql.ts';
 import { completeItems, type ClaimedItem } from './queue.ts';
 import type { AlertHooks, RaisedAlert } from './hooks.ts';
 
@@ -28,7 +29,11 @@ export interface AlertCandidate {
 
 /** The entry snapshot an alert keeps: what the entry said when it matched, and how. */
 function entrySnapshot(m: PlateMatch): AlertEntrySnapshot {
+  const scope = m.rule ? { scope: m.rule.words } : {};
+  // An allow-list's alert has no entry: the plate is not on the list; the words say why.
+  if (m.kind === 'not_listed') return scope;
   return {
+    ...scope,
     plate_number: m.entry.plateNumber,
     notes: m.entry.notes,
     added_by: m.entry.addedBy,
@@ -57,7 +62,7 @@ export async function insertAlerts(
   const rows = candidates.map((c) => ({
     detection_id: c.detectionPk,
     watchlist_id: c.match.entry.watchlistId,
-    entry_id: c.match.entry.entryId,
+    entry_id: c.match.kind === 'not_listed' ? null : c.match.entry.entryId,
     match_kind: c.match.kind,
     entry: entrySnapshot(c.match),
   }));
@@ -97,8 +102,11 @@ export async function insertAlerts(
  */
 export async function raiseAlerts(tx: DbSession, items: readonly ClaimedItem[], index: WatchlistIndex, now: Date, hooks?: AlertHooks): Promise<RaisedAlert[]> {
   const plates = await platesOf(tx, items);
+  // Where, which way and when each read was: asked for only when some list has a rule, so a
+  // hub without scopes makes no extra query (docs/watchlists.md "Scopes").
+  const reads = index.hasRules ? await readContexts(tx, [...plates.keys()]) : undefined;
   const candidates: AlertCandidate[] = [];
-  for (const [pk, plate] of plates) for (const match of matchPlate(index, plate, now)) candidates.push({ detectionPk: pk, plate, match });
+  for (const [pk, plate] of plates) for (const match of matchRead(index, plate, now, reads?.get(pk))) candidates.push({ detectionPk: pk, plate, match });
   const raised = await insertAlerts(tx, candidates, { now, historical: false, hooks });
   await completeItems(
     tx,

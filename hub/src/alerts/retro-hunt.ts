@@ -10,7 +10,9 @@ import { deletionNeighbourhood } from '@alpr/shared/detection/one-edit';
 import type { DbSession } from '../db/session.ts';
 import { unkeyedPlatesSql } from '../db/unkeyed-reads.ts';
 import { MAX_RETRO_HUNT_DAYS, type HuntEntry, type HuntList, type RetroHunt } from '../watchlists/hunt.ts';
-import { buildWatchlistIndex, matchPlate, type IndexedEntry } from '../watchlists/match.ts';
+import { buildWatchlistIndex, matchPlate, matchRead, type IndexedEntry } from '../watchlists/match.ts';
+import { loadListRules } from '../watchlists/rules-sql.ts';
+import type { ReadContext } from '../watchlists/scope.ts';
 import type { AlertHooks, RaisedAlert } from './hooks.ts';
 import { insertAlerts, type AlertCandidate } from './raise.ts';
 
@@ -25,6 +27,12 @@ export async function retroHunt(
   const days = Math.min(Math.max(0, Math.floor(options.days)), MAX_RETRO_HUNT_DAYS);
   if (days === 0 || entries.length === 0) return [];
   const now = options.now;
+  // The list's rule (docs/watchlists.md "Scopes"): an allow-list's plates are the ones that
+  // must NOT alert, and an ignore list alerts nowhere, so adding to either hunts nothing; a
+  // scoped list hunts only the reads in its scope, minus its ignore lists' plates.
+  const [kind] = await tx.sql<{ kind: string; mode: string }>('SELECT kind, mode FROM watchlists WHERE id = $1::uuid', [list.id]);
+  if (kind && (kind.kind !== 'watchlist' || kind.mode !== 'listed')) return [];
+  const rule = (await loadListRules(tx, list.id)).get(list.id)?.rule;
   const indexed: IndexedEntry[] = entries.map((e) => ({
     entryId: e.id,
     watchlistId: list.id,
@@ -39,8 +47,19 @@ export async function retroHunt(
     addedAt: e.addedAt,
     expiresAt: e.expiresAt,
     entryPriority: e.priority,
+    ...(rule ? { rule } : {}),
   }));
-  const index = buildWatchlistIndex(indexed);
+  const ignored =
+    rule && rule.ignoreListIds.length > 0
+      ? (
+          await tx.sql<{ plate_normalized: string; watchlist_id: string; expires_at: Date | null }>(
+            `SELECT plate_normalized, watchlist_id, expires_at FROM watchlist_entries
+             WHERE watchlist_id IN (SELECT value::uuid FROM json_array_elements_text($1::json))`,
+            [JSON.stringify(rule.ignoreListIds)],
+          )
+        ).map((r) => ({ plateNormalized: r.plate_normalized, ignoreListId: r.watchlist_id, expiresAt: r.expires_at ? new Date(r.expires_at) : null }))
+      : [];
+  const index = buildWatchlistIndex(indexed, { ignored });
   const plates = new Set(entries.map((e) => e.key));
   if (list.ocrTolerant || list.forgiveOneMisread) {
     // Plates seen one confusion or one edit away, through the deletion neighbourhoods of
@@ -57,15 +76,26 @@ export async function retroHunt(
     );
     for (const r of near) if (matchPlate(index, r.plate_normalized, now).length > 0) plates.add(r.plate_normalized);
   }
-  const reads = await tx.sql<{ id: string; plate_normalized: string }>(
-    `SELECT d.id, d.plate_normalized FROM detections d
+  const reads = await tx.sql<
+    { id: string; plate_normalized: string } & Record<'collector_id' | 'camera_id' | 'direction', string> & { site_id: string | null; captured_at: Date }
+  >(
+    `SELECT d.id, d.plate_normalized, d.collector_id, d.camera_id, d.direction, d.captured_at, c.site_id FROM detections d
+     LEFT JOIN collectors c ON c.id = d.collector_id
      WHERE d.plate_normalized IN (SELECT value FROM json_array_elements_text($1::json))
        AND d.captured_at >= $2::timestamptz AND d.captured_at <= $3::timestamptz`,
     [JSON.stringify([...plates]), new Date(now.getTime() - days * DAY_MS).toISOString(), now.toISOString()],
   );
   const candidates: AlertCandidate[] = [];
   for (const read of reads) {
-    for (const match of matchPlate(index, read.plate_normalized, now)) candidates.push({ detectionPk: String(read.id), plate: read.plate_normalized, match });
+    const context: ReadContext = {
+      collectorId: read.collector_id,
+      cameraId: read.camera_id,
+      siteId: read.site_id,
+      direction: read.direction as ReadContext['direction'],
+      capturedAt: new Date(read.captured_at),
+    };
+    for (const match of matchRead(index, read.plate_normalized, now, context))
+      candidates.push({ detectionPk: String(read.id), plate: read.plate_normalized, match });
   }
   return insertAlerts(tx, candidates, { now, historical: true, hooks: options.hooks });
 }

@@ -9,7 +9,8 @@ import type { Listen } from '../db/listen.ts';
 import type { Unlisten } from '../db/open-postgres.ts';
 import type { WatchlistPriority } from '../db/schema/watchlists.ts';
 import type { WatchlistContext } from './context.ts';
-import { buildWatchlistIndex, type IndexedEntry, type WatchlistIndex } from './match.ts';
+import { buildWatchlistIndex, type IndexedEntry, type IndexRules, type WatchlistIndex } from './match.ts';
+import { loadListRules, type RuledList } from './rules-sql.ts';
 
 export const WATCHLIST_CACHE_REFRESH_MS = 60_000;
 
@@ -37,7 +38,35 @@ interface Loaded {
   atMs: number;
 }
 
-async function loadEntries(ctx: WatchlistContext): Promise<IndexedEntry[]> {
+/** The head entry an allow-list alerts through: no plate, the list's name and priority. */
+export function allowListHead(id: string, list: RuledList): IndexedEntry {
+  return {
+    entryId: '',
+    watchlistId: id,
+    watchlistName: list.name,
+    priority: list.priority,
+    ocrTolerant: false,
+    forgiveOneMisread: false,
+    plateNumber: '',
+    plateNormalized: '',
+    notes: null,
+    addedBy: null,
+    addedAt: new Date(0),
+    rule: list.rule,
+  };
+}
+
+async function loadIndex(ctx: WatchlistContext): Promise<WatchlistIndex> {
+  const ruled = await loadListRules(ctx.db);
+  const { entries, ignored } = await loadEntries(ctx, ruled);
+  const allowLists = [...ruled].filter(([, l]) => l.rule.mode === 'allow_list').map(([id, l]) => allowListHead(id, l));
+  return buildWatchlistIndex(entries, { allowLists, ignored });
+}
+
+async function loadEntries(
+  ctx: WatchlistContext,
+  ruled: ReadonlyMap<string, RuledList>,
+): Promise<{ entries: IndexedEntry[]; ignored: NonNullable<IndexRules['ignored']>[number][] }> {
   const rows = await ctx.db.sql<{
     entry_id: string;
     watchlist_id: string;
@@ -52,26 +81,38 @@ async function loadEntries(ctx: WatchlistContext): Promise<IndexedEntry[]> {
     added_at: Date;
     expires_at: Date | null;
     entry_priority: WatchlistPriority | null;
+    kind: string;
   }>(
-    `SELECT e.id AS entry_id, e.watchlist_id, w.name, w.priority, w.ocr_tolerant, w.forgive_one_misread, e.plate_number, e.plate_normalized, e.notes, e.added_by, e.added_at, e.expires_at, e.priority AS entry_priority
+    `SELECT w.kind, e.id AS entry_id, e.watchlist_id, w.name, w.priority, w.ocr_tolerant, w.forgive_one_misread, e.plate_number, e.plate_normalized, e.notes, e.added_by, e.added_at, e.expires_at, e.priority AS entry_priority
      FROM watchlist_entries e JOIN watchlists w ON w.id = e.watchlist_id
      WHERE w.is_active AND w.deleted_at IS NULL`,
   );
-  return rows.map((r) => ({
-    entryId: r.entry_id,
-    watchlistId: r.watchlist_id,
-    watchlistName: r.name,
-    priority: r.priority,
-    ocrTolerant: r.ocr_tolerant,
-    forgiveOneMisread: r.forgive_one_misread,
-    plateNumber: r.plate_number,
-    plateNormalized: r.plate_normalized,
-    notes: r.notes,
-    addedBy: r.added_by,
-    addedAt: new Date(r.added_at),
-    expiresAt: r.expires_at ? new Date(r.expires_at) : null,
-    entryPriority: r.entry_priority,
-  }));
+  const entries: IndexedEntry[] = [];
+  const ignored: NonNullable<IndexRules['ignored']>[number][] = [];
+  for (const r of rows) {
+    if (r.kind === 'ignore') {
+      ignored.push({ plateNormalized: r.plate_normalized, ignoreListId: r.watchlist_id, expiresAt: r.expires_at ? new Date(r.expires_at) : null });
+      continue;
+    }
+    const rule = ruled.get(r.watchlist_id)?.rule;
+    entries.push({
+      entryId: r.entry_id,
+      watchlistId: r.watchlist_id,
+      watchlistName: r.name,
+      priority: r.priority,
+      ocrTolerant: r.ocr_tolerant,
+      forgiveOneMisread: r.forgive_one_misread,
+      plateNumber: r.plate_number,
+      plateNormalized: r.plate_normalized,
+      notes: r.notes,
+      addedBy: r.added_by,
+      addedAt: new Date(r.added_at),
+      expiresAt: r.expires_at ? new Date(r.expires_at) : null,
+      entryPriority: r.entry_priority,
+      ...(rule ? { rule } : {}),
+    });
+  }
+  return { entries, ignored };
 }
 
 export function createWatchlistCache(ctx: WatchlistContext, options: { refreshMs?: number } = {}): WatchlistCache {
@@ -89,7 +130,7 @@ export function createWatchlistCache(ctx: WatchlistContext, options: { refreshMs
   async function loadOnce(): Promise<Loaded> {
     const startedAt = generation;
     const atMs = ctx.clock.now().getTime();
-    const index = buildWatchlistIndex(await loadEntries(ctx));
+    const index = await loadIndex(ctx);
     loads += 1;
     return { index, generation: startedAt, atMs };
   }

@@ -5,6 +5,7 @@
 import { confusionKey } from '@alpr/shared/detection/ocr';
 import type { WatchlistPriority } from '../db/schema/watchlists.ts';
 import { deletionNeighbourhood, oneEdit, type Edit } from '@alpr/shared/detection/one-edit';
+import { readInScope, type ListRule, type ReadContext } from './scope.ts';
 
 export interface IndexedEntry {
   entryId: string;
@@ -24,19 +25,24 @@ export interface IndexedEntry {
   expiresAt?: Date | null;
   /** The entry's own priority (0031); null: the list's. */
   entryPriority?: WatchlistPriority | null;
+  /** The list's rule (scope, allow-list, ignore lists; 0041), shared by its entries; absent: none. */
+  rule?: ListRule;
 }
 
-export type MatchKind = 'exact' | 'ocr' | 'one_edit';
+/** `not_listed`: an allow-list's alert for a plate it does not hold (no entry). */
+export type MatchKind = 'exact' | 'ocr' | 'one_edit' | 'not_listed';
 
 export interface PlateMatch {
   entry: IndexedEntry;
   kind: MatchKind;
   /** `one_edit` only: from the entry to the read (`queryChar` the entry's, `plateChar` the read's). */
   edit?: Edit;
+  /** The rule the read was matched under, when the list has one: its words go on the alert. */
+  rule?: ListRule;
 }
 
 /** Preference when one watchlist matches several ways: the closest reading wins. */
-const KIND_ORDER: Record<MatchKind, number> = { exact: 0, ocr: 1, one_edit: 2 };
+const KIND_ORDER: Record<MatchKind, number> = { exact: 0, ocr: 1, one_edit: 2, not_listed: 3 };
 
 export interface WatchlistIndex {
   /** plate_normalized -> entries of active watchlists. */
@@ -49,6 +55,27 @@ export interface WatchlistIndex {
    */
   readonly oneEdit: ReadonlyMap<string, readonly IndexedEntry[]>;
   readonly size: number;
+  /**
+   * Some active list has a rule (a scope, allow-list mode or an ignore list attached): the
+   * matcher then needs each read's place, direction and time. False on a hub without any, so
+   * such a hub pays nothing for scopes (docs/watchlists.md "Scopes").
+   */
+  readonly hasRules: boolean;
+  /** Allow-lists: each alerts on a read in its scope whose plate it does not hold. */
+  readonly allowLists: readonly IndexedEntry[];
+  /** plate_normalized -> the ignore lists holding it (with each entry's expiry). */
+  readonly ignored: ReadonlyMap<string, readonly IgnoredPlate[]>;
+}
+
+export interface IgnoredPlate {
+  ignoreListId: string;
+  expiresAt: Date | null;
+}
+
+/** What the cache adds to the entries: the allow-lists (one head entry each) and the ignore lists' plates. */
+export interface IndexRules {
+  allowLists?: readonly IndexedEntry[];
+  ignored?: ReadonlyArray<{ plateNormalized: string } & IgnoredPlate>;
 }
 
 function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
@@ -57,7 +84,7 @@ function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
   else map.set(key, [value]);
 }
 
-export function buildWatchlistIndex(entries: readonly IndexedEntry[]): WatchlistIndex {
+export function buildWatchlistIndex(entries: readonly IndexedEntry[], rules: IndexRules = {}): WatchlistIndex {
   const exact = new Map<string, IndexedEntry[]>();
   const tolerant = new Map<string, IndexedEntry[]>();
   const forgiving = new Map<string, IndexedEntry[]>();
@@ -66,7 +93,11 @@ export function buildWatchlistIndex(entries: readonly IndexedEntry[]): Watchlist
     if (entry.ocrTolerant) push(tolerant, confusionKey(entry.plateNormalized), entry);
     if (entry.forgiveOneMisread) for (const key of deletionNeighbourhood(entry.plateNormalized)) push(forgiving, key, entry);
   }
-  return { exact, tolerant, oneEdit: forgiving, size: entries.length };
+  const ignored = new Map<string, IgnoredPlate[]>();
+  for (const i of rules.ignored ?? []) push(ignored, i.plateNormalized, { ignoreListId: i.ignoreListId, expiresAt: i.expiresAt });
+  const allowLists = rules.allowLists ?? [];
+  const hasRules = allowLists.length > 0 || entries.some((e) => e.rule !== undefined);
+  return { exact, tolerant, oneEdit: forgiving, size: entries.length, hasRules, allowLists, ignored };
 }
 
 /**
@@ -119,4 +150,49 @@ export function matchPlate(index: WatchlistIndex, plateNormalized: string, now?:
     }
   }
   return [...best.values()].sort((x, y) => x.entry.watchlistId.localeCompare(y.entry.watchlistId));
+}
+
+function ignoredBy(index: WatchlistIndex, rule: ListRule, plateNormalized: string, now: Date | undefined): boolean {
+  if (rule.ignoreListIds.length === 0) return false;
+  for (const i of index.ignored.get(plateNormalized) ?? []) {
+    if (now && i.expiresAt && i.expiresAt.getTime() <= now.getTime()) continue;
+    if (rule.ignoreListIds.includes(i.ignoreListId)) return true;
+  }
+  return false;
+}
+
+/**
+ * The matches of one read, its lists' rules applied (docs/watchlists.md "Scopes"): a scoped
+ * list matches only a read in its scope; a plate on an attached ignore list matches nothing
+ * there; an allow-list alerts on a read in its scope whose plate it does NOT hold (its own
+ * matching decides "holds": exact, and OCR-tolerant or one misread when the list uses them).
+ * Without rules (`hasRules` false) this is `matchPlate` and nothing more.
+ */
+export function matchRead(index: WatchlistIndex, plateNormalized: string, now: Date | undefined, read: ReadContext | undefined): PlateMatch[] {
+  const found = matchPlate(index, plateNormalized, now);
+  if (!index.hasRules) return found;
+  const out: PlateMatch[] = [];
+  let members: Set<string> | undefined;
+  for (const m of found) {
+    const rule = m.entry.rule;
+    if (!rule) {
+      out.push(m);
+      continue;
+    }
+    if (rule.mode === 'allow_list') {
+      (members ??= new Set()).add(rule.watchlistId);
+      continue;
+    }
+    if (rule.scope && !readInScope(rule.scope, read)) continue;
+    if (ignoredBy(index, rule, plateNormalized, now)) continue;
+    out.push({ ...m, rule });
+  }
+  for (const head of index.allowLists) {
+    const rule = head.rule;
+    if (!rule || members?.has(rule.watchlistId)) continue;
+    if (rule.scope && !readInScope(rule.scope, read)) continue;
+    if (ignoredBy(index, rule, plateNormalized, now)) continue;
+    out.push({ entry: head, kind: 'not_listed', rule });
+  }
+  return out.sort((x, y) => x.entry.watchlistId.localeCompare(y.entry.watchlistId));
 }

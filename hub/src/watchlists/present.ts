@@ -1,9 +1,9 @@
 import type { EntryRow } from './entries.ts';
 import type { mySubscriptions } from './subscriptions.ts';
-import type { WatchlistRow, WatchlistSummary } from './watchlists.ts';
+import type { WatchlistSummary, WatchlistWithRule } from './watchlists.ts';
 
 /** A watchlist as the API shows it (docs/watchlists.md). */
-export function presentWatchlist(w: WatchlistRow | WatchlistSummary) {
+export function presentWatchlist(w: WatchlistWithRule | WatchlistSummary) {
   return {
     id: w.id,
     name: w.name,
@@ -14,6 +14,12 @@ export function presentWatchlist(w: WatchlistRow | WatchlistSummary) {
     forgive_one_misread: w.forgiveOneMisread,
     verification_required: w.verificationRequired,
     retro_hunt_days: w.retroHuntDays,
+    kind: w.kind,
+    mode: w.mode,
+    scope: w.scope ?? null,
+    ignore_lists: w.ignoreLists ?? [],
+    /** The rule in words ("allow-list, Gate B, entering, Mon-Fri 22:00-06:00 Europe/Paris"). */
+    scope_words: w.scopeWords ?? '',
     created_by: w.createdBy,
     created_at: w.createdAt.toISOString(),
     updated_at: w.updatedAt.toISOString(),

@@ -3,6 +3,7 @@ import { safeText } from '@alpr/shared/text/hostile-text';
 import { watchlistPrioritySchema } from '../db/schema/watchlists.ts';
 import { MAX_NOTES_LENGTH } from './csv.ts';
 import { MAX_RETRO_HUNT_DAYS } from './hunt.ts';
+import { ruleFields } from './scope-schema.ts';
 
 /** Request bodies of the watchlist API (docs/watchlists.md). Unknown fields are refused. */
 const name = safeText(z.string().trim().min(1, 'name must not be empty').max(100));
@@ -19,6 +20,8 @@ export const createWatchlistBodySchema = z
     verification_required: z.boolean().optional(),
     /** Days of reads searched for a plate added by hand; 0 = none (docs/watchlists.md "Retro-hunt"). */
     retro_hunt_days: z.number().int().min(0).max(MAX_RETRO_HUNT_DAYS).optional(),
+    /** Kind, mode, scope and ignore lists (docs/watchlists.md "Scopes"). */
+    ...ruleFields,
   })
   .strict();
 
@@ -27,7 +30,7 @@ export const updateWatchlistBodySchema = createWatchlistBodySchema
   .strict()
   .refine(
     (b) => Object.keys(b).length > 0,
-    'nothing to change: send at least one of name, description, priority, is_active, ocr_tolerant, forgive_one_misread, verification_required, retro_hunt_days',
+    'nothing to change: send at least one of name, description, priority, is_active, ocr_tolerant, forgive_one_misread, verification_required, retro_hunt_days, mode, scope, ignore_lists',
   );
 
 export const entryBodySchema = z

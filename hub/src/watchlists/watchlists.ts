@@ -13,9 +13,18 @@ import { HubError } from '../platform/errors.ts';
 import type { WatchlistActor, WatchlistContext } from './context.ts';
 import { notifyWatchlistChanged } from './notify.ts';
 import type { CreateWatchlistBody, UpdateWatchlistBody } from './schema.ts';
+import { checkRule, ruleViews, setIgnoreLinks, type RuleView } from './rule-verbs.ts';
 
 export type WatchlistRow = typeof watchlists.$inferSelect;
-export interface WatchlistSummary extends WatchlistRow {
+/** A list with its ignore lists and its rule in words (docs/watchlists.md "Scopes"). */
+export type WatchlistWithRule = WatchlistRow & Partial<RuleView>;
+
+async function withRule<T extends WatchlistRow>(db: DbSession, rows: T[]): Promise<Array<T & RuleView>> {
+  const views = await ruleViews(db, rows);
+  return rows.map((r) => ({ ...r, ...(views.get(r.id) ?? { ignoreLists: [], scopeWords: '' }) }));
+}
+
+export interface WatchlistSummary extends WatchlistRow, Partial<RuleView> {
   entryCount: number;
   subscribed: boolean;
   /** The list follows a feed (docs/watchlists.md "Feeds"); GET /:id/feed has the details. */
@@ -55,9 +64,10 @@ export async function findWatchlist(db: DbSession, id: string, lock = false): Pr
   return row;
 }
 
-export async function createWatchlist(ctx: WatchlistContext, actor: WatchlistActor, body: CreateWatchlistBody): Promise<WatchlistRow> {
+export async function createWatchlist(ctx: WatchlistContext, actor: WatchlistActor, body: CreateWatchlistBody): Promise<WatchlistWithRule> {
   return ctx.db.transaction(async (tx) => {
     const now = ctx.clock.now();
+    await checkRule(tx, null, body.kind ?? 'watchlist', body);
     const [row] = await tx.db
       .insert(watchlists)
       .values({
@@ -70,14 +80,25 @@ export async function createWatchlist(ctx: WatchlistContext, actor: WatchlistAct
         forgiveOneMisread: body.forgive_one_misread ?? false,
         verificationRequired: body.verification_required ?? true,
         ...(body.retro_hunt_days !== undefined ? { retroHuntDays: body.retro_hunt_days } : {}),
+        kind: body.kind ?? 'watchlist',
+        mode: body.mode ?? 'listed',
+        scope: body.scope ?? null,
         createdAt: now,
         updatedAt: now,
       })
       .returning();
     if (!row) throw new Error('insert returned no row');
-    await audit(tx, ctx, actor, 'watchlist.create', 'watchlist', row.id, { name: row.name, priority: row.priority });
+    if (body.ignore_lists) await setIgnoreLinks(tx, row.id, body.ignore_lists);
+    await audit(tx, ctx, actor, 'watchlist.create', 'watchlist', row.id, {
+      name: row.name,
+      priority: row.priority,
+      kind: row.kind,
+      mode: row.mode,
+      scope: row.scope,
+    });
     await notifyWatchlistChanged(tx, row.id);
-    return row;
+    const [shown] = await withRule(tx, [row]);
+    return shown ?? row;
   });
 }
 
@@ -94,7 +115,10 @@ export async function listWatchlists(ctx: WatchlistContext, userId: string): Pro
     .from(watchlists)
     .where(isNull(watchlists.deletedAt))
     .orderBy(asc(watchlists.name), asc(watchlists.id));
-  return rows.map((r) => ({ ...r.watchlist, entryCount: Number(r.entryCount), subscribed: r.subscribed === true, followsFeed: r.followsFeed === true }));
+  return withRule(
+    ctx.db,
+    rows.map((r) => ({ ...r.watchlist, entryCount: Number(r.entryCount), subscribed: r.subscribed === true, followsFeed: r.followsFeed === true })),
+  );
 }
 
 export async function getWatchlist(ctx: WatchlistContext, userId: string, id: string): Promise<WatchlistSummary> {
@@ -105,12 +129,22 @@ export async function getWatchlist(ctx: WatchlistContext, userId: string, id: st
             EXISTS (SELECT 1 FROM watchlist_feeds WHERE watchlist_id = $1) AS follows_feed`,
     [id, userId],
   );
-  return { ...row, entryCount: Number(counts?.entries ?? 0), subscribed: counts?.subscribed === true, followsFeed: counts?.follows_feed === true };
+  const summary = { ...row, entryCount: Number(counts?.entries ?? 0), subscribed: counts?.subscribed === true, followsFeed: counts?.follows_feed === true };
+  const [shown] = await withRule(ctx.db, [summary]);
+  return shown ?? summary;
 }
 
-export async function updateWatchlist(ctx: WatchlistContext, actor: WatchlistActor, id: string, body: UpdateWatchlistBody): Promise<WatchlistRow> {
+export async function updateWatchlist(ctx: WatchlistContext, actor: WatchlistActor, id: string, body: UpdateWatchlistBody): Promise<WatchlistWithRule> {
   return ctx.db.transaction(async (tx) => {
-    await findWatchlist(tx, id, true);
+    const current = await findWatchlist(tx, id, true);
+    // The kind is set at creation: an ignore list turned ordinary would start alerting on
+    // the plates it was holding back.
+    if (body.kind !== undefined && body.kind !== current.kind) throw new HubError('bad_request', 'kind: set when the list is created, it cannot change');
+    await checkRule(tx, id, current.kind, {
+      mode: body.mode ?? current.mode,
+      scope: body.scope === undefined ? current.scope : body.scope,
+      ignore_lists: body.ignore_lists,
+    });
     const [row] = await tx.db
       .update(watchlists)
       .set({
@@ -122,14 +156,23 @@ export async function updateWatchlist(ctx: WatchlistContext, actor: WatchlistAct
         ...(body.forgive_one_misread !== undefined ? { forgiveOneMisread: body.forgive_one_misread } : {}),
         ...(body.verification_required !== undefined ? { verificationRequired: body.verification_required } : {}),
         ...(body.retro_hunt_days !== undefined ? { retroHuntDays: body.retro_hunt_days } : {}),
+        ...(body.mode !== undefined ? { mode: body.mode } : {}),
+        ...(body.scope !== undefined ? { scope: body.scope } : {}),
         updatedAt: ctx.clock.now(),
       })
       .where(eq(watchlists.id, id))
       .returning();
     if (!row) throw new HubError('not_found', 'no such watchlist');
-    await audit(tx, ctx, actor, 'watchlist.update', 'watchlist', id, { changed: Object.keys(body) });
+    if (body.ignore_lists !== undefined) await setIgnoreLinks(tx, id, body.ignore_lists);
+    await audit(tx, ctx, actor, 'watchlist.update', 'watchlist', id, {
+      changed: Object.keys(body),
+      ...(body.scope !== undefined ? { scope: body.scope } : {}),
+      ...(body.mode !== undefined ? { mode: body.mode } : {}),
+      ...(body.ignore_lists !== undefined ? { ignore_lists: body.ignore_lists } : {}),
+    });
     await notifyWatchlistChanged(tx, id);
-    return row;
+    const [shown] = await withRule(tx, [row]);
+    return shown ?? row;
   });
 }
 

@@ -7,7 +7,8 @@ import { detectionKeys } from './detection-keys.ts';
 import { watchlistEntries } from './watchlist-entries.ts';
 import { watchlists } from './watchlists.ts';
 
-export const alertMatchKinds = ['exact', 'ocr', 'one_edit'] as const;
+/** `not_listed`: an allow-list's alert, a plate the list does not hold (0041). */
+export const alertMatchKinds = ['exact', 'ocr', 'one_edit', 'not_listed'] as const;
 export type AlertMatchKind = (typeof alertMatchKinds)[number];
 export const alertStates = ['new', 'acknowledged', 'dismissed'] as const;
 export const alertStateSchema = z.enum(alertStates);
@@ -27,6 +28,8 @@ export interface AlertEntrySnapshot {
   /** The entry's own priority when it had one (0031). */
   priority?: string;
   /** A `one_edit` alert (0025): how the read differs from the entry (docs/watchlists.md). */
+  /** The list's scope in words when it had one (0041), e.g. "allow-list, Gate B, entering, Mon-Fri 22:00-06:00 Europe/Paris". */
+  scope?: string;
   match?: { kind: 'substitution' | 'insertion' | 'deletion'; position: number; entry_char?: string; read_char?: string };
 }
 

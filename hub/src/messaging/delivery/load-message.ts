@@ -34,6 +34,7 @@ type Row = {
   verification: string;
   verification_required: boolean | null;
   historical: boolean;
+  matched_scope: string | null;
   timezone: string | null;
 };
 
@@ -41,7 +42,7 @@ export async function loadMessage(db: DbSession, messageId: string): Promise<Mes
   const rows = await db.sql<Row>(
     `SELECT q.id AS item_id, a.id AS alert_id, a.detection_id, q.uncertain, d.plate_number, d.captured_at, d.confidence, d.camera_id, d.crop_image_hash,
             c.site_name, ${configWithCameraNames('c')} AS config, w.name AS watchlist_name, w.priority,
-            a.verification, w.verification_required, a.historical,
+            a.verification, w.verification_required, a.historical, a.entry_snapshot->>'scope' AS matched_scope,
             (SELECT p.timezone FROM notification_preferences p
              WHERE p.user_id = q.user_id AND p.channel = 'telegram' AND p.watchlist_id IS NULL) AS timezone
      FROM notification_queue q
@@ -68,6 +69,7 @@ export async function loadMessage(db: DbSession, messageId: string): Promise<Mes
     uncertain: r.uncertain,
     unverified: isUnverified(r),
     historical: r.historical === true,
+    matchedScope: r.matched_scope,
   }));
   return { lines, itemIds: rows.map((r) => String(r.item_id)), timeZone: rows[0]?.timezone ?? 'UTC', cropHash: rows[0]?.crop_image_hash ?? null };
 }

@@ -27,6 +27,8 @@ export interface AlertLine {
   unverified: boolean;
   /** A historical hit (docs/watchlists.md "Retro-hunt"): the read is from before its plate was listed. */
   historical?: boolean;
+  /** The list's rule in words, when it has one (docs/watchlists.md "Scopes"). */
+  matchedScope?: string | null;
 }
 
 const UNVERIFIED = 'UNVERIFIED · ';
@@ -69,6 +71,7 @@ export function singleAlertText(a: AlertLine, timeZone: string, baseUrl: string)
     link(baseUrl, a.detectionId),
   ];
   if (a.unverified) lines.push('Not yet verified: compare the crop with the listed plate before acting.');
+  if (a.matchedScope) lines.push(`matched: ${cut(a.matchedScope, 300)}`);
   if (a.historical) lines.push(HISTORICAL_NOTE);
   if (a.uncertain) lines.push(REPEAT_NOTE);
   return cut(lines.join('\n'), CAPTION_LIMIT);

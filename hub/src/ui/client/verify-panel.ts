@@ -19,6 +19,7 @@ const MATCH_WORDS: Record<AlertRecord['match_kind'], string> = {
   exact: 'exact (same characters as the OCR reads them)',
   ocr: 'OCR-tolerant (one look-alike character)',
   one_edit: 'one misread forgiven (one character added, missing or changed)',
+  not_listed: 'not on the allow-list',
 };
 
 /** A plate with its differing characters in <mark>, and the same said in words for screen readers. */
@@ -62,7 +63,8 @@ function fill(a: AlertRecord): void {
       ? 'none sent by this camera'
       : a.detection.candidates.map((c) => (reportedConfidence(c.confidence) === null ? c.text : `${c.text} (${confidenceWords(c.confidence)})`)).join(', ');
   byId('verify-list').textContent = `${a.watchlist.name} (${a.watchlist.priority})`;
-  byId('verify-match').textContent = `${MATCH_WORDS[a.match_kind]}: ${listed ? describeDiff(a.plate_number, listed) : 'entry since removed'}`;
+  const how = a.match_kind === 'not_listed' ? 'no entry holds this plate' : listed ? describeDiff(a.plate_number, listed) : 'entry since removed';
+  byId('verify-match').textContent = `${MATCH_WORDS[a.match_kind]}: ${how}${a.matched_scope ? ` (matched: ${a.matched_scope})` : ''}`;
   byId('verify-notes').textContent = a.entry.notes ?? '—';
   byId('verify-added').textContent = `${a.entry.added_by_email ?? a.entry.added_by ?? 'unknown'} · ${when(a.entry.added_at)}`;
   showVerification(a.verification);
