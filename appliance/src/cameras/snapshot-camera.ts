@@ -90,6 +90,8 @@ export function startSnapshotCamera(config: CameraConfig, deps: SnapshotCameraDe
   let busy: Promise<void> | undefined;
   let readerFailure: string | undefined;
   let last: LastFrame | undefined;
+  /** Capture time of the last frame checked (read, or found unchanged): passages end by it, not by frames still waiting. */
+  let examinedAt: number | undefined;
 
   /** One passage -> one detection: crop cut in the frame worker, scene = the frame as the camera sent it. */
   async function detectionOf(p: PassageResult<Uint8Array>): Promise<ParsedDetection | undefined> {
@@ -136,6 +138,7 @@ export function startSnapshotCamera(config: CameraConfig, deps: SnapshotCameraDe
     const { thumbnail } = await deps.frames.thumbnail(jpeg);
     if (!hasChanged(previous, thumbnail, config.changeThreshold)) {
       counters.unchanged += 1;
+      examinedAt = at;
       return;
     }
     previous = thumbnail;
@@ -158,6 +161,7 @@ export function startSnapshotCamera(config: CameraConfig, deps: SnapshotCameraDe
     counters.read += 1;
     counters.lastReadFrameAt = new Date(at).toISOString();
     last = { jpeg, at, width: result.width, height: result.height, plates: result.plates, ms: result.ms };
+    examinedAt = at;
     await queue(addFrame(voter, at, result.plates, jpeg, vote));
   }
 
@@ -182,7 +186,15 @@ export function startSnapshotCamera(config: CameraConfig, deps: SnapshotCameraDe
     status.online();
     if (busy) counters.dropped += 1;
     else {
-      busy = examine(jpeg, at)
+      // Passages whose car left while the frames since were unchanged end here: a still road
+      // after a car gives no read that would end them (addFrame ends passages only on a read).
+      // By the last frame checked, not this one: while the reader is slower than the gap, a
+      // frame not yet read may still show the car.
+      const ended = examinedAt !== undefined ? endPassages(voter, examinedAt, vote) : [];
+      busy = (async () => {
+        await queue(ended);
+        await examine(jpeg, at);
+      })()
         .catch((error: unknown) => {
           status.count('errors');
           status.noteError(`frame not read: ${messageOf(error)}`);
@@ -192,8 +204,6 @@ export function startSnapshotCamera(config: CameraConfig, deps: SnapshotCameraDe
           busy = undefined;
         });
     }
-    // Passages whose car left while frames were unchanged or dropped end here too.
-    if (!busy) await queue(endPassages(voter, at, vote));
     return 'idle';
   }
 
