@@ -160,6 +160,7 @@ export const SITE_SCOPE_TABLE: ReadonlyArray<readonly [route: string, mark: Site
   ['GET /reports', 'site_scoped'],
   ['GET /admin/collectors', 'admin_only'],
   ['GET /admin/users', 'admin_only'],
+  ['GET /admin/sites', 'admin_only'],
   ['GET /admin/audit', 'admin_only'],
   ['GET /admin/audit-review', 'admin_only'],
   ['GET /admin/webhooks', 'admin_only'],

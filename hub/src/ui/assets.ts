@@ -24,6 +24,7 @@ export const CLIENT_ENTRIES = [
   'health',
   'audit-review',
   'webhooks',
+  'sites',
 ] as const;
 export type ClientEntry = (typeof CLIENT_ENTRIES)[number];
 

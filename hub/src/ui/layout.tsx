@@ -14,6 +14,7 @@ const SECTIONS: ReadonlyArray<{ href: string; label: string; adminOnly?: boolean
   { href: '/admin/health', label: 'Health', adminOnly: true },
   { href: '/admin/webhooks', label: 'Webhooks', adminOnly: true },
   { href: '/admin/users', label: 'Users', adminOnly: true },
+  { href: '/admin/sites', label: 'Sites', adminOnly: true },
   { href: '/admin/holds', label: 'Holds', adminOnly: true },
   { href: '/admin/audit', label: 'Audit', adminOnly: true },
   { href: '/admin/audit-review', label: 'Review', adminOnly: true },

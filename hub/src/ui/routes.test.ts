@@ -17,6 +17,7 @@ const PAGES = [
   '/detections/1',
   '/admin/collectors',
   '/admin/users',
+  '/admin/sites',
   '/admin/audit',
   '/admin/holds',
   '/admin/health',

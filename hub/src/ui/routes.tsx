@@ -23,6 +23,7 @@ import { listCollectorNames } from '../collectors/list-names.ts';
 import { alertsPerDay, collectorHealth, detectionsPerHour } from '../reports/queries.ts';
 import { misreadRates } from '../reports/misreads.ts';
 import { siteScopeOf } from '../sites/scope.ts';
+import { SitesPage } from './pages/sites.tsx';
 import type { Role, SessionUser } from '../auth/middleware.ts';
 import type { Context } from 'hono';
 import type { JSX } from 'hono/jsx/jsx-runtime';
@@ -97,6 +98,7 @@ export function uiRoutes(deps: HubDeps): Hono {
   });
   page('/admin/collectors', (user) => <CollectorsPage user={user} />, ['admin']);
   page('/admin/users', (user) => <UsersPage user={user} />, ['admin']);
+  page('/admin/sites', (user) => <SitesPage user={user} />, ['admin']);
   page('/admin/audit', (user) => <AuditPage user={user} />, ['admin']);
   page('/admin/audit-review', (user) => <AuditReviewPage user={user} />, ['admin']);
   page('/admin/webhooks', (user) => <WebhooksPage user={user} />, ['admin']);

@@ -3,6 +3,7 @@ import { ADMIN_USERS_PATH, adminUserActionPath } from '../../platform/http/paths
 import { api } from './api.ts';
 import { byId, el, say } from './dom.ts';
 import { failed, reveal, withFreshFactor } from './fresh-factor.ts';
+import { openUserSites } from './user-sites.ts';
 // The wire shape, written once by the server's presenter (type-only: erased from the bundle).
 import type { presentUser } from '../../admin/user-routes.ts';
 
@@ -17,6 +18,13 @@ function action(label: string, user: User, run: () => Promise<void>): HTMLButton
   const button = el('button', { type: 'button', class: 'secondary' }, label);
   button.setAttribute('aria-label', `${label}: ${user.email}`);
   button.addEventListener('click', () => void run().then(refresh, failed));
+  return button;
+}
+
+function sitesButton(u: User): HTMLButtonElement {
+  const button = el('button', { type: 'button', class: 'secondary' }, 'Sites');
+  button.setAttribute('aria-label', `Sites: ${u.email}`);
+  button.addEventListener('click', () => void openUserSites(u).catch(failed));
   return button;
 }
 
@@ -47,6 +55,8 @@ function row(u: User): HTMLTableRowElement {
     ),
     action('Reset two-factor', u, () => withFreshFactor(async () => void (await api('POST', adminUserActionPath(u.id, 'reset-2fa'), {})))),
     action('End sessions', u, () => api('POST', adminUserActionPath(u.id, 'end-sessions'), {})),
+    // Admins see every site: the picker is for operators and viewers.
+    u.role === 'admin' ? null : sitesButton(u),
   );
   const state = `${u.is_active ? 'active' : 'deactivated'}${u.must_change_password ? ', must change password' : ''}`;
   return el(

@@ -23,6 +23,20 @@ export function UsersPage(props: { user: SessionUser }) {
       <SecretOnce />
       <FreshCodePrompt />
       <DataTable id="users" caption="Users" hiddenCaption columns={['Email', 'Role', 'State', 'Two-factor', 'Actions']} />
+      <form id="user-sites" class="card" hidden>
+        <h2 id="user-sites-title">Sites</h2>
+        <p class="hint">Operators and viewers see the reads of these sites only (docs/sites.md); admins always see every site.</p>
+        <label class="check">
+          <input id="sites-all" type="checkbox" /> All sites
+        </label>
+        <fieldset id="sites-pick">
+          <legend>Sites</legend>
+        </fieldset>
+        <fieldset id="groups-pick">
+          <legend>Site groups</legend>
+        </fieldset>
+        <button type="submit">Save sites</button>
+      </form>
     </Page>
   );
 }
