@@ -23,7 +23,16 @@ export interface CsvLineError {
 export interface ParsedCsv {
   entries: CsvEntry[];
   errors: CsvLineError[];
+  /**
+   * The list's own settings when the file has the `list_mode` / `list_scope` columns (an
+   * export of a list with a rule; docs/watchlists.md "Import and export"): one value each,
+   * '' for none. Absent when the file lacks the column.
+   */
+  list?: { mode?: string; scope?: string };
 }
+
+/** The list columns: the same value on every row (an export repeats them), so any row may carry them. */
+export const LIST_COLUMNS = ['list_mode', 'list_scope'] as const;
 
 export const MAX_IMPORT_ROWS = 10_000;
 export const MAX_NOTES_LENGTH = 500;
@@ -94,10 +103,18 @@ export function parseWatchlistCsv(text: string, normalize: (raw: string) => { pl
   const names = header.fields.map((f) => f.trim().toLowerCase());
   const plateAt = names.indexOf('plate');
   const notesAt = names.indexOf('notes');
-  const unknown = names.filter((n) => n !== 'plate' && n !== 'notes');
+  const unknown = names.filter((n) => n !== 'plate' && n !== 'notes' && !(LIST_COLUMNS as readonly string[]).includes(n));
   if (plateAt < 0 || unknown.length > 0 || new Set(names).size !== names.length) {
-    return { fatal: `header row must be "plate,notes" (notes optional); got "${header.fields.join(',').slice(0, 100)}"` };
+    return {
+      fatal: `header row must be "plate,notes" (notes optional; list_mode, list_scope for a list's scope); got "${header.fields.join(',').slice(0, 100)}"`,
+    };
   }
+  const modeAt = names.indexOf('list_mode');
+  const scopeAt = names.indexOf('list_scope');
+  const listValues: { mode?: Set<string>; scope?: Set<string> } = {
+    ...(modeAt >= 0 ? { mode: new Set<string>() } : {}),
+    ...(scopeAt >= 0 ? { scope: new Set<string>() } : {}),
+  };
   if (rows.length > MAX_IMPORT_ROWS) return { fatal: `at most ${MAX_IMPORT_ROWS} rows per import; this file has ${rows.length}` };
   const entries: CsvEntry[] = [];
   const errors: CsvLineError[] = [];
@@ -109,6 +126,10 @@ export function parseWatchlistCsv(text: string, normalize: (raw: string) => { pl
     }
     const rawPlate = fields[plateAt] ?? '';
     const rawNotes = notesAt >= 0 ? (fields[notesAt] ?? '').trim() : '';
+    if (modeAt >= 0) listValues.mode?.add((fields[modeAt] ?? '').trim());
+    if (scopeAt >= 0) listValues.scope?.add((fields[scopeAt] ?? '').trim());
+    // The row an export writes for a list with a rule and no entries: settings only.
+    if (rawPlate.trim() === '' && rawNotes === '' && (modeAt >= 0 || scopeAt >= 0)) continue;
     const problem = textProblem(rawPlate) ?? textProblem(rawNotes);
     if (problem) {
       errors.push({ line, error: problem });
@@ -132,7 +153,18 @@ export function parseWatchlistCsv(text: string, normalize: (raw: string) => { pl
     entries.push({ line, plate: normalized.plate, key: normalized.key, notes: rawNotes === '' ? null : rawNotes });
   }
   if (split.error) errors.push(split.error);
-  return { entries, errors };
+  const one = (values: Set<string> | undefined, column: string): string | { fatal: string } | undefined => {
+    if (!values) return undefined;
+    const distinct = [...values].filter((v) => v !== '');
+    if (distinct.length > 1) return { fatal: `${column} must be the same on every row (it is the list's, not a plate's)` };
+    return distinct[0] ?? '';
+  };
+  const mode = one(listValues.mode, 'list_mode');
+  const scope = one(listValues.scope, 'list_scope');
+  if (typeof mode === 'object') return mode;
+  if (typeof scope === 'object') return scope;
+  if (mode === undefined && scope === undefined) return { entries, errors };
+  return { entries, errors, list: { ...(mode !== undefined ? { mode } : {}), ...(scope !== undefined ? { scope } : {}) } };
 }
 
 /**
@@ -144,6 +176,14 @@ export function csvField(value: string): string {
   return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
 }
 
-export function formatWatchlistCsv(entries: readonly { plate: string; notes: string | null }[]): string {
-  return ['plate,notes', ...entries.map((e) => `${csvField(e.plate)},${csvField(e.notes ?? '')}`)].join('\r\n') + '\r\n';
+/**
+ * The export. A list with a rule adds `list_mode` and `list_scope` (the scope as the API's
+ * JSON) on every row, so a re-import, or an import into a fresh list, keeps the scope; an
+ * empty list with a rule gets one row with no plate to carry them.
+ */
+export function formatWatchlistCsv(entries: readonly { plate: string; notes: string | null }[], list?: { mode: string; scope: unknown }): string {
+  if (!list) return ['plate,notes', ...entries.map((e) => `${csvField(e.plate)},${csvField(e.notes ?? '')}`)].join('\r\n') + '\r\n';
+  const tail = `${csvField(list.mode)},${csvField(list.scope ? JSON.stringify(list.scope) : '')}`;
+  const rows = entries.length > 0 ? entries.map((e) => `${csvField(e.plate)},${csvField(e.notes ?? '')},${tail}`) : [`,,${tail}`];
+  return ['plate,notes,list_mode,list_scope', ...rows].join('\r\n') + '\r\n';
 }

@@ -4,7 +4,8 @@
  */
 import { and, asc, eq, gt } from 'drizzle-orm';
 import { watchlistEntries } from '../db/schema/watchlist-entries.ts';
-import { watchlists, type WatchlistPriority } from '../db/schema/watchlists.ts';
+import { z } from 'zod';
+import { watchlistModes, watchlists, type StoredScope, type WatchlistMode, type WatchlistPriority } from '../db/schema/watchlists.ts';
 import { isUuid } from '@alpr/shared/validation/uuid';
 import { HubError } from '../platform/errors.ts';
 import type { WatchlistActor, WatchlistContext } from './context.ts';
@@ -13,6 +14,8 @@ import { huntHandAdded, type HandAddedHunt, type RetroHuntReport } from './hand-
 import { notifyWatchlistChanged } from './notify.ts';
 import { watchedPlate } from './plate.ts';
 import { audit, findWatchlist } from './watchlists.ts';
+import { checkRule } from './rule-verbs.ts';
+import { scopeSchema } from './scope-schema.ts';
 
 export type EntryRow = typeof watchlistEntries.$inferSelect;
 
@@ -131,14 +134,19 @@ export async function listEntries(
   return { entries, next: more ? (entries.at(-1)?.plateNormalized ?? null) : null };
 }
 
-export async function exportEntries(ctx: WatchlistContext, watchlistId: string): Promise<{ name: string; entries: EntryRow[] }> {
+export async function exportEntries(
+  ctx: WatchlistContext,
+  watchlistId: string,
+): Promise<{ name: string; entries: EntryRow[]; rule: { mode: string; scope: unknown } | undefined }> {
   const list = await findWatchlist(ctx.db, watchlistId);
   const entries = await ctx.db.db
     .select()
     .from(watchlistEntries)
     .where(eq(watchlistEntries.watchlistId, watchlistId))
     .orderBy(asc(watchlistEntries.plateNormalized));
-  return { name: list.name, entries };
+  // A list with a rule exports it too (docs/watchlists.md "Import and export").
+  const rule = list.mode !== 'listed' || list.scope ? { mode: list.mode, scope: list.scope } : undefined;
+  return { name: list.name, entries, rule };
 }
 
 export interface ImportReport {
@@ -164,9 +172,18 @@ export async function importEntries(
 ): Promise<ImportReport> {
   const parsed = parseWatchlistCsv(csv, watchedPlate);
   if ('fatal' in parsed) throw new HubError('bad_request', parsed.fatal);
+  const settings = parsed.list ? listSettingsOf(parsed.list) : undefined;
   return ctx.db.transaction(async (tx) => {
     const list = await findWatchlist(tx, watchlistId, true);
     const now = ctx.clock.now();
+    if (settings) {
+      await checkRule(tx, watchlistId, list.kind, { mode: settings.mode ?? list.mode, scope: settings.scope === undefined ? list.scope : settings.scope });
+      await tx.db
+        .update(watchlists)
+        .set({ ...(settings.mode ? { mode: settings.mode } : {}), ...(settings.scope !== undefined ? { scope: settings.scope } : {}) })
+        .where(eq(watchlists.id, watchlistId));
+      // The hunt below reads the list's rule in this transaction, so it hunts under the imported one.
+    }
     const inserted =
       parsed.entries.length === 0
         ? []
@@ -194,8 +211,44 @@ export async function importEntries(
       already_listed: report.already_listed.length,
       errors: report.errors.length,
       ...(report.retro_hunt ? { historical_hits: report.retro_hunt.hits } : {}),
+      ...(settings ? { list_settings: settings } : {}),
     });
     await notifyWatchlistChanged(tx, watchlistId);
     return report;
   });
+}
+
+/**
+ * The `list_mode` / `list_scope` columns checked like the API's fields (400 naming the
+ * column): an empty `list_scope` means no scope, an empty `list_mode` leaves the mode.
+ */
+function listSettingsOf(list: { mode?: string; scope?: string }): { mode?: WatchlistMode; scope?: StoredScope | null } {
+  const out: { mode?: WatchlistMode; scope?: StoredScope | null } = {};
+  if (list.mode) {
+    const mode = z.enum(watchlistModes).safeParse(list.mode);
+    if (!mode.success) throw new HubError('bad_request', `list_mode must be listed or allow_list; got "${list.mode.slice(0, 40)}"`);
+    out.mode = mode.data;
+  }
+  if (list.scope !== undefined) {
+    if (list.scope === '') out.scope = null;
+    else {
+      let json: unknown;
+      try {
+        json = JSON.parse(list.scope);
+      } catch {
+        throw new HubError('bad_request', 'list_scope is not JSON (the scope as the API takes it)');
+      }
+      const scope = scopeSchema.safeParse(json);
+      if (!scope.success)
+        throw new HubError(
+          'bad_request',
+          `list_scope: ${scope.error.issues
+            .map((i) => `${i.path.join('.')} ${i.message}`.trim())
+            .join('; ')
+            .slice(0, 300)}`,
+        );
+      out.scope = scope.data;
+    }
+  }
+  return out;
 }

@@ -101,12 +101,19 @@ export function watchlistRoutes(deps: AuthContext, options: { hunt: RetroHunt })
     return c.json(report, 200);
   });
   app.get(watchlistPartRoute('export'), anyUser, idParam, async (c) => {
-    const { name, entries } = await exportEntries(deps, c.req.valid('param').id);
+    const { name, entries, rule } = await exportEntries(deps, c.req.valid('param').id);
     const file = `${name.replace(/[^A-Za-z0-9._-]+/g, '_').slice(0, 60) || 'watchlist'}.csv`;
-    return c.body(formatWatchlistCsv(entries.map((e) => ({ plate: e.plateNumber, notes: e.notes }))), 200, {
-      'Content-Type': 'text/csv; charset=utf-8',
-      'Content-Disposition': `attachment; filename=${csvField(file)}`,
-    });
+    return c.body(
+      formatWatchlistCsv(
+        entries.map((e) => ({ plate: e.plateNumber, notes: e.notes })),
+        rule,
+      ),
+      200,
+      {
+        'Content-Type': 'text/csv; charset=utf-8',
+        'Content-Disposition': `attachment; filename=${csvField(file)}`,
+      },
+    );
   });
 
   // Subscriptions are the user's own: any role may subscribe to what it can read.

@@ -5,7 +5,7 @@
  * PGlite, as DATABASE_URL says.
  */
 import t from 'tap';
-import { send, adminTestContext, auditRows } from '../admin/admin.test-helper.ts';
+import { ADMIN_IP, send, adminTestContext, auditRows } from '../admin/admin.test-helper.ts';
 import type { AlertRecord } from '../alerts/payload.ts';
 import { createAlertWorker } from '../alerts/worker.ts';
 import { claimedCollector } from '../collectors/collectors.test-helper.ts';
@@ -42,7 +42,7 @@ const night = latestParis((day, minute) => day >= 1 && day <= 4 && minute === 90
 // A weekday 12:30 Paris.
 const noon = latestParis((day, minute) => day <= 4 && minute === 750);
 
-async function upload(collector: { apiKey: string }, plate: string, at: Date, direction = 'entering'): Promise<void> {
+async function upload(collector: { apiKey: string }, plate: string, at: Date, direction: 'entering' | 'exiting' = 'entering'): Promise<void> {
   await uploadBatch(ctx.app, collector.apiKey, [
     {
       detection: sampleDetection({
@@ -179,4 +179,54 @@ t.test('a scope can be read back, changed and cleared', async (t) => {
   const res = await send(ctx, operator, 'PATCH', `${B}/${list.id}`, { scope: null });
   t.equal(res.status, 200);
   t.match(await res.json(), { scope: null, scope_words: 'listed, anywhere, either direction, always' });
+});
+
+/** A CSV upload as the dashboard sends it: text/csv with the double-submit CSRF token. */
+function importCsv(listId: string, csv: string) {
+  const token = 'csv-csrf-token-0123456789abcdefghijklmnopqrst';
+  return ctx.app.request(
+    `${B}/${listId}/import`,
+    {
+      method: 'POST',
+      headers: { cookie: `${operator.client.jar.header()}; csrf_token=${token}`, 'x-csrf-token': token, 'content-type': 'text/csv' },
+      body: csv,
+    },
+    { incoming: { socket: { remoteAddress: ADMIN_IP } } },
+  );
+}
+
+t.test('CSV export and import keep the scope', async (t) => {
+  operator = await ctx.session('operator');
+  const source = await newList({ name: 'Exported residents', mode: 'allow_list', scope: nightsAtGateB });
+  const empty = await (await send(ctx, operator, 'GET', `${B}/${source.id}/export`)).text();
+  t.match(empty, /^plate,notes,list_mode,list_scope\r\n,,allow_list,"\{.*\}"\r\n$/, 'an empty list with a rule: one row carries it');
+  await send(ctx, operator, 'POST', `${B}/${source.id}/entries`, { plate: 'RES5001', notes: 'flat 3' });
+  const file = await (await send(ctx, operator, 'GET', `${B}/${source.id}/export`)).text();
+  t.match(file, /^plate,notes,list_mode,list_scope\r\nRES5001,flat 3,allow_list,/);
+
+  const copy = await newList({ name: 'Imported residents' });
+  const res = await importCsv(copy.id, file);
+  t.equal(res.status, 200);
+  t.match(await res.json(), { added: 1, errors: [] });
+  const shown = (await (await send(ctx, operator, 'GET', `${B}/${copy.id}`)).json()) as { mode: string; scope: unknown; scope_words: string };
+  t.equal(shown.mode, 'allow_list');
+  t.same(shown.scope, nightsAtGateB, 'the scope came along');
+  t.equal(shown.scope_words, 'allow-list, Gate B, entering, Mon-Fri 22:00-06:00 Europe/Paris');
+  t.match(await auditRows(ctx, 'watchlist.import', copy.id), [{ detail: { list_settings: { mode: 'allow_list' } } }]);
+
+  const plain = await newList({ name: 'Plain export' });
+  await send(ctx, operator, 'POST', `${B}/${plain.id}/entries`, { plate: 'PLN5001' });
+  t.equal(await (await send(ctx, operator, 'GET', `${B}/${plain.id}/export`)).text(), 'plate,notes\r\nPLN5001,\r\n', 'a list without a rule exports as before');
+
+  for (const [why, csv, message] of [
+    ['a bad mode', 'plate,list_mode\nAB1,sometimes\n', /list_mode must be/],
+    ['not JSON', 'plate,list_scope\nAB1,{nope\n', /not JSON/],
+    ['a bad hour', `plate,list_scope\nAB1,"${JSON.stringify({ hours: { from: '25:00', to: '01:00' }, time_zone: 'UTC' }).replace(/"/g, '""')}"\n`, /HH:MM/],
+    ['two scopes', `plate,list_mode\nAB1,listed\nAB2,allow_list\n`, /same on every row/],
+  ] as const) {
+    const bad = await importCsv(plain.id, csv);
+    t.equal(bad.status, 400, why);
+    t.match(await bad.text(), message, `${why}: says why`);
+  }
+  t.same(((await (await send(ctx, operator, 'GET', `${B}/${plain.id}`)).json()) as { scope: unknown }).scope, null, 'a refused file changed nothing');
 });
