@@ -199,6 +199,31 @@ t.test('faults: a frame that is not a JPEG, a wrong password, a slow camera, no 
   });
 });
 
+t.test('no snapshot URL: the vendor paths are tried, the one that gives a JPEG is kept', async (t) => {
+  const passages = drawnPassages(['DAHUA12'], 4);
+  const simulator = await startSimulator({ manual: true, auth: 'digest', passages, path: '/cgi-bin/snapshot.cgi' });
+  t.teardown(() => simulator.close());
+  const deps = memoryDeps();
+  const config = cameraConfigSchema.parse({
+    id: 'dahua',
+    vendor: 'snapshot',
+    mode: 'pull',
+    host: '127.0.0.1',
+    port: simulator.port,
+    username: 'admin',
+    password: 'admin12345',
+    passageGapMs: 300,
+  });
+  const runners = startCameraRunners({ cameras: [config], ...deps, reader: knowingReader(passages).reader });
+  t.teardown(() => runners.stop());
+  t.ok(await until(() => runners.statuses()[0]?.state === 'ONLINE', 20_000), 'ONLINE on a Dahua path');
+  t.equal(runners.lastFrame('dahua')?.url, `${simulator.url}/cgi-bin/snapshot.cgi`, 'the Hikvision path (404) passed over');
+  simulator.show(0);
+  t.ok(await until(() => (runners.lastFrame('dahua')?.frame?.plates.length ?? 0) > 0, 30_000), 'the car is read');
+  simulator.show(null);
+  t.ok(await deps.sink.waitFor(1, 30_000), 'its detection arrives');
+});
+
 t.test('config: the snapshot kind and its rules', async (t) => {
   const ok = cameraConfigSchema.safeParse({ id: 'a', vendor: 'snapshot', mode: 'pull', host: '10.0.0.5' });
   t.ok(ok.success);
