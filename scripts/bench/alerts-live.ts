@@ -10,6 +10,12 @@
  * 2. Live fan-out: N WebSocket clients (in a child process, so their parsing is not the
  *    hub's) on `detections:live`; from each one-detection batch's 201 to every client's
  *    `detection` frame; the hub process's RSS with them connected.
+ * 3. With `--scoped-lists 50`: the alert latency again, in pairs of rounds, without and with
+ *    50 active lists of mixed scopes (collectors, sites, direction, days and hours in a zone
+ *    across midnight, allow-lists that never fire here, an ignore list attached), 100 plates
+ *    each that the reads never hit, so the figure is the matcher's and the read lookup's cost
+ *    (docs/watchlists.md "Scopes"). Rounds alternate so a drift in the machine's load falls
+ *    on both sides.
  * Every figure is printed with the 1-minute load average beside it.
  */
 import { fork } from 'node:child_process';
@@ -42,13 +48,59 @@ import { createLog } from '../../hub/src/platform/log.ts';
 import { signInOverHttp } from '../../test/e2e/users-over-http.ts';
 import { watchlistPartPath, WATCHLISTS_PATH } from '../../hub/src/platform/http/paths.ts';
 import { BATCH_PATH } from '@alpr/shared/protocol/paths';
+import { WATCHLIST_CHANNEL } from '../../hub/src/db/channels.ts';
+import { createWatchlist } from '../../hub/src/watchlists/watchlists.ts';
+import { importEntries } from '../../hub/src/watchlists/entries.ts';
+
+/** One of the bench's mixed scopes (docs/watchlists.md "Scopes"), by list number. */
+function mixedScope(i: number, collectorId: string, ignoreListId: string): Parameters<typeof createWatchlist>[2] {
+  const base = { name: `Scoped ${i}` };
+  switch (i % 5) {
+    case 0:
+      return {
+        ...base,
+        scope: {
+          collectors: [collectorId],
+          direction: 'entering',
+          days: ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'],
+          hours: { from: '00:00', to: '00:00' },
+          time_zone: 'Europe/Paris',
+        },
+      };
+    case 1:
+      return {
+        ...base,
+        scope: {
+          sites: ['00000000-0000-0000-0000-000000000001'],
+          days: ['mon', 'tue', 'wed', 'thu', 'fri'],
+          hours: { from: '22:00', to: '06:00' },
+          time_zone: 'Europe/Paris',
+        },
+      };
+    case 2:
+      // Evaluated for every read, never fires: its only camera sends nothing.
+      return { ...base, mode: 'allow_list', scope: { cameras: [{ collector_id: collectorId, camera_id: 'bench-elsewhere' }] } };
+    case 3:
+      return { ...base, ignore_lists: [ignoreListId] };
+    default:
+      return { ...base, scope: { direction: 'exiting', hours: { from: '06:00', to: '22:00' }, time_zone: 'America/New_York' } };
+  }
+}
 
 const { values: args } = parseArgs({
-  options: { alerts: { type: 'string', default: '500' }, clients: { type: 'string', default: '1000' }, batches: { type: 'string', default: '200' } },
+  options: {
+    alerts: { type: 'string', default: '500' },
+    clients: { type: 'string', default: '1000' },
+    batches: { type: 'string', default: '200' },
+    'scoped-lists': { type: 'string', default: '0' },
+    pairs: { type: 'string', default: '5' },
+  },
 });
 const ALERTS = Number(args.alerts);
 const CLIENTS = Number(args.clients);
 const FANOUT_BATCHES = Number(args.batches);
+const SCOPED_LISTS = Number(args['scoped-lists']);
+const PAIRS = Math.max(1, Number(args.pairs));
 const now = (): number => performance.timeOrigin + performance.now();
 const load = (): string => `load ${loadavg()[0]?.toFixed(2)}`;
 
@@ -77,10 +129,16 @@ async function main(): Promise<void> {
   const clientsProc = fork(join(import.meta.dirname, 'live-clients.ts'), [], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   try {
     const created = await createCollector(deps, SYSTEM_ACTOR, { siteName: 'Bench site' });
-    const { api_key: apiKey } = await claim(deps, { claim_code: created.claimCode, hardware_id: `bench-${randomUUID()}` }, '127.0.0.1');
+    const { api_key: apiKey, collector_id: collectorId } = await claim(
+      deps,
+      { claim_code: created.claimCode, hardware_id: `bench-${randomUUID()}` },
+      '127.0.0.1',
+    );
     const password = 'bench correct horse battery staple';
     await createUser(deps, { email: 'op@bench.test', password, role: 'operator' });
     const operator = await signInOverHttp(base, 'op@bench.test', password);
+    const opRow = await db.sql<{ id: string }>(`SELECT id FROM users WHERE email = 'op@bench.test'`);
+    const actor = { userId: opRow[0]?.id ?? '', ip: '127.0.0.1', userAgent: 'bench' };
     const list = (await (await operator.post(WATCHLISTS_PATH, { name: 'Bench' })).json()) as { id: string };
     const watched = Array.from({ length: ALERTS }, (_, i) => `BW${String(i).padStart(5, '0')}`);
     await fetch(`${base}${watchlistPartPath(list.id, 'import')}`, {
@@ -102,7 +160,7 @@ async function main(): Promise<void> {
       return at;
     };
 
-    // 1. Alert latency.
+    // 1. Alert latency (and 3. with scoped lists, in pairs).
     const ws = new WebSocket(`${base.replace('http', 'ws')}/ws`, { headers: { cookie: operator.cookie } });
     const arrived = new Map<string, number>();
     ws.on('message', (data) => {
@@ -113,6 +171,50 @@ async function main(): Promise<void> {
     const fromCreated: number[] = [];
     const fromStart: number[] = [];
     let early = 0;
+    const measure = async (plates: readonly string[], into: number[], fromStartInto?: number[]): Promise<void> => {
+      for (const plate of plates) {
+        const i = watched.indexOf(plate);
+        const batch = Array.from({ length: 50 }, (_, j) => (j === 25 ? plate : `BU${i}X${j}`));
+        const started = now();
+        const created201 = await post(batch);
+        for (let wait = 0; !arrived.has(plate) && wait < 5_000; wait++) await new Promise((r) => setTimeout(r, 1));
+        const at = arrived.get(plate);
+        if (at === undefined) throw new Error(`no alert for ${plate}`);
+        if (at < created201) early += 1;
+        into.push(Math.max(0, at - created201));
+        fromStartInto?.push(at - started);
+      }
+    };
+    if (SCOPED_LISTS > 0) {
+      const ignore = await createWatchlist(deps, actor, { name: 'Scoped ignore', kind: 'ignore' });
+      await importEntries(deps, actor, ignore.id, `plate\n${Array.from({ length: 100 }, (_, j) => `IG${j}X`).join('\n')}\n`);
+      for (let i = 0; i < SCOPED_LISTS; i++) {
+        const list = await createWatchlist(deps, actor, mixedScope(i, collectorId, ignore.id));
+        await importEntries(deps, actor, list.id, `plate\n${Array.from({ length: 100 }, (_, j) => `SC${i}X${j}`).join('\n')}\n`);
+      }
+      const setScoped = async (active: boolean): Promise<void> => {
+        await db.sql(`UPDATE watchlists SET is_active = $1 WHERE name LIKE 'Scoped %'`, [active]);
+        await db.sql(`SELECT pg_notify('${WATCHLIST_CHANNEL}', 'bench')`);
+        await new Promise((r) => setTimeout(r, 200));
+      };
+      const per = Math.max(1, Math.floor(watched.length / (2 * PAIRS)));
+      const plain: number[] = [];
+      const scoped: number[] = [];
+      for (let k = 0; k < PAIRS; k++) {
+        const slice = watched.slice(2 * k * per, (2 * k + 2) * per);
+        await setScoped(false);
+        await measure(slice.slice(0, per), plain);
+        await setScoped(true);
+        await measure(slice.slice(per), scoped);
+      }
+      await setScoped(false);
+      const median = (v: number[]) => [...v].sort((a, b) => a - b)[Math.floor(v.length / 2)] ?? NaN;
+      console.log(`alert latency, no scoped lists         ${percentiles(plain)}  ${load()}`);
+      console.log(`alert latency, ${SCOPED_LISTS} mixed-scope lists   ${percentiles(scoped)}  ${load()}`);
+      console.log(`scoped / plain, median 201 -> frame: ${(median(scoped) / median(plain)).toFixed(3)} (${PAIRS} pairs of ${per} alerts; target <= 1.10)`);
+      ws.close();
+      return;
+    }
     for (const [i, plate] of watched.entries()) {
       const batch = Array.from({ length: 50 }, (_, j) => (j === 25 ? plate : `BU${i}X${j}`));
       const started = now();
