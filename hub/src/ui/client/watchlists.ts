@@ -3,6 +3,7 @@ import { WATCHLISTS_PATH, watchlistEntryPath, watchlistPartPath } from '../../pl
 import { api, ApiError, signInAgain } from './api.ts';
 import { byId, el, say, show, when } from './dom.ts';
 import { showFeedSection, wireFeedSection } from './watchlist-feed.ts';
+import { showScopeSection, wireScopeSection } from './watchlist-scope.ts';
 import { forPeople } from './words.ts';
 // The wire shapes, written once by the server's presenters (type-only: erased from the bundle).
 import type { presentEntry, presentWatchlist } from '../../watchlists/present.ts';
@@ -88,6 +89,7 @@ async function openList(w: Watchlist): Promise<void> {
     ?.replaceChildren(...page.data.map(entryRow));
   byId<HTMLAnchorElement>('export').href = watchlistPartPath(w.id, 'export');
   show(byId('entries-section'), true);
+  showScopeSection(w);
   await showFeedSection(w);
 }
 
@@ -185,5 +187,6 @@ document.getElementById('import')?.addEventListener('submit', (event) => {
 });
 
 wireFeedSection(() => current, { changed: () => refresh(), fail });
+wireScopeSection(() => current, { changed: () => refresh(), fail });
 
 refresh().catch(fail);

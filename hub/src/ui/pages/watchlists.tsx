@@ -2,6 +2,7 @@ import type { SessionUser } from '../../auth/middleware.ts';
 import { Page } from '../layout.tsx';
 import { DataTable } from './data-table.tsx';
 import { FeedSection } from './watchlist-feed.tsx';
+import { ScopeSection } from './watchlist-scope.tsx';
 
 /** Watchlists (client/watchlists.ts over `/api/v1/watchlist`): viewers read, operators and admins change. */
 export function WatchlistsPage(props: { user: SessionUser }) {
@@ -53,6 +54,7 @@ export function WatchlistsPage(props: { user: SessionUser }) {
             <button type="submit">Add</button>
           </form>
         ) : null}
+        <ScopeSection canWrite={canWrite} />
         <FeedSection canWrite={canWrite} />
         {canWrite ? (
           <form id="import" class="card">
