@@ -84,3 +84,17 @@ export function scopeCondition(scope: SiteScope, column: string, p: (value: unkn
   if (scope.collectorIds.length === 0) return 'FALSE';
   return `${column} = ANY (ARRAY(SELECT value::uuid FROM json_array_elements_text(${p(JSON.stringify(scope.collectorIds))}::json)))`;
 }
+
+/**
+ * A SQL predicate: the user `userAlias` (a `users` row) may see reads of the collector
+ * `collectorExpr`. For statements that fan one read out to many users at once (the bot's
+ * deliveries): admins and all-sites users pass on their own row, the others through their
+ * sites and groups. Constants only, no parameters.
+ */
+export function userSeesCollectorSql(userAlias: string, collectorExpr: string): string {
+  return `(${userAlias}.role = 'admin' OR ${userAlias}.all_sites OR EXISTS (
+    SELECT 1 FROM collectors sc
+    JOIN user_sites us ON us.user_id = ${userAlias}.id
+    LEFT JOIN site_group_members sgm ON sgm.group_id = us.group_id
+    WHERE sc.id = ${collectorExpr} AND sc.site_id = COALESCE(us.site_id, sgm.site_id)))`;
+}

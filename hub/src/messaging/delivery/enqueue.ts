@@ -7,6 +7,7 @@
 import type { AlertHooks, RaisedAlert } from '../../alerts/hooks.ts';
 import type { DbSession } from '../../db/session.ts';
 import type { WatchlistPriority } from '../../db/schema/watchlists.ts';
+import { userSeesCollectorSql } from '../../sites/scope.ts';
 import { effectivePreference, type PreferenceRow } from '../effective-preference.ts';
 import { verdictFor, type Candidate } from './eligibility.ts';
 import { priorityRank, repeatVerdict, windowAfterSend, type CooldownWindow, type Sighting } from './fold.ts';
@@ -81,6 +82,8 @@ export async function enqueueTelegram(tx: DbSession, alerts: readonly RaisedAler
      JOIN watchlists w ON w.id = v.watchlist_id
      JOIN subscriptions s ON s.watchlist_id = v.watchlist_id
      JOIN users u ON u.id = s.user_id AND u.is_active
+       -- Only to users whose sites hold the read (docs/sites.md): the bot tells nobody more than the dashboard would.
+       AND ${userSeesCollectorSql('u', 'k.collector_id')}
      JOIN telegram_links l ON l.user_id = s.user_id AND l.is_active
      -- The watchlist's own telegram preference and the user's default, merged below as
      -- the live page merges them (effective-preference.ts).
