@@ -29,6 +29,10 @@ export async function openOcrEngine(files: ModelFiles, threads: number): Promise
     interOpNumThreads: 1,
     executionMode: 'sequential',
     graphOptimizationLevel: 'all',
+    // Every frame and crop has its own input size; ONNX Runtime's arena and memory patterns keep
+    // the largest of each, which took the process past 900 MB in the bench.
+    enableCpuMemArena: false,
+    enableMemPattern: false,
   };
   const detector = await InferenceSession.create(files.detection, options);
   const recognizer = await InferenceSession.create(files.recognition, options);

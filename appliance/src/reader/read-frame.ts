@@ -31,7 +31,7 @@ export const DEFAULT_TUNING: ReaderTuning = {
   detectMaxSide: 1280,
   textBoxes: DEFAULT_TEXT_BOX_OPTIONS,
   boxRules: DEFAULT_BOX_RULES,
-  minConfidence: 0.5,
+  minConfidence: 0.75,
   cropMargin: 0.2,
   refineHeight: 128,
   stretchContrast: true,
