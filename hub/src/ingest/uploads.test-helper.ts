@@ -139,7 +139,10 @@ function retryWaitMs(value: string | null): number {
  * collector under sustained load, so it does not wait. A loaded test machine (load 8 on 2
  * cores) passes the 500 ms write-latency and 80 % CPU triggers often, so a helper that wanted
  * 201 failed there. 429 and 503 are tried again after their Retry-After, as the uplink does,
- * at most UPLOAD_ATTEMPTS times with each wait capped at 5 s. Anything else throws with the
+ * at most UPLOAD_ATTEMPTS times with each wait capped at 5 s. So is a connection cut before
+ * any answer (`fetch failed`): the hub may answer early (a 429 before a big body is read) and
+ * close, and the uplink, like any collector, tries again; the hub's idempotency by detection
+ * id makes the second try safe. Anything else throws with the
  * status and body: for a test's setup it means the reads never went in. Per-item results are
  * the caller's to check (a rejected item is still a 201).
  *
@@ -149,8 +152,16 @@ export async function uploadBatch(target: BatchTarget, apiKey: string, entries: 
   const { body, contentType } = encodeBatch(entries);
   for (let attempt = 1; ; attempt++) {
     const init: RequestInit = { method: 'POST', headers: { 'x-api-key': apiKey, 'content-type': contentType }, body: new Uint8Array(body) };
-    const res = 'url' in target ? await fetch(`${target.url}${BATCH_PATH}`, init) : await target.request(BATCH_PATH, init);
-    const text = await res.text();
+    let res: Response;
+    let text: string;
+    try {
+      res = 'url' in target ? await fetch(`${target.url}${BATCH_PATH}`, init) : await target.request(BATCH_PATH, init);
+      text = await res.text();
+    } catch (err) {
+      if (attempt >= UPLOAD_ATTEMPTS) throw err;
+      await sleep(DEFAULT_RETRY_WAIT_MS);
+      continue;
+    }
     if (res.status === 200 || res.status === 201 || res.status === 202) {
       let json: unknown;
       try {
