@@ -11,7 +11,9 @@ cd "$root"
 npm run -s build:appliance >/dev/null
 rm -rf "$dest"
 mkdir -p "$dest/appliance/dist" "$dest/node_modules"
-cp appliance/dist/main.mjs "$dest/appliance/dist/"
+# main.mjs starts the ordinary cameras' frame worker and the plate reader's worker from
+# beside itself (appliance/build.mjs builds all three).
+cp appliance/dist/main.mjs appliance/dist/frame-worker.mjs appliance/dist/reader-worker.mjs "$dest/appliance/dist/"
 echo "$version" > "$dest/VERSION"
 # The bundle is ESM: Node treats a .mjs as a module whatever package.json says; this one only
 # names the payload.
@@ -40,4 +42,12 @@ bs=$dest/node_modules/better-sqlite3
 find "$bs" -mindepth 1 -maxdepth 1 ! -name lib ! -name package.json ! -name build ! -name LICENSE -exec rm -rf {} +
 find "$bs/build" -mindepth 1 -maxdepth 1 ! -name Release -exec rm -rf {} +
 find "$bs/build/Release" -mindepth 1 -maxdepth 1 ! -name better_sqlite3.node -exec rm -rf {} +
+# onnxruntime-node ships its native runtime for six platforms (288 MB); the device is
+# linux/x64 (amd64 image): keep that one (45 MB), drop the rest.
+ort=$dest/node_modules/onnxruntime-node/bin/napi-v6
+if [ -d "$ort" ]; then
+  [ -f "$ort/linux/x64/onnxruntime_binding.node" ] || { echo "onnxruntime-node has no linux/x64 binary in node_modules" >&2; exit 1; }
+  find "$ort" -mindepth 1 -maxdepth 1 ! -name linux -exec rm -rf {} +
+  find "$ort/linux" -mindepth 1 -maxdepth 1 ! -name x64 -exec rm -rf {} +
+fi
 echo "staged /opt/alpr: $(du -sh "$dest" | cut -f1) ($(ls "$dest/node_modules" | wc -l) top-level packages)"
