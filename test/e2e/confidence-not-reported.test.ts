@@ -68,7 +68,9 @@ t.test('a read without a reported confidence is "not reported", never 0 %', { ti
     await page.selectOption('#purpose', 'stolen_vehicle');
     await page.fill('#reason', 'case UI-CONF');
     await page.click('#search-form button[type="submit"]');
-    await page.waitForFunction(() => (document.getElementById('summary')?.textContent ?? '') !== '');
+    // The summary says "Searching…" while the request is out (a loaded machine keeps it there
+    // long enough to be read as the answer): wait for the answer's own words.
+    await page.waitForFunction(() => /No detection matches|detections?;/.test(document.getElementById('summary')?.textContent ?? ''));
     if (/No detection matches/.test((await page.textContent('#summary')) ?? '')) return [];
     return page.$$eval('#results tbody tr', (rows) => rows.map((r) => r.textContent ?? ''));
   };
