@@ -14,7 +14,7 @@
  */
 import type { DbSession } from '../db/session.ts';
 import type { Built } from './sql.ts';
-import type { SearchPage, SearchRow } from './search.ts';
+import type { SearchPage, SearchRow } from './search-page.ts';
 
 export const PAGE_COLUMNS = `d.id::text AS id, d.plate_number, d.captured_at, d.confidence, d.direction, d.collector_id, c.site_name,
                     d.plate_normalized, d.full_image_hash, d.crop_image_hash`;

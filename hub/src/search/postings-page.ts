@@ -11,7 +11,7 @@
  * the search's own conditions again. Reads not keyed yet come from `detections` (db/unkeyed-reads.ts).
  */
 import type { DbSession } from '../db/session.ts';
-import type { SearchPage, SearchRow } from './search.ts';
+import type { SearchPage, SearchRow } from './search-page.ts';
 import { PAGE_COLUMNS, type PatternPageRequest } from './pattern-page.ts';
 import { keyCursor } from '../db/unkeyed-reads.ts';
 

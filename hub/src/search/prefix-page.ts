@@ -13,7 +13,7 @@
  *   count holds every match, else month by month, newest first.
  */
 import type { DbSession } from '../db/session.ts';
-import type { SearchPage, SearchRow } from './search.ts';
+import type { SearchPage, SearchRow } from './search-page.ts';
 import { newestFirstArms, PAGE_COLUMNS, sliceBounds, timeSlices, type PatternPageRequest } from './pattern-page.ts';
 
 export async function prefixPage(tx: DbSession, req: PatternPageRequest): Promise<SearchPage> {

@@ -7,7 +7,7 @@ import { imageLink, type LinkSigner } from '../platform/signed-links/signed-link
 import { confusionKey } from '@alpr/shared/detection/ocr';
 import { classifyOneEdit, type PlateMatchDetail } from '@alpr/shared/detection/one-edit';
 import type { SearchQuery } from './params.ts';
-import type { SearchPage, SearchRow } from './search.ts';
+import type { SearchPage, SearchRow } from './search-page.ts';
 
 /**
  * How a one-edit result matched (docs/search.md "One edit"): `position` counts the stored

@@ -12,28 +12,9 @@ import { postingsPage } from './postings-page.ts';
 import { prefixPage } from './prefix-page.ts';
 import { postingsWhere } from './trigram-postings.ts';
 import { ordersByCodePoint, prefixOf } from './prefix-range.ts';
+import type { SearchPage, SearchRow } from './search-page.ts';
 
 export const COUNT_CAP = 10_000;
-
-export type SearchRow = {
-  id: string;
-  plate_number: string;
-  captured_at: Date;
-  confidence: number;
-  direction: string;
-  collector_id: string;
-  site_name: string;
-  full_image_hash: string | null;
-  crop_image_hash: string | null;
-  similarity?: number;
-  plate_normalized: string;
-};
-
-export interface SearchPage {
-  rows: SearchRow[];
-  total: number;
-  capped: boolean;
-}
 
 /**
  * Per-transaction settings a plate search needs. The fuzzy threshold lets `%` use the
