@@ -78,6 +78,11 @@ export async function upload(url: string, collector: Collector, batch: SentBatch
     method: 'POST',
     headers: { 'content-type': contentType, 'x-api-key': collector.apiKey },
     body,
+    // A hub answers a batch in well under a second; a request left hanging (a connection a
+    // stopping hub or the test's balancer never closed) is cut after a minute and tried again,
+    // as the appliance's uplink does, instead of waiting undici's five-minute default.
+    headersTimeout: 60_000,
+    bodyTimeout: 60_000,
   });
   if (res.statusCode !== 201 && res.statusCode !== 202) throw new Error(`status ${res.statusCode}: ${await res.body.text()}`);
   const answer = batchResponseSchema.parse(await res.body.json());

@@ -72,6 +72,10 @@ if (!adminUrl) {
     const collector: Collector = newCollector((await claimCollector(url, code, 'rolling-test')).api_key);
 
     let stopping = false;
+    let abandoned = false;
+    t.teardown(() => {
+      abandoned = true;
+    });
     let worstRetries = 0;
     let failures = 0;
     const reasons = new Map<string, number>();
@@ -84,6 +88,8 @@ if (!adminUrl) {
             worstRetries = Math.max(worstRetries, tries);
             break;
           } catch (err) {
+            // A test that failed (or ends) stops its uploader: an endless retry would hold the file open.
+            if (abandoned) return;
             failures += 1;
             const reason = String((err as Error).message).slice(0, 120);
             collector.lastError = reason;
@@ -95,19 +101,37 @@ if (!adminUrl) {
     })();
     const acked = (): number => ackedBatches(collector);
     const hubOutput = (): string => hubs.map((h, i) => `hub ${i} output:\n${h?.output().slice(-2000) ?? '(stopped)'}`).join('\n');
+    // Each step says when it ended: a run cut short by the file's timeout (once in CI) then
+    // shows which step held it.
+    const began = Date.now();
+    const step = (what: string): void => {
+      t.comment(`${((Date.now() - began) / 1000).toFixed(1)} s: ${what} (${acked()} batches answered, ${failures} failed attempts)`);
+    };
     for (const i of [0, 1]) {
       const before = acked();
       await waitForAcks(collector, before + 5, 120_000, hubOutput);
+      step(`5 more batches before hub ${i} stops`);
       await hubs[i]?.stop();
       hubs[i] = undefined;
+      step(`hub ${i} stopped`);
       const during = acked();
       hubs[i] = await startHubProcess({ env: envs[i] ?? {}, timeoutMs: 120_000 });
+      step(`hub ${i} started again`);
       t.ok(acked() > during, `uploads went on through the other hub while hub ${i} restarted (${acked() - during} batches)`);
     }
     const last = acked();
     await waitForAcks(collector, last + 5, 120_000, hubOutput);
     stopping = true;
-    await uploading;
+    // The batch in flight is answered in the end; bounded, so a hub that never answers it fails
+    // the test with the hubs' output instead of holding the file until its timeout.
+    let bound: NodeJS.Timeout | undefined;
+    await Promise.race([
+      uploading,
+      new Promise((_, reject) => {
+        bound = setTimeout(() => reject(new Error(`the last batch was not answered in 150 s: ${collector.lastError ?? ''}\n${hubOutput()}`)), 150_000);
+      }),
+    ]).finally(() => clearTimeout(bound));
+    step('uploads stopped');
     t.comment(`${acked()} batches, ${failures} failed attempts, at most ${worstRetries} retries for one batch`);
     for (const [reason, n] of reasons) t.comment(`${n} x ${reason}`);
     // A stopping hub answers what it holds and sends the rest elsewhere (hub/src/platform/http/drain.ts):
