@@ -106,27 +106,34 @@ t.test('ordinary camera: dataset photographs, simulated snapshot camera, applian
   }
   t.comment(`the ${passages.length} passages took ${((Date.now() - started) / 1000).toFixed(0)} s; frames: ${JSON.stringify(await frames())}`);
 
-  // 4. At the hub: every plate the reader read right on a still, once.
+  // 4. At the hub: every plate the reader read right on a still, once. One search for all of the
+  // camera's reads per look, not one per plate: the hub allows a user 60 searches a minute,
+  // and a look per plate spent them in seconds (CI: the first reads found, then only 429s).
   const reason = 'purpose=stolen_vehicle&reason=e2e+ordinary+camera';
-  const sightings = async (plate: string): Promise<{ id: string; plate_number: string; confidence: number }[]> =>
-    (
-      (
-        (await (await operator.get(`${SEARCH_PATH}?plate=${plate}&${reason}&per_page=10`)).json()) as {
-          data?: { id: string; plate_number: string; confidence: number }[];
-        }
-      ).data ?? []
-    ).filter((d) => d.plate_number === plate);
+  type Sighting = { id: string; plate_number: string; confidence: number };
+  const hubReads = async (): Promise<Sighting[] | undefined> => {
+    const res = await operator.get(`${SEARCH_PATH}?${reason}&per_page=100`);
+    if (res.status !== 200) return undefined;
+    return ((await res.json()) as { data?: Sighting[] }).data;
+  };
   const expected = passages.filter((_, i) => readRight[i]).map((p) => p.plate ?? '');
-  const allArrived = await waitFor(async () => (await Promise.all(expected.map(sightings))).every((s) => s.length > 0), 120_000, 1_000);
+  let reads: Sighting[] = [];
+  const allArrived = await waitFor(
+    async () => {
+      reads = (await hubReads()) ?? reads;
+      return expected.every((plate) => reads.some((d) => d.plate_number === plate));
+    },
+    180_000,
+    3_000,
+  );
   if (!allArrived) {
-    // Seen once in CI (5 of 13 arrived, the first five, on a quick run): say where the rest are.
     const status = await (await request(`${appliance.url}${STATUS_PATH}`)).body.text();
     t.comment(`not every read arrived; the appliance's status: ${status.slice(0, 6_000)}`);
   }
   let arrivedOnce = 0;
   let arrivedRight = 0;
   for (const [i, p] of passages.entries()) {
-    const found = await sightings(p.plate ?? '');
+    const found = reads.filter((d) => d.plate_number === p.plate);
     if (found.length > 0) arrivedRight += 1;
     if (found.length === 1) arrivedOnce += 1;
     if (readRight[i]) t.equal(found.length, 1, `${p.plate} (${p.name}): read on the still, arrived once`);
