@@ -117,6 +117,9 @@ export const SITE_SCOPE_TABLE: ReadonlyArray<readonly [route: string, mark: Site
   ['PUT /api/v1/watchlist/:id/feed', 'no_site_data'],
   ['DELETE /api/v1/watchlist/:id/feed', 'no_site_data'],
   ['POST /api/v1/watchlist/:id/feed/update', 'no_site_data'],
+  // A list's recipients name chats and webhook targets, never reads (docs/watchlists.md "Recipients").
+  ['GET /api/v1/watchlist/:id/recipients', 'no_site_data'],
+  ['PUT /api/v1/watchlist/:id/recipients', 'no_site_data'],
   ['GET /api/v1/alerts', 'site_scoped'],
   ['GET /api/v1/alerts/:id', 'site_scoped'],
   ['POST /api/v1/alerts/:id/acknowledge', 'site_scoped'],

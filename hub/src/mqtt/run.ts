@@ -11,7 +11,7 @@ import { configWithCameraNames } from '../collectors/cameras/names-sql.ts';
 import { detectionPayload, detectionRowsById } from '../live/detection-payload.ts';
 import type { Log } from '../platform/log.ts';
 import type { MqttOutConfig } from '../platform/config/mqtt-out.ts';
-import { alertMessage, cameraKey, detectionMessage, discoveryMessage, lastPlateMessage } from '@alpr/shared/mqtt/messages';
+import { alertMessage, cameraKey, detectionMessage, discoveryMessage, lastPlateMessage, watchlistAlertMessage } from '@alpr/shared/mqtt/messages';
 import type { CameraRef, TopicSettings } from '@alpr/shared/mqtt/messages';
 import { connectPublisher } from '@alpr/shared/mqtt/publisher';
 import type { MqttStats } from '@alpr/shared/mqtt/publisher';
@@ -80,9 +80,10 @@ export async function startMqttOut(deps: MqttOutDeps, config: MqttOutConfig): Pr
 
   async function publishAlerts(): Promise<void> {
     for (;;) {
-      const ids = await deps.db.sql<{ id: string; collector_id: string }>(
-        `SELECT a.id::text AS id, d.collector_id::text AS collector_id
+      const ids = await deps.db.sql<{ id: string; collector_id: string; list_topic: boolean }>(
+        `SELECT a.id::text AS id, d.collector_id::text AS collector_id, w.mqtt_publish AS list_topic
          FROM alerts a
+         JOIN watchlists w ON w.id = a.watchlist_id
          JOIN detection_keys k ON k.detection_pk = a.detection_id
          JOIN detections d ON d.id = k.detection_pk AND d.captured_at = k.captured_at
          WHERE a.id > $1::bigint ORDER BY a.id LIMIT ${PAGE}`,
@@ -90,6 +91,8 @@ export async function startMqttOut(deps: MqttOutDeps, config: MqttOutConfig): Pr
       );
       if (ids.length === 0) return;
       const collectors = new Map(ids.map((r) => [r.id, r.collector_id]));
+      // Lists published on their own topic (docs/mqtt.md "A list's own topic"), read with the page.
+      const ownTopic = new Set(ids.filter((r) => r.list_topic).map((r) => r.id));
       const rows = await alertRowsById(
         deps.db,
         ids.map((r) => r.id),
@@ -105,6 +108,7 @@ export async function startMqttOut(deps: MqttOutDeps, config: MqttOutConfig): Pr
         };
         camera(ref);
         publisher.publish(alertMessage(topics, payload));
+        if (ownTopic.has(String(row.id))) publisher.publish(watchlistAlertMessage(topics, payload.watchlist.id, payload));
         counts.alertsPublished += 1;
         // A retro-hunt's hit (historical) is a read up to 30 days old: the retained last plate
         // would move a Home Assistant sensor back in time, so only live alerts set it.

@@ -16,6 +16,8 @@ import { addEntry, DEFAULT_ENTRY_PAGE, exportEntries, importEntries, listEntries
 import { presentEntry, presentSubscription, presentWatchlist } from './present.ts';
 import { createWatchlistBodySchema, entryBodySchema, updateEntryBodySchema, updateWatchlistBodySchema } from './schema.ts';
 import { mySubscriptions, subscribe, unsubscribe } from './subscriptions.ts';
+import { getRecipients, presentRecipients, setRecipients } from './recipients.ts';
+import { recipientsBodySchema } from './recipients-schema.ts';
 import { createWatchlist, deleteWatchlist, getWatchlist, listWatchlists, updateWatchlist } from './watchlists.ts';
 
 /** 10,000 rows of `plate,notes` with notes of ~150 characters; the JSON edge caps at 256 KB. */
@@ -128,6 +130,16 @@ export function watchlistRoutes(deps: AuthContext, options: { hunt: RetroHunt })
   });
   app.get(SUBSCRIPTIONS_PATH, anyUser, async (c) => {
     return c.json({ data: (await mySubscriptions(deps, c.get('user').id)).map(presentSubscription) });
+  });
+  // Recipients beyond the subscribers (docs/watchlists.md "Recipients"): read and set by those
+  // who edit lists; they name chats and webhook targets, which viewers have no need to see.
+  app.get(watchlistPartRoute('recipients'), editor, idParam, async (c) => {
+    return c.json(presentRecipients(await getRecipients(deps, c.req.valid('param').id), c.get('user').id));
+  });
+  app.put(watchlistPartRoute('recipients'), write, idParam, ...validJson(recipientsBodySchema), async (c) => {
+    const user = c.get('user');
+    const set = await setRecipients(deps, { ...actorOf(c), role: user.role }, c.req.valid('param').id, c.req.valid('json'));
+    return c.json(presentRecipients(set, user.id));
   });
   // Feeds (docs/watchlists.md "Feeds"): the list follows a URL.
   return app;

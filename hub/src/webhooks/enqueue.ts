@@ -32,13 +32,24 @@ export async function insertDeliveries(tx: StatementSession, items: readonly Que
   return rows.length;
 }
 
-/** Queues one delivery per enabled alert target whose filter the alert passes. */
+/**
+ * Queues one delivery per enabled target that hears the alert: an alert target whose filter
+ * the alert passes, or a target the alert's watchlist names as a recipient (docs/watchlists.md
+ * "Recipients"). A recipient target gets every alert of that list whatever its own `events`
+ * and filter say: those choose what it hears of the hub's whole stream, the list's naming is a
+ * choice of its own. Either way it is one delivery (unique per target and event).
+ */
 export async function enqueueAlertWebhooks(tx: DbSession, alerts: readonly RaisedAlert[], now: Date): Promise<number> {
   if (alerts.length === 0) return 0;
-  const targets = await tx.sql<{ id: string; filter: WebhookFilter }>(
-    `SELECT id::text AS id, filter FROM webhook_targets WHERE enabled AND 'alert' = ANY (events)`,
+  const targets = await tx.sql<{ id: string; filter: WebhookFilter; hears_alerts: boolean; lists: string[] }>(
+    `SELECT t.id::text AS id, t.filter, 'alert' = ANY (t.events) AS hears_alerts,
+            ARRAY(SELECT r.watchlist_id::text FROM watchlist_recipient_webhooks r
+                  WHERE r.target_id = t.id AND r.watchlist_id IN (SELECT value::uuid FROM json_array_elements_text($1::json))) AS lists
+     FROM webhook_targets t WHERE t.enabled`,
+    [JSON.stringify([...new Set(alerts.map((a) => a.watchlistId))])],
   );
-  if (targets.length === 0) return 0;
+  const listening = targets.filter((t) => t.hears_alerts || t.lists.length > 0);
+  if (listening.length === 0) return 0;
   const rows = await tx.sql<AlertEventRow>(
     `SELECT a.id::text AS alert_id, a.created_at AS raised_at, w.id::text AS watchlist_id, w.name AS watchlist_name, w.priority,
             d.plate_number AS plate, d.plate_normalized, d.confidence, d.detection_id, d.captured_at, d.collector_id::text AS collector_id, d.camera_id,
@@ -54,8 +65,9 @@ export async function enqueueAlertWebhooks(tx: DbSession, alerts: readonly Raise
   for (const row of rows) {
     const body = alertBody(row, now);
     const subject = { plate: row.plate_normalized, collectorId: row.collector_id, cameraId: row.camera_id, watchlistId: row.watchlist_id };
-    for (const target of targets) {
-      if (!filterMatches(target.filter ?? {}, subject)) continue;
+    for (const target of listening) {
+      const named = target.lists.includes(row.watchlist_id);
+      if (!named && !(target.hears_alerts && filterMatches(target.filter ?? {}, subject))) continue;
       items.push({ target_id: target.id, message_id: newMessageId(), event_type: 'alert.raised', event_key: `alert:${row.alert_id}`, body });
     }
   }

@@ -57,6 +57,18 @@ export const alertMessage = (s: TopicSettings, alert: unknown): OutgoingMessage 
   retain: false,
 });
 
+/** A list's own topic (docs/mqtt.md "A list's own topic"): its alerts only, for lists that ask for it. */
+export const watchlistAlertsTopic = (s: TopicSettings, watchlistId: string): string => `${s.topicPrefix}/watchlists/${topicKey(watchlistId)}/alerts`;
+
+/** The same alert as on `<prefix>/alerts`, on its list's own topic: QoS 1, never retained. */
+export const watchlistAlertMessage = (s: TopicSettings, watchlistId: string, alert: unknown): OutgoingMessage => ({
+  kind: 'alert',
+  topic: watchlistAlertsTopic(s, watchlistId),
+  payload: JSON.stringify(alert),
+  qos: 1,
+  retain: false,
+});
+
 export const detectionMessage = (s: TopicSettings, detection: unknown): OutgoingMessage => ({
   kind: 'detection',
   topic: detectionsTopic(s),

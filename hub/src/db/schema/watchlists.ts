@@ -53,6 +53,8 @@ export const watchlists = pgTable('watchlists', {
   mode: text('mode', { enum: watchlistModes }).notNull().default('listed'),
   /** Null: everywhere, always, either way (0041). */
   scope: jsonb('scope').$type<StoredScope>(),
+  /** Its alerts also go out on their own MQTT topic (0042; docs/mqtt.md "A list's own topic"). */
+  mqttPublish: boolean('mqtt_publish').notNull().default(false),
   /** Soft delete (0011): alerts keep their watchlist; a deleted one is hidden and matches nothing. */
   deletedAt: timestamptz('deleted_at'),
   createdAt: timestamptz('created_at').notNull().defaultNow(),

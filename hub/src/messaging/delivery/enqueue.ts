@@ -28,6 +28,8 @@ type Row = {
   captured_at: Date;
   priority: WatchlistPriority;
   muted_until: Date | null;
+  /** The chat is one of the list's recipients (it may be a subscriber's chat too). */
+  recipient: boolean;
   watchlist_id: string;
   w_enabled: boolean | null;
   w_start: string | null;
@@ -74,21 +76,31 @@ type Fold = { chat_id: string; detection_id: string; at: string };
 export async function enqueueTelegram(tx: DbSession, alerts: readonly RaisedAlert[], now: Date, policy: DeliveryPolicy): Promise<EnqueueCounts> {
   if (alerts.length === 0) return { pending: 0, suppressed: 0, folded: 0 };
   const rows = await tx.sql<Row>(
-    `SELECT v.id AS alert_id, s.user_id, l.chat_id, v.plate, v.detection_pk AS detection_id, k.collector_id, k.captured_at, w.priority, l.muted_until,
+    `SELECT v.id AS alert_id, l.user_id, l.chat_id, v.plate, v.detection_pk AS detection_id, k.collector_id, k.captured_at, w.priority, l.muted_until, l.recipient,
             v.watchlist_id, pw.enabled AS w_enabled, pw.quiet_hours_start::text AS w_start, pw.quiet_hours_end::text AS w_end, pw.timezone AS w_zone,
             pd.enabled AS d_enabled, pd.quiet_hours_start::text AS d_start, pd.quiet_hours_end::text AS d_end, pd.timezone AS d_zone
      FROM json_to_recordset($1::json) AS v (id bigint, detection_pk bigint, watchlist_id uuid, plate text)
      JOIN detection_keys k ON k.detection_pk = v.detection_pk
      JOIN watchlists w ON w.id = v.watchlist_id
-     JOIN subscriptions s ON s.watchlist_id = v.watchlist_id
-     JOIN users u ON u.id = s.user_id AND u.is_active
+     -- The chats of the list's subscribers and the list's own recipient chats (docs/watchlists.md
+     -- "Recipients"), one row per chat: a chat that is both gets one item, as a recipient.
+     JOIN LATERAL (
+       SELECT c.user_id, c.chat_id, c.muted_until, bool_or(c.recipient) AS recipient
+       FROM (SELECT l.user_id, l.chat_id, l.muted_until, false AS recipient
+             FROM subscriptions s JOIN telegram_links l ON l.user_id = s.user_id AND l.is_active WHERE s.watchlist_id = v.watchlist_id
+             UNION ALL
+             SELECT l.user_id, l.chat_id, l.muted_until, true
+             FROM watchlist_recipient_chats r JOIN telegram_links l ON l.chat_id = r.chat_id AND l.is_active WHERE r.watchlist_id = v.watchlist_id) c
+       GROUP BY c.user_id, c.chat_id, c.muted_until
+     ) l ON true
+     JOIN users u ON u.id = l.user_id AND u.is_active
        -- Only to users whose sites hold the read (docs/sites.md): the bot tells nobody more than the dashboard would.
+       -- A recipient chat is judged by the account it is linked to, like that account's own chats.
        AND ${userSeesCollectorSql('u', 'k.collector_id')}
-     JOIN telegram_links l ON l.user_id = s.user_id AND l.is_active
      -- The watchlist's own telegram preference and the user's default, merged below as
      -- the live page merges them (effective-preference.ts).
-     LEFT JOIN notification_preferences pw ON pw.user_id = s.user_id AND pw.channel = 'telegram' AND pw.watchlist_id = v.watchlist_id
-     LEFT JOIN notification_preferences pd ON pd.user_id = s.user_id AND pd.channel = 'telegram' AND pd.watchlist_id IS NULL
+     LEFT JOIN notification_preferences pw ON pw.user_id = l.user_id AND pw.channel = 'telegram' AND pw.watchlist_id = v.watchlist_id
+     LEFT JOIN notification_preferences pd ON pd.user_id = l.user_id AND pd.channel = 'telegram' AND pd.watchlist_id IS NULL
      ORDER BY l.chat_id, v.plate, v.detection_pk, v.id`,
     [JSON.stringify(alerts.map((a) => ({ id: a.id, detection_pk: a.detectionPk, watchlist_id: a.watchlistId, plate: a.plate })))],
   );
@@ -96,7 +108,11 @@ export async function enqueueTelegram(tx: DbSession, alerts: readonly RaisedAler
   // Eligible alerts grouped by chat, plate and detection, in the ORDER BY's order.
   const groups = new Map<string, Group>();
   for (const r of rows) {
-    const preference = effectivePreference(preferenceRows(r), r.watchlist_id, 'telegram');
+    // A recipient chat was named on the list on purpose: its owner's preferences (which are
+    // about the lists the owner subscribed to) neither switch it off nor quiet it; /mute does.
+    const preference = r.recipient
+      ? { enabled: true, quiet: { start: null, end: null, timeZone: 'UTC' } }
+      : effectivePreference(preferenceRows(r), r.watchlist_id, 'telegram');
     const candidate: Candidate = {
       alertId: String(r.alert_id),
       userId: r.user_id,

@@ -44,7 +44,7 @@ export const alertActionPath = (id: string, action: AlertAction): string => `${a
 export const WATCHLISTS_PATH = `${API}/watchlist`;
 export const WATCHLIST_ROUTE = `${WATCHLISTS_PATH}/:id`;
 export const watchlistPath = (id: string): string => `${WATCHLISTS_PATH}/${seg(id)}`;
-export type WatchlistPart = 'entries' | 'import' | 'export' | 'subscription' | 'feed' | 'feed/update';
+export type WatchlistPart = 'entries' | 'import' | 'export' | 'subscription' | 'feed' | 'feed/update' | 'recipients';
 export const watchlistPartRoute = (part: WatchlistPart): string => `${WATCHLIST_ROUTE}/${part}`;
 export const watchlistPartPath = (id: string, part: WatchlistPart): string => `${watchlistPath(id)}/${part}`;
 export const WATCHLIST_ENTRY_ROUTE = `${WATCHLIST_ROUTE}/entries/:entryId`;
