@@ -96,6 +96,8 @@ ul.camera-answers { margin: .25rem 0 0; padding-left: 1.1rem; }
 #audit td.detail, #audit td.target { overflow-wrap: anywhere; }
 #audit td.target { min-width: 8rem; }
 #audit td.detail { font-family: ui-monospace, monospace; font-size: .85rem; }
+/* A watchlist's MQTT topic holds its 36-character id unbroken: at 390 px it would widen the page. */
+#recipients-section code, #recipients-section label.check { overflow-wrap: anywhere; min-width: 0; }
 /* The appliance's setup and diagnostics pages (appliance/src/setup/page-layout.ts): server-rendered forms, no JavaScript. */
 label small { display: block; font-weight: 400; color: var(--muted); }
 fieldset { border: 1px solid var(--line); border-radius: 4px; margin: .8rem 0; }

@@ -4,6 +4,7 @@ import { api, ApiError, signInAgain } from './api.ts';
 import { byId, el, say, show, when } from './dom.ts';
 import { showFeedSection, wireFeedSection } from './watchlist-feed.ts';
 import { showScopeSection, wireScopeSection } from './watchlist-scope.ts';
+import { showRecipientsSection, wireRecipientsSection } from './watchlist-recipients.ts';
 import { forPeople } from './words.ts';
 // The wire shapes, written once by the server's presenters (type-only: erased from the bundle).
 import type { presentEntry, presentWatchlist } from '../../watchlists/present.ts';
@@ -11,7 +12,8 @@ import type { presentEntry, presentWatchlist } from '../../watchlists/present.ts
 /*
  * Watchlists (docs/watchlists.md): lists with the caller's subscription, a list's entries,
  * add and remove, CSV import with per-line errors, CSV export, and the list's feed and
- * retro-hunt days (watchlist-feed.ts). An add or import says how many historical hits the
+ * retro-hunt days (watchlist-feed.ts), its scope (watchlist-scope.ts) and recipients
+ * (watchlist-recipients.ts). An add or import says how many historical hits the
  * retro-hunt raised.
  */
 /** The list and create answers carry the entry count and subscription (watchlists/present.ts). */
@@ -90,6 +92,7 @@ async function openList(w: Watchlist): Promise<void> {
   byId<HTMLAnchorElement>('export').href = watchlistPartPath(w.id, 'export');
   show(byId('entries-section'), true);
   showScopeSection(w);
+  await showRecipientsSection(w);
   await showFeedSection(w);
 }
 
@@ -188,5 +191,6 @@ document.getElementById('import')?.addEventListener('submit', (event) => {
 
 wireFeedSection(() => current, { changed: () => refresh(), fail });
 wireScopeSection(() => current, { changed: () => refresh(), fail });
+wireRecipientsSection(() => current, { fail });
 
 refresh().catch(fail);

@@ -3,6 +3,7 @@ import { Page } from '../layout.tsx';
 import { DataTable } from './data-table.tsx';
 import { FeedSection } from './watchlist-feed.tsx';
 import { ScopeSection } from './watchlist-scope.tsx';
+import { RecipientsSection } from './watchlist-recipients.tsx';
 
 /** Watchlists (client/watchlists.ts over `/api/v1/watchlist`): viewers read, operators and admins change. */
 export function WatchlistsPage(props: { user: SessionUser }) {
@@ -55,6 +56,7 @@ export function WatchlistsPage(props: { user: SessionUser }) {
           </form>
         ) : null}
         <ScopeSection canWrite={canWrite} />
+        {canWrite ? <RecipientsSection isAdmin={props.user.role === 'admin'} /> : null}
         <FeedSection canWrite={canWrite} />
         {canWrite ? (
           <form id="import" class="card">
