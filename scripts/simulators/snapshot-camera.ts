@@ -3,6 +3,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { closeOnSignals, isMain, numberArg, parseCliArgs } from './cli-args.ts';
 import { createDigestGuard } from './digest-server.ts';
+import { createOnvifDevice, ONVIF_DEVICE_SERVICE, ONVIF_MEDIA_SERVICE } from './onvif-device.ts';
+import type { OnvifCounts } from './onvif-device.ts';
 import type { ServerAlgorithm } from './digest-server.ts';
 import { closeServer, listenLoopback, send } from './server.ts';
 import { datasetPassages, drawnPassages, emptyRoadJpeg } from './snapshot-scenes.ts';
@@ -13,7 +15,8 @@ import type { Passage } from './snapshot-scenes.ts';
  * one JPEG per GET on a snapshot path (Hikvision's by default), behind Basic or Digest (RFC 7616,
  * qop=auth, MD5 or SHA-256) or no login. It shows a playlist of passages: each picture for
  * `holdMs`, then the empty road for `gapMs`, in a loop (or once). Field faults on request: a slow
- * answer, and every n-th answer an HTML page labelled image/jpeg.
+ * answer, and every n-th answer an HTML page labelled image/jpeg. With `onvif`, it also answers
+ * ONVIF's GetSnapshotUri (onvif-device.ts), so a client finds a snapshot path no vendor list has.
  *
  * Run: npx tsx scripts/simulators/snapshot-camera.ts --port 8090 [--auth digest|basic|none]
  *      [--dataset 20] [--plates AB12CDE,XY99ZZZ] [--hold-ms 3000] [--gap-ms 2000]
@@ -39,6 +42,8 @@ export interface SnapshotCameraOptions {
   /** Every n-th answer is an HTML error page labelled image/jpeg. */
   notJpegEvery?: number;
   now?: () => number;
+  /** Answer ONVIF too (same login unless `username`/`password` are given here, as cameras with separate ONVIF users). */
+  onvif?: { clockOffsetMs?: number; reportedHost?: string; username?: string; password?: string };
 }
 
 export interface ShownPassage {
@@ -65,6 +70,8 @@ export interface SnapshotCameraHandle {
   show(index: number | null): void;
   /** True once a `once` playlist has been shown to the end. */
   finished(): boolean;
+  /** ONVIF calls answered, by name, and tokens refused (all zero without `onvif`). */
+  onvifCounts(): OnvifCounts;
   close(): Promise<void>;
 }
 
@@ -85,6 +92,28 @@ export async function startSnapshotCamera(options: SnapshotCameraOptions): Promi
   let startedAt = now();
   let answered = 0;
   let manualIndex: number | null = null;
+  const onvif = options.onvif
+    ? createOnvifDevice({
+        username: options.onvif.username ?? username,
+        password: options.onvif.password ?? password,
+        snapshotPath: path,
+        now,
+        ...(options.onvif.clockOffsetMs !== undefined ? { clockOffsetMs: options.onvif.clockOffsetMs } : {}),
+        ...(options.onvif.reportedHost !== undefined ? { reportedHost: options.onvif.reportedHost } : {}),
+      })
+    : undefined;
+
+  /** SOAP requests are small; 64 KiB bounds a broken client. */
+  async function readBody(req: IncomingMessage): Promise<Buffer | undefined> {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    for await (const chunk of req as AsyncIterable<Buffer>) {
+      size += chunk.length;
+      if (size > 64 * 1024) return undefined;
+      chunks.push(chunk);
+    }
+    return Buffer.concat(chunks);
+  }
 
   /** The picture on screen now: passage i for holdMs, then the road for gapMs. */
   function current(): { jpeg: Buffer; index: number | null } {
@@ -122,7 +151,13 @@ export async function startSnapshotCamera(options: SnapshotCameraOptions): Promi
   const server = createServer((req, res) => {
     void (async () => {
       if (options.slowMs) await sleep(options.slowMs);
-      if (new URL(req.url ?? '/', 'http://x').pathname !== path || req.method !== 'GET') return send(res, 404, 'text/plain', 'not found');
+      const pathname = new URL(req.url ?? '/', 'http://x').pathname;
+      if (onvif && req.method === 'POST' && (pathname === ONVIF_DEVICE_SERVICE || pathname === ONVIF_MEDIA_SERVICE)) {
+        const body = await readBody(req);
+        if (!body) return send(res, 413, 'text/plain', 'too large');
+        return onvif.handle(pathname, req.headers.host ?? `127.0.0.1:${port}`, body, res);
+      }
+      if (pathname !== path || req.method !== 'GET') return send(res, 404, 'text/plain', 'not found');
       if (!authorized(req, res)) return;
       answered += 1;
       if (options.notJpegEvery && answered % options.notJpegEvery === 0) {
@@ -156,6 +191,7 @@ export async function startSnapshotCamera(options: SnapshotCameraOptions): Promi
       manualIndex = index;
     },
     finished: () => options.once === true && now() - startedAt >= (holdMs + gapMs) * options.passages.length,
+    onvifCounts: () => onvif?.counts() ?? { calls: {}, refused: 0 },
     close: () => closeServer(server),
   };
 }

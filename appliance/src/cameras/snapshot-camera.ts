@@ -80,7 +80,7 @@ export function startSnapshotCamera(config: CameraConfig, deps: SnapshotCameraDe
     deps.clock,
   );
   const stopper = new AbortController();
-  const source: SnapshotSource = config.rtspUrl !== undefined ? openRtspSource(config) : openSnapshotSource(config);
+  const source: SnapshotSource = config.rtspUrl !== undefined ? openRtspSource(config) : openSnapshotSource(config, () => deps.clock.now());
   const vote: VoteConfig = { ...DEFAULT_VOTE_CONFIG, gapMs: config.passageGapMs };
   const voter = emptyVoter<Uint8Array>();
   const mac = config.mac ?? readerMac('snapshot', config.id);

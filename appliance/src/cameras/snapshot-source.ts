@@ -5,6 +5,7 @@ import { looksLikeJpeg } from './frame-pixels.ts';
 import { createDigestClient } from './http/digest.ts';
 import { createCameraAgent, sendOnce } from './http/transport.ts';
 import type { CameraResponse } from './http/transport.ts';
+import { askSnapshotUri, ONVIF_DEVICE_PATH } from './onvif/snapshot-uri.ts';
 import { snapshotCandidates } from './snapshot-urls.ts';
 
 /**
@@ -27,7 +28,7 @@ export interface SnapshotSource {
 
 const unreachable = (message: string): ApplianceError => new ApplianceError('camera_unreachable', message);
 
-export function openSnapshotSource(config: CameraConfig): SnapshotSource {
+export function openSnapshotSource(config: CameraConfig, now: () => number = Date.now): SnapshotSource {
   const http = {
     rejectUnauthorized: verifiesTls(config),
     headersTimeoutMs: config.requestTimeoutMs,
@@ -60,14 +61,39 @@ export function openSnapshotSource(config: CameraConfig): SnapshotSource {
     return bytes;
   }
 
+  /**
+   * No URL given: the camera's own answer first (ONVIF GetSnapshotUri), else undefined with the
+   * reason kept for the error. An ONVIF login refused does not stop the search: many cameras
+   * keep ONVIF users apart from their web users (Hikvision does), and the vendor paths below
+   * use the web login.
+   */
+  async function onvifCandidate(tried: string[]): Promise<string | undefined> {
+    if (config.snapshotUrl !== undefined) return undefined;
+    try {
+      const asked = await askSnapshotUri(`${baseUrlOf(config)}${ONVIF_DEVICE_PATH}`, {
+        request: (req) => client.request(req),
+        username: config.username,
+        password: config.password,
+        now,
+      });
+      if (asked.ok) return asked.url;
+      tried.push(asked.reason);
+    } catch (error) {
+      tried.push(`ONVIF: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    return undefined;
+  }
+
   return {
     url: () => chosen,
     async frame() {
       if (chosen !== undefined) return check(chosen, await get(chosen));
-      // No URL yet: the first vendor path that gives a JPEG. A refused login stops the search
-      // (every path would say the same, and each try counts against the camera's lockout).
+      // No URL yet: the camera's ONVIF snapshot URI, then the first vendor path that gives a
+      // JPEG. A refused login on a vendor path stops the search (every path would say the
+      // same, and each try counts against the camera's lockout).
       const tried: string[] = [];
-      for (const url of candidates) {
+      const fromOnvif = await onvifCandidate(tried);
+      for (const url of fromOnvif !== undefined ? [fromOnvif, ...candidates.filter((c) => c !== fromOnvif)] : candidates) {
         const res = await get(url);
         if (res.status === 401 || res.status === 403) return check(url, res);
         try {

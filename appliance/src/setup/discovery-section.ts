@@ -18,11 +18,15 @@ export function configuredAt(device: DiscoveredDevice, cameras: readonly SetupCa
   return cameras.find((c) => String(c.entry['host'] ?? '').toLowerCase() === host)?.id;
 }
 
-/** vendor_a is the ONVIF camera we pull from; vendor_b consoles do not answer ONVIF probes. */
-function vendorFor(device: DiscoveredDevice): string | undefined {
+/**
+ * vendor_a is the ONVIF plate camera we pull from; vendor_b consoles do not answer ONVIF probes.
+ * Any other ONVIF device is taken for an ordinary camera whose plates this device reads: it
+ * answers GetSnapshotUri, so host and port are all the form needs (docs/ordinary-cameras.md).
+ */
+function vendorFor(device: DiscoveredDevice): string {
   const who = `${device.manufacturer ?? ''} ${device.name ?? ''}`.toLowerCase();
   if (/hikvision|hikv/.test(who)) return 'vendor_a';
-  return undefined;
+  return 'snapshot';
 }
 
 /** Add-camera form values for a found device: address, port, a readable id and name. */
@@ -33,7 +37,7 @@ export function prefill(device: DiscoveredDevice): CameraFormValues {
   return {
     id,
     ...(name ? { name } : {}),
-    ...(vendor ? { vendor } : {}),
+    vendor,
     mode: 'pull',
     host: device.address,
     ...(device.port !== undefined ? { port: String(device.port) } : {}),

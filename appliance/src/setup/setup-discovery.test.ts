@@ -1,4 +1,5 @@
 import t from 'tap';
+import { prefill } from './discovery-section.ts';
 import { createSocket } from 'node:dgram';
 import { startVendorACamera } from '../../../scripts/simulators/vendor-a-camera.ts';
 import { createLanDiscovery } from '../discovery/lan-discovery.ts';
@@ -98,4 +99,21 @@ t.test('discovery is LAN-only, same-origin and gone after the claim', async (t) 
   setup.claimed.push({ collectorId: 'c', keyPrefix: 'k', hubUrl: 'http://h' } as never);
   t.equal((await postForm(setup.base, '/setup/discover', {})).status, 410);
   t.equal(probes, 0);
+});
+
+t.test('an ONVIF device that is not a Hikvision plate camera is prefilled as an ordinary camera', async (t) => {
+  const axis = prefill({
+    endpoint: 'urn:uuid:1',
+    xaddrs: ['http://10.0.0.9:8080/onvif/device_service'],
+    address: '10.0.0.9',
+    port: 8080,
+    manufacturer: 'AXIS',
+    model: 'M3106',
+  });
+  t.match(
+    axis,
+    { vendor: 'snapshot', host: '10.0.0.9', port: '8080', mode: 'pull', name: 'AXIS M3106' },
+    'host and port: its snapshot URL is asked over ONVIF',
+  );
+  t.equal(prefill({ endpoint: 'urn:uuid:2', xaddrs: [], address: '10.0.0.8', manufacturer: 'HIKVISION' }).vendor, 'vendor_a');
 });

@@ -30,6 +30,12 @@ export interface XmlParseOptions {
   maxElements?: number;
   /** Local names that always become arrays, even when the element occurs once. */
   arrayTags?: readonly string[];
+  /**
+   * Keep attributes (read them with `attributeOf`). Off by default: camera payloads carry
+   * their data in elements, and an attribute turns an element's text into `#text`. SOAP
+   * answers name some things only in attributes (an ONVIF profile's `token`).
+   */
+  keepAttributes?: boolean;
 }
 
 export type XmlParseResult = { ok: true; doc: XmlElement; rootName: string; root: XmlValue } | { ok: false; reason: string };
@@ -128,7 +134,8 @@ export function parseXmlSafely(body: Uint8Array | string, options: XmlParseOptio
       htmlEntities: false,
       parseTagValue: false,
       removeNSPrefix: true,
-      ignoreAttributes: true,
+      ignoreAttributes: options.keepAttributes !== true,
+      attributeNamePrefix: ATTRIBUTE_PREFIX,
       ignoreDeclaration: true,
       ignorePiTags: true,
       trimValues: true,
@@ -149,6 +156,7 @@ export function parseXmlSafely(body: Uint8Array | string, options: XmlParseOptio
 }
 
 const localName = (name: string): string => name.slice(name.indexOf(':') + 1);
+const ATTRIBUTE_PREFIX = '@_';
 
 export function isElement(value: unknown): value is XmlElement {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -177,7 +185,23 @@ export function childElement(node: XmlValue | undefined, name: string): XmlEleme
  */
 export function childText(node: XmlValue | undefined, name: string): string | undefined {
   const first = childrenNamed(node, name)[0];
-  return typeof first === 'string' ? first : undefined;
+  if (typeof first === 'string') return first;
+  // With attributes kept, `<x a="1">text</x>` is `{ '#text': 'text', '@_a': '1' }`: still text.
+  if (isElement(first) && Object.keys(first).every((k) => k === '#text' || k.startsWith(ATTRIBUTE_PREFIX))) {
+    const text = first['#text'];
+    return typeof text === 'string' ? text : '';
+  }
+  return undefined;
+}
+
+/** An attribute of an element parsed with `keepAttributes` (namespace prefix ignored). */
+export function attributeOf(node: XmlValue | undefined, name: string): string | undefined {
+  if (!isElement(node)) return undefined;
+  for (const [key, value] of Object.entries(node)) {
+    if (!key.startsWith(ATTRIBUTE_PREFIX)) continue;
+    if (localName(key.slice(ATTRIBUTE_PREFIX.length)) === name && typeof value === 'string') return value;
+  }
+  return undefined;
 }
 
 /** Follow a path of local names (`childText(root, 'ANPR', 'vehicleInfo', 'color')`). */
