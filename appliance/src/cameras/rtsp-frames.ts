@@ -52,8 +52,20 @@ export function ffmpegArgs(url: string, framesPerSecond: number): string[] {
   ];
 }
 
-export function openRtspSource(config: CameraConfig, command = 'ffmpeg'): SnapshotSource {
+/**
+ * The URL ffmpeg is given: the camera's `username`/`password` put into it when it has no login of
+ * its own. Cameras managed on the hub come this way: the hub keeps the login out of the URL, in its
+ * escrow, and sends it sealed to this device (docs/cameras-central.md "Credentials").
+ */
+export function rtspUrlWithLogin(config: Pick<CameraConfig, 'rtspUrl' | 'username' | 'password'>): string {
   const url = config.rtspUrl ?? '';
+  if (config.username === undefined || /^[a-z]+:\/\/[^/?#]*@/i.test(url)) return url;
+  const login = `${encodeURIComponent(config.username)}:${encodeURIComponent(config.password ?? '')}@`;
+  return url.replace(/^([a-z]+:\/\/)/i, `$1${login}`);
+}
+
+export function openRtspSource(config: CameraConfig, command = 'ffmpeg'): SnapshotSource {
+  const url = rtspUrlWithLogin(config);
   let child: ChildProcess | undefined;
   let latest: Uint8Array | undefined;
   let failure: string | undefined;
@@ -89,7 +101,9 @@ export function openRtspSource(config: CameraConfig, command = 'ffmpeg'): Snapsh
     });
     proc.on('exit', (code) => {
       if (child === proc) child = undefined;
-      if (!closed && failure === undefined) failure = `ffmpeg stopped reading ${redacted(url)} (exit ${code ?? 'signal'}): ${stderr.trim() || 'no message'}`;
+      // ffmpeg names the input URL in its errors: the password goes before the message is kept.
+      if (!closed && failure === undefined)
+        failure = `ffmpeg stopped reading ${redacted(url)} (exit ${code ?? 'signal'}): ${redacted(stderr.trim()) || 'no message'}`;
       waiting?.();
     });
   };
@@ -126,4 +140,4 @@ export function openRtspSource(config: CameraConfig, command = 'ffmpeg'): Snapsh
 }
 
 /** The stream URL without its password, for logs and the status page. */
-export const redacted = (url: string): string => url.replace(/\/\/([^:/@]+):[^@/]*@/, '//$1:***@');
+export const redacted = (url: string): string => url.replace(/\/\/([^:/@\s]+):[^@/\s]*@/g, '//$1:***@');

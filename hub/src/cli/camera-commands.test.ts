@@ -139,3 +139,53 @@ t.test('cameras added, listed, edited, disabled and removed from the command lin
   t.equal(nobody.code, 1);
   t.match(nobody.stderr, /no such collector/);
 });
+
+t.test('an ordinary camera from the command line: its settings, its login from stdin', async (t) => {
+  const other = (await withHub((ctx) => claimedCollector(ctx))).collectorId;
+  const added = await cli(
+    [
+      'camera',
+      'add',
+      other,
+      '--name',
+      'Street',
+      '--vendor',
+      'snapshot',
+      '--mode',
+      'pull',
+      '--rtsp-url',
+      'rtsp://192.0.2.70:554/Streaming/Channels/101',
+      '--frames-per-second',
+      '2.5',
+      '--region',
+      'br',
+      '--passage-gap-ms',
+      '2000',
+      '--username',
+      'viewer',
+      '--password-stdin',
+      '--json',
+    ],
+    'street-cli-pw\n',
+  );
+  t.equal(added.code, 0, added.stderr);
+  const street = json(added);
+  t.match(street, {
+    vendor: 'snapshot',
+    mode: 'pull',
+    host: null,
+    rtsp_url: 'rtsp://192.0.2.70:554/Streaming/Channels/101',
+    frames_per_second: 2.5,
+    region: 'br',
+    passage_gap_ms: 2000,
+    change_threshold: null,
+    username: 'viewer',
+    has_credentials: true,
+  });
+  t.notMatch(added.stdout + added.stderr, /street-cli-pw/, 'the password is not printed back');
+  const edited = await cli(['camera', 'edit', other, String(street['id']), '--change-threshold', '8', '--json']);
+  t.equal(edited.code, 0, edited.stderr);
+  t.match(json(edited), { change_threshold: 8, region: 'br', has_credentials: true }, 'an edit changes what it names');
+  const listed = JSON.parse((await cli(['camera', 'list', other, '--json'])).stdout) as Record<string, unknown>[];
+  t.match(listed, [{ name: 'Street', vendor: 'snapshot', address: 'rtsp://192.0.2.70:554/Streaming/Channels/101' }], 'listed at its stream');
+});

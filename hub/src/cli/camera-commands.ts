@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import { addCamera, editCamera, removeCamera, type CameraChange } from '../collectors/cameras/change.ts';
 import { addCameraBodySchema, editCameraBodySchema, shapeProblems } from '../collectors/cameras/input.ts';
 import { listCameras, presentCamera, type CameraRecord } from '../collectors/cameras/list.ts';
+import { snapshotSettingsAfter } from '../collectors/cameras/snapshot-input.ts';
 import { SYSTEM_ACTOR } from '../platform/actor.ts';
 import { collectorStatus } from '../collectors/status.ts';
 import { HubError } from '../platform/errors.ts';
@@ -14,7 +15,7 @@ import { number, one, readSecret, UsageError, type Action } from './arguments.ts
  */
 /** The camera lines of the command list. */
 export const CAMERA_USAGE = `  camera list <collector-id>
-  camera add <collector-id> --name NAME --vendor vendor_a|vendor_b --mode pull|push [camera options]
+  camera add <collector-id> --name NAME --vendor vendor_a|vendor_b|snapshot --mode pull|push [camera options]
   camera edit <collector-id> <camera-id> [camera options]
   camera disable|enable|remove <collector-id> <camera-id>`;
 
@@ -23,8 +24,12 @@ export const CAMERA_OPTIONS_USAGE = `camera options:
   --host HOST  --port N  --channel N  --timezone ZONE (IANA, e.g. Europe/London)  --username USER  --camera-ids ID,ID
   --password-stdin | --token-stdin   the camera's secret, read from stdin (never an argument: ps and shell history show those)
   --disabled                         configured but not running
+  --snapshot-url URL|/PATH  --rtsp-url URL  --frames-per-second N (0.2-10)  --region us|eu|br
+  --change-threshold N (0-255)  --passage-gap-ms N (200-60000)   ordinary cameras only (docs/ordinary-cameras.md)
   vendor_a = ISAPI camera or NVR (Digest login): pull needs --host, --username and --password-stdin; push needs none
   vendor_b = Protect console (API key): needs --host and --token-stdin
+  snapshot = ordinary IP camera, read on the box: pull; --host, an absolute --snapshot-url or --rtsp-url;
+             a login as --username and --password-stdin (never in the URL: ps and shell history show arguments)
   An edit changes only the options given; one that changes the username or host needs the password (or token) again.`;
 
 export const CAMERA_OPTIONS = {
@@ -40,14 +45,20 @@ export const CAMERA_OPTIONS = {
   'password-stdin': { type: 'boolean' },
   'token-stdin': { type: 'boolean' },
   disabled: { type: 'boolean' },
+  'snapshot-url': { type: 'string' },
+  'rtsp-url': { type: 'string' },
+  'frames-per-second': { type: 'string' },
+  region: { type: 'string' },
+  'change-threshold': { type: 'string' },
+  'passage-gap-ms': { type: 'string' },
 } as const;
 
 type OptionValue<T> = T extends { type: 'string' } ? string : boolean;
 export type CameraOptions = { [K in keyof typeof CAMERA_OPTIONS]?: OptionValue<(typeof CAMERA_OPTIONS)[K]> };
 
 /** Body fields whose flag is not `--` + the field name. */
-const FLAGS: Record<string, string> = { camera_ids: '--camera-ids', password: '--password-stdin', token: '--token-stdin', enabled: '--disabled' };
-const flagOf = (field: string): string => FLAGS[field] ?? `--${field}`;
+const FLAGS: Record<string, string> = { password: '--password-stdin', token: '--token-stdin', enabled: '--disabled' };
+const flagOf = (field: string): string => FLAGS[field] ?? `--${field.replaceAll('_', '-')}`;
 
 /** `field: why` (the verbs' and shapeProblems' form) in the command line's words: `--flag: why`. */
 function flagged(problem: string): string {
@@ -64,8 +75,16 @@ function valid<S extends z.ZodType>(schema: S, body: Record<string, unknown>): z
 }
 
 function cameraFields(options: CameraOptions): Record<string, unknown> {
-  if (options.vendor !== undefined && options.vendor !== 'vendor_a' && options.vendor !== 'vendor_b') {
-    throw new UsageError('--vendor must be vendor_a (ISAPI camera or NVR, Digest login) or vendor_b (Protect console, API key)');
+  if (options.vendor !== undefined && options.vendor !== 'vendor_a' && options.vendor !== 'vendor_b' && options.vendor !== 'snapshot') {
+    throw new UsageError(
+      '--vendor must be vendor_a (ISAPI camera or NVR, Digest login), vendor_b (Protect console, API key) or snapshot (ordinary IP camera, read on the box)',
+    );
+  }
+  for (const flag of ['snapshot-url', 'rtsp-url'] as const) {
+    // A login in an argument is seen by anyone on the machine (ps, shell history); the API takes one out of the URL, the CLI refuses it.
+    if (options[flag] !== undefined && /^[a-z]+:\/\/[^/?#]*@/i.test(options[flag])) {
+      throw new UsageError(`--${flag}: put the login in --username and --password-stdin, not in the URL (ps and shell history show arguments)`);
+    }
   }
   if (options.mode !== undefined && options.mode !== 'pull' && options.mode !== 'push') {
     throw new UsageError('--mode must be pull (the collector polls the camera) or push (the camera sends to the collector)');
@@ -84,6 +103,12 @@ function cameraFields(options: CameraOptions): Record<string, unknown> {
       .map((id) => id.trim())
       .filter((id) => id !== ''),
     enabled: options.disabled ? false : undefined,
+    snapshot_url: options['snapshot-url'],
+    rtsp_url: options['rtsp-url'],
+    frames_per_second: number(options['frames-per-second'], 'frames-per-second'),
+    region: options.region,
+    change_threshold: number(options['change-threshold'], 'change-threshold'),
+    passage_gap_ms: number(options['passage-gap-ms'], 'passage-gap-ms'),
   };
   return Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined));
 }
@@ -126,7 +151,7 @@ const listed = (c: CameraRecord) => ({
   name: c.name,
   vendor: c.vendor,
   mode: c.mode,
-  address: c.host === null ? null : `${c.host}:${c.port}`,
+  address: c.host === null ? (c.snapshot_url ?? c.rtsp_url) : `${c.host}:${c.port}`,
   enabled: c.enabled,
   has_credentials: c.has_credentials,
   last_outcome: c.last_outcome,
@@ -166,6 +191,7 @@ export function planCameraCommand(positionals: readonly string[], options: Camer
         hasToken: secret === 'token',
         latitude: null,
         longitude: null,
+        snapshot: snapshotSettingsAfter(null, body),
       })[0];
       if (problem !== undefined) throw new UsageError(flagged(problem));
       return async (ctx, out) => {

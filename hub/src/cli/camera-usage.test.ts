@@ -16,7 +16,7 @@ t.test('camera mistakes are refused in one line, exit 2, before the database', a
   const cases: Array<{ args: string[]; stdin?: string; error: RegExp; why: string }> = [
     {
       args: [...base, '--vendor', 'acme', '--mode', 'pull'],
-      error: /^--vendor must be vendor_a \(ISAPI camera or NVR, Digest login\) or vendor_b/,
+      error: /^--vendor must be vendor_a \(ISAPI camera or NVR, Digest login\), vendor_b \(Protect console, API key\) or snapshot/,
       why: 'a bad vendor',
     },
     { args: [...base, '--vendor', 'vendor_a', '--mode', 'poll'], error: /^--mode must be pull/, why: 'a bad mode' },
@@ -50,6 +50,21 @@ t.test('camera mistakes are refused in one line, exit 2, before the database', a
       stdin: '\n',
       error: /^--password-stdin: nothing was read/,
       why: 'an empty stdin',
+    },
+    {
+      args: [...base, '--vendor', 'snapshot', '--mode', 'pull', '--rtsp-url', 'rtsp://admin:hunter2@192.0.2.70/s'],
+      error: /^--rtsp-url: put the login in --username and --password-stdin, not in the URL/,
+      why: 'an ordinary camera with its login in the URL',
+    },
+    {
+      args: [...base, '--vendor', 'snapshot', '--mode', 'pull', '--host', 'h', '--frames-per-second', '30'],
+      error: /^--frames-per-second: /,
+      why: 'an ordinary camera at 30 frames a second',
+    },
+    {
+      args: [...base, '--vendor', 'snapshot', '--mode', 'push', '--host', 'h'],
+      error: /^--mode: an ordinary camera is pull/,
+      why: 'an ordinary camera that pushes',
     },
     { args: ['camera', 'edit', collectorId], error: /^missing camera id/, why: 'an edit without its camera' },
     { args: ['camera', 'edit', collectorId, '7d4c1c5e-0000-4000-8000-000000000000'], error: /^nothing to change/, why: 'an edit without a change' },

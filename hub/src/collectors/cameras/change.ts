@@ -12,6 +12,7 @@ import { pushConfig } from '../push-config.ts';
 import { escrowCredentials, openEscrow, type CameraSecrets } from './credential-escrow.ts';
 import { defaultPort, shapeProblems, type AddCameraBody, type EditCameraBody } from './input.ts';
 import type { CameraRow } from './render.ts';
+import { snapshotSettingsAfter, snapshotTarget, takeUrlLogin } from './snapshot-input.ts';
 
 /**
  * Cameras managed on the hub (docs/cameras-central.md). Each change is one transaction: the
@@ -60,13 +61,22 @@ function refuseShape(problems: string[]): void {
   if (problems.length > 0) throw new HubError('bad_request', `invalid request body: ${problems[0]}`);
 }
 
+/** A login typed into an ordinary camera's URL, moved to `username` and `password` (snapshot-input.ts). */
+function withUrlLogin<T extends AddCameraBody | EditCameraBody>(body: T): T {
+  const taken = takeUrlLogin(body);
+  if (taken.problem !== undefined) refuseShape([taken.problem]);
+  return taken.input;
+}
+
 const secretsOf = (input: { username?: string | undefined; password?: string | undefined; token?: string | undefined }): CameraSecrets => ({
   ...(input.username !== undefined ? { username: input.username } : {}),
   ...(input.password !== undefined ? { password: input.password } : {}),
   ...(input.token !== undefined ? { token: input.token } : {}),
 });
 
-export function addCamera(ctx: CollectorContext, actor: Actor, collectorId: string, input: AddCameraBody): Promise<CameraChange> {
+export function addCamera(ctx: CollectorContext, actor: Actor, collectorId: string, body: AddCameraBody): Promise<CameraChange> {
+  const input = withUrlLogin(body);
+  const snapshot = snapshotSettingsAfter(null, input);
   refuseShape(
     shapeProblems({
       vendor: input.vendor,
@@ -77,6 +87,7 @@ export function addCamera(ctx: CollectorContext, actor: Actor, collectorId: stri
       hasToken: input.token !== undefined,
       latitude: input.gps_latitude ?? null,
       longitude: input.gps_longitude ?? null,
+      snapshot,
     }),
   );
   const secrets = secretsOf(input);
@@ -103,6 +114,7 @@ export function addCamera(ctx: CollectorContext, actor: Actor, collectorId: stri
           gpsLatitude: input.gps_latitude?.toFixed(8) ?? null,
           gpsLongitude: input.gps_longitude?.toFixed(8) ?? null,
           enabled: input.enabled ?? true,
+          snapshotSettings: snapshot,
           createdAt: now,
           updatedAt: now,
         })
@@ -133,10 +145,11 @@ async function lockCamera(tx: Tx, collectorId: string, cameraId: string): Promis
 
 /**
  * An edit changes what it names. Credentials are write-only: an edit that changes the
- * username, the host or the vendor must give the password (or token) again, because the
- * stored one was for the old account or device.
+ * username, the host (for an ordinary camera, a host in its URLs too) or the vendor must give
+ * the password (or token) again, because the stored one was for the old account or device.
  */
-export function editCamera(ctx: CollectorContext, actor: Actor, collectorId: string, cameraId: string, input: EditCameraBody): Promise<CameraChange> {
+export function editCamera(ctx: CollectorContext, actor: Actor, collectorId: string, cameraId: string, body: EditCameraBody): Promise<CameraChange> {
+  const input = withUrlLogin(body);
   return changeOf(
     ctx,
     collectorId,
@@ -146,7 +159,13 @@ export function editCamera(ctx: CollectorContext, actor: Actor, collectorId: str
       const host = input.host === undefined ? before.host : (input.host ?? '');
       const username = input.username ?? before.username;
       const newSecret = input.password !== undefined || input.token !== undefined;
-      const identityChanged = (input.username !== undefined && input.username !== before.username) || host !== before.host || vendor !== before.vendor;
+      // An ordinary camera's settings go with the kind: another kind keeps none.
+      const snapshot = snapshotSettingsAfter(vendor === before.vendor ? before.snapshotSettings : null, input);
+      // For an ordinary camera the device is also where its URLs point.
+      const identityChanged =
+        (input.username !== undefined && input.username !== before.username) ||
+        snapshotTarget(host, snapshot) !== snapshotTarget(before.host, before.snapshotSettings) ||
+        vendor !== before.vendor;
       if (identityChanged && !newSecret && before.escrowedCredentials !== null) {
         throw new HubError(
           'bad_request',
@@ -168,6 +187,7 @@ export function editCamera(ctx: CollectorContext, actor: Actor, collectorId: str
           hasToken: secrets.token !== undefined,
           latitude: latitude === null ? null : Number(latitude),
           longitude: longitude === null ? null : Number(longitude),
+          snapshot,
         }),
       );
       const tls = input.tls === undefined ? before.tls : input.tls;
@@ -189,6 +209,7 @@ export function editCamera(ctx: CollectorContext, actor: Actor, collectorId: str
           gpsLatitude: latitude,
           gpsLongitude: longitude,
           enabled: input.enabled ?? before.enabled,
+          snapshotSettings: snapshot,
           // The previous answer was about the previous settings.
           lastOutcome: null,
           lastOutcomeDetail: null,

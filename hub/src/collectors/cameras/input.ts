@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { DIRECTIONS } from '@alpr/shared/detection/schema';
 import { isValidTimeZone } from '@alpr/shared/detection/time';
-import { cameraModes, cameraVendors } from '../../db/schema/cameras.ts';
+import { cameraModes, cameraVendors, type SnapshotSettings } from '../../db/schema/cameras.ts';
+import { snapshotBodyFields, snapshotProblems } from './snapshot-input.ts';
 
 /**
  * A camera as an admin enters it on the hub (docs/cameras-central.md "Fields"), in the wire's
@@ -42,6 +43,13 @@ const fields = {
   password: z.string().min(1).max(200).optional(),
   token: z.string().min(1).max(500).optional(),
   enabled: z.boolean().optional(),
+  // Ordinary cameras (vendor snapshot): snapshot-input.ts.
+  snapshot_url: snapshotBodyFields.snapshot_url.optional(),
+  rtsp_url: snapshotBodyFields.rtsp_url.optional(),
+  frames_per_second: snapshotBodyFields.frames_per_second.optional(),
+  region: snapshotBodyFields.region.optional(),
+  change_threshold: snapshotBodyFields.change_threshold.optional(),
+  passage_gap_ms: snapshotBodyFields.passage_gap_ms.optional(),
 };
 
 export const addCameraBodySchema = z.object(fields).strict();
@@ -61,11 +69,17 @@ export const editCameraBodySchema = z
     direction: fields.direction.nullable(),
     gps_latitude: fields.gps_latitude.nullable(),
     gps_longitude: fields.gps_longitude.nullable(),
+    snapshot_url: fields.snapshot_url.nullable(),
+    rtsp_url: fields.rtsp_url.nullable(),
+    frames_per_second: fields.frames_per_second.nullable(),
+    region: fields.region.nullable(),
+    change_threshold: fields.change_threshold.nullable(),
+    passage_gap_ms: fields.passage_gap_ms.nullable(),
   })
   .strict();
 export type EditCameraBody = z.infer<typeof editCameraBodySchema>;
 
-/** What a camera needs per vendor and mode (the same rules the appliance applies, cameras/config.ts there). */
+/** What a camera needs per vendor and mode (the same rules the appliance applies, cameras/config.ts and snapshot-config.ts there). */
 export interface CameraShape {
   vendor: (typeof cameraVendors)[number];
   mode: (typeof cameraModes)[number];
@@ -75,17 +89,22 @@ export interface CameraShape {
   username: string | null;
   latitude: number | null;
   longitude: number | null;
+  /** An ordinary camera's settings (null: none set). */
+  snapshot: SnapshotSettings | null;
 }
 
 /** Pure: the problems of a camera as it would be after an add or edit, as `field: why`. */
 export function shapeProblems(c: CameraShape): string[] {
   const problems: string[] = [];
-  if ((c.mode === 'pull' || c.vendor === 'vendor_b') && !c.host) problems.push('host: required for a pull camera and for a Protect console');
+  if ((c.mode === 'pull' || c.vendor === 'vendor_b') && !c.host && c.vendor !== 'snapshot') {
+    problems.push('host: required for a pull camera and for a Protect console');
+  }
   if (c.vendor === 'vendor_a' && c.mode === 'pull' && (!c.username || !c.hasPassword)) {
     problems.push('password: an ISAPI camera polled by the collector needs its username and password');
   }
   if (c.vendor === 'vendor_b' && !c.hasToken) problems.push('token: a Protect console needs its API key or bearer token');
   if ((c.latitude === null) !== (c.longitude === null)) problems.push('gps_longitude: gps_latitude and gps_longitude go together');
+  problems.push(...snapshotProblems(c));
   return problems;
 }
 

@@ -2,9 +2,14 @@ import { and, asc, eq, isNull } from 'drizzle-orm';
 import { cameras } from '../../db/schema/cameras.ts';
 import type { DbSession } from '../../db/session.ts';
 import type { CameraRow } from './render.ts';
+import { presentSnapshotSettings, type SnapshotRecord } from './snapshot-input.ts';
 
-/** A central camera as the admin API and dashboard show it: never a credential, only whether one is set. */
-export interface CameraRecord {
+/**
+ * A central camera as the admin API and dashboard show it: never a credential, only whether one
+ * is set. The ordinary-camera fields (`snapshot_url` … `passage_gap_ms`) are null for the other
+ * kinds, and null on an ordinary camera where the device's default applies.
+ */
+export interface CameraRecord extends SnapshotRecord {
   id: string;
   collector_id: string;
   name: string;
@@ -49,6 +54,7 @@ export function presentCamera(row: CameraRow): CameraRecord {
     username: row.username,
     has_credentials: row.escrowedCredentials !== null,
     enabled: row.enabled,
+    ...presentSnapshotSettings(row.snapshotSettings),
     last_outcome: row.lastOutcome,
     last_outcome_detail: row.lastOutcomeDetail,
     last_outcome_at: row.lastOutcomeAt?.toISOString() ?? null,

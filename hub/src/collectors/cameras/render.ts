@@ -1,6 +1,18 @@
-import type { cameras } from '../../db/schema/cameras.ts';
+import type { cameras, SnapshotSettings } from '../../db/schema/cameras.ts';
 
 export type CameraRow = typeof cameras.$inferSelect;
+
+/** An ordinary camera's settings under the appliance's names (snapshot-config.ts there); a key it does not know is never sent. */
+function snapshotEntry(s: SnapshotSettings | null): SnapshotSettings {
+  return {
+    ...(s?.snapshotUrl !== undefined ? { snapshotUrl: s.snapshotUrl } : {}),
+    ...(s?.rtspUrl !== undefined ? { rtspUrl: s.rtspUrl } : {}),
+    ...(s?.framesPerSecond !== undefined ? { framesPerSecond: s.framesPerSecond } : {}),
+    ...(s?.region !== undefined ? { region: s.region } : {}),
+    ...(s?.changeThreshold !== undefined ? { changeThreshold: s.changeThreshold } : {}),
+    ...(s?.passageGapMs !== undefined ? { passageGapMs: s.passageGapMs } : {}),
+  };
+}
 
 /**
  * The appliance configuration entry of one central camera (the appliance's camera schema,
@@ -24,6 +36,7 @@ export function applianceCamera(row: CameraRow, sealedCredentials: string | unde
     ...(row.sourceCameraIds ? { cameraIds: row.sourceCameraIds } : {}),
     ...(row.username ? { username: row.username } : {}),
     ...(sealedCredentials !== undefined ? { sealed_credentials: sealedCredentials } : {}),
+    ...(row.vendor === 'snapshot' ? snapshotEntry(row.snapshotSettings) : {}),
     source: 'hub',
   };
 }

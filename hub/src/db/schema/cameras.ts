@@ -5,11 +5,28 @@ import { CAMERA_OUTCOMES } from '@alpr/shared/protocol/collector';
 import { bytea, timestamptz } from './columns.ts';
 import { collectors } from './collectors.ts';
 
-export const cameraVendors = ['vendor_a', 'vendor_b'] as const;
+/**
+ * vendor_a: ISAPI camera or NVR; vendor_b: Protect console; snapshot: an ordinary camera whose
+ * frames the appliance reads itself (docs/ordinary-cameras.md; 0043).
+ */
+export const cameraVendors = ['vendor_a', 'vendor_b', 'snapshot'] as const;
 export const cameraVendorSchema = z.enum(cameraVendors);
 /** pull: the adapter polls the camera; push: the camera posts or streams to the collector. */
 export const cameraModes = ['pull', 'push'] as const;
 export const cameraModeSchema = z.enum(cameraModes);
+
+/**
+ * An ordinary camera's own settings (0043), in the appliance's field names so the push sends
+ * them as they are (appliance/src/cameras/snapshot-config.ts). Absent: the appliance's default.
+ */
+export interface SnapshotSettings {
+  snapshotUrl?: string;
+  rtspUrl?: string;
+  framesPerSecond?: number;
+  region?: string;
+  changeThreshold?: number;
+  passageGapMs?: number;
+}
 
 export const cameras = pgTable(
   'cameras',
@@ -38,6 +55,8 @@ export const cameras = pgTable(
     gpsLatitude: numeric('gps_latitude', { precision: 10, scale: 8 }),
     gpsLongitude: numeric('gps_longitude', { precision: 11, scale: 8 }),
     enabled: boolean('enabled').notNull().default(true),
+    /** Ordinary cameras only (vendor `snapshot`); NULL for the other kinds. */
+    snapshotSettings: jsonb('snapshot_settings').$type<SnapshotSettings>(),
     removedAt: timestamptz('removed_at'),
     lastOutcome: text('last_outcome', { enum: CAMERA_OUTCOMES }),
     lastOutcomeDetail: text('last_outcome_detail'),

@@ -31,6 +31,12 @@ const camera: CameraRecord = {
   username: 'admin',
   has_credentials: true,
   enabled: true,
+  snapshot_url: null,
+  rtsp_url: null,
+  frames_per_second: null,
+  region: null,
+  change_threshold: null,
+  passage_gap_ms: null,
   last_outcome: 'connected',
   last_outcome_detail: null,
   last_outcome_at: '2026-01-15T10:00:00.000Z',
@@ -172,4 +178,84 @@ t.test("a config push's answers, one line per camera", async (t) => {
     'named by the hub where it can, the box-local camera by its id',
   );
   t.same(cameraAnswerLines(null, names), [], 'a command without camera answers');
+});
+
+t.test('an ordinary camera: its fields, its problems as typed, its body', async (t) => {
+  t.same([...fieldsFor('snapshot', 'pull')].sort(), [
+    'change_threshold',
+    'frames_per_second',
+    'host',
+    'name',
+    'passage_gap_ms',
+    'password',
+    'port',
+    'region',
+    'rtsp_url',
+    'snapshot_url',
+    'username',
+  ]);
+  t.same(kindOf({ vendor: 'snapshot', mode: 'pull' }), {
+    vendor: 'Ordinary IP camera (plates read on the box)',
+    mode: 'The collector takes its frames and reads the plates',
+  });
+  const ordinary = (over: Partial<CameraFormValues>): CameraFormValues => form({ name: 'Street', vendor: 'snapshot', ...over });
+  const cases: Array<[string, CameraFormValues, Record<string, RegExp>]> = [
+    ['no address and no URL', ordinary({}), { host: /full snapshot URL or RTSP URL/ }],
+    ['an address alone (the usual paths), no login', ordinary({ host: 'cam.local' }), {}],
+    ['an absolute snapshot URL, no address', ordinary({ snapshot_url: 'http://cam.local/snap.jpg' }), {}],
+    ['an RTSP URL, no address', ordinary({ rtsp_url: 'rtsp://cam.local:554/stream1' }), {}],
+    ['a path on the address', ordinary({ host: 'cam.local', snapshot_url: '/cgi-bin/snapshot.cgi' }), {}],
+    ['a path without an address', ordinary({ snapshot_url: '/snap.jpg' }), { host: /address/ }],
+    ['both URLs', ordinary({ snapshot_url: 'http://a/s.jpg', rtsp_url: 'rtsp://a/s' }), { rtsp_url: /not both/ }],
+    ['an ftp URL', ordinary({ snapshot_url: 'ftp://cam/s.jpg' }), { snapshot_url: /http/ }],
+    ['an http URL as RTSP', ordinary({ rtsp_url: 'http://cam/s' }), { rtsp_url: /rtsp:\/\// }],
+    ['a login in the URL', ordinary({ rtsp_url: 'rtsp://admin:pw@cam/s' }), { rtsp_url: /Username and Password/ }],
+    ['a password in the query', ordinary({ snapshot_url: 'http://cam/snapshot.cgi?user=a&pwd=b' }), { snapshot_url: /No password/ }],
+    ['a space in the URL', ordinary({ snapshot_url: 'http://cam/a b.jpg' }), { snapshot_url: /No spaces/ }],
+    ['a username without its password', ordinary({ host: 'cam', username: 'admin' }), { password: /Enter the password/ }],
+    ['a password without its username', ordinary({ host: 'cam', password: 'pw' }), { username: /username/ }],
+    ['20 frames a second', ordinary({ host: 'cam', frames_per_second: '20' }), { frames_per_second: /0.2 to 10/ }],
+    ['0.1 frames a second', ordinary({ host: 'cam', frames_per_second: '0.1' }), { frames_per_second: /0.2 to 10/ }],
+    ['1e3 frames a second', ordinary({ host: 'cam', frames_per_second: '1e3' }), { frames_per_second: /0.2 to 10/ }],
+    ['an unknown region', ordinary({ host: 'cam', region: 'xx' }), { region: /us, eu, br/ }],
+    ['a threshold of 300', ordinary({ host: 'cam', change_threshold: '300' }), { change_threshold: /0 to 255/ }],
+    ['a gap of 1.5 ms', ordinary({ host: 'cam', passage_gap_ms: '1.5' }), { passage_gap_ms: /200 to 60000/ }],
+    ['every setting in bounds', ordinary({ host: 'cam', frames_per_second: '0.5', region: 'br', change_threshold: '6.5', passage_gap_ms: '2000' }), {}],
+  ];
+  for (const [why, values, expected] of cases) {
+    const problems = cameraFormProblems(values);
+    t.same(Object.keys(problems).sort(), Object.keys(expected).sort(), `${why}: the fields`);
+    for (const [field, words] of Object.entries(expected)) t.match(problems[field as keyof typeof problems], words, `${why}: ${field}`);
+  }
+
+  t.same(
+    cameraBody(ordinary({ mode: 'push', rtsp_url: ' rtsp://cam/s ', region: 'us', frames_per_second: '2', username: 'admin', password: 'pw', channel: '4' })),
+    {
+      name: 'Street',
+      vendor: 'snapshot',
+      mode: 'pull',
+      timezone: 'UTC',
+      enabled: true,
+      rtsp_url: 'rtsp://cam/s',
+      frames_per_second: 2,
+      region: 'us',
+      username: 'admin',
+      password: 'pw',
+    },
+    'always pull; blank settings left to the device; no channel',
+  );
+
+  const street: CameraRecord = { ...camera, vendor: 'snapshot', host: null, port: 80, rtsp_url: 'rtsp://cam.local/s1', region: 'us' };
+  const filled = valuesOf(street);
+  t.same(cameraBody(filled, street), {}, 'an unchanged ordinary camera: nothing');
+  t.same(
+    cameraBody({ ...filled, region: '', frames_per_second: '1' }, street),
+    { frames_per_second: 1, region: null },
+    'a cleared setting goes back to the default',
+  );
+  t.same(cameraFormProblems({ ...filled, rtsp_url: 'rtsp://cam.local/s2' }, street), {}, 'another stream of the same camera keeps the login');
+  t.match(cameraFormProblems({ ...filled, rtsp_url: 'rtsp://other.local/s1' }, street), { password: /again/ }, 'another camera needs it again');
+  t.equal(addressOf(street), 'rtsp://cam.local/s1');
+  t.equal(addressOf({ ...street, rtsp_url: null, host: 'cam.local', snapshot_url: '/snap.jpg' }), 'cam.local:80/snap.jpg');
+  t.equal(addressOf({ ...street, rtsp_url: null, host: 'cam.local' }), 'cam.local:80, usual snapshot paths');
 });

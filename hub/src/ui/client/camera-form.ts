@@ -1,6 +1,7 @@
 import { isValidTimeZone } from '@alpr/shared/detection/time';
 // The wire shape, written once by the server's presenter (type-only: erased from the bundle).
 import type { CameraRecord } from '../../collectors/cameras/list.ts';
+import { hasOwnUrl, SNAPSHOT_FIELDS, snapshotBody, snapshotProblems, snapshotTarget, type SnapshotField, type SnapshotValues } from './snapshot-form.ts';
 
 /*
  * The collector page's camera form without the DOM (client/cameras.ts draws it): which
@@ -9,32 +10,37 @@ import type { CameraRecord } from '../../collectors/cameras/list.ts';
  * (collectors/cameras/input.ts: addCameraBodySchema, shapeProblems) so a mistake is said as it is typed;
  * the hub still decides, and its 400 message is shown when it disagrees.
  */
-export type Vendor = 'vendor_a' | 'vendor_b';
+export type Vendor = 'vendor_a' | 'vendor_b' | 'snapshot';
 export type Mode = 'pull' | 'push';
 
 /** Each vendor family by what an installer recognizes on the box or its login page. */
 export const VENDOR_WORDS: Record<Vendor, string> = {
   vendor_a: 'ISAPI camera or NVR (Digest login)',
   vendor_b: 'Protect console (API key)',
+  snapshot: 'Ordinary IP camera (plates read on the box)',
 };
 
 /** How the reads reach the collector, per family (the appliance's runners: docs/cameras.md). */
 export const MODE_WORDS: Record<Vendor, Record<Mode, string>> = {
   vendor_a: { pull: 'The collector polls the camera', push: 'The camera sends to the collector' },
   vendor_b: { pull: 'The collector polls the console', push: 'The console streams live' },
+  // An ordinary camera sends nothing by itself: the box always takes the frames (the form keeps it on pull).
+  snapshot: { pull: 'The collector takes its frames and reads the plates', push: 'Not possible: the collector takes the frames' },
 };
 
-export type CameraField = 'name' | 'host' | 'port' | 'channel' | 'timezone' | 'username' | 'password' | 'token' | 'camera_ids';
+export type CameraField = 'name' | 'host' | 'port' | 'channel' | 'timezone' | 'username' | 'password' | 'token' | 'camera_ids' | SnapshotField;
 
 /** The fields a kind and mode need; the form hides the rest (an ISAPI camera that pushes needs no address or login). */
 export function fieldsFor(vendor: Vendor, mode: Mode): ReadonlySet<CameraField> {
+  // No time zone: a snapshot carries no camera time, the box stamps the frames (docs/ordinary-cameras.md).
+  if (vendor === 'snapshot') return new Set<CameraField>(['name', 'host', 'port', ...SNAPSHOT_FIELDS, 'username', 'password']);
   if (vendor === 'vendor_b') return new Set<CameraField>(['name', 'host', 'token', 'camera_ids', 'timezone']);
   if (mode === 'pull') return new Set<CameraField>(['name', 'host', 'port', 'channel', 'username', 'password', 'timezone']);
   return new Set<CameraField>(['name', 'timezone']);
 }
 
 /** What the form holds, as typed. */
-export interface CameraFormValues {
+export interface CameraFormValues extends SnapshotValues {
   name: string;
   vendor: Vendor;
   mode: Mode;
@@ -61,10 +67,16 @@ export const EMPTY_FORM: CameraFormValues = {
   password: '',
   token: '',
   camera_ids: '',
+  snapshot_url: '',
+  rtsp_url: '',
+  frames_per_second: '',
+  region: '',
+  change_threshold: '',
+  passage_gap_ms: '',
   enabled: true,
 };
 
-const vendorOf = (text: string): Vendor => (text === 'vendor_b' ? 'vendor_b' : 'vendor_a');
+export const vendorOf = (text: string): Vendor => (text === 'vendor_b' || text === 'snapshot' ? text : 'vendor_a');
 const modeOf = (text: string): Mode => (text === 'push' ? 'push' : 'pull');
 
 /** The form filled in from a camera for an edit. Password and token stay blank: the hub never sends them. */
@@ -81,6 +93,12 @@ export function valuesOf(c: CameraRecord): CameraFormValues {
     password: '',
     token: '',
     camera_ids: (c.camera_ids ?? []).join(', '),
+    snapshot_url: c.snapshot_url ?? '',
+    rtsp_url: c.rtsp_url ?? '',
+    frames_per_second: c.frames_per_second === null ? '' : String(c.frames_per_second),
+    region: c.region ?? '',
+    change_threshold: c.change_threshold === null ? '' : String(c.change_threshold),
+    passage_gap_ms: c.passage_gap_ms === null ? '' : String(c.passage_gap_ms),
     enabled: c.enabled,
   };
 }
@@ -97,7 +115,13 @@ const cameraIds = (text: string): string[] =>
  * refuses to keep a login for another account or device). Otherwise blank means "keep".
  */
 export function needsSecret(v: CameraFormValues, original: CameraRecord | undefined): boolean {
+  // An ordinary camera may have no login at all: a password is asked for only with a username.
+  if (v.vendor === 'snapshot' && v.username.trim() === '') return false;
   if (!original || !original.has_credentials) return true;
+  if (v.vendor === 'snapshot' && original.vendor === 'snapshot') {
+    const before = snapshotTarget(original.host ?? '', original.snapshot_url ?? '', original.rtsp_url ?? '');
+    if (snapshotTarget(v.host.trim(), v.snapshot_url.trim(), v.rtsp_url.trim()) !== before) return true;
+  }
   return v.vendor !== original.vendor || v.host.trim() !== (original.host ?? '') || v.username.trim() !== (original.username ?? '');
 }
 
@@ -116,7 +140,9 @@ export function cameraFormProblems(v: CameraFormValues, original?: CameraRecord)
   else if (CONTROL.test(name)) problems.name = 'No control characters.';
   const host = v.host.trim();
   if (shown.has('host')) {
-    if (host === '')
+    if (host === '' && v.vendor === 'snapshot') {
+      if (!hasOwnUrl(v)) problems.host = "Enter the camera's address, or a full snapshot URL or RTSP URL below.";
+    } else if (host === '')
       problems.host = v.vendor === 'vendor_b' ? "Enter the console's address (host name or IP)." : "Enter the camera's address (host name or IP).";
     else if (host.length > 253 || !HOST.test(host)) problems.host = 'A host name or IP address: letters, digits, dots, dashes and colons only.';
   }
@@ -131,8 +157,9 @@ export function cameraFormProblems(v: CameraFormValues, original?: CameraRecord)
   const zone = v.timezone.trim();
   if (zone !== '' && (zone.length > 64 || !isValidTimeZone(zone))) problems.timezone = 'Not a time zone: use a name like Europe/London (blank: UTC).';
   if (shown.has('username')) {
-    if (v.username.trim() === '') problems.username = 'Enter the username the camera accepts.';
-    else if (v.username.trim().length > 100) problems.username = 'At most 100 characters.';
+    if (v.username.trim() === '') {
+      if (v.vendor !== 'snapshot' || v.password !== '') problems.username = 'Enter the username the camera accepts.';
+    } else if (v.username.trim().length > 100) problems.username = 'At most 100 characters.';
   }
   const again = original?.has_credentials === true;
   if (shown.has('password')) {
@@ -145,6 +172,7 @@ export function cameraFormProblems(v: CameraFormValues, original?: CameraRecord)
       problems.token = again ? 'Enter the API key again: the address or kind changed.' : "Enter the console's API key.";
     } else if (v.token.length > 500) problems.token = 'At most 500 characters.';
   }
+  if (v.vendor === 'snapshot') Object.assign(problems, snapshotProblems(v));
   if (shown.has('camera_ids')) {
     const ids = cameraIds(v.camera_ids);
     if (ids.length > 256) problems.camera_ids = 'At most 256 camera ids.';
@@ -165,7 +193,7 @@ export function cameraBody(v: CameraFormValues, original?: CameraRecord): Record
   const wanted: Record<string, unknown> = {
     name: v.name.trim(),
     vendor: v.vendor,
-    mode: v.mode,
+    mode: v.vendor === 'snapshot' ? 'pull' : v.mode,
     timezone: v.timezone.trim() || 'UTC',
     enabled: v.enabled,
     ...(shown.has('host') ? { host: v.host.trim() || null } : {}),
@@ -173,6 +201,7 @@ export function cameraBody(v: CameraFormValues, original?: CameraRecord): Record
     ...(shown.has('channel') ? { channel: v.channel.trim() === '' ? 1 : Number(v.channel.trim()) } : {}),
     ...(shown.has('username') && v.username.trim() !== '' ? { username: v.username.trim() } : {}),
     ...(shown.has('camera_ids') ? { camera_ids: ids.length > 0 ? ids : null } : {}),
+    ...(v.vendor === 'snapshot' ? snapshotBody(v) : {}),
   };
   const secrets = {
     ...(shown.has('password') && v.password !== '' ? { password: v.password } : {}),
@@ -224,6 +253,11 @@ export function cameraAnswerLines(
 
 /** Where the collector reaches the camera, or that it needs no address. */
 export function addressOf(c: CameraRecord): string {
+  if (c.vendor === 'snapshot') {
+    const url = c.rtsp_url ?? c.snapshot_url;
+    if (url !== null && !url.startsWith('/')) return url;
+    return `${c.host ?? ''}:${c.port}${url ?? ', usual snapshot paths'}`;
+  }
   if (c.host === null) return c.mode === 'push' ? 'None needed: the camera sends' : '—';
   const place = `${c.host}:${c.port}`;
   if (c.vendor === 'vendor_b') return c.camera_ids?.length ? `${place}, cameras ${c.camera_ids.join(', ')}` : `${place}, all cameras`;

@@ -15,11 +15,13 @@ import {
   needsSecret,
   outcomeLabel,
   valuesOf,
+  vendorOf,
   type CameraField,
   type CameraFormValues,
 } from './camera-form.ts';
 // The wire shape, written once by the server's presenter (type-only: erased from the bundle).
 import type { CameraRecord } from '../../collectors/cameras/list.ts';
+import { SNAPSHOT_FIELDS } from './snapshot-form.ts';
 
 /*
  * A collector's cameras on its view (docs/cameras-central.md): the table with each camera's
@@ -27,8 +29,8 @@ import type { CameraRecord } from '../../collectors/cameras/list.ts';
  * the fields the chosen kind needs and says what is wrong as it is typed (camera-form.ts).
  * Password and token are write-only: the form never holds a stored one, blank means "keep".
  */
-const FIELDS: readonly CameraField[] = ['name', 'host', 'port', 'channel', 'username', 'password', 'token', 'camera_ids', 'timezone'];
-const idOf = (field: CameraField): string => `camera-${field.replace('_', '-')}`;
+const FIELDS: readonly CameraField[] = ['name', 'host', 'port', 'channel', ...SNAPSHOT_FIELDS, 'username', 'password', 'token', 'camera_ids', 'timezone'];
+const idOf = (field: CameraField): string => `camera-${field.replaceAll('_', '-')}`;
 const input = (field: CameraField): HTMLInputElement => byId<HTMLInputElement>(idOf(field));
 const form = (): HTMLFormElement => byId<HTMLFormElement>('camera-form');
 
@@ -42,7 +44,7 @@ function read(): CameraFormValues {
   const text = (field: CameraField): string => input(field).value;
   return {
     name: text('name'),
-    vendor: byId<HTMLSelectElement>('camera-vendor').value === 'vendor_b' ? 'vendor_b' : 'vendor_a',
+    vendor: vendorOf(byId<HTMLSelectElement>('camera-vendor').value),
     mode: byId<HTMLSelectElement>('camera-mode').value === 'push' ? 'push' : 'pull',
     host: text('host'),
     port: text('port'),
@@ -52,6 +54,12 @@ function read(): CameraFormValues {
     password: text('password'),
     token: text('token'),
     camera_ids: text('camera_ids'),
+    snapshot_url: text('snapshot_url'),
+    rtsp_url: text('rtsp_url'),
+    frames_per_second: text('frames_per_second'),
+    region: text('region'),
+    change_threshold: text('change_threshold'),
+    passage_gap_ms: text('passage_gap_ms'),
     enabled: byId<HTMLInputElement>('camera-enabled').checked,
   };
 }
@@ -69,9 +77,15 @@ function formError(text: string): void {
 
 /** Shows the fields the kind needs, the hints that depend on it, and the problems of what was typed. */
 function refresh(): Partial<Record<CameraField, string>> {
+  const modes = byId<HTMLSelectElement>('camera-mode');
+  // An ordinary camera is always pulled: the box takes its frames.
+  if (byId<HTMLSelectElement>('camera-vendor').value === 'snapshot') modes.value = 'pull';
   const v = read();
   const shown = fieldsFor(v.vendor, v.mode);
-  for (const option of byId<HTMLSelectElement>('camera-mode').options) option.textContent = MODE_WORDS[v.vendor][option.value === 'push' ? 'push' : 'pull'];
+  for (const option of modes.options) {
+    option.textContent = MODE_WORDS[v.vendor][option.value === 'push' ? 'push' : 'pull'];
+    option.disabled = v.vendor === 'snapshot' && option.value === 'push';
+  }
   for (const field of FIELDS) {
     const wrapper = form().querySelector<HTMLElement>(`[data-field="${field}"]`);
     if (wrapper) show(wrapper, shown.has(field));

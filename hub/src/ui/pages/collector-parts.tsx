@@ -18,7 +18,7 @@ function Field(props: {
   maxlength?: number;
   list?: string;
 }) {
-  const id = `camera-${props.name.replace('_', '-')}`;
+  const id = `camera-${props.name.replaceAll('_', '-')}`;
   return (
     <div class="field" data-field={props.name}>
       <label for={id}>{props.label}</label>
@@ -54,6 +54,7 @@ export function CameraSection() {
         <select id="camera-vendor" name="vendor">
           <option value="vendor_a">{VENDOR_WORDS.vendor_a}</option>
           <option value="vendor_b">{VENDOR_WORDS.vendor_b}</option>
+          <option value="snapshot">{VENDOR_WORDS.snapshot}</option>
         </select>
         <label for="camera-mode">How the reads arrive</label>
         <select id="camera-mode" name="mode">
@@ -63,6 +64,23 @@ export function CameraSection() {
         <Field name="host" label="Address (host name or IP)" hint="As the box reaches it on the site's network." maxlength={253} />
         <Field name="port" label="Port" hint="Blank: 80." inputmode="numeric" maxlength={5} />
         <Field name="channel" label="Channel" hint="The traffic channel on an NVR. Blank: 1." inputmode="numeric" maxlength={3} />
+        <Field
+          name="snapshot_url"
+          label="Snapshot URL (optional)"
+          hint="Where the camera serves one JPEG: http(s)://… or a path on the address such as /cgi-bin/snapshot.cgi. Blank: the usual paths are tried."
+          maxlength={2000}
+        />
+        <Field name="rtsp_url" label="RTSP URL (optional)" hint="rtsp://… read through ffmpeg on the box, instead of snapshots." maxlength={2000} />
+        <Field name="frames_per_second" label="Frames a second" hint="0.2 to 10. Blank: 4." maxlength={4} />
+        <Field name="region" label="Plate region" hint="The plate formats to expect: us, eu or br. Blank: any plate shape." maxlength={8} />
+        <Field name="change_threshold" label="Change threshold" hint="How much a frame must differ to be read, 0 to 255. Blank: 4." maxlength={5} />
+        <Field
+          name="passage_gap_ms"
+          label="Passage gap (ms)"
+          hint="A car's passage ends this long after its plate was last read. Blank: 3000."
+          inputmode="numeric"
+          maxlength={5}
+        />
         <Field name="username" label="Username" maxlength={100} />
         <Field name="password" label="Password" type="password" autocomplete="new-password" maxlength={200} />
         <Field name="token" label="API key" type="password" autocomplete="new-password" maxlength={500} />
