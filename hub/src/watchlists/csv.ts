@@ -28,11 +28,11 @@ export interface ParsedCsv {
    * export of a list with a rule; docs/watchlists.md "Import and export"): one value each,
    * '' for none. Absent when the file lacks the column.
    */
-  list?: { mode?: string; scope?: string };
+  list?: { mode?: string; scope?: string; recipients?: string };
 }
 
 /** The list columns: the same value on every row (an export repeats them), so any row may carry them. */
-export const LIST_COLUMNS = ['list_mode', 'list_scope'] as const;
+export const LIST_COLUMNS = ['list_mode', 'list_scope', 'list_recipients'] as const;
 
 export const MAX_IMPORT_ROWS = 10_000;
 export const MAX_NOTES_LENGTH = 500;
@@ -106,14 +106,16 @@ export function parseWatchlistCsv(text: string, normalize: (raw: string) => { pl
   const unknown = names.filter((n) => n !== 'plate' && n !== 'notes' && !(LIST_COLUMNS as readonly string[]).includes(n));
   if (plateAt < 0 || unknown.length > 0 || new Set(names).size !== names.length) {
     return {
-      fatal: `header row must be "plate,notes" (notes optional; list_mode, list_scope for a list's scope); got "${header.fields.join(',').slice(0, 100)}"`,
+      fatal: `header row must be "plate,notes" (notes optional; list_mode, list_scope, list_recipients for the list's own settings); got "${header.fields.join(',').slice(0, 100)}"`,
     };
   }
   const modeAt = names.indexOf('list_mode');
   const scopeAt = names.indexOf('list_scope');
-  const listValues: { mode?: Set<string>; scope?: Set<string> } = {
+  const recipientsAt = names.indexOf('list_recipients');
+  const listValues: { mode?: Set<string>; scope?: Set<string>; recipients?: Set<string> } = {
     ...(modeAt >= 0 ? { mode: new Set<string>() } : {}),
     ...(scopeAt >= 0 ? { scope: new Set<string>() } : {}),
+    ...(recipientsAt >= 0 ? { recipients: new Set<string>() } : {}),
   };
   if (rows.length > MAX_IMPORT_ROWS) return { fatal: `at most ${MAX_IMPORT_ROWS} rows per import; this file has ${rows.length}` };
   const entries: CsvEntry[] = [];
@@ -128,8 +130,9 @@ export function parseWatchlistCsv(text: string, normalize: (raw: string) => { pl
     const rawNotes = notesAt >= 0 ? (fields[notesAt] ?? '').trim() : '';
     if (modeAt >= 0) listValues.mode?.add((fields[modeAt] ?? '').trim());
     if (scopeAt >= 0) listValues.scope?.add((fields[scopeAt] ?? '').trim());
-    // The row an export writes for a list with a rule and no entries: settings only.
-    if (rawPlate.trim() === '' && rawNotes === '' && (modeAt >= 0 || scopeAt >= 0)) continue;
+    if (recipientsAt >= 0) listValues.recipients?.add((fields[recipientsAt] ?? '').trim());
+    // The row an export writes for a list with settings and no entries: settings only.
+    if (rawPlate.trim() === '' && rawNotes === '' && (modeAt >= 0 || scopeAt >= 0 || recipientsAt >= 0)) continue;
     const problem = textProblem(rawPlate) ?? textProblem(rawNotes);
     if (problem) {
       errors.push({ line, error: problem });
@@ -161,10 +164,16 @@ export function parseWatchlistCsv(text: string, normalize: (raw: string) => { pl
   };
   const mode = one(listValues.mode, 'list_mode');
   const scope = one(listValues.scope, 'list_scope');
+  const recipients = one(listValues.recipients, 'list_recipients');
   if (typeof mode === 'object') return mode;
   if (typeof scope === 'object') return scope;
-  if (mode === undefined && scope === undefined) return { entries, errors };
-  return { entries, errors, list: { ...(mode !== undefined ? { mode } : {}), ...(scope !== undefined ? { scope } : {}) } };
+  if (typeof recipients === 'object') return recipients;
+  if (mode === undefined && scope === undefined && recipients === undefined) return { entries, errors };
+  return {
+    entries,
+    errors,
+    list: { ...(mode !== undefined ? { mode } : {}), ...(scope !== undefined ? { scope } : {}), ...(recipients !== undefined ? { recipients } : {}) },
+  };
 }
 
 /**
@@ -178,12 +187,27 @@ export function csvField(value: string): string {
 
 /**
  * The export. A list with a rule adds `list_mode` and `list_scope` (the scope as the API's
- * JSON) on every row, so a re-import, or an import into a fresh list, keeps the scope; an
- * empty list with a rule gets one row with no plate to carry them.
+ * JSON) on every row, so a re-import, or an import into a fresh list, keeps the scope; a list
+ * with recipients, exported by someone who may read them, adds `list_recipients` (the body of
+ * `PUT …/recipients` as JSON) the same way. An empty list with either gets one row with no
+ * plate to carry them.
  */
-export function formatWatchlistCsv(entries: readonly { plate: string; notes: string | null }[], list?: { mode: string; scope: unknown }): string {
-  if (!list) return ['plate,notes', ...entries.map((e) => `${csvField(e.plate)},${csvField(e.notes ?? '')}`)].join('\r\n') + '\r\n';
-  const tail = `${csvField(list.mode)},${csvField(list.scope ? JSON.stringify(list.scope) : '')}`;
-  const rows = entries.length > 0 ? entries.map((e) => `${csvField(e.plate)},${csvField(e.notes ?? '')},${tail}`) : [`,,${tail}`];
-  return ['plate,notes,list_mode,list_scope', ...rows].join('\r\n') + '\r\n';
+export function formatWatchlistCsv(
+  entries: readonly { plate: string; notes: string | null }[],
+  list?: { mode: string; scope: unknown },
+  recipients?: { chats: string[]; webhooks: string[]; mqtt: boolean },
+): string {
+  const header = ['plate', 'notes'];
+  const tail: string[] = [];
+  if (list) {
+    header.push('list_mode', 'list_scope');
+    tail.push(csvField(list.mode), csvField(list.scope ? JSON.stringify(list.scope) : ''));
+  }
+  if (recipients) {
+    header.push('list_recipients');
+    tail.push(csvField(JSON.stringify(recipients)));
+  }
+  const rows = entries.map((e) => [csvField(e.plate), csvField(e.notes ?? ''), ...tail].join(','));
+  if (rows.length === 0 && tail.length > 0) rows.push(['', '', ...tail].join(','));
+  return [header.join(','), ...rows].join('\r\n') + '\r\n';
 }

@@ -16,6 +16,8 @@ import { watchedPlate } from './plate.ts';
 import { audit, findWatchlist } from './watchlists.ts';
 import { checkRule } from './rule-verbs.ts';
 import { scopeSchema } from './scope-schema.ts';
+import { importRecipients, recipientsBody, type DroppedRecipients, type RecipientsActor } from './recipients.ts';
+import type { RecipientsBody } from './recipients-schema.ts';
 
 export type EntryRow = typeof watchlistEntries.$inferSelect;
 
@@ -137,7 +139,8 @@ export async function listEntries(
 export async function exportEntries(
   ctx: WatchlistContext,
   watchlistId: string,
-): Promise<{ name: string; entries: EntryRow[]; rule: { mode: string; scope: unknown } | undefined }> {
+  options: { withRecipients?: boolean } = {},
+): Promise<{ name: string; entries: EntryRow[]; rule: { mode: string; scope: unknown } | undefined; recipients: RecipientsBody | undefined }> {
   const list = await findWatchlist(ctx.db, watchlistId);
   const entries = await ctx.db.db
     .select()
@@ -146,7 +149,9 @@ export async function exportEntries(
     .orderBy(asc(watchlistEntries.plateNormalized));
   // A list with a rule exports it too (docs/watchlists.md "Import and export").
   const rule = list.mode !== 'listed' || list.scope ? { mode: list.mode, scope: list.scope } : undefined;
-  return { name: list.name, entries, rule };
+  // Recipients only for those who may read them (operators and admins: "Recipients").
+  const recipients = options.withRecipients ? await recipientsBody(ctx.db, watchlistId) : undefined;
+  return { name: list.name, entries, rule, recipients };
 }
 
 export interface ImportReport {
@@ -156,6 +161,8 @@ export interface ImportReport {
   errors: CsvLineError[];
   /** Present when the import hunted (the API's does): how far back, and the historical hits raised. */
   retro_hunt?: RetroHuntReport;
+  /** Present when the file has `list_recipients`: the chats and webhook targets this hub does not know, left out. */
+  recipients_dropped?: DroppedRecipients;
 }
 
 /**
@@ -165,14 +172,14 @@ export interface ImportReport {
  */
 export async function importEntries(
   ctx: WatchlistContext,
-  actor: WatchlistActor,
+  actor: WatchlistActor & { role?: RecipientsActor['role'] },
   watchlistId: string,
   csv: string,
   hunt?: HandAddedHunt,
 ): Promise<ImportReport> {
   const parsed = parseWatchlistCsv(csv, watchedPlate);
   if ('fatal' in parsed) throw new HubError('bad_request', parsed.fatal);
-  const settings = parsed.list ? listSettingsOf(parsed.list) : undefined;
+  const settings = parsed.list && (parsed.list.mode !== undefined || parsed.list.scope !== undefined) ? listSettingsOf(parsed.list) : undefined;
   return ctx.db.transaction(async (tx) => {
     const list = await findWatchlist(tx, watchlistId, true);
     const now = ctx.clock.now();
@@ -184,6 +191,9 @@ export async function importEntries(
         .where(eq(watchlists.id, watchlistId));
       // The hunt below reads the list's rule in this transaction, so it hunts under the imported one.
     }
+    const recipientsJson = parsed.list?.recipients;
+    const dropped =
+      recipientsJson === undefined ? undefined : await importRecipients(tx, ctx, { ...actor, role: actor.role ?? 'operator' }, watchlistId, recipientsJson);
     const inserted =
       parsed.entries.length === 0
         ? []
@@ -200,6 +210,7 @@ export async function importEntries(
       added: added.size,
       already_listed: parsed.entries.filter((e) => !added.has(e.key)).map((e) => e.line),
       errors: parsed.errors,
+      ...(dropped ? { recipients_dropped: dropped } : {}),
     };
     if (hunt) {
       const rows = inserted.map((r) => ({ ...r, id: String(r.id), expires_at: null, priority: null }));
@@ -212,6 +223,7 @@ export async function importEntries(
       errors: report.errors.length,
       ...(report.retro_hunt ? { historical_hits: report.retro_hunt.hits } : {}),
       ...(settings ? { list_settings: settings } : {}),
+      ...(dropped ? { recipients_dropped: dropped } : {}),
     });
     await notifyWatchlistChanged(tx, watchlistId);
     return report;

@@ -5,7 +5,7 @@
  * recipients is in recipients-delivery.test.ts.
  */
 import t from 'tap';
-import { adminTestContext, auditRows, send } from '../admin/admin.test-helper.ts';
+import { ADMIN_IP, adminTestContext, auditRows, send, type Session } from '../admin/admin.test-helper.ts';
 import { WATCHLISTS_PATH, watchlistPartPath } from '../platform/http/paths.ts';
 import { createTarget } from '../webhooks/targets.ts';
 
@@ -125,6 +125,64 @@ t.test('unknown and hostile input: 400 naming the field', async (t) => {
   }
   const current = (await (await send(ctx, admin, 'GET', path)).json()) as { chats: Array<{ chat_id: string }> };
   t.same(current.chats.map((c) => c.chat_id).sort(), ['-1007003', '7002'], 'nothing refused changed the set');
+});
+
+/** A CSV upload as the dashboard sends it: text/csv with the double-submit CSRF token. */
+function upload(s: Session, id: string, csv: string) {
+  const token = 'csv-csrf-token-0123456789abcdefghijklmnopqrst';
+  return ctx.app.request(
+    watchlistPartPath(id, 'import'),
+    {
+      method: 'POST',
+      headers: { cookie: `${s.client.jar.header()}; csrf_token=${token}`, 'x-csrf-token': token, 'content-type': 'text/csv' },
+      body: csv,
+    },
+    { incoming: { socket: { remoteAddress: ADMIN_IP } } },
+  );
+}
+const recipientsOf = async (id: string) => (await (await send(ctx, admin, 'GET', watchlistPartPath(id, 'recipients'))).json()) as Record<string, unknown>;
+
+t.test('CSV: an editor’s export carries the recipients, an import applies them and leaves out ids this hub does not know', async (t) => {
+  await send(ctx, operator, 'POST', watchlistPartPath(listId, 'entries'), { plate: 'CSV0001' });
+  const exported = await (await send(ctx, operator, 'GET', watchlistPartPath(listId, 'export'))).text();
+  const [header, row] = exported.split('\r\n');
+  t.equal(header, 'plate,notes,list_recipients');
+  t.match(row, /^CSV0001,,"\{""chats"":\[""-1007003"",""7002""\],""webhooks"":\[""[0-9a-f-]{36}""\],""mqtt"":false\}"$/);
+  const viewerExport = await (await send(ctx, viewer, 'GET', watchlistPartPath(listId, 'export'))).text();
+  t.equal(viewerExport.split('\r\n')[0], 'plate,notes', 'a viewer, who may not read recipients, gets none in the file');
+
+  // The admin imports the export into a fresh list: the same recipients.
+  const copy = await create('Recipients copy');
+  const res = await upload(admin, copy, exported);
+  t.equal(res.status, 200, await res.clone().text());
+  t.match(await res.json(), { added: 1, recipients_dropped: { chats: [], webhooks: [] } });
+  t.match(await recipientsOf(copy), { chats: [{ chat_id: '-1007003' }, { chat_id: '7002' }], webhooks: [{ id: hook.id }], mqtt: false });
+  t.match(await auditRows(ctx, 'watchlist.recipients_set', copy), [{ actorUserId: admin.user.user.id, detail: { chats: ['-1007003', '7002'] } }]);
+
+  // A file from another hub: its chat and target are unknown here, its MQTT mark is not.
+  const foreign = `plate,list_recipients\nCSV0002,"{""chats"":[""-1001"",""7001""],""webhooks"":[""11111111-2222-4333-8444-555555555555""],""mqtt"":true}"\n`;
+  const other = await create('From another hub');
+  const imported = await upload(operator, other, foreign);
+  t.equal(imported.status, 200, await imported.clone().text());
+  t.match(await imported.json(), { added: 1, recipients_dropped: { chats: ['-1001'], webhooks: ['11111111-2222-4333-8444-555555555555'] } });
+  t.match(await recipientsOf(other), { chats: [{ chat_id: '7001' }], webhooks: [], mqtt: true }, 'the known chat and the mark are kept');
+
+  // What a PUT would refuse, the import refuses whole: an operator naming a known target.
+  const refused = await upload(operator, other, `plate,list_recipients\nCSV0003,"{""chats"":[],""webhooks"":[""${hook.id}""],""mqtt"":true}"\n`);
+  t.equal(refused.status, 403);
+  const bad = await upload(operator, other, 'plate,list_recipients\nCSV0003,{not json\n');
+  t.equal(bad.status, 400);
+  t.match(await bad.json(), { error: { message: /list_recipients/ } });
+  const notes = await (await send(ctx, operator, 'GET', `${watchlistPartPath(other, 'entries')}?limit=10`)).json();
+  t.same(
+    (notes as { data: Array<{ plate_number: string }> }).data.map((e) => e.plate_number),
+    ['CSV0002'],
+    'a refused import adds no plate',
+  );
+
+  const plain = await upload(operator, other, 'plate\nCSV0004\n');
+  t.equal(plain.status, 200);
+  t.match(await recipientsOf(other), { chats: [{ chat_id: '7001' }], mqtt: true }, 'a file without the column leaves the recipients alone');
 });
 
 t.test('an ignore list has no recipients; a removed link or target leaves every list', async (t) => {

@@ -14,7 +14,7 @@ import type { DbSession } from '../db/session.ts';
 import { HubError } from '../platform/errors.ts';
 import type { WatchlistActor, WatchlistContext } from './context.ts';
 import { notifyWatchlistChanged } from './notify.ts';
-import type { RecipientsBody } from './recipients-schema.ts';
+import { recipientsBodySchema, type RecipientsBody } from './recipients-schema.ts';
 import { audit, findWatchlist } from './watchlists.ts';
 
 export interface RecipientChat {
@@ -145,6 +145,70 @@ export async function setRecipients(ctx: WatchlistContext, actor: RecipientsActo
     await notifyWatchlistChanged(tx, list.id);
     return readRecipients(tx, list.id, body.mqtt);
   });
+}
+
+/** The recipients as the PUT body (and the CSV's `list_recipients`); undefined when the list has none. */
+export async function recipientsBody(db: DbSession, watchlistId: string): Promise<RecipientsBody | undefined> {
+  const list = await findWatchlist(db, watchlistId);
+  const r = await readRecipients(db, list.id, list.mqttPublish);
+  if (r.chats.length === 0 && r.webhooks.length === 0 && !r.mqtt) return undefined;
+  return { chats: r.chats.map((c) => c.chatId), webhooks: r.webhooks.map((w) => w.id), mqtt: r.mqtt };
+}
+
+/** What an import left out: ids this hub does not know (a file from another hub). */
+export interface DroppedRecipients {
+  chats: string[];
+  webhooks: string[];
+}
+
+/**
+ * The CSV's `list_recipients` (docs/watchlists.md "Import and export"), inside the import's
+ * transaction: checked like the PUT body (400 naming the column), chats and webhook targets
+ * this hub does not know are left out and reported (a file exported on another hub names its
+ * ids), and the rest replaces the list's recipients with the importer's rights, as a PUT would.
+ */
+export async function importRecipients(
+  tx: DbSession,
+  ctx: WatchlistContext,
+  actor: RecipientsActor,
+  watchlistId: string,
+  json: string,
+): Promise<DroppedRecipients> {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(json === '' ? '{"chats":[],"webhooks":[],"mqtt":false}' : json);
+  } catch {
+    throw new HubError('bad_request', 'list_recipients is not JSON (the recipients as PUT …/recipients takes them)');
+  }
+  const parsed = recipientsBodySchema.safeParse(raw);
+  if (!parsed.success)
+    throw new HubError(
+      'bad_request',
+      `list_recipients: ${parsed.error.issues
+        .map((i) => `${i.path.join('.')} ${i.message}`.trim())
+        .join('; ')
+        .slice(0, 300)}`,
+    );
+  const body = parsed.data;
+  const list = await findWatchlist(tx, watchlistId);
+  const named = await readRecipients(tx, list.id, list.mqttPublish);
+  const chats = await tx.sql<{ chat_id: string }>(
+    `SELECT chat_id::text AS chat_id FROM telegram_links WHERE is_active AND chat_id IN (SELECT value::bigint FROM json_array_elements_text($1::json))`,
+    [JSON.stringify(body.chats)],
+  );
+  const hooks = await tx.sql<{ id: string }>(
+    `SELECT id::text AS id FROM webhook_targets WHERE id IN (SELECT value::uuid FROM json_array_elements_text($1::json))`,
+    [JSON.stringify(body.webhooks)],
+  );
+  const knownChats = new Set([...chats.map((c) => c.chat_id), ...named.chats.map((c) => c.chatId)]);
+  const knownHooks = new Set(hooks.map((h) => h.id));
+  const dropped = { chats: body.chats.filter((c) => !knownChats.has(c)), webhooks: body.webhooks.filter((w) => !knownHooks.has(w.toLowerCase())) };
+  await setRecipients({ ...ctx, db: tx }, actor, watchlistId, {
+    chats: body.chats.filter((c) => knownChats.has(c)),
+    webhooks: body.webhooks.filter((w) => knownHooks.has(w.toLowerCase())),
+    mqtt: body.mqtt,
+  });
+  return dropped;
 }
 
 /** The answer of GET and PUT `…/recipients`. */

@@ -99,16 +99,17 @@ export function watchlistRoutes(deps: AuthContext, options: { hunt: RetroHunt })
     return c.body(null, 204);
   });
   app.post(watchlistPartRoute('import'), write, idParam, async (c) => {
-    const report = await importEntries(deps, actorOf(c), c.req.valid('param').id, await readCsv(c), hunt);
+    const report = await importEntries(deps, { ...actorOf(c), role: c.get('user').role }, c.req.valid('param').id, await readCsv(c), hunt);
     return c.json(report, 200);
   });
   app.get(watchlistPartRoute('export'), anyUser, idParam, async (c) => {
-    const { name, entries, rule } = await exportEntries(deps, c.req.valid('param').id);
+    const { name, entries, rule, recipients } = await exportEntries(deps, c.req.valid('param').id, { withRecipients: c.get('user').role !== 'viewer' });
     const file = `${name.replace(/[^A-Za-z0-9._-]+/g, '_').slice(0, 60) || 'watchlist'}.csv`;
     return c.body(
       formatWatchlistCsv(
         entries.map((e) => ({ plate: e.plateNumber, notes: e.notes })),
         rule,
+        recipients,
       ),
       200,
       {
