@@ -215,17 +215,7 @@ async function main(): Promise<void> {
       ws.close();
       return;
     }
-    for (const [i, plate] of watched.entries()) {
-      const batch = Array.from({ length: 50 }, (_, j) => (j === 25 ? plate : `BU${i}X${j}`));
-      const started = now();
-      const created201 = await post(batch);
-      for (let wait = 0; !arrived.has(plate) && wait < 5_000; wait++) await new Promise((r) => setTimeout(r, 1));
-      const at = arrived.get(plate);
-      if (at === undefined) throw new Error(`no alert for ${plate}`);
-      if (at < created201) early += 1;
-      fromCreated.push(Math.max(0, at - created201));
-      fromStart.push(at - started);
-    }
+    await measure(watched, fromCreated, fromStart);
     ws.close();
     console.log(`alert latency, 201 -> WebSocket frame   ${percentiles(fromCreated)}  ${load()}`);
     console.log(`alert latency, POST sent -> frame       ${percentiles(fromStart)}  (${early} frames arrived before the 201 reached the client)  ${load()}`);

@@ -9,7 +9,7 @@ import t from 'tap';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { pushPlate } from './camera-push.ts';
 import { connect, type TestClient } from '../../hub/src/live/live.test-helper.ts';
-import { applianceUnderTest } from './appliance-under-test.ts';
+import { applianceUnderTest, hubLinkedToml } from './appliance-under-test.ts';
 import { hubUnderTest, traced } from './hub-under-test.ts';
 import { createUserWithCli, signInOverHttp } from './users-over-http.ts';
 import { ALERTS_PATH, watchlistPartPath, WATCHLISTS_PATH } from '../../hub/src/platform/http/paths.ts';
@@ -51,9 +51,7 @@ t.test('a watched plate from a camera reaches the subscribed operator live, and 
   detectionsLive.send({ type: 'subscribe', payload: { feed: 'detections:live' } });
   t.match(await detectionsLive.next('subscribed'), { payload: { success: true } });
 
-  const appliance = await applianceUnderTest(t, hub.enrollment.api_key, (port) =>
-    [`hub_url = "${hub.url}"`, 'log_level = "warn"', '[setup]', 'host = "127.0.0.1"', `port = ${port}`, '[uplink]', 'window_seconds = 5'].join('\n'),
-  );
+  const appliance = await applianceUnderTest(t, hub.enrollment.api_key, hubLinkedToml(hub.url));
   await appliance.start();
   t.teardown(traced('stop appliance', () => appliance.stop()));
 

@@ -28,6 +28,16 @@ export interface ApplianceUnderTest {
   output(): string;
 }
 
+/**
+ * The appliance.toml most end-to-end tests start from: linked to the hub, warnings only, the
+ * setup page on loopback at the test's port, uploads every 5 s; then the test's own lines
+ * (its cameras, most often).
+ */
+export function hubLinkedToml(hubUrl: string, ...rest: string[]): (port: number) => string {
+  return (port) =>
+    [`hub_url = "${hubUrl}"`, 'log_level = "warn"', '[setup]', 'host = "127.0.0.1"', `port = ${port}`, '[uplink]', 'window_seconds = 5', ...rest].join('\n');
+}
+
 /** A real appliance process with its own data folder and the given local TOML. */
 export async function applianceUnderTest(
   t: { teardown(fn: () => unknown): void },

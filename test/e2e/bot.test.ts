@@ -10,7 +10,7 @@ import t from 'tap';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { startBotApi, type SentMessage } from '../../scripts/simulators/telegram-bot-api.ts';
 import { jpegBytes } from '../../scripts/simulators/plates.ts';
-import { applianceUnderTest } from './appliance-under-test.ts';
+import { applianceUnderTest, hubLinkedToml } from './appliance-under-test.ts';
 import { pushPlate, pushPlateWithImages } from './camera-push.ts';
 import { hubUnderTest, traced } from './hub-under-test.ts';
 import { createUserWithCli, signInOverHttp, type HttpUser } from './users-over-http.ts';
@@ -80,9 +80,7 @@ t.test('alerts on the phone: linked, muted, quiet hours, unlinked, burst, 429, b
     200,
   );
 
-  const appliance = await applianceUnderTest(t, hub.enrollment.api_key, (port) =>
-    [`hub_url = "${hub.url}"`, 'log_level = "warn"', '[setup]', 'host = "127.0.0.1"', `port = ${port}`, '[uplink]', 'window_seconds = 5'].join('\n'),
-  );
+  const appliance = await applianceUnderTest(t, hub.enrollment.api_key, hubLinkedToml(hub.url));
   await appliance.start();
   t.teardown(traced('stop appliance', () => appliance.stop()));
   const alertsTo = (chat: number, from: number): SentMessage[] => sim.sent.slice(from).filter((m) => m.chatId === chat && /🚨/.test(m.text));

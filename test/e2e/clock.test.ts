@@ -7,7 +7,7 @@
 import t from 'tap';
 import { request } from 'undici';
 import { startVendorACamera } from '../../scripts/simulators/vendor-a-camera.ts';
-import { applianceUnderTest, waitFor } from './appliance-under-test.ts';
+import { applianceUnderTest, hubLinkedToml, waitFor } from './appliance-under-test.ts';
 import { hubUnderTest, traced } from './hub-under-test.ts';
 import { STATUS_PATH } from '../../appliance/src/http/local-paths.ts';
 
@@ -30,15 +30,11 @@ t.test('a pull camera 8 years ahead: every read at the hub once, at its true tim
   });
   t.teardown(traced('close camera', () => camera.close()));
   const pull = new URL(camera.url);
-  const appliance = await applianceUnderTest(t, hub.enrollment.api_key, (port) =>
-    [
-      `hub_url = "${hub.url}"`,
-      'log_level = "warn"',
-      '[setup]',
-      'host = "127.0.0.1"',
-      `port = ${port}`,
-      '[uplink]',
-      'window_seconds = 5',
+  const appliance = await applianceUnderTest(
+    t,
+    hub.enrollment.api_key,
+    hubLinkedToml(
+      hub.url,
       '[[cameras]]',
       'id = "ahead"',
       'vendor = "vendor_a"',
@@ -50,7 +46,7 @@ t.test('a pull camera 8 years ahead: every read at the hub once, at its true tim
       `mac = "${camera.mac}"`,
       'timezone = "Europe/Paris"',
       'pollIntervalMs = 200',
-    ].join('\n'),
+    ),
   );
   await appliance.start();
   await camera.idle();

@@ -17,7 +17,7 @@ import { jpegLike } from '../../hub/src/ingest/uploads.test-helper.ts';
 import { plateCropJpeg, sceneJpeg } from '../../scripts/simulators/draw-plate.ts';
 import { launchChromium } from '../browser/chromium.ts';
 import { broken, imagesOn } from '../browser/images.ts';
-import { applianceUnderTest } from './appliance-under-test.ts';
+import { applianceUnderTest, hubLinkedToml } from './appliance-under-test.ts';
 import { pushPlateWithImages } from './camera-push.ts';
 import { hubUnderTest, traced } from './hub-under-test.ts';
 import { createUserWithCli } from './users-over-http.ts';
@@ -85,9 +85,7 @@ t.test('every image on the live, search and detection pages decodes, and the exp
   await t.test('the live page: the alert and the feed show the camera pictures', async (t) => {
     await page.goto(`${hub.url}/live`);
     await page.waitForFunction(() => document.getElementById('connection')?.textContent === 'Live');
-    const appliance = await applianceUnderTest(t, hub.enrollment.api_key, (port) =>
-      [`hub_url = "${hub.url}"`, 'log_level = "warn"', '[setup]', 'host = "127.0.0.1"', `port = ${port}`, '[uplink]', 'window_seconds = 5'].join('\n'),
-    );
+    const appliance = await applianceUnderTest(t, hub.enrollment.api_key, hubLinkedToml(hub.url));
     await appliance.start();
     t.teardown(traced('stop appliance', () => appliance.stop()));
     const caption = new Date().toISOString().slice(0, 19).replace('T', ' ');

@@ -32,7 +32,7 @@ import { startBotApi } from '../../scripts/simulators/telegram-bot-api.ts';
 import { seriousViolations } from '../browser/accessibility.ts';
 import { launchChromium } from '../browser/chromium.ts';
 import { broken, imagesOn } from '../browser/images.ts';
-import { applianceUnderTest } from './appliance-under-test.ts';
+import { applianceUnderTest, hubLinkedToml } from './appliance-under-test.ts';
 import { pushPlateWithImages } from './camera-push.ts';
 import { watchProblems } from '../browser/page-problems.ts';
 import { hubUnderTest, traced } from './hub-under-test.ts';
@@ -382,9 +382,7 @@ t.test('the dashboard in a real browser', { timeout: 420_000 }, async (t) => {
   await t.test('an operator watches a live alert arrive and acknowledges it', async (t) => {
     await page.goto(`${hub.url}/live`);
     await page.waitForFunction(() => document.getElementById('connection')?.textContent === 'Live');
-    const appliance = await applianceUnderTest(t, hub.enrollment.api_key, (port) =>
-      [`hub_url = "${hub.url}"`, 'log_level = "warn"', '[setup]', 'host = "127.0.0.1"', `port = ${port}`, '[uplink]', 'window_seconds = 5'].join('\n'),
-    );
+    const appliance = await applianceUnderTest(t, hub.enrollment.api_key, hubLinkedToml(hub.url));
     await appliance.start();
     t.teardown(traced('stop appliance', () => appliance.stop()));
     t.equal(await push(appliance.url, PLATE, 1), 200);

@@ -7,7 +7,7 @@
  */
 import t from 'tap';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { applianceUnderTest } from './appliance-under-test.ts';
+import { applianceUnderTest, hubLinkedToml } from './appliance-under-test.ts';
 import { hubUnderTest, traced } from './hub-under-test.ts';
 import { createUserWithCli, signInOverHttp } from './users-over-http.ts';
 import { startMosquitto } from '../../scripts/simulators/mosquitto.ts';
@@ -37,15 +37,11 @@ t.test('Frigate: simulator, mosquitto, appliance, hub, alert', { timeout: 480_00
   for (const plate of Object.values(plates)) t.equal((await operator.post(watchlistPartPath(list.id, 'entries'), { plate })).status, 201);
   t.equal((await operator.post(watchlistPartPath(list.id, 'subscription'))).status, 201);
 
-  const appliance = await applianceUnderTest(t, hub.enrollment.api_key, (port) =>
-    [
-      `hub_url = "${hub.url}"`,
-      'log_level = "warn"',
-      '[setup]',
-      'host = "127.0.0.1"',
-      `port = ${port}`,
-      '[uplink]',
-      'window_seconds = 5',
+  const appliance = await applianceUnderTest(
+    t,
+    hub.enrollment.api_key,
+    hubLinkedToml(
+      hub.url,
       '[[cameras]]',
       'id = "frigate-home"',
       'vendor = "frigate"',
@@ -57,7 +53,7 @@ t.test('Frigate: simulator, mosquitto, appliance, hub, alert', { timeout: 480_00
       `password = "${BROKER_PASSWORD}"`,
       'cameraIds = ["driveway", "front_gate"]',
       'backoffBaseMs = 200',
-    ].join('\n'),
+    ),
   );
   await appliance.start();
   t.teardown(traced('stop appliance', () => appliance.stop()));

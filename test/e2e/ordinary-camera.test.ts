@@ -13,7 +13,7 @@
  */
 import t from 'tap';
 import { request } from 'undici';
-import { applianceUnderTest, waitFor } from './appliance-under-test.ts';
+import { applianceUnderTest, hubLinkedToml, waitFor } from './appliance-under-test.ts';
 import { hubUnderTest, traced } from './hub-under-test.ts';
 import { createUserWithCli, signInOverHttp } from './users-over-http.ts';
 import { startSnapshotCamera } from '../../scripts/simulators/snapshot-camera.ts';
@@ -59,15 +59,11 @@ t.test('ordinary camera: dataset photographs, simulated snapshot camera, applian
 
   const camera = await startSnapshotCamera({ passages, manual: true, auth: 'digest', password: CAMERA_PASSWORD });
   t.teardown(() => camera.close());
-  const appliance = await applianceUnderTest(t, hub.enrollment.api_key, (port) =>
-    [
-      `hub_url = "${hub.url}"`,
-      'log_level = "warn"',
-      '[setup]',
-      'host = "127.0.0.1"',
-      `port = ${port}`,
-      '[uplink]',
-      'window_seconds = 5',
+  const appliance = await applianceUnderTest(
+    t,
+    hub.enrollment.api_key,
+    hubLinkedToml(
+      hub.url,
       '[[cameras]]',
       'id = "gate-ordinary"',
       'vendor = "snapshot"',
@@ -78,7 +74,7 @@ t.test('ordinary camera: dataset photographs, simulated snapshot camera, applian
       'region = "us"',
       'passageGapMs = 1500',
       'backoffBaseMs = 200',
-    ].join('\n'),
+    ),
   );
   await appliance.start();
   t.teardown(traced('stop appliance', () => appliance.stop()));

@@ -6,7 +6,7 @@
  */
 import t from 'tap';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { applianceUnderTest } from './appliance-under-test.ts';
+import { applianceUnderTest, hubLinkedToml } from './appliance-under-test.ts';
 import { hubUnderTest, traced } from './hub-under-test.ts';
 import { createUserWithCli, signInOverHttp } from './users-over-http.ts';
 import { plateRecognizerBody } from '../../scripts/simulators/plate-recognizer-webhook.ts';
@@ -28,15 +28,11 @@ t.test('every plate reader: simulator, appliance, hub, alert', { timeout: 480_00
   for (const plate of Object.values(plates)) t.equal((await operator.post(watchlistPartPath(list.id, 'entries'), { plate })).status, 201);
   t.equal((await operator.post(watchlistPartPath(list.id, 'subscription'))).status, 201);
 
-  const appliance = await applianceUnderTest(t, hub.enrollment.api_key, (port) =>
-    [
-      `hub_url = "${hub.url}"`,
-      'log_level = "warn"',
-      '[setup]',
-      'host = "127.0.0.1"',
-      `port = ${port}`,
-      '[uplink]',
-      'window_seconds = 5',
+  const appliance = await applianceUnderTest(
+    t,
+    hub.enrollment.api_key,
+    hubLinkedToml(
+      hub.url,
       '[[cameras]]',
       'id = "gate-pr"',
       'vendor = "plate_recognizer"',
@@ -47,7 +43,7 @@ t.test('every plate reader: simulator, appliance, hub, alert', { timeout: 480_00
       'id = "drive"',
       'vendor = "codeproject_ai"',
       'mode = "push"',
-    ].join('\n'),
+    ),
   );
   await appliance.start();
   t.teardown(traced('stop appliance', () => appliance.stop()));
