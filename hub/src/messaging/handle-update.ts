@@ -78,9 +78,16 @@ export async function applyUpdate(tx: DbSession, now: Date, update: TelegramUpda
         `SELECT w.name FROM subscriptions s JOIN watchlists w ON w.id = s.watchlist_id WHERE s.user_id = $1 AND w.deleted_at IS NULL ORDER BY w.name`,
         [linked.user_id],
       );
+      // Lists that name this very chat as a recipient (docs/watchlists.md "Recipients"): a group
+      // chat hears them though nobody in it subscribed.
+      const named = await tx.sql<{ name: string }>(
+        `SELECT w.name FROM watchlist_recipient_chats r JOIN watchlists w ON w.id = r.watchlist_id WHERE r.chat_id = $1 AND w.deleted_at IS NULL ORDER BY w.name`,
+        [chatId],
+      );
       const muted = linked.muted_until && new Date(linked.muted_until) > now ? `Muted until ${utc(new Date(linked.muted_until))}.` : 'Not muted.';
+      const recipientOf = named.length === 0 ? '' : `\nThis chat is also a recipient of: ${named.map((l) => l.name).join(', ')}.`;
       return reply(
-        `Linked to ${linked.email}.\nSubscribed watchlists: ${lists.length === 0 ? 'none (subscribe on the dashboard)' : lists.map((l) => l.name).join(', ')}.\n${muted}`,
+        `Linked to ${linked.email}.\nSubscribed watchlists: ${lists.length === 0 ? 'none (subscribe on the dashboard)' : lists.map((l) => l.name).join(', ')}.${recipientOf}\n${muted}`,
       );
     }
     case 'mute': {

@@ -60,6 +60,10 @@ t.test('status, mute, unmute, help, unknown commands', async (t) => {
   const list = (await (await send(ctx, operator, 'POST', WATCHLISTS_PATH, { name: 'Bot wanted' })).json()) as { id: string };
   await send(ctx, operator, 'POST', watchlistPartPath(list.id, 'subscription'));
   t.match(await replyTo('/status'), /Linked to user1-operator@example\.test\.\nSubscribed watchlists: Bot wanted\.\nNot muted\./);
+  // A list that names this chat as a recipient (docs/watchlists.md "Recipients") is said too.
+  const gate = (await (await send(ctx, operator, 'POST', WATCHLISTS_PATH, { name: 'Gate B nights' })).json()) as { id: string };
+  t.equal((await send(ctx, operator, 'PUT', watchlistPartPath(gate.id, 'recipients'), { chats: [String(CHAT)], webhooks: [], mqtt: false })).status, 200);
+  t.match(await replyTo('/status'), /Subscribed watchlists: Bot wanted\.\nThis chat is also a recipient of: Gate B nights\.\nNot muted\./);
   t.match(await replyTo('/mute 2h'), /^Muted until /);
   const [link] = await ctx.deps.db.sql<{ muted_until: Date }>('SELECT muted_until FROM telegram_links WHERE chat_id = $1', [CHAT]);
   t.equal(new Date(link!.muted_until).getTime(), ctx.clock.now().getTime() + 2 * 3_600_000, 'muted_until = now + 2 h');
