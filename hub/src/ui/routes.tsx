@@ -23,6 +23,7 @@ import { listCollectorNames } from '../collectors/list-names.ts';
 import { alertsPerDay, collectorHealth, detectionsPerHour } from '../reports/queries.ts';
 import { misreadRates } from '../reports/misreads.ts';
 import { siteScopeOf } from '../sites/scope.ts';
+import { listSites } from '../sites/manage.ts';
 import { SitesPage } from './pages/sites.tsx';
 import type { Role, SessionUser } from '../auth/middleware.ts';
 import type { Context } from 'hono';
@@ -79,7 +80,15 @@ export function uiRoutes(deps: HubDeps): Hono {
     return c.html(<InvestigationsPage user={user} collectors={collectors} />);
   });
   page('/notifications', (user) => <NotificationsPage user={user} botConfigured={deps.config.telegram !== undefined} />);
-  page('/watchlists', (user) => <WatchlistsPage user={user} />);
+  app.get('/watchlists', async (c) => {
+    const user = await pageUser(deps, c);
+    if (user instanceof Response) return user;
+    // The scope form ticks places from these: the user's own sites and collectors, by name.
+    const scope = await siteScopeOf(deps.db, user);
+    const [sites, collectors] = await Promise.all([listSites(deps.db), listCollectorNames(deps.db, scope)]);
+    const places = { sites: sites.filter((s) => scope.all || scope.siteIds.includes(s.id)).map((s) => ({ id: s.id, name: s.name })), collectors };
+    return c.html(<WatchlistsPage user={user} places={places} />);
+  });
   app.get('/reports', async (c) => {
     const user = await pageUser(deps, c);
     if (user instanceof Response) return user;

@@ -6,14 +6,28 @@ import type { presentWatchlist } from '../../watchlists/present.ts';
 
 /*
  * The selected list's scope (docs/watchlists.md "Scopes"): the words the hub writes for it,
- * and the form. The form edits mode, collectors, direction, days, hours and zone; sites and
- * cameras set through the API are kept as they are.
+ * and the form. The form edits mode, sites, collectors, direction, days, hours and zone;
+ * cameras set through the API are kept as they are, and so are places the scope names that
+ * this user has no box for (another operator's sites): saving never drops what one cannot see.
  */
 type Watchlist = ReturnType<typeof presentWatchlist>;
 type Scope = NonNullable<Watchlist['scope']>;
 
 const DAY_VALUES = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const;
 const days = (): HTMLInputElement[] => [...document.querySelectorAll<HTMLInputElement>('input[name="scope-day"]')];
+const boxes = (name: 'scope-site' | 'scope-collector'): HTMLInputElement[] => [...document.querySelectorAll<HTMLInputElement>(`input[name="${name}"]`)];
+
+/** The ticked places, and the scope's places this page has no box for, kept. */
+function placesFromForm(name: 'scope-site' | 'scope-collector', before: readonly string[] | undefined): string[] {
+  const shown = new Set(boxes(name).map((b) => b.value));
+  const unseen = (before ?? []).filter((id) => !shown.has(id));
+  return [
+    ...boxes(name)
+      .filter((b) => b.checked)
+      .map((b) => b.value),
+    ...unseen,
+  ];
+}
 
 export function showScopeSection(w: Watchlist): void {
   byId('scope-words').textContent = w.scope_words;
@@ -22,7 +36,8 @@ export function showScopeSection(w: Watchlist): void {
   const s = w.scope ?? {};
   byId<HTMLSelectElement>('scope-mode').value = w.mode;
   byId<HTMLSelectElement>('scope-mode').disabled = w.kind === 'ignore';
-  byId<HTMLTextAreaElement>('scope-places').value = (s.collectors ?? []).join('\n');
+  for (const box of boxes('scope-site')) box.checked = (s.sites ?? []).includes(box.value);
+  for (const box of boxes('scope-collector')) box.checked = (s.collectors ?? []).includes(box.value);
   byId<HTMLSelectElement>('scope-direction').value = s.direction ?? 'either';
   for (const box of days()) box.checked = (s.days ?? []).some((d) => d === box.value) && (s.days ?? []).length < 7;
   byId<HTMLInputElement>('scope-from').value = s.hours?.from ?? '';
@@ -30,12 +45,10 @@ export function showScopeSection(w: Watchlist): void {
   byId<HTMLInputElement>('scope-zone').value = s.time_zone ?? '';
 }
 
-/** The scope the form says, over the list's own (its sites and cameras kept); null when it narrows nothing. */
+/** The scope the form says, over the list's own (its cameras and unseen places kept); null when it narrows nothing. */
 function scopeFromForm(before: Scope | null): Scope | null {
-  const collectors = byId<HTMLTextAreaElement>('scope-places')
-    .value.split(/\s+/)
-    .map((x) => x.trim())
-    .filter(Boolean);
+  const sites = placesFromForm('scope-site', before?.sites);
+  const collectors = placesFromForm('scope-collector', before?.collectors);
   const direction = byId<HTMLSelectElement>('scope-direction').value as Scope['direction'];
   const ticked = days()
     .filter((b) => b.checked)
@@ -44,7 +57,7 @@ function scopeFromForm(before: Scope | null): Scope | null {
   const to = byId<HTMLInputElement>('scope-to').value;
   const zone = byId<HTMLInputElement>('scope-zone').value.trim();
   const scope: Scope = {
-    ...(before?.sites?.length ? { sites: before.sites } : {}),
+    ...(sites.length ? { sites } : {}),
     ...(before?.cameras?.length ? { cameras: before.cameras } : {}),
     ...(collectors.length ? { collectors } : {}),
     ...(direction && direction !== 'either' ? { direction } : {}),

@@ -3,10 +3,11 @@ import { Page } from '../layout.tsx';
 import { DataTable } from './data-table.tsx';
 import { FeedSection } from './watchlist-feed.tsx';
 import { ScopeSection } from './watchlist-scope.tsx';
+import type { ScopePlaces } from './watchlist-scope.tsx';
 import { RecipientsSection } from './watchlist-recipients.tsx';
 
 /** Watchlists (client/watchlists.ts over `/api/v1/watchlist`): viewers read, operators and admins change. */
-export function WatchlistsPage(props: { user: SessionUser }) {
+export function WatchlistsPage(props: { user: SessionUser; places: ScopePlaces }) {
   const canWrite = props.user.role !== 'viewer';
   return (
     <Page title="Watchlists" script="watchlists" user={props.user} path="/watchlists">
@@ -55,7 +56,7 @@ export function WatchlistsPage(props: { user: SessionUser }) {
             <button type="submit">Add</button>
           </form>
         ) : null}
-        <ScopeSection canWrite={canWrite} />
+        <ScopeSection canWrite={canWrite} places={props.places} />
         {canWrite ? <RecipientsSection isAdmin={props.user.role === 'admin'} /> : null}
         <FeedSection canWrite={canWrite} />
         {canWrite ? (
