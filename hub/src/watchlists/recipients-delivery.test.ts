@@ -180,3 +180,34 @@ t.test('without the recipient, the webhook hears the list no more; its own filte
   await deliverBot();
   t.equal(sim.sent.filter((m) => /RCP0005/.test(m.text ?? '')).length, 0, 'and no chat hears it');
 });
+
+t.test('a target picked both by its own filter and by the list gets one delivery; a disabled one none', async (t) => {
+  const both = await startReceiver();
+  t.teardown(() => both.close());
+  const { row: alertTarget, secret: bothSecret } = await createTarget(ctx, {
+    name: 'Every alert',
+    url: both.url,
+    events: ['alert'],
+    filter: {},
+    enabled: true,
+  });
+  both.secret = bothSecret;
+  const { row: off } = await createTarget(ctx, { name: 'Switched off', url: both.url, events: ['health'], filter: {}, enabled: false });
+  await setRecipients(ctx, admin, list.id, { chats: [], webhooks: [alertTarget.id, off.id], mqtt: false });
+  await addEntry(ctx, admin, list.id, { plate: 'RCP0006' });
+  cache.invalidate();
+  await raise(['RCP0006']);
+  const queued = await db.sql<{ target_id: string }>(
+    `SELECT target_id::text AS target_id FROM webhook_deliveries WHERE body LIKE '%RCP0006%' ORDER BY target_id`,
+  );
+  t.same(
+    queued.map((r) => r.target_id),
+    [alertTarget.id],
+    'one delivery for the target both ways, none for the disabled one',
+  );
+  while ((await hookWorker.runOnce()) > 0) {
+    /* send what waits */
+  }
+  await both.waitFor(1);
+  t.equal(both.received.filter((r) => JSON.stringify(r.body).includes('RCP0006')).length, 1, 'the receiver hears it once');
+});
