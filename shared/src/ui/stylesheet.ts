@@ -28,7 +28,7 @@ h2 { font-size: 1.15rem; }
 .card.grid { display: grid; grid-template-columns: repeat(auto-fit, minmax(14rem, 1fr)); gap: .75rem 1rem; max-width: none; align-items: end; }
 .card.grid .wide { grid-column: 1 / -1; }
 label { display: block; font-weight: 600; margin: .4rem 0 .2rem; }
-label.check { font-weight: 400; display: flex; gap: .4rem; align-items: center; }
+label.check { font-weight: 400; display: flex; gap: .4rem; align-items: center; overflow-wrap: anywhere; }
 input, select, button { font: inherit; }
 input:not([type="checkbox"]), select { width: 100%; padding: .45rem .5rem; border: 1px solid #7a8590; border-radius: 4px; background: #fff; color: var(--fg); }
 button { padding: .45rem .9rem; border-radius: 4px; border: 1px solid var(--accent); background: var(--accent); color: #fff; cursor: pointer; margin-top: .5rem; }
