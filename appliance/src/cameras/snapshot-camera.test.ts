@@ -239,7 +239,14 @@ t.test('config: the snapshot kind and its rules', async (t) => {
     { id: 'a', vendor: 'snapshot', mode: 'pull', host: 'x', framesPerSecond: 50 },
     { id: 'a', vendor: 'snapshot', mode: 'pull', host: 'x', snapshotUrl: 'javascript:alert(1)' },
     { id: 'a', vendor: 'snapshot', mode: 'pull', host: 'x', region: 'US; rm' },
+    { id: 'a', vendor: 'snapshot', mode: 'pull', host: 'x', region: 'uk' },
     { id: 'a', vendor: 'vendor_a', mode: 'pull', host: 'x', username: 'u', snapshotUrl: '/snap.jpg' },
   ];
   for (const input of bad) t.notOk(cameraConfigSchema.safeParse(input).success, JSON.stringify(input));
+  const unknownRegion = cameraConfigSchema.safeParse({ id: 'a', vendor: 'snapshot', mode: 'pull', host: 'x', region: 'uk' });
+  t.match(
+    unknownRegion.success ? '' : unknownRegion.error.issues[0]?.message,
+    /region: one of us, eu, br/,
+    'a region the reader does not know is named as such',
+  );
 });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { PLATE_REGIONS } from '@alpr/shared/detection/plate-regions';
 
 /**
  * The fields of an ordinary camera (`vendor = "snapshot"`, docs/ordinary-cameras.md), spread
@@ -28,11 +29,11 @@ export const snapshotFields = {
     .optional(),
   /** Frames taken a second (default 4). */
   framesPerSecond: z.number().min(0.2).max(MAX_FRAMES_PER_SECOND).default(DEFAULT_FRAMES_PER_SECOND),
-  /** Plate formats the reader scores against: `us`, `eu`, `br`, … (absent: plate-likeness alone). */
-  region: z
-    .string()
-    .regex(/^[a-z]{2}(-[a-z0-9]{1,8})?$/, 'region: a lower-case code such as us, eu, br')
-    .optional(),
+  /**
+   * Plate formats the reader scores against (absent: plate-likeness alone). Only the regions the
+   * reader knows: another code would be read as no region without a word, so it is refused.
+   */
+  region: z.enum(PLATE_REGIONS, { error: `region: one of ${PLATE_REGIONS.join(', ')} (the plate formats the reader knows), or none` }).optional(),
   /** A passage ends after this long without a read of its plate (default 3 s). */
   passageGapMs: z.number().int().min(200).max(60_000).default(3_000),
   /** Mean grey difference (0-255) of two thumbnails above which a frame is read (default 4). */
