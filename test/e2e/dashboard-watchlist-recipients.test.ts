@@ -50,7 +50,10 @@ t.test('watchlist recipients on the dashboard', { timeout: 300_000 }, async (t) 
   await page.check('#recipients-mqtt');
   await page.click('#recipients-form button[type="submit"]');
   await page.waitForSelector('#message:has-text("Recipients of Night watch saved: 1 chat, 1 webhook target, its own MQTT topic")');
-  const listId = await page.evaluate(() => document.getElementById('recipients-topic')?.textContent?.split('/')[2] ?? '');
+  const topic = (await page.textContent('#recipients-topic')) ?? '';
+  t.match(topic, /^alpr\/watchlists\/[0-9a-f-]{36}\/alerts$/, 'the topic under the hub’s prefix (alpr by default), not a placeholder');
+  t.ok(await page.isVisible('#recipients-mqtt-off'), 'and a line saying MQTT out is off on this hub');
+  const listId = topic.split('/')[2] ?? '';
   t.same(problems.take(), [], 'no console error or failed request');
 
   t.same(await seriousViolations(page), [], 'no serious or critical accessibility violation at 1280');

@@ -87,7 +87,8 @@ export function uiRoutes(deps: HubDeps): Hono {
     const scope = await siteScopeOf(deps.db, user);
     const [sites, collectors] = await Promise.all([listSites(deps.db), listCollectorNames(deps.db, scope)]);
     const places = { sites: sites.filter((s) => scope.all || scope.siteIds.includes(s.id)).map((s) => ({ id: s.id, name: s.name })), collectors };
-    return c.html(<WatchlistsPage user={user} places={places} />);
+    const mqtt = { topicPrefix: deps.config.mqtt?.topicPrefix ?? 'alpr', on: deps.config.mqtt !== undefined };
+    return c.html(<WatchlistsPage user={user} places={places} mqtt={mqtt} />);
   });
   app.get('/reports', async (c) => {
     const user = await pageUser(deps, c);

@@ -57,7 +57,8 @@ export async function showRecipientsSection(w: Watchlist): Promise<void> {
     ...(all.length > 0 ? all.map((h) => box('recipient-webhook', h.id, namedHooks.has(h.id), !admin, hookLabel(h))) : [el('li', {}, 'None.')]),
   );
   byId<HTMLInputElement>('recipients-mqtt').checked = recipients.mqtt;
-  byId('recipients-topic').textContent = `<prefix>/watchlists/${w.id}/alerts`;
+  const topic = byId('recipients-topic');
+  topic.textContent = `${topic.dataset['prefix'] ?? 'alpr'}/watchlists/${w.id}/alerts`;
   const add = document.getElementById('recipients-add-chat') as HTMLInputElement | null;
   if (add) add.value = '';
 }

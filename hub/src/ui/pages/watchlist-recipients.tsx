@@ -4,7 +4,13 @@
  * targets (admins choose them) and the list's own MQTT topic. Filled and saved by
  * client/watchlist-recipients.ts.
  */
-export function RecipientsSection(props: { isAdmin: boolean }) {
+/** MQTT out as this hub is configured: its topic prefix, and whether it publishes at all (HUB_MQTT_URL). */
+export interface RecipientsMqtt {
+  topicPrefix: string;
+  on: boolean;
+}
+
+export function RecipientsSection(props: { isAdmin: boolean; mqtt: RecipientsMqtt }) {
   return (
     <section id="recipients-section" class="card" aria-labelledby="recipients-title" data-admin={props.isAdmin ? 'true' : 'false'}>
       <h3 id="recipients-title">Recipients</h3>
@@ -25,8 +31,14 @@ export function RecipientsSection(props: { isAdmin: boolean }) {
           <ul id="recipients-webhooks"></ul>
         </fieldset>
         <label class="check">
-          <input type="checkbox" id="recipients-mqtt" /> Also publish its alerts on its own MQTT topic, <code id="recipients-topic"></code>
+          <input type="checkbox" id="recipients-mqtt" /> Also publish its alerts on its own MQTT topic,{' '}
+          <code id="recipients-topic" data-prefix={props.mqtt.topicPrefix}></code>
         </label>
+        {props.mqtt.on ? null : (
+          <p id="recipients-mqtt-off" class="muted">
+            MQTT out is off on this hub (HUB_MQTT_URL is not set): the topic is used once it is on.
+          </p>
+        )}
         <button type="submit">Save recipients</button>
       </form>
     </section>

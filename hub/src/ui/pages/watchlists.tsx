@@ -5,9 +5,10 @@ import { FeedSection } from './watchlist-feed.tsx';
 import { ScopeSection } from './watchlist-scope.tsx';
 import type { ScopePlaces } from './watchlist-scope.tsx';
 import { RecipientsSection } from './watchlist-recipients.tsx';
+import type { RecipientsMqtt } from './watchlist-recipients.tsx';
 
 /** Watchlists (client/watchlists.ts over `/api/v1/watchlist`): viewers read, operators and admins change. */
-export function WatchlistsPage(props: { user: SessionUser; places: ScopePlaces }) {
+export function WatchlistsPage(props: { user: SessionUser; places: ScopePlaces; mqtt: RecipientsMqtt }) {
   const canWrite = props.user.role !== 'viewer';
   return (
     <Page title="Watchlists" script="watchlists" user={props.user} path="/watchlists">
@@ -57,7 +58,7 @@ export function WatchlistsPage(props: { user: SessionUser; places: ScopePlaces }
           </form>
         ) : null}
         <ScopeSection canWrite={canWrite} places={props.places} />
-        {canWrite ? <RecipientsSection isAdmin={props.user.role === 'admin'} /> : null}
+        {canWrite ? <RecipientsSection isAdmin={props.user.role === 'admin'} mqtt={props.mqtt} /> : null}
         <FeedSection canWrite={canWrite} />
         {canWrite ? (
           <form id="import" class="card">
