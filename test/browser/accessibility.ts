@@ -36,3 +36,19 @@ export async function seriousViolations(page: Page): Promise<Violation[]> {
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
     .map((v) => ({ id: v.id, impact: v.impact, help: v.help, targets: v.nodes.map((n) => n.target.join(' ')) }));
 }
+
+/**
+ * The page as a desktop and as a phone sees it: axe at 1280 × 800 and at 390 × 844, and no
+ * horizontal overflow at 390. The page is left at 1280 × 800.
+ */
+export async function checkAtBothWidths(
+  t: { same(found: unknown, wanted: unknown, message: string): void; ok(value: unknown, message: string): void },
+  page: Page,
+): Promise<void> {
+  t.same(await seriousViolations(page), [], 'no serious or critical accessibility violation at 1280');
+  await page.setViewportSize({ width: 390, height: 844 });
+  const wide = await page.evaluate(() => document.documentElement.scrollWidth);
+  t.ok(wide <= 390, `no wider than a 390 px phone (${wide} px)`);
+  t.same(await seriousViolations(page), [], 'no serious or critical accessibility violation at 390');
+  await page.setViewportSize({ width: 1280, height: 800 });
+}

@@ -9,7 +9,7 @@
 import t from 'tap';
 import { createTarget } from '../../hub/src/webhooks/targets.ts';
 import { getRecipients } from '../../hub/src/watchlists/recipients.ts';
-import { seriousViolations } from '../browser/accessibility.ts';
+import { checkAtBothWidths, seriousViolations } from '../browser/accessibility.ts';
 import { launchChromium } from '../browser/chromium.ts';
 import { watchProblems } from '../browser/page-problems.ts';
 import { enrolledUser, inProcessHub, signInAt } from './in-process-hub.ts';
@@ -56,12 +56,7 @@ t.test('watchlist recipients on the dashboard', { timeout: 300_000 }, async (t) 
   const listId = topic.split('/')[2] ?? '';
   t.same(problems.take(), [], 'no console error or failed request');
 
-  t.same(await seriousViolations(page), [], 'no serious or critical accessibility violation at 1280');
-  await page.setViewportSize({ width: 390, height: 844 });
-  const wide = await page.evaluate(() => document.documentElement.scrollWidth);
-  t.ok(wide <= 390, `no wider than a 390 px phone (${wide} px)`);
-  t.same(await seriousViolations(page), [], 'no serious or critical accessibility violation at 390');
-  await page.setViewportSize({ width: 1280, height: 800 });
+  await checkAtBothWidths(t, page);
 
   await page.reload();
   await page.click('#lists button:has-text("Night watch")');

@@ -6,7 +6,7 @@
  * clears it. axe at 1280 and 390 wide.
  */
 import t from 'tap';
-import { seriousViolations } from '../browser/accessibility.ts';
+import { checkAtBothWidths } from '../browser/accessibility.ts';
 import { launchChromium } from '../browser/chromium.ts';
 import { watchProblems } from '../browser/page-problems.ts';
 import { claimedSite, enrolledUser, inProcessHub, signInAt } from './in-process-hub.ts';
@@ -51,12 +51,7 @@ t.test('watchlist scope on the dashboard', { timeout: 300_000 }, async (t) => {
   t.equal(await page.textContent('#scope-words'), words, 'the scope in words, names and all');
   t.same(problems.take(), [], 'no console error or failed request');
 
-  t.same(await seriousViolations(page), [], 'no serious or critical accessibility violation at 1280');
-  await page.setViewportSize({ width: 390, height: 844 });
-  const wide = await page.evaluate(() => document.documentElement.scrollWidth);
-  t.ok(wide <= 390, `no wider than a 390 px phone (${wide} px)`);
-  t.same(await seriousViolations(page), [], 'no serious or critical accessibility violation at 390');
-  await page.setViewportSize({ width: 1280, height: 800 });
+  await checkAtBothWidths(t, page);
 
   await page.reload();
   await page.click('#lists button:has-text("Residents")');
