@@ -1,4 +1,4 @@
-import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { bufferStats, type DetectionBuffer } from '../buffer/index.ts';
 import { CAMERA_STATES, type CameraStatus } from '../cameras/status.ts';
 import type { UplinkState } from '../uplink/uplink-state.ts';
@@ -34,6 +34,11 @@ const UPLOAD_BUCKETS = [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120];
 
 export function createApplianceMetrics(): ApplianceMetrics {
   const registry = new Registry();
+  // The process's own figures (resident memory, heap, event loop delay, CPU): the ordinary
+  // cameras' reader shares the box with the buffer and the uplink, and these are how an
+  // operator sees that it neither holds up the event loop nor outgrows the device's memory.
+  // Read at scrape time; the event loop delay's percentiles cover the time since the last scrape.
+  collectDefaultMetrics({ register: registry, prefix: METRIC_PREFIX, eventLoopMonitoringPrecision: 10 });
   return {
     registry,
     uploadSeconds: new Histogram({

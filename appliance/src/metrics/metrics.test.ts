@@ -59,10 +59,16 @@ t.test('GET /metrics parses, and the buffer figures move as detections arrive', 
     'alpr_appliance_uplink_waiting',
     'alpr_appliance_upload_duration_seconds',
     'alpr_appliance_upload_failures_total',
+    'alpr_appliance_process_resident_memory_bytes',
+    'alpr_appliance_nodejs_eventloop_lag_p99_seconds',
+    'alpr_appliance_nodejs_heap_size_used_bytes',
+    'alpr_appliance_process_cpu_seconds_total',
   ]) {
     t.ok(before.types.has(family), `${family} has a TYPE`);
   }
   t.equal(valueOf(before, 'alpr_appliance_uplink_waiting', { reason: 'no_hub' }), 1, 'unclaimed: nothing uploads');
+  t.ok(valueOf(before, 'alpr_appliance_process_resident_memory_bytes') > 10 * 1024 * 1024, 'the resident memory of this process');
+  t.ok(valueOf(before, 'alpr_appliance_nodejs_eventloop_lag_p99_seconds') >= 0, 'the event loop delay, p99');
   // The shipped Grafana dashboard asks only for series this endpoint serves.
   const dashboard = readFileSync(new URL('../../../docs/grafana/alpr-appliance.json', import.meta.url), 'utf8');
   const asked = new Set([...dashboard.matchAll(/alpr_appliance_[a-z_]+/g)].map((m) => m[0].replace(/_(bucket|sum|count)$/, '')));

@@ -15,7 +15,9 @@ export interface Exposition {
 const NAME = '[a-zA-Z_:][a-zA-Z0-9_:]*';
 const LABEL = '[a-zA-Z_][a-zA-Z0-9_]*';
 const LABEL_VALUE = '"(?:[^"\\\\\\n]|\\\\[\\\\"n])*"';
-const NUMBER = '(?:[+-]?(?:\\d+\\.?\\d*(?:[eE][+-]?\\d+)?|\\.\\d+(?:[eE][+-]?\\d+)?)|[+-]?Inf|NaN)';
+// NaN in any case: Prometheus reads sample values with Go's ParseFloat, which takes `nan` in
+// any case, and Node's client writes `Nan` for a figure with no sample yet (the event loop delay's mean).
+const NUMBER = '(?:[+-]?(?:\\d+\\.?\\d*(?:[eE][+-]?\\d+)?|\\.\\d+(?:[eE][+-]?\\d+)?)|[+-]?Inf|[Nn][Aa][Nn])';
 const SAMPLE = new RegExp(`^(${NAME})(?:\\{((?:${LABEL}=${LABEL_VALUE})(?:,${LABEL}=${LABEL_VALUE})*,?)?\\})? (${NUMBER})(?: (-?\\d+))?$`);
 const HELP = new RegExp(`^# HELP (${NAME}) (?:[^\\\\\\n]|\\\\[\\\\n])*$`);
 const TYPE = new RegExp(`^# TYPE (${NAME}) (counter|gauge|histogram|summary|untyped)$`);
@@ -40,6 +42,7 @@ function familyOf(name: string, types: Map<string, string>): string | undefined 
 function parseNumber(text: string): number {
   if (/^[+]?Inf$/.test(text)) return Number.POSITIVE_INFINITY;
   if (text === '-Inf') return Number.NEGATIVE_INFINITY;
+  if (/^nan$/i.test(text)) return Number.NaN;
   return Number(text);
 }
 
