@@ -8,6 +8,7 @@ source scripts/lib/ensure-test-postgres.sh
 run() { printf '\n== %s\n' "$*"; npx tsx "$@"; }
 run scripts/bench/appliance-buffer.ts --count "${BENCH_BUFFER_COUNT:-2000}"
 run scripts/bench/appliance-system.ts --backlog "${BENCH_BACKLOG:-3000}" --seconds "${BENCH_MEMORY_SECONDS:-30}"
+run scripts/bench/appliance-reading.ts --seconds "${BENCH_READING_SECONDS:-60}"
 # Hub ingest against a production-configured PostgreSQL (fsync, synchronous_commit and
 # full_page_writes on; scripts/bench/production-postgres.sh), never the fast test cluster:
 # BENCH_DATABASE_URL points it at another server, which the bench checks and reports.
