@@ -27,6 +27,12 @@ export interface FeedSectionHooks {
 
 let shown: string | undefined;
 let polling = 0;
+/**
+ * What this page itself last did to each list's feed: the list summaries that say whether a
+ * list follows one are reloaded after a change, and a list opened before that reload lands
+ * would otherwise be asked for a feed it no longer has (a 404 in the console).
+ */
+const followsByPage = new Map<string, boolean>();
 
 function resultText(f: Feed): string {
   if (f.last_status === 'ok') return 'ok';
@@ -116,7 +122,8 @@ export async function showFeedSection(list: Watchlist): Promise<void> {
   const input = document.getElementById('list-retro') as HTMLInputElement | null;
   if (input && another) input.value = String(days);
   // The list says whether it follows a feed: one that does not is not asked for (a 404 in the console).
-  render(list.follows_feed === false ? null : await loadFeed(list.id), another);
+  const follows = followsByPage.get(list.id) ?? list.follows_feed;
+  render(follows === false ? null : await loadFeed(list.id), another);
 }
 
 /** Wires the forms once; `current` names the selected list. */
@@ -134,6 +141,7 @@ export function wireFeedSection(current: () => Watchlist | undefined, hooks: Fee
     };
     api<Feed>('PUT', watchlistPartPath(id, 'feed'), body)
       .then((feed) => {
+        followsByPage.set(id, true);
         render(feed, true);
         say('Feed saved. The hub reads it on its schedule.', 'info');
         if (!feed.last_checked_at) pollUntilRead(id, hooks);
@@ -156,6 +164,7 @@ export function wireFeedSection(current: () => Watchlist | undefined, hooks: Fee
     if (!id) return;
     api('DELETE', watchlistPartPath(id, 'feed'))
       .then(() => {
+        followsByPage.set(id, false);
         polling++;
         render(null, true);
         say('The list no longer follows a feed; its entries stay.', 'info');
