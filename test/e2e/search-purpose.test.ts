@@ -12,7 +12,7 @@ import { seriousViolations } from '../browser/accessibility.ts';
 import { launchChromium } from '../browser/chromium.ts';
 import { watchProblems } from '../browser/page-problems.ts';
 import { claimedSite, enrolledUser, inProcessHub, signInAt } from './in-process-hub.ts';
-import { ADMIN_COLLECTORS_PATH, ADMIN_USERS_PATH, EVENTS_SEARCH_PATH } from '../../hub/src/platform/http/paths.ts';
+import { ADMIN_COLLECTORS_PATH, ADMIN_USERS_PATH, EVENTS_SEARCH_PATH, PURPOSES_PATH } from '../../hub/src/platform/http/paths.ts';
 
 const SCREENSHOTS = join(import.meta.dirname, '..', '..', 'docs', 'screenshots');
 
@@ -192,6 +192,29 @@ t.test('searches state a purpose, in a real browser', { timeout: 240_000 }, asyn
     await page.click('#investigation-form button[type="submit"]');
     await page.waitForSelector('#summary:has-text("detections")');
     t.equal(await page.textContent('#summary'), '27 detections, 27 plates.', "the site's day");
+    t.same(problems.take(), [], 'no console error or failed request');
+  });
+
+  await t.test('what is typed while the purposes load stays typed (a slow hub wiped it once)', async (t) => {
+    // The purposes answer held back, as on a loaded hub: the user types meanwhile.
+    let release = (): void => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route(`**${PURPOSES_PATH}`, async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.goto(`${url}/search`);
+    await page.fill('#plate', 'PU12RPS');
+    await page.selectOption('#plate-match', 'one_edit');
+    release();
+    await page.waitForSelector('#purpose option[value="stolen_vehicle"]', { state: 'attached' });
+    await page.unroute(`**${PURPOSES_PATH}`);
+    t.equal(await page.inputValue('#plate'), 'PU12RPS', 'the plate typed');
+    t.equal(await page.inputValue('#plate-match'), 'one_edit', 'the mode picked');
+    await page.selectOption('#purpose', 'stolen_vehicle');
+    await page.click('#search-form button[type="submit"]');
+    await page.waitForSelector('#results a:has-text("PU12RPS")');
+    t.match(page.url(), /plate=PU12RPS&plate_match=one_edit/, 'searched as typed');
     t.same(problems.take(), [], 'no console error or failed request');
   });
 });

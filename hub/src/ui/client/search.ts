@@ -203,8 +203,11 @@ window.addEventListener('popstate', () => {
 
 const initial = new URLSearchParams(location.search);
 // The purposes first: the select can only show a bookmarked purpose once it is an option.
+// A page opened without a query keeps its form as it is: whatever the user typed while the
+// purposes were loading stays (filling from an empty query wiped it, a race CI caught).
 loadPurposes()
   .then(() => {
+    if (initial.size === 0) return;
     fillForm(initial);
     if (initial.get('purpose')) void run(initial);
   })
