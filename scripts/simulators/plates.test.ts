@@ -47,6 +47,26 @@ t.test('a size under the drawn picture gives the picture as drawn', async (t) =>
   t.same([jpeg.decode(read.crop).width, jpeg.decode(read.scene).width], [240, 640]);
 });
 
+t.test("scenes: 'plate' makes each scene the plate crop, a file of its own, and leaves the reads as they were", async (t) => {
+  const reads = (scenes?: 'plate') => {
+    const g = createReadGenerator({ seed: 5, cropBytes: 300, sceneBytes: 6_000, ...(scenes ? { scenes } : {}) });
+    return Array.from({ length: 3 }, (_, i) => g.next(1_900_000_000_000 + i * 1000));
+  };
+  const plain = reads('plate');
+  t.same(
+    plain.map((r) => [r.plate, r.timeMs, r.crop.length]),
+    reads().map((r) => [r.plate, r.timeMs, r.crop.length]),
+    'same plates, times and crops',
+  );
+  for (const read of plain) {
+    const scene = jpeg.decode(read.scene);
+    t.same([scene.width, scene.height], [240, 80], 'a real picture of the plate');
+    t.ok(read.scene.length >= 6_000 * 0.85, `padded to the scene size asked: ${read.scene.length} bytes`);
+    t.notOk(read.scene.equals(read.crop), 'not the crop file');
+  }
+  t.equal(new Set(plain.map((r) => r.scene.toString('hex'))).size, 3, 'each read its own scene');
+});
+
 t.test('plates carry separators and normalize to alphanumerics', async (t) => {
   const rng = createRng(11);
   const plates = Array.from({ length: 100 }, () => plateText(rng));
