@@ -35,6 +35,12 @@ export interface StartRunnersOptions {
   sleep?: Sleep;
   /** The on-device plate reader for ordinary cameras (`snapshot`); shared by all of them. */
   reader?: FrameReader;
+  /**
+   * The frame worker of the ordinary cameras. Absent: one is started with the first of them
+   * and closed with the runners. One passed in stays open for its owner to close (tests that
+   * start runners many times keep one warm worker instead of starting one each time).
+   */
+  frames?: FrameJobs;
 }
 
 export interface CameraRunners {
@@ -68,7 +74,7 @@ export function startCameraRunners(options: StartRunnersOptions): CameraRunners 
     sleep: options.sleep ?? realSleep,
   };
   // One frame worker for every ordinary camera, started only when there is one.
-  let frames: FrameJobs | undefined;
+  let frames: FrameJobs | undefined = options.frames;
   const runners: Started[] = options.cameras.map((config) => {
     if (config.vendor === 'snapshot') {
       frames ??= openFrameJobs();
@@ -87,7 +93,7 @@ export function startCameraRunners(options: StartRunnersOptions): CameraRunners 
   return {
     async stop() {
       await Promise.all(runners.map((r) => r.stop()));
-      await frames?.close();
+      if (frames !== options.frames) await frames?.close();
     },
     statuses: () => runners.map((r) => r.status()),
     statusOf: (id) => runners.find((r) => r.id === id)?.tracker,

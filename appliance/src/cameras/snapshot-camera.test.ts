@@ -5,6 +5,7 @@ import { startSnapshotCamera as startSimulator } from '../../../scripts/simulato
 import type { SnapshotCameraOptions } from '../../../scripts/simulators/snapshot-camera.ts';
 import { drawnPassages } from '../../../scripts/simulators/snapshot-scenes.ts';
 import { cameraConfigSchema } from './config.ts';
+import { openFrameJobs } from './frame-jobs.ts';
 import type { CameraConfigInput } from './config.ts';
 import { memoryDeps, sha256, until } from './memory.test-helper.ts';
 import { startCameraRunners } from './runner.ts';
@@ -20,6 +21,11 @@ import { ReaderError } from '../reader/types.ts';
  */
 
 const BOX = { x: 160, y: 236, width: 240, height: 80 };
+
+// One frame worker for the whole file: started through tsx (a worker does not inherit the
+// loader) it takes 1-3 s before its first frame, which each test paid again before.
+const frames = openFrameJobs();
+t.teardown(() => frames.close());
 
 function knowingReader(passages: { jpeg: Buffer; plate: string | null }[], options: { variantEvery?: number; delayMs?: number } = {}) {
   const plates = new Map(passages.map((p) => [sha256(p.jpeg), p.plate]));
@@ -74,7 +80,7 @@ async function setup(
     backoffCapMs: 200,
     ...camera,
   });
-  const runners = startCameraRunners({ cameras: [config], ...deps, reader: reader === 'none' ? undefined : (reader ?? knowing.reader) });
+  const runners = startCameraRunners({ cameras: [config], ...deps, reader: reader === 'none' ? undefined : (reader ?? knowing.reader), frames });
   t.teardown(() => runners.stop());
   return { simulator, deps, runners, passages, calls: knowing.calls, perPlate: knowing.perPlate };
 }
@@ -138,7 +144,7 @@ t.test('still frames skip the reader; a busy reader drops frames instead of queu
     framesPerSecond: 10,
     passageGapMs: 400,
   });
-  const runners = startCameraRunners({ cameras: [config], ...deps, reader: slow.reader });
+  const runners = startCameraRunners({ cameras: [config], ...deps, reader: slow.reader, frames });
   t.teardown(() => runners.stop());
   simulator.show(0);
   const counters = () => runners.lastFrame('still')?.counters;
@@ -214,7 +220,7 @@ t.test('no snapshot URL: the vendor paths are tried, the one that gives a JPEG i
     password: 'admin12345',
     passageGapMs: 300,
   });
-  const runners = startCameraRunners({ cameras: [config], ...deps, reader: knowingReader(passages).reader });
+  const runners = startCameraRunners({ cameras: [config], ...deps, reader: knowingReader(passages).reader, frames });
   t.teardown(() => runners.stop());
   t.ok(await until(() => runners.statuses()[0]?.state === 'ONLINE', 20_000), 'ONLINE on a Dahua path');
   t.equal(runners.lastFrame('dahua')?.url, `${simulator.url}/cgi-bin/snapshot.cgi`, 'the Hikvision path (404) passed over');
