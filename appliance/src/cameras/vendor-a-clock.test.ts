@@ -85,10 +85,13 @@ for (const [name, offset, warning] of [
 t.test('summer time ends on the camera: the repeated hour is not skipped', async (t) => {
   // The camera's clock (Europe/Paris) 4 s before 03:00 CEST on 2026-10-25, when it goes back to 02:00 CET.
   const target = Date.parse('2026-10-25T00:59:56Z');
-  const { camera, sink, runner } = await run(t, target - Date.now());
+  const offset = target - Date.now();
+  const { camera, sink, runner } = await run(t, offset);
   t.ok(await until(() => runner.status().clock !== null));
   t.ok(await produce(camera, sink, 5), 'reads before the change (02:59 CEST)');
-  await new Promise((r) => setTimeout(r, 4_500));
+  // Until the camera's clock is past 03:00 CEST (not a fixed 4.5 s: the reads above took some of it).
+  const change = Date.parse('2026-10-25T01:00:00Z');
+  t.ok(await until(() => Date.now() + offset >= change + 500, 10_000), "the camera's clock passed the change");
   t.ok(await produce(camera, sink, 5), 'reads after the change (02:00 CET): picNames below the cursor');
   t.ok(camera.produced.at(-1)?.picName.startsWith('2026102502000'), `the camera's picNames went back (${camera.produced.at(-1)?.picName})`);
   checkDelivery(t, camera, sink);
