@@ -3,6 +3,7 @@
  * usage printed), positional and number checks, and a secret read from stdin.
  */
 import type { CollectorContext } from '../collectors/context.ts';
+import type { CliIo } from './cli-io.ts';
 import type { Output } from './output.ts';
 
 /** A mistake in the command line itself: usage is printed, exit code 2. */
@@ -46,14 +47,19 @@ export function refuseSecretsOnArgv(argv: readonly string[]): void {
  * the end of input, less the one trailing newline the shell or `echo` adds (it is not part of
  * the password, and a camera would refuse the login with it).
  */
-export async function readSecret(what: string, input: NodeJS.ReadStream = process.stdin): Promise<string> {
-  if (input.isTTY) process.stderr.write(`${what}, then Enter and Ctrl-D: `);
+export async function readSecret(what: string, io: CliIo): Promise<string> {
+  if (io.stdinIsTty) io.stderr(`${what}, then Enter and Ctrl-D: `);
+  return readStdinText(io);
+}
+
+/** All of stdin as text, less the one trailing newline (the shell's, not the secret's); no prompt. */
+export async function readStdinText(io: CliIo): Promise<string> {
   const chunks: Buffer[] = [];
-  for await (const chunk of input) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk)));
+  for await (const chunk of io.stdin()) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk)));
   return Buffer.concat(chunks)
     .toString('utf8')
     .replace(/\r?\n$/, '');
 }
 
-/** A validated command, ready to run against the database; resolves to the exit code. */
-export type Action = (ctx: CollectorContext, out: Output) => Promise<number>;
+/** A validated command, ready to run against the database; resolves to the exit code. `io` for a secret on stdin. */
+export type Action = (ctx: CollectorContext, out: Output, io: CliIo) => Promise<number>;

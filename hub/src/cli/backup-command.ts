@@ -10,10 +10,10 @@ import { restore } from '../backup/restore.ts';
 import { systemClock } from '../platform/clock.ts';
 import { loadHubConfig } from '../platform/config/hub-config.ts';
 import { HubError } from '../platform/errors.ts';
-import { createLog } from '../platform/log.ts';
+import { cliLog, type CliIo } from './cli-io.ts';
 import { createOutput } from './output.ts';
 
-export async function runBackupCommand(verb: 'backup' | 'restore', args: readonly string[]): Promise<number> {
+export async function runBackupCommand(verb: 'backup' | 'restore', args: readonly string[], io: CliIo): Promise<number> {
   const usage = `usage: npm run hub -- ${verb} <dir> [--json]`;
   let dir: string | undefined;
   let json = false;
@@ -23,13 +23,13 @@ export async function runBackupCommand(verb: 'backup' | 'restore', args: readonl
     dir = parsed.positionals[0];
     json = parsed.values.json === true;
   } catch (err) {
-    process.stderr.write(`${(err as Error).message}\n${usage}\n`);
+    io.stderr(`${(err as Error).message}\n${usage}\n`);
     return 2;
   }
   if (!dir) return 2;
-  const config = loadHubConfig(process.env);
-  const log = createLog(config.logLevel === 'info' ? 'warn' : config.logLevel, process.stderr);
-  const out = createOutput(json, (line) => process.stdout.write(`${line}\n`));
+  const config = loadHubConfig(io.env);
+  const log = cliLog(io, config.logLevel);
+  const out = createOutput(json, (line) => io.stdout(`${line}\n`));
   try {
     if (verb === 'backup') {
       const manifest = await backup({ config, clock: systemClock, log }, dir);
@@ -48,7 +48,7 @@ export async function runBackupCommand(verb: 'backup' | 'restore', args: readonl
     return 0;
   } catch (err) {
     if (!(err instanceof HubError)) throw err;
-    process.stderr.write(`error (${err.code}): ${err.message}\n`);
+    io.stderr(`error (${err.code}): ${err.message}\n`);
     return 1;
   }
 }

@@ -7,6 +7,7 @@ import { SYSTEM_ACTOR } from '../platform/actor.ts';
 import { collectorStatus } from '../collectors/status.ts';
 import { HubError } from '../platform/errors.ts';
 import { number, one, readSecret, UsageError, type Action } from './arguments.ts';
+import type { CliIo } from './cli-io.ts';
 
 /**
  * `npm run hub -- camera ...`: a collector's central cameras (docs/cameras-central.md), the
@@ -120,9 +121,9 @@ function secretField(options: CameraOptions): SecretField | undefined {
   return options['password-stdin'] ? 'password' : options['token-stdin'] ? 'token' : undefined;
 }
 
-async function withSecret(fields: Record<string, unknown>, secret: SecretField | undefined): Promise<Record<string, unknown>> {
+async function withSecret(fields: Record<string, unknown>, secret: SecretField | undefined, io: CliIo): Promise<Record<string, unknown>> {
   if (secret === undefined) return fields;
-  const value = await readSecret(secret === 'password' ? "The camera's password" : "The console's API key or token");
+  const value = await readSecret(secret === 'password' ? "The camera's password" : "The console's API key or token", io);
   if (value === '') throw new UsageError(`--${secret}-stdin: nothing was read from stdin`);
   return { ...fields, [secret]: value };
 }
@@ -194,8 +195,8 @@ export function planCameraCommand(positionals: readonly string[], options: Camer
         snapshot: snapshotSettingsAfter(null, body),
       })[0];
       if (problem !== undefined) throw new UsageError(flagged(problem));
-      return async (ctx, out) => {
-        const input = valid(addCameraBodySchema, await withSecret(fields, secret));
+      return async (ctx, out, io) => {
+        const input = valid(addCameraBodySchema, await withSecret(fields, secret, io));
         out.record(changed(await asUsage(addCamera(ctx, SYSTEM_ACTOR, collectorId, input))));
         return 0;
       };
@@ -206,8 +207,8 @@ export function planCameraCommand(positionals: readonly string[], options: Camer
       const fields = cameraFields(options);
       if (Object.keys(fields).length === 0 && secret === undefined) throw new UsageError('nothing to change: give the camera options to change');
       valid(editCameraBodySchema, fields);
-      return async (ctx, out) => {
-        const input = valid(editCameraBodySchema, await withSecret(fields, secret));
+      return async (ctx, out, io) => {
+        const input = valid(editCameraBodySchema, await withSecret(fields, secret, io));
         out.record(changed(await asUsage(editCamera(ctx, SYSTEM_ACTOR, collectorId, cameraId, input))));
         return 0;
       };

@@ -10,14 +10,14 @@ import { systemClock } from '../platform/clock.ts';
 import { loadHubConfig } from '../platform/config/hub-config.ts';
 import { openDatabase } from '../db/client.ts';
 import { openImageStore } from '../images/image-store.ts';
-import { createLog } from '../platform/log.ts';
 import { describeTiers, RETENTION_PRESETS, withPreset, type RetentionPreset } from '../platform/config/retention-presets.ts';
 import { runRetention, type RetentionReport } from '../retention/run.ts';
+import { cliLog, type CliIo } from './cli-io.ts';
 import { createOutput } from './output.ts';
 
 const USAGE = `usage: npm run hub -- retention [--dry-run [--preset ${RETENTION_PRESETS.join('|')}]] [--json]`;
 
-export async function runRetentionCommand(args: readonly string[]): Promise<number> {
+export async function runRetentionCommand(args: readonly string[], io: CliIo): Promise<number> {
   let options: { 'dry-run'?: boolean; json?: boolean; preset?: string };
   try {
     const parsed = parseArgs({
@@ -27,23 +27,23 @@ export async function runRetentionCommand(args: readonly string[]): Promise<numb
     });
     options = parsed.values;
   } catch (err) {
-    process.stderr.write(`${(err as Error).message}\n${USAGE}\n`);
+    io.stderr(`${(err as Error).message}\n${USAGE}\n`);
     return 2;
   }
   const preset = options.preset;
   if (preset !== undefined && (!isPreset(preset) || options['dry-run'] !== true)) {
-    process.stderr.write(`--preset takes ${RETENTION_PRESETS.join(', ')} and needs --dry-run\n${USAGE}\n`);
+    io.stderr(`--preset takes ${RETENTION_PRESETS.join(', ')} and needs --dry-run\n${USAGE}\n`);
     return 2;
   }
-  const config = loadHubConfig(process.env);
+  const config = loadHubConfig(io.env);
   const horizons = preset === undefined ? config.retention : withPreset(config.retention, preset);
-  const log = createLog(config.logLevel === 'info' ? 'warn' : config.logLevel, process.stderr);
+  const log = cliLog(io, config.logLevel);
   const db = await openDatabase({ ...(config.databaseUrl ? { url: config.databaseUrl } : { dataDir: config.pgliteDir }), log, maxConnections: 2 });
   const images = openImageStore(config.imageDir, { db, onError: (err) => log.error({ err }, 'image store') });
   try {
     await images.ready();
     const report = await runRetention({ db, images, clock: systemClock }, horizons, { dryRun: options['dry-run'] === true });
-    const out = createOutput(options.json === true, (line) => process.stdout.write(`${line}\n`));
+    const out = createOutput(options.json === true, (line) => io.stdout(`${line}\n`));
     out.record({ preset: preset ?? config.retentionPreset, ...summary(report), tiers: describeTiers(horizons).map((x) => `${x.tier}: ${x.kept}`) });
     return report.skipped ? 1 : 0;
   } finally {

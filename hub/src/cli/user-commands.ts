@@ -14,8 +14,9 @@ import { loadHubConfig } from '../platform/config/hub-config.ts';
 import { openDatabase } from '../db/client.ts';
 import { userRoleSchema } from '../db/schema/users.ts';
 import { HubError } from '../platform/errors.ts';
-import { createLog } from '../platform/log.ts';
 import type { AuthContext } from '../auth/context.ts';
+import { readStdinText } from './arguments.ts';
+import { cliLog, type CliIo } from './cli-io.ts';
 import { createOutput, type Output } from './output.ts';
 
 export const USER_USAGE = `usage: npm run hub -- user <verb> [--json]
@@ -41,16 +42,7 @@ const OPTIONS = {
 
 class UserUsageError extends Error {}
 
-type UserAction = (ctx: AuthContext, out: Output) => Promise<number>;
-
-async function readStdin(): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of process.stdin) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk)));
-  // One trailing newline is the shell's, not the password's.
-  return Buffer.concat(chunks)
-    .toString('utf8')
-    .replace(/\r?\n$/, '');
-}
+type UserAction = (ctx: AuthContext, out: Output, io: CliIo) => Promise<number>;
 
 function plan(verb: string | undefined, options: ReturnType<typeof parse>['values']): UserAction {
   const email = (): string => {
@@ -62,8 +54,8 @@ function plan(verb: string | undefined, options: ReturnType<typeof parse>['value
     if (!parsed.success) throw new UserUsageError('--role must be admin, operator or viewer');
     return parsed.data;
   };
-  const password = async (): Promise<{ value: string; generated: boolean }> =>
-    options['password-stdin'] ? { value: await readStdin(), generated: false } : { value: generatePassword(), generated: true };
+  const password = async (io: CliIo): Promise<{ value: string; generated: boolean }> =>
+    options['password-stdin'] ? { value: await readStdinText(io), generated: false } : { value: generatePassword(), generated: true };
   const show = (u: { id: string; email: string; role: string; isActive: boolean; twofaEnrolled: boolean }) => ({
     id: u.id,
     email: u.email,
@@ -75,8 +67,8 @@ function plan(verb: string | undefined, options: ReturnType<typeof parse>['value
     case 'create': {
       const e = email();
       const r = role();
-      return async (ctx, out) => {
-        const pw = await password();
+      return async (ctx, out, io) => {
+        const pw = await password(io);
         const user = await createUser(ctx, { email: e, password: pw.value, role: r });
         if (!user) throw new HubError('conflict', `a user with email ${e} already exists`);
         out.record({ ...show(user), ...(pw.generated ? { password: pw.value, note: 'shown once; 2FA setup follows the first login' } : {}) });
@@ -113,8 +105,8 @@ function plan(verb: string | undefined, options: ReturnType<typeof parse>['value
     }
     case 'reset-password': {
       const e = email();
-      return async (ctx, out) => {
-        const pw = await password();
+      return async (ctx, out, io) => {
+        const pw = await password(io);
         const user = await setPassword(ctx, SYSTEM_ACTOR_ID, e, pw.value);
         out.record({ ...show(user), ...(pw.generated ? { password: pw.value, note: 'shown once' } : {}) });
         return 0;
@@ -139,13 +131,13 @@ function parse(argv: readonly string[]) {
 }
 
 /** Runs `user <verb> ...` (argv without the leading `user`); resolves to the exit code. */
-export async function runUserCommand(argv: readonly string[]): Promise<number> {
+export async function runUserCommand(argv: readonly string[], io: CliIo): Promise<number> {
   let action: UserAction;
   let json = false;
   try {
     const { values, positionals } = parse(argv);
     if (values.help) {
-      process.stdout.write(`${USER_USAGE}\n`);
+      io.stdout(`${USER_USAGE}\n`);
       return 0;
     }
     if (positionals.length > 1) throw new UserUsageError(`unexpected argument ${positionals[1]}`);
@@ -153,22 +145,22 @@ export async function runUserCommand(argv: readonly string[]): Promise<number> {
     action = plan(positionals[0], values);
   } catch (err) {
     if (!(err instanceof UserUsageError)) throw err;
-    process.stderr.write(`${err.message}\n${USER_USAGE}\n`);
+    io.stderr(`${err.message}\n${USER_USAGE}\n`);
     return 2;
   }
-  const config = loadHubConfig(process.env);
-  const log = createLog(config.logLevel === 'info' ? 'warn' : config.logLevel, process.stderr);
+  const config = loadHubConfig(io.env);
+  const log = cliLog(io, config.logLevel);
   const db = await openDatabase({ ...(config.databaseUrl ? { url: config.databaseUrl } : { dataDir: config.pgliteDir }), log, maxConnections: 2 });
-  const out = createOutput(json, (line) => process.stdout.write(`${line}\n`));
+  const out = createOutput(json, (line) => io.stdout(`${line}\n`));
   try {
-    return await action({ db, clock: systemClock, log, config }, out);
+    return await action({ db, clock: systemClock, log, config }, out, io);
   } catch (err) {
     if (err instanceof HubError) {
-      process.stderr.write(`error (${err.code}): ${err.message}\n`);
+      io.stderr(`error (${err.code}): ${err.message}\n`);
       return 1;
     }
     if (err instanceof ZodError) {
-      process.stderr.write(`invalid input: ${err.issues.map((i) => `${i.path.join('.') || 'value'}: ${i.message}`).join('; ')}\n`);
+      io.stderr(`invalid input: ${err.issues.map((i) => `${i.path.join('.') || 'value'}: ${i.message}`).join('; ')}\n`);
       return 2;
     }
     throw err;

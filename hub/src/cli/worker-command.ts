@@ -9,16 +9,22 @@ import { systemClock } from '../platform/clock.ts';
 import { loadHubConfig } from '../platform/config/hub-config.ts';
 import { openDatabase } from '../db/client.ts';
 import { openImageStore } from '../images/image-store.ts';
-import { createLog } from '../platform/log.ts';
 import { startWorkers } from '../start-workers.ts';
+import { cliLog, type CliIo } from './cli-io.ts';
 
-export async function runWorkerCommand(args: readonly string[]): Promise<number> {
+/**
+ * Environment, usage message and log come through `io`; the process's life stays the real
+ * process's (the SIGTERM/SIGINT it waits for, the `ready` message to a parent, the 10 s
+ * forced exit): a worker is a long-running process, not a command a test runs in-process.
+ */
+export async function runWorkerCommand(args: readonly string[], io: CliIo): Promise<number> {
   if (args.length > 0) {
-    process.stderr.write(`usage: npm run hub -- worker   (no arguments; configured by DATABASE_URL and HUB_* like the hub)\n`);
+    io.stderr(`usage: npm run hub -- worker   (no arguments; configured by DATABASE_URL and HUB_* like the hub)\n`);
     return 2;
   }
-  const config = loadHubConfig(process.env);
-  const log = createLog(config.logLevel, process.stderr);
+  const config = loadHubConfig(io.env);
+  // The worker logs what it does at the configured level (info by default): its log is its only output.
+  const log = cliLog(io, config.logLevel, false);
   const db = await openDatabase({ ...(config.databaseUrl ? { url: config.databaseUrl } : { dataDir: config.pgliteDir }), log, maxConnections: 3 });
   // The bot's deliveries too, when a bot is configured. Crops are read through the image
   // store: this process only reads (the hub alone appends), and an alert's detection was
