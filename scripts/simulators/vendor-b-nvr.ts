@@ -109,7 +109,7 @@ export async function startVendorBNvr(options: VendorBNvrOptions = {}): Promise<
 
   function broadcast(action: 'add' | 'update', modelKey: string, id: string, data: JsonObject): void {
     lastUpdateId = randomUUID();
-    // Nobody listening (a pull test): skip the deflate, 0.5 ms a packet, three per event.
+    // Nobody listening (a pull test): skip the deflate, about 1 s of CPU for 2,000 events (three packets each).
     if (sockets.size === 0) return;
     const packet = encodePacket({ action, newUpdateId: lastUpdateId, modelKey, id }, data);
     for (const [ws, sent] of sockets) {
