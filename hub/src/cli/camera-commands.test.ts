@@ -3,14 +3,14 @@ import { eq } from 'drizzle-orm';
 import { openEscrow } from '../collectors/cameras/credential-escrow.ts';
 import { claimedCollector } from '../collectors/collectors.test-helper.ts';
 import { cameras } from '../db/schema/cameras.ts';
-import { cliWorld, type CliRun as Run } from './cli-process.test-helper.ts';
+import { cliWorld, type CliRun as Run } from './cli-world.test-helper.ts';
 
 /**
  * `camera ...` and `collector suspend|resume|replace|replace-cancel` run as an admin runs
- * them: the CLI as a child process over a real database, secrets piped on stdin. The usage
- * mistakes are in camera-usage.test.ts and the collector state commands in
- * collector-state-commands.test.ts: each CLI run is a child process, and on a loaded machine
- * one file holding all of them outran its time budget.
+ * them: the CLI over a real database (in this process: cli-world.test-helper.ts), secrets
+ * piped on stdin. The usage mistakes are in camera-usage.test.ts and the collector state
+ * commands in collector-state-commands.test.ts: split when each CLI run was a child process
+ * and one file holding all of them outran its time budget on a loaded machine.
  */
 const { cli, withHub, config } = await cliWorld(t, 'camera-cli');
 

@@ -1,12 +1,12 @@
 import t from 'tap';
 import { claimedCollector } from '../collectors/collectors.test-helper.ts';
-import { cliWorld, type CliRun as Run } from './cli-process.test-helper.ts';
+import { cliWorld, type CliRun as Run } from './cli-world.test-helper.ts';
 
 /**
  * `camera add|edit` mistakes as an admin makes them on the command line: each refused in one
  * line with exit 2, no secret echoed, nothing added. Apart from camera-commands.test.ts
- * because each case is a child process of its own: on a loaded machine the sixteen take
- * minutes, and a file has one time budget.
+ * since each case was a child process of its own and the sixteen took minutes on a loaded
+ * machine; each now runs in this process (cli-world.test-helper.ts).
  */
 const { cli, withHub } = await cliWorld(t, 'camera-usage');
 const collectorId = (await withHub((ctx) => claimedCollector(ctx))).collectorId;

@@ -1,10 +1,10 @@
 import t from 'tap';
 import { claimedCollector } from '../collectors/collectors.test-helper.ts';
-import { cliWorld, type CliRun as Run } from './cli-process.test-helper.ts';
+import { cliWorld, type CliRun as Run } from './cli-world.test-helper.ts';
 
 /**
- * `collector suspend|resume|replace|replace-cancel` run as an admin runs them: the CLI as a
- * child process over a real database.
+ * `collector suspend|resume|replace|replace-cancel` run as an admin runs them: the CLI over a
+ * real database, in this process (cli-world.test-helper.ts).
  */
 const { cli, withHub } = await cliWorld(t, 'collector-state-cli');
 const json = (run: Run): Record<string, unknown> => JSON.parse(run.stdout) as Record<string, unknown>;
