@@ -1,73 +1,29 @@
 import t from 'tap';
-import { execFile } from 'node:child_process';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { eq } from 'drizzle-orm';
-import { systemClock } from '../platform/clock.ts';
 import { claimedCollector } from '../collectors/collectors.test-helper.ts';
-import type { CollectorContext } from '../collectors/context.ts';
-import { loadHubConfig } from '../platform/config/hub-config.ts';
-import { openDatabase } from '../db/client.ts';
 import { commands } from '../db/schema/commands.ts';
-import { createLog } from '../platform/log.ts';
 import { certificateSha256 } from '../tls/fingerprint.ts';
 import { GENERATED_CERT_FILE } from '../tls/material.ts';
 import { generateSelfSignedCertificate } from '@alpr/shared/tls/self-signed';
-import { cliDatabaseEnv } from './cli-database.test-helper.ts';
+import { cliWorld, type CliRun as Run } from './cli-world.test-helper.ts';
 
 /**
- * `hub-certificate show|announce` as an admin runs them: the CLI as a child process over a
- * real database, for a hub on a non-loopback host whose generated certificate sits in its
- * data folder (what a first start leaves there).
+ * `hub-certificate show|announce` as an admin runs them (in this process:
+ * cli-world.test-helper.ts) over a real database, for a hub on a non-loopback host whose
+ * generated certificate sits in its data folder (what a first start leaves there).
  */
-const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
-const work = await mkdtemp(join(tmpdir(), 'alpr-hub-cert-cli-'));
-t.teardown(() => rm(work, { recursive: true, force: true }));
-const dataDir = join(work, 'hub');
-await mkdir(dataDir, { recursive: true });
+const world = await cliWorld(t, 'hub-cert-cli', { env: { HUB_HOST: '0.0.0.0' } });
+const { withHub } = world;
+const cli = (...args: string[]) => world.cli(args);
+await mkdir(world.dataDir, { recursive: true });
 const cert = generateSelfSignedCertificate({ names: ['hub.example.test'], now: new Date() });
-await writeFile(join(dataDir, GENERATED_CERT_FILE), cert.certPem);
+await writeFile(join(world.dataDir, GENERATED_CERT_FILE), cert.certPem);
 const served = certificateSha256(cert.certPem);
 const nextHex = 'fe'.repeat(32);
 const next = nextHex.toUpperCase().match(/../g)?.join(':');
 
-const env: Record<string, string> = {
-  PATH: process.env['PATH'] ?? '',
-  HUB_HOST: '0.0.0.0',
-  HUB_PUBLIC_URL: 'https://hub.example.test',
-  HUB_DATA_DIR: dataDir,
-  ...(await cliDatabaseEnv(t, process.env, work)),
-};
-const config = loadHubConfig(env);
-
-async function withHub<T>(run: (ctx: CollectorContext) => Promise<T>): Promise<T> {
-  const db = await openDatabase({
-    ...(config.databaseUrl ? { url: config.databaseUrl } : { dataDir: config.pgliteDir }),
-    log: createLog('silent'),
-    maxConnections: 1,
-  });
-  try {
-    return await run({ db, clock: systemClock, log: createLog('silent'), config });
-  } finally {
-    await db.close();
-  }
-}
-
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-function cli(...args: string[]): Promise<Run> {
-  return new Promise((resolve) => {
-    execFile(process.execPath, ['--import', 'tsx', 'hub/src/cli/main.ts', ...args], { cwd: repoRoot, env, timeout: 60_000 }, (error, stdout, stderr) => {
-      resolve({ code: error && typeof error.code === 'number' ? error.code : error ? -1 : 0, stdout, stderr });
-    });
-  });
-}
 const json = (run: Run): Record<string, unknown> => JSON.parse(run.stdout) as Record<string, unknown>;
 
 t.test('show, claim codes and announce from the command line', async (t) => {

@@ -1,50 +1,29 @@
 import t from 'tap';
-import { execFile } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { cliDatabaseEnv } from './cli-database.test-helper.ts';
+import { cliWorld } from './cli-world.test-helper.ts';
 
-const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
-const work = await mkdtemp(join(tmpdir(), 'alpr-cli-'));
-t.teardown(() => rm(work, { recursive: true, force: true }));
-
-// Postgres (a fresh database by URL), PGlite locally, a failure under CI without DATABASE_URL.
-const env: Record<string, string> = {
-  PATH: process.env['PATH'] ?? '',
-  HUB_PUBLIC_URL: 'https://hub.example.test',
-  ...(await cliDatabaseEnv(t, process.env, work)),
-};
-
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-function cli(...args: string[]): Promise<Run> {
-  return new Promise((resolve) => {
-    execFile(process.execPath, ['--import', 'tsx', 'hub/src/cli/main.ts', ...args], { cwd: repoRoot, env, timeout: 60_000 }, (error, stdout, stderr) => {
-      const code = error && typeof error.code === 'number' ? error.code : error ? -1 : 0;
-      resolve({ code, stdout, stderr });
-    });
-  });
-}
+/**
+ * The collector commands end to end, in this process (cli-world.test-helper.ts), and the
+ * entry point itself as an admin's shell runs it: `node --import tsx hub/src/cli/main.ts`
+ * as a child process, its exit codes, its stdout, a secret piped to its stdin.
+ */
+const world = await cliWorld(t, 'cli');
+const { cli } = world;
 
 t.test('create, configure, inspect and decommission a collector from the command line', async (t) => {
-  const created = await cli('collector', 'create', '--site-name', 'North gate', '--site-address', '1 Main St', '--lat', '51.5', '--lon', '-0.12', '--json');
+  const created = await cli(['collector', 'create', '--site-name', 'North gate', '--site-address', '1 Main St', '--lat', '51.5', '--lon', '-0.12', '--json']);
   t.equal(created.code, 0, created.stderr);
   const { collector_id: id, claim_code: code } = JSON.parse(created.stdout) as { collector_id: string; claim_code: string };
   t.match(code, /^ALPR-[A-Z2-9]{4}-[A-Z2-9]{4}$/);
 
-  const config = join(work, 'config.json');
+  const config = join(world.dataDir, '..', 'config.json');
   await writeFile(config, JSON.stringify({ heartbeat_interval_seconds: 30 }));
-  const configured = await cli('collector', 'config', id, '--file', config);
+  const configured = await cli(['collector', 'config', id, '--file', config]);
   t.equal(configured.code, 0, configured.stderr);
   t.match(configured.stdout, /config_version:\s+2/);
 
-  const status = await cli('collector', 'status', id, '--json');
+  const status = await cli(['collector', 'status', id, '--json']);
   t.match(JSON.parse(status.stdout), {
     id,
     site_name: 'North gate',
@@ -54,21 +33,42 @@ t.test('create, configure, inspect and decommission a collector from the command
     heartbeat_interval_seconds: 30,
   });
 
-  const rotate = await cli('collector', 'rotate-key', id);
+  const rotate = await cli(['collector', 'rotate-key', id]);
   t.equal(rotate.code, 1, 'a pending collector has no key to rotate');
   t.match(rotate.stderr, /error \(conflict\): collector is pending/);
 
-  const gone = await cli('collector', 'decommission', id);
+  const gone = await cli(['collector', 'decommission', id]);
   t.equal(gone.code, 0, gone.stderr);
-  const list = await cli('collector', 'list');
+  const list = await cli(['collector', 'list']);
   t.match(list.stdout, new RegExp(`${id}\\s+North gate\\s+decommissioned`));
 });
 
 t.test('usage mistakes exit 2 without touching the database', async (t) => {
-  const missing = await cli('collector', 'create');
+  const missing = await cli(['collector', 'create']);
   t.equal(missing.code, 2);
   t.match(missing.stderr, /--site-name is required/);
-  const unknown = await cli('collector', 'frobnicate');
+  const unknown = await cli(['collector', 'frobnicate']);
   t.equal(unknown.code, 2);
   t.match(unknown.stderr, /unknown command/);
+});
+
+t.test('the real binary: usage exit 2, a create on stdout, a password piped on stdin', async (t) => {
+  const real = await cliWorld(t, 'cli-process', { process: true });
+  const usage = await real.cli([]);
+  t.equal(usage.code, 2);
+  t.match(usage.stderr, /^missing command\nusage: npm run hub -- <command>/);
+  t.equal(usage.stdout, '');
+
+  const created = await real.cli(['collector', 'create', '--site-name', 'East gate', '--json']);
+  t.equal(created.code, 0, created.stderr);
+  t.match(JSON.parse(created.stdout), { collector_id: String, claim_code: /^ALPR-/ });
+
+  const piped = await real.cli(['user', 'create', '--email', 'op@example.test', '--role', 'operator', '--password-stdin', '--json'], 'a chosen passphrase\n');
+  t.equal(piped.code, 0, piped.stderr);
+  t.notOk('password' in (JSON.parse(piped.stdout) as object), 'the piped password is used, not a generated one printed');
+  const weak = await real.cli(['user', 'create', '--email', 'weak@example.test', '--role', 'viewer', '--password-stdin'], 'short\n');
+  t.equal(weak.code, 2, 'the piped text reached the password rules');
+  const taken = await real.cli(['user', 'create', '--email', 'op@example.test', '--role', 'viewer']);
+  t.equal(taken.code, 1, 'refused: exit 1');
+  t.match(taken.stderr, /error \(conflict\)/);
 });

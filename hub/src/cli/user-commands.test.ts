@@ -1,35 +1,9 @@
 import t from 'tap';
-import { execFile } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { cliDatabaseEnv } from './cli-database.test-helper.ts';
+import { cliWorld } from './cli-world.test-helper.ts';
 
-const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
-const work = await mkdtemp(join(tmpdir(), 'alpr-user-cli-'));
-t.teardown(() => rm(work, { recursive: true, force: true }));
-
-// Postgres (a fresh database by URL), PGlite locally, a failure under CI without DATABASE_URL.
-const env: Record<string, string> = {
-  PATH: process.env['PATH'] ?? '',
-  HUB_PUBLIC_URL: 'https://hub.example.test',
-  ...(await cliDatabaseEnv(t, process.env, work)),
-};
-
-function cli(args: string[], stdin?: string): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = execFile(
-      process.execPath,
-      ['--import', 'tsx', 'hub/src/cli/main.ts', 'user', ...args],
-      { cwd: repoRoot, env, timeout: 60_000 },
-      (error, stdout, stderr) => {
-        resolve({ code: error && typeof error.code === 'number' ? error.code : error ? -1 : 0, stdout, stderr });
-      },
-    );
-    child.stdin?.end(stdin ?? '');
-  });
-}
+/** `user ...` as an admin runs it, in this process (cli-world.test-helper.ts), passwords piped on stdin. */
+const world = await cliWorld(t, 'user-cli');
+const cli = (args: string[], stdin?: string) => world.cli(['user', ...args], stdin);
 
 t.test('create users, list, approve, change role, reset', async (t) => {
   const admin = await cli(['create', '--email', 'Root@Example.test', '--role', 'admin', '--json']);
