@@ -6,9 +6,9 @@
  * A run calls `runCli` (run-cli.ts) in the test's own process with the world's environment
  * (never the test's process.env), stdout and stderr captured as strings: a child process per
  * command (node, tsx compiling the CLI, the database opened afresh) cost seconds each, and
- * minutes per file on a loaded 2-core machine. `{ process: true }` keeps the real thing, a
- * `node --import tsx hub/src/cli/main.ts` child per run, for the tests that cover the entry
- * point itself (main.test.ts).
+ * minutes per file on a loaded 2-core machine. `cliProcess` keeps the real thing, a
+ * `node --import tsx hub/src/cli/main.ts` child per run over the same database, for the
+ * tests that cover the entry point itself (main.test.ts).
  */
 import { execFile } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -35,16 +35,16 @@ export interface CliRun {
 export interface CliWorldOptions {
   /** Variables beside the defaults (HUB_HOST, say); the database's own always win. */
   env?: Record<string, string>;
-  /** Each run a child process running main.ts, as an admin's shell runs it. */
-  process?: boolean;
 }
 
 export interface CliWorld {
   config: HubConfig;
   /** The hub's data folder (HUB_DATA_DIR), empty until a run or the test writes to it. */
   dataDir: string;
-  /** One CLI run: exit code, stdout, stderr. With `process`, a child that outlives 60 s is killed (code -1). */
+  /** One CLI run in this process: exit code, stdout, stderr. */
   cli(args: string[], stdin?: string): Promise<CliRun>;
+  /** The same run as a child process running main.ts, as an admin's shell runs it; one that outlives 60 s is killed (code -1). */
+  cliProcess(args: string[], stdin?: string): Promise<CliRun>;
   /** The CLI's database, opened by the test between CLI runs (PGlite allows one handle per folder). */
   withHub<T>(work: (ctx: CollectorContext) => Promise<T>): Promise<T>;
 }
@@ -68,7 +68,8 @@ export async function cliWorld(t: TestHandle, name: string, options: CliWorldOpt
   return {
     config,
     dataDir,
-    cli: (args, stdin = '') => (options.process ? cliProcess(env, args, stdin) : cliInProcess(env, args, stdin)),
+    cli: (args, stdin = '') => cliInProcess(env, args, stdin),
+    cliProcess: (args, stdin = '') => cliProcess(env, args, stdin),
     async withHub(work) {
       const log = createLog('silent');
       const db = await openDatabase({ ...(config.databaseUrl ? { url: config.databaseUrl } : { dataDir: config.pgliteDir }), log, maxConnections: 1 });
