@@ -565,6 +565,10 @@ t.test('the dashboard in a real browser', { timeout: 420_000 }, async (t) => {
     await admin.fill('#hook-name', 'Gate system');
     await admin.fill('#hook-url', receiver.url);
     await admin.check('#hook-health');
+    // Kept to one site: ticked by its name, and named on the list.
+    const site = admin.locator('#hook-sites label.check').first();
+    const siteName = ((await site.textContent()) ?? '').trim();
+    await site.locator('input').check();
     await admin.click('#webhook-form button[type="submit"]');
     await visible('#secret-section', admin);
     receiver.secret = (await admin.textContent('#secret')) ?? '';
@@ -574,6 +578,7 @@ t.test('the dashboard in a real browser', { timeout: 420_000 }, async (t) => {
     t.match(receiver.received[0], { verified: true, body: { type: 'webhook.test' } }, 'the test event arrives, signed with that secret');
     await admin.waitForSelector('tr[data-webhook] td[data-last]:has-text("delivered")', { timeout: 30_000 });
     t.match(await admin.textContent('#targets'), /alerts, health alerts.*0 waiting, 0 failed/s);
+    t.ok(siteName !== '' && (await admin.textContent('#targets'))?.includes(`only at ${siteName}`), `the target is kept to ${siteName}`);
     await check('webhooks', admin);
     await admin.goto(`${hub.url}/admin/holds`);
     await admin.waitForSelector('#holds td:has-text("UI-CASE-7")');

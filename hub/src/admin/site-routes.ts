@@ -27,12 +27,9 @@ import {
   setCollectorSite,
 } from '../sites/manage.ts';
 import { setUserSites, userSites } from '../sites/user-sites.ts';
+import { anyUuid } from '../platform/any-uuid.ts';
 
-/**
- * Ids are uuids of any version: anything else is a 400 naming the field, never a database
- * error. Not zod's uuid(), which refuses the default site's fixed id (version nibble 0).
- */
-const anyUuid = (message: string) => z.string().regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, message);
+/** Ids are uuids of any version (platform/any-uuid.ts): the default site's is version 0. */
 const uuidParam = validParam(z.object({ id: anyUuid('must be an id (uuid)') }));
 const name = safeText(z.string().trim().min(1).max(100));
 const timeZone = z.string().max(64).nullable();

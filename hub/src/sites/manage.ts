@@ -108,12 +108,13 @@ export async function deleteSite(db: DbSession, id: string): Promise<void> {
   });
 }
 
-async function refuseUnknownSites(db: DbSession, siteIds: readonly string[]): Promise<void> {
+/** 400 when a given id names no site: a filter or a scope naming one would silently match nothing. */
+export async function refuseUnknownSites(db: DbSession, siteIds: readonly string[], field = 'site_ids'): Promise<void> {
   if (siteIds.length === 0) return;
   const [row] = await db.sql<{ n: number }>(`SELECT count(*)::int AS n FROM sites WHERE id IN (SELECT value::uuid FROM json_array_elements_text($1::json))`, [
     JSON.stringify(siteIds),
   ]);
-  if (Number(row?.n ?? 0) !== new Set(siteIds).size) throw new HubError('bad_request', 'site_ids: names a site that does not exist');
+  if (Number(row?.n ?? 0) !== new Set(siteIds).size) throw new HubError('bad_request', `${field}: names a site that does not exist`);
 }
 
 export async function listGroups(db: DbSession): Promise<SiteGroupRecord[]> {

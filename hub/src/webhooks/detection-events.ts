@@ -13,6 +13,7 @@ import { configWithCameraNames } from '../collectors/cameras/names-sql.ts';
 import { WEBHOOK_CHANNEL } from '../db/channels.ts';
 import type { DbSession, StatementSession } from '../db/session.ts';
 import { insertDeliveries, type Queued } from './enqueue.ts';
+import { collectorSites } from './collector-sites.ts';
 import { filterMatches, type WebhookFilter } from './filter.ts';
 import { detectionBody, type DetectionEventRow } from './payload.ts';
 import { newMessageId } from './sign.ts';
@@ -24,9 +25,18 @@ import { newMessageId } from './sign.ts';
 export const DETECTION_PAGE_SIZE = 500;
 
 /** A detection has no watchlist: a target filtered by list hears no detection events. */
-export function detectionFilterMatches(filter: WebhookFilter, row: Pick<DetectionEventRow, 'plate_normalized' | 'collector_id' | 'camera_id'>): boolean {
+export function detectionFilterMatches(
+  filter: WebhookFilter,
+  row: Pick<DetectionEventRow, 'plate_normalized' | 'collector_id' | 'camera_id'>,
+  siteId?: string,
+): boolean {
   if (filter.watchlist_id !== undefined) return false;
-  return filterMatches(filter, { plate: row.plate_normalized, collectorId: row.collector_id, cameraId: row.camera_id });
+  return filterMatches(filter, {
+    plate: row.plate_normalized,
+    collectorId: row.collector_id,
+    cameraId: row.camera_id,
+    ...(siteId === undefined ? {} : { siteId }),
+  });
 }
 
 export interface PageOutcome {
@@ -60,11 +70,16 @@ export async function queueDetectionPage(db: DbSession, upTo: string, now: Date,
     const full = keys.length === pageSize;
     const last = full ? (keys[keys.length - 1]?.pk ?? upTo) : upTo;
     const rows = keys.length === 0 ? [] : await readDetections(tx, cursor.last_pk, last);
+    const sites = await collectorSites(
+      tx,
+      targets.map((t) => t.filter),
+      rows.map((r) => r.collector_id),
+    );
     const items: Queued[] = [];
     for (const row of rows) {
       const body = detectionBody(row, now);
       for (const target of targets) {
-        if (!detectionFilterMatches(target.filter ?? {}, row)) continue;
+        if (!detectionFilterMatches(target.filter ?? {}, row, sites.get(row.collector_id))) continue;
         items.push({ target_id: target.id, message_id: newMessageId(), event_type: 'detection.stored', event_key: `detection:${row.pk}`, body });
       }
     }

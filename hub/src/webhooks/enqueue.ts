@@ -7,6 +7,7 @@
 import type { AlertHooks, RaisedAlert } from '../alerts/hooks.ts';
 import { WEBHOOK_CHANNEL } from '../db/channels.ts';
 import type { DbSession, StatementSession } from '../db/session.ts';
+import { collectorSites } from './collector-sites.ts';
 import { filterMatches, type WebhookFilter } from './filter.ts';
 import { alertBody, testBody, type AlertEventRow } from './payload.ts';
 import { newMessageId } from './sign.ts';
@@ -61,10 +62,21 @@ export async function enqueueAlertWebhooks(tx: DbSession, alerts: readonly Raise
      WHERE a.id IN (SELECT value::bigint FROM json_array_elements_text($1::json)) ORDER BY a.id`,
     [JSON.stringify(alerts.map((a) => a.id))],
   );
+  const sites = await collectorSites(
+    tx,
+    listening.map((t) => t.filter),
+    rows.map((r) => r.collector_id),
+  );
   const items: Queued[] = [];
   for (const row of rows) {
     const body = alertBody(row, now);
-    const subject = { plate: row.plate_normalized, collectorId: row.collector_id, cameraId: row.camera_id, watchlistId: row.watchlist_id };
+    const subject = {
+      plate: row.plate_normalized,
+      collectorId: row.collector_id,
+      cameraId: row.camera_id,
+      watchlistId: row.watchlist_id,
+      siteId: sites.get(row.collector_id),
+    };
     for (const target of listening) {
       const named = target.lists.includes(row.watchlist_id);
       if (!named && !(target.hears_alerts && filterMatches(target.filter ?? {}, subject))) continue;

@@ -3,7 +3,7 @@
  * opens and closes camera_offline alerts of two sites reported by their heartbeats over
  * HTTP; each is delivered once as health.opened and once as health.closed, signed, to the
  * targets that asked for `health` and whose filter fits (a collector filter narrows; a plate
- * filter hears none; an alert-only target hears none). Re-evaluating queues nothing again.
+ * filter hears none; an alert-only target hears none; a site filter hears its collectors'). Re-evaluating queues nothing again.
  */
 import t from 'tap';
 import { HEALTH_HEARERS } from '../hearers.ts';
@@ -13,6 +13,7 @@ import { evaluateHealth } from '../health/evaluate.ts';
 import { newSite } from '../health/health.test-helper.ts';
 import { startTestHub } from '../ingest/uploads.test-helper.ts';
 import { createLog } from '../platform/log.ts';
+import { createSite, setCollectorSite } from '../sites/manage.ts';
 import { createTarget } from './targets.ts';
 import { startReceiver, type Receiver } from './webhooks.test-helper.ts';
 import { createWebhookWorker } from './worker.ts';
@@ -26,7 +27,11 @@ const health = { ...ctx, config: { heartbeatSeconds: 60 }, hearers: HEALTH_HEARE
 const north = await newSite(hub, clock, 'North gate');
 const south = await newSite(hub, clock, 'South gate');
 
-async function receiverFor(name: string, events: ('alert' | 'health')[], filter: Record<string, string> = {}): Promise<Receiver> {
+// The south gate moved to a site of its own: a target kept to that site hears its health only.
+const southSite = await createSite(db, { name: 'South estate' });
+await setCollectorSite(db, south.id, southSite.id);
+
+async function receiverFor(name: string, events: ('alert' | 'health')[], filter: Record<string, string | string[]> = {}): Promise<Receiver> {
   const receiver = await startReceiver();
   t.teardown(() => receiver.close());
   const { secret } = await createTarget(ctx, { name, url: receiver.url, events, filter, enabled: true });
@@ -37,6 +42,7 @@ const everything = await receiverFor('Pager', ['health']);
 const southOnly = await receiverFor('South contractor', ['health'], { collector_id: south.id });
 const plates = await receiverFor('Gate opener', ['alert', 'health'], { plate_pattern: 'AB*' });
 const alertsOnly = await receiverFor('Alerts feed', ['alert']);
+const southEstate = await receiverFor('South estate manager', ['health'], { site_ids: [southSite.id] });
 
 const worker = createWebhookWorker(ctx);
 async function deliverAll(): Promise<void> {
@@ -53,6 +59,7 @@ t.test('opened and closed, once each, to the targets that asked', async (t) => {
   await deliverAll();
   t.same(types(everything), ['health.opened North gate', 'health.opened South gate']);
   t.same(types(southOnly), ['health.opened South gate'], 'a collector filter narrows');
+  t.same(types(southEstate), ['health.opened South gate'], "a site filter narrows to its collectors' health");
   t.same(plates.received, [], 'a plate filter hears no health event (it has no plate)');
   t.same(alertsOnly.received, [], 'an alert-only target hears none');
   const opened = everything.received.find((m) => m.body.data['kind'] === 'camera_offline');
@@ -73,6 +80,7 @@ t.test('opened and closed, once each, to the targets that asked', async (t) => {
   await deliverAll();
   t.same(types(everything), ['health.closed North gate', 'health.closed South gate', 'health.opened North gate', 'health.opened South gate']);
   t.same(types(southOnly), ['health.closed South gate', 'health.opened South gate']);
+  t.same(types(southEstate), ['health.closed South gate', 'health.opened South gate']);
   t.ok(
     everything.received.filter((m) => m.body.type === 'health.closed').every((m) => typeof m.body.data['closed_at'] === 'string'),
     'a closed event carries when',
@@ -80,5 +88,9 @@ t.test('opened and closed, once each, to the targets that asked', async (t) => {
   t.equal(new Set(everything.received.map((m) => m.id)).size, 4, 'four deliveries, four message ids');
   await evaluateHealth(health);
   await deliverAll();
-  t.equal(everything.received.length + southOnly.received.length + plates.received.length + alertsOnly.received.length, 6, 'nothing more');
+  t.equal(
+    everything.received.length + southOnly.received.length + southEstate.received.length + plates.received.length + alertsOnly.received.length,
+    8,
+    'nothing more',
+  );
 });

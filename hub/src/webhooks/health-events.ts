@@ -9,20 +9,22 @@ import type { StatementSession } from '../db/session.ts';
 import type { HealthHearer } from '../health/hearers.ts';
 import { healthAlertsById } from '../health/present.ts';
 import { insertDeliveries, type Queued } from './enqueue.ts';
-import type { WebhookFilter } from './filter.ts';
+import { collectorSites } from './collector-sites.ts';
+import { siteMatches, type WebhookFilter } from './filter.ts';
 import { healthBody, type HealthEventRecord } from './payload.ts';
 import { newMessageId } from './sign.ts';
 
 /**
  * A health event has a collector and maybe a camera, but no plate and no watchlist: a target
  * filtered by plate or by list hears no health events; one filtered by collector or camera
- * hears that collector's or camera's.
+ * hears that collector's or camera's; one filtered by sites, their collectors' (never the
+ * hub's own health, which belongs to no site).
  */
-export function healthFilterMatches(filter: WebhookFilter, record: HealthEventRecord): boolean {
+export function healthFilterMatches(filter: WebhookFilter, record: HealthEventRecord, siteId?: string): boolean {
   if (filter.plate_pattern !== undefined || filter.watchlist_id !== undefined) return false;
   if (filter.collector_id !== undefined && filter.collector_id !== record.collector_id) return false;
   if (filter.camera_id !== undefined && filter.camera_id !== record.camera_id) return false;
-  return true;
+  return siteMatches(filter, siteId);
 }
 
 export async function enqueueHealthWebhooks(
@@ -34,6 +36,11 @@ export async function enqueueHealthWebhooks(
   const targets = await tx.sql<{ id: string; filter: WebhookFilter }>(
     `SELECT id::text AS id, filter FROM webhook_targets WHERE enabled AND 'health' = ANY (events)`,
   );
+  const sites = await collectorSites(
+    tx,
+    targets.map((t) => t.filter),
+    [...changes.opened, ...changes.closed].map((r) => r.collector_id),
+  );
   const items: Queued[] = [];
   for (const [event, records] of [
     ['opened', changes.opened],
@@ -42,7 +49,7 @@ export async function enqueueHealthWebhooks(
     for (const record of records) {
       const body = healthBody(record, event, now);
       for (const target of targets) {
-        if (!healthFilterMatches(target.filter ?? {}, record)) continue;
+        if (!healthFilterMatches(target.filter ?? {}, record, record.collector_id === null ? undefined : sites.get(record.collector_id))) continue;
         items.push({ target_id: target.id, message_id: newMessageId(), event_type: `health.${event}`, event_key: `health:${event}:${record.id}`, body });
       }
     }

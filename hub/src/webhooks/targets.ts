@@ -8,6 +8,7 @@ import type { Clock } from '../platform/clock.ts';
 import type { HubConfig } from '../platform/config/hub-config.ts';
 import type { DbSession } from '../db/session.ts';
 import { HubError } from '../platform/errors.ts';
+import { refuseUnknownSites } from '../sites/manage.ts';
 import type { WebhookFilter } from './filter.ts';
 import type { CreateWebhookInput, EditWebhookInput } from './schema.ts';
 import { PREFIX_CHARS, sealWebhookSecret } from './secret-store.ts';
@@ -90,6 +91,7 @@ function freshSecret(config: HubConfig): { secret: string; ciphertext: Buffer; s
 }
 
 export async function createTarget(ctx: WebhookContext, input: CreateWebhookInput): Promise<TargetWithSecret> {
+  await refuseUnknownSites(ctx.db, input.filter.site_ids ?? [], 'filter.site_ids');
   const now = ctx.clock.now().toISOString();
   const fresh = freshSecret(ctx.config);
   const [row] = await ctx.db.sql<TargetRow>(
@@ -115,6 +117,7 @@ export async function createTarget(ctx: WebhookContext, input: CreateWebhookInpu
 
 export async function editTarget(ctx: WebhookContext, id: string, input: EditWebhookInput): Promise<TargetRow> {
   await getTarget(ctx.db, id);
+  await refuseUnknownSites(ctx.db, input.filter?.site_ids ?? [], 'filter.site_ids');
   const [row] = await ctx.db.sql<TargetRow>(
     `UPDATE webhook_targets SET name = COALESCE($2, name), url = COALESCE($3, url),
             events = COALESCE((SELECT array_agg(value) FROM json_array_elements_text($4::json)), events),

@@ -1,10 +1,11 @@
 /// <reference lib="dom" />
-import { ADMIN_WEBHOOKS_PATH, adminWebhookActionPath, adminWebhookPath } from '../../platform/http/paths.ts';
+import { ADMIN_SITES_PATH, ADMIN_WEBHOOKS_PATH, adminWebhookActionPath, adminWebhookPath } from '../../platform/http/paths.ts';
 import { api } from './api.ts';
 import { byId, el, say, show, when } from './dom.ts';
 import { failed } from './failed.ts';
 // The wire shape, written once by the server (type-only: erased from the bundle).
 import type { presentTarget } from '../../webhooks/targets.ts';
+import type { SiteRecord } from '../../sites/manage.ts';
 
 /*
  * Webhook targets (docs/webhooks.md): the list with each target's queue and last delivery,
@@ -37,8 +38,17 @@ function action(label: string, name: string, run: () => Promise<unknown>): HTMLB
   return button;
 }
 
+/** Site names by id, for the list's "only at" words; filled with the form's choices. */
+const siteNames = new Map<string, string>();
+
+function siteWords(ids: readonly string[] | undefined): string {
+  if (!ids) return '';
+  // A site removed since keeps its id in the filter and matches nothing: said, not hidden.
+  return ` · only at ${ids.map((id) => siteNames.get(id) ?? 'a removed site').join(', ')}`;
+}
+
 function row(w: Target): HTMLTableRowElement {
-  const filter = w.filter.plate_pattern ? ` · plates like ${w.filter.plate_pattern}` : '';
+  const filter = `${w.filter.plate_pattern ? ` · plates like ${w.filter.plate_pattern}` : ''}${siteWords(w.filter.site_ids)}`;
   const test = action('Send test event', w.name, async () => {
     const { message_id } = await api<{ message_id: string }>('POST', adminWebhookActionPath(w.id, 'test'), {});
     say(`Test event ${message_id} queued for ${w.name}: it is signed and sent within seconds; its result shows under Last delivery.`, 'info');
@@ -91,11 +101,12 @@ byId<HTMLFormElement>('webhook-form').addEventListener('submit', (event) => {
     return;
   }
   const plate = value('hook-plate');
+  const sites = [...byId('hook-sites').querySelectorAll<HTMLInputElement>('input[name="hook-site"]:checked')].map((i) => i.value);
   api<{ webhook: Target; secret: string }>('POST', ADMIN_WEBHOOKS_PATH, {
     name: value('hook-name'),
     url: value('hook-url'),
     events,
-    filter: plate ? { plate_pattern: plate } : {},
+    filter: { ...(plate ? { plate_pattern: plate } : {}), ...(sites.length > 0 ? { site_ids: sites } : {}) },
   })
     .then((created) => {
       byId('secret').textContent = created.secret;
@@ -106,4 +117,16 @@ byId<HTMLFormElement>('webhook-form').addEventListener('submit', (event) => {
     })
     .catch(failed);
 });
-refresh().catch(failed);
+/** The sites to pick from, then the list (which names them). */
+async function start(): Promise<void> {
+  const { data } = await api<{ data: SiteRecord[] }>('GET', ADMIN_SITES_PATH);
+  for (const site of data) siteNames.set(site.id, site.name);
+  const fieldset = byId('hook-sites');
+  const legend = fieldset.querySelector('legend');
+  fieldset.replaceChildren(
+    ...(legend ? [legend] : []),
+    ...data.map((site) => el('label', { class: 'check' }, el('input', { type: 'checkbox', name: 'hook-site', value: site.id }), ` ${site.name}`)),
+  );
+  await refresh();
+}
+start().catch(failed);

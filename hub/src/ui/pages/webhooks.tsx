@@ -5,7 +5,8 @@ import { DataTable } from './data-table.tsx';
 /**
  * Webhook targets for admins (client/webhooks.ts over `/api/v1/admin/webhooks`,
  * docs/webhooks.md): add a target (its signing secret shown once), see each target's queue
- * and last delivery, send a test event, turn a target off or remove it.
+ * and last delivery, send a test event, turn a target off or remove it. A target may be kept to
+ * some sites' reads, alerts and health (its filter's `site_ids`).
  */
 export function WebhooksPage(props: { user: SessionUser }) {
   return (
@@ -46,6 +47,9 @@ export function WebhooksPage(props: { user: SessionUser }) {
           <label class="check">
             <input type="checkbox" id="hook-detection" /> Every stored read (from now on, not earlier ones)
           </label>
+        </fieldset>
+        <fieldset class="wide" id="hook-sites">
+          <legend>Only these sites (none ticked: every site)</legend>
         </fieldset>
         <div>
           <label for="hook-plate">Only plates like (optional, e.g. AB1*)</label>
