@@ -69,10 +69,8 @@ async function flow(): Promise<void> {
   }
 }
 async function upload(site: typeof hub, plates: string[]): Promise<void> {
-  // A busy machine may answer 202 (stored, with backpressure advice): the detections are in.
-  await uploadPlates(site, plates).catch((err: unknown) => {
-    if (!(err instanceof Error && err.message.startsWith('batch 202'))) throw err;
-  });
+  // A 202 (stored, with backpressure advice) is success: uploadPlates takes it as a collector does.
+  await uploadPlates(site, plates);
 }
 const heard = (r: Receiver) =>
   r.received

@@ -44,10 +44,8 @@ const { row: target, secret } = await createTarget(ctx, {
 receiver.secret = secret;
 
 async function raise(plates: string[]): Promise<void> {
-  // A busy machine may answer 202 (stored, with backpressure advice): the detections are in.
-  await uploadPlates(hub, plates).catch((err: unknown) => {
-    if (!(err instanceof Error && err.message.startsWith('batch 202'))) throw err;
-  });
+  // A 202 (stored, with backpressure advice) is success: uploadPlates takes it as a collector does.
+  await uploadPlates(hub, plates);
   while ((await alertWorker.runOnce()) > 0) {
     /* until the alert queue is empty */
   }
