@@ -4,6 +4,7 @@
  * injected clock.
  */
 import type { DbSession } from '../db/session.ts';
+import type { ReadContext } from '../watchlists/scope.ts';
 import { retryDecision } from './retry.ts';
 
 export interface ClaimedItem {
@@ -12,6 +13,34 @@ export interface ClaimedItem {
   attempts: number;
   /** The detection's normalized plate; null for an item queued before migration 0021. */
   plateNormalized: string | null;
+  /** Where, which way and when it was read (0044); undefined for an item queued before. */
+  read?: ReadContext;
+}
+
+type ClaimedRow = {
+  id: string;
+  detection_id: string;
+  attempts: number;
+  plate_normalized: string | null;
+  collector_id: string | null;
+  site_id: string | null;
+  camera_id: string | null;
+  direction: string | null;
+  captured_at: Date | string | null;
+};
+
+function claimed(r: ClaimedRow): ClaimedItem {
+  const item: ClaimedItem = { id: String(r.id), detectionPk: String(r.detection_id), attempts: Number(r.attempts), plateNormalized: r.plate_normalized };
+  if (r.collector_id !== null && r.camera_id !== null && r.direction !== null && r.captured_at !== null) {
+    item.read = {
+      collectorId: r.collector_id,
+      cameraId: r.camera_id,
+      siteId: r.site_id,
+      direction: r.direction as ReadContext['direction'],
+      capturedAt: new Date(r.captured_at),
+    };
+  }
+  return item;
 }
 
 /**
@@ -20,7 +49,7 @@ export interface ClaimedItem {
  * database's clock, not ours); a retried one waits for its backoff.
  */
 export async function claimItems(db: DbSession, limit: number, now: Date): Promise<ClaimedItem[]> {
-  const rows = await db.sql<{ id: string; detection_id: string; attempts: number; plate_normalized: string | null }>(
+  const rows = await db.sql<ClaimedRow>(
     `WITH picked AS (
        SELECT id FROM alert_queue
        WHERE status = 'pending' AND (attempts = 0 OR next_retry_at <= $2::timestamptz)
@@ -30,13 +59,12 @@ export async function claimItems(db: DbSession, limit: number, now: Date): Promi
      )
      UPDATE alert_queue q SET status = 'processing', attempts = q.attempts + 1, locked_at = $2::timestamptz
      FROM picked WHERE q.id = picked.id
-     RETURNING q.id, q.detection_id, q.attempts, q.plate_normalized`,
+     RETURNING q.id, q.detection_id, q.attempts, q.plate_normalized, q.collector_id::text AS collector_id, q.site_id::text AS site_id,
+               q.camera_id, q.direction, q.captured_at`,
     [limit, now.toISOString()],
     { prepare: true },
   );
-  return rows
-    .map((r) => ({ id: String(r.id), detectionPk: String(r.detection_id), attempts: Number(r.attempts), plateNormalized: r.plate_normalized }))
-    .sort((a, b) => Number(a.id) - Number(b.id));
+  return rows.map(claimed).sort((a, b) => Number(a.id) - Number(b.id));
 }
 
 /** Marks items done (inside the transaction that raised their alerts). */

@@ -9,6 +9,7 @@ import { ALERT_CHANNEL } from '../db/channels.ts';
 import type { DbSession } from '../db/session.ts';
 import type { AlertEntrySnapshot } from '../db/schema/alerts.ts';
 import { matchRead, type PlateMatch, type WatchlistIndex } from '../watchlists/match.ts';
+import type { ReadContext } from '../watchlists/scope.ts';
 import { readContexts } from '../watchlists/read-context-sql.ts';
 import { completeItems, type ClaimedItem } from './queue.ts';
 import type { AlertHooks, RaisedAlert } from './hooks.ts';
@@ -102,9 +103,10 @@ export async function insertAlerts(
  */
 export async function raiseAlerts(tx: DbSession, items: readonly ClaimedItem[], index: WatchlistIndex, now: Date, hooks?: AlertHooks): Promise<RaisedAlert[]> {
   const plates = await platesOf(tx, items);
-  // Where, which way and when each read was: asked for only when some list has a rule, so a
-  // hub without scopes makes no extra query (docs/watchlists.md "Scopes").
-  const reads = index.hasRules ? await readContexts(tx, [...plates.keys()]) : undefined;
+  // Where, which way and when each read was: needed only when some list has a rule, and
+  // carried on the item since 0044, so only an item queued by an older hub is looked up
+  // (docs/watchlists.md "Scopes").
+  const reads = index.hasRules ? await contextsOf(tx, items) : undefined;
   const candidates: AlertCandidate[] = [];
   for (const [pk, plate] of plates) for (const match of matchRead(index, plate, now, reads?.get(pk))) candidates.push({ detectionPk: pk, plate, match });
   const raised = await insertAlerts(tx, candidates, { now, historical: false, hooks });
@@ -114,6 +116,18 @@ export async function raiseAlerts(tx: DbSession, items: readonly ClaimedItem[], 
     now,
   );
   return raised;
+}
+
+/** Each item's read context by detection pk: from the item, or looked up for items without one. */
+async function contextsOf(tx: DbSession, items: readonly ClaimedItem[]): Promise<Map<string, ReadContext>> {
+  const out = new Map<string, ReadContext>();
+  const missing: string[] = [];
+  for (const item of items) {
+    if (item.read) out.set(item.detectionPk, item.read);
+    else missing.push(item.detectionPk);
+  }
+  if (missing.length > 0) for (const [pk, read] of await readContexts(tx, missing)) out.set(pk, read);
+  return out;
 }
 
 /**

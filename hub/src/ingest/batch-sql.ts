@@ -158,7 +158,9 @@ const asJsonRow = (r: DetectionRow) => ({
  * on a production server each round trip is a wake-up of both processes, ~1-4 ms under load):
  *   - the batch's new detections (collector and position are the same for every row);
  *   - a pending alert check per detection, in batch order (docs/alerts.md), with its
- *     normalized plate so the worker matches without reading detections back (0021);
+ *     normalized plate (0021) and where, which way and when it was read, the collector's
+ *     site at arrival included (0044), so the worker matches and scopes without reading
+ *     detections back;
  *   - the collector's chain head moved to `next` (db/chain.ts; `advanced` 0 = it would go
  *     backwards, and the caller throws);
  *   - pg_notify on DETECTIONS_CHANNEL: delivered on commit only, never for a rolled-back batch;
@@ -183,8 +185,10 @@ export function storeDetections(
              FROM json_to_recordset($4::json) AS v (${DETECTION_COLUMNS.map(([n, t]) => `${n} ${t}`).join(', ')})
              RETURNING 1
            ), queued AS (
-             INSERT INTO alert_queue (detection_id, plate_normalized, status)
-             SELECT (q.item->>0)::bigint, q.item->>1, 'pending' FROM json_array_elements($5::json) WITH ORDINALITY AS q (item, n)
+             INSERT INTO alert_queue (detection_id, plate_normalized, status, collector_id, site_id, camera_id, direction, captured_at)
+             SELECT (q.item->>0)::bigint, q.item->>1, 'pending', $1::uuid, (SELECT c.site_id FROM collectors c WHERE c.id = $1::uuid),
+                    q.item->>2, q.item->>3, (q.item->>4)::timestamptz
+             FROM json_array_elements($5::json) WITH ORDINALITY AS q (item, n)
              ORDER BY q.n
              RETURNING 1
            ), counted AS (
@@ -212,7 +216,7 @@ export function storeDetections(
       position.latitude,
       position.longitude,
       JSON.stringify(rows.map(asJsonRow)),
-      JSON.stringify(rows.map((r) => [r.id, r.plateNormalized])),
+      JSON.stringify(rows.map((r) => [r.id, r.plateNormalized, r.cameraId, r.direction, r.capturedAt.toISOString()])),
       ...advanceHeadValues(next),
       notifyPayload(collectorId, ids),
       receivedAt.toISOString(),

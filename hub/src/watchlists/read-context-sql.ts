@@ -1,8 +1,9 @@
 /**
  * What a scope asks of a read (docs/watchlists.md "Scopes"): its collector, camera, site,
- * direction and capture time, by detection pk. One statement per batch, through detection_keys
- * so each read touches its own partition; the site is the collector's now (a collector moved
- * to another site is judged by where it is).
+ * direction and capture time, by detection pk. Alert checks carry these since migration 0044
+ * (site: the collector's when the read arrived); this reads them for a check queued by an
+ * older hub: one statement per batch, through detection_keys so each read
+ * touches its own partition, with the collector's site now.
  */
 import type { DbSession } from '../db/session.ts';
 import type { ReadContext } from './scope.ts';

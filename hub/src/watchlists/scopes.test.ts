@@ -11,6 +11,8 @@ import { createAlertWorker } from '../alerts/worker.ts';
 import { claimedCollector } from '../collectors/collectors.test-helper.ts';
 import { jpegLike, sampleDetection, uploadBatch } from '../ingest/uploads.test-helper.ts';
 import { ALERTS_PATH, WATCHLISTS_PATH } from '../platform/http/paths.ts';
+import { DEFAULT_SITE_ID } from '../db/schema/sites.ts';
+import { createSite, setCollectorSite } from '../sites/manage.ts';
 import { createWatchlistCache } from './cache.ts';
 import { localWallTime } from './scope.ts';
 
@@ -229,4 +231,51 @@ t.test('CSV export and import keep the scope', async (t) => {
     t.match(await bad.text(), message, `${why}: says why`);
   }
   t.same(((await (await send(ctx, operator, 'GET', `${B}/${plain.id}`)).json()) as { scope: unknown }).scope, null, 'a refused file changed nothing');
+});
+
+t.test("a live read is placed by its collector's site when it arrived; a check queued by an older hub is looked up", async (t) => {
+  operator = await ctx.session('operator');
+  const db = ctx.deps.db;
+  const estate = await createSite(db, { name: 'Scoped estate' });
+  const list = await newList({ name: 'Estate watch', scope: { sites: [estate.id] } });
+  for (const plate of ['SIT0001', 'SIT0002', 'SIT0003']) await send(ctx, operator, 'POST', `${B}/${list.id}/entries`, { plate });
+  const drain = async () => {
+    cache.invalidate();
+    while ((await worker.runOnce()) > 0) {
+      /* drain */
+    }
+  };
+  const arrive = (plate: string) =>
+    uploadBatch(ctx.app, gateA.apiKey, [{ detection: sampleDetection({ plate: { text: plate, confidence: 0.9 }, timestamp: noon.toISOString() }) }]);
+
+  // Read at the estate, matched after Gate A moved away: the alert check says where it arrived.
+  await setCollectorSite(db, gateA.collectorId, estate.id);
+  await arrive('SIT0001');
+  await setCollectorSite(db, gateA.collectorId, DEFAULT_SITE_ID);
+  const [queued] = await db.sql<{ site_id: string; camera_id: string; direction: string }>(
+    `SELECT q.site_id::text AS site_id, q.camera_id, q.direction FROM alert_queue q
+     JOIN detections d ON d.id = q.detection_id WHERE d.plate_number = 'SIT0001'`,
+  );
+  t.match(queued, { site_id: estate.id, camera_id: String, direction: String }, 'the check carries the site, camera and direction');
+  // Read away from the estate: no alert, though Gate A is back at the estate when it is matched.
+  await arrive('SIT0002');
+  await setCollectorSite(db, gateA.collectorId, estate.id);
+  await drain();
+  t.same(
+    (await alertsOf(list.id)).map((a) => a.plate_number),
+    ['SIT0001'],
+    'each read judged by where it arrived',
+  );
+
+  // A check as an older hub queued it (no context): looked up, the collector's site as it is now.
+  await setCollectorSite(db, gateA.collectorId, DEFAULT_SITE_ID);
+  await arrive('SIT0003');
+  await db.sql(
+    `UPDATE alert_queue SET collector_id = NULL, site_id = NULL, camera_id = NULL, direction = NULL, captured_at = NULL
+     WHERE detection_id = (SELECT id FROM detections WHERE plate_number = 'SIT0003')`,
+  );
+  await setCollectorSite(db, gateA.collectorId, estate.id);
+  await drain();
+  t.same((await alertsOf(list.id)).map((a) => a.plate_number).sort(), ['SIT0001', 'SIT0003'], 'the old check is placed by a lookup');
+  await setCollectorSite(db, gateA.collectorId, DEFAULT_SITE_ID);
 });
