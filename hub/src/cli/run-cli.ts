@@ -5,16 +5,12 @@
  * stop the hub first) and closes it before returning. Results go to stdout, messages and
  * logs to stderr. Exit codes: 0 done, 1 refused or failed, 2 usage.
  */
-import { ZodError } from 'zod';
-import { systemClock } from '../platform/clock.ts';
 import { loadHubConfig } from '../platform/config/hub-config.ts';
-import { openDatabase } from '../db/client.ts';
-import { HubError } from '../platform/errors.ts';
 import { servedCertificateSha256 } from '../tls/served.ts';
 import { UsageError, type Action } from './arguments.ts';
-import { cliLog, type CliIo } from './cli-io.ts';
+import type { CliIo } from './cli-io.ts';
+import { runOnDatabase } from './run-action.ts';
 import { parseCommandLine, planCommand, USAGE } from './collector-commands.ts';
-import { createOutput } from './output.ts';
 import { runUserCommand } from './user-commands.ts';
 import { runWorkerCommand } from './worker-command.ts';
 import { runExportVerify } from './export-verify.ts';
@@ -45,22 +41,5 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   // What the hub serves, read from its certificate file: shown beside claim codes, and by `hub-certificate`.
   const served = await servedCertificateSha256(loaded);
   const config = served === undefined ? loaded : { ...loaded, certificateSha256: served };
-  const log = cliLog(io, config.logLevel);
-  const db = await openDatabase({ ...(config.databaseUrl ? { url: config.databaseUrl } : { dataDir: config.pgliteDir }), log, maxConnections: 2 });
-  const out = createOutput(parsed.options.json === true, (line) => io.stdout(`${line}\n`));
-  try {
-    return await action({ db, clock: systemClock, log, config }, out, io);
-  } catch (err) {
-    if (err instanceof HubError) {
-      io.stderr(`error (${err.code}): ${err.message}\n`);
-      return 1;
-    }
-    if (err instanceof UsageError || err instanceof ZodError) {
-      io.stderr(`${err instanceof ZodError ? `invalid input: ${err.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}` : err.message}\n`);
-      return 2;
-    }
-    throw err;
-  } finally {
-    await db.close();
-  }
+  return runOnDatabase(io, config, parsed.options.json === true, action);
 }

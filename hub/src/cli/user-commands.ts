@@ -4,20 +4,18 @@
  * its options differ; main.ts hands over any argv starting with `user`.
  */
 import { parseArgs } from 'node:util';
-import { ZodError } from 'zod';
 import { createUser } from '../auth/registration.ts';
 import { generatePassword } from '../auth/passwords.ts';
 import { listResetRequests, listUsers, resetTwoFactor, setActive, setPassword, setRole } from '../auth/user-admin.ts';
-import { systemClock } from '../platform/clock.ts';
 import { SYSTEM_ACTOR_ID } from '../platform/actor.ts';
 import { loadHubConfig } from '../platform/config/hub-config.ts';
-import { openDatabase } from '../db/client.ts';
 import { userRoleSchema } from '../db/schema/users.ts';
 import { HubError } from '../platform/errors.ts';
 import type { AuthContext } from '../auth/context.ts';
 import { readStdinText } from './arguments.ts';
-import { cliLog, type CliIo } from './cli-io.ts';
-import { createOutput, type Output } from './output.ts';
+import type { CliIo } from './cli-io.ts';
+import type { Output } from './output.ts';
+import { runOnDatabase } from './run-action.ts';
 
 export const USER_USAGE = `usage: npm run hub -- user <verb> [--json]
 
@@ -149,22 +147,5 @@ export async function runUserCommand(argv: readonly string[], io: CliIo): Promis
     return 2;
   }
   const config = loadHubConfig(io.env);
-  const log = cliLog(io, config.logLevel);
-  const db = await openDatabase({ ...(config.databaseUrl ? { url: config.databaseUrl } : { dataDir: config.pgliteDir }), log, maxConnections: 2 });
-  const out = createOutput(json, (line) => io.stdout(`${line}\n`));
-  try {
-    return await action({ db, clock: systemClock, log, config }, out, io);
-  } catch (err) {
-    if (err instanceof HubError) {
-      io.stderr(`error (${err.code}): ${err.message}\n`);
-      return 1;
-    }
-    if (err instanceof ZodError) {
-      io.stderr(`invalid input: ${err.issues.map((i) => `${i.path.join('.') || 'value'}: ${i.message}`).join('; ')}\n`);
-      return 2;
-    }
-    throw err;
-  } finally {
-    await db.close();
-  }
+  return runOnDatabase(io, config, json, action);
 }
