@@ -6,34 +6,21 @@
  * site brings that collector's next events; a filter naming an unknown site is refused.
  */
 import t from 'tap';
-import { createLog } from '../platform/log.ts';
 import { HubError } from '../platform/errors.ts';
-import { testDatabase } from '../db/database.test-helper.ts';
 import { DEFAULT_SITE_ID } from '../db/schema/sites.ts';
-import { startTestHub } from '../ingest/uploads.test-helper.ts';
-import { movableClock } from '../collectors/collectors.test-helper.ts';
 import { newSite } from '../health/health.test-helper.ts';
-import { someUser, uploadPlates } from '../alerts/alerts.test-helper.ts';
+import { uploadPlates } from '../alerts/alerts.test-helper.ts';
 import { createAlertHooks } from '../alerts/hooks.ts';
 import { createAlertWorker } from '../alerts/worker.ts';
 import { createSite, setCollectorSite } from '../sites/manage.ts';
 import { createWatchlistCache } from '../watchlists/cache.ts';
-import { addEntry } from '../watchlists/entries.ts';
-import { createWatchlist } from '../watchlists/watchlists.ts';
 import { createDetectionEventWorker } from './detection-worker.ts';
 import { queueWebhooksOnRaise } from './enqueue.ts';
 import { createTarget, editTarget } from './targets.ts';
 import { createWebhookWorker } from './worker.ts';
-import { startReceiver, type Receiver } from './webhooks.test-helper.ts';
+import { hubWithWatchlist, startReceiver, type Receiver } from './webhooks.test-helper.ts';
 
-const db = await testDatabase(t);
-const hub = await startTestHub({ db });
-t.teardown(() => hub.close());
-const clock = movableClock(new Date());
-const ctx = { db, clock, log: createLog('silent'), config: hub.deps.config };
-const actor = { userId: await someUser(hub.deps), ip: null, userAgent: null };
-const list = await createWatchlist(ctx, actor, { name: 'Stolen', priority: 'high' });
-for (const plate of ['SITE01', 'SITE02', 'SITE03']) await addEntry(ctx, actor, list.id, { plate });
+const { db, hub, clock, ctx, list } = await hubWithWatchlist(t, { name: 'Stolen', priority: 'high', plates: ['SITE01', 'SITE02', 'SITE03'] });
 const hooks = createAlertHooks();
 queueWebhooksOnRaise(hooks);
 const alertWorker = createAlertWorker(ctx, createWatchlistCache(ctx), { hooks });

@@ -6,6 +6,13 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { someUser } from '../alerts/alerts.test-helper.ts';
+import { movableClock } from '../collectors/collectors.test-helper.ts';
+import { testDatabase, type TestHandle } from '../db/database.test-helper.ts';
+import { startTestHub } from '../ingest/uploads.test-helper.ts';
+import { createLog } from '../platform/log.ts';
+import { addEntry } from '../watchlists/entries.ts';
+import { createWatchlist } from '../watchlists/watchlists.ts';
 
 export interface Received {
   id: string;
@@ -85,4 +92,20 @@ export async function startReceiver(): Promise<Receiver> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
   receiver.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
   return receiver;
+}
+
+/**
+ * A hub on loopback over a fresh test database, with a movable clock, a user, and one
+ * watchlist holding `plates`: the world the alert-webhook tests start from.
+ */
+export async function hubWithWatchlist(t: TestHandle, list: { name: string; priority: 'low' | 'medium' | 'high' | 'critical'; plates: readonly string[] }) {
+  const db = await testDatabase(t);
+  const hub = await startTestHub({ db });
+  t.teardown(() => hub.close());
+  const clock = movableClock(new Date());
+  const ctx = { db, clock, log: createLog('silent'), config: hub.deps.config };
+  const actor = { userId: await someUser(hub.deps), ip: null, userAgent: null };
+  const watchlist = await createWatchlist(ctx, actor, { name: list.name, priority: list.priority });
+  for (const plate of list.plates) await addEntry(ctx, actor, watchlist.id, { plate });
+  return { db, hub, clock, ctx, actor, list: watchlist };
 }

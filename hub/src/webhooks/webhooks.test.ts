@@ -5,30 +5,21 @@
  * the injected clock.
  */
 import t from 'tap';
-import { createLog } from '../platform/log.ts';
-import { testDatabase } from '../db/database.test-helper.ts';
-import { startTestHub } from '../ingest/uploads.test-helper.ts';
-import { movableClock } from '../collectors/collectors.test-helper.ts';
-import { someUser, uploadPlates } from '../alerts/alerts.test-helper.ts';
+import { uploadPlates } from '../alerts/alerts.test-helper.ts';
 import { createAlertHooks } from '../alerts/hooks.ts';
 import { createAlertWorker } from '../alerts/worker.ts';
 import { createWatchlistCache } from '../watchlists/cache.ts';
-import { addEntry } from '../watchlists/entries.ts';
-import { createWatchlist } from '../watchlists/watchlists.ts';
 import { queueWebhooksOnRaise, enqueueTestEvent } from './enqueue.ts';
 import { MAX_WEBHOOK_TRIES, WEBHOOK_RETRY_DELAYS_MS } from './queue.ts';
 import { createTarget, editTarget } from './targets.ts';
 import { createWebhookWorker } from './worker.ts';
-import { startReceiver } from './webhooks.test-helper.ts';
+import { hubWithWatchlist, startReceiver } from './webhooks.test-helper.ts';
 
-const db = await testDatabase(t);
-const hub = await startTestHub({ db });
-t.teardown(() => hub.close());
-const clock = movableClock(new Date());
-const ctx = { db, clock, log: createLog('silent'), config: hub.deps.config };
-const actor = { userId: await someUser(hub.deps), ip: null, userAgent: null };
-const list = await createWatchlist(ctx, actor, { name: 'Stolen', priority: 'critical' });
-for (const plate of ['HOOK1', 'HOOK2', 'HOOK3', 'HOOK4', 'HOOK5', 'OTHER9']) await addEntry(ctx, actor, list.id, { plate });
+const { db, hub, clock, ctx, list } = await hubWithWatchlist(t, {
+  name: 'Stolen',
+  priority: 'critical',
+  plates: ['HOOK1', 'HOOK2', 'HOOK3', 'HOOK4', 'HOOK5', 'OTHER9'],
+});
 const hooks = createAlertHooks();
 queueWebhooksOnRaise(hooks);
 const alertWorker = createAlertWorker(ctx, createWatchlistCache(ctx), { hooks });
