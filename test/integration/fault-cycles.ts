@@ -18,19 +18,41 @@ export async function killWorkerRepeatedly(env: Record<string, string>, cycles: 
 
 /**
  * Runs the worker once more until `openSql` (a query answering `open`) says nothing is
- * left, or `timeoutMs` passes; stops it gracefully. Resolves to the last count.
+ * left; stops it gracefully and resolves to the last count. It waits as long as the count
+ * keeps falling: it gives up when `stallMs` pass without the count going down, or at
+ * `maxMs` in all (a loaded machine drains a backlog slower, not never). Progress goes to
+ * `note` (a test's comment) every 15 s.
  */
-export async function drainWithWorker(db: DbSession, env: Record<string, string>, openSql: string, timeoutMs: number): Promise<number> {
+export async function drainWithWorker(
+  db: DbSession,
+  env: Record<string, string>,
+  openSql: string,
+  stallMs: number,
+  options: { maxMs?: number; note?: (line: string) => void } = {},
+): Promise<number> {
   const worker = await startAlertWorkerProcess({ env });
+  const started = Date.now();
+  const hardStop = started + (options.maxMs ?? 300_000);
   try {
-    const deadline = Date.now() + timeoutMs;
     let open = -1;
-    while (Date.now() < deadline) {
+    let lowest = Number.POSITIVE_INFINITY;
+    let lastProgress = Date.now();
+    let lastNote = Date.now();
+    while (Date.now() < hardStop && Date.now() - lastProgress < stallMs) {
       const [row] = await db.sql<{ open: number }>(openSql);
       open = Number(row?.open ?? -1);
       if (open === 0) break;
+      if (open < lowest) {
+        lowest = open;
+        lastProgress = Date.now();
+      }
+      if (Date.now() - lastNote >= 15_000) {
+        lastNote = Date.now();
+        options.note?.(`${((Date.now() - started) / 1000).toFixed(0)} s: ${open} left to drain`);
+      }
       await sleep(200);
     }
+    options.note?.(`drained to ${open} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
     return open;
   } finally {
     await worker.stop();

@@ -48,7 +48,9 @@ if (db.kind !== 'postgres' || !db.url) {
     await killWorkerRepeatedly(env, CYCLES, 150, 900);
     uploading = false;
     await uploader;
-    const open = await drainWithWorker(db, env, `SELECT count(*)::int AS open FROM alert_queue WHERE status IN ('pending', 'processing')`, 60_000);
+    const open = await drainWithWorker(db, env, `SELECT count(*)::int AS open FROM alert_queue WHERE status IN ('pending', 'processing')`, 60_000, {
+      note: (line) => t.comment(line),
+    });
     t.equal(open, 0, `the queue drained after ${CYCLES} SIGKILLs (${sent} detections)`);
 
     const [queue] = await db.sql<{ complete: number; failed: number; total: number; retried: number }>(
