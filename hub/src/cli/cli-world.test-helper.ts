@@ -84,9 +84,10 @@ export async function cliWorld(t: TestHandle, name: string, options: CliWorldOpt
 
 /**
  * `runCli` here, its log on the captured stderr (tap reads this process's stdout as TAP). A
- * throw ends as the real process would end it: the error on stderr, exit code 1.
+ * throw ends as the real process would end it: the error on stderr, exit code 1. Exported for
+ * the commands that open no database (`export verify`), which need no world.
  */
-async function cliInProcess(env: Record<string, string>, args: string[], stdin: string): Promise<CliRun> {
+export async function cliInProcess(env: Record<string, string>, args: string[], stdin: string): Promise<CliRun> {
   const run: CliRun = { code: 0, stdout: '', stderr: '' };
   const io: CliIo = {
     env,

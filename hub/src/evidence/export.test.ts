@@ -1,9 +1,7 @@
 import t from 'tap';
-import { execFile } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { ZipFile } from 'yazl';
 import { createWriteStream } from 'node:fs';
 import { adminTestContext, send } from '../admin/admin.test-helper.ts';
@@ -17,8 +15,8 @@ import { readZipFiles } from './read-zip.ts';
 import { addCamera } from '../collectors/cameras/change.ts';
 import { SYSTEM_ACTOR } from '../platform/actor.ts';
 import { EXPORT_DETECTIONS_PATH } from '../platform/http/paths.ts';
+import { cliInProcess } from '../cli/cli-world.test-helper.ts';
 
-const run = promisify(execFile);
 const ctx = await adminTestContext(t);
 const viewer = await ctx.session('viewer');
 const collector = await claimedCollector(ctx.deps);
@@ -46,14 +44,10 @@ await uploadBatch(
   })),
 );
 
+/** `npm run hub -- export verify`, in this process (cli-world.test-helper.ts; main.test.ts runs the entry point). */
 async function cli(file: string, ...extra: string[]): Promise<{ code: number; out: string }> {
-  try {
-    const { stdout } = await run(process.execPath, ['--import', 'tsx', join(import.meta.dirname, '../cli/main.ts'), 'export', 'verify', file, ...extra]);
-    return { code: 0, out: stdout };
-  } catch (err) {
-    const e = err as { code: number; stdout: string };
-    return { code: e.code, out: e.stdout };
-  }
+  const run = await cliInProcess({ PATH: process.env['PATH'] ?? '' }, ['export', 'verify', file, ...extra], '');
+  return { code: run.code, out: run.stdout };
 }
 
 function writeZip(path: string, files: Map<string, Uint8Array>): Promise<void> {

@@ -1,10 +1,8 @@
-import { execFile } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import t from 'tap';
-import { cliDatabaseEnv } from '../cli/cli-database.test-helper.ts';
+import { cliWorld } from '../cli/cli-world.test-helper.ts';
 import { loadHubConfig } from '../platform/config/hub-config.ts';
 import { testDatabase } from '../db/database.test-helper.ts';
 import { openImageStore } from '../images/image-store.ts';
@@ -12,8 +10,6 @@ import { createLog } from '../platform/log.ts';
 import { DEFAULT_HORIZONS } from '../platform/config/retention-horizons.ts';
 import type { RetentionReport } from './run.ts';
 import { startRetentionSchedule } from './schedule.ts';
-
-const run = promisify(execFile);
 
 t.test('retention configuration', async (t) => {
   const config = loadHubConfig({});
@@ -67,16 +63,17 @@ t.test('the schedule runs retention and reports', async (t) => {
 });
 
 t.test('npm run hub -- retention', async (t) => {
-  const work = await mkdtemp(join(tmpdir(), 'retention-cli-'));
-  t.teardown(() => rm(work, { recursive: true, force: true }));
-  const env = { ...process.env, ...(await cliDatabaseEnv(t, process.env, work)), HUB_DATA_DIR: join(work, 'hub'), HUB_LOG_LEVEL: 'warn' };
-  const cli = (...args: string[]) => run(process.execPath, ['--import', 'tsx', join(import.meta.dirname, '../cli/main.ts'), 'retention', ...args], { env });
+  // In this process (cli-world.test-helper.ts); main.test.ts runs the entry point itself.
+  const world = await cliWorld(t, 'retention-cli', { env: { HUB_LOG_LEVEL: 'warn' } });
+  const cli = (...args: string[]): ReturnType<typeof world.cli> => world.cli(['retention', ...args]);
   const dry = await cli('--dry-run', '--json');
+  t.equal(dry.code, 0, dry.stderr);
   const report = JSON.parse(dry.stdout) as Record<string, unknown>;
   t.equal(report['mode'], 'dry run: nothing changed');
   t.equal(report['detections would remove'], 0);
   const real = await cli();
+  t.equal(real.code, 0, real.stderr);
   t.match(real.stdout, /^mode: +run$/m);
   t.match(real.stdout, /^detections removed: +0$/m);
-  await t.rejects(cli('--now'), { code: 2 }, 'an unknown option is a usage error');
+  t.equal((await cli('--now')).code, 2, 'an unknown option is a usage error');
 });
