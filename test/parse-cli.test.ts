@@ -6,8 +6,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ADD_PACKET, CAMERA_ID, END_PACKET, EVENT_ID, MALFORMED_PACKETS, PLATE_PACKET } from '../shared/src/adapters/vendor-b/captured-packets.test-helper.ts';
 import { encodePacket } from '../shared/src/adapters/vendor-b/packet-encoder.ts';
+import { parseCommand } from '../scripts/parse/command.ts';
 
-/** The parse command as a user runs it (`npm run -s parse -- ...` runs exactly this). */
+/**
+ * The parse command in this process (scripts/parse/command.ts, which `npm run -s parse -- ...`
+ * runs through scripts/parse.ts): a child per payload cost about 1.5 s. The last test runs
+ * the entry point itself as a user does.
+ */
 const root = join(import.meta.dirname, '..');
 const fixturesA = join(root, 'shared/src/adapters/vendor-a/fixtures');
 const fixturesB = join(root, 'shared/src/adapters/vendor-b/fixtures');
@@ -20,14 +25,24 @@ interface Printed {
   images: Record<string, { size: number; sha256: string }>;
   images_to_fetch?: { kind: string; path: string }[];
 }
-function parse(...args: string[]): { status: number | null; stdout: string; stderr: string; json: () => Printed[] } {
+interface Parsed {
+  status: number | null;
+  stdout: string;
+  stderr: string;
+  json: () => Printed[];
+}
+const parsed = (r: { status: number | null; stdout: string; stderr: string }): Parsed => ({ ...r, json: () => JSON.parse(r.stdout) as Printed[] });
+async function parse(...args: string[]): Promise<Parsed> {
+  return parsed(await parseCommand(args));
+}
+function parseProcess(...args: string[]): Parsed {
   const r = spawnSync(process.execPath, ['--import', 'tsx', join(root, 'scripts/parse.ts'), ...args], { encoding: 'utf8', cwd: root });
-  return { status: r.status, stdout: r.stdout, stderr: r.stderr, json: () => JSON.parse(r.stdout) as Printed[] };
+  return parsed({ status: r.status, stdout: r.stdout, stderr: r.stderr });
 }
 const work = mkdtempSync(join(tmpdir(), 'parse-cli-'));
 
 t.test('vendor_a push XML through auto: one normalized detection', async (t) => {
-  const r = parse('--vendor', 'auto', join(fixturesA, 'alert-hikvision-ns.xml'));
+  const r = await parse('--vendor', 'auto', join(fixturesA, 'alert-hikvision-ns.xml'));
   t.equal(r.status, 0, r.stderr);
   const [d, ...rest] = r.json();
   t.equal(rest.length, 0);
@@ -38,7 +53,7 @@ t.test('vendor_a push XML through auto: one normalized detection', async (t) => 
 });
 
 t.test('multipart push: images reported by size and SHA-256, not inlined', async (t) => {
-  const r = parse('--vendor', 'vendor_a', join(fixturesA, 'multipart-crlf.bin'));
+  const r = await parse('--vendor', 'vendor_a', join(fixturesA, 'multipart-crlf.bin'));
   t.equal(r.status, 0, r.stderr);
   const [d] = r.json();
   t.ok(d?.images.plate_crop, 'plate crop found');
@@ -49,7 +64,7 @@ t.test('multipart push: images reported by size and SHA-256, not inlined', async
 
 t.test('a payload with no plate prints [] and exits 0', async (t) => {
   for (const file of ['alert-unknown-plate.xml', 'alert-vmd.xml', 'plates-empty.xml']) {
-    const r = parse('--vendor', 'auto', '--camera-mac', '00:11:22:33:44:55', join(fixturesA, file));
+    const r = await parse('--vendor', 'auto', '--camera-mac', '00:11:22:33:44:55', join(fixturesA, file));
     t.equal(r.status, 0, `${file}: ${r.stderr}`);
     t.same(r.json(), [], file);
   }
@@ -58,20 +73,20 @@ t.test('a payload with no plate prints [] and exits 0', async (t) => {
 t.test('an unparseable payload exits 2 with a one-line reason', async (t) => {
   const junk = join(work, 'junk.bin');
   writeFileSync(junk, 'this is not a camera payload at all');
-  const r = parse('--vendor', 'auto', junk);
+  const r = await parse('--vendor', 'auto', junk);
   t.equal(r.status, 2);
   t.equal(r.stdout, '');
   t.equal(r.stderr.trim().split('\n').length, 1, r.stderr);
   const truncated = join(work, 'truncated.xml');
   writeFileSync(truncated, readFileSync(join(fixturesA, 'alert-isapi-ns.xml'), 'utf8').slice(0, 200));
-  const t2 = parse('--vendor', 'vendor_a', truncated);
+  const t2 = await parse('--vendor', 'vendor_a', truncated);
   t.equal(t2.status, 2, 'truncated XML');
-  t.equal(parse('--vendor', 'vendor_z', truncated).status, 2, 'unknown vendor');
-  t.equal(parse('--vendor', 'auto', join(work, 'missing.xml')).status, 2, 'missing file');
+  t.equal((await parse('--vendor', 'vendor_z', truncated)).status, 2, 'unknown vendor');
+  t.equal((await parse('--vendor', 'auto', join(work, 'missing.xml'))).status, 2, 'missing file');
 });
 
 t.test('pull list: --camera-mac supplies the MAC, picName is the id, images to fetch listed', async (t) => {
-  const r = parse('--vendor', 'vendor_a', '--camera-mac', 'AA-BB-CC-DD-EE-FF', join(fixturesA, 'plates-one.xml'));
+  const r = await parse('--vendor', 'vendor_a', '--camera-mac', 'AA-BB-CC-DD-EE-FF', join(fixturesA, 'plates-one.xml'));
   t.equal(r.status, 0, r.stderr);
   const [d] = r.json();
   t.equal(d?.detection_id, '203001020304050100');
@@ -88,10 +103,10 @@ t.test('--tz applies to a timestamp without offset', async (t) => {
   );
   const file = join(work, 'local-time.xml');
   writeFileSync(file, xml);
-  const r = parse('--vendor', 'vendor_a', '--tz', 'America/New_York', file);
+  const r = await parse('--vendor', 'vendor_a', '--tz', 'America/New_York', file);
   t.equal(r.status, 0, r.stderr);
   t.equal(r.json()[0]?.timestamp, '2030-07-01T16:00:00.000Z', 'EDT is UTC-4');
-  t.equal(parse('--vendor', 'vendor_a', '--tz', 'Mars/Olympus', file).status, 2, 'unknown zone rejected');
+  t.equal((await parse('--vendor', 'vendor_a', '--tz', 'Mars/Olympus', file)).status, 2, 'unknown zone rejected');
 });
 
 t.test('vendor_b WebSocket packets across files form one stream; --cameras resolves the MAC', async (t) => {
@@ -106,25 +121,25 @@ t.test('vendor_b WebSocket packets across files form one stream; --cameras resol
   for (const [bytes, name] of files) writeFileSync(join(work, name), bytes);
   const bootstrap = join(work, 'bootstrap.json');
   writeFileSync(bootstrap, JSON.stringify({ cameras: [{ id: add.camera, mac: '7CD8B328641B', name: 'Gate' }], nvr: { timezone: 'UTC' } }));
-  const r = parse('--vendor', 'vendor_b', '--cameras', bootstrap, ...files.map(([, n]) => join(work, n)));
+  const r = await parse('--vendor', 'vendor_b', '--cameras', bootstrap, ...files.map(([, n]) => join(work, n)));
   t.equal(r.status, 0, r.stderr);
   const out = r.json();
   t.equal(out.length, 1, 'add + update + end merge into one detection');
   t.equal(out[0]?.plate.text, 'LM34NOP');
   t.equal(out[0]?.camera.mac, '7cd8b328641b');
   t.equal(out[0]?.detection_id, add.id);
-  const viaAuto = parse('--vendor', 'auto', '--cameras', bootstrap, ...files.map(([, n]) => join(work, n)));
+  const viaAuto = await parse('--vendor', 'auto', '--cameras', bootstrap, ...files.map(([, n]) => join(work, n)));
   t.same(viaAuto.json(), out, 'auto recognises the packets too');
 });
 
 t.test('vendor_b events list JSON', async (t) => {
-  const r = parse('--vendor', 'auto', join(fixturesB, 'events-list-mixed.json'));
+  const r = await parse('--vendor', 'auto', join(fixturesB, 'events-list-mixed.json'));
   t.equal(r.status, 0, r.stderr);
   t.ok(Array.isArray(r.json()));
   const hash = createHash('sha256').update(r.stdout).digest('hex');
   t.equal(
     createHash('sha256')
-      .update(parse('--vendor', 'auto', join(fixturesB, 'events-list-mixed.json')).stdout)
+      .update((await parse('--vendor', 'auto', join(fixturesB, 'events-list-mixed.json'))).stdout)
       .digest('hex'),
     hash,
     'deterministic output',
@@ -146,7 +161,7 @@ t.test('a console listing of 2,000 events (one that ignored limit) is read whole
   writeFileSync(file, JSON.stringify(listing));
   const cameras = join(work, 'listing-bootstrap.json');
   writeFileSync(cameras, JSON.stringify({ cameras: [{ id: '89abcdef0123456789abcdef', mac: '7CD8B328641B', name: 'Gate' }], nvr: { timezone: 'UTC' } }));
-  const r = parse('--vendor', 'vendor_b', '--cameras', cameras, file);
+  const r = await parse('--vendor', 'vendor_b', '--cameras', cameras, file);
   t.equal(r.status, 0, r.stderr);
   t.notMatch(r.stderr, /more than 1000 items/);
   const ids = r.json().map((d) => d.detection_id);
@@ -162,7 +177,7 @@ t.test('vendor_b packets written from the documented layout parse into one detec
     writeFileSync(file, bytes);
     return file;
   });
-  const r = parse('--vendor', 'vendor_b', '--cameras', bootstrap, ...files);
+  const r = await parse('--vendor', 'vendor_b', '--cameras', bootstrap, ...files);
   t.equal(r.status, 0, r.stderr);
   t.match(r.json(), [{ detection_id: EVENT_ID, plate: { text: 'LM34NOP' }, camera: { mac: '7cd8b328641b' } }]);
   t.equal(r.json().length, 1);
@@ -174,9 +189,8 @@ t.test('a vendor_b packet whose header lengths disagree with its size cannot be 
   for (const [i, bad] of cases.entries()) {
     const file = join(work, `bad-${bad.name.replace(/\W+/g, '-')}.bin`);
     writeFileSync(file, bad.bytes);
-    // Each run is a process start; auto is checked once.
     for (const vendor of i === 0 ? ['vendor_b', 'auto'] : ['vendor_b']) {
-      const r = parse('--vendor', vendor, file);
+      const r = await parse('--vendor', vendor, file);
       t.equal(r.status, 2, `${bad.name} (${vendor}): exit 2`);
       t.equal(r.stdout, '', 'nothing printed as a result');
       const lines = r.stderr.trim().split('\n');
@@ -184,4 +198,14 @@ t.test('a vendor_b packet whose header lengths disagree with its size cannot be 
       t.match(lines[0], bad.reason, `${bad.name} (${vendor}): names the reason`);
     }
   }
+});
+
+t.test('the entry point, as `npm run -s parse` runs it: JSON on stdout, exit 2 with the reason on stderr', async (t) => {
+  const ok = parseProcess('--vendor', 'auto', join(fixturesA, 'alert-hikvision-ns.xml'));
+  t.equal(ok.status, 0, ok.stderr);
+  t.equal(ok.json()[0]?.plate.text, 'XY12345');
+  const bad = parseProcess('--vendor', 'vendor_z', join(fixturesA, 'alert-hikvision-ns.xml'));
+  t.equal(bad.status, 2);
+  t.equal(bad.stdout, '');
+  t.match(bad.stderr, /^parse: .*vendor/m);
 });
