@@ -41,11 +41,19 @@ export interface StartOptions {
   timeoutMs?: number;
   /** Run the bundled JavaScript (`node appliance/build.mjs` output) instead of TypeScript via tsx. */
   built?: boolean;
+  /**
+   * Run this bundle (absolute path to a main.mjs that `node appliance/build.mjs <folder>` wrote)
+   * instead of the sources, with the same Node flags as the sources (none of the device's): the
+   * end-to-end tests build one from the current sources per test file, so a start does not
+   * transpile the whole appliance again.
+   */
+  bundle?: string;
 }
 
 function start(entry: string, options: StartOptions, args: readonly string[] = []): Promise<RunningProcess> {
-  const child = fork(join(root, entry), [...args], {
-    execArgv: [...(entry.endsWith('.ts') ? ['--import', 'tsx'] : DEVICE_NODE_FLAGS), '--import', exitWithParent],
+  const flags = options.bundle ? [] : entry.endsWith('.ts') ? ['--import', 'tsx'] : DEVICE_NODE_FLAGS;
+  const child = fork(options.bundle ?? join(root, entry), [...args], {
+    execArgv: [...flags, '--import', exitWithParent],
     env: { ...process.env, ...options.env },
     stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
     cwd: root,

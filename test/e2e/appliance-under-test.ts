@@ -5,6 +5,7 @@ import Database from 'better-sqlite3';
 import { request } from 'undici';
 import { startApplianceProcess, type RunningProcess } from '../../scripts/demo/processes.ts';
 import { freePort, traced } from './hub-under-test.ts';
+import { applianceBundle } from './appliance-bundle.ts';
 import { STATUS_PATH } from '../../appliance/src/http/local-paths.ts';
 
 export interface ApplianceUnderTest {
@@ -62,10 +63,14 @@ export async function applianceUnderTest(
     url,
     dataDir,
     start: async () => {
-      // ALPR_E2E_APPLIANCE=built runs the bundle the device runs (`npm run build:appliance`
-      // first): no TypeScript loader, so a soak's thousand restarts take far less time.
-      const built = process.env['ALPR_E2E_APPLIANCE'] === 'built';
-      proc = await startApplianceProcess({ env: { ALPR_DATA_DIR: dataDir, ALPR_API_KEY: apiKey }, timeoutMs: 60_000, built });
+      // By default a bundle of the current sources built once for this test process
+      // (appliance-bundle.ts): no TypeScript loader transpiling the appliance on every start.
+      // ALPR_E2E_APPLIANCE=built runs appliance/dist/ with the device's Node flags
+      // (`npm run build:appliance` first), =tsx the sources through tsx.
+      const mode = process.env['ALPR_E2E_APPLIANCE'];
+      const built = mode === 'built';
+      const bundle = built || mode === 'tsx' ? undefined : await applianceBundle();
+      proc = await startApplianceProcess({ env: { ALPR_DATA_DIR: dataDir, ALPR_API_KEY: apiKey }, timeoutMs: 60_000, built, bundle });
     },
     stop: () => end('stop'),
     kill: () => end('kill'),
