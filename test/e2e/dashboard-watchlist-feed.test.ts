@@ -8,6 +8,8 @@
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Route } from 'playwright-core';
 import t from 'tap';
 import { retroHuntWith } from '../../hub/src/alerts/retro-hunt.ts';
 import { uploadPlates } from '../../hub/src/alerts/alerts.test-helper.ts';
@@ -110,8 +112,21 @@ t.test('watchlist feeds on the dashboard', { timeout: 300_000 }, async (t) => {
     await runDueFeeds(hub.deps, { hunt: retroHuntWith(undefined) });
     await page.waitForSelector('#feed-result:has-text("error:")', { timeout: 60_000 });
     t.match(await page.textContent('#feed-changes'), /0 added, 1 removed/, 'the last applied diff is still shown');
+    // The list shown again reads its feed; the user stops following while that read is still on
+    // its way (held 1.5 s here, as a loaded hub holds it). Sent side by side, the removal
+    // overtook the read and the read was answered 404 (a failed request; CI saw it under load):
+    // the page sends its feed requests one at a time, so the removal waits for the read.
+    const holdReads = async (route: Route): Promise<void> => {
+      if (route.request().method() === 'GET') await sleep(1500);
+      await route.continue();
+    };
+    await page.route('**/feed', holdReads);
+    const reading = page.waitForRequest((r) => r.method() === 'GET' && r.url().endsWith('/feed'));
+    await page.click('#lists button.link:has-text("Feed UI")');
+    await reading;
     await page.click('#feed-remove');
     await visible('#feed-none');
+    await page.unroute('**/feed', holdReads);
     t.notOk(await page.isVisible('#feed-facts'));
     t.match(await page.textContent('#feed-save'), /Follow this feed/);
     // Opened again, the list that follows nothing any more is not asked for its feed.

@@ -34,6 +34,20 @@ let polling = 0;
  */
 const followsByPage = new Map<string, boolean>();
 
+/**
+ * The page's feed requests go one at a time, in the order they were asked for. A list shown
+ * again after a read (the entries refresh) asks for its feed; if the user stops following the
+ * feed meanwhile, that read could reach the hub after the removal and be answered 404 (a failed
+ * request in the console). In turn, and with `followsByPage` updated inside the removal's own
+ * turn, a read queued behind a removal sees that the list follows nothing and is not sent.
+ */
+let feedRequests: Promise<unknown> = Promise.resolve();
+function inTurn<T>(request: () => Promise<T>): Promise<T> {
+  const next = feedRequests.then(request, request);
+  feedRequests = next.catch(() => undefined);
+  return next;
+}
+
 function resultText(f: Feed): string {
   if (f.last_status === 'ok') return 'ok';
   if (f.last_status === 'not_modified') return 'not modified (the server said the file is unchanged)';
@@ -76,13 +90,17 @@ function render(feed: Feed | null, fill = false): void {
   show(byId('feed-remove'), feed !== null);
 }
 
-async function loadFeed(listId: string): Promise<Feed | null> {
-  try {
-    return await api<Feed>('GET', watchlistPartPath(listId, 'feed'));
-  } catch (err) {
-    if (err instanceof ApiError && err.status === 404) return null;
-    throw err;
-  }
+/** The list's feed, or null when it follows none; `follows` is what the page knows when its turn comes. */
+function loadFeed(listId: string, follows: () => boolean | undefined = () => followsByPage.get(listId)): Promise<Feed | null> {
+  return inTurn(async () => {
+    if (follows() === false) return null;
+    try {
+      return await api<Feed>('GET', watchlistPartPath(listId, 'feed'));
+    } catch (err) {
+      if (err instanceof ApiError && err.status === 404) return null;
+      throw err;
+    }
+  });
 }
 
 /** Asks again until the hub has recorded a read (or the tries run out), then shows it. */
@@ -122,8 +140,7 @@ export async function showFeedSection(list: Watchlist): Promise<void> {
   const input = document.getElementById('list-retro') as HTMLInputElement | null;
   if (input && another) input.value = String(days);
   // The list says whether it follows a feed: one that does not is not asked for (a 404 in the console).
-  const follows = followsByPage.get(list.id) ?? list.follows_feed;
-  render(follows === false ? null : await loadFeed(list.id), another);
+  render(await loadFeed(list.id, () => followsByPage.get(list.id) ?? list.follows_feed), another);
 }
 
 /** Wires the forms once; `current` names the selected list. */
@@ -139,9 +156,12 @@ export function wireFeedSection(current: () => Watchlist | undefined, hooks: Fee
       schedule: byId<HTMLInputElement>('feed-schedule-input').value.trim(),
       retro_hunt_days: Number(byId<HTMLInputElement>('feed-retro-input').value),
     };
-    api<Feed>('PUT', watchlistPartPath(id, 'feed'), body)
+    inTurn(async () => {
+      const feed = await api<Feed>('PUT', watchlistPartPath(id, 'feed'), body);
+      followsByPage.set(id, true);
+      return feed;
+    })
       .then((feed) => {
-        followsByPage.set(id, true);
         render(feed, true);
         say('Feed saved. The hub reads it on its schedule.', 'info');
         if (!feed.last_checked_at) pollUntilRead(id, hooks);
@@ -151,7 +171,7 @@ export function wireFeedSection(current: () => Watchlist | undefined, hooks: Fee
   document.getElementById('feed-update')?.addEventListener('click', () => {
     const id = listId();
     if (!id) return;
-    api<Feed>('POST', watchlistPartPath(id, 'feed/update'), {})
+    inTurn(() => api<Feed>('POST', watchlistPartPath(id, 'feed/update'), {}))
       .then((feed) => {
         render(feed);
         say('The hub reads the feed within a minute.', 'info');
@@ -162,9 +182,11 @@ export function wireFeedSection(current: () => Watchlist | undefined, hooks: Fee
   document.getElementById('feed-remove')?.addEventListener('click', () => {
     const id = listId();
     if (!id) return;
-    api('DELETE', watchlistPartPath(id, 'feed'))
+    inTurn(async () => {
+      await api('DELETE', watchlistPartPath(id, 'feed'));
+      followsByPage.set(id, false);
+    })
       .then(() => {
-        followsByPage.set(id, false);
         polling++;
         render(null, true);
         say('The list no longer follows a feed; its entries stay.', 'info');
