@@ -90,10 +90,12 @@ async function openList(w: Watchlist): Promise<void> {
     .querySelector('tbody')
     ?.replaceChildren(...page.data.map(entryRow));
   byId<HTMLAnchorElement>('export').href = watchlistPartPath(w.id, 'export');
-  show(byId('entries-section'), true);
   showScopeSection(w);
   await showRecipientsSection(w);
   await showFeedSection(w);
+  // Shown once every part is filled: shown first, it showed the previous list's recipients and
+  // feed, or an empty retro-hunt note, for as long as their requests took (seconds on a busy hub).
+  show(byId('entries-section'), true);
 }
 
 /**
