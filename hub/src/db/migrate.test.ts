@@ -26,7 +26,7 @@ function probe(version: string, sql: string): Migration {
 }
 
 t.test('migrations', async (t) => {
-  const db = await testDatabase(t);
+  const db = await testDatabase(t, { fromScratch: true });
   const log = createLog('silent');
   const all = await loadMigrations();
   const names = all.map((m) => `${m.version}_${m.name}`);

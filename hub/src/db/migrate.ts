@@ -61,7 +61,17 @@ export interface MigrationReport {
 export async function runMigrations(target: MigrationTarget, log: Log, migrations?: readonly Migration[]): Promise<MigrationReport> {
   const list = migrations ?? (await loadMigrations());
   const report: MigrationReport = { applied: [], alreadyApplied: 0 };
+  // Most starts find every file recorded: one read tells, where a locked transaction per file
+  // took about 0.4 s for 44 files on a busy machine (every hub, CLI command and test database
+  // paid it). A version missing here still goes through the lock, which checks again.
+  const recorded = await recordedChecksums(target);
   for (const migration of list) {
+    const seen = recorded.get(migration.version);
+    if (seen !== undefined) {
+      if (seen !== migration.checksum) warnChanged(log, migration);
+      report.alreadyApplied++;
+      continue;
+    }
     const applied = await target.transaction(async (tx) => {
       await tx.query(`SELECT pg_advisory_xact_lock(${MIGRATION_LOCK})`);
       // Checked first: CREATE TABLE IF NOT EXISTS needs CREATE on the schema even when the
@@ -76,10 +86,7 @@ export async function runMigrations(target: MigrationTarget, log: Log, migration
       )`);
       const [done] = await tx.query('SELECT checksum FROM schema_migrations WHERE version = $1', [migration.version]);
       if (done) {
-        if (done['checksum'] !== migration.checksum) {
-          // Not fatal: a comment fix changes the checksum. Schema changes need a new file.
-          log.warn({ version: migration.version, name: migration.name }, 'applied migration file has changed since');
-        }
+        if (done['checksum'] !== migration.checksum) warnChanged(log, migration);
         return false;
       }
       await tx.exec(migration.sql);
@@ -94,4 +101,19 @@ export async function runMigrations(target: MigrationTarget, log: Log, migration
     }
   }
   return report;
+}
+
+/** Version → checksum of the files recorded so far; empty before the first migration. */
+async function recordedChecksums(target: MigrationTarget): Promise<Map<string, string>> {
+  return target.transaction(async (tx) => {
+    const [table] = await tx.query(`SELECT to_regclass('schema_migrations') IS NOT NULL AS present`);
+    if (table?.['present'] !== true) return new Map<string, string>();
+    const rows = await tx.query('SELECT version, checksum FROM schema_migrations');
+    return new Map(rows.map((r) => [String(r['version']), String(r['checksum'])]));
+  });
+}
+
+function warnChanged(log: Log, migration: Migration): void {
+  // Not fatal: a comment fix changes the checksum. Schema changes need a new file.
+  log.warn({ version: migration.version, name: migration.name }, 'applied migration file has changed since');
 }
