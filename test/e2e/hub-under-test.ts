@@ -6,7 +6,7 @@ import { openDatabase } from '../../hub/src/db/client.ts';
 import { verifyChain, type ChainVerification } from '../../hub/src/db/chain.ts';
 import type { Row } from '../../hub/src/db/raw.ts';
 import type { DbSession } from '../../hub/src/db/session.ts';
-import { testDatabase, type TestHandle } from '../../hub/src/db/database.test-helper.ts';
+import { copyMigratedPglite, testDatabase, type TestHandle } from '../../hub/src/db/database.test-helper.ts';
 import { createLog } from '../../hub/src/platform/log.ts';
 import { claimCollector, createPendingCollector, type Enrollment } from '../../scripts/demo/enroll.ts';
 import { startHubProcess, type RunningProcess } from '../../scripts/demo/processes.ts';
@@ -84,7 +84,9 @@ export async function hubUnderTest(t: TestHandle & { comment(m: string): void },
     throw new Error('Postgres required under CI: run scripts/test-postgres.sh start and export DATABASE_URL');
   } else {
     t.comment('the hub runs on PGlite');
-    // The hub reads an empty DATABASE_URL as "embedded PGlite in HUB_DATA_DIR".
+    // The hub reads an empty DATABASE_URL as "embedded PGlite in HUB_DATA_DIR"; its folder
+    // starts as a copy of a migrated one (migrating an empty PGlite takes tens of seconds).
+    await copyMigratedPglite(join(dataDir, 'pglite'));
     env = { DATABASE_URL: '', HUB_DATA_DIR: dataDir };
     open = async () => {
       const db = await openDatabase({ dataDir: join(dataDir, 'pglite'), log: createLog('silent') });

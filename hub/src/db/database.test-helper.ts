@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { cp, mkdtemp, readdir, rename, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import postgres from 'postgres';
@@ -54,6 +54,7 @@ export async function testDatabase(t: TestHandle, options: TestDatabaseOptions =
         ? `ALPR_E2E_DATABASE=pglite: using PGlite in ${dir}`
         : `DATABASE_URL not set: using PGlite in ${dir} (start scripts/test-postgres.sh for the real server)`,
     );
+    await copyMigratedPglite(dir);
     const db = await openDatabase({ dataDir: dir, log });
     t.teardown(async () => {
       await db.close();
@@ -88,10 +89,7 @@ export async function testDatabase(t: TestHandle, options: TestDatabaseOptions =
  * are dropped on the way (a run of another checkout may still copy a newer one).
  */
 async function migratedTemplate(admin: postgres.Sql, adminUrl: string): Promise<string> {
-  // The day too: migrating makes the partitions around today, as a fresh database would.
-  const hash = createHash('sha256').update(new Date().toISOString().slice(0, 10));
-  for (const m of await loadMigrations()) hash.update(`${m.version} ${m.checksum}\n`);
-  const name = `alpr_template_${hash.digest('hex').slice(0, 16)}`;
+  const name = `alpr_template_${await migrationsKey()}`;
   const ready = async (): Promise<boolean> =>
     (await admin<{ ok: boolean }[]>`SELECT datistemplate AS ok FROM pg_database WHERE datname = ${name}`)[0]?.ok === true;
   if (await ready()) return name;
@@ -117,6 +115,54 @@ async function migratedTemplate(admin: postgres.Sql, adminUrl: string): Promise<
   } finally {
     await admin`SELECT pg_advisory_unlock(7020109558349352300)`;
   }
+}
+
+/** The migration files and the day: migrating makes the partitions around today, as a fresh database would. */
+async function migrationsKey(): Promise<string> {
+  const hash = createHash('sha256').update(new Date().toISOString().slice(0, 10));
+  for (const m of await loadMigrations()) hash.update(`${m.version} ${m.checksum}\n`);
+  return hash.digest('hex').slice(0, 16);
+}
+
+const PGLITE_TEMPLATE_PREFIX = 'alpr-pglite-template-';
+
+/**
+ * Fills the empty folder `dir` with a copy of a migrated PGlite data folder, so opening it
+ * applies nothing: migrating an empty PGlite took about 27 s on a busy 2-core machine, a copy
+ * about 10 s there and opening it 1.4 s. The template lies in the temporary folder, named like
+ * the PostgreSQL one; it is built in a folder of its own and renamed into place when complete,
+ * so test processes building it at once never see half of one (the loser's copy is removed).
+ * Templates of other migration sets older than a day are removed on the way. Also used for a
+ * hub process's PGlite folder (test/e2e/hub-under-test.ts).
+ */
+export async function copyMigratedPglite(dir: string): Promise<void> {
+  const key = await migrationsKey();
+  const template = join(tmpdir(), `${PGLITE_TEMPLATE_PREFIX}${key}`);
+  if (!(await exists(template))) {
+    await removeStalePgliteTemplates(key);
+    const building = await mkdtemp(`${template}.building-`);
+    const db = await openDatabase({ dataDir: building, log: pino({ level: 'silent' }) });
+    await db.close();
+    await rename(building, template).catch(() => rm(building, { recursive: true, force: true }));
+  }
+  await cp(template, dir, { recursive: true });
+}
+
+async function removeStalePgliteTemplates(key: string): Promise<void> {
+  const dayAgo = Date.now() - 86_400_000;
+  for (const name of await readdir(tmpdir())) {
+    if (!name.startsWith(PGLITE_TEMPLATE_PREFIX) || name.startsWith(`${PGLITE_TEMPLATE_PREFIX}${key}`)) continue;
+    const path = join(tmpdir(), name);
+    const info = await stat(path).catch(() => undefined);
+    if (info && info.mtimeMs < dayAgo) await rm(path, { recursive: true, force: true });
+  }
+}
+
+async function exists(path: string): Promise<boolean> {
+  return stat(path).then(
+    () => true,
+    () => false,
+  );
 }
 
 function withDatabase(url: string, database: string): string {
