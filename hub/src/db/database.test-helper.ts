@@ -18,8 +18,9 @@ export interface TestDatabaseOptions {
   log?: Log;
   maxConnections?: number;
   /**
-   * Run every migration on an empty database (PostgreSQL): for the tests of migrating itself.
-   * Otherwise the database is a copy of a migrated template (see `migratedTemplate`).
+   * Run every migration on an empty database (PostgreSQL or PGlite): for the tests of migrating
+   * itself. Otherwise the database is a copy of a migrated template (`migratedTemplate`,
+   * `copyMigratedPglite`).
    */
   fromScratch?: boolean;
 }
@@ -54,7 +55,7 @@ export async function testDatabase(t: TestHandle, options: TestDatabaseOptions =
         ? `ALPR_E2E_DATABASE=pglite: using PGlite in ${dir}`
         : `DATABASE_URL not set: using PGlite in ${dir} (start scripts/test-postgres.sh for the real server)`,
     );
-    await copyMigratedPglite(dir);
+    if (!options.fromScratch) await copyMigratedPglite(dir);
     const db = await openDatabase({ dataDir: dir, log });
     t.teardown(async () => {
       await db.close();
