@@ -78,6 +78,9 @@ export async function testDatabase(t: TestHandle, options: TestDatabaseOptions =
   return { ...db, url };
 }
 
+/** A template of another migration set (or day) older than this is removed on the way. */
+const STALE_TEMPLATE_MS = 86_400_000;
+
 /**
  * A database with every migration applied, built once per set of migration files on this
  * server and copied for each test: migrating an empty database took about 1.4 s on a busy
@@ -102,7 +105,7 @@ async function migratedTemplate(admin: postgres.Sql, adminUrl: string): Promise<
     const stale = await admin<{ datname: string }[]>`
       SELECT datname FROM pg_database
        WHERE datname LIKE 'alpr!_template!_%' ESCAPE '!' AND datname <> ${name}
-         AND coalesce(shobj_description(oid, 'pg_database'), '') < ${new Date(Date.now() - 86_400_000).toISOString()}`;
+         AND coalesce(shobj_description(oid, 'pg_database'), '') < ${new Date(Date.now() - STALE_TEMPLATE_MS).toISOString()}`;
     for (const { datname } of stale) {
       await admin.unsafe(`ALTER DATABASE ${datname} IS_TEMPLATE false`);
       await admin.unsafe(`DROP DATABASE IF EXISTS ${datname} WITH (FORCE)`);
@@ -118,11 +121,20 @@ async function migratedTemplate(admin: postgres.Sql, adminUrl: string): Promise<
   }
 }
 
-/** The migration files and the day: migrating makes the partitions around today, as a fresh database would. */
+let keyOfDay: { day: string; key: string } | undefined;
+
+/**
+ * The migration files and the day: migrating makes the partitions around today, as a fresh
+ * database would. Read once a process and day (a test file opens many databases; the files do
+ * not change under a running test).
+ */
 async function migrationsKey(): Promise<string> {
-  const hash = createHash('sha256').update(new Date().toISOString().slice(0, 10));
+  const day = new Date().toISOString().slice(0, 10);
+  if (keyOfDay?.day === day) return keyOfDay.key;
+  const hash = createHash('sha256').update(day);
   for (const m of await loadMigrations()) hash.update(`${m.version} ${m.checksum}\n`);
-  return hash.digest('hex').slice(0, 16);
+  keyOfDay = { day, key: hash.digest('hex').slice(0, 16) };
+  return keyOfDay.key;
 }
 
 const PGLITE_TEMPLATE_PREFIX = 'alpr-pglite-template-';
@@ -150,7 +162,7 @@ export async function copyMigratedPglite(dir: string): Promise<void> {
 }
 
 async function removeStalePgliteTemplates(key: string): Promise<void> {
-  const dayAgo = Date.now() - 86_400_000;
+  const dayAgo = Date.now() - STALE_TEMPLATE_MS;
   for (const name of await readdir(tmpdir())) {
     if (!name.startsWith(PGLITE_TEMPLATE_PREFIX) || name.startsWith(`${PGLITE_TEMPLATE_PREFIX}${key}`)) continue;
     const path = join(tmpdir(), name);
