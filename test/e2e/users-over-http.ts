@@ -2,26 +2,19 @@
  * Users for end-to-end tests, the way an admin and a person make them: created with the hub
  * CLI (before the hub starts: PGlite opens in one process), then signed in over HTTP with
  * the password and a real TOTP enrollment (login, 2FA setup, code, backup codes saved).
+ *
+ * The CLI runs in the test's own process (`runCli` through cliInProcess, with the hub's
+ * environment and the password on stdin), as the CLI tests do: a child per user (node, tsx
+ * compiling the CLI, the database opened afresh) cost seconds each on a loaded machine, and
+ * eleven files make one to four users. hub/src/cli/main.test.ts still runs the real binary.
  */
-import { execFile } from 'node:child_process';
-import { join } from 'node:path';
-import { promisify } from 'node:util';
+import { cliInProcess } from '../../hub/src/cli/cli-world.test-helper.ts';
 import { totpCode } from '../../hub/src/auth/totp.ts';
 
-const run = promisify(execFile);
-const root = join(import.meta.dirname, '..', '..');
-
 export async function createUserWithCli(env: Record<string, string>, email: string, role: 'admin' | 'operator' | 'viewer', password: string): Promise<void> {
-  const child = run(
-    process.execPath,
-    ['--import', 'tsx', join(root, 'hub/src/cli/main.ts'), 'user', 'create', '--email', email, '--role', role, '--password-stdin'],
-    {
-      cwd: root,
-      env: { ...process.env, ...env },
-    },
-  );
-  child.child.stdin?.end(password);
-  await child;
+  const processEnv = Object.fromEntries(Object.entries(process.env).filter((e): e is [string, string] => e[1] !== undefined));
+  const run = await cliInProcess({ ...processEnv, ...env }, ['user', 'create', '--email', email, '--role', role, '--password-stdin'], password);
+  if (run.code !== 0) throw new Error(`hub user create ${email} exited ${run.code}: ${run.stderr.trim()}`);
 }
 
 export interface HttpUser {
