@@ -29,9 +29,11 @@ export async function openOcrEngine(files: ModelFiles, threads: number): Promise
     interOpNumThreads: 1,
     executionMode: 'sequential',
     graphOptimizationLevel: 'all',
-    // Every frame and crop has its own input size; ONNX Runtime's arena and memory patterns keep
-    // the largest of each, which took the process past 900 MB in the bench.
-    enableCpuMemArena: false,
+    // The arena keeps the memory of the largest run and reuses it: with the coarse detection in
+    // tiles (detect-tiles.ts) that is about 100 MB, and frames are read as fast as without it
+    // (glibc, given the same blocks back and forth, held more and took longer). Memory patterns
+    // stay off: one plan per input size, and every close-up and text line has its own.
+    enableCpuMemArena: true,
     enableMemPattern: false,
   };
   const detector = await InferenceSession.create(files.detection, options);

@@ -6,6 +6,7 @@
 import { readingsOf } from './candidates.ts';
 import { decodeCtc } from './ctc.ts';
 import { decodeJpeg } from './decode-jpeg.ts';
+import { planTiles } from './detect-tiles.ts';
 import type { OcrEngine } from './ocr-engine.ts';
 import { isPlateLikeBox, joinLineNeighbours, overlapShare, DEFAULT_BOX_RULES, type BoxRules } from './plate-rules.ts';
 import { sampleRect, stretchContrast, toPlanarBgr, type Raster, type Rect } from './raster.ts';
@@ -15,6 +16,10 @@ import type { FrameResult, PlateCandidate, PlateRead, ReadOptions } from './type
 export interface ReaderTuning {
   /** The detector sees the frame scaled so its longer side is at most this (a multiple of 32). */
   detectMaxSide: number;
+  /** The coarse detection runs in overlapping tiles of at most this many pixels (detect-tiles.ts). */
+  detectTilePixels: number;
+  /** Each tile overlaps its neighbours by at least this (detector pixels). */
+  detectTileOverlap: number;
   textBoxes: TextBoxOptions;
   boxRules: BoxRules;
   /** Plates below this confidence are not reported. */
@@ -29,6 +34,10 @@ export interface ReaderTuning {
 
 export const DEFAULT_TUNING: ReaderTuning = {
   detectMaxSide: 1280,
+  // 1280×736 in three tiles of 512×736: about 100 MB of detector memory instead of 250, the same
+  // plates read (docs/performance.md, "The appliance with its reader busy"). 260,000 read fewer.
+  detectTilePixels: 380_000,
+  detectTileOverlap: 96,
   textBoxes: DEFAULT_TEXT_BOX_OPTIONS,
   boxRules: DEFAULT_BOX_RULES,
   minConfidence: 0.75,
@@ -67,7 +76,7 @@ async function detectText(engine: OcrEngine, frame: Raster, tuning: ReaderTuning
   const height = Math.max(32, Math.round((frame.height * scale) / 32) * 32);
   // Levels stretched: on dim or hazy frames the detector misses a grey-on-grey plate otherwise.
   const small = stretchContrast(sampleRect(frame, { x: 0, y: 0, width: frame.width, height: frame.height }, width, height));
-  const map = await engine.detect(toPlanarBgr(small, 0, 1), width, height);
+  const map = await detectInTiles(engine, small, tuning);
   const sx = frame.width / width;
   const sy = frame.height / height;
   const found = findTextBoxes(map, width, height, tuning.textBoxes).map((b) => ({
@@ -82,6 +91,24 @@ async function detectText(engine: OcrEngine, frame: Raster, tuning: ReaderTuning
     .filter((b) => isPlateLikeBox(b, frame.width, tuning.boxRules))
     .sort((a, b) => b.score * b.height - a.score * a.height)
     .slice(0, MAX_BOXES);
+}
+
+/** The detector's probability map of `image`, computed tile by tile (detect-tiles.ts). */
+async function detectInTiles(engine: OcrEngine, image: Raster, tuning: ReaderTuning): Promise<Float32Array> {
+  const { columns, rows } = planTiles(image.width, image.height, tuning.detectTilePixels, tuning.detectTileOverlap);
+  if (columns.length === 1 && rows.length === 1) return engine.detect(toPlanarBgr(image, 0, 1), image.width, image.height);
+  const map = new Float32Array(image.width * image.height);
+  for (const row of rows) {
+    for (const column of columns) {
+      const tile = sampleRect(image, { x: column.start, y: row.start, width: column.length, height: row.length }, column.length, row.length);
+      const part = await engine.detect(toPlanarBgr(tile, 0, 1), column.length, row.length);
+      for (let y = row.from; y < row.to; y++) {
+        const offset = (y - row.start) * column.length - column.start;
+        map.set(part.subarray(offset + column.from, offset + column.to), y * image.width + column.from);
+      }
+    }
+  }
+  return map;
 }
 
 async function readBox(engine: OcrEngine, frame: Raster, box: Rect, region: string | undefined, tuning: ReaderTuning): Promise<PlateRead | undefined> {
