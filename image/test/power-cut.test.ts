@@ -155,8 +155,6 @@ if (!existsSync(image)) {
     say(`first boot: setup page after ${figures['first boot to the setup page (s)']} s (${current.vm.accel}, load ${load()})`);
     /** The last boot timed (to the setup page, then to claimed status): boot cuts land within it. */
     let lastBootMs = Date.now() - current.startedAt;
-    const claim = await appliance.claim(GUEST_HUB_URL, claimCode);
-    t.equal(claim.status, 200, `claim answered ${claim.status} ${JSON.stringify(claim.body)}`);
     const shell = await GuestShell.connect(current.vm.shellSocket, 30_000);
     await shell.ready(180_000);
     const toml = [
@@ -169,11 +167,16 @@ if (!existsSync(image)) {
       'timezone = "Europe/Paris"',
       '',
     ].join('\n');
+    // Written before the claim, which loads the cameras from it as it starts the claimed
+    // loops (appliance/src/runtime/appliance.ts, onClaimed): no service restart, which cost a
+    // node start (30-60 s) in the emulated guest. Its log_level applies from the next start.
     // sync: the configuration is the installer's, written before any cut.
     await shell.check(
-      `echo ${Buffer.from(toml).toString('base64')} | base64 -d > /data/alpr/appliance.toml && chown alpr:alpr /data/alpr/appliance.toml && chmod 600 /data/alpr/appliance.toml && sync && systemctl restart alpr-appliance`,
+      `echo ${Buffer.from(toml).toString('base64')} | base64 -d > /data/alpr/appliance.toml && chown alpr:alpr /data/alpr/appliance.toml && chmod 600 /data/alpr/appliance.toml && sync`,
     );
     shell.close();
+    const claim = await appliance.claim(GUEST_HUB_URL, claimCode);
+    t.equal(claim.status, 200, `claim answered ${claim.status} ${JSON.stringify(claim.body)}`);
 
     const answered = async (what: string): Promise<{ pending: number }> => {
       let last = '';
