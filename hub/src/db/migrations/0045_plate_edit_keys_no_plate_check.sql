@@ -1,0 +1,17 @@
+-- 0045: the one-edit keys no longer check their plate against `plates` (issue 49: the key
+-- builder catching up a backlog at five times the arrival rate).
+--
+-- 0025 made `plate_edit_keys.plate_normalized` a foreign key to `plates`, with ON DELETE
+-- CASCADE. The cascade never fires: no path deletes a plate (the application role may only
+-- SELECT and INSERT on `plates`, 0015), so a plate, once seen, stays. The check itself ran
+-- for every key the builder wrote: an index probe of `plates` and a FOR KEY SHARE lock on the
+-- plate's row (a heap write) per key, eight or nine keys per new plate. Measured on the
+-- production-configured server, a backlog of 30,000 reads with every plate new over a 300,000-
+-- read table, the keys' statement took 2.5-4.4 s with the check and 1.7-1.8 s without, and the
+-- builder went from 4,800-8,200 to 10,100-10,600 reads a second (docs/performance.md "Search
+-- keys after commit").
+--
+-- What the check guarded is still true by construction: the builder takes each key's plate
+-- from a stored detection (hub/src/search/key-builder.ts), and the statement that stores a
+-- detection adds its plate to `plates` (0015's trigger), in the same transaction.
+ALTER TABLE plate_edit_keys DROP CONSTRAINT IF EXISTS plate_edit_keys_plate_normalized_fkey;
