@@ -165,6 +165,51 @@ t.test('a login typed into a URL goes to the escrow, never into the stored or pu
   t.match(await json(switched), { camera: { rtsp_url: null, snapshot_url: 'http://192.0.2.99/snap.jpg', has_credentials: true } });
 });
 
+t.test('username null removes a camera login: nothing escrowed, nothing pushed; a kind that needs one refuses', async (t) => {
+  admin = await ctx.session('admin');
+  const { collectorId } = await deviceCollector();
+  const added = await json(await send(ctx, admin, 'POST', adminCollectorPartPath(collectorId, 'cameras'), { ...street, name: 'Open snapshot' }));
+  const camera = added.camera as Record<string, unknown>;
+  t.match(camera, { username: 'admin', has_credentials: true });
+  const path = adminCameraPath(collectorId, String(camera.id));
+
+  const both = await send(ctx, admin, 'PATCH', path, { username: null, password: 'x' });
+  t.equal(both.status, 400, 'a removal that also gives a password');
+  t.match(await json(both), { error: { message: /username: null removes the login/ } });
+
+  const removed = await send(ctx, admin, 'PATCH', path, { username: null });
+  t.equal(removed.status, 200);
+  t.match(await json(removed), { camera: { username: null, has_credentials: false, snapshot_url: street.snapshot_url } });
+  const [row] = await ctx.database.db
+    .select()
+    .from(cameras)
+    .where(eq(cameras.id, String(camera.id)));
+  t.equal(row?.escrowedCredentials, null, 'the escrowed login is gone');
+  t.equal(row?.username, null);
+  const entry = (await pushedCameras(collectorId)).find((c) => c['id'] === camera.id);
+  t.ok(entry, 'the camera is still pushed');
+  t.equal(entry?.['username'], undefined, 'without a username');
+  t.equal(entry?.['sealed_credentials'], undefined, 'and without sealed credentials');
+  // A login can be given again later, like on an add.
+  const again = await send(ctx, admin, 'PATCH', path, { username: 'viewer', password: 'Back-again-1' });
+  t.equal(again.status, 200);
+  t.match(await json(again), { camera: { username: 'viewer', has_credentials: true } });
+
+  const isapi = await json(
+    await send(ctx, admin, 'POST', adminCollectorPartPath(collectorId, 'cameras'), {
+      name: 'Gate ISAPI',
+      vendor: 'vendor_a',
+      mode: 'pull',
+      host: '192.0.2.70',
+      username: 'admin',
+      password: CAMERA_PASSWORD,
+    }),
+  );
+  const needs = await send(ctx, admin, 'PATCH', adminCameraPath(collectorId, String((isapi.camera as Record<string, unknown>).id)), { username: null });
+  t.equal(needs.status, 400, 'a polled ISAPI camera needs its login');
+  t.match(await json(needs), { error: { message: /needs its username and password/ } });
+});
+
 t.test('hostile and impossible input gets a 400 that names the field', async (t) => {
   const { collectorId } = await deviceCollector();
   const path = adminCollectorPartPath(collectorId, 'cameras');

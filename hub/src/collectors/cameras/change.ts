@@ -147,6 +147,9 @@ async function lockCamera(tx: Tx, collectorId: string, cameraId: string): Promis
  * An edit changes what it names. Credentials are write-only: an edit that changes the
  * username, the host (for an ordinary camera, a host in its URLs too) or the vendor must give
  * the password (or token) again, because the stored one was for the old account or device.
+ * `username: null` removes the login (username, password and token): a camera whose login
+ * was turned off, or one added with a login it never needed. A kind that needs a login then
+ * answers 400, as on an add without one.
  */
 export function editCamera(ctx: CollectorContext, actor: Actor, collectorId: string, cameraId: string, body: EditCameraBody): Promise<CameraChange> {
   const input = withUrlLogin(body);
@@ -157,13 +160,17 @@ export function editCamera(ctx: CollectorContext, actor: Actor, collectorId: str
       const before = await lockCamera(tx, collector.id, cameraId);
       const vendor = input.vendor ?? before.vendor;
       const host = input.host === undefined ? before.host : (input.host ?? '');
-      const username = input.username ?? before.username;
+      const loginRemoved = input.username === null;
       const newSecret = input.password !== undefined || input.token !== undefined;
+      if (loginRemoved && newSecret) {
+        throw new HubError('bad_request', 'invalid request body: username: null removes the login; give no password or token with it');
+      }
+      const username = loginRemoved ? null : (input.username ?? before.username);
       // An ordinary camera's settings go with the kind: another kind keeps none.
       const snapshot = snapshotSettingsAfter(vendor === before.vendor ? before.snapshotSettings : null, input);
       // For an ordinary camera the device is also where its URLs point.
       const identityChanged =
-        (input.username !== undefined && input.username !== before.username) ||
+        (typeof input.username === 'string' && input.username !== before.username) ||
         snapshotTarget(host, snapshot) !== snapshotTarget(before.host, before.snapshotSettings) ||
         vendor !== before.vendor;
       if (identityChanged && !newSecret && before.escrowedCredentials !== null) {
@@ -172,7 +179,7 @@ export function editCamera(ctx: CollectorContext, actor: Actor, collectorId: str
           `invalid request body: ${vendor === 'vendor_b' ? 'token' : 'password'}: enter the credentials again when the username, host or vendor changes`,
         );
       }
-      const kept = before.escrowedCredentials && !newSecret ? openEscrow(ctx.config, before.escrowedCredentials) : {};
+      const kept = before.escrowedCredentials && !newSecret && !loginRemoved ? openEscrow(ctx.config, before.escrowedCredentials) : {};
       const secrets: CameraSecrets = newSecret ? secretsOf({ ...input, username: username ?? undefined }) : kept;
       const latitude = input.gps_latitude === undefined ? before.gpsLatitude : input.gps_latitude === null ? null : input.gps_latitude.toFixed(8);
       const longitude = input.gps_longitude === undefined ? before.gpsLongitude : input.gps_longitude === null ? null : input.gps_longitude.toFixed(8);
@@ -200,7 +207,7 @@ export function editCamera(ctx: CollectorContext, actor: Actor, collectorId: str
           host,
           port: input.port === undefined ? before.port : (input.port ?? defaultPort(vendor, tls)),
           username,
-          ...(newSecret ? { escrowedCredentials: escrowCredentials(ctx.config, secrets) } : {}),
+          ...(newSecret ? { escrowedCredentials: escrowCredentials(ctx.config, secrets) } : loginRemoved ? { escrowedCredentials: null } : {}),
           timezone: input.timezone ?? before.timezone,
           channel: input.channel ?? before.channel,
           tls,
@@ -222,7 +229,7 @@ export function editCamera(ctx: CollectorContext, actor: Actor, collectorId: str
       const changed = Object.keys(input).filter((k) => k !== 'password' && k !== 'token');
       const action =
         input.enabled === false && before.enabled ? 'camera.disabled' : input.enabled === true && !before.enabled ? 'camera.enabled' : 'camera.edited';
-      return { camera, audit: { action, detail: { fields: changed, credentials_changed: newSecret } } };
+      return { camera, audit: { action, detail: { fields: changed, credentials_changed: newSecret || loginRemoved } } };
     },
     actor,
   );

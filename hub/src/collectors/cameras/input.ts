@@ -75,6 +75,8 @@ export const editCameraBodySchema = z
     region: fields.region.nullable(),
     change_threshold: fields.change_threshold.nullable(),
     passage_gap_ms: fields.passage_gap_ms.nullable(),
+    // null removes the camera's login: its username and its stored password or token (change.ts).
+    username: fields.username.nullable(),
   })
   .strict();
 export type EditCameraBody = z.infer<typeof editCameraBodySchema>;

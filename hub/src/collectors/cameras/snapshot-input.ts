@@ -171,7 +171,7 @@ export interface UrlLogin {
  * "Credentials"). Returns the problem as `field: why` when the login cannot be read or the body
  * also gives one.
  */
-export function takeUrlLogin<T extends SnapshotInput & { username?: string | undefined; password?: string | undefined }>(
+export function takeUrlLogin<T extends SnapshotInput & { username?: string | null | undefined; password?: string | undefined }>(
   input: T,
 ): { input: T; problem?: string } {
   let out = input;
