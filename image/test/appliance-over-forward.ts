@@ -9,7 +9,13 @@ export interface GuestStatus {
   claimed: boolean;
   hub_url: string | null;
   buffer: { states: Record<string, number> };
-  cameras: { id: string; state: string }[];
+  cameras: {
+    id: string;
+    state: string;
+    lastError: string | null;
+    /** Ordinary cameras only: what their frames went through (docs/ordinary-cameras.md "Status"). */
+    frames?: { taken: number; unchanged: number; dropped: number; read: number; passages: number; lastReadFrameAt: string | null };
+  }[];
   warnings: string[];
 }
 
