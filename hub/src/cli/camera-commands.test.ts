@@ -188,4 +188,18 @@ t.test('an ordinary camera from the command line: its settings, its login from s
   t.match(json(edited), { change_threshold: 8, region: 'br', has_credentials: true }, 'an edit changes what it names');
   const listed = JSON.parse((await cli(['camera', 'list', other, '--json'])).stdout) as Record<string, unknown>[];
   t.match(listed, [{ name: 'Street', vendor: 'snapshot', address: 'rtsp://192.0.2.70:554/Streaming/Channels/101' }], 'listed at its stream');
+
+  const mixed = await cli(['camera', 'edit', other, String(street['id']), '--no-login', '--username', 'x']);
+  t.equal(mixed.code, 2, 'a removal with a new username is a usage mistake');
+  t.match(mixed.stderr, /--no-login removes the login/);
+  const open = await cli(['camera', 'edit', other, String(street['id']), '--no-login', '--json']);
+  t.equal(open.code, 0, open.stderr);
+  t.match(json(open), { username: null, has_credentials: false, rtsp_url: 'rtsp://192.0.2.70:554/Streaming/Channels/101' }, 'the login is removed');
+  const [row] = await withHub((ctx) =>
+    ctx.db.db
+      .select()
+      .from(cameras)
+      .where(eq(cameras.id, String(street['id']))),
+  );
+  t.equal(row?.escrowedCredentials, null, 'nothing left in the escrow');
 });

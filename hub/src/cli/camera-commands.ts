@@ -25,6 +25,7 @@ export const CAMERA_OPTIONS_USAGE = `camera options:
   --host HOST  --port N  --channel N  --timezone ZONE (IANA, e.g. Europe/London)  --username USER  --camera-ids ID,ID
   --password-stdin | --token-stdin   the camera's secret, read from stdin (never an argument: ps and shell history show those)
   --disabled                         configured but not running
+  --no-login                         (edit) remove the camera's login: its username and its password or token
   --snapshot-url URL|/PATH  --rtsp-url URL  --frames-per-second N (0.2-10)  --region us|eu|br
   --change-threshold N (0-255)  --passage-gap-ms N (200-60000)   ordinary cameras only (docs/ordinary-cameras.md)
   vendor_a = ISAPI camera or NVR (Digest login): pull needs --host, --username and --password-stdin; push needs none
@@ -46,6 +47,7 @@ export const CAMERA_OPTIONS = {
   'password-stdin': { type: 'boolean' },
   'token-stdin': { type: 'boolean' },
   disabled: { type: 'boolean' },
+  'no-login': { type: 'boolean' },
   'snapshot-url': { type: 'string' },
   'rtsp-url': { type: 'string' },
   'frames-per-second': { type: 'string' },
@@ -90,6 +92,9 @@ function cameraFields(options: CameraOptions): Record<string, unknown> {
   if (options.mode !== undefined && options.mode !== 'pull' && options.mode !== 'push') {
     throw new UsageError('--mode must be pull (the collector polls the camera) or push (the camera sends to the collector)');
   }
+  if (options['no-login'] && (options.username !== undefined || options['password-stdin'] || options['token-stdin'])) {
+    throw new UsageError('--no-login removes the login: give no --username, --password-stdin or --token-stdin with it');
+  }
   const fields: Record<string, unknown> = {
     name: options.name,
     vendor: options.vendor,
@@ -98,7 +103,8 @@ function cameraFields(options: CameraOptions): Record<string, unknown> {
     port: number(options.port, 'port'),
     channel: number(options.channel, 'channel'),
     timezone: options.timezone,
-    username: options.username,
+    // null: the API's way to remove the login (collectors/cameras/change.ts editCamera).
+    username: options['no-login'] ? null : options.username,
     camera_ids: options['camera-ids']
       ?.split(',')
       .map((id) => id.trim())
@@ -180,6 +186,7 @@ export function planCameraCommand(positionals: readonly string[], options: Camer
     case 'add': {
       const collectorId = one(positionals, 2, 'collector id');
       for (const flag of ['name', 'vendor', 'mode'] as const) if (options[flag] === undefined) throw new UsageError(`--${flag} is required`);
+      if (options['no-login']) throw new UsageError('--no-login removes the login of a camera already added (camera edit); an add without a login gives none');
       const secret = secretField(options);
       const fields = cameraFields(options);
       const body = valid(addCameraBodySchema, fields);
