@@ -68,6 +68,8 @@ t.test('the collector page adds an ordinary camera', { timeout: 300_000 }, async
   await page.fill('#camera-frames-per-second', '2');
   await page.fill('#camera-region', 'us');
   await page.fill('#camera-passage-gap-ms', '2500');
+  await page.fill('#camera-username', 'viewer');
+  await page.fill('#camera-password', 'Street-pw-1');
   await axeAtBothWidths(t, "the ordinary camera's form");
 
   await page.click('#camera-submit');
@@ -77,7 +79,16 @@ t.test('the collector page adds an ordinary camera', { timeout: 300_000 }, async
   t.match(await page.textContent(row), /rtsp:\/\/192\.0\.2\.70:554\/stream1/, 'listed at its stream');
   t.equal(await page.inputValue('#camera-vendor'), 'vendor_a', 'the form is emptied');
   const [stored] = await listCameras(hub.deps.db, site.collectorId);
-  t.match(stored, { vendor: 'snapshot', mode: 'pull', rtsp_url: 'rtsp://192.0.2.70:554/stream1', frames_per_second: 2, region: 'us', passage_gap_ms: 2500 });
+  t.match(stored, {
+    vendor: 'snapshot',
+    mode: 'pull',
+    rtsp_url: 'rtsp://192.0.2.70:554/stream1',
+    frames_per_second: 2,
+    region: 'us',
+    passage_gap_ms: 2500,
+    username: 'viewer',
+    has_credentials: true,
+  });
 
   await page.click(`${row} button:has-text("Edit")`);
   t.equal(await page.inputValue('#camera-vendor'), 'snapshot', 'an edit opens on its kind');
@@ -90,7 +101,18 @@ t.test('the collector page adds an ordinary camera', { timeout: 300_000 }, async
   await page.waitForFunction(async () => document.querySelector('#camera-form-title')?.textContent === 'Add a camera');
   const edited = async () => (await listCameras(hub.deps.db, site.collectorId))[0];
   for (let waited = 0; (await edited())?.region !== 'br' && waited < 30_000; waited += 200) await new Promise((r) => setTimeout(r, 200));
-  t.match(await edited(), { region: 'br', frames_per_second: 2 }, 'an edit changes what changed');
+  t.match(await edited(), { region: 'br', frames_per_second: 2, has_credentials: true }, 'an edit changes what changed');
+
+  // Clearing the username removes the camera's login, and the form says so before the save.
+  await page.click(`${row} button:has-text("Edit")`);
+  t.match(await page.textContent('#camera-password-hint'), /Clear Username to remove/);
+  await page.fill('#camera-username', '');
+  t.match(await page.textContent('#camera-password-hint'), /saving removes the camera's login/);
+  t.equal(await page.textContent('#camera-username-error'), '', 'no login is allowed for an ordinary camera');
+  await page.click('#camera-submit');
+  await page.waitForFunction(async () => document.querySelector('#camera-form-title')?.textContent === 'Add a camera');
+  for (let waited = 0; (await edited())?.has_credentials !== false && waited < 30_000; waited += 200) await new Promise((r) => setTimeout(r, 200));
+  t.match(await edited(), { username: null, has_credentials: false, region: 'br' }, 'the login is removed');
   t.same(problems.take(), [], 'nothing went wrong on the page');
   await context.close();
 });

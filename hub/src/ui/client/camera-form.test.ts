@@ -253,6 +253,12 @@ t.test('an ordinary camera: its fields, its problems as typed, its body', async 
     { frames_per_second: 1, region: null },
     'a cleared setting goes back to the default',
   );
+  const withLogin: CameraRecord = { ...street, username: 'viewer', has_credentials: true };
+  t.same(cameraBody({ ...valuesOf(withLogin), username: '' }, withLogin), { username: null }, 'a cleared username removes the login');
+  t.same(cameraFormProblems({ ...valuesOf(withLogin), username: '' }, withLogin), {}, 'which an ordinary camera may do');
+  t.same(cameraBody(valuesOf(withLogin), withLogin), {}, 'a kept username is not sent');
+  t.same(cameraBody({ ...filled, username: '' }, { ...street, username: null, has_credentials: false }), {}, 'no login before, none after: nothing');
+  t.match(cameraFormProblems({ ...valuesOf(camera), username: '' }, camera), { username: /Enter the username/ }, 'an ISAPI camera keeps its login');
   t.same(cameraFormProblems({ ...filled, rtsp_url: 'rtsp://cam.local/s2' }, street), {}, 'another stream of the same camera keeps the login');
   t.match(cameraFormProblems({ ...filled, rtsp_url: 'rtsp://other.local/s1' }, street), { password: /again/ }, 'another camera needs it again');
   t.equal(addressOf(street), 'rtsp://cam.local/s1');

@@ -185,7 +185,8 @@ const same = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.str
 
 /**
  * Pure: the request body. An add sends what the kind needs; an edit sends only what changed
- * (fields the kind hides are left as they are). A password or token goes only when typed.
+ * (fields the kind hides are left as they are). A password or token goes only when typed. A
+ * username cleared on an edit removes the camera's login.
  */
 export function cameraBody(v: CameraFormValues, original?: CameraRecord): Record<string, unknown> {
   const shown = fieldsFor(v.vendor, v.mode);
@@ -199,7 +200,9 @@ export function cameraBody(v: CameraFormValues, original?: CameraRecord): Record
     ...(shown.has('host') ? { host: v.host.trim() || null } : {}),
     ...(shown.has('port') ? { port: v.port.trim() === '' ? null : Number(v.port.trim()) } : {}),
     ...(shown.has('channel') ? { channel: v.channel.trim() === '' ? 1 : Number(v.channel.trim()) } : {}),
-    ...(shown.has('username') && v.username.trim() !== '' ? { username: v.username.trim() } : {}),
+    // Blank: no login. On an edit of a camera that had one, that is `username: null`, which
+    // removes it (an ordinary camera; the kinds that need one stop at cameraFormProblems).
+    ...(shown.has('username') ? { username: v.username.trim() || null } : {}),
     ...(shown.has('camera_ids') ? { camera_ids: ids.length > 0 ? ids : null } : {}),
     ...(v.vendor === 'snapshot' ? snapshotBody(v) : {}),
   };

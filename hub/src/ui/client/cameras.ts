@@ -92,11 +92,16 @@ function refresh(): Partial<Record<CameraField, string>> {
   }
   const stored = editing?.has_credentials === true;
   const again = stored && needsSecret(v, editing);
+  const loginCleared = stored && v.vendor === 'snapshot' && v.username.trim() === '';
   byId(`${idOf('password')}-hint`).textContent = !stored
     ? ''
-    : again
-      ? 'The username, address or kind changed: enter the password again.'
-      : 'Leave blank to keep the stored password.';
+    : loginCleared
+      ? "Username cleared: saving removes the camera's login."
+      : again
+        ? 'The username, address or kind changed: enter the password again.'
+        : v.vendor === 'snapshot'
+          ? "Leave blank to keep the stored password. Clear Username to remove the camera's login."
+          : 'Leave blank to keep the stored password.';
   byId(`${idOf('token')}-hint`).textContent = !stored
     ? 'Made on the console for this collector.'
     : again
