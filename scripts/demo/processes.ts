@@ -19,9 +19,14 @@ export const DEVICE_NODE_FLAGS = ['--max-semi-space-size=2', '--max-old-space-si
 /**
  * Environment of the device's appliance service: two glibc malloc arenas instead of one per
  * thread, so memory freed after a 5 MB batch goes back to the system instead of fragmenting
- * per-thread arenas (libuv and SQLite threads allocate image buffers too).
+ * per-thread arenas (libuv and SQLite threads allocate image buffers too). Blocks from 1 MB up
+ * (decoded frames, the plate reader's tensors) are mapped on their own and returned when freed:
+ * by default glibc raises that threshold up to 32 MB as such blocks are freed and then keeps
+ * them. With one reading camera beside three ALPR cameras the peak RSS was 394-401 MB without
+ * it, 359-376 MB with it, 47-48 frames read a minute either way (docs/performance.md). The
+ * image's systemd unit is to carry the same two variables (it has MALLOC_ARENA_MAX only so far).
  */
-export const DEVICE_ENV = { MALLOC_ARENA_MAX: '2' } as const;
+export const DEVICE_ENV = { MALLOC_ARENA_MAX: '2', MALLOC_MMAP_THRESHOLD_: '1048576' } as const;
 
 export interface RunningProcess {
   child: ChildProcess;
