@@ -24,7 +24,7 @@ export const DEVICE_NODE_FLAGS = ['--max-semi-space-size=2', '--max-old-space-si
  * by default glibc raises that threshold up to 32 MB as such blocks are freed and then keeps
  * them. With one reading camera beside three ALPR cameras the peak RSS was 394-401 MB without
  * it, 359-376 MB with it, 47-48 frames read a minute either way (docs/performance.md). The
- * image's systemd unit is to carry the same two variables (it has MALLOC_ARENA_MAX only so far).
+ * image's systemd unit (image/systemd/alpr-appliance.service) carries the same two variables.
  */
 export const DEVICE_ENV = { MALLOC_ARENA_MAX: '2', MALLOC_MMAP_THRESHOLD_: '1048576' } as const;
 
