@@ -75,4 +75,15 @@ fi
 # own choice. An explicit --jobs wins.
 jobs=()
 if [ "$(nproc)" -le 2 ] && ! printf '%s\n' "$@" | grep -q -- '^--jobs\|^-j'; then jobs=(--jobs=2); fi
-npx tap "${jobs[@]}" "$@"
+# The MQTT tests run a real broker, Debian's mosquitto (scripts/simulators/mosquitto.ts). On a
+# machine without it they are left out, with the reason and how to get them, as the page tests
+# skip without Chromium (test/browser/chromium.ts); under CI=true they run and fail (.ci/run
+# installs it). An --exclude here replaces package.json's own exclude list, so it is repeated.
+left_out=()
+if [ $# -eq 0 ] && [ "${CI:-}" != "true" ] && ! command -v mosquitto >/dev/null && [ ! -x /usr/sbin/mosquitto ]; then
+  mapfile -t mqtt_files < <(grep -rlE --include='*.test.ts' 'startMosquitto|mqttTestBroker' shared appliance hub test scripts | sort)
+  echo "== mosquitto is not installed: ${#mqtt_files[@]} MQTT test files left out (apt-get install mosquitto to run them): ${mqtt_files[*]}"
+  left_out=(--exclude='test/upgrade/**')
+  for file in "${mqtt_files[@]}"; do left_out+=(--exclude="$file"); done
+fi
+npx tap "${jobs[@]}" "${left_out[@]}" "$@"
