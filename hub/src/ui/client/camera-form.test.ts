@@ -9,6 +9,7 @@ import {
   fieldsFor,
   kindOf,
   outcomeLabel,
+  passwordHint,
   valuesOf,
   type CameraFormValues,
 } from './camera-form.ts';
@@ -259,6 +260,11 @@ t.test('an ordinary camera: its fields, its problems as typed, its body', async 
   t.same(cameraBody(valuesOf(withLogin), withLogin), {}, 'a kept username is not sent');
   t.same(cameraBody({ ...filled, username: '' }, { ...street, username: null, has_credentials: false }), {}, 'no login before, none after: nothing');
   t.match(cameraFormProblems({ ...valuesOf(camera), username: '' }, camera), { username: /Enter the username/ }, 'an ISAPI camera keeps its login');
+  t.equal(passwordHint(valuesOf(withLogin), withLogin), "Leave blank to keep the stored password. Clear Username to remove the camera's login.");
+  t.equal(passwordHint({ ...valuesOf(withLogin), username: '' }, withLogin), "Username cleared: saving removes the camera's login.");
+  t.equal(passwordHint({ ...valuesOf(withLogin), username: 'other' }, withLogin), 'The username, address or kind changed: enter the password again.');
+  t.equal(passwordHint(valuesOf(camera), camera), 'Leave blank to keep the stored password.', 'an ISAPI camera is not told to clear its login');
+  t.equal(passwordHint(valuesOf(street), { ...street, has_credentials: false }), '', 'nothing stored: no hint');
   t.same(cameraFormProblems({ ...filled, rtsp_url: 'rtsp://cam.local/s2' }, street), {}, 'another stream of the same camera keeps the login');
   t.match(cameraFormProblems({ ...filled, rtsp_url: 'rtsp://other.local/s1' }, street), { password: /again/ }, 'another camera needs it again');
   t.equal(addressOf(street), 'rtsp://cam.local/s1');

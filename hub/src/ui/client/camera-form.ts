@@ -125,6 +125,19 @@ export function needsSecret(v: CameraFormValues, original: CameraRecord | undefi
   return v.vendor !== original.vendor || v.host.trim() !== (original.host ?? '') || v.username.trim() !== (original.username ?? '');
 }
 
+/**
+ * Pure: the hint under the password on an edit, from the stored login and what is typed: keep
+ * it, type it again (the username, address or kind changed), or, for an ordinary camera,
+ * how to remove it and that clearing Username will.
+ */
+export function passwordHint(v: CameraFormValues, original: CameraRecord | undefined): string {
+  if (original?.has_credentials !== true) return '';
+  if (v.vendor === 'snapshot' && v.username.trim() === '') return "Username cleared: saving removes the camera's login.";
+  if (needsSecret(v, original)) return 'The username, address or kind changed: enter the password again.';
+  if (v.vendor === 'snapshot') return "Leave blank to keep the stored password. Clear Username to remove the camera's login.";
+  return 'Leave blank to keep the stored password.';
+}
+
 const HOST = /^[A-Za-z0-9.:[\]-]+$/;
 const WHOLE = /^\d+$/;
 // Names go into chat messages and PDFs: no control characters (collectors/cameras/input.ts).

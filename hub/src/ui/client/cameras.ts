@@ -14,6 +14,7 @@ import {
   MODE_WORDS,
   needsSecret,
   outcomeLabel,
+  passwordHint,
   valuesOf,
   vendorOf,
   type CameraField,
@@ -92,16 +93,7 @@ function refresh(): Partial<Record<CameraField, string>> {
   }
   const stored = editing?.has_credentials === true;
   const again = stored && needsSecret(v, editing);
-  const loginCleared = stored && v.vendor === 'snapshot' && v.username.trim() === '';
-  byId(`${idOf('password')}-hint`).textContent = !stored
-    ? ''
-    : loginCleared
-      ? "Username cleared: saving removes the camera's login."
-      : again
-        ? 'The username, address or kind changed: enter the password again.'
-        : v.vendor === 'snapshot'
-          ? "Leave blank to keep the stored password. Clear Username to remove the camera's login."
-          : 'Leave blank to keep the stored password.';
+  byId(`${idOf('password')}-hint`).textContent = passwordHint(v, editing);
   byId(`${idOf('token')}-hint`).textContent = !stored
     ? 'Made on the console for this collector.'
     : again
