@@ -25,6 +25,7 @@ import type { DeliveryWorker } from './messaging/delivery/worker.ts';
 import { startPolling } from './messaging/polling.ts';
 import { TELEGRAM_WEBHOOK_PATH } from './platform/http/paths.ts';
 import { startKeyBuilder } from './search/key-builder-worker.ts';
+import { startBlockSealer } from './search/block-sealer.ts';
 import { startRetentionSchedule } from './retention/schedule.ts';
 import { startHealthSchedule } from './health/schedule.ts';
 import { startFeedSchedule } from './watchlists/feeds/schedule.ts';
@@ -72,6 +73,9 @@ export async function startWorkers(deps: WorkerDeps, config: HubConfig, role: 'h
   // share one cursor and its row lock leaves the work to one.
   const keyBuilder = await startKeyBuilder({ db, clock, log });
   stops.push(() => keyBuilder.stop());
+  // Beside it, the sealer that moves its postings into blocks (docs/search.md "Postings sealed in blocks").
+  const sealer = await startBlockSealer({ db, clock, log });
+  stops.push(() => sealer.stop());
 
   if (role === 'hub') {
     const partitionTimer = setInterval(() => {

@@ -10,6 +10,7 @@ import { openImageStore, SEGMENTS_FOLDER, sha256Hex, type ImageStore } from '../
 import { indexImages } from '../images/locations.ts';
 import { postingsAgainstDetections } from '../search/trigram-postings.test-helper.ts';
 import { createKeyBuilder } from '../search/key-builder-worker.ts';
+import { mergeBlocks, sealFresh } from '../search/posting-blocks.ts';
 import { createLog } from '../platform/log.ts';
 import { DEFAULT_HORIZONS } from '../platform/config/retention-horizons.ts';
 import { runRetention, type RetentionReport } from './run.ts';
@@ -168,9 +169,15 @@ t.test('retention: dry run, run, holds, images, chain checkpoints', async (t) =>
   // The postings are built after commit (docs/search.md "Keys built after commit"): built here
   // before retention runs, as the hub's key builder would have.
   await createKeyBuilder({ db, clock, log: createLog('silent') }).drain();
+  // And sealed in blocks (docs/search.md "Postings sealed in blocks"), small ones merged into
+  // larger: retention must take a read's postings out of the blocks that hold them.
+  await sealFresh(db, clock.now(), { cap: 2, sealStep: 3 });
+  await mergeBlocks(db, { fanout: 2, cap: 3 });
   const postingsBefore = await postingsAgainstDetections(db);
-  t.same([postingsBefore.stale, postingsBefore.missing], [0, 0], 'every stored read has its trigram postings, and only those');
+  t.same([postingsBefore.stale, postingsBefore.missing, postingsBefore.badBlocks], [0, 0, 0], 'every stored read has its trigram postings, and only those');
   t.ok(postingsBefore.stored > detectionsBefore, 'several per read');
+  t.equal(postingsBefore.sealed, postingsBefore.stored, 'all of them sealed');
+  t.ok((await count(db, 'trigram_blocks WHERE level > 0')) > 0, 'some blocks merged');
 
   await t.test('a dry run reports exactly what the run will do and changes nothing', async (t) => {
     const report = await runRetention(deps, DEFAULT_HORIZONS, { dryRun: true });
@@ -199,10 +206,11 @@ t.test('retention: dry run, run, holds, images, chain checkpoints', async (t) =>
       'the held read, the chain behind it, the young reads and the late old read remain',
     );
     t.equal(await count(db, 'detection_keys'), 6, 'keys went with their detections');
+    const postings = await postingsAgainstDetections(db);
     t.same(
-      await postingsAgainstDetections(db),
-      { stored: await count(db, 'detections d, unnest(alpr_plate_trigrams(d.plate_normalized))'), stale: 0, missing: 0 },
-      'the trigram postings of the dropped months and of the rows removed one by one went too',
+      [postings.stored, postings.stale, postings.missing, postings.badBlocks],
+      [await count(db, 'detections d, unnest(alpr_plate_trigrams(d.plate_normalized))'), 0, 0, 0],
+      'the trigram postings of the dropped months and of the rows removed one by one went too, out of their blocks',
     );
     const parts = await partitions(db);
     t.notOk(parts.includes(month(2)));

@@ -18,6 +18,7 @@ export * from './search-key-cursor.ts';
 export * from './sites.ts';
 export * from './subscriptions.ts';
 export * from './telegram-plate-cooldowns.ts';
+export * from './trigram-blocks.ts';
 export * from './two-factor-attempts.ts';
 export * from './user-two-factor.ts';
 export * from './users.ts';
