@@ -18,6 +18,7 @@ import { confusionKey } from '@alpr/shared/detection/ocr';
 import { openDatabase, type Database } from '../../hub/src/db/client.ts';
 import { systemClock } from '../../hub/src/platform/clock.ts';
 import { createKeyBuilder } from '../../hub/src/search/key-builder-worker.ts';
+import { maintainBlocks } from '../../hub/src/search/posting-blocks.ts';
 import { keyCursor } from '../../hub/src/db/unkeyed-reads.ts';
 import { createBenchDatabase } from './bench-database.ts';
 import { createLog } from '../../hub/src/platform/log.ts';
@@ -107,13 +108,28 @@ async function generate(sql: postgres.Sql, db: Database): Promise<void> {
     console.log(`  ${(done + n).toLocaleString('en')} rows after ${((Date.now() - started) / 1000).toFixed(0)} s  ${load()}`);
   }
   // The search keys are built after commit (migration 0038, hub/src/search/key-builder.ts):
-  // the builder keys the whole load in pages, as it would a backlog, and its rate is printed.
+  // the builder keys the whole load in passes, as it would a backlog, and the sealer moves
+  // the postings into blocks every SEAL_READS keyed reads and merges them (0046,
+  // hub/src/search/posting-blocks.ts), as the hub's sealer beside it would; each one's rate
+  // is printed.
   const builder = createKeyBuilder({ db, clock: systemClock, log: createLog('silent') });
-  const keyStarted = performance.now();
-  const keyed = await builder.drain();
-  const keySeconds = (performance.now() - keyStarted) / 1000;
+  let keyed = 0;
+  let keyMs = 0;
+  let sealMs = 0;
+  for (;;) {
+    const k0 = performance.now();
+    const pass = await builder.runOnce();
+    keyMs += performance.now() - k0;
+    keyed += pass.keyed;
+    const s0 = performance.now();
+    await maintainBlocks(db, new Date());
+    sealMs += performance.now() - s0;
+    if (pass.caughtUp) break;
+    if (!pass.settled) await new Promise((resolve) => setTimeout(resolve, 20));
+  }
   console.log(
-    `search keys built after the load: ${keyed.toLocaleString('en')} reads in ${keySeconds.toFixed(0)} s, ${(keyed / keySeconds).toFixed(0)} reads/s  ${load()}`,
+    `search keys built after the load: ${keyed.toLocaleString('en')} reads in ${(keyMs / 1000).toFixed(0)} s, ${(keyed / (keyMs / 1000)).toFixed(0)} reads/s; ` +
+      `sealing and merging ${(sealMs / 1000).toFixed(0)} s, ${(keyed / (sealMs / 1000)).toFixed(0)} reads/s  ${load()}`,
   );
   // VACUUM as autovacuum would after a bulk of inserts (PostgreSQL 13+ vacuums insert-only
   // tables): it sets the visibility map that index-only scans rely on in steady state.
@@ -121,16 +137,22 @@ async function generate(sql: postgres.Sql, db: Database): Promise<void> {
   await sql`VACUUM (ANALYZE) plates`;
   await sql`VACUUM (ANALYZE) plate_edit_keys`;
   await sql`VACUUM (ANALYZE) detection_trigrams`;
+  await sql`VACUUM (ANALYZE) trigram_blocks`;
   const [shape] = await sql<
     { plates: string; collectors: string }[]
   >`SELECT count(DISTINCT plate_normalized)::text AS plates, count(DISTINCT collector_id)::text AS collectors FROM detections`;
   console.log(`distinct plates ${Number(shape?.plates).toLocaleString('en')}, collectors ${shape?.collectors}`);
   if (Number(shape?.plates) < ROWS / 10) throw new Error('the generator made too few distinct plates: the figures would mean nothing');
-  const [sizes] = await sql<{ keys: string; postings: string }[]>`
-    SELECT pg_size_pretty(pg_total_relation_size('plate_edit_keys')) AS keys, pg_size_pretty(pg_total_relation_size('detection_trigrams')) AS postings`;
+  const [sizes] = await sql<{ keys: string; postings: string; fresh: string; sealed: string; blocks: string; levels: string }[]>`
+    SELECT pg_size_pretty(pg_total_relation_size('plate_edit_keys')) AS keys,
+           pg_size_pretty(pg_total_relation_size('detection_trigrams') + pg_total_relation_size('trigram_blocks')) AS postings,
+           pg_size_pretty(pg_total_relation_size('detection_trigrams')) AS fresh, pg_size_pretty(pg_total_relation_size('trigram_blocks')) AS sealed,
+           (SELECT count(*) FROM trigram_blocks)::text AS blocks,
+           (SELECT string_agg(format('level %s: %s blocks of %s postings on average', level, n, avg), ', ' ORDER BY level)
+              FROM (SELECT level, count(*) AS n, round(avg(n)) AS avg FROM trigram_blocks GROUP BY level) l) AS levels`;
   console.log(
-    `loaded ${ROWS.toLocaleString('en')} rows in ${((Date.now() - started) / 1000).toFixed(0)} s (every index in place, keys built, then VACUUM ANALYZE); ` +
-      `one-edit keys ${sizes?.keys}, trigram postings ${sizes?.postings}  ${load()}`,
+    `loaded ${ROWS.toLocaleString('en')} rows in ${((Date.now() - started) / 1000).toFixed(0)} s (every index in place, keys built and sealed, then VACUUM ANALYZE); ` +
+      `one-edit keys ${sizes?.keys}, trigram postings ${sizes?.postings} (fresh ${sizes?.fresh}, sealed ${sizes?.sealed} in ${Number(sizes?.blocks).toLocaleString('en')} blocks: ${sizes?.levels})  ${load()}`,
   );
 }
 
