@@ -54,3 +54,15 @@ export async function keyLag(db: StatementSession, now: Date): Promise<KeyLag> {
   const oldest = row?.oldest ? new Date(row.oldest) : undefined;
   return { reads, seconds: reads > 0 && oldest ? Math.max(0, (now.getTime() - oldest.getTime()) / 1000) : 0 };
 }
+
+/**
+ * Reads keyed past the last seal (migration 0046, hub/src/search/posting-blocks.ts): their
+ * postings are still one row each. The sealer seals at 100,000; a figure that keeps growing
+ * past that means it is not running, and the postings take their old room again.
+ */
+export async function readsPastSeal(db: StatementSession): Promise<number> {
+  const [row] = await db.sql<{ behind: string }>(
+    `SELECT greatest(c.last_pk - s.sealed_pk, 0)::text AS behind FROM search_key_cursor c CROSS JOIN trigram_block_seal s WHERE c.id AND s.id`,
+  );
+  return Number(row?.behind ?? 0);
+}

@@ -61,6 +61,7 @@ const HUB_FAMILIES = [
   'alpr_hub_image_store_bytes',
   'alpr_hub_image_store_segments',
   'alpr_hub_metrics_source_errors_total',
+  'alpr_hub_search_postings_unsealed_reads',
 ];
 
 t.test('GET /metrics from loopback parses line by line and names every family of docs/metrics.md', async (t) => {
@@ -80,7 +81,7 @@ t.test('GET /metrics from loopback parses line by line and names every family of
     true,
     'the scrape itself holds a connection',
   );
-  for (const source of ['alert_queue', 'notification_queue', 'health_alerts', 'pg_stat_activity', 'image_segments', 'alerts']) {
+  for (const source of ['alert_queue', 'notification_queue', 'health_alerts', 'pg_stat_activity', 'image_segments', 'alerts', 'trigram_block_seal']) {
     t.equal(valueOf(first, 'alpr_hub_metrics_source_errors_total', { source }), 0, `${source} read without error`);
   }
 });

@@ -6,7 +6,7 @@ import type { LoadMonitor } from '../ingest/load-monitor.ts';
 import { SEGMENTS_FOLDER } from '../images/image-store.ts';
 import { BACKPRESSURE_TRIGGERS, decideBackpressure } from '../ingest/backpressure.ts';
 import { createAlertLatencyFeed } from './alert-latency.ts';
-import { keyLag, LAG_COUNT_CAP, type KeyLag } from '../db/unkeyed-reads.ts';
+import { keyLag, LAG_COUNT_CAP, readsPastSeal, type KeyLag } from '../db/unkeyed-reads.ts';
 import { METRIC_PREFIX, type HubMetrics } from '../platform/hub-metrics.ts';
 
 /**
@@ -184,6 +184,16 @@ export function registerScrapeGauges(metrics: HubMetrics, deps: ScrapeDeps): voi
     registers,
     collect: guarded('search_key_cursor', async function (this: Gauge) {
       this.set((await readLag()).seconds);
+    }),
+  });
+
+  // The postings the sealer has not moved into blocks yet (docs/search.md "Postings sealed in blocks").
+  new Gauge({
+    name: `${METRIC_PREFIX}search_postings_unsealed_reads`,
+    help: 'Reads keyed since the last seal, whose trigram postings are still one row each; the sealer seals at 100,000.',
+    registers,
+    collect: guarded('trigram_block_seal', async function (this: Gauge) {
+      this.set(await readsPastSeal(deps.db));
     }),
   });
 

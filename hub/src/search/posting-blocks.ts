@@ -13,7 +13,7 @@
  * search in one snapshot sees each posting exactly once, fresh or sealed.
  */
 import type { DbSession } from '../db/session.ts';
-import { keyCursor } from '../db/unkeyed-reads.ts';
+import { keyCursor, readsPastSeal } from '../db/unkeyed-reads.ts';
 
 /** Postings a block holds at most: a search unpacks whole blocks, so a block stays small. */
 export const BLOCK_CAP = 1024;
@@ -41,14 +41,6 @@ export interface BlockPassOutcome {
   sealed: number;
   /** Postings rewritten into blocks of a higher level. */
   merged: number;
-}
-
-/** How many reads the builder has keyed past the last seal. */
-export async function readsPastSeal(db: DbSession): Promise<number> {
-  const [row] = await db.sql<{ behind: string }>(
-    `SELECT greatest(c.last_pk - s.sealed_pk, 0)::text AS behind FROM search_key_cursor c CROSS JOIN trigram_block_seal s WHERE c.id AND s.id`,
-  );
-  return Number(row?.behind ?? 0);
 }
 
 /**

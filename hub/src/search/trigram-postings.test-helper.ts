@@ -18,9 +18,7 @@ const stored = `SELECT t.trigram, t.captured_at, t.id, t.collector_id, t.plate_n
  * (`missing`), how many are stored, how many of them sealed, and blocks whose own summary
  * (trigram, first and last posting, count, order newest first) disagrees with their postings.
  */
-export async function postingsAgainstDetections(
-  db: DbSession,
-): Promise<{ stored: number; sealed: number; stale: number; missing: number; badBlocks: number }> {
+export async function postingsAgainstDetections(db: DbSession): Promise<{ stored: number; sealed: number; stale: number; missing: number; badBlocks: number }> {
   const [row] = await db.sql<{ stored: string; sealed: string; stale: string; missing: string; bad: string }>(
     `SELECT (SELECT count(*) FROM (${stored}) AS a)::text AS stored,
             (SELECT coalesce(sum(n), 0) FROM trigram_blocks)::text AS sealed,
