@@ -54,3 +54,10 @@ t.test('started as the hub starts it, it seals by itself once reads pass the thr
   const state = await postingsAgainstDetections(db);
   t.same([state.stale, state.missing, state.badBlocks, state.stored - state.sealed], [0, 0, 0, 0]);
 });
+
+t.test('a key cursor moved back by hand rebuilds no posting already sealed', async (t) => {
+  await db.sql(`UPDATE search_key_cursor SET last_pk = 0`);
+  await builder.drain();
+  const state = await postingsAgainstDetections(db);
+  t.same([state.stale, state.missing, state.badBlocks], [0, 0, 0], 'no read posted twice, none left out');
+});

@@ -59,12 +59,13 @@ export async function buildKeyPage(db: DbSession, upTo: string, now: Date, optio
     const last = full && edge?.last ? edge.last : upTo;
     if (keyed > 0) {
       // ON CONFLICT: the unique (trigram, captured_at, id) already forbids a double; a cursor
-      // moved back by hand then rebuilds without failing.
+      // moved back by hand then rebuilds without failing, and the reads already sealed in
+      // blocks (migration 0046, posting-blocks.ts) keep theirs there.
       await tx.sql(
         `INSERT INTO detection_trigrams (trigram, captured_at, id, collector_id, plate_normalized)
          SELECT g.trigram, d.captured_at, d.id, d.collector_id, d.plate_normalized
            FROM detections d CROSS JOIN LATERAL unnest(alpr_plate_trigrams(d.plate_normalized)) AS g (trigram)
-          WHERE d.id > $1::bigint AND d.id <= $2::bigint
+          WHERE d.id > $1::bigint AND d.id <= $2::bigint AND d.id > (SELECT s.sealed_pk FROM trigram_block_seal s WHERE s.id)
           ORDER BY 1, 2, 3
          ON CONFLICT DO NOTHING`,
         [from, last],

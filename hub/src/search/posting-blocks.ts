@@ -1,7 +1,7 @@
 /**
  * Sealing and merging the trigram postings' blocks (migration 0046; docs/search.md "Postings
  * sealed in blocks"). The key builder writes fresh postings, one row each (key-builder.ts);
- * here they move into blocks of up to 1,024 postings a row, about a fifth of the disk:
+ * here they move into blocks of up to 1,024 postings a row, about a quarter of the disk:
  *   - seal: once the builder has keyed SEAL_READS reads past the last seal, every fresh
  *     posting up to the cursor becomes a level-0 block of its trigram, a few thousand
  *     trigrams a transaction;
@@ -21,7 +21,7 @@ export const BLOCK_CAP = 1024;
 export const MERGE_FANOUT = 8;
 /** The level blocks stop merging at: 0 (sealed) to 3, ~18, ~150 and 1,024 postings on the bench's mix. */
 export const TOP_LEVEL = 3;
-/** Reads keyed past the last seal before the next (PostgreSQL): ~500,000 fresh postings, ~70 MB, at most. */
+/** Reads keyed past the last seal before the next (PostgreSQL): ~500,000 fresh postings, ~70 MB of rows, at most. */
 export const SEAL_READS = 100_000;
 /** Fresh postings a seal transaction moves at least (it takes whole trigrams): well under a second. */
 export const SEAL_STEP = 50_000;
