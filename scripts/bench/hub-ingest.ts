@@ -41,6 +41,7 @@ import type { UploadRun } from './ingest-uploaders.ts';
 import { runUploaders } from './uploaders-process.ts';
 import { compareSearchKeys } from './search-keys-cost.ts';
 import { startKeyBuilder } from '../../hub/src/search/key-builder-worker.ts';
+import { startBlockSealer } from '../../hub/src/search/block-sealer.ts';
 import { keyLag } from '../../hub/src/db/unkeyed-reads.ts';
 
 const { values: args } = parseArgs({
@@ -181,6 +182,9 @@ async function main(): Promise<void> {
   const alerts = await startAlerts({ db, clock: systemClock, log: createLog('error', process.stderr) }, { lockTimeoutMs: 30_000 });
   // The search key builder runs as in a real hub (start-workers.ts): after commit, sharing the CPU.
   let keyBuilder = await startKeyBuilder({ db, clock: systemClock, log: createLog('error', process.stderr) });
+  // And its sealer, which moves the postings into blocks every 100,000 keyed reads
+  // (docs/search.md "Postings sealed in blocks"): a seal falls inside some run, as in a hub.
+  const sealer = await startBlockSealer({ db, clock: systemClock, log: createLog('error', process.stderr) });
   try {
     console.log(await serverDurability(admin));
     console.log(`hub ingest: ${BATCHES} batches of ${BATCH_SIZE} per run, images ${CROP_BYTES / 1024} KB crop + ${SCENE_BYTES / 1024} KB scene`);
@@ -245,7 +249,10 @@ async function main(): Promise<void> {
     const chains = await db.sql<{ id: string }>('SELECT collector_id AS id FROM collector_chain_heads');
     const verified = await Promise.all(chains.map((c) => verifyChain(db, c.id)));
     console.log(`stored ${row?.n} detections; hash chains: ${JSON.stringify(verified)}`);
+    const [blocks] = await db.sql<{ n: string; sealed: string }>('SELECT count(*)::text AS n, coalesce(sum(n), 0)::text AS sealed FROM trigram_blocks');
+    console.log(`search postings sealed in blocks during the runs: ${blocks?.sealed} in ${blocks?.n} blocks`);
   } finally {
+    await sealer.stop();
     await keyBuilder.stop();
     await alerts.stop();
     await hub.close();
