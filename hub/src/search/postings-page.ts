@@ -49,8 +49,6 @@ export function postingsStatement(req: PostingsPageRequest, cursor: string): { t
   const unpacked = (blocks: string): string =>
     `CROSS JOIN LATERAL unnest(b.captured_ats, b.ids, b.collector_ids, b.plates) AS u (captured_at, id, collector_id, plate_normalized)
      WHERE ${postings.entry} AND u.id <= ${c}${blocks}`;
-  const allSealed = `(SELECT count(*) FROM sealed) <= ${countCap}`;
-  const edge = `coalesce((SELECT s.captured_at FROM sealed s ${order('s')} OFFSET ${wanted - 1} LIMIT 1), '-infinity')`;
   return {
     text: `WITH sealed AS MATERIALIZED (
             SELECT u.id, u.captured_at
@@ -58,11 +56,20 @@ export function postingsStatement(req: PostingsPageRequest, cursor: string): { t
                     ORDER BY b.newest_at DESC, b.newest_id DESC) b
             ${unpacked('')}
             LIMIT ${countCap + 1}),
+          -- Once: whether \`sealed\` holds every sealed match, and if not, the page's edge.
+          sealed_edge AS (
+            SELECT c.n <= ${countCap} AS all_in,
+                   CASE WHEN c.n > ${countCap}
+                        THEN coalesce((SELECT s.captured_at FROM sealed s ${order('s')} OFFSET ${wanted - 1} LIMIT 1), '-infinity') END AS at
+              FROM (SELECT count(*) AS n FROM sealed) c),
           sealed_top AS (
-            (SELECT s.id, s.captured_at FROM sealed s WHERE ${allSealed} ${order('s')} LIMIT ${wanted})
+            (SELECT s.id, s.captured_at FROM sealed s WHERE (SELECT e.all_in FROM sealed_edge e) ${order('s')} LIMIT ${wanted})
             UNION ALL
             (SELECT u.id, u.captured_at FROM trigram_blocks b
-             ${unpacked(` AND NOT ${allSealed} AND ${postings.blocks} AND b.newest_at >= ${edge} AND u.captured_at >= ${edge}`)}
+             ${unpacked(
+               ` AND NOT (SELECT e.all_in FROM sealed_edge e) AND ${postings.blocks}` +
+                 ` AND b.newest_at >= (SELECT e.at FROM sealed_edge e) AND u.captured_at >= (SELECT e.at FROM sealed_edge e)`,
+             )}
              ${order('u')} LIMIT ${wanted})),
           total AS (SELECT count(*)::int AS n FROM (
             (SELECT t.id ${fresh} LIMIT ${countCap + 1}) UNION ALL (SELECT s.id FROM sealed s) UNION ALL (SELECT d.id ${unkeyed} LIMIT ${countCap + 1})) AS capped),
