@@ -92,6 +92,12 @@ stop() {
 }
 
 PGBIN=$(find_pgbin)
+# Production mode also preloads pg_stat_statements when the package ships it, so benchmarks can
+# say where the database's time went (scripts/bench/database-time.ts); a production server often
+# runs it too, and it costs a few per cent at most.
+if [ "${ALPR_TEST_PG_DURABLE:-0}" = 1 ] && [ -f "$PGBIN/../lib/pg_stat_statements.so" ]; then
+  DURABILITY="$DURABILITY -c shared_preload_libraries=pg_stat_statements -c pg_stat_statements.track=all"
+fi
 case "${1:-}" in
   start) start ;;
   stop) stop ;;

@@ -43,6 +43,7 @@ import { compareSearchKeys } from './search-keys-cost.ts';
 import { startKeyBuilder } from '../../hub/src/search/key-builder-worker.ts';
 import { startBlockSealer } from '../../hub/src/search/block-sealer.ts';
 import { keyLag } from '../../hub/src/db/unkeyed-reads.ts';
+import { databaseTime, type DatabaseTime } from './database-time.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -92,7 +93,12 @@ interface RunResult {
   statuses: Map<string, number>;
   /** The search key builder's lag, sampled every 250 ms during the run (seconds). */
   lagSeconds: number[];
+  /** Where the database's time went during the run (database-time.ts), or why that is unknown. */
+  databaseLine: string;
 }
+
+/** Set once the bench database exists; a string when the server cannot say (database-time.ts). */
+let databaseTimes: DatabaseTime | string = 'no database time per statement yet';
 
 /**
  * One collector per in-flight upload, as in production (a collector uploads one batch at a
@@ -119,6 +125,7 @@ async function run(hub: TestHub, withImages: boolean, keys: readonly string[], r
   const statuses = new Map<string, number>();
   const upload: UploadRun = { url: hub.url, keys, batches, batchSize: BATCH_SIZE, withImages, cropBytes: CROP_BYTES, sceneBytes: SCENE_BYTES, ratePerSecond };
   const lagSeconds: number[] = [];
+  if (typeof databaseTimes !== 'string') await databaseTimes.reset();
   const sampler = setInterval(() => {
     keyLag(hub.deps.db, new Date())
       .then((lag) => lagSeconds.push(lag.seconds))
@@ -132,7 +139,8 @@ async function run(hub: TestHub, withImages: boolean, keys: readonly string[], r
     statuses.set(status, (statuses.get(status) ?? 0) + 1);
   });
   clearInterval(sampler);
-  return { latencies, dbMs, imageMs, seconds, statuses, lagSeconds };
+  const databaseLine = typeof databaseTimes === 'string' ? `  ${databaseTimes}` : await databaseTimes.line(latencies.length);
+  return { latencies, dbMs, imageMs, seconds, statuses, lagSeconds, databaseLine };
 }
 
 function percentile(sorted: readonly number[], p: number): number {
@@ -151,6 +159,7 @@ function report(name: string, r: RunResult): void {
       `(hub: transaction ~${mean(r.dbMs).toFixed(0)} ms, images ~${mean(r.imageMs).toFixed(0)} ms)  ` +
       `key lag p50 ${percentile(lags, 50).toFixed(2)} / p99 ${percentile(lags, 99).toFixed(2)} / max ${(lags[lags.length - 1] ?? 0).toFixed(2)} s  load ${loadavg()[0]?.toFixed(2)}  [${codes}]`,
   );
+  console.log(r.databaseLine);
 }
 
 /** The durability settings the figures were taken with: production means all three on. */
@@ -174,6 +183,7 @@ async function main(): Promise<void> {
     'eval "$(scripts/bench/production-postgres.sh start)"; export DATABASE_URL',
   );
   const admin = bench.admin;
+  databaseTimes = await databaseTime(admin, bench.name);
   const db = await openDatabase({ url: bench.url, log: createLog('silent'), maxConnections: 10 });
   // Errors only, to stderr: a 500 during the run shows its cause.
   const hub = await startTestHub({ db, latitude: 51.5, longitude: -0.12, log: createLog('error', process.stderr) });

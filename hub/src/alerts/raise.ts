@@ -99,7 +99,7 @@ export async function insertAlerts(
 
 /**
  * Matches a claimed batch of the alert queue and raises its alerts (the live path, and a
- * requeued item's second run): the items' `complete` commits with the alerts.
+ * requeued item's second run): the items leave the queue in the transaction that raises the alerts.
  */
 export async function raiseAlerts(tx: DbSession, items: readonly ClaimedItem[], index: WatchlistIndex, now: Date, hooks?: AlertHooks): Promise<RaisedAlert[]> {
   const plates = await platesOf(tx, items);
@@ -113,7 +113,6 @@ export async function raiseAlerts(tx: DbSession, items: readonly ClaimedItem[], 
   await completeItems(
     tx,
     items.map((i) => i.id),
-    now,
   );
   return raised;
 }
