@@ -6,7 +6,8 @@
  *     the webhook delivery worker (docs/webhooks.md),
  *     in the hub only while HUB_ALERT_WORKER is on. Deliveries go where alerts go: the bot
  *     registers its queueing with the alerts (alerts/hooks.ts) before the first claim.
- *   - the hub only: the health evaluator (docs/health.md), the daily partition check, retention (it compacts image segments, which
+ *   - the hub only: the health evaluator (docs/health.md), the daily partition check, on PGlite
+ *     the vacuum of the tables it churns (db/embedded-vacuum.ts), retention (it compacts image segments, which
  *     the hub alone writes) and the bot's inbound side (long polling: the platform answers a
  *     second poller of one bot with a conflict; or registering the webhook).
  */
@@ -17,6 +18,7 @@ import type { Clock } from './platform/clock.ts';
 import type { HubConfig } from './platform/config/hub-config.ts';
 import type { Database } from './db/client.ts';
 import { ensureUpcomingPartitions } from './db/partitions.ts';
+import { EMBEDDED_VACUUM_MS, vacuumEmbedded } from './db/embedded-vacuum.ts';
 import type { ImageStore } from './images/image-store.ts';
 import type { Log } from './platform/log.ts';
 import { botApi } from './messaging/bot-api.ts';
@@ -83,6 +85,23 @@ export async function startWorkers(deps: WorkerDeps, config: HubConfig, role: 'h
     }, PARTITION_CHECK_MS);
     partitionTimer.unref();
     stops.push(async () => clearInterval(partitionTimer));
+
+    // PGlite runs without autovacuum: the hub vacuums the tables it churns itself
+    // (db/embedded-vacuum.ts), one table at a time so ingest waits for one at most.
+    if (db.kind === 'pglite') {
+      let pass: Promise<unknown> = Promise.resolve();
+      const vacuumTimer = setInterval(() => {
+        const started = performance.now();
+        pass = vacuumEmbedded(db)
+          .then((tables) => log.debug({ tables, ms: Math.round(performance.now() - started) }, 'embedded vacuum'))
+          .catch((err: unknown) => log.error({ err }, 'embedded vacuum failed'));
+      }, EMBEDDED_VACUUM_MS);
+      vacuumTimer.unref();
+      stops.push(async () => {
+        clearInterval(vacuumTimer);
+        await pass;
+      });
+    }
 
     // Retention (docs/retention.md): daily by default; a second hub process skips a run in progress.
     if (config.retentionSchedule) {
