@@ -89,12 +89,16 @@ export async function startWorkers(deps: WorkerDeps, config: HubConfig, role: 'h
     // PGlite runs without autovacuum: the hub vacuums the tables it churns itself
     // (db/embedded-vacuum.ts), one table at a time so ingest waits for one at most.
     if (db.kind === 'pglite') {
-      let pass: Promise<unknown> = Promise.resolve();
+      let pass: Promise<unknown> | undefined;
       const vacuumTimer = setInterval(() => {
+        if (pass) return; // the last pass is still running: no second one beside it
         const started = performance.now();
         pass = vacuumEmbedded(db)
           .then((tables) => log.debug({ tables, ms: Math.round(performance.now() - started) }, 'embedded vacuum'))
-          .catch((err: unknown) => log.error({ err }, 'embedded vacuum failed'));
+          .catch((err: unknown) => log.error({ err }, 'embedded vacuum failed'))
+          .finally(() => {
+            pass = undefined;
+          });
       }, EMBEDDED_VACUUM_MS);
       vacuumTimer.unref();
       stops.push(async () => {
