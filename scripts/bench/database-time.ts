@@ -56,7 +56,10 @@ export async function databaseTime(admin: postgres.Sql, database: string): Promi
       const rows = await admin<{ query: string; ms: number }[]>`
         SELECT query, total_exec_time::float8 AS ms FROM pg_stat_statements WHERE dbid = ${dbid}::oid AND toplevel`;
       const byLabel = new Map<string, number>();
-      for (const r of rows) byLabel.set(labelOf(r.query), (byLabel.get(labelOf(r.query)) ?? 0) + r.ms);
+      for (const r of rows) {
+        const label = labelOf(r.query);
+        byLabel.set(label, (byLabel.get(label) ?? 0) + r.ms);
+      }
       const sorted = [...byLabel].sort((a, b) => b[1] - a[1]);
       const total = sorted.reduce((sum, [, ms]) => sum + ms, 0);
       const other = sorted.slice(SHOWN).reduce((sum, [, ms]) => sum + ms, 0);

@@ -28,7 +28,8 @@ async function claimPages(db: DbSession): Promise<number> {
        SELECT id FROM alert_queue WHERE status = 'pending' AND (attempts = 0 OR next_retry_at <= now())
        ORDER BY created_at, id LIMIT 100 FOR UPDATE SKIP LOCKED`,
     );
-    const plan = JSON.parse(JSON.stringify(Object.values(rows[0] ?? {})[0])) as unknown;
+    // The plan comes as parsed JSON from postgres.js and as text from PGlite.
+    const plan: unknown = Object.values(rows[0] ?? {})[0];
     const top = (typeof plan === 'string' ? JSON.parse(plan) : plan) as Array<{ Plan: Record<string, number> }>;
     const node = top[0]?.Plan ?? {};
     return (node['Shared Hit Blocks'] ?? 0) + (node['Shared Read Blocks'] ?? 0);
