@@ -1,5 +1,6 @@
 import type { ImageStore } from './images/image-store.ts';
 import type { LoadMonitor } from './ingest/load-monitor.ts';
+import type { UploadLoad } from './ingest/load-record.ts';
 import type { PlatformDeps } from './platform/deps.ts';
 
 /**
@@ -10,4 +11,6 @@ import type { PlatformDeps } from './platform/deps.ts';
 export interface HubDeps extends PlatformDeps {
   images: ImageStore;
   load: LoadMonitor;
+  /** Upload counts per collector and minute, held for a second (ingest/load-record.ts); ingest's routes create it when unset. */
+  uploadLoad?: UploadLoad;
 }

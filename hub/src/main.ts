@@ -18,6 +18,7 @@ import { openDatabase } from './db/client.ts';
 import { giveHeapHeadroom } from './ingest/heap-headroom.ts';
 import { openImageStore } from './images/image-store.ts';
 import { createLoadMonitor } from './ingest/load-monitor.ts';
+import type { HubDeps } from './hub-deps.ts';
 import { createLog } from './platform/log.ts';
 import { createHubMetrics } from './platform/hub-metrics.ts';
 import { startWorkers } from './start-workers.ts';
@@ -70,15 +71,8 @@ const images = openImageStore(config.imageDir, {
 });
 await images.ready();
 const metrics = createHubMetrics();
-const app = createHubApp({
-  db,
-  images,
-  load: createLoadMonitor(),
-  clock: systemClock,
-  log,
-  config,
-  metrics,
-});
+const hubDeps: HubDeps = { db, images, load: createLoadMonitor(), clock: systemClock, log, config, metrics };
+const app = createHubApp(hubDeps);
 const tls = tlsMaterial ? httpsOptionsOf(tlsMaterial) : undefined;
 const http = drainable(app.fetch);
 const server = serve(
@@ -124,7 +118,9 @@ const shutdown = (signal: string): void => {
     if (how === 'timed_out') log.warn('requests still open after 6 s were cut');
   });
   const workersStopped = workers.stop().catch((err: unknown) => log.error({ err }, 'alert worker or retention did not stop cleanly'));
-  void Promise.allSettled([drained, workersStopped]).finally(() => Promise.allSettled([images.close(), db.close()]).finally(() => process.exit(0)));
+  // The upload counts held for a second (ingest/load-record.ts) are written before the database closes.
+  const countsWritten = drained.then(() => hubDeps.uploadLoad?.stop());
+  void Promise.allSettled([countsWritten, workersStopped]).finally(() => Promise.allSettled([images.close(), db.close()]).finally(() => process.exit(0)));
 };
 process.on('SIGTERM', () => shutdown('SIGTERM'));
 process.on('SIGINT', () => shutdown('SIGINT'));

@@ -47,7 +47,11 @@ export async function newSite(hub: TestHub, clock: MovableClock, name: string): 
         }),
         ...(options.images?.[i] ? { fullScene: options.images[i] } : {}),
       }));
-      return (await uploadBatch(hub, apiKey, entries)).status;
+      const { status } = await uploadBatch(hub, apiKey, entries);
+      // The hub holds its load counts for a second (ingest/load-record.ts): written now, so
+      // the evaluation that follows sees this batch.
+      await hub.deps.uploadLoad?.flush();
+      return status;
     },
   };
 }

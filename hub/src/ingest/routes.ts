@@ -17,14 +17,18 @@ import { readBodyLimited } from './body-limit.ts';
 import { createQueueDepthRefresher } from './queue-depth.ts';
 import { storeBatch, type IngestDeps } from './store-batch.ts';
 import { ingestWebhook } from './webhook.ts';
-import { recordUpload, type UploadTally } from './load-record.ts';
+import { createUploadLoad, type UploadLoad, type UploadTally } from './load-record.ts';
 
 /**
  * Ingest routes (docs/ingest.md): the collectors' batch upload and direct camera webhooks.
  * Thin: check the request's shape, read the body under its cap, call one verb, answer.
  */
-/** What ingest's routes need beyond the platform: the image store and the load monitor. */
-export type IngestRouteDeps = PlatformDeps & { images: ImageStore; load: LoadMonitor };
+/**
+ * What ingest's routes need beyond the platform: the image store and the load monitor, and
+ * the upload load counts (created here when the caller has none, and set on its deps so that
+ * it can flush them at shutdown, as main.ts does).
+ */
+export type IngestRouteDeps = PlatformDeps & { images: ImageStore; load: LoadMonitor; uploadLoad?: UploadLoad };
 
 export function ingestRoutes(deps: IngestRouteDeps): Hono {
   const ingest: IngestDeps = {
@@ -39,6 +43,7 @@ export function ingestRoutes(deps: IngestRouteDeps): Hono {
   };
   const app = new Hono();
   const uploads = new Hono<CollectorEnv>();
+  const uploadLoad = (deps.uploadLoad ??= createUploadLoad(deps));
   const bodyBuffers = createBodyBuffers({ bufferBytes: DEFAULT_BODY_BUFFER_BYTES, maxIdle: DEFAULT_IDLE_BODY_BUFFERS });
 
   const batch = async (c: Context<CollectorEnv>) => {
@@ -65,7 +70,7 @@ export function ingestRoutes(deps: IngestRouteDeps): Hono {
     } finally {
       // storeBatch has settled, its image writes with it: nothing refers to the body now.
       if (leased) bodyBuffers.give(leased);
-      await recordUpload(deps, c.var.collector.collectorId, tally);
+      uploadLoad.add(c.var.collector.collectorId, tally);
     }
   };
   // The upload path also answers as /api/v1/events/batch (docs/protocol.md); both name one

@@ -238,6 +238,8 @@ export async function startTestHub(options: TestHubOptions): Promise<TestHub> {
     imageDir,
     close: async () => {
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      // The upload counts held for a second go to the table while it is still open.
+      await deps.uploadLoad?.stop();
       await deps.images.close();
       await rm(imageDir, { recursive: true, force: true });
     },
