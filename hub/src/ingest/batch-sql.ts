@@ -165,6 +165,9 @@ const asJsonRow = (r: DetectionRow) => ({
  *     backwards, and the caller throws);
  *   - pg_notify on DETECTIONS_CHANNEL: delivered on commit only, never for a rolled-back batch;
  *     a wake-up for the alert worker and live feed, which treat the tables as the truth.
+ * It travels with the COMMIT (store-transaction.ts), so it checks its own result: the head
+ * moved forward, and every row and alert check was written. alpr_check (0048) fails the
+ * statement otherwise, and the transaction with it.
  * The data-modifying CTEs all run to completion; their order does not matter: the alert
  * queue's foreign key names detection_keys (claimed earlier), and the keys' own key to
  * detections is deferred to commit.
@@ -206,11 +209,14 @@ export function storeDetections(
              RETURNING 1
            ), advanced AS (
              ${advanceHeadUpdate({ collectorId: '$1::uuid', lastSeq: '$6::bigint', lastHash: '$7::text' })}
+           ), tallied AS (
+             SELECT (SELECT count(*) FROM inserted) AS inserted, (SELECT count(*) FROM queued) AS queued, (SELECT count(*) FROM advanced) AS advanced
            )
-           SELECT (SELECT count(*) FROM inserted)::int AS inserted,
-                  (SELECT count(*) FROM queued)::int AS queued,
-                  (SELECT count(*) FROM advanced)::int AS advanced,
-                  pg_notify('${DETECTIONS_CHANNEL}', $8::text) IS NULL AS notified`,
+           SELECT alpr_check(t.advanced = 1, 'chain head of collector ' || $1 || ' moved backwards') AS advanced,
+                  alpr_check(t.inserted = $10::int AND t.queued = $10::int,
+                             format('stored %s detections and %s alert checks for %s rows', t.inserted, t.queued, $10::int)) AS written,
+                  pg_notify('${DETECTIONS_CHANNEL}', $8::text) IS NULL AS notified
+             FROM tallied t`,
     params: [
       collectorId,
       position.latitude,
@@ -220,6 +226,7 @@ export function storeDetections(
       ...advanceHeadValues(next),
       notifyPayload(collectorId, ids),
       receivedAt.toISOString(),
+      rows.length,
     ],
   };
 }

@@ -94,13 +94,14 @@ async function commitWithImages(deps: IngestDeps, collectorId: string, unique: r
   try {
     outcomes = await deps.db.pipelinedTransaction(async (tx) => {
       const started = performance.now();
-      const result = await commitDetections(tx, collectorId, unique, deps.clock.now());
+      const staged = await commitDetections(tx, collectorId, unique, deps.clock.now());
       statementsMs = performance.now() - started;
       const locations = await images;
       commitStarted = performance.now();
-      // Sent with the COMMIT, in one round trip: committed with the rest, or nothing is.
-      tx.commitWith(indexImages(tx, deps.clock.now(), locations));
-      return result;
+      // The store statement (already on its way) and the image index travel with the COMMIT,
+      // in one round trip: committed with the rest, or nothing is.
+      tx.commitWith(Promise.all([staged.written, indexImages(tx, deps.clock.now(), locations)]));
+      return staged.outcomes;
     });
   } catch (err) {
     // Not before the image writes settle: they read the request body, which the route

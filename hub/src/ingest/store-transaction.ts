@@ -1,5 +1,5 @@
 import { ocrNormalize } from '@alpr/shared/detection/ocr';
-import { chainMovedBackwards, nextChainLink } from '../db/chain.ts';
+import { nextChainLink } from '../db/chain.ts';
 import { chainDetections, type ChainedFields } from '../db/hash-chain.ts';
 import type { StatementSession } from '../db/session.ts';
 import type { ReadyDetection } from './batch-items.ts';
@@ -11,13 +11,24 @@ export interface CommitOutcome {
   id: string;
 }
 
+/** What commitDetections sent: each item's outcome, once `written` is committed. */
+export interface StagedDetections {
+  outcomes: Map<number, CommitOutcome>;
+  /**
+   * The store statement, sent and not waited for: the caller hands it to the transaction's
+   * COMMIT (`commitWith`), with which it travels. It checks its own result (batch-sql.ts
+   * storeDetections), so a wrong one fails and the COMMIT rolls everything back.
+   */
+  written: Promise<unknown>;
+}
+
 /** batch-sql.ts texts never vary with the batch, so each is prepared once per connection. */
 const run = <T extends Record<string, unknown>>(tx: StatementSession, s: Statement) => tx.sql<T>(s.text, s.params, { prepare: true });
 
 /**
  * Everything a batch writes, in ONE transaction (docs/ingest.md, "Transaction"), in two
  * round trips (three when the batch repeats stored detections); in a pipelined transaction
- * (store-batch.ts) BEGIN travels with the first and COMMIT after the last:
+ * (store-batch.ts) BEGIN travels with the first and COMMIT with the last:
  *   1. sent together, run by the database in this order: generic plans for the rest of the
  *      transaction (batch-sql.ts GENERIC_PLANS); lock the collector's chain head
  *      (first, so two batches of one collector serialize before either claims a key: no
@@ -34,9 +45,10 @@ export async function commitDetections(
   collectorId: string,
   items: readonly ReadyDetection[],
   receivedAt: Date,
-): Promise<Map<number, CommitOutcome>> {
+): Promise<StagedDetections> {
   const outcomes = new Map<number, CommitOutcome>();
-  if (items.length === 0) return outcomes;
+  const nothing = { outcomes, written: Promise.resolve() };
+  if (items.length === 0) return nothing;
   const macs = [...new Set(items.map((i) => i.detection.camera.mac))];
   // All four sent before any answer is read: postgres.js pipelines them on the
   // transaction's connection (PGlite runs them one after the other). The database runs them
@@ -69,7 +81,7 @@ export async function commitDetections(
   }
 
   const fresh = items.filter((i) => newIds.has(i.detection.detection_id));
-  if (fresh.length === 0) return outcomes;
+  if (fresh.length === 0) return nothing;
   const fields = fresh.map((item) => chainedFields(collectorId, item, cameras[item.detection.camera.mac]));
   const { records, next } = chainDetections(link, fields);
   const rows: DetectionRow[] = fresh.map((item, i) => {
@@ -104,14 +116,12 @@ export async function commitDetections(
     };
   });
   const position = { latitude: context.latitude, longitude: context.longitude };
-  const [stored] = await run<{ inserted: number; queued: number; advanced: number }>(tx, storeDetections(collectorId, position, rows, next, receivedAt));
-  if (stored?.advanced !== 1) throw chainMovedBackwards(collectorId);
-  if (stored.inserted !== rows.length || stored.queued !== rows.length) {
-    throw new Error(`stored ${stored.inserted} detections and ${stored.queued} alert checks for ${rows.length} rows`);
-  }
+  const written = run(tx, storeDetections(collectorId, position, rows, next, receivedAt));
+  // Observed by the caller's COMMIT; without this a failure would also be reported as unhandled.
+  written.catch(() => undefined);
   const ids = rows.map((r) => r.id);
   for (const [i, item] of fresh.entries()) outcomes.set(item.index, { status: 'stored', id: ids[i] ?? '' });
-  return outcomes;
+  return { outcomes, written };
 }
 
 /**
