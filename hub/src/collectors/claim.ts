@@ -7,7 +7,8 @@ import type { DbSession } from '../db/session.ts';
 import { writeAudit } from '../platform/audit-writer.ts';
 import { reasonedError, type HubError } from '../platform/errors.ts';
 import type { CollectorContext } from './context.ts';
-import { deviceFromWire, enrollDevice, isUniqueViolation } from './enrollment.ts';
+import { deviceFromWire, enrollDevice } from './enrollment.ts';
+import { isUniqueViolation } from '../db/sql-errors.ts';
 
 /**
  * The audit row that marks a claim code as consumed. The code itself is cleared from the

@@ -119,16 +119,6 @@ function decodePublicKey(base64: string): Buffer {
   return bytes;
 }
 
-/** PostgreSQL unique violation (23505), wherever the driver error sits in the cause chain. */
-export function isUniqueViolation(err: unknown): boolean {
-  let current: unknown = err;
-  for (let depth = 0; depth < 5 && current !== null && typeof current === 'object'; depth++) {
-    if ((current as { code?: unknown }).code === '23505') return true;
-    current = (current as { cause?: unknown }).cause;
-  }
-  return false;
-}
-
 /**
  * A hub started without HUB_PUBLIC_URL would tell the device to use http://127.0.0.1:…,
  * i.e. itself: the claim would "succeed" and the device would never reach the hub again.

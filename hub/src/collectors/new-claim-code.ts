@@ -7,7 +7,7 @@ import { addMs } from '../platform/clock.ts';
 import type { Actor } from '../platform/actor.ts';
 import type { CollectorContext } from './context.ts';
 import { CLAIM_CODE_LIFETIME_MS, type CreatedCollector } from './create-collector.ts';
-import { isUniqueViolation } from './enrollment.ts';
+import { isUniqueViolation } from '../db/sql-errors.ts';
 import { lockCollector } from './find-collector.ts';
 import type { DbSession } from '../db/session.ts';
 

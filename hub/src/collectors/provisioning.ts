@@ -9,7 +9,8 @@ import { addMs, HOUR_MS } from '../platform/clock.ts';
 import { isUuid } from '@alpr/shared/validation/uuid';
 import type { Actor } from '../platform/actor.ts';
 import type { CollectorContext } from './context.ts';
-import { deviceFromWire, enrollDevice, isUniqueViolation } from './enrollment.ts';
+import { deviceFromWire, enrollDevice } from './enrollment.ts';
+import { isUniqueViolation } from '../db/sql-errors.ts';
 
 /** docs/collectors.md: provisioning token lifetime 1 hour. */
 export const PROVISIONING_TOKEN_LIFETIME_MS = HOUR_MS;

@@ -165,6 +165,20 @@ t.test('keyed and not-yet-keyed reads together are each found once', async (t) =
   await everyModeFinds(t, 2);
 });
 
+t.test('a cursor moved back by hand: the pages are built again, and no key is written twice', async (t) => {
+  const at = await keyCursor(db);
+  await db.sql(`UPDATE search_key_cursor SET last_pk = 0 WHERE id`);
+  // The builder's plain inserts meet the keys already there; each page then tries again
+  // skipping them (key-builder.ts buildKeyPage).
+  const builder = createKeyBuilder({ db, clock: ctx.clock, log: quiet }, { pageSize: 2 });
+  t.equal(await builder.drain(), 2 * PLATES.length, 'every read went through the builder again');
+  t.equal(await keyCursor(db), at, 'the cursor is back where it stood');
+  const keyed = await keyCounts();
+  for (const p of keyed.postings) t.equal(p.n, p.want, `read ${p.id}: each trigram posted once`);
+  for (const plate of PLATES) t.equal(keyed.editKeys.get(plate), new Set(deletionNeighbourhood(confusionKey(plate))).size, `${plate}: its one-edit keys once`);
+  await everyModeFinds(t, 2);
+});
+
 t.test('a read whose transaction commits late is waited for, never skipped (PostgreSQL)', async (t) => {
   const url = ctx.database.url;
   if (db.kind !== 'postgres' || !url) {

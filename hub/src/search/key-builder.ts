@@ -11,6 +11,7 @@
  * after it, the page is done. Why a cursor and not a queue table: see 0038.
  */
 import type { DbSession, StatementSession } from '../db/session.ts';
+import { isUniqueViolation } from '../db/sql-errors.ts';
 
 /**
  * 5,000 detections a transaction: about 30,000 postings in one statement (thousands of reads
@@ -34,9 +35,27 @@ export interface KeyPageOptions {
   beforeCursor?: (tx: DbSession) => Promise<void>;
 }
 
-/** One page: the detections after the cursor, up to `upTo` (a settled horizon), keyed in one transaction. */
+/**
+ * One page: the detections after the cursor, up to `upTo` (a settled horizon), keyed in one
+ * transaction. Its inserts are plain ones: nothing after the cursor has keys (the cursor's row
+ * lock leaves a page to one builder, and a plate already keyed is left out by its own probe,
+ * editKeysOf). Written as `ON CONFLICT DO NOTHING`, each row cost a speculative insert, about
+ * twice a plain one (docs/performance.md "Plain inserts in the key builder"). Should keys
+ * after the cursor exist all the same (a cursor moved back by hand), the page fails on the
+ * unique index, and is built again skipping what is there.
+ */
 export async function buildKeyPage(db: DbSession, upTo: string, now: Date, options: KeyPageOptions = {}): Promise<KeyPageOutcome> {
+  try {
+    return await keyPage(db, upTo, now, options, false);
+  } catch (err) {
+    if (!isUniqueViolation(err)) throw err;
+    return keyPage(db, upTo, now, options, true);
+  }
+}
+
+async function keyPage(db: DbSession, upTo: string, now: Date, options: KeyPageOptions, skipExisting: boolean): Promise<KeyPageOutcome> {
   const pageSize = options.pageSize ?? KEY_PAGE_SIZE;
+  const onConflict = skipExisting ? 'ON CONFLICT DO NOTHING' : '';
   return db.transaction(async (tx) => {
     // SKIP LOCKED: the hub and `hub -- worker` both run a builder; one of them works.
     const [cursor] = await tx.sql<{ last_pk: string }>(`SELECT last_pk::text AS last_pk FROM search_key_cursor WHERE id FOR UPDATE SKIP LOCKED`);
@@ -58,19 +77,19 @@ export async function buildKeyPage(db: DbSession, upTo: string, now: Date, optio
     const full = keyed === pageSize;
     const last = full && edge?.last ? edge.last : upTo;
     if (keyed > 0) {
-      // ON CONFLICT: the unique (trigram, captured_at, id) already forbids a double; a cursor
-      // moved back by hand then rebuilds without failing, and the reads already sealed in
-      // blocks (migration 0046, posting-blocks.ts) keep theirs there.
+      // The reads already sealed in blocks (migration 0046, posting-blocks.ts) keep theirs
+      // there; the unique (trigram, captured_at, id) forbids a double.
       await tx.sql(
         `INSERT INTO detection_trigrams (trigram, captured_at, id, collector_id, plate_normalized)
          SELECT g.trigram, d.captured_at, d.id, d.collector_id, d.plate_normalized
            FROM detections d CROSS JOIN LATERAL unnest(alpr_plate_trigrams(d.plate_normalized)) AS g (trigram)
           WHERE d.id > $1::bigint AND d.id <= $2::bigint AND d.id > (SELECT s.sealed_pk FROM trigram_block_seal s WHERE s.id)
           ORDER BY 1, 2, 3
-         ON CONFLICT DO NOTHING`,
+         ${onConflict}`,
         [from, last],
       );
-      await tx.sql(editKeysOf(`SELECT DISTINCT d.plate_normalized FROM detections d WHERE d.id > $1::bigint AND d.id <= $2::bigint`), [from, last]);
+      const plates = `SELECT DISTINCT d.plate_normalized FROM detections d WHERE d.id > $1::bigint AND d.id <= $2::bigint`;
+      await tx.sql(editKeysOf(plates, skipExisting), [from, last]);
     }
     if (options.beforeCursor) await options.beforeCursor(tx);
     await moveCursor(tx, last, now);
@@ -85,9 +104,11 @@ export async function buildKeyPage(db: DbSession, upTo: string, now: Date, optio
  * the planner from folding the probe back into the 8-9 rows of each plate; probed per key
  * row, 1,000 new plates took 92-105 ms against 61-65 ms, docs/performance.md). The one
  * DISTINCT drops a deletion spelled twice (`AAB` without either `A`). The builder gives it a
- * page's plates; the recall test its corpus.
+ * page's plates; the recall test its corpus. A plate's keys are written
+ * together, never removed, so the probe leaves out every plate with any: no conflict is left
+ * for `ON CONFLICT` to settle, unless `skipExisting` (buildKeyPage's second try) asks for it.
  */
-export function editKeysOf(platesQuery: string): string {
+export function editKeysOf(platesQuery: string, skipExisting = false): string {
   return `INSERT INTO plate_edit_keys (edit_key, plate_normalized)
          SELECT DISTINCT k.edit_key, c.plate_normalized
            FROM (SELECT n.plate_normalized, alpr_confusion_key(n.plate_normalized) AS key
@@ -101,7 +122,7 @@ export function editKeysOf(platesQuery: string): string {
              SELECT overlay(c.key PLACING '' FROM i FOR 1) FROM generate_series(1, char_length(c.key)) AS i
            ) k
           ORDER BY 1, 2
-         ON CONFLICT DO NOTHING`;
+         ${skipExisting ? 'ON CONFLICT DO NOTHING' : ''}`;
 }
 
 async function moveCursor(tx: StatementSession, to: string, now: Date): Promise<void> {

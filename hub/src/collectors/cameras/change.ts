@@ -7,7 +7,7 @@ import { isUuid } from '@alpr/shared/validation/uuid';
 import type { Actor } from '../../platform/actor.ts';
 import type { CollectorContext } from '../context.ts';
 import { lockCollector, type CollectorRow } from '../find-collector.ts';
-import { isUniqueViolation } from '../enrollment.ts';
+import { isUniqueViolation } from '../../db/sql-errors.ts';
 import { pushConfig } from '../push-config.ts';
 import { escrowCredentials, openEscrow, type CameraSecrets } from './credential-escrow.ts';
 import { defaultPort, shapeProblems, type AddCameraBody, type EditCameraBody } from './input.ts';
