@@ -161,8 +161,8 @@ const asJsonRow = (r: DetectionRow) => ({
  *     normalized plate (0021) and where, which way and when it was read, the collector's
  *     site at arrival included (0044), so the worker matches and scopes without reading
  *     detections back;
- *   - the collector's chain head moved to `next` (db/chain.ts; `advanced` 0 = it would go
- *     backwards, and the caller throws);
+ *   - the collector's chain head moved to `next` (db/chain.ts; the statement fails when the
+ *     head would go backwards, see below);
  *   - pg_notify on DETECTIONS_CHANNEL: delivered on commit only, never for a rolled-back batch;
  *     a wake-up for the alert worker and live feed, which treat the tables as the truth.
  * It travels with the COMMIT (store-transaction.ts), so it checks its own result: the head

@@ -100,7 +100,8 @@ t.test('a failed write gives its sums back; minutes past the longest window are 
     sql: (text, params, options) => (failing ? Promise.reject(new Error('connection refused')) : db.sql(text, params, options)),
   } as StatementSession;
   const warnings: Array<Record<string, unknown>> = [];
-  const spy = { ...log, warn: (o: Record<string, unknown>) => void warnings.push(o) } as unknown as typeof log;
+  const infos: string[] = [];
+  const spy = { warn: (o: Record<string, unknown>) => void warnings.push(o), info: (message: string) => void infos.push(message) } as unknown as typeof log;
   const load = createUploadLoad({ db: flaky, clock, log: spy }, 60_000);
   t.teardown(() => load.stop());
   clock.set(new Date('2026-01-15T11:00:00.000Z'));
@@ -114,9 +115,11 @@ t.test('a failed write gives its sums back; minutes past the longest window are 
   clock.advance(6 * 60_000);
   load.add(a, batch(30));
   await load.flush();
-  t.equal(warnings[2]?.['dropped_requests'], 1, 'the 11:00 minute is older than 15 minutes: dropped');
+  t.equal(warnings.length, 2, 'the second failure in a row said nothing, the drop is said');
+  t.equal(warnings[1]?.['dropped_requests'], 1, 'the 11:00 minute is older than 15 minutes: dropped');
   failing = false;
   await load.flush();
+  t.same(infos, ['upload load recorded again'], 'the recovery is said once');
   t.same(
     (await rowsOf(a)).map((r) => [r.minute, r.requests, r.items]),
     [

@@ -39,6 +39,8 @@ export function createUploadLoad(deps: { db: StatementSession; clock: Clock; log
   let timer: NodeJS.Timeout | undefined;
   let writing: Promise<void> | undefined;
   let stopped = false;
+  /** A write failed and none has succeeded since: said once, not once a second. */
+  let failing = false;
 
   const schedule = (): void => {
     if (timer || stopped || pending.size === 0) return;
@@ -59,8 +61,13 @@ export function createUploadLoad(deps: { db: StatementSession; clock: Clock; log
     } catch (err) {
       for (const load of loads) mergeLoad(pending, load);
       const dropped = dropBefore(pending, deps.clock.now().getTime() - HELD_MS);
-      deps.log.warn({ err, ...(dropped > 0 ? { dropped_requests: dropped } : {}) }, 'upload load not recorded yet, kept for the next write');
+      if (dropped > 0) deps.log.warn({ err, dropped_requests: dropped }, 'upload load of minutes past the longest load window dropped');
+      else if (!failing) deps.log.warn({ err }, 'upload load not recorded yet, kept for the next write');
+      failing = true;
+      return;
     }
+    if (failing) deps.log.info('upload load recorded again');
+    failing = false;
   };
 
   // One write at a time: a second waits for the first, then writes what came meanwhile.
