@@ -47,7 +47,10 @@ export function advanceHeadUpdate(p: { collectorId: string; lastSeq: string; las
 /** The values advanceHeadUpdate records for `next` (the link after the last appended record). */
 export const advanceHeadValues = (next: ChainLink): [number, string] => [next.chainSeq - 1, next.prevHash];
 
-export const chainMovedBackwards = (collectorId: string): Error => new Error(`chain head of collector ${collectorId} moved backwards`);
+/** What a head that would go backwards is called, here and by ingest's store statement, which checks it in SQL (ingest/batch-sql.ts). */
+export const chainMovedBackwardsMessage = (collectorId: string): string => `chain head of collector ${collectorId} moved backwards`;
+
+export const chainMovedBackwards = (collectorId: string): Error => new Error(chainMovedBackwardsMessage(collectorId));
 
 /** Records `next` (the link after the last appended record) as the collector's head. */
 export async function advanceChainHead(tx: DbSession, next: ChainLink): Promise<void> {

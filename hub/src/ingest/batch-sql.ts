@@ -1,5 +1,5 @@
 import { DETECTIONS_CHANNEL } from '../db/channels.ts';
-import { advanceHeadUpdate, advanceHeadValues } from '../db/chain.ts';
+import { advanceHeadUpdate, advanceHeadValues, chainMovedBackwardsMessage } from '../db/chain.ts';
 import type { ChainLink } from '../db/hash-chain.ts';
 
 /**
@@ -212,7 +212,7 @@ export function storeDetections(
            ), tallied AS (
              SELECT (SELECT count(*) FROM inserted) AS inserted, (SELECT count(*) FROM queued) AS queued, (SELECT count(*) FROM advanced) AS advanced
            )
-           SELECT alpr_check(t.advanced = 1, 'chain head of collector ' || $1 || ' moved backwards') AS advanced,
+           SELECT alpr_check(t.advanced = 1, $11::text) AS advanced,
                   alpr_check(t.inserted = $10::int AND t.queued = $10::int,
                              format('stored %s detections and %s alert checks for %s rows', t.inserted, t.queued, $10::int)) AS written,
                   pg_notify('${DETECTIONS_CHANNEL}', $8::text) IS NULL AS notified
@@ -227,6 +227,7 @@ export function storeDetections(
       notifyPayload(collectorId, ids),
       receivedAt.toISOString(),
       rows.length,
+      chainMovedBackwardsMessage(collectorId),
     ],
   };
 }

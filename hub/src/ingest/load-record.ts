@@ -6,8 +6,8 @@
  *
  * Written per request, the upsert was a transaction of its own before every answer: two round
  * trips (its text was parsed each time) and a commit's flush to disk. Measured in the ingest
- * bench without it, a tenth more reads a second without images (docs/performance.md "Load
- * counts folded in memory").
+ * bench without it, a tenth more reads a second without images (docs/performance.md "Three
+ * round trips a batch instead of six").
  *
  * A count is never in a batch's way: a failed write gives its sums back for the next one,
  * minutes older than the longest load window are dropped (with a warning) while the database

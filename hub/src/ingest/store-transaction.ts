@@ -47,8 +47,8 @@ export async function commitDetections(
   receivedAt: Date,
 ): Promise<StagedDetections> {
   const outcomes = new Map<number, CommitOutcome>();
-  const nothing = { outcomes, written: Promise.resolve() };
-  if (items.length === 0) return nothing;
+  const nothingToWrite = { outcomes, written: Promise.resolve() };
+  if (items.length === 0) return nothingToWrite;
   const macs = [...new Set(items.map((i) => i.detection.camera.mac))];
   // All four sent before any answer is read: postgres.js pipelines them on the
   // transaction's connection (PGlite runs them one after the other). The database runs them
@@ -81,7 +81,7 @@ export async function commitDetections(
   }
 
   const fresh = items.filter((i) => newIds.has(i.detection.detection_id));
-  if (fresh.length === 0) return nothing;
+  if (fresh.length === 0) return nothingToWrite;
   const fields = fresh.map((item) => chainedFields(collectorId, item, cameras[item.detection.camera.mac]));
   const { records, next } = chainDetections(link, fields);
   const rows: DetectionRow[] = fresh.map((item, i) => {
